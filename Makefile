@@ -1,0 +1,47 @@
+# Two commands a newcomer needs: `make run` and `make test`. Both bootstrap .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DB ?=
+
+.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tracker $(if $(DB),--db $(DB))
+
+demo: $(STAMP)
+	$(BIN)/tracker demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q -p no:cacheprovider
+
+# The wheel must carry styles/: build it, install it in a fresh venv outside the checkout, start it.
+wheel-check: $(STAMP)
+	$(BIN)/python tests/wheel_check.py
+
+test: lint typecheck contracts pytest wheel-check
+
+# Refresh the lock file after changing dependencies in pyproject.toml.
+lock: $(STAMP)
+	$(BIN)/pip-compile --quiet --extra dev --strip-extras --no-emit-index-url \
+		--no-emit-find-links -o requirements.lock pyproject.toml
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,73 @@
+"""TrackerApp: the screens, the global keys, the command palette and the theme."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tracker import paths
+from tracker.screens.campaign import CampaignScreen
+from tracker.screens.help import HelpScreen
+from tracker.screens.welcome import WelcomeScreen
+from tracker.services.common import SessionFactory
+
+STYLE_FILES = ("app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "dialogs.tcss")
+
+
+def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
+    """(key, description, action) of each binding the screen itself declares."""
+    keys = []
+    for binding in screen.BINDINGS:
+        if isinstance(binding, Binding) and binding.description:
+            keys.append((binding.key.replace(",", " / "), binding.description, binding.action))
+    return keys
+
+
+class TrackerApp(App[None]):
+    """Campaign list first; everything else is pushed from there."""
+
+    TITLE = "tracker"
+    CSS_PATH = [paths.styles_dir() / name for name in STYLE_FILES]
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+    ]
+
+    def __init__(
+        self,
+        factory: SessionFactory,
+        *,
+        rng: random.Random | None = None,
+        open_campaign_id: int | None = None,
+        db_label: str = "",
+    ) -> None:
+        super().__init__()
+        self.factory = factory
+        # Dice come from this one Random so a test can seed them; players may always type rolls.
+        self.rng = rng or random.Random()
+        self.open_campaign_id = open_campaign_id
+        self.db_label = db_label
+
+    def on_mount(self) -> None:
+        self.push_screen(WelcomeScreen())
+        if self.open_campaign_id is not None:
+            self.push_screen(CampaignScreen(self.open_campaign_id))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        keys = [(key, description) for key, description, _ in screen_keys(self.screen)]
+        self.push_screen(HelpScreen(self.screen.sub_title or self.screen.title or "", keys))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Every key of the current screen is also a command in the palette (ctrl+p)."""
+        yield from super().get_system_commands(screen)
+        for key, description, action in screen_keys(screen):
+            yield SystemCommand(description, f"Key: {key}", partial(screen.run_action, action))
+        yield SystemCommand("Help", "Key: ? : the keys of this screen", self.action_help)

@@ -1,0 +1,63 @@
+"""Command line: parse, resolve the database, migrate, then run the app or a sub-command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tracker import __version__, paths
+
+EXIT_BAD_FILE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """`tracker [--db PATH] [demo]`."""
+    parser = argparse.ArgumentParser(
+        prog="tracker",
+        description="Keyboard-first campaign tracker for WW2 naval wargames.",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"campaign file or SQLAlchemy URL (default: ${paths.DB_ENV_VAR}, "
+        "else saves/campaign.db)",
+    )
+    parser.add_argument("--version", action="version", version=f"tracker {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("demo", help="add the River Plate sample campaign to the file and open it")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `tracker` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    target = paths.resolve_db(args.db)
+
+    from tracker.db import DatabaseProblem, make_engine, migrate, session_factory
+
+    try:
+        engine = make_engine(target)
+        backup = migrate(engine)
+    except DatabaseProblem as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    if backup is not None:
+        print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
+    factory = session_factory(engine)
+    open_campaign_id = None
+    if args.command == "demo":
+        from tracker.services.demo import create_sample_campaign
+
+        open_campaign_id = create_sample_campaign(factory)
+
+    from tracker.app import TrackerApp
+
+    TrackerApp(factory, open_campaign_id=open_campaign_id, db_label=target).run()
+    engine.dispose()
+    return 0
+
+
+def run() -> None:
+    """Console-script wrapper so the exit status reaches the shell."""
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""SQLModel tables, one module per area; importing this registers every table on the metadata."""
+
+from tracker.models.campaign import Campaign, Scenario, Side
+from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
+from tracker.models.journal import JournalEntry
+
+__all__ = [
+    "Battery",
+    "Campaign",
+    "Commander",
+    "Crew",
+    "JournalEntry",
+    "Scenario",
+    "Ship",
+    "Side",
+    "Squadron",
+]

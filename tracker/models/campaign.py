@@ -1,0 +1,49 @@
+"""Campaign, its scenarios and its sides."""
+
+from datetime import UTC, datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Timestamps are stored in UTC so a file moved between time zones stays ordered."""
+    return datetime.now(UTC)
+
+
+class CampaignBase(SQLModel):
+    name: str = Field(max_length=80, index=True, unique=True)
+    notes: str = Field(default="", max_length=4000)
+    # Rule options players may reasonably differ on (README "Campaign options").
+    model_scale: str = Field(default="1/2400", max_length=10)
+    crew_roll_adds_commander: bool = Field(default=False)
+
+
+class Campaign(CampaignBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ScenarioBase(SQLModel):
+    title: str = Field(max_length=120)
+    position: int = Field(default=1, ge=1)
+    date: str = Field(default="", max_length=40)
+    status: str = Field(default="planned", max_length=10)  # planned | in_play | closed
+    turn: int = Field(default=1, ge=1)
+
+
+class Scenario(ScenarioBase, table=True):
+    __table_args__ = (UniqueConstraint("campaign_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class SideBase(SQLModel):
+    name: str = Field(max_length=60)
+    nation: str = Field(default="", max_length=40)
+
+
+class Side(SideBase, table=True):
+    __table_args__ = (UniqueConstraint("campaign_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

@@ -1,0 +1,83 @@
+"""Squadrons, their commanders and crews, ships and their batteries (SMR2 §3)."""
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Commander(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    name: str = Field(default="", max_length=60)
+    air: bool = Field(default=False)
+    acquisition: str = Field(default="random", max_length=10)  # random | direct
+    training: int = Field(ge=1, le=5)
+    roll: int | None = Field(default=None, ge=1, le=10)
+    grade: int = Field(ge=1, le=5)
+    modifier_now: int = Field(ge=-2, le=2)
+    radius_now_cm: int = Field(ge=10)
+    status: str = Field(default="active", max_length=10)  # active | lost
+
+
+class Crew(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    acquisition: str = Field(default="random", max_length=10)
+    training: int = Field(ge=1, le=5)
+    roll: int | None = Field(default=None, ge=1, le=10)
+    roll_modified: int | None = Field(default=None, ge=1, le=10)
+    grade: int = Field(ge=1, le=5)
+    modifier_now: int = Field(ge=-2, le=2)
+
+
+class Squadron(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("side_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=60)
+    air: bool = Field(default=False)
+    commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
+    crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
+    notes: str = Field(default="", max_length=2000)
+
+
+class ShipBase(SQLModel):
+    name: str = Field(max_length=60)
+    class_name: str = Field(default="", max_length=60)
+    type_abbrev: str = Field(default="", max_length=8)
+    nation: str = Field(default="", max_length=40)
+    size_modifier: int = Field(default=0, ge=-3, le=3)
+    speed_kn: int = Field(default=0, ge=0, le=60)
+    armour_class: str = Field(default="", max_length=20)
+    structure_max: int = Field(default=1, ge=1)
+    structure_now: int = Field(default=1, ge=0)
+    flotation_max: int = Field(default=1, ge=1)
+    flotation_now: int = Field(default=1, ge=0)
+    fire_markers: int = Field(default=0, ge=0)
+    points_base: int = Field(default=0, ge=0)
+    torpedoes: str = Field(default="", max_length=200)
+    sraa_dp: str = Field(default="", max_length=200)
+    radar: str = Field(default="", max_length=200)
+    notes: str = Field(default="", max_length=4000)
+
+
+class Ship(ShipBase, table=True):
+    __table_args__ = (UniqueConstraint("side_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+    squadron_id: int = Field(foreign_key="squadron.id", index=True)
+    # Frozen at set-up: morale strength counts original members only (SMR2 §3.4).
+    original_squadron_id: int = Field(foreign_key="squadron.id", index=True)
+    transferred_turn: int | None = Field(default=None)
+    transferred_scenario_id: int | None = Field(default=None)
+    sunk: bool = Field(default=False)
+
+
+class Battery(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    mount: str = Field(max_length=12)  # turret | casemate | shielded | open | SRAA | DP
+    calibre: str = Field(default="", max_length=20)
+    guns: int = Field(default=1, ge=0)
+    ip: str = Field(default="", max_length=20)
+    range_bands: str = Field(default="", max_length=40)
+    notes: str = Field(default="", max_length=400)

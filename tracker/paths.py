@@ -1,0 +1,42 @@
+"""Where the campaign file, the styles and the backups are found: the one place that knows."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_DB_NAME = "campaign.db"
+DB_ENV_VAR = "TRACKER_DB"
+
+
+def styles_dir() -> Path:
+    """The .tcss folder: inside the installed wheel, else the checkout's top-level styles/."""
+    bundled = PACKAGE_DIR / "styles"
+    if bundled.is_dir():
+        return bundled
+    return PACKAGE_DIR.parent / "styles"
+
+
+def default_saves_dir() -> Path:
+    """saves/ of the checkout when run from one, else the current working directory's saves/."""
+    checkout = PACKAGE_DIR.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "saves").is_dir():
+        return checkout / "saves"
+    return Path.cwd() / "saves"
+
+
+def resolve_db(cli_value: str | None) -> str:
+    """The database chosen by --db, then TRACKER_DB, then saves/campaign.db; a path or a URL."""
+    value = cli_value or os.environ.get(DB_ENV_VAR) or str(default_saves_dir() / DEFAULT_DB_NAME)
+    return value
+
+
+def is_url(value: str) -> bool:
+    """True for a SQLAlchemy URL (sqlite:///x.db, postgresql+psycopg://...), False for a path."""
+    return "://" in value
+
+
+def backups_dir(db_path: Path) -> Path:
+    """Backups live in backups/ beside the campaign file, so they travel with it."""
+    return db_path.parent / "backups"

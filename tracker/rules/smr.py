@@ -1,0 +1,277 @@
+"""Command & crew rules of *Stations Manned and Ready! Part 2* (SMR2, seed 003 §2-§3).
+
+Levels and grades are plain ints: training level 1..5 stands for I..V, and a result grade
+1..5 stands for Inept/Green .. Brilliant/Elite. Every function validates its arguments and
+raises ValueError naming the argument and its allowed range; bool is never accepted as an int.
+Dice come from an injected ``random.Random`` so that callers (and tests) control the seed.
+
+Where DOMAIN.md and the seed could disagree the seed wins; for this section they agree once
+the minus signs lost in the seed's extraction are restored (the worked example's "inept 2"
+commander and the "below 2 or 10 cm" floor both read as -2).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeGuard
+
+__all__ = [
+    "COMMAND_RATINGS",
+    "CREW_QUALITIES",
+    "MODIFIER_FLOOR",
+    "PASS_MARK",
+    "RADIUS_FLOOR_CM",
+    "SCALES",
+    "TRAINING_NUMERALS",
+    "UNDER_FIRE_PENALTY",
+    "at_or_below_third",
+    "base_width_cm",
+    "command_limit",
+    "command_radius_cm",
+    "commander_cost",
+    "crew_cost_percent",
+    "crew_roll",
+    "grade_from_roll",
+    "grade_modifier",
+    "half_strength",
+    "parse_training",
+    "points_with_crew",
+    "quality_name",
+    "rating_name",
+    "reduced_modifier",
+    "reduced_radius_cm",
+    "roll_d10",
+    "test_passes",
+    "test_total",
+    "training_numeral",
+]
+
+TRAINING_NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV", "V")
+"""Training levels 1..5 as the rulebook writes them (SMR2 §3, I worst, V best)."""
+
+COMMAND_RATINGS: tuple[str, ...] = ("Inept", "Poor", "Average", "Skilled", "Brilliant")
+"""Commander rating names for grades 1..5 (SMR2 §3.1, DOMAIN 1.4 T1)."""
+
+CREW_QUALITIES: tuple[str, ...] = ("Green", "Raw", "Average", "Veteran", "Elite")
+"""Crew quality names for grades 1..5 (SMR2 §3.2, DOMAIN 1.4 T1)."""
+
+SCALES: tuple[str, ...] = ("1/1200", "1/2400", "1/3000", "1/6000")
+"""Model scales with a recommended base width (SMR2 §2.3, DOMAIN 1.2)."""
+
+PASS_MARK = 6
+"""Lowest modified d10 total that passes a Command or Crew test (SMR2 §3.6, DOMAIN 1.5 P-A3)."""
+
+MODIFIER_FLOOR = -2
+"""Combat never lowers a command or crew modifier below this (SMR2 §3.5, DOMAIN 1.5 P-A6)."""
+
+RADIUS_FLOOR_CM = 10
+"""Combat never lowers a command radius below this (SMR2 §3.5, DOMAIN 1.5 P-A6)."""
+
+UNDER_FIRE_PENALTY = 2
+"""Deducted from a test roll when the unit is under any fire marker (SMR2 §3.6)."""
+
+# T2 rows written as the book prints them: (last d10 score of the band, resulting grade).
+# Rows I-II start at the worst column and rows IV-V end at the best one (DOMAIN 1.4 D-3).
+_T2_BANDS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((7, 1), (9, 2), (10, 3)),
+    2: ((3, 1), (7, 2), (9, 3), (10, 4)),
+    3: ((1, 1), (3, 2), (7, 3), (9, 4), (10, 5)),
+    4: ((1, 2), (3, 3), (7, 4), (10, 5)),
+    5: ((1, 3), (3, 4), (10, 5)),
+}
+
+# Columns: size modifier -3/-2, -1/0, +1..+3 (minus signs restored, DOMAIN 1.2 D-1).
+_BASE_WIDTHS_CM: dict[str, tuple[float, float, float]] = {
+    "1/1200": (3.0, 4.0, 5.0),
+    "1/2400": (2.0, 3.0, 4.0),
+    "1/3000": (2.0, 2.5, 3.0),
+    "1/6000": (1.0, 2.0, 3.0),
+}
+
+_TRAINING_RANGE = "1..5 (I..V)"
+_GRADE_RANGE = "1..5"
+_ROLL_RANGE = "1..10"
+_MODIFIER_RANGE = "-2..+2"
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    # bool subclasses int, but True/False as a level or roll is always a caller bug.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_range(name: str, value: object, low: int, high: int, allowed: str) -> int:
+    if _is_int(value) and low <= value <= high:
+        return value
+    raise ValueError(f"{name} must be {allowed}, got {value!r}")
+
+
+def _check_at_least(name: str, value: object, low: int) -> int:
+    if _is_int(value) and value >= low:
+        return value
+    raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _training(value: object) -> int:
+    return _check_range("training", value, 1, 5, _TRAINING_RANGE)
+
+
+def _grade(value: object) -> int:
+    return _check_range("grade", value, 1, 5, _GRADE_RANGE)
+
+
+def training_numeral(level: int) -> str:
+    """Return the Roman numeral I..V for training level 1..5 (SMR2 §3, DOMAIN 1.3)."""
+    return TRAINING_NUMERALS[_check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
+
+
+def rating_name(grade: int) -> str:
+    """Return the commander rating name (Inept..Brilliant) for grade 1..5 (SMR2 §3.1, T1)."""
+    return COMMAND_RATINGS[_grade(grade) - 1]
+
+
+def quality_name(grade: int) -> str:
+    """Return the crew quality name (Green..Elite) for grade 1..5 (SMR2 §3.2, DOMAIN 1.4 T1)."""
+    return CREW_QUALITIES[_grade(grade) - 1]
+
+
+def parse_training(text: str) -> int:
+    """Parse a training level written "I".."V" (any case) or "1".."5" into 1..5 (SMR2 §3)."""
+    if isinstance(text, str):
+        cleaned = text.strip().upper()
+        if cleaned in TRAINING_NUMERALS:
+            return TRAINING_NUMERALS.index(cleaned) + 1
+        if cleaned in {"1", "2", "3", "4", "5"}:
+            return int(cleaned)
+    raise ValueError(f"training must be I..V or 1..5, got {text!r}")
+
+
+def grade_from_roll(training: int, roll: int) -> int:
+    """Return the grade 1..5 that a d10 roll gives at a training level (SMR2 §3, DOMAIN 1.4 T2)."""
+    bands = _T2_BANDS[_training(training)]
+    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    # The last band always ends at 10, so the loop always returns for a valid roll.
+    for last_score, grade in bands:
+        if roll <= last_score:
+            return grade
+    raise AssertionError("unreachable: T2 bands cover 1..10")  # pragma: no cover
+
+
+def grade_modifier(grade: int) -> int:
+    """Return the command or crew modifier -2..+2 for grade 1..5 (SMR2 §3.1-3.2, DOMAIN 1.4 T1)."""
+    return _grade(grade) - 3
+
+
+def commander_cost(training: int, *, air: bool = False) -> int:
+    """Return the points cost of a commander paid at a training level (SMR2 §3.1, DOMAIN 1.4 T1)."""
+    level = _training(training)
+    # The price follows the level paid for, never the rolled result (seed §3.1 worked example).
+    per_step = 25 if _check_bool("air", air) else 100
+    return per_step * (level + 1) ** 2
+
+
+def command_radius_cm(grade: int, *, air: bool = False) -> int:
+    """Return the command radius in cm for a commander's grade (SMR2 §3.1, DOMAIN 1.4 T1)."""
+    level = _grade(grade)
+    per_step = 5 if _check_bool("air", air) else 10
+    return per_step * (level + 1)
+
+
+def command_limit(grade: int) -> int:
+    """Return how many units (4..8) a commander of this grade can keep In Command (SMR2 §3.3)."""
+    return _grade(grade) + 3
+
+
+def crew_cost_percent(training: int) -> int:
+    """Return the crew points adjustment in percent for a training level (SMR2 §3.2, T3)."""
+    # Keyed to the level paid for, mirroring the commander rule (DOMAIN 1.7 A2).
+    return 10 * (_training(training) - 3)
+
+
+def points_with_crew(points: int, percent: int) -> int:
+    """Return a ship's points after the crew percentage, rounded half up (SMR2 §3.2, DOMAIN A6)."""
+    points = _check_at_least("points", points, 0)
+    percent = _check_at_least("percent", percent, -100)
+    # Exact integer arithmetic: points*(100+percent)/100 rounded half up is
+    # floor((2n + 100) / 200); n >= 0 here, so "half up" has no sign subtlety.
+    scaled = points * (100 + percent)
+    return (2 * scaled + 100) // 200
+
+
+def crew_roll(roll: int, commander_modifier: int) -> int:
+    """Return the crew d10 score after the optional commander modifier, clamped to 1..10 (§3.2)."""
+    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    modifier = _check_range("commander_modifier", commander_modifier, -2, 2, _MODIFIER_RANGE)
+    return min(10, max(1, roll + modifier))
+
+
+def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> int:
+    """Return the modified d10 total of a Command or Crew test (SMR2 §3.6, DOMAIN 1.5 P-A3)."""
+    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    modifier = _check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
+    penalty = UNDER_FIRE_PENALTY if _check_bool("under_fire", under_fire) else 0
+    if not _is_int(extra):
+        raise ValueError(f"extra must be an int (any value), got {extra!r}")
+    # No natural-1/natural-10 special case: the seed does not give one (DOMAIN P-A3).
+    return roll + modifier - penalty + extra
+
+
+def test_passes(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> bool:
+    """Return whether a Command or Crew test succeeds: total of 6 or more (SMR2 §3.6, P-A3)."""
+    return test_total(roll, modifier, under_fire=under_fire, extra=extra) >= PASS_MARK
+
+
+# These are rules, not pytest tests; stop pytest collecting them when a test module imports them.
+test_total.__test__ = False  # type: ignore[attr-defined]
+test_passes.__test__ = False  # type: ignore[attr-defined]
+
+
+def reduced_modifier(current: int, by: int) -> int:
+    """Return a command or crew modifier lowered by combat, never below -2 (SMR2 §3.5, P-A6)."""
+    current = _check_range("current", current, -2, 2, _MODIFIER_RANGE)
+    by = _check_at_least("by", by, 0)
+    return max(MODIFIER_FLOOR, current - by)
+
+
+def reduced_radius_cm(current: int, by: int) -> int:
+    """Return a command radius lowered by combat, never below 10 cm (SMR2 §3.5, DOMAIN P-A6)."""
+    current = _check_at_least("current", current, RADIUS_FLOOR_CM)
+    by = _check_at_least("by", by, 0)
+    return max(RADIUS_FLOOR_CM, current - by)
+
+
+def base_width_cm(size_modifier: int, scale: str) -> float:
+    """Return the recommended base width in cm for a size modifier and scale (SMR2 §2.3, D-1)."""
+    size = _check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
+    if not isinstance(scale, str) or scale not in _BASE_WIDTHS_CM:
+        raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+    column = 0 if size <= -2 else 1 if size <= 0 else 2
+    return _BASE_WIDTHS_CM[scale][column]
+
+
+def at_or_below_third(current: int, maximum: int) -> bool:
+    """Return whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2, DOMAIN A1)."""
+    maximum = _check_at_least("maximum", maximum, 1)
+    current = _check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
+    # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
+    return current * 3 <= maximum
+
+
+def half_strength(original: int, afloat: int) -> bool:
+    """Return whether a formation is at half its original strength or less (SMR2 §3.4, P-A7)."""
+    original = _check_at_least("original", original, 1)
+    # Only original members count, so afloat can never exceed the original size (seed §3.4).
+    afloat = _check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")
+    return afloat * 2 <= original
+
+
+def roll_d10(rng: random.Random) -> int:
+    """Return one d10 score 1..10 drawn from the injected random generator (SMR2 §2.2, §3)."""
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"rng must be a random.Random instance, got {rng!r}")
+    return rng.randint(1, 10)

@@ -1,0 +1,1 @@
+"""One Screen or ModalScreen per file, named after what the player sees."""

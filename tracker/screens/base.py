@@ -1,0 +1,35 @@
+"""What every tracker screen shares: the session factory and the dice of the running app."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from textual.screen import Screen
+
+from tracker.services.common import SessionFactory
+from tracker.services.errors import NotFound
+
+
+class TrackerScreen(Screen[Any]):
+    """A screen that reads and writes through services, with the app's factory and dice."""
+
+    @property
+    def factory(self) -> SessionFactory:
+        factory: SessionFactory = getattr(self.app, "factory")  # noqa: B009 (app type lives above)
+        return factory
+
+    @property
+    def rng(self) -> random.Random:
+        rng: random.Random = getattr(self.app, "rng")  # noqa: B009
+        return rng
+
+    def on_screen_resume(self) -> None:
+        try:
+            self.reload()
+        except NotFound as exc:
+            self.notify(f"{exc}: going back", severity="error")
+            self.dismiss()
+
+    def reload(self) -> None:
+        """Read the screen's data again from the services and redraw it."""

@@ -1,0 +1,186 @@
+"""A campaign: its sides and their squadrons, and its scenarios in order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
+from textual.widgets.tree import TreeNode
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.ship_forms import side_fields, squadron_fields
+from tracker.services import campaigns, fleet
+from tracker.services.views import CampaignOverview, SideView, SquadronRef
+
+
+class CampaignScreen(TrackerScreen):
+    """Sides and squadrons as a tree; enter on a squadron opens its record sheet."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Campaigns"),
+        Binding("s", "new_side", "New side"),
+        Binding("n", "new_squadron", "New squadron"),
+        Binding("e", "edit", "Edit"),
+        Binding("x,delete", "delete", "Delete"),
+        Binding("p", "new_scenario", "New scenario"),
+    ]
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__()
+        self.campaign_id = campaign_id
+        self.overview: CampaignOverview | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="campaign-heading", markup=False)
+        with Horizontal(id="campaign-body"):
+            with Vertical(id="campaign-forces"):
+                yield Label("Sides and squadrons (enter opens the record sheet)", classes="caption")
+                yield Tree("Forces", id="forces-tree")
+            with Vertical(id="campaign-scenarios"):
+                yield Label("Scenarios", classes="caption")
+                yield DataTable(id="scenario-table", cursor_type="row")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#scenario-table", DataTable).add_columns(
+            "#", "Scenario", "Date", "Status", "Turn"
+        )
+        tree = self.query_one(Tree)
+        tree.show_root = False
+        # Enter opens a squadron; it should not fold a side away under the player's cursor.
+        tree.auto_expand = False
+        tree.focus()
+
+    def reload(self) -> None:
+        self.overview = overview = campaigns.get_overview(
+            self.factory, campaign_id=self.campaign_id
+        )
+        self.title = overview.campaign.name
+        self.sub_title = "Campaign"
+        heading = f"{overview.campaign.name}    scale {overview.campaign.model_scale}"
+        if overview.campaign.notes:
+            heading += f"\n{overview.campaign.notes}"
+        self.query_one("#campaign-heading", Static).update(heading)
+        tree: Tree[SideView | SquadronRef] = self.query_one(Tree)
+        selected = tree.cursor_node.data if tree.cursor_node else None
+        tree.clear()
+        target: TreeNode[SideView | SquadronRef] | None = None
+        first_squadron: TreeNode[SideView | SquadronRef] | None = None
+        for side in overview.sides:
+            label = Text(side.name, style="bold")
+            if side.nation:
+                label.append(f"  ({side.nation})", style="dim")
+            node = tree.root.add(label, data=side, expand=True)
+            if isinstance(selected, SideView) and selected.id == side.id:
+                target = node
+            for squadron in side.squadrons:
+                leaf = node.add_leaf(
+                    Text(f"{squadron.name}  ·  {squadron.ships} ships"), data=squadron
+                )
+                if isinstance(selected, SquadronRef) and selected.id == squadron.id:
+                    target = leaf
+                first_squadron = first_squadron or leaf
+        if not overview.sides:
+            tree.root.add_leaf(Text("No sides yet: press s to add one.", style="dim italic"))
+        self.call_after_refresh(tree.move_cursor, target or first_squadron)
+        table = self.query_one("#scenario-table", DataTable)
+        table.clear()
+        for scenario in overview.scenarios:
+            table.add_row(
+                scenario.position, scenario.title, scenario.date or "-",
+                scenario.status.replace("_", " "), scenario.turn,
+            )  # fmt: skip
+
+    def _cursor_data(self) -> SideView | SquadronRef | None:
+        tree: Tree[SideView | SquadronRef] = self.query_one(Tree)
+        return tree.cursor_node.data if tree.cursor_node else None
+
+    def _cursor_side_id(self) -> int | None:
+        data = self._cursor_data()
+        if isinstance(data, SideView):
+            return data.id
+        if isinstance(data, SquadronRef):
+            return data.side_id
+        return None
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[SideView | SquadronRef]) -> None:
+        if isinstance(event.node.data, SquadronRef):
+            self.app.push_screen(RecordSheetScreen(event.node.data.id))
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_new_side(self) -> None:
+        def submit(values: dict[str, Any]) -> SideView:
+            return campaigns.create_side(self.factory, campaign_id=self.campaign_id, **values)
+
+        self.app.push_screen(FormScreen("New side", side_fields(None), submit), self._after)
+
+    def action_new_squadron(self) -> None:
+        side_id = self._cursor_side_id()
+        if side_id is None:
+            self.notify("Add a side first (s), then a squadron in it.", severity="warning")
+            return
+
+        def submit(values: dict[str, Any]) -> int:
+            return fleet.create_squadron(self.factory, side_id=side_id, **values)
+
+        self.app.push_screen(FormScreen("New squadron", squadron_fields(), submit), self._after)
+
+    def action_edit(self) -> None:
+        data = self._cursor_data()
+        if isinstance(data, SideView):
+
+            def submit_side(values: dict[str, Any]) -> SideView:
+                return campaigns.update_side(self.factory, side_id=data.id, **values)
+
+            self.app.push_screen(
+                FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
+            )
+        elif isinstance(data, SquadronRef):
+            self.app.push_screen(RecordSheetScreen(data.id))
+
+    def action_delete(self) -> None:
+        data = self._cursor_data()
+        if data is None:
+            return
+        if isinstance(data, SideView):
+            count = sum(squadron.ships for squadron in data.squadrons)
+            question = (
+                f"Delete side {data.name!r} with its {len(data.squadrons)} squadrons "
+                f"and {count} ships?"
+            )
+        else:
+            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            if isinstance(data, SideView):
+                campaigns.delete_side(self.factory, side_id=data.id)
+            else:
+                fleet.delete_squadron(self.factory, squadron_id=data.id)
+            self.notify(f"Deleted {data.name}")
+            self.reload()
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    def action_new_scenario(self) -> None:
+        fields = [FieldSpec("title", "Title"), FieldSpec("date", "Date", placeholder="13 Dec 1939")]
+
+        def submit(values: dict[str, Any]) -> Any:
+            return campaigns.add_scenario(self.factory, campaign_id=self.campaign_id, **values)
+
+        self.app.push_screen(FormScreen("New scenario", fields, submit), self._after)
+
+    def _after(self, result: object) -> None:
+        if result is not None:
+            self.reload()

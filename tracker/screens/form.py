@@ -1,0 +1,208 @@
+"""A modal form: labelled fields, inline errors, Save refused until the service accepts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from tracker.rules import smr
+from tracker.services.errors import InvalidInput, NotFound
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a form: key (the service's argument name), label, kind and starting value."""
+
+    key: str
+    label: str
+    kind: str = "text"  # text | int | bool | select
+    value: Any = ""
+    options: Sequence[tuple[str, Any]] = field(default=())
+    placeholder: str = ""
+    low: int | None = None
+    high: int | None = None
+
+
+def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
+    """A whole number within the field's bounds, or the message that says what to type."""
+    text = text.strip()
+    try:
+        value = int(text)
+    except ValueError:
+        bounds = _bounds(spec)
+        return None, f"type a whole number{bounds}, not {text!r}" if text else f"required{bounds}"
+    if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
+        return None, f"must be{_bounds(spec)}, got {value}"
+    return value, None
+
+
+def _bounds(spec: FieldSpec) -> str:
+    if spec.low is not None and spec.high is not None:
+        return f" {spec.low}..{spec.high}"
+    if spec.low is not None:
+        return f" of {spec.low} or more"
+    return ""
+
+
+class FormScreen(ModalScreen[Any]):
+    """Calls `submit(values)`; an InvalidInput it raises is shown beside the fields it names."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+r", "roll", "Roll d10 for me"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        fields: Sequence[FieldSpec],
+        submit: Callable[[dict[str, Any]], Any],
+        *,
+        note: str = "",
+        preview: Callable[[dict[str, Any]], str] | None = None,
+        dice_field: str | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__()
+        self.form_title = title
+        self.fields = list(fields)
+        self.submit = submit
+        self.note = note
+        self.preview = preview
+        self.dice_field = dice_field
+        self.rng = rng or random.Random()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form-dialog"):
+            yield Label(self.form_title, id="form-title", markup=False)
+            if self.note:
+                yield Static(self.note, id="form-note", markup=False)
+            with VerticalScroll(id="form-fields"):
+                for spec in self.fields:
+                    with Horizontal(classes="form-row"):
+                        yield Label(spec.label, classes="form-label", markup=False)
+                        yield self._widget_for(spec)
+                    yield Label("", id=f"error-{spec.key}", classes="form-error", markup=False)
+            if self.preview is not None:
+                yield Static("", id="form-preview", markup=False)
+            yield Label("", id="error-form", classes="form-error", markup=False)
+            with Horizontal(id="form-buttons"):
+                yield Button("Save (ctrl+s)", variant="primary", id="form-save")
+                if self.dice_field:
+                    yield Button("Roll d10 (ctrl+r)", id="form-roll")
+                yield Button("Cancel (esc)", id="form-cancel")
+
+    def _widget_for(self, spec: FieldSpec) -> Input | Checkbox | Select[Any]:
+        widget_id = f"field-{spec.key}"
+        if spec.kind == "bool":
+            return Checkbox("", value=bool(spec.value), id=widget_id, compact=True)
+        if spec.kind == "select":
+            return Select(
+                list(spec.options), value=spec.value, allow_blank=False, id=widget_id, compact=True
+            )
+        return Input(str(spec.value), placeholder=spec.placeholder, id=widget_id, compact=True)
+
+    def _collect(self) -> tuple[dict[str, Any], dict[str, str]]:
+        values: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for spec in self.fields:
+            widget = self.query_one(f"#field-{spec.key}")
+            if isinstance(widget, (Checkbox, Select)):
+                values[spec.key] = widget.value
+            elif isinstance(widget, Input):
+                if spec.kind == "int":
+                    number, error = parse_int(widget.value, spec)
+                    if error:
+                        errors[spec.key] = error
+                    values[spec.key] = number
+                else:
+                    values[spec.key] = widget.value
+        return values, errors
+
+    def show_errors(self, errors: dict[str, str]) -> None:
+        """Put each message beside its field (unknown fields go under the form); clear the rest."""
+        keys = {spec.key for spec in self.fields}
+        for spec in self.fields:
+            self.query_one(f"#error-{spec.key}", Label).update(errors.get(spec.key, ""))
+            self.query_one(f"#field-{spec.key}").set_class(spec.key in errors, "-invalid")
+        general = [f"{key}: {message}" for key, message in errors.items() if key not in keys]
+        self.query_one("#error-form", Label).update("\n".join(general))
+        for spec in self.fields:
+            if spec.key in errors:
+                self.query_one(f"#field-{spec.key}").focus()
+                break
+
+    def action_save(self) -> None:
+        values, errors = self._collect()
+        if errors:
+            self.show_errors(errors)
+            return
+        try:
+            result = self.submit(values)
+        except InvalidInput as exc:
+            self.show_errors(exc.errors)
+            return
+        except NotFound as exc:
+            self.show_errors({"form": f"{exc}: close this form and look again"})
+            return
+        self.dismiss(result)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "roll":
+            return self.dice_field is not None
+        return True
+
+    def on_mount(self) -> None:
+        self.refresh_preview()
+
+    def refresh_preview(self) -> None:
+        """Recompute the live preview from whatever the fields hold now."""
+        if self.preview is None:
+            return
+        values, errors = self._collect()
+        for key in errors:
+            values[key] = None
+        self.query_one("#form-preview", Static).update(self.preview(values))
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self) -> None:
+        self.refresh_preview()
+
+    def action_roll(self) -> None:
+        """Roll a d10 with the app's dice into the roll field; the player may still change it."""
+        if self.dice_field is None:
+            return
+        roll = smr.roll_d10(self.rng)
+        self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
+        self.notify(f"Rolled d10: {roll}", timeout=3)
+
+    @on(Button.Pressed, "#form-roll")
+    def _roll_pressed(self) -> None:
+        self.action_roll()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#form-save")
+    def _save_pressed(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#form-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _enter_pressed(self) -> None:
+        self.action_save()

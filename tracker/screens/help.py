@@ -1,0 +1,46 @@
+"""The keys of the screen the player came from, and the global ones."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label, Static
+
+GLOBAL_KEYS = (
+    ("?", "This help"),
+    ("ctrl+p", "Command palette: every action of this screen, by name"),
+    ("q", "Quit (from any screen without a text field focused)"),
+    ("ctrl+s", "Save a form"),
+    ("ctrl+r", "Roll a d10 in a form that asks for one"),
+    ("escape", "Back, or cancel a form"),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """A table of keys: the screen's own first, then the global ones."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def __init__(self, screen_name: str, keys: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.screen_name = screen_name
+        self.keys = list(keys)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog"):
+            yield Label(f"Keys: {self.screen_name}", id="help-title", markup=False)
+            yield DataTable(id="help-table", cursor_type="none", show_cursor=False)
+            yield Static("Press escape to close.", id="help-footer")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Key", "Action")
+        for key, description in [*self.keys, *GLOBAL_KEYS]:
+            table.add_row(key, description)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,382 @@
+"""The Squadron Record Sheet: commander, crew and a row per ship, for one squadron (SMR2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.rules import smr
+from tracker.screens import ship_forms
+from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.ship_detail import ShipDetailScreen
+from tracker.services import fleet, sheet
+from tracker.services.views import RecordSheet, ShipView, TestResult
+from tracker.widgets.track_bar import track_bar
+
+# (label, width): sized so the whole row fits a 120-column terminal; damage comes first.
+SHIP_COLUMNS = (
+    ("Ship", 12), ("Structure", 14), ("Flotation", 14), ("Fire", 4), ("Morale", 9),
+    ("Type", 4), ("Class", 9), ("Nation", 9), ("Sz Kn Ar", 8), ("Points", 9), ("Base", 4),
+)  # fmt: skip
+LEGEND = (
+    "S⅓ black smoke: Structure at or below 1/3 · F⅓ white smoke: Flotation at or below 1/3 · "
+    "both call for morale tests · OoC Out of Command this turn · Points base→with crew %"
+)
+
+
+def commander_block(record: RecordSheet) -> str:
+    """The commander's box: rating, modifier and radius now/base, unit limit, cost."""
+    commander = record.commander
+    if commander is None:
+        return "No commander yet.\nPress r to roll or buy one."
+    how = (
+        f"rolled {commander.roll} at {smr.training_numeral(commander.training)}"
+        if commander.acquisition == "random"
+        else f"bought at {smr.training_numeral(commander.training)}"
+    )
+    unit = "stands" if commander.air else "ships"
+    return (
+        f"{commander.name or '(unnamed)'}\n"
+        f"{commander.rating} · {how}\n"
+        f"Modifier {commander.modifier_now:+d} (base {commander.modifier_base:+d})\n"
+        f"Radius {commander.radius_now_cm} cm (base {commander.radius_base_cm})\n"
+        f"Commands {commander.command_limit} {unit} · cost {commander.cost}"
+    )
+
+
+def crew_block(record: RecordSheet) -> str:
+    """The crew's box: quality, roll, modifier now/base, points percentage, optional rule."""
+    crew = record.crew
+    rule = "on" if record.crew_roll_adds_commander else "off"
+    if crew is None:
+        return f"No crew rating yet.\nPress w to roll or buy one.\nOptional commander rule: {rule}"
+    if crew.acquisition == "random":
+        how = f"rolled {crew.roll} at {smr.training_numeral(crew.training)}"
+        if crew.roll_modified is not None and crew.roll_modified != crew.roll:
+            how += f" → {crew.roll_modified}"
+    else:
+        how = f"bought at {smr.training_numeral(crew.training)}"
+    return (
+        f"{crew.quality} · {how}\n"
+        f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
+        f"Points {crew.cost_percent:+d}% on each ship\n"
+        f"Optional commander rule: {rule}"
+    )
+
+
+def totals_block(record: RecordSheet) -> str:
+    """Squadron totals: points, original ships afloat, the half-strength morale flag."""
+    half = "YES: morale tests" if record.half_strength else "no"
+    return (
+        f"Points {record.points_total}\n"
+        f"Afloat {record.original_afloat} of {record.original_count} original\n"
+        f"Half strength: {half}\n"
+        f"Scale {record.model_scale}"
+    )
+
+
+def ship_status(ship: ShipView) -> Text:
+    """Sunk, the smoke markers that call for morale tests (S⅓, F⅓), Out of Command (OoC)."""
+    if ship.sunk:
+        return Text("SUNK", style="bold red")
+    parts = [
+        flag for flag, on in (("S⅓", ship.structure_third), ("F⅓", ship.flotation_third)) if on
+    ]
+    text = Text(" ".join(parts), style="bold red")
+    if ship.out_of_command:
+        text.append(" OoC" if parts else "OoC", style="yellow")
+    return text
+
+
+def ship_row(ship: ShipView) -> list[Any]:
+    """One row of the ships table; names are plain Text so markup in them shows as typed."""
+    return [
+        Text(ship.name, style="bold", overflow="ellipsis", no_wrap=True),
+        track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third),
+        track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
+        Text(str(ship.fire_markers or ""), style="bold red"),
+        ship_status(ship),
+        Text(ship.type_abbrev),
+        Text(ship.class_name, overflow="ellipsis", no_wrap=True),
+        Text(ship.nation, overflow="ellipsis", no_wrap=True),
+        f"{ship.size_modifier:+d} {ship.speed_kn:>2} {ship.armour_class}",
+        f"{ship.points_base}→{ship.points_total}",
+        f"{ship.base_width_cm:g}",
+    ]
+
+
+class RecordSheetScreen(TrackerScreen):
+    """One squadron's sheet; every action is a key in the Footer and an entry in the palette."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("a", "add_ship", "Add ship"),
+        Binding("e", "edit_ship", "Edit ship"),
+        Binding("c", "copy_ship", "Sister ship"),
+        Binding("x,delete", "delete_ship", "Delete ship"),
+        Binding("t", "transfer_ship", "Transfer"),
+        Binding("f", "fire(1)", "Fire +1"),
+        Binding("F", "fire(-1)", "Fire -1"),
+        Binding("r", "commander", "Commander"),
+        Binding("w", "crew", "Crew"),
+        Binding("k", "test", "Test"),
+        Binding("m", "reduce", "Reductions"),
+        Binding("s", "edit_squadron", "Squadron"),
+    ]
+
+    def __init__(self, squadron_id: int) -> None:
+        super().__init__()
+        self.squadron_id = squadron_id
+        self.record: RecordSheet | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="sheet-heading", markup=False)
+        with Horizontal(id="sheet-blocks"):
+            yield Static("", id="commander-block", markup=False)
+            yield Static("", id="crew-block", markup=False)
+            yield Static("", id="totals-block", markup=False)
+        yield DataTable(id="ship-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="sheet-empty", markup=False)
+        yield Static(LEGEND, id="sheet-legend", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#commander-block").border_title = "Commander"
+        self.query_one("#crew-block").border_title = "Crew"
+        self.query_one("#totals-block").border_title = "Squadron"
+        table = self.query_one(DataTable)
+        for label, width in SHIP_COLUMNS:
+            table.add_column(label, width=width)
+        self.query_one(DataTable).focus()
+
+    def reload(self) -> None:
+        self.record = record = sheet.load_record_sheet(self.factory, squadron_id=self.squadron_id)
+        self.title = "Squadron Record Sheet"
+        self.sub_title = record.campaign_name
+        scenario = (
+            f"{record.scenario}, turn {record.turn}" if record.scenario else "no scenario yet"
+        )
+        kind = "Air group" if record.air else "Squadron"
+        self.query_one("#sheet-heading", Static).update(
+            f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
+        )
+        self.query_one("#commander-block", Static).update(commander_block(record))
+        self.query_one("#crew-block", Static).update(crew_block(record))
+        self.query_one("#totals-block", Static).update(totals_block(record))
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for ship in record.ships:
+            table.add_row(*ship_row(ship), key=str(ship.id))
+        if record.ships:
+            table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
+        self.query_one("#sheet-empty", Static).update(
+            "" if record.ships else "No ships in this squadron. Press a to add one."
+        )
+
+    def _ship(self) -> ShipView | None:
+        if self.record is None or not self.record.ships:
+            return None
+        table = self.query_one(DataTable)
+        return self.record.ships[min(max(table.cursor_row, 0), len(self.record.ships) - 1)]
+
+    def _need_ship(self) -> ShipView | None:
+        ship = self._ship()
+        if ship is None:
+            self.notify("No ship selected: press a to add one.", severity="warning")
+        return ship
+
+    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
+        self.app.push_screen(
+            FormScreen(title, fields, submit, rng=self.rng, **kwargs), self._after_form
+        )
+
+    def _after_form(self, result: object) -> None:
+        if isinstance(result, TestResult):
+            verdict = "passed" if result.passed else "FAILED"
+            self.notify(
+                f"{result.subject.capitalize()} test {verdict}: total {result.total}",
+                severity="information" if result.passed else "warning",
+            )
+        if result is not None:
+            self.reload()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        ship = self._ship()
+        if ship is not None:
+            self.app.push_screen(ShipDetailScreen(ship.id))
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_add_ship(self) -> None:
+        def submit(values: dict[str, Any]) -> int:
+            return fleet.create_ship(
+                self.factory, squadron_id=self.squadron_id, fields=ship_forms.to_ship_fields(values)
+            )
+
+        self._form("Add ship", ship_forms.ship_fields(None), submit)
+
+    def action_edit_ship(self) -> None:
+        ship = self._need_ship()
+        if ship is None:
+            return
+
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.update_ship(
+                self.factory, ship_id=ship.id, fields=ship_forms.to_ship_fields(values)
+            )
+            return True
+
+        self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
+
+    def action_copy_ship(self) -> None:
+        ship = self._need_ship()
+        if ship is None:
+            return
+
+        def submit(values: dict[str, Any]) -> int:
+            return fleet.copy_ship(self.factory, ship_id=ship.id, name=values["name"])
+
+        self._form(
+            f"Sister ship of {ship.name}",
+            [FieldSpec("name", "Name of the sister ship")],
+            submit,
+            note="Same class, data and batteries; undamaged.",
+        )
+
+    def action_delete_ship(self) -> None:
+        ship = self._need_ship()
+        if ship is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                fleet.delete_ship(self.factory, ship_id=ship.id)
+                self.notify(f"Deleted {ship.name}")
+                self.reload()
+
+        self.app.push_screen(ConfirmScreen(f"Delete {ship.name} and its batteries?"), done)
+
+    def action_transfer_ship(self) -> None:
+        ship = self._need_ship()
+        if ship is None or self.record is None:
+            return
+        others = [
+            (name, squadron_id)
+            for squadron_id, name in sheet.squadrons_of_side(
+                self.factory, side_id=self.record.side_id
+            )
+            if squadron_id != self.squadron_id
+        ]
+        if not others:
+            self.notify("No other squadron on this side to transfer to.", severity="warning")
+            return
+
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.transfer_ship(self.factory, ship_id=ship.id, to_squadron_id=values["squadron"])
+            return True
+
+        self._form(
+            f"Transfer {ship.name}",
+            [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
+                       options=others)],
+            submit,
+            note="Out of Command for the rest of this turn; it still counts for its original "
+            "squadron's morale (SMR2 §3.4).",
+        )  # fmt: skip
+
+    def action_fire(self, delta: int) -> None:
+        ship = self._need_ship()
+        if ship is None:
+            return
+        count = ship.fire_markers + delta
+        if count < 0:
+            self.notify(f"{ship.name} has no fire markers to remove.", severity="warning")
+            return
+        fleet.set_fire_markers(self.factory, ship_id=ship.id, count=count)
+        self.reload()
+
+    def action_commander(self) -> None:
+        if self.record is None:
+            return
+
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.set_commander(self.factory, squadron_id=self.squadron_id, **values)
+            return True
+
+        self._form(
+            "Commander: roll or buy",
+            ship_forms.commander_fields(self.record.commander),
+            submit,
+            preview=ship_forms.commander_preview(self.record.air),
+            dice_field="roll",
+        )
+
+    def action_crew(self) -> None:
+        if self.record is None:
+            return
+
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.set_crew(self.factory, squadron_id=self.squadron_id, **values)
+            return True
+
+        self._form(
+            "Crew: roll or buy",
+            ship_forms.crew_fields(self.record.crew),
+            submit,
+            preview=ship_forms.crew_preview(self.record),
+            dice_field="roll",
+        )
+
+    def action_test(self) -> None:
+        if self.record is None:
+            return
+        ship = self._ship()
+
+        def submit(values: dict[str, Any]) -> TestResult:
+            return fleet.record_test(self.factory, squadron_id=self.squadron_id, **values)
+
+        self._form(
+            "Command / crew test",
+            ship_forms.test_fields(self.record, bool(ship and ship.fire_markers)),
+            submit,
+            preview=ship_forms.test_preview(self.record),
+            dice_field="roll",
+            note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes.",
+        )
+
+    def action_reduce(self) -> None:
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.reduce_command(self.factory, squadron_id=self.squadron_id, **values)
+            return True
+
+        self._form(
+            "Combat reductions",
+            ship_forms.reduction_fields(),
+            submit,
+            note="Floors: modifier -2, radius 10 cm; the number of ships commanded never drops.",
+        )
+
+    def action_edit_squadron(self) -> None:
+        if self.record is None:
+            return
+        record = self.record
+
+        def submit(values: dict[str, Any]) -> bool:
+            fleet.update_squadron(self.factory, squadron_id=self.squadron_id, **values)
+            return True
+
+        self._form(
+            f"Edit squadron {record.squadron_name}",
+            ship_forms.squadron_fields(record.squadron_name, record.air, record.notes),
+            submit,
+        )

@@ -1,0 +1,147 @@
+"""A ship opened from the record sheet: its data, batteries, torpedoes, SRAA/DP, radar, notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.services import fleet, sheet
+from tracker.services.views import BatteryView, ShipView
+from tracker.widgets.track_bar import track_bar
+
+
+def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
+    """Mount type (SMR2 §2.4 definitions), calibre, guns, IP and range bands."""
+    return [
+        FieldSpec("mount", "Mount", kind="select", value=battery.mount if battery else "turret",
+                  options=[(mount, mount) for mount in fleet.MOUNTS]),
+        FieldSpec("calibre", "Calibre", value=battery.calibre if battery else "",
+                  placeholder='8in, 150mm, 5"'),
+        FieldSpec("guns", "Number of guns", kind="int", value=battery.guns if battery else 1,
+                  low=0, high=99),
+        FieldSpec("ip", "IP (impact power)", value=battery.ip if battery else ""),
+        FieldSpec("range_bands", "Range bands", value=battery.range_bands if battery else ""),
+        FieldSpec("notes", "Notes", value=battery.notes if battery else ""),
+    ]  # fmt: skip
+
+
+def ship_summary(ship: ShipView, where: str) -> Text:
+    """The ship's data block above its batteries."""
+    text = Text()
+    text.append(ship.name, style="bold")
+    text.append(f"  {ship.type_abbrev} {ship.class_name} class · {ship.nation} · {where}\n")
+    text.append(
+        f"Size {ship.size_modifier:+d} · {ship.speed_kn} kn · armour {ship.armour_class or '-'}"
+        f" · points {ship.points_base} {ship.crew_percent:+d}% = {ship.points_total}"
+        f" · base width {ship.base_width_cm:g} cm\n"
+    )
+    text.append("Structure ")
+    text.append_text(
+        track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third)
+    )
+    text.append("   Flotation ")
+    text.append_text(
+        track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third)
+    )
+    text.append(f"   Fire markers {ship.fire_markers}\n")
+    text.append(f"Torpedoes: {ship.torpedoes or '-'}\n")
+    text.append(f"SRAA / DP: {ship.sraa_dp or '-'}\n")
+    text.append(f"Radar: {ship.radar or '-'}\n")
+    text.append(f"Notes: {ship.notes or '-'}")
+    return text
+
+
+class ShipDetailScreen(TrackerScreen):
+    """One ship in full; batteries are added, edited and removed here."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("a", "add_battery", "Add battery"),
+        Binding("e", "edit_battery", "Edit battery"),
+        Binding("x,delete", "delete_battery", "Delete battery"),
+    ]
+
+    def __init__(self, ship_id: int) -> None:
+        super().__init__()
+        self.ship_id = ship_id
+        self.ship: ShipView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="ship-summary")
+        yield DataTable(id="battery-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Mount", "Calibre", "Guns", "IP", "Range bands", "Notes")
+        table.border_title = "Batteries"
+        table.focus()
+
+    def reload(self) -> None:
+        self.ship, where = sheet.load_ship(self.factory, ship_id=self.ship_id)
+        self.title = self.ship.name
+        self.sub_title = "Ship"
+        self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where))
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for battery in self.ship.batteries:
+            table.add_row(
+                battery.mount, Text(battery.calibre), battery.guns, Text(battery.ip),
+                Text(battery.range_bands), Text(battery.notes), key=str(battery.id),
+            )  # fmt: skip
+        if self.ship.batteries:
+            table.move_cursor(row=min(max(row, 0), len(self.ship.batteries) - 1))
+
+    def _battery(self) -> BatteryView | None:
+        if self.ship is None or not self.ship.batteries:
+            self.notify("No battery selected: press a to add one.", severity="warning")
+            return None
+        row = self.query_one(DataTable).cursor_row
+        return self.ship.batteries[min(max(row, 0), len(self.ship.batteries) - 1)]
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def _open_form(self, battery: BatteryView | None) -> None:
+        def submit(values: dict[str, Any]) -> int:
+            return fleet.save_battery(
+                self.factory, ship_id=self.ship_id, battery_id=battery.id if battery else None,
+                **values,
+            )  # fmt: skip
+
+        title = "Edit battery" if battery else "Add battery"
+        self.app.push_screen(
+            FormScreen(title, battery_fields(battery), submit),
+            lambda result: self.reload() if result is not None else None,
+        )
+
+    def action_add_battery(self) -> None:
+        self._open_form(None)
+
+    def action_edit_battery(self) -> None:
+        battery = self._battery()
+        if battery is not None:
+            self._open_form(battery)
+
+    def action_delete_battery(self) -> None:
+        battery = self._battery()
+        if battery is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                fleet.delete_battery(self.factory, battery_id=battery.id)
+                self.reload()
+
+        self.app.push_screen(
+            ConfirmScreen(f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?"), done
+        )

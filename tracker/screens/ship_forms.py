@@ -1,0 +1,198 @@
+"""Fields of the campaign and record-sheet forms: side, squadron, ship, commander, crew."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.rules import smr
+from tracker.screens.form import FieldSpec
+from tracker.services.fleet import TYPE_ABBREVIATIONS, ShipFields
+from tracker.services.views import CommanderView, CrewView, RecordSheet, ShipView, SideView
+
+TRAINING_OPTIONS = [
+    (f"{numeral}  ({smr.rating_name(level)} / {smr.quality_name(level)})", level)
+    for level, numeral in enumerate(smr.TRAINING_NUMERALS, start=1)
+]
+ACQUISITION_OPTIONS = [("Rolled on the d10 table", "random"), ("Bought directly", "direct")]
+
+
+def side_fields(side: SideView | None) -> list[FieldSpec]:
+    """The side form."""
+    return [
+        FieldSpec("name", "Name", value=side.name if side else ""),
+        FieldSpec("nation", "Nation", value=side.nation if side else ""),
+    ]
+
+
+def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[FieldSpec]:
+    """The squadron form."""
+    return [
+        FieldSpec("name", "Name", value=name),
+        FieldSpec("air", "Air group (aircraft stands, not ships)", kind="bool", value=air),
+        FieldSpec("notes", "Notes", value=notes),
+    ]
+
+
+def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
+    """Every value of the ship row of the record sheet."""
+    base = ship or ShipView(
+        id=0, name="", class_name="", type_abbrev="", nation="", size_modifier=0, speed_kn=0,
+        armour_class="", structure_now=1, structure_max=1, flotation_now=1, flotation_max=1,
+        structure_third=False, flotation_third=False, fire_markers=0, points_base=0,
+        crew_percent=0, points_total=0, base_width_cm=0.0, torpedoes="", sraa_dp="", radar="",
+        notes="", sunk=False, squadron_id=0, original_squadron_id=0, out_of_command=False,
+    )  # fmt: skip
+    types = list(TYPE_ABBREVIATIONS)
+    if base.type_abbrev and base.type_abbrev not in types:
+        types.insert(0, base.type_abbrev)
+    return [
+        FieldSpec("name", "Name", value=base.name),
+        FieldSpec("class_name", "Class", value=base.class_name),
+        FieldSpec("type_abbrev", "Type", kind="select", value=base.type_abbrev or "DD",
+                  options=[(abbrev, abbrev) for abbrev in types]),
+        FieldSpec("nation", "Nation", value=base.nation),
+        FieldSpec("size_modifier", "Size modifier (-3..+3)", kind="int",
+                  value=base.size_modifier, low=-3, high=3),
+        FieldSpec("speed_kn", "Speed (knots)", kind="int", value=base.speed_kn, low=0, high=60),
+        FieldSpec("armour_class", "Armour class", value=base.armour_class),
+        FieldSpec("structure_max", "Structure max", kind="int", value=base.structure_max, low=1),
+        FieldSpec("structure_now", "Structure now", kind="int", value=base.structure_now, low=0),
+        FieldSpec("flotation_max", "Flotation max", kind="int", value=base.flotation_max, low=1),
+        FieldSpec("flotation_now", "Flotation now", kind="int", value=base.flotation_now, low=0),
+        FieldSpec("fire_markers", "Fire markers", kind="int", value=base.fire_markers, low=0),
+        FieldSpec("points_base", "Points (before crew %)", kind="int", value=base.points_base,
+                  low=0),
+        FieldSpec("torpedoes", "Torpedoes", value=base.torpedoes),
+        FieldSpec("sraa_dp", "SRAA / DP", value=base.sraa_dp),
+        FieldSpec("radar", "Radar", value=base.radar),
+        FieldSpec("notes", "Notes", value=base.notes),
+    ]  # fmt: skip
+
+
+def to_ship_fields(values: dict[str, Any]) -> ShipFields:
+    """The form's values as the service's input."""
+    return ShipFields(**values)
+
+
+def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
+    """Name, training paid for, rolled or bought, and the d10."""
+    return [
+        FieldSpec("name", "Name", value=commander.name if commander else ""),
+        FieldSpec("training", "Training level paid for", kind="select",
+                  value=commander.training if commander else 3, options=TRAINING_OPTIONS),
+        FieldSpec("acquisition", "How", kind="select",
+                  value=commander.acquisition if commander else "random",
+                  options=ACQUISITION_OPTIONS),
+        FieldSpec("roll", "d10 rolled (blank if bought)", kind="int",
+                  value=commander.roll if commander and commander.roll else "", low=1, high=10),
+    ]  # fmt: skip
+
+
+def commander_preview(air: bool) -> Any:
+    """A live preview: what the roll or purchase gives (SMR2 §3.1, T1 and T2)."""
+
+    def preview(values: dict[str, Any]) -> str:
+        training = values.get("training")
+        if not isinstance(training, int):
+            return ""
+        cost = smr.commander_cost(training, air=air)
+        if values.get("acquisition") == "direct":
+            grade = training
+            how = "bought"
+        elif isinstance(values.get("roll"), int):
+            grade = smr.grade_from_roll(training, values["roll"])
+            how = f"d10 {values['roll']} at training {smr.training_numeral(training)}"
+        else:
+            return f"Cost {cost} pts. Type the d10 you rolled, or press ctrl+r to roll."
+        unit = "stands" if air else "ships"
+        return (
+            f"{how} → {smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})\n"
+            f"radius {smr.command_radius_cm(grade, air=air)} cm · commands up to "
+            f"{smr.command_limit(grade)} {unit} · cost {cost} pts (the level paid for)"
+        )
+
+    return preview
+
+
+def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
+    """Training paid for, rolled or bought, and the d10."""
+    return [
+        FieldSpec("training", "Training level", kind="select",
+                  value=crew.training if crew else 3, options=TRAINING_OPTIONS),
+        FieldSpec("acquisition", "How", kind="select",
+                  value=crew.acquisition if crew else "random", options=ACQUISITION_OPTIONS),
+        FieldSpec("roll", "d10 rolled (blank if bought)", kind="int",
+                  value=crew.roll if crew and crew.roll else "", low=1, high=10),
+    ]  # fmt: skip
+
+
+def crew_preview(sheet: RecordSheet) -> Any:
+    """A live preview of the crew quality, with the optional commander rule when it is on."""
+    commander_modifier = sheet.commander.modifier_now if sheet.commander else None
+
+    def preview(values: dict[str, Any]) -> str:
+        training = values.get("training")
+        if not isinstance(training, int):
+            return ""
+        percent = f"points {smr.crew_cost_percent(training):+d}% on each ship"
+        if values.get("acquisition") == "direct":
+            grade, how = training, "bought"
+        elif isinstance(values.get("roll"), int):
+            roll = values["roll"]
+            how = f"d10 {roll}"
+            if sheet.crew_roll_adds_commander:
+                if commander_modifier is None:
+                    return "Optional rule on: assign the commander first (r)."
+                roll = smr.crew_roll(roll, commander_modifier)
+                how += f" {commander_modifier:+d} commander = {roll}"
+            grade = smr.grade_from_roll(training, roll)
+        else:
+            return f"{percent}. Type the d10 you rolled, or press ctrl+r to roll."
+        return f"{how} → {smr.quality_name(grade)} ({smr.grade_modifier(grade):+d}) · {percent}"
+
+    return preview
+
+
+def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
+    """Who tests, the d10, fire markers and the situational modifier (SMR2 §3.6)."""
+    return [
+        FieldSpec("subject", "Test", kind="select", value="commander",
+                  options=[("Command (commander's modifier)", "commander"),
+                           ("Crew (crew quality modifier)", "crew")]),
+        FieldSpec("roll", "d10 rolled", kind="int", value="", low=1, high=10),
+        FieldSpec("under_fire", "Under any fire marker (-2)", kind="bool", value=under_fire),
+        FieldSpec("extra", "Situational modifier", kind="int", value=0, low=-20, high=20),
+    ]  # fmt: skip
+
+
+def test_preview(sheet: RecordSheet) -> Any:
+    """The test's arithmetic as it stands, and whether it passes (6 or more)."""
+
+    def preview(values: dict[str, Any]) -> str:
+        rated = sheet.commander if values.get("subject") == "commander" else sheet.crew
+        if rated is None:
+            return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
+        roll, extra = values.get("roll"), values.get("extra") or 0
+        if not isinstance(roll, int):
+            return f"Modifier {rated.modifier_now:+d}. Type the d10, or press ctrl+r to roll."
+        total = smr.test_total(roll, rated.modifier_now, under_fire=bool(values.get("under_fire")),
+                               extra=extra)  # fmt: skip
+        parts = f"d10 {roll} {rated.modifier_now:+d}"
+        if values.get("under_fire"):
+            parts += " -2 (under fire)"
+        if extra:
+            parts += f" {extra:+d}"
+        verdict = "PASSES" if total >= smr.PASS_MARK else "FAILS"
+        return f"{parts} = {total}: {verdict} (needs {smr.PASS_MARK} or more)"
+
+    return preview
+
+
+def reduction_fields() -> list[FieldSpec]:
+    """Combat reductions, each by a number of steps (floors: -2, 10 cm)."""
+    return [
+        FieldSpec("modifier_by", "Command modifier down by", kind="int", value=0, low=0, high=4),
+        FieldSpec("radius_by_cm", "Command radius down by (cm)", kind="int", value=0, low=0,
+                  high=100),
+        FieldSpec("crew_by", "Crew modifier down by", kind="int", value=0, low=0, high=4),
+    ]  # fmt: skip

@@ -1,0 +1,154 @@
+"""The first screen: every campaign in the file, and the way to the sample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.rules import smr
+from tracker.screens.base import TrackerScreen
+from tracker.screens.campaign import CampaignScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.services import campaigns, demo
+from tracker.services.views import CampaignSummary
+
+WELCOME = (
+    "Naval campaign tracker: Squadron Record Sheets for Stations Manned and Ready! Part 2.\n"
+    "n new campaign · enter open · s open the River Plate sample · ? help · q quit"
+)
+EMPTY = "No campaigns in this file yet. Press n to start one, or s to open the River Plate sample."
+
+
+def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
+    """The campaign form: name, notes and the rule options players may differ on."""
+    return [
+        FieldSpec("name", "Name", value=summary.name if summary else ""),
+        FieldSpec("notes", "Notes", value=summary.notes if summary else ""),
+        FieldSpec(
+            "model_scale",
+            "Model scale",
+            kind="select",
+            value=summary.model_scale if summary else "1/2400",
+            options=[(scale, scale) for scale in smr.SCALES],
+        ),
+        FieldSpec(
+            "crew_roll_adds_commander",
+            "Crew roll adds commander's modifier (optional rule)",
+            kind="bool",
+            value=summary.crew_roll_adds_commander if summary else False,
+        ),
+    ]
+
+
+class WelcomeScreen(TrackerScreen):
+    """Pick a campaign, start one, or open the sample."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", show=True),
+        Binding("n", "new", "New campaign"),
+        Binding("e", "edit", "Edit"),
+        Binding("x,delete", "delete", "Delete"),
+        Binding("s", "sample", "Sample campaign"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.summaries: list[CampaignSummary] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(WELCOME, id="welcome-banner", markup=False)
+        yield DataTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
+        yield Static(EMPTY, id="welcome-empty", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "tracker"
+        self.sub_title = "Campaigns"
+        table = self.query_one(DataTable)
+        table.add_columns("Campaign", "Current scenario", "Sides", "Ships", "Scale")
+        self.reload()
+
+    def reload(self) -> None:
+        self.summaries = campaigns.list_campaigns(self.factory)
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for summary in self.summaries:
+            table.add_row(
+                summary.name, summary.current_scenario or "-", summary.sides, summary.ships,
+                summary.model_scale, key=str(summary.id),
+            )  # fmt: skip
+        if self.summaries:
+            table.move_cursor(row=min(row, len(self.summaries) - 1))
+        self.query_one("#welcome-empty").display = not self.summaries
+        table.display = bool(self.summaries)
+        table.focus()
+
+    def _selected(self) -> CampaignSummary | None:
+        table = self.query_one(DataTable)
+        if not self.summaries or table.cursor_row < 0:
+            return None
+        return self.summaries[min(table.cursor_row, len(self.summaries) - 1)]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            self.notify("No campaign to open: press n to start one.", severity="warning")
+            return
+        self.app.push_screen(CampaignScreen(summary.id))
+
+    def action_new(self) -> None:
+        def submit(values: dict[str, Any]) -> CampaignSummary:
+            return campaigns.create_campaign(self.factory, **values)
+
+        def done(result: CampaignSummary | None) -> None:
+            if result is not None:
+                self.reload()
+                self.app.push_screen(CampaignScreen(result.id))
+
+        self.app.push_screen(FormScreen("New campaign", campaign_fields(None), submit), done)
+
+    def action_edit(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            return
+
+        def submit(values: dict[str, Any]) -> CampaignSummary:
+            return campaigns.update_campaign(self.factory, campaign_id=summary.id, **values)
+
+        self.app.push_screen(
+            FormScreen(f"Edit campaign {summary.name}", campaign_fields(summary), submit),
+            lambda _result: self.reload(),
+        )
+
+    def action_delete(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                campaigns.delete_campaign(self.factory, campaign_id=summary.id)
+                self.notify(f"Deleted campaign {summary.name}")
+                self.reload()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete campaign {summary.name!r} with its {summary.sides} sides and "
+                f"{summary.ships} ships? This cannot be undone."
+            ),
+            done,
+        )
+
+    def action_sample(self) -> None:
+        campaign_id = demo.create_sample_campaign(self.factory)
+        self.reload()
+        self.app.push_screen(CampaignScreen(campaign_id))

@@ -1,0 +1,1 @@
+"""The only code that writes: one function per user action, one transaction each."""

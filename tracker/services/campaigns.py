@@ -1,0 +1,287 @@
+"""Campaigns, their scenarios and sides: create, edit, delete, list."""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, func, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign, Scenario, Ship, Side, Squadron
+from tracker.rules import smr
+from tracker.services import journal
+from tracker.services.common import get_row as _get
+from tracker.services.errors import InvalidInput, check, require_text
+from tracker.services.views import (
+    CampaignOverview,
+    CampaignSummary,
+    ScenarioView,
+    SideView,
+    SquadronRef,
+)
+
+SCENARIO_STATUSES = ("planned", "in_play", "closed")
+
+
+def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
+    assert campaign.id is not None
+    sides = session.exec(select(func.count()).where(Side.campaign_id == campaign.id)).one()
+    ships = session.exec(
+        select(func.count())
+        .select_from(Ship)
+        .join(Side, col(Ship.side_id) == col(Side.id))
+        .where(Side.campaign_id == campaign.id)
+    ).one()
+    scenario = journal.current_scenario(session, campaign.id)
+    return CampaignSummary(
+        id=campaign.id,
+        name=campaign.name,
+        notes=campaign.notes,
+        model_scale=campaign.model_scale,
+        crew_roll_adds_commander=campaign.crew_roll_adds_commander,
+        sides=sides,
+        ships=ships,
+        current_scenario=scenario.title if scenario else "",
+    )
+
+
+def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
+    """Every campaign in the file, by name."""
+    with session_scope(factory) as session:
+        campaigns = session.exec(select(Campaign).order_by(col(Campaign.name))).all()
+        return [_summary(session, campaign) for campaign in campaigns]
+
+
+def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 80)
+    if len(notes) > 4000:
+        errors["notes"] = "must be at most 4000 characters"
+    if model_scale not in smr.SCALES:
+        errors["model_scale"] = f"must be one of {', '.join(smr.SCALES)}"
+    check(errors)
+    return name
+
+
+def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
+    clash = session.exec(select(Campaign).where(Campaign.name == name)).first()
+    if clash is not None and clash.id != exclude_id:
+        raise InvalidInput(
+            {"name": f"a campaign named {name!r} already exists: choose another name"}
+        )
+
+
+def create_campaign(
+    factory: SessionFactory,
+    *,
+    name: str,
+    notes: str = "",
+    model_scale: str = "1/2400",
+    crew_roll_adds_commander: bool = False,
+) -> CampaignSummary:
+    """Start a campaign with its rule options (README "Campaign options")."""
+    name = _validate_campaign(name, notes, model_scale)
+    with session_scope(factory) as session:
+        _unique_campaign_name(session, name)
+        campaign = Campaign(
+            name=name,
+            notes=notes,
+            model_scale=model_scale,
+            crew_roll_adds_commander=crew_roll_adds_commander,
+        )
+        session.add(campaign)
+        session.flush()
+        assert campaign.id is not None
+        journal.append(session, campaign_id=campaign.id, kind="campaign", summary=f"Created {name}")
+        return _summary(session, campaign)
+
+
+def update_campaign(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    name: str,
+    notes: str,
+    model_scale: str,
+    crew_roll_adds_commander: bool,
+) -> CampaignSummary:
+    """Rename a campaign or change its notes and rule options."""
+    name = _validate_campaign(name, notes, model_scale)
+    with session_scope(factory) as session:
+        campaign = _get(session, Campaign, campaign_id)
+        _unique_campaign_name(session, name, exclude_id=campaign_id)
+        before = campaign.model_dump(
+            include={"name", "notes", "model_scale", "crew_roll_adds_commander"}
+        )
+        campaign.name, campaign.notes = name, notes
+        campaign.model_scale = model_scale
+        campaign.crew_roll_adds_commander = crew_roll_adds_commander
+        old, new = journal.changes(before, campaign.model_dump(include=set(before)))
+        journal.append(
+            session,
+            campaign_id=campaign_id,
+            kind="campaign",
+            summary=f"Edited {name}",
+            before=old,
+            after=new,
+        )
+        return _summary(session, campaign)
+
+
+def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
+    """Remove a campaign and everything in it (the screen asks first)."""
+    with session_scope(factory) as session:
+        campaign = _get(session, Campaign, campaign_id)
+        # Ships point at squadrons without cascade, so clear them first.
+        side_ids = select(Side.id).where(Side.campaign_id == campaign_id)
+        for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(side_ids))).all():
+            session.delete(ship)
+        session.flush()
+        session.delete(campaign)
+
+
+def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOverview:
+    """The campaign with its sides, squadrons and scenarios, for the campaign screen."""
+    with session_scope(factory) as session:
+        campaign = _get(session, Campaign, campaign_id)
+        sides = session.exec(
+            select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
+        ).all()
+        side_views = []
+        for side in sides:
+            assert side.id is not None
+            rows = session.exec(
+                select(Squadron, func.count(col(Ship.id)))
+                .outerjoin(Ship, col(Ship.squadron_id) == col(Squadron.id))
+                .where(Squadron.side_id == side.id)
+                .group_by(col(Squadron.id))
+                .order_by(col(Squadron.id))
+            ).all()
+            squadrons = tuple(
+                SquadronRef(
+                    id=squadron.id or 0,
+                    name=squadron.name,
+                    side_id=side.id,
+                    side_name=side.name,
+                    ships=count,
+                )
+                for squadron, count in rows
+            )
+            side_views.append(
+                SideView(id=side.id, name=side.name, nation=side.nation, squadrons=squadrons)
+            )
+        scenarios = session.exec(
+            select(Scenario)
+            .where(Scenario.campaign_id == campaign_id)
+            .order_by(col(Scenario.position))
+        ).all()
+        return CampaignOverview(
+            campaign=_summary(session, campaign),
+            sides=tuple(side_views),
+            scenarios=tuple(
+                ScenarioView(
+                    id=s.id or 0,
+                    title=s.title,
+                    position=s.position,
+                    date=s.date,
+                    status=s.status,
+                    turn=s.turn,
+                )
+                for s in scenarios
+            ),
+        )
+
+
+def add_scenario(
+    factory: SessionFactory, *, campaign_id: int, title: str, date: str = ""
+) -> ScenarioView:
+    """Append a planned scenario at the end of the campaign's order."""
+    errors: dict[str, str] = {}
+    title = require_text(errors, "title", title, 120)
+    if len(date) > 40:
+        errors["date"] = "must be at most 40 characters"
+    check(errors)
+    with session_scope(factory) as session:
+        _get(session, Campaign, campaign_id)
+        last = session.exec(
+            select(func.max(Scenario.position)).where(Scenario.campaign_id == campaign_id)
+        ).one()
+        scenario = Scenario(
+            campaign_id=campaign_id, title=title, date=date.strip(), position=(last or 0) + 1
+        )
+        session.add(scenario)
+        session.flush()
+        journal.append(session, campaign_id=campaign_id, kind="scenario", summary=f"Added {title}")
+        return ScenarioView(
+            id=scenario.id or 0,
+            title=title,
+            position=scenario.position,
+            date=scenario.date,
+            status=scenario.status,
+            turn=scenario.turn,
+        )
+
+
+def _validate_side(name: str, nation: str) -> tuple[str, str]:
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 60)
+    if len(nation.strip()) > 40:
+        errors["nation"] = "must be at most 40 characters"
+    check(errors)
+    return name, nation.strip()
+
+
+def _commit_side(session: Session, side: Side) -> SideView:
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise InvalidInput(
+            {"name": f"this campaign already has a side named {side.name!r}: choose another name"}
+        ) from exc
+    assert side.id is not None
+    return SideView(id=side.id, name=side.name, nation=side.nation, squadrons=())
+
+
+def create_side(
+    factory: SessionFactory, *, campaign_id: int, name: str, nation: str = ""
+) -> SideView:
+    """Add a side (a player's forces) to a campaign."""
+    name, nation = _validate_side(name, nation)
+    with session_scope(factory) as session:
+        _get(session, Campaign, campaign_id)
+        side = Side(campaign_id=campaign_id, name=name, nation=nation)
+        session.add(side)
+        view = _commit_side(session, side)
+        journal.append(session, campaign_id=campaign_id, kind="side", summary=f"Added side {name}")
+        return view
+
+
+def update_side(factory: SessionFactory, *, side_id: int, name: str, nation: str) -> SideView:
+    """Rename a side or change its nation."""
+    name, nation = _validate_side(name, nation)
+    with session_scope(factory) as session:
+        side = _get(session, Side, side_id)
+        old = side.name
+        side.name, side.nation = name, nation
+        view = _commit_side(session, side)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="side",
+            summary=f"Edited side {old}",
+            before={"name": old},
+            after={"name": name, "nation": nation},
+        )
+        return view
+
+
+def delete_side(factory: SessionFactory, *, side_id: int) -> None:
+    """Remove a side with its squadrons and ships (the screen asks first)."""
+    with session_scope(factory) as session:
+        side = _get(session, Side, side_id)
+        for ship in session.exec(select(Ship).where(Ship.side_id == side_id)).all():
+            session.delete(ship)
+        session.flush()
+        session.delete(side)
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="side", summary=f"Deleted side {side.name}"
+        )

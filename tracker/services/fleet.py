@@ -1,0 +1,632 @@
+"""Squadrons, ships, batteries, and the SMR2 command and crew actions (DOMAIN 1.3-1.5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
+from tracker.rules import smr
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput, check, require_range, require_text
+from tracker.services.views import TestResult
+
+MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
+# DOMAIN 1.1: the 2nd-edition list, offered as an editable default pick-list.
+TYPE_ABBREVIATIONS = (
+    "BB", "BC", "SD", "BBL", "B", "BCD", "BBH", "CV", "CVL", "CVLM", "CVE", "CVEM", "CVS",
+    "AC", "CA", "C", "CL", "CP", "CS", "CT", "CM", "CLAA", "DD", "DDE", "TB", "DDT",
+)  # fmt: skip
+
+
+TEXT_LIMITS = {
+    "class_name": 60, "type_abbrev": 8, "nation": 40, "armour_class": 20,
+    "torpedoes": 200, "sraa_dp": 200, "radar": 200, "notes": 4000,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ShipFields:
+    """What the player types for a ship (data-sheet values and its present state)."""
+
+    name: str
+    class_name: str = ""
+    type_abbrev: str = ""
+    nation: str = ""
+    size_modifier: int = 0
+    speed_kn: int = 0
+    armour_class: str = ""
+    structure_max: int = 1
+    structure_now: int | None = None
+    flotation_max: int = 1
+    flotation_now: int | None = None
+    fire_markers: int = 0
+    points_base: int = 0
+    torpedoes: str = ""
+    sraa_dp: str = ""
+    radar: str = ""
+    notes: str = ""
+
+
+def _side_of_squadron(session: Session, squadron: Squadron) -> Side:
+    return get_row(session, Side, squadron.side_id)
+
+
+def _validate_ship(fields: ShipFields) -> dict[str, Any]:
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {"name": require_text(errors, "name", fields.name, 60)}
+    for key, limit in TEXT_LIMITS.items():
+        text = getattr(fields, key).strip()
+        if len(text) > limit:
+            errors[key] = f"must be at most {limit} characters, got {len(text)}"
+        values[key] = text
+    require_range(errors, "size_modifier", fields.size_modifier, -3, 3)
+    require_range(errors, "speed_kn", fields.speed_kn, 0, 60)
+    require_range(errors, "structure_max", fields.structure_max, 1, 9999)
+    require_range(errors, "flotation_max", fields.flotation_max, 1, 9999)
+    require_range(errors, "fire_markers", fields.fire_markers, 0, 99)
+    require_range(errors, "points_base", fields.points_base, 0, 99999)
+    for track in ("structure", "flotation"):
+        maximum = getattr(fields, f"{track}_max")
+        now = getattr(fields, f"{track}_now")
+        now = maximum if now is None else now
+        if now < 0:
+            errors[f"{track}_now"] = f"must be 0 or more, got {now}"
+        elif now > maximum:
+            errors[f"{track}_now"] = f"must not exceed {track} max ({maximum}), got {now}"
+        values[f"{track}_now"] = now
+        values[f"{track}_max"] = maximum
+    check(errors)
+    for key in ("size_modifier", "speed_kn", "fire_markers", "points_base"):
+        values[key] = getattr(fields, key)
+    return values
+
+
+def _flush_ship(session: Session, ship: Ship) -> None:
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise InvalidInput(
+            {"name": f"this side already has a ship named {ship.name!r}: choose another name"}
+        ) from exc
+
+
+def _ship_state(ship: Ship) -> dict[str, Any]:
+    return ship.model_dump(exclude={"id"})
+
+
+def create_squadron(
+    factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
+) -> int:
+    """Add a squadron (or air group) to a side; returns its id."""
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 60)
+    check(errors)
+    with session_scope(factory) as session:
+        side = get_row(session, Side, side_id)
+        squadron = Squadron(side_id=side_id, name=name, air=air, notes=notes.strip())
+        session.add(squadron)
+        try:
+            session.flush()
+        except IntegrityError as exc:
+            raise InvalidInput(
+                {"name": f"{side.name} already has a squadron named {name!r}: choose another name"}
+            ) from exc
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="squadron",
+            summary=f"Added squadron {name} to {side.name}",
+        )
+        assert squadron.id is not None
+        return squadron.id
+
+
+def update_squadron(
+    factory: SessionFactory, *, squadron_id: int, name: str, air: bool, notes: str
+) -> None:
+    """Rename a squadron, switch ships/air group, or change its notes."""
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 60)
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        old = squadron.name
+        squadron.name, squadron.air, squadron.notes = name, air, notes.strip()
+        try:
+            session.flush()
+        except IntegrityError as exc:
+            raise InvalidInput(
+                {"name": f"{side.name} already has a squadron named {name!r}: choose another name"}
+            ) from exc
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="squadron",
+            summary=f"Edited squadron {old}",
+            before={"name": old},
+            after={"name": name},
+        )
+
+
+def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
+    """Remove a squadron and its ships; ships it lent out take their new squadron as origin."""
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        for ship in session.exec(select(Ship).where(Ship.squadron_id == squadron_id)).all():
+            session.delete(ship)
+        for ship in session.exec(
+            select(Ship).where(Ship.original_squadron_id == squadron_id)
+        ).all():
+            ship.original_squadron_id = ship.squadron_id
+        session.flush()
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        session.delete(squadron)
+        for extra in (commander, crew):
+            if extra is not None:
+                session.delete(extra)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="squadron",
+            summary=f"Deleted squadron {squadron.name}",
+        )
+
+
+def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields) -> int:
+    """Add a ship to a squadron; it is an original member of that squadron (SMR2 §3.4)."""
+    values = _validate_ship(fields)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        assert side.id is not None
+        ship = Ship(
+            side_id=side.id, squadron_id=squadron_id, original_squadron_id=squadron_id, **values
+        )
+        session.add(ship)
+        _flush_ship(session, ship)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="ship",
+            ship_id=ship.id,
+            summary=f"Added {ship.name} to {squadron.name}",
+            after=_ship_state(ship),
+        )
+        assert ship.id is not None
+        return ship.id
+
+
+def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) -> None:
+    """Change a ship's data or present state; Structure or Flotation above max is refused."""
+    values = _validate_ship(fields)
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        before = _ship_state(ship)
+        for key, value in values.items():
+            setattr(ship, key, value)
+        _flush_ship(session, ship)
+        old, new = journal.changes(before, _ship_state(ship))
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="ship",
+            ship_id=ship_id,
+            summary=f"Edited {ship.name}",
+            before=old,
+            after=new,
+        )
+
+
+def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
+    """A sister ship: same data and batteries, fresh (undamaged) state, a new name."""
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 60)
+    check(errors)
+    with session_scope(factory) as session:
+        source = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, source.side_id)
+        data = source.model_dump(
+            exclude={"id", "name", "structure_now", "flotation_now", "fire_markers", "sunk",
+                     "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
+        )  # fmt: skip
+        ship = Ship(
+            **data,
+            name=name,
+            structure_now=source.structure_max,
+            flotation_now=source.flotation_max,
+            original_squadron_id=source.squadron_id,
+        )
+        session.add(ship)
+        _flush_ship(session, ship)
+        assert ship.id is not None
+        for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
+            session.add(Battery(**battery.model_dump(exclude={"id", "ship_id"}), ship_id=ship.id))
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="ship",
+            ship_id=ship.id,
+            summary=f"Copied {source.name} as {name}",
+            after=_ship_state(ship),
+        )
+        assert ship.id is not None
+        return ship.id
+
+
+def delete_ship(factory: SessionFactory, *, ship_id: int) -> None:
+    """Remove a ship and its batteries (the screen asks first)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="ship",
+            ship_id=ship_id,
+            summary=f"Deleted {ship.name}",
+            before=_ship_state(ship),
+        )
+        session.delete(ship)
+
+
+def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int) -> None:
+    """Move a ship to another squadron of its side: Out of Command for the turn (P-A5)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        target = get_row(session, Squadron, to_squadron_id)
+        side = get_row(session, Side, ship.side_id)
+        if target.side_id != ship.side_id:
+            raise InvalidInput({"squadron": "a ship can only join a squadron of its own side"})
+        if target.id == ship.squadron_id:
+            raise InvalidInput({"squadron": f"{ship.name} is already in {target.name}"})
+        if ship.sunk:
+            raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
+        scenario = journal.current_scenario(session, side.campaign_id)
+        old_squadron = get_row(session, Squadron, ship.squadron_id)
+        ship.squadron_id = to_squadron_id
+        ship.transferred_scenario_id = scenario.id if scenario else None
+        ship.transferred_turn = scenario.turn if scenario else None
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="transfer",
+            ship_id=ship_id,
+            summary=f"{ship.name} transferred from {old_squadron.name} to {target.name}: "
+            "Out of Command for the rest of the turn",
+            before={"squadron_id": old_squadron.id},
+            after={"squadron_id": to_squadron_id},
+        )
+
+
+def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> None:
+    """Put the number of fire markers on a ship (any marker gives -2 on tests, SMR2 §3.6)."""
+    errors: dict[str, str] = {}
+    require_range(errors, "fire_markers", count, 0, 99)
+    check(errors)
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        before = ship.fire_markers
+        ship.fire_markers = count
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="fire",
+            ship_id=ship_id,
+            summary=f"{ship.name}: fire markers {before} -> {count}",
+            before={"fire_markers": before},
+            after={"fire_markers": count},
+        )
+
+
+def _validate_battery(
+    mount: str, calibre: str, guns: int, ip: str, range_bands: str, notes: str
+) -> None:
+    errors: dict[str, str] = {}
+    if mount not in MOUNTS:
+        errors["mount"] = f"must be one of {', '.join(MOUNTS)}"
+    require_range(errors, "guns", guns, 0, 99)
+    for key, value, limit in (("calibre", calibre, 20), ("ip", ip, 20),
+                              ("range_bands", range_bands, 40), ("notes", notes, 400)):  # fmt: skip
+        if len(value.strip()) > limit:
+            errors[key] = f"must be at most {limit} characters"
+    check(errors)
+
+
+def save_battery(
+    factory: SessionFactory,
+    *,
+    ship_id: int,
+    battery_id: int | None = None,
+    mount: str,
+    calibre: str = "",
+    guns: int = 1,
+    ip: str = "",
+    range_bands: str = "",
+    notes: str = "",
+) -> int:
+    """Add a battery (weapon mount) to a ship, or change one (battery_id given)."""
+    _validate_battery(mount, calibre, guns, ip, range_bands, notes)
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        battery = (
+            get_row(session, Battery, battery_id)
+            if battery_id
+            else Battery(ship_id=ship_id, mount=mount)
+        )
+        battery.mount, battery.calibre, battery.guns = mount, calibre.strip(), guns
+        battery.ip, battery.range_bands, battery.notes = (
+            ip.strip(),
+            range_bands.strip(),
+            notes.strip(),
+        )
+        session.add(battery)
+        session.flush()
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="battery",
+            ship_id=ship_id,
+            summary=f"{ship.name}: {'edited' if battery_id else 'added'} "
+            f"{guns} x {calibre} {mount}",
+        )
+        assert battery.id is not None
+        return battery.id
+
+
+def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
+    """Remove one battery from its ship."""
+    with session_scope(factory) as session:
+        battery = get_row(session, Battery, battery_id)
+        ship = get_row(session, Ship, battery.ship_id)
+        side = get_row(session, Side, ship.side_id)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="battery",
+            ship_id=ship.id,
+            summary=f"{ship.name}: removed {battery.guns} x {battery.calibre} {battery.mount}",
+        )
+        session.delete(battery)
+
+
+def _grade_for(acquisition: str, training: int, roll: int | None, errors: dict[str, str]) -> int:
+    if acquisition not in ("random", "direct"):
+        errors["acquisition"] = "must be 'random' (rolled) or 'direct' (bought)"
+        return 1
+    require_range(errors, "training", training, 1, 5)
+    if acquisition == "direct":
+        return training
+    if roll is None:
+        errors["roll"] = "type the d10 you rolled (1..10), or let the tracker roll"
+        return 1
+    require_range(errors, "roll", roll, 1, 10)
+    if errors:
+        return 1
+    return smr.grade_from_roll(training, roll)
+
+
+def set_commander(
+    factory: SessionFactory,
+    *,
+    squadron_id: int,
+    name: str,
+    training: int,
+    acquisition: str,
+    roll: int | None = None,
+) -> None:
+    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1, P-A1)."""
+    errors: dict[str, str] = {}
+    grade = _grade_for(acquisition, training, roll, errors)
+    if len(name.strip()) > 60:
+        errors["name"] = "must be at most 60 characters"
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        before = commander.model_dump(exclude={"id"}) if commander else None
+        if commander is None:
+            commander = Commander(campaign_id=side.campaign_id, training=training, grade=grade,
+                                  modifier_now=0, radius_now_cm=10)  # fmt: skip
+        commander.name = name.strip()
+        commander.air = squadron.air
+        commander.acquisition = acquisition
+        commander.training, commander.grade = training, grade
+        commander.roll = roll if acquisition == "random" else None
+        commander.modifier_now = smr.grade_modifier(grade)
+        commander.radius_now_cm = smr.command_radius_cm(grade, air=squadron.air)
+        commander.status = "active"
+        session.add(commander)
+        session.flush()
+        squadron.commander_id = commander.id
+        how = f"rolled {roll} at training {smr.training_numeral(training)}" if roll else "bought"
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="commander",
+            summary=f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
+            f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
+            before=before,
+            after=commander.model_dump(exclude={"id"}),
+            dice={"d10": roll, "training": training} if roll else None,
+        )
+
+
+def set_crew(
+    factory: SessionFactory,
+    *,
+    squadron_id: int,
+    training: int,
+    acquisition: str,
+    roll: int | None = None,
+) -> None:
+    """Roll or buy the squadron's crew, optionally plus the commander's modifier (P-A2)."""
+    errors: dict[str, str] = {}
+    _grade_for(acquisition, training, roll, errors)
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        campaign_id = side.campaign_id
+        from tracker.models import Campaign
+
+        campaign = get_row(session, Campaign, campaign_id)
+        modified = roll
+        commander_modifier = None
+        if acquisition == "random" and campaign.crew_roll_adds_commander and roll is not None:
+            if squadron.commander_id is None:
+                raise InvalidInput(
+                    {"roll": "this campaign adds the commander's modifier to the crew roll: "
+                     "assign the squadron's commander first"}
+                )  # fmt: skip
+            commander = get_row(session, Commander, squadron.commander_id)
+            commander_modifier = commander.modifier_now
+            modified = smr.crew_roll(roll, commander_modifier)
+        grade = (
+            training if acquisition == "direct" else smr.grade_from_roll(training, modified or 1)
+        )
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        before = crew.model_dump(exclude={"id"}) if crew else None
+        if crew is None:
+            crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
+        crew.acquisition, crew.training, crew.grade = acquisition, training, grade
+        crew.roll = roll if acquisition == "random" else None
+        crew.roll_modified = modified if acquisition == "random" else None
+        crew.modifier_now = smr.grade_modifier(grade)
+        session.add(crew)
+        session.flush()
+        squadron.crew_id = crew.id
+        journal.append(
+            session,
+            campaign_id=campaign_id,
+            kind="crew",
+            summary=f"{squadron.name}: crew {smr.quality_name(grade)} "
+            f"({smr.grade_modifier(grade):+d})",
+            before=before,
+            after=crew.model_dump(exclude={"id"}),
+            dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
+            if roll
+            else None,
+        )
+
+
+def reduce_command(
+    factory: SessionFactory,
+    *,
+    squadron_id: int,
+    modifier_by: int = 0,
+    radius_by_cm: int = 0,
+    crew_by: int = 0,
+) -> None:
+    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm, P-A6)."""
+    errors: dict[str, str] = {}
+    for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
+                       ("crew_by", crew_by)):  # fmt: skip
+        require_range(errors, key, value, 0, 100)
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        if modifier_by or radius_by_cm:
+            if squadron.commander_id is None:
+                raise InvalidInput({"modifier_by": f"{squadron.name} has no commander to reduce"})
+            commander = get_row(session, Commander, squadron.commander_id)
+            before.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
+            commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)
+            commander.radius_now_cm = smr.reduced_radius_cm(commander.radius_now_cm, radius_by_cm)
+            after.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
+        if crew_by:
+            if squadron.crew_id is None:
+                raise InvalidInput({"crew_by": f"{squadron.name} has no crew rating to reduce"})
+            crew = get_row(session, Crew, squadron.crew_id)
+            before["crew_modifier"] = crew.modifier_now
+            crew.modifier_now = smr.reduced_modifier(crew.modifier_now, crew_by)
+            after["crew_modifier"] = crew.modifier_now
+        if not after:
+            raise InvalidInput({"modifier_by": "enter at least one reduction above 0"})
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="reduction",
+            summary=f"{squadron.name}: combat reduction "
+            + ", ".join(f"{key} {before[key]} -> {after[key]}" for key in after),
+            before=before,
+            after=after,
+        )
+
+
+def record_test(
+    factory: SessionFactory,
+    *,
+    squadron_id: int,
+    subject: str,
+    roll: int,
+    under_fire: bool = False,
+    extra: int = 0,
+) -> TestResult:
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes (P-A3)."""
+    errors: dict[str, str] = {}
+    if subject not in ("commander", "crew"):
+        errors["subject"] = "must be 'commander' or 'crew'"
+    require_range(errors, "roll", roll, 1, 10)
+    require_range(errors, "extra", extra, -20, 20)
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        row_id = squadron.commander_id if subject == "commander" else squadron.crew_id
+        if row_id is None:
+            raise InvalidInput({"subject": f"{squadron.name} has no {subject} rating yet"})
+        rated: Commander | Crew = (
+            get_row(session, Commander, row_id)
+            if subject == "commander"
+            else get_row(session, Crew, row_id)
+        )
+        modifier = rated.modifier_now
+        total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
+        passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
+        journal.append(
+            session,
+            campaign_id=side.campaign_id,
+            kind="test",
+            summary=f"{squadron.name}: {subject} test {'passed' if passed else 'failed'} "
+            f"(d10 {roll} {modifier:+d}{' -2 under fire' if under_fire else ''}"
+            f"{f' {extra:+d}' if extra else ''} = {total})",
+            dice={
+                "d10": roll,
+                "modifier": modifier,
+                "under_fire": under_fire,
+                "extra": extra,
+                "total": total,
+            },
+        )
+        return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
+                          total=total, passed=passed, subject=subject)  # fmt: skip
+
+
+def squadron_of_ship(session: Session, ship_id: int) -> int:
+    """The squadron a ship is in now."""
+    return get_row(session, Ship, ship_id).squadron_id
+
+
+def ships_in(session: Session, squadron_id: int) -> list[Ship]:
+    """Ships currently in a squadron, in the order they were added."""
+    return list(
+        session.exec(
+            select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
+        ).all()
+    )

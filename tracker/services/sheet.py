@@ -1,0 +1,188 @@
+"""Reading a Squadron Record Sheet: one query per block, every derived rule computed here."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Battery, Campaign, Commander, Crew, Ship, Side, Squadron
+from tracker.rules import smr
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.views import (
+    BatteryView,
+    CommanderView,
+    CrewView,
+    RecordSheet,
+    ShipView,
+)
+
+
+def _commander_view(commander: Commander) -> CommanderView:
+    assert commander.id is not None
+    return CommanderView(
+        id=commander.id,
+        name=commander.name,
+        air=commander.air,
+        acquisition=commander.acquisition,
+        training=commander.training,
+        roll=commander.roll,
+        grade=commander.grade,
+        rating=smr.rating_name(commander.grade),
+        modifier_base=smr.grade_modifier(commander.grade),
+        modifier_now=commander.modifier_now,
+        radius_base_cm=smr.command_radius_cm(commander.grade, air=commander.air),
+        radius_now_cm=commander.radius_now_cm,
+        command_limit=smr.command_limit(commander.grade),
+        cost=smr.commander_cost(commander.training, air=commander.air),
+        status=commander.status,
+    )
+
+
+def _crew_view(crew: Crew) -> CrewView:
+    assert crew.id is not None
+    return CrewView(
+        id=crew.id,
+        acquisition=crew.acquisition,
+        training=crew.training,
+        roll=crew.roll,
+        roll_modified=crew.roll_modified,
+        grade=crew.grade,
+        quality=smr.quality_name(crew.grade),
+        modifier_base=smr.grade_modifier(crew.grade),
+        modifier_now=crew.modifier_now,
+        # DOMAIN A2: keyed to the level paid for, like the commander's cost.
+        cost_percent=smr.crew_cost_percent(crew.training),
+    )
+
+
+def ship_view(
+    ship: Ship,
+    *,
+    crew_percent: int,
+    scale: str,
+    out_of_command: bool,
+    batteries: tuple[BatteryView, ...] = (),
+) -> ShipView:
+    """A ship with its derived values: 1/3 flags, crew-adjusted points, base width."""
+    assert ship.id is not None
+    return ShipView(
+        id=ship.id,
+        name=ship.name,
+        class_name=ship.class_name,
+        type_abbrev=ship.type_abbrev,
+        nation=ship.nation,
+        size_modifier=ship.size_modifier,
+        speed_kn=ship.speed_kn,
+        armour_class=ship.armour_class,
+        structure_now=ship.structure_now,
+        structure_max=ship.structure_max,
+        flotation_now=ship.flotation_now,
+        flotation_max=ship.flotation_max,
+        structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
+        flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
+        fire_markers=ship.fire_markers,
+        points_base=ship.points_base,
+        crew_percent=crew_percent,
+        points_total=smr.points_with_crew(ship.points_base, crew_percent),
+        base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
+        torpedoes=ship.torpedoes,
+        sraa_dp=ship.sraa_dp,
+        radar=ship.radar,
+        notes=ship.notes,
+        sunk=ship.sunk,
+        squadron_id=ship.squadron_id,
+        original_squadron_id=ship.original_squadron_id,
+        out_of_command=out_of_command,
+        batteries=batteries,
+    )
+
+
+def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
+    rows = session.exec(
+        select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
+    ).all()
+    return tuple(
+        BatteryView(
+            id=b.id or 0, mount=b.mount, calibre=b.calibre, guns=b.guns, ip=b.ip,
+            range_bands=b.range_bands, notes=b.notes,
+        )
+        for b in rows
+    )  # fmt: skip
+
+
+def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:
+    """Everything the Squadron Record Sheet shows for one squadron (DOMAIN 1.3)."""
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = get_row(session, Side, squadron.side_id)
+        campaign = get_row(session, Campaign, side.campaign_id)
+        scenario = journal.current_scenario(session, campaign.id or 0)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        crew_percent = smr.crew_cost_percent(crew.training) if crew else 0
+        ships = session.exec(
+            select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
+        ).all()
+        views = tuple(
+            ship_view(
+                ship,
+                crew_percent=crew_percent,
+                scale=campaign.model_scale,
+                out_of_command=scenario is not None
+                and ship.transferred_scenario_id == scenario.id
+                and ship.transferred_turn == scenario.turn,
+                batteries=_batteries(session, ship.id or 0),
+            )
+            for ship in ships
+        )
+        originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
+        afloat = sum(1 for ship in originals if not ship.sunk)
+        return RecordSheet(
+            campaign_id=campaign.id or 0,
+            campaign_name=campaign.name,
+            model_scale=campaign.model_scale,
+            crew_roll_adds_commander=campaign.crew_roll_adds_commander,
+            scenario=scenario.title if scenario else "",
+            turn=scenario.turn if scenario else None,
+            side_id=side.id or 0,
+            side_name=side.name,
+            squadron_id=squadron_id,
+            squadron_name=squadron.name,
+            air=squadron.air,
+            notes=squadron.notes,
+            commander=_commander_view(commander) if commander else None,
+            crew=_crew_view(crew) if crew else None,
+            ships=views,
+            points_total=sum(view.points_total for view in views),
+            original_count=len(originals),
+            original_afloat=afloat,
+            half_strength=bool(originals) and smr.half_strength(len(originals), afloat),
+        )
+
+
+def squadrons_of_side(factory: SessionFactory, *, side_id: int) -> list[tuple[int, str]]:
+    """(id, name) of each squadron of a side, for pick lists such as ship transfer."""
+    with session_scope(factory) as session:
+        rows = session.exec(
+            select(Squadron).where(Squadron.side_id == side_id).order_by(col(Squadron.id))
+        ).all()
+        return [(row.id or 0, row.name) for row in rows]
+
+
+def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
+    """One ship with its batteries, and the name of the squadron it is in now."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        squadron = get_row(session, Squadron, ship.squadron_id)
+        side = get_row(session, Side, ship.side_id)
+        campaign = get_row(session, Campaign, side.campaign_id)
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        view = ship_view(
+            ship,
+            crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
+            scale=campaign.model_scale,
+            out_of_command=False,
+            batteries=_batteries(session, ship_id),
+        )
+        return view, f"{side.name} · {squadron.name}"

@@ -1,0 +1,161 @@
+"""Plain read models that services return: frozen, detached from any session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    id: int
+    name: str
+    notes: str
+    model_scale: str
+    crew_roll_adds_commander: bool
+    sides: int
+    ships: int
+    current_scenario: str
+
+
+@dataclass(frozen=True)
+class ScenarioView:
+    id: int
+    title: str
+    position: int
+    date: str
+    status: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class SquadronRef:
+    id: int
+    name: str
+    side_id: int
+    side_name: str
+    ships: int
+
+
+@dataclass(frozen=True)
+class SideView:
+    id: int
+    name: str
+    nation: str
+    squadrons: tuple[SquadronRef, ...]
+
+
+@dataclass(frozen=True)
+class CampaignOverview:
+    campaign: CampaignSummary
+    sides: tuple[SideView, ...]
+    scenarios: tuple[ScenarioView, ...]
+
+
+@dataclass(frozen=True)
+class CommanderView:
+    id: int
+    name: str
+    air: bool
+    acquisition: str
+    training: int
+    roll: int | None
+    grade: int
+    rating: str
+    modifier_base: int
+    modifier_now: int
+    radius_base_cm: int
+    radius_now_cm: int
+    command_limit: int
+    cost: int
+    status: str
+
+
+@dataclass(frozen=True)
+class CrewView:
+    id: int
+    acquisition: str
+    training: int
+    roll: int | None
+    roll_modified: int | None
+    grade: int
+    quality: str
+    modifier_base: int
+    modifier_now: int
+    cost_percent: int
+
+
+@dataclass(frozen=True)
+class BatteryView:
+    id: int
+    mount: str
+    calibre: str
+    guns: int
+    ip: str
+    range_bands: str
+    notes: str
+
+
+@dataclass(frozen=True)
+class ShipView:
+    id: int
+    name: str
+    class_name: str
+    type_abbrev: str
+    nation: str
+    size_modifier: int
+    speed_kn: int
+    armour_class: str
+    structure_now: int
+    structure_max: int
+    flotation_now: int
+    flotation_max: int
+    structure_third: bool
+    flotation_third: bool
+    fire_markers: int
+    points_base: int
+    crew_percent: int
+    points_total: int
+    base_width_cm: float
+    torpedoes: str
+    sraa_dp: str
+    radar: str
+    notes: str
+    sunk: bool
+    squadron_id: int
+    original_squadron_id: int
+    out_of_command: bool
+    batteries: tuple[BatteryView, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class RecordSheet:
+    campaign_id: int
+    campaign_name: str
+    model_scale: str
+    crew_roll_adds_commander: bool
+    scenario: str
+    turn: int | None
+    side_id: int
+    side_name: str
+    squadron_id: int
+    squadron_name: str
+    air: bool
+    notes: str
+    commander: CommanderView | None
+    crew: CrewView | None
+    ships: tuple[ShipView, ...]
+    points_total: int
+    original_count: int
+    original_afloat: int
+    half_strength: bool
+
+
+@dataclass(frozen=True)
+class TestResult:
+    roll: int
+    modifier: int
+    under_fire: bool
+    extra: int
+    total: int
+    passed: bool
+    subject: str
