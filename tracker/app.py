@@ -25,7 +25,8 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
     keys = []
     for binding in screen.BINDINGS:
         if isinstance(binding, Binding) and binding.description:
-            keys.append((binding.key.replace(",", " / "), binding.description, binding.action))
+            name = binding.tooltip or binding.description
+            keys.append((binding.key.replace(",", " / "), name, binding.action))
     return keys
 
 

@@ -36,6 +36,8 @@ class CampaignScreen(TrackerScreen):
         super().__init__()
         self.campaign_id = campaign_id
         self.overview: CampaignOverview | None = None
+        # A squadron just created: the cursor goes to it on the next reload.
+        self.select_squadron_id: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -47,7 +49,7 @@ class CampaignScreen(TrackerScreen):
             with Vertical(id="campaign-scenarios"):
                 yield Label("Scenarios", classes="caption")
                 yield DataTable(id="scenario-table", cursor_type="row")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#scenario-table", DataTable).add_columns(
@@ -85,12 +87,14 @@ class CampaignScreen(TrackerScreen):
                 leaf = node.add_leaf(
                     Text(f"{squadron.name}  ·  {squadron.ships} ships"), data=squadron
                 )
-                if isinstance(selected, SquadronRef) and selected.id == squadron.id:
+                if squadron.id == self.select_squadron_id or (
+                    isinstance(selected, SquadronRef) and selected.id == squadron.id
+                ):
                     target = leaf
                 first_squadron = first_squadron or leaf
         if not overview.sides:
             tree.root.add_leaf(Text("No sides yet: press s to add one.", style="dim italic"))
-        self.call_after_refresh(tree.move_cursor, target or first_squadron)
+        self.call_after_refresh(self._place_cursor, target or first_squadron)
         table = self.query_one("#scenario-table", DataTable)
         table.clear()
         for scenario in overview.scenarios:
@@ -98,6 +102,10 @@ class CampaignScreen(TrackerScreen):
                 scenario.position, scenario.title, scenario.date or "-",
                 scenario.status.replace("_", " "), scenario.turn,
             )  # fmt: skip
+
+    def _place_cursor(self, node: TreeNode[SideView | SquadronRef] | None) -> None:
+        self.query_one(Tree).move_cursor(node)
+        self.select_squadron_id = None
 
     def _cursor_data(self) -> SideView | SquadronRef | None:
         tree: Tree[SideView | SquadronRef] = self.query_one(Tree)
@@ -133,7 +141,12 @@ class CampaignScreen(TrackerScreen):
         def submit(values: dict[str, Any]) -> int:
             return fleet.create_squadron(self.factory, side_id=side_id, **values)
 
-        self.app.push_screen(FormScreen("New squadron", squadron_fields(), submit), self._after)
+        def done(squadron_id: int | None) -> None:
+            if squadron_id is not None:
+                self.select_squadron_id = squadron_id
+                self.reload()
+
+        self.app.push_screen(FormScreen("New squadron", squadron_fields(), submit), done)
 
     def action_edit(self) -> None:
         data = self._cursor_data()

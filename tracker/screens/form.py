@@ -35,21 +35,22 @@ class FieldSpec:
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
     """A whole number within the field's bounds, or the message that says what to type."""
     text = text.strip()
+    allowed = _allowed(spec)
     try:
         value = int(text)
     except ValueError:
-        bounds = _bounds(spec)
-        return None, f"type a whole number{bounds}, not {text!r}" if text else f"required{bounds}"
+        hint = f" ({allowed})" if allowed else ""
+        return None, f"type a whole number{hint}, not {text!r}" if text else f"required{hint}"
     if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
-        return None, f"must be{_bounds(spec)}, got {value}"
+        return None, f"must be {allowed}, got {value}"
     return value, None
 
 
-def _bounds(spec: FieldSpec) -> str:
+def _allowed(spec: FieldSpec) -> str:
     if spec.low is not None and spec.high is not None:
-        return f" {spec.low}..{spec.high}"
+        return f"{spec.low}..{spec.high}"
     if spec.low is not None:
-        return f" of {spec.low} or more"
+        return f"{spec.low} or more"
     return ""
 
 
@@ -92,10 +93,12 @@ class FormScreen(ModalScreen[Any]):
                     with Horizontal(classes="form-row"):
                         yield Label(spec.label, classes="form-label", markup=False)
                         yield self._widget_for(spec)
-                    yield Label("", id=f"error-{spec.key}", classes="form-error", markup=False)
+                    yield Label(
+                        "", id=f"error-{spec.key}", classes="form-error -hidden", markup=False
+                    )
             if self.preview is not None:
                 yield Static("", id="form-preview", markup=False)
-            yield Label("", id="error-form", classes="form-error", markup=False)
+            yield Label("", id="error-form", classes="form-error -hidden", markup=False)
             with Horizontal(id="form-buttons"):
                 yield Button("Save (ctrl+s)", variant="primary", id="form-save")
                 if self.dice_field:
@@ -133,10 +136,14 @@ class FormScreen(ModalScreen[Any]):
         """Put each message beside its field (unknown fields go under the form); clear the rest."""
         keys = {spec.key for spec in self.fields}
         for spec in self.fields:
-            self.query_one(f"#error-{spec.key}", Label).update(errors.get(spec.key, ""))
+            label = self.query_one(f"#error-{spec.key}", Label)
+            label.update(f"↑ {errors[spec.key]}" if spec.key in errors else "")
+            label.set_class(spec.key not in errors, "-hidden")
             self.query_one(f"#field-{spec.key}").set_class(spec.key in errors, "-invalid")
-        general = [f"{key}: {message}" for key, message in errors.items() if key not in keys]
-        self.query_one("#error-form", Label).update("\n".join(general))
+        general = [message for key, message in errors.items() if key not in keys]
+        form_error = self.query_one("#error-form", Label)
+        form_error.update("\n".join(general))
+        form_error.set_class(not general, "-hidden")
         for spec in self.fields:
             if spec.key in errors:
                 self.query_one(f"#field-{spec.key}").focus()
@@ -163,6 +170,10 @@ class FormScreen(ModalScreen[Any]):
         return True
 
     def on_mount(self) -> None:
+        # The scroller only scrolls; tab should go from field to field.
+        self.query_one("#form-fields").can_focus = False
+        if self.fields:
+            self.query_one(f"#field-{self.fields[0].key}").focus()
         self.refresh_preview()
 
     def refresh_preview(self) -> None:

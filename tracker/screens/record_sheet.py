@@ -115,20 +115,21 @@ def ship_row(ship: ShipView) -> list[Any]:
 class RecordSheetScreen(TrackerScreen):
     """One squadron's sheet; every action is a key in the Footer and an entry in the palette."""
 
+    # Short words for the Footer; the tooltip is the name in the palette and the help screen.
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("a", "add_ship", "Add ship"),
-        Binding("e", "edit_ship", "Edit ship"),
-        Binding("c", "copy_ship", "Sister ship"),
-        Binding("x,delete", "delete_ship", "Delete ship"),
-        Binding("t", "transfer_ship", "Transfer"),
-        Binding("f", "fire(1)", "Fire +1"),
-        Binding("F", "fire(-1)", "Fire -1"),
-        Binding("r", "commander", "Commander"),
-        Binding("w", "crew", "Crew"),
-        Binding("k", "test", "Test"),
-        Binding("m", "reduce", "Reductions"),
-        Binding("s", "edit_squadron", "Squadron"),
+        Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("a", "add_ship", "Add", tooltip="Add a ship"),
+        Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
+        Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship"),
+        Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
+        Binding("t", "transfer_ship", "Transfer", tooltip="Transfer the ship to another squadron"),
+        Binding("f", "fire(1)", "Fire+", tooltip="Add a fire marker to the ship"),
+        Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
+        Binding("r", "commander", "Commander", tooltip="Roll or buy the commander"),
+        Binding("w", "crew", "Crew", tooltip="Roll or buy the crew"),
+        Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
+        Binding("m", "reduce", "Reduce", tooltip="Combat reductions to command and crew"),
+        Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
     ]
 
     def __init__(self, squadron_id: int) -> None:
@@ -146,13 +147,15 @@ class RecordSheetScreen(TrackerScreen):
         yield DataTable(id="ship-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#commander-block").border_title = "Commander"
         self.query_one("#crew-block").border_title = "Crew"
         self.query_one("#totals-block").border_title = "Squadron"
         table = self.query_one(DataTable)
+        # Keep the red of a flagged track visible under the cursor.
+        table.cursor_foreground_priority = "renderable"
         for label, width in SHIP_COLUMNS:
             table.add_column(label, width=width)
         self.query_one(DataTable).focus()

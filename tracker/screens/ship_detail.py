@@ -77,7 +77,7 @@ class ShipDetailScreen(TrackerScreen):
         yield Header()
         yield Static("", id="ship-summary")
         yield DataTable(id="battery-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -64,7 +64,7 @@ class WelcomeScreen(TrackerScreen):
         yield Static(WELCOME, id="welcome-banner", markup=False)
         yield DataTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
         yield Static(EMPTY, id="welcome-empty", markup=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "tracker"
