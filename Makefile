@@ -20,8 +20,8 @@ demo: $(STAMP)
 	$(BIN)/tracker demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check tracker tests
+	$(BIN)/ruff format --check tracker tests
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

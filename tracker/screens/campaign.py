@@ -99,7 +99,7 @@ class CampaignScreen(TrackerScreen):
         table.clear()
         for scenario in overview.scenarios:
             table.add_row(
-                scenario.position, scenario.title, scenario.date or "-",
+                scenario.position, Text(scenario.title), Text(scenario.date or "-"),
                 scenario.status.replace("_", " "), scenario.turn,
             )  # fmt: skip
 

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tracker.rules import smr
@@ -30,6 +31,7 @@ class FieldSpec:
     placeholder: str = ""
     low: int | None = None
     high: int | None = None
+    suggestions: Sequence[str] = field(default=())  # a text field's pick list; any text allowed
 
 
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
@@ -113,7 +115,13 @@ class FormScreen(ModalScreen[Any]):
             return Select(
                 list(spec.options), value=spec.value, allow_blank=False, id=widget_id, compact=True
             )
-        return Input(str(spec.value), placeholder=spec.placeholder, id=widget_id, compact=True)
+        suggester = (
+            SuggestFromList(spec.suggestions, case_sensitive=False) if spec.suggestions else None
+        )
+        return Input(
+            str(spec.value), placeholder=spec.placeholder, id=widget_id, compact=True,
+            suggester=suggester,
+        )  # fmt: skip
 
     def _collect(self) -> tuple[dict[str, Any], dict[str, str]]:
         values: dict[str, Any] = {}

@@ -42,14 +42,11 @@ def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
         crew_percent=0, points_total=0, base_width_cm=0.0, torpedoes="", sraa_dp="", radar="",
         notes="", sunk=False, squadron_id=0, original_squadron_id=0, out_of_command=False,
     )  # fmt: skip
-    types = list(TYPE_ABBREVIATIONS)
-    if base.type_abbrev and base.type_abbrev not in types:
-        types.insert(0, base.type_abbrev)
     return [
         FieldSpec("name", "Name", value=base.name),
         FieldSpec("class_name", "Class", value=base.class_name),
-        FieldSpec("type_abbrev", "Type", kind="select", value=base.type_abbrev or "DD",
-                  options=[(abbrev, abbrev) for abbrev in types]),
+        FieldSpec("type_abbrev", "Type (BB, CA, CL, DD, ...)", value=base.type_abbrev,
+                  suggestions=TYPE_ABBREVIATIONS),
         FieldSpec("nation", "Nation", value=base.nation),
         FieldSpec("size_modifier", "Size modifier (-3..+3)", kind="int",
                   value=base.size_modifier, low=-3, high=3),

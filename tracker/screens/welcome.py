@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
@@ -79,9 +80,10 @@ class WelcomeScreen(TrackerScreen):
         row = table.cursor_row
         table.clear()
         for summary in self.summaries:
+            # Text, not str: a DataTable parses markup in str cells, and names show as typed.
             table.add_row(
-                summary.name, summary.current_scenario or "-", summary.sides, summary.ships,
-                summary.model_scale, key=str(summary.id),
+                Text(summary.name), Text(summary.current_scenario or "-"), summary.sides,
+                summary.ships, summary.model_scale, key=str(summary.id),
             )  # fmt: skip
         if self.summaries:
             table.move_cursor(row=min(row, len(self.summaries) - 1))

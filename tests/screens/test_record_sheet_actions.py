@@ -1,0 +1,120 @@
+"""The record sheet's keys, the palette and the help screen, checked against the database."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.command import CommandPalette
+from textual.widgets import DataTable
+
+from tracker.app import TrackerApp
+from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.rules import smr
+from tracker.screens.form import FormScreen
+from tracker.screens.help import HelpScreen
+from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.services import campaigns, demo, fleet, sheet
+
+
+def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
+    engine = make_engine(str(tmp_path / "campaign.db"))
+    migrate(engine)
+    factory = session_factory(engine)
+    campaign_id = demo.create_sample_campaign(factory)
+    squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
+    app = TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id)
+    return app, factory, squadron_id
+
+
+async def open_sheet(pilot) -> RecordSheetScreen:  # type: ignore[no-untyped-def]
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, RecordSheetScreen)
+    return screen
+
+
+async def test_fire_markers_and_a_rolled_commander(tmp_path: Path) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    expected_roll = smr.roll_d10(random.Random(11))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("f", "f", "F")
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press("ctrl+r", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordSheetScreen)
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    assert record.ships[0].fire_markers == 1
+    assert record.commander is not None
+    assert record.commander.roll == expected_roll
+    assert record.commander.grade == smr.grade_from_roll(4, expected_roll)
+
+
+async def test_transfer_marks_the_ship_out_of_command(tmp_path: Path) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    side_id = sheet.load_record_sheet(factory, squadron_id=squadron_id).side_id
+    other = fleet.create_squadron(factory, side_id=side_id, name="Force K")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("down", "t")  # Ajax
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordSheetScreen)
+        assert app.screen.query_one(DataTable).row_count == 2
+    moved = sheet.load_record_sheet(factory, squadron_id=other)
+    assert [(ship.name, ship.out_of_command) for ship in moved.ships] == [("Ajax", True)]
+    home = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    assert (home.original_count, home.original_afloat) == (3, 3)
+
+
+async def test_palette_lists_the_screen_actions_and_runs_them(tmp_path: Path) -> None:
+    app, _, _ = sample(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"roll or buy the crew")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.form_title == "Crew: roll or buy"
+
+
+async def test_help_lists_every_key_of_the_sheet(tmp_path: Path) -> None:
+    app, _, _ = sample(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        sheet_screen = await open_sheet(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        described = {description for _, description in app.screen.keys}
+        wanted = {b.tooltip for b in sheet_screen.BINDINGS if not isinstance(b, tuple)}
+        assert wanted <= described
+
+
+async def test_markup_in_a_ship_name_is_shown_as_typed(tmp_path: Path) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    fleet.create_ship(factory, squadron_id=squadron_id, fields=fleet.ShipFields(name="[b]X[/b]"))
+    campaign_id = sheet.load_record_sheet(factory, squadron_id=squadron_id).campaign_id
+    campaigns.update_campaign(
+        factory, campaign_id=campaign_id, name="[red]Plate[/red]", notes="",
+        model_scale="1/2400", crew_roll_adds_commander=False,
+    )  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        screen_text = app.export_screenshot()
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        welcome_text = app.export_screenshot()
+    assert "[b]X[/b]" in screen_text
+    assert "[red]Plate[/red]" in welcome_text
