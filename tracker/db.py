@@ -120,6 +120,20 @@ def known_revisions() -> set[str]:
     return {rev.revision for rev in script.walk_revisions()}
 
 
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection that leaves no -wal or -shm file behind when there was none."""
+    wal = path.with_name(path.name + "-wal")
+    # Without a -wal there is nothing outside the main file: immutable reads it without
+    # creating sidecars. With one, SQLite must read it, and the sidecars were there already.
+    mode = "ro" if wal.exists() else "ro&immutable=1"
+    conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
 def inspect_file(path: Path) -> str | None:
     """Check a campaign file without changing it; return its schema revision (None if new or empty).
 
@@ -143,8 +157,7 @@ def inspect_file(path: Path) -> str | None:
             f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
         )
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
+        with _read_only(path) as conn:
             result = conn.execute("PRAGMA quick_check").fetchone()
             if not result or result[0] != "ok":
                 raise sqlite3.DatabaseError(result[0] if result else "no answer")
@@ -160,8 +173,6 @@ def inspect_file(path: Path) -> str | None:
                     f"{path} is an SQLite file of another program (no tracker schema): "
                     "choose another file with --db."
                 )
-        finally:
-            conn.close()
     except sqlite3.DatabaseError as exc:
         raise DatabaseProblem(
             f"{path} is damaged ({exc}): restore it from {paths.backups_dir(path)} "
@@ -181,15 +192,12 @@ def backup_file(path: Path, reason: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = folder / f"{path.stem}-{stamp}-{reason}{path.suffix or '.db'}"
-    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
+    with _read_only(path) as source:
         dest = sqlite3.connect(target)
         try:
             source.backup(dest)
         finally:
             dest.close()
-    finally:
-        source.close()
     return target
 
 

@@ -6,7 +6,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Scenario, Ship, Side, Squadron
+from tracker.models import Campaign, Commander, Crew, Scenario, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row as _get
@@ -230,15 +230,16 @@ def _validate_side(name: str, nation: str) -> tuple[str, str]:
     return name, nation.strip()
 
 
-def _commit_side(session: Session, side: Side) -> SideView:
+def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
+    # A failed flush expires the side: the message and view use the values we were given.
     try:
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(
-            {"name": f"this campaign already has a side named {side.name!r}: choose another name"}
+            {"name": f"this campaign already has a side named {name!r}: choose another name"}
         ) from exc
     assert side.id is not None
-    return SideView(id=side.id, name=side.name, nation=side.nation, squadrons=())
+    return SideView(id=side.id, name=name, nation=nation, squadrons=())
 
 
 def create_side(
@@ -250,7 +251,7 @@ def create_side(
         _get(session, Campaign, campaign_id)
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
         session.add(side)
-        view = _commit_side(session, side)
+        view = _commit_side(session, side, name, nation)
         journal.append(session, campaign_id=campaign_id, kind="side", summary=f"Added side {name}")
         return view
 
@@ -260,12 +261,12 @@ def update_side(factory: SessionFactory, *, side_id: int, name: str, nation: str
     name, nation = _validate_side(name, nation)
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
-        old = side.name
+        old, campaign_id = side.name, side.campaign_id
         side.name, side.nation = name, nation
-        view = _commit_side(session, side)
+        view = _commit_side(session, side, name, nation)
         journal.append(
             session,
-            campaign_id=side.campaign_id,
+            campaign_id=campaign_id,
             kind="side",
             summary=f"Edited side {old}",
             before={"name": old},
@@ -281,6 +282,17 @@ def delete_side(factory: SessionFactory, *, side_id: int) -> None:
         for ship in session.exec(select(Ship).where(Ship.side_id == side_id)).all():
             session.delete(ship)
         session.flush()
+        squadrons = session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
+        ratings: list[Commander | Crew] = []
+        for squadron in squadrons:
+            if squadron.commander_id is not None:
+                ratings.append(_get(session, Commander, squadron.commander_id))
+            if squadron.crew_id is not None:
+                ratings.append(_get(session, Crew, squadron.crew_id))
+            session.delete(squadron)
+        session.flush()
+        for rating in ratings:
+            session.delete(rating)
         session.delete(side)
         journal.append(
             session, campaign_id=side.campaign_id, kind="side", summary=f"Deleted side {side.name}"

@@ -87,13 +87,33 @@ def _validate_ship(fields: ShipFields) -> dict[str, Any]:
     return values
 
 
-def _flush_ship(session: Session, ship: Ship) -> None:
+def _flush_ship(session: Session, name: str) -> None:
+    # A failed flush expires the objects in the session: the message uses the name we were given.
     try:
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(
-            {"name": f"this side already has a ship named {ship.name!r}: choose another name"}
+            {"name": f"this side already has a ship named {name!r}: choose another name"}
         ) from exc
+
+
+def _flush_squadron(session: Session, side_name: str, name: str) -> None:
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise InvalidInput(
+            {"name": f"{side_name} already has a squadron named {name!r}: choose another name"}
+        ) from exc
+
+
+def _validate_squadron(name: str, notes: str) -> tuple[str, str]:
+    errors: dict[str, str] = {}
+    name = require_text(errors, "name", name, 60)
+    notes = notes.strip()
+    if len(notes) > 2000:
+        errors["notes"] = f"must be at most 2000 characters, got {len(notes)}"
+    check(errors)
+    return name, notes
 
 
 def _ship_state(ship: Ship) -> dict[str, Any]:
@@ -104,19 +124,12 @@ def create_squadron(
     factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
 ) -> int:
     """Add a squadron (or air group) to a side; returns its id."""
-    errors: dict[str, str] = {}
-    name = require_text(errors, "name", name, 60)
-    check(errors)
+    name, notes = _validate_squadron(name, notes)
     with session_scope(factory) as session:
         side = get_row(session, Side, side_id)
-        squadron = Squadron(side_id=side_id, name=name, air=air, notes=notes.strip())
+        squadron = Squadron(side_id=side_id, name=name, air=air, notes=notes)
         session.add(squadron)
-        try:
-            session.flush()
-        except IntegrityError as exc:
-            raise InvalidInput(
-                {"name": f"{side.name} already has a squadron named {name!r}: choose another name"}
-            ) from exc
+        _flush_squadron(session, side.name, name)
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -130,28 +143,32 @@ def create_squadron(
 def update_squadron(
     factory: SessionFactory, *, squadron_id: int, name: str, air: bool, notes: str
 ) -> None:
-    """Rename a squadron, switch ships/air group, or change its notes."""
-    errors: dict[str, str] = {}
-    name = require_text(errors, "name", name, 60)
-    check(errors)
+    """Rename a squadron, switch ships/air group, or change its notes.
+
+    Switching between ships and air group re-reads the commander's radius from the other column
+    of T1 (SMR2 §3.1); combat reductions to the radius start again from that base.
+    """
+    name, notes = _validate_squadron(name, notes)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        old = squadron.name
-        squadron.name, squadron.air, squadron.notes = name, air, notes.strip()
-        try:
-            session.flush()
-        except IntegrityError as exc:
-            raise InvalidInput(
-                {"name": f"{side.name} already has a squadron named {name!r}: choose another name"}
-            ) from exc
+        side_name, campaign_id = side.name, side.campaign_id
+        before = {"name": squadron.name, "air": squadron.air, "notes": squadron.notes}
+        squadron.name, squadron.air, squadron.notes = name, air, notes
+        if squadron.commander_id is not None:
+            commander = get_row(session, Commander, squadron.commander_id)
+            if commander.air != air:
+                commander.air = air
+                commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=air)
+        _flush_squadron(session, side_name, name)
+        old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
         journal.append(
             session,
-            campaign_id=side.campaign_id,
+            campaign_id=campaign_id,
             kind="squadron",
-            summary=f"Edited squadron {old}",
-            before={"name": old},
-            after={"name": name},
+            summary=f"Edited squadron {before['name']}",
+            before=old,
+            after=new,
         )
 
 
@@ -192,7 +209,7 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields
             side_id=side.id, squadron_id=squadron_id, original_squadron_id=squadron_id, **values
         )
         session.add(ship)
-        _flush_ship(session, ship)
+        _flush_ship(session, values["name"])
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -214,7 +231,7 @@ def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) ->
         before = _ship_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
-        _flush_ship(session, ship)
+        _flush_ship(session, values["name"])
         old, new = journal.changes(before, _ship_state(ship))
         journal.append(
             session,
@@ -247,7 +264,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             original_squadron_id=source.squadron_id,
         )
         session.add(ship)
-        _flush_ship(session, ship)
+        _flush_ship(session, name)
         assert ship.id is not None
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
             session.add(Battery(**battery.model_dump(exclude={"id", "ship_id"}), ship_id=ship.id))
@@ -365,6 +382,8 @@ def save_battery(
             if battery_id
             else Battery(ship_id=ship_id, mount=mount)
         )
+        if battery.ship_id != ship_id:
+            raise InvalidInput({"mount": f"that battery belongs to another ship, not {ship.name}"})
         battery.mount, battery.calibre, battery.guns = mount, calibre.strip(), guns
         battery.ip, battery.range_bands, battery.notes = (
             ip.strip(),
@@ -451,7 +470,8 @@ def set_commander(
         session.add(commander)
         session.flush()
         squadron.commander_id = commander.id
-        how = f"rolled {roll} at training {smr.training_numeral(training)}" if roll else "bought"
+        rolled = acquisition == "random"
+        how = f"rolled {roll} at training {smr.training_numeral(training)}" if rolled else "bought"
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -460,7 +480,7 @@ def set_commander(
             f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
             before=before,
             after=commander.model_dump(exclude={"id"}),
-            dice={"d10": roll, "training": training} if roll else None,
+            dice={"d10": roll, "training": training} if rolled else None,
         )
 
 
@@ -517,7 +537,7 @@ def set_crew(
             before=before,
             after=crew.model_dump(exclude={"id"}),
             dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
-            if roll
+            if acquisition == "random"
             else None,
         )
 
@@ -543,7 +563,8 @@ def reduce_command(
         after: dict[str, Any] = {}
         if modifier_by or radius_by_cm:
             if squadron.commander_id is None:
-                raise InvalidInput({"modifier_by": f"{squadron.name} has no commander to reduce"})
+                field = "modifier_by" if modifier_by else "radius_by_cm"
+                raise InvalidInput({field: f"{squadron.name} has no commander to reduce"})
             commander = get_row(session, Commander, squadron.commander_id)
             before.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
             commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Campaign, Commander, Crew, Ship, Side, Squadron
+from tracker.models import Battery, Campaign, Commander, Crew, Scenario, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row
@@ -98,6 +98,15 @@ def ship_view(
     )
 
 
+def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
+    # Transferred this turn of this scenario: Out of Command until the turn ends (SMR2 §3.4).
+    return (
+        scenario is not None
+        and ship.transferred_scenario_id == scenario.id
+        and ship.transferred_turn == scenario.turn
+    )
+
+
 def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
     rows = session.exec(
         select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
@@ -129,9 +138,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
                 ship,
                 crew_percent=crew_percent,
                 scale=campaign.model_scale,
-                out_of_command=scenario is not None
-                and ship.transferred_scenario_id == scenario.id
-                and ship.transferred_turn == scenario.turn,
+                out_of_command=_out_of_command(ship, scenario),
                 batteries=_batteries(session, ship.id or 0),
             )
             for ship in ships
@@ -178,11 +185,12 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         side = get_row(session, Side, ship.side_id)
         campaign = get_row(session, Campaign, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        scenario = journal.current_scenario(session, side.campaign_id)
         view = ship_view(
             ship,
             crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
             scale=campaign.model_scale,
-            out_of_command=False,
+            out_of_command=_out_of_command(ship, scenario),
             batteries=_batteries(session, ship_id),
         )
         return view, f"{side.name} · {squadron.name}"

@@ -1,0 +1,168 @@
+"""Fixtures for the service tests: a small campaign in a real migrated file, and ways to see
+exactly what a call wrote (whole-database snapshots, journal counts)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_helpers import NewEntries, Snapshot, World
+from sqlalchemy import Engine
+from sqlmodel import SQLModel, col, func, select
+
+from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
+from tracker.models import JournalEntry, Ship
+from tracker.services import campaigns, fleet
+from tracker.services.fleet import ShipFields
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One file migrated to head per run; each test gets its own copy (fast, still real)."""
+    path = tmp_path_factory.mktemp("template") / "campaign.db"
+    engine = make_engine(str(path))
+    migrate(engine)
+    engine.dispose()  # the last connection checkpoints the WAL into the file
+    assert not path.with_name("campaign.db-wal").exists()
+    return path
+
+
+def _build_world(factory: SessionFactory) -> World:
+    campaign = campaigns.create_campaign(factory, name="Test campaign")
+    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="First clash")
+    blue = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue", nation="Britain")
+    red = campaigns.create_side(factory, campaign_id=campaign.id, name="Red", nation="Germany")
+    return World(
+        campaign_id=campaign.id,
+        scenario_id=scenario.id,
+        blue_id=blue.id,
+        red_id=red.id,
+        alpha_id=fleet.create_squadron(factory, side_id=blue.id, name="Alpha"),
+        bravo_id=fleet.create_squadron(factory, side_id=blue.id, name="Bravo"),
+        raider_id=fleet.create_squadron(factory, side_id=red.id, name="Raider"),
+    )
+
+
+@pytest.fixture(scope="session")
+def world_template(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> tuple[Path, World]:
+    """The `world` campaign built once through the services; each test gets its own copy."""
+    path = tmp_path_factory.mktemp("world") / "campaign.db"
+    shutil.copyfile(migrated_template, path)
+    engine = make_engine(str(path))
+    migrate(engine)
+    built = _build_world(session_factory(engine))
+    engine.dispose()
+    assert not path.with_name("campaign.db-wal").exists()
+    return path, built
+
+
+@pytest.fixture
+def engine(
+    request: pytest.FixtureRequest, db_path: Path, migrated_template: Path
+) -> Iterator[Engine]:
+    """Overrides tests/conftest.py for speed: a copy of a freshly migrated file (with the
+    `world` campaign already in it when the test asks for `world`), opened as the app does."""
+    source = migrated_template
+    if "world" in request.fixturenames:
+        source = request.getfixturevalue("world_template")[0]
+    shutil.copyfile(source, db_path)
+    engine = make_engine(str(db_path))
+    assert migrate(engine) is None  # already at head: no upgrade, no backup
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def world(engine: Engine, world_template: tuple[Path, World]) -> World:
+    """One campaign with a scenario, two sides and three squadrons, in this test's file."""
+    return world_template[1]
+
+
+@pytest.fixture
+def add_ship(factory: SessionFactory) -> Callable[..., int]:
+    """Create a ship through the service with sensible defaults; keyword arguments override."""
+
+    def add(squadron_id: int, name: str, **overrides: Any) -> int:
+        values: dict[str, Any] = {
+            "type_abbrev": "CL",
+            "structure_max": 9,
+            "flotation_max": 8,
+            "points_base": 400,
+        }
+        values.update(overrides)
+        return fleet.create_ship(
+            factory, squadron_id=squadron_id, fields=ShipFields(name=name, **values)
+        )
+
+    return add
+
+
+@pytest.fixture
+def db_state(engine: Engine) -> Callable[[], Snapshot]:
+    """Every row of every table, so a refused call can be shown to have written nothing."""
+
+    def state() -> Snapshot:
+        with engine.connect() as conn:
+            return {
+                table.name: [tuple(row) for row in conn.execute(table.select()).all()]
+                for table in SQLModel.metadata.sorted_tables
+            }
+
+    return state
+
+
+@pytest.fixture
+def journal_count(factory: SessionFactory) -> Callable[[int], int]:
+    def count(campaign_id: int) -> int:
+        with session_scope(factory) as session:
+            return session.exec(
+                select(func.count()).where(JournalEntry.campaign_id == campaign_id)
+            ).one()
+
+    return count
+
+
+@pytest.fixture
+def ship_count(factory: SessionFactory) -> Callable[[], int]:
+    def count() -> int:
+        with session_scope(factory) as session:
+            return session.exec(select(func.count()).select_from(Ship)).one()
+
+    return count
+
+
+@pytest.fixture
+def journaled(factory: SessionFactory) -> Callable[[int], Any]:
+    """`with journaled(campaign_id) as new: ...` asserts the block appended exactly one entry."""
+
+    @contextmanager
+    def watch(campaign_id: int) -> Iterator[NewEntries]:
+        def ids() -> list[int | None]:
+            with session_scope(factory) as session:
+                return list(
+                    session.exec(
+                        select(JournalEntry.id).where(JournalEntry.campaign_id == campaign_id)
+                    ).all()
+                )
+
+        before = set(ids())
+        new = NewEntries()
+        yield new
+        with session_scope(factory) as session:
+            new.entries = list(
+                session.exec(
+                    select(JournalEntry)
+                    .where(JournalEntry.campaign_id == campaign_id)
+                    .where(col(JournalEntry.id).not_in(before))
+                    .order_by(col(JournalEntry.id))
+                ).all()
+            )
+        assert len(new.entries) == 1, [e.summary for e in new.entries]
+
+    return watch

@@ -1,0 +1,445 @@
+"""Campaigns, scenarios and sides (tracker.services.campaigns) and the sample campaign."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from service_helpers import NewEntries, Snapshot, World, attempt
+from sqlmodel import SQLModel, func, select, text
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import (
+    Battery,
+    Campaign,
+    Commander,
+    Crew,
+    JournalEntry,
+    Ship,
+    Side,
+    Squadron,
+)
+from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services.errors import InvalidInput, NotFound
+
+
+def _count(factory: SessionFactory, model: type[SQLModel]) -> int:
+    with session_scope(factory) as session:
+        return session.exec(select(func.count()).select_from(model)).one()
+
+
+# --- campaigns ----------------------------------------------------------------------------------
+
+
+def test_create_campaign_stores_the_stripped_name_and_options(factory: SessionFactory) -> None:
+    created = campaigns.create_campaign(
+        factory,
+        name="  Channel Dash  ",
+        notes="February 1942",
+        model_scale="1/1200",
+        crew_roll_adds_commander=True,
+    )
+    assert created.name == "Channel Dash"
+    with session_scope(factory) as session:
+        row = session.get(Campaign, created.id)
+        assert row is not None
+        assert (row.name, row.notes, row.model_scale, row.crew_roll_adds_commander) == (
+            "Channel Dash",
+            "February 1942",
+            "1/1200",
+            True,
+        )
+    [listed] = campaigns.list_campaigns(factory)
+    assert listed == created
+    assert (listed.sides, listed.ships, listed.current_scenario) == (0, 0, "")
+
+
+def test_create_campaign_journals_once(
+    factory: SessionFactory, journal_count: Callable[[int], int]
+) -> None:
+    created = campaigns.create_campaign(factory, name="Denmark Strait")
+    assert journal_count(created.id) == 1
+
+
+def test_update_campaign_changes_name_and_options_and_journals_the_difference(
+    factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    created = campaigns.create_campaign(factory, name="Old name")
+    new: NewEntries
+    with journaled(created.id) as new:
+        updated = campaigns.update_campaign(
+            factory,
+            campaign_id=created.id,
+            name="New name",
+            notes="n",
+            model_scale="1/3000",
+            crew_roll_adds_commander=True,
+        )
+    assert (updated.name, updated.model_scale, updated.crew_roll_adds_commander) == (
+        "New name",
+        "1/3000",
+        True,
+    )
+    assert "New name" in new.only.summary
+    assert new.detail["before"]["name"] == "Old name"
+    assert new.detail["after"]["name"] == "New name"
+    assert [c.name for c in campaigns.list_campaigns(factory)] == ["New name"]
+
+
+def test_update_campaign_may_keep_its_own_name(factory: SessionFactory) -> None:
+    created = campaigns.create_campaign(factory, name="Same")
+    updated = campaigns.update_campaign(
+        factory,
+        campaign_id=created.id,
+        name="Same",
+        notes="more",
+        model_scale="1/2400",
+        crew_roll_adds_commander=False,
+    )
+    assert (updated.name, updated.notes) == ("Same", "more")
+
+
+@pytest.mark.parametrize("name", ["Bismarck chase", "  Bismarck chase  "])
+def test_duplicate_campaign_name_is_refused_and_nothing_written(
+    factory: SessionFactory, db_state: Callable[[], Snapshot], name: str
+) -> None:
+    campaigns.create_campaign(factory, name="Bismarck chase")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.create_campaign(factory, name=name)
+    assert list(info.value.errors) == ["name"]
+    assert "already exists" in info.value.errors["name"]
+    assert db_state() == before
+
+
+def test_renaming_a_campaign_onto_another_name_is_refused(
+    factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    campaigns.create_campaign(factory, name="First")
+    second = campaigns.create_campaign(factory, name="Second")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.update_campaign(
+            factory,
+            campaign_id=second.id,
+            name="First",
+            notes="",
+            model_scale="1/2400",
+            crew_roll_adds_commander=False,
+        )
+    assert "name" in info.value.errors
+    assert db_state() == before
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "   \t "}, "name"),
+        ({"name": "x" * 81}, "name"),
+        ({"name": "ok", "notes": "n" * 4001}, "notes"),
+        ({"name": "ok", "model_scale": "1/700"}, "model_scale"),
+    ],
+)
+def test_invalid_campaign_is_refused_and_nothing_written(
+    factory: SessionFactory,
+    db_state: Callable[[], Snapshot],
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.create_campaign(factory, **kwargs)
+    assert field in info.value.errors
+    assert db_state() == before
+
+
+def test_campaign_name_of_exactly_80_characters_is_accepted(factory: SessionFactory) -> None:
+    created = campaigns.create_campaign(factory, name="x" * 80)
+    assert created.name == "x" * 80
+
+
+def test_campaign_name_with_markup_is_stored_as_typed(factory: SessionFactory) -> None:
+    created = campaigns.create_campaign(factory, name="[bold]Exeter[/] & <b>")
+    assert [c.name for c in campaigns.list_campaigns(factory)] == ["[bold]Exeter[/] & <b>"]
+    assert campaigns.get_overview(factory, campaign_id=created.id).campaign.name == (
+        "[bold]Exeter[/] & <b>"
+    )
+
+
+def test_missing_campaign_raises_not_found(factory: SessionFactory) -> None:
+    with pytest.raises(NotFound):
+        campaigns.get_overview(factory, campaign_id=999)
+    with pytest.raises(NotFound):
+        campaigns.delete_campaign(factory, campaign_id=999)
+
+
+def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, int]:
+    """Rows in every table that belong to one campaign, however they reach it."""
+    queries = {
+        "campaign": "SELECT count(*) FROM campaign WHERE id = :c",
+        "scenario": "SELECT count(*) FROM scenario WHERE campaign_id = :c",
+        "side": "SELECT count(*) FROM side WHERE campaign_id = :c",
+        "squadron": "SELECT count(*) FROM squadron JOIN side ON side.id = squadron.side_id "
+        "WHERE side.campaign_id = :c",
+        "commander": "SELECT count(*) FROM commander WHERE campaign_id = :c",
+        "crew": "SELECT count(*) FROM crew WHERE campaign_id = :c",
+        "ship": "SELECT count(*) FROM ship JOIN side ON side.id = ship.side_id "
+        "WHERE side.campaign_id = :c",
+        "battery": "SELECT count(*) FROM battery JOIN ship ON ship.id = battery.ship_id "
+        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+        "journalentry": "SELECT count(*) FROM journalentry WHERE campaign_id = :c",
+    }
+    table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
+    assert set(queries) == table_names, "a new table needs a row here"
+    with session_scope(factory) as session:
+        conn = session.connection()
+        return {
+            name: conn.execute(text(query), {"c": campaign_id}).scalar_one()
+            for name, query in queries.items()
+        }
+
+
+def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
+    factory: SessionFactory,
+) -> None:
+    sample_id = demo.create_sample_campaign(factory)
+    other = campaigns.create_campaign(factory, name="Other")
+    other_side = campaigns.create_side(factory, campaign_id=other.id, name="Royal Navy")
+    other_squadron = fleet.create_squadron(factory, side_id=other_side.id, name="Force G")
+    fleet.set_commander(
+        factory, squadron_id=other_squadron, name="X", training=3, acquisition="direct"
+    )
+    other_ship = fleet.create_ship(
+        factory, squadron_id=other_squadron, fields=fleet.ShipFields(name="Exeter")
+    )
+    fleet.save_battery(factory, ship_id=other_ship, mount="turret", calibre="8in", guns=6)
+    fleet.set_crew(factory, squadron_id=other_squadron, training=4, acquisition="direct")
+    campaigns.add_scenario(factory, campaign_id=other.id, title="Later")
+    # A transferred ship must not block the delete (ships point at squadrons without cascade).
+    overview = campaigns.get_overview(factory, campaign_id=sample_id)
+    force_g = overview.sides[0].squadrons[0].id
+    detached = fleet.create_squadron(factory, side_id=overview.sides[0].id, name="Detached")
+    ajax = sheet.load_record_sheet(factory, squadron_id=force_g).ships[1].id
+    fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
+
+    before_other = _rows_of_campaign(factory, other.id)
+    assert all(before_other.values())
+    assert all(_rows_of_campaign(factory, sample_id).values())
+
+    campaigns.delete_campaign(factory, campaign_id=sample_id)
+
+    assert set(_rows_of_campaign(factory, sample_id).values()) == {0}
+    assert _rows_of_campaign(factory, other.id) == before_other
+    # Nothing orphaned anywhere in the file: only the other campaign's rows remain.
+    assert _count(factory, Ship) == 1
+    assert _count(factory, Battery) == 1
+    assert _count(factory, Commander) == 1
+    assert _count(factory, Crew) == 1
+    assert [c.name for c in campaigns.list_campaigns(factory)] == ["Other"]
+
+
+# --- scenarios ----------------------------------------------------------------------------------
+
+
+def test_add_scenario_appends_in_order_and_becomes_current(
+    factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    created = campaigns.create_campaign(factory, name="C")
+    first = campaigns.add_scenario(factory, campaign_id=created.id, title="One", date="1940")
+    new: NewEntries
+    with journaled(created.id) as new:
+        second = campaigns.add_scenario(factory, campaign_id=created.id, title="  Two ")
+    assert (first.position, second.position) == (1, 2)
+    assert (second.title, second.status, second.turn) == ("Two", "planned", 1)
+    assert "Two" in new.only.summary
+    overview = campaigns.get_overview(factory, campaign_id=created.id)
+    assert [s.title for s in overview.scenarios] == ["One", "Two"]
+    assert overview.campaign.current_scenario == "One"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"), [({"title": " "}, "title"), ({"title": "t", "date": "d" * 41}, "date")]
+)
+def test_invalid_scenario_is_refused(
+    factory: SessionFactory,
+    db_state: Callable[[], Snapshot],
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    created = campaigns.create_campaign(factory, name="C")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.add_scenario(factory, campaign_id=created.id, **kwargs)
+    assert field in info.value.errors
+    assert db_state() == before
+
+
+def test_journal_entries_carry_the_current_scenario_and_turn(factory: SessionFactory) -> None:
+    created = campaigns.create_campaign(factory, name="C")
+    scenario = campaigns.add_scenario(factory, campaign_id=created.id, title="S")
+    side = campaigns.create_side(factory, campaign_id=created.id, name="Blue")
+    fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+    with session_scope(factory) as session:
+        entries = session.exec(
+            select(JournalEntry).where(JournalEntry.campaign_id == created.id)
+        ).all()
+    assert [e.kind for e in entries] == ["campaign", "scenario", "side", "squadron"]
+    assert [(e.scenario_id, e.turn) for e in entries[2:]] == [(scenario.id, 1)] * 2
+    assert entries[0].scenario_id is None
+
+
+# --- sides --------------------------------------------------------------------------------------
+
+
+def test_create_side_stores_it_and_journals(
+    factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    created = campaigns.create_campaign(factory, name="C")
+    new: NewEntries
+    with journaled(created.id) as new:
+        side = campaigns.create_side(
+            factory, campaign_id=created.id, name=" Royal Navy ", nation=" Great Britain "
+        )
+    assert (side.name, side.nation) == ("Royal Navy", "Great Britain")
+    assert "Royal Navy" in new.only.summary
+    overview = campaigns.get_overview(factory, campaign_id=created.id)
+    assert [(s.id, s.name, s.nation) for s in overview.sides] == [
+        (side.id, "Royal Navy", "Great Britain")
+    ]
+    assert overview.campaign.sides == 1
+
+
+def test_two_sides_of_one_name_are_refused_and_nothing_written(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.create_side(factory, campaign_id=world.campaign_id, name="Blue")
+    assert list(info.value.errors) == ["name"]
+    assert "Blue" in info.value.errors["name"]
+    assert db_state() == before
+
+
+def test_renaming_a_side_onto_another_is_refused_and_nothing_written(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    before = db_state()
+    outcome = attempt(
+        lambda: campaigns.update_side(factory, side_id=world.red_id, name="Blue", nation="")
+    )
+    assert db_state() == before  # the transaction is rolled back either way
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert list(outcome.errors) == ["name"]
+
+
+def test_the_same_side_name_in_another_campaign_is_fine(
+    world: World, factory: SessionFactory
+) -> None:
+    other = campaigns.create_campaign(factory, name="Other")
+    side = campaigns.create_side(factory, campaign_id=other.id, name="Blue")
+    assert side.name == "Blue"
+    assert _count(factory, Side) == 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "n" * 61}, "name"),
+        ({"name": "ok", "nation": "x" * 41}, "nation"),
+    ],
+)
+def test_invalid_side_is_refused(
+    world: World,
+    factory: SessionFactory,
+    db_state: Callable[[], Snapshot],
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        campaigns.create_side(factory, campaign_id=world.campaign_id, **kwargs)
+    assert field in info.value.errors
+    with pytest.raises(InvalidInput) as info:
+        campaigns.update_side(factory, side_id=world.blue_id, **{"nation": "", **kwargs})
+    assert field in info.value.errors
+    assert db_state() == before
+
+
+def test_update_side_renames_and_journals(
+    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        view = campaigns.update_side(factory, side_id=world.blue_id, name="Allies", nation="UK")
+    assert (view.name, view.nation) == ("Allies", "UK")
+    assert "Blue" in new.only.summary
+    assert new.detail["after"] == {"name": "Allies", "nation": "UK"}
+    overview = campaigns.get_overview(factory, campaign_id=world.campaign_id)
+    assert [s.name for s in overview.sides] == ["Allies", "Red"]
+
+
+def test_delete_side_removes_its_squadrons_ships_and_batteries(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    blue_ship = add_ship(world.alpha_id, "Ajax")
+    fleet.save_battery(factory, ship_id=blue_ship, mount="turret", calibre="6in", guns=8)
+    add_ship(world.bravo_id, "Achilles")
+    red_ship = add_ship(world.raider_id, "Graf Spee")
+    fleet.save_battery(factory, ship_id=red_ship, mount="turret", calibre="11in", guns=6)
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        campaigns.delete_side(factory, side_id=world.blue_id)
+    assert "Blue" in new.only.summary
+    with session_scope(factory) as session:
+        assert [s.name for s in session.exec(select(Ship)).all()] == ["Graf Spee"]
+        assert [s.name for s in session.exec(select(Squadron)).all()] == ["Raider"]
+        assert [b.ship_id for b in session.exec(select(Battery)).all()] == [red_ship]
+        assert [s.name for s in session.exec(select(Side)).all()] == ["Red"]
+
+
+def test_delete_side_leaves_no_orphan_commanders_or_crews(
+    world: World, factory: SessionFactory
+) -> None:
+    fleet.set_commander(
+        factory, squadron_id=world.alpha_id, name="A", training=3, acquisition="direct"
+    )
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+    campaigns.delete_side(factory, side_id=world.blue_id)
+    assert (_count(factory, Commander), _count(factory, Crew)) == (0, 0)
+
+
+# --- the sample campaign ------------------------------------------------------------------------
+
+
+def test_sample_campaign_is_complete(factory: SessionFactory) -> None:
+    campaign_id = demo.create_sample_campaign(factory)
+    overview = campaigns.get_overview(factory, campaign_id=campaign_id)
+    assert overview.campaign.name == demo.SAMPLE_NAME
+    assert "ILLUSTRATIVE" in overview.campaign.notes
+    assert [s.name for s in overview.sides] == ["Royal Navy", "Kriegsmarine"]
+    assert [(q.name, q.ships) for s in overview.sides for q in s.squadrons] == [
+        ("Force G", 3),
+        ("Panzerschiff", 1),
+    ]
+    assert [s.title for s in overview.scenarios] == ["Battle of the River Plate"]
+    force_g = sheet.load_record_sheet(factory, squadron_id=overview.sides[0].squadrons[0].id)
+    assert [s.name for s in force_g.ships] == ["Exeter", "Ajax", "Achilles"]
+    assert all(len(s.batteries) == 2 for s in force_g.ships)
+    assert force_g.commander is not None and force_g.crew is not None
+
+
+def test_sample_campaign_twice_returns_the_same_id_and_does_not_duplicate(
+    factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    first = demo.create_sample_campaign(factory)
+    before = db_state()
+    second = demo.create_sample_campaign(factory)
+    assert second == first
+    assert db_state() == before
+    assert len(campaigns.list_campaigns(factory)) == 1

@@ -1,0 +1,748 @@
+"""Squadrons, ships, batteries, copies and transfers (tracker.services.fleet)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from service_helpers import NewEntries, Snapshot, World, attempt
+from sqlmodel import col, func, select
+
+from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
+from tracker.models import Battery, Commander, Crew, Ship, Squadron
+from tracker.services import campaigns, fleet, sheet
+from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.fleet import ShipFields
+
+FULL_FIELDS = ShipFields(
+    name="Exeter",
+    class_name="York",
+    type_abbrev="CA",
+    nation="Great Britain",
+    size_modifier=1,
+    speed_kn=32,
+    armour_class="C",
+    structure_max=12,
+    structure_now=10,
+    flotation_max=9,
+    flotation_now=7,
+    fire_markers=2,
+    points_base=480,
+    torpedoes="2x3 21in",
+    sraa_dp="4in DP",
+    radar="Type 79",
+    notes="Damaged at the Plate",
+)
+DATA_KEYS = [f.name for f in dataclasses.fields(ShipFields)]
+
+
+def _ship(factory: SessionFactory, ship_id: int) -> Ship:
+    with session_scope(factory) as session:
+        ship = session.get(Ship, ship_id)
+        assert ship is not None
+        return ship
+
+
+def _ships(factory: SessionFactory) -> list[Ship]:
+    with session_scope(factory) as session:
+        return list(session.exec(select(Ship).order_by(col(Ship.id))).all())
+
+
+def _batteries(factory: SessionFactory, ship_id: int) -> list[Battery]:
+    with session_scope(factory) as session:
+        return list(
+            session.exec(
+                select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
+            ).all()
+        )
+
+
+# --- squadrons ----------------------------------------------------------------------------------
+
+
+def test_create_squadron_stores_it_and_journals(
+    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        squadron_id = fleet.create_squadron(
+            factory, side_id=world.red_id, name="  Gruppe West ", air=True, notes=" n "
+        )
+    assert "Gruppe West" in new.only.summary and "Red" in new.only.summary
+    with session_scope(factory) as session:
+        row = session.get(Squadron, squadron_id)
+        assert row is not None
+        assert (row.side_id, row.name, row.air, row.notes) == (
+            world.red_id,
+            "Gruppe West",
+            True,
+            "n",
+        )
+    assert sheet.squadrons_of_side(factory, side_id=world.red_id) == [
+        (world.raider_id, "Raider"),
+        (squadron_id, "Gruppe West"),
+    ]
+
+
+def test_two_squadrons_of_one_name_on_a_side_are_refused(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    before = db_state()
+    outcome = attempt(lambda: fleet.create_squadron(factory, side_id=world.blue_id, name="Alpha"))
+    assert db_state() == before
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert list(outcome.errors) == ["name"]
+
+
+def test_renaming_a_squadron_onto_another_is_refused(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    before = db_state()
+    outcome = attempt(
+        lambda: fleet.update_squadron(
+            factory, squadron_id=world.bravo_id, name="Alpha", air=False, notes=""
+        )
+    )
+    assert db_state() == before
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert list(outcome.errors) == ["name"]
+
+
+def test_the_same_squadron_name_on_another_side_is_fine(
+    world: World, factory: SessionFactory
+) -> None:
+    squadron_id = fleet.create_squadron(factory, side_id=world.red_id, name="Alpha")
+    assert (squadron_id, "Alpha") in sheet.squadrons_of_side(factory, side_id=world.red_id)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "s" * 61])
+def test_invalid_squadron_name_is_refused(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot], name: str
+) -> None:
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.create_squadron(factory, side_id=world.blue_id, name=name)
+    assert list(info.value.errors) == ["name"]
+    with pytest.raises(InvalidInput) as info:
+        fleet.update_squadron(factory, squadron_id=world.alpha_id, name=name, air=False, notes="")
+    assert list(info.value.errors) == ["name"]
+    assert db_state() == before
+
+
+def test_over_long_squadron_notes_are_refused(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    before = db_state()
+    outcome = attempt(
+        lambda: fleet.create_squadron(factory, side_id=world.blue_id, name="L", notes="n" * 2001)
+    )
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert "notes" in outcome.errors
+    assert db_state() == before
+
+
+def test_update_squadron_renames_and_journals(
+    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.update_squadron(
+            factory, squadron_id=world.alpha_id, name="Force H", air=False, notes="Gibraltar"
+        )
+    assert "Alpha" in new.only.summary
+    assert (new.detail["before"], new.detail["after"]) == (
+        {"name": "Alpha", "notes": ""},
+        {"name": "Force H", "notes": "Gibraltar"},
+    )
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert (record.squadron_name, record.notes) == ("Force H", "Gibraltar")
+
+
+def test_missing_squadron_raises_not_found(factory: SessionFactory) -> None:
+    with pytest.raises(NotFound):
+        fleet.update_squadron(factory, squadron_id=404, name="x", air=False, notes="")
+
+
+def test_delete_squadron_deletes_its_ships_batteries_commander_and_crew(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
+    fleet.set_commander(
+        factory, squadron_id=world.alpha_id, name="H", training=3, acquisition="direct"
+    )
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+    kept = add_ship(world.bravo_id, "Achilles")
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.delete_squadron(factory, squadron_id=world.alpha_id)
+    assert "Alpha" in new.only.summary
+    assert [s.id for s in _ships(factory)] == [kept]
+    with session_scope(factory) as session:
+        assert session.get(Squadron, world.alpha_id) is None
+        assert session.exec(select(func.count()).select_from(Battery)).one() == 0
+        assert session.exec(select(func.count()).select_from(Commander)).one() == 0
+        assert session.exec(select(func.count()).select_from(Crew)).one() == 0
+
+
+def test_delete_squadron_keeps_a_ship_it_lent_out_with_its_new_squadron_as_origin(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    stays = add_ship(world.alpha_id, "Ajax")
+    lent = add_ship(world.alpha_id, "Achilles")
+    fleet.transfer_ship(factory, ship_id=lent, to_squadron_id=world.bravo_id)
+    fleet.delete_squadron(factory, squadron_id=world.alpha_id)
+    ships = _ships(factory)
+    assert [s.id for s in ships] == [lent]
+    assert (ships[0].squadron_id, ships[0].original_squadron_id) == (world.bravo_id,) * 2
+    assert stays not in {s.id for s in ships}
+    bravo = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
+    assert (bravo.original_count, [s.name for s in bravo.ships]) == (1, ["Achilles"])
+
+
+# --- ships --------------------------------------------------------------------------------------
+
+
+def test_create_ship_stores_every_field_and_journals(
+    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        ship_id = fleet.create_ship(factory, squadron_id=world.alpha_id, fields=FULL_FIELDS)
+    ship = _ship(factory, ship_id)
+    assert {key: getattr(ship, key) for key in DATA_KEYS} == dataclasses.asdict(FULL_FIELDS)
+    assert (ship.side_id, ship.squadron_id, ship.original_squadron_id) == (
+        world.blue_id,
+        world.alpha_id,
+        world.alpha_id,
+    )
+    assert (ship.sunk, ship.transferred_turn, ship.transferred_scenario_id) == (False, None, None)
+    assert new.only.kind == "ship" and new.only.ship_id == ship_id
+    assert new.only.summary == "Added Exeter to Alpha"
+    assert new.detail["after"]["structure_now"] == 10
+
+
+def test_create_ship_without_present_state_starts_undamaged(
+    world: World, factory: SessionFactory
+) -> None:
+    ship_id = fleet.create_ship(
+        factory,
+        squadron_id=world.alpha_id,
+        fields=ShipFields(name=" Ajax ", structure_max=9, flotation_max=8),
+    )
+    ship = _ship(factory, ship_id)
+    assert (ship.name, ship.structure_now, ship.flotation_now, ship.fire_markers) == (
+        "Ajax",
+        9,
+        8,
+        0,
+    )
+
+
+def test_ship_name_with_markup_is_stored_and_read_back_exactly(
+    world: World, factory: SessionFactory
+) -> None:
+    name = "[bold]Exeter[/]"
+    ship_id = fleet.create_ship(
+        factory, squadron_id=world.alpha_id, fields=ShipFields(name=name, notes="[red]x[/red]")
+    )
+    assert _ship(factory, ship_id).name == name
+    view, where = sheet.load_ship(factory, ship_id=ship_id)
+    assert (view.name, view.notes) == (name, "[red]x[/red]")
+    assert where == "Blue · Alpha"
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert [s.name for s in record.ships] == [name]
+
+
+@pytest.mark.parametrize("squadron", ["alpha_id", "bravo_id"])
+def test_two_ships_of_one_name_on_a_side_are_refused_and_nothing_written(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+    squadron: str,
+) -> None:
+    add_ship(world.alpha_id, "Ajax")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.create_ship(
+            factory, squadron_id=getattr(world, squadron), fields=ShipFields(name=" Ajax")
+        )
+    assert list(info.value.errors) == ["name"]
+    assert "Ajax" in info.value.errors["name"]
+    assert db_state() == before
+
+
+def test_the_same_ship_name_on_another_side_is_fine(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    add_ship(world.alpha_id, "Ajax")
+    add_ship(world.raider_id, "Ajax")
+    assert [(s.side_id, s.name) for s in _ships(factory)] == [
+        (world.blue_id, "Ajax"),
+        (world.red_id, "Ajax"),
+    ]
+
+
+INVALID_SHIPS: list[tuple[dict[str, Any], str]] = [
+    ({"name": ""}, "name"),
+    ({"name": " \n "}, "name"),
+    ({"name": "n" * 61}, "name"),
+    ({"class_name": "c" * 61}, "class_name"),
+    ({"type_abbrev": "ABCDEFGHI"}, "type_abbrev"),
+    ({"nation": "n" * 41}, "nation"),
+    ({"armour_class": "a" * 21}, "armour_class"),
+    ({"torpedoes": "t" * 201}, "torpedoes"),
+    ({"sraa_dp": "s" * 201}, "sraa_dp"),
+    ({"radar": "r" * 201}, "radar"),
+    ({"notes": "n" * 4001}, "notes"),
+    ({"size_modifier": -4}, "size_modifier"),
+    ({"size_modifier": 4}, "size_modifier"),
+    ({"speed_kn": -1}, "speed_kn"),
+    ({"speed_kn": 61}, "speed_kn"),
+    ({"structure_max": 0}, "structure_max"),
+    ({"flotation_max": -1}, "flotation_max"),
+    ({"structure_max": 9, "structure_now": 10}, "structure_now"),
+    ({"flotation_max": 8, "flotation_now": 9}, "flotation_now"),
+    ({"structure_now": -1}, "structure_now"),
+    ({"flotation_now": -1}, "flotation_now"),
+    ({"fire_markers": -1}, "fire_markers"),
+    ({"points_base": -1}, "points_base"),
+]
+
+
+@pytest.mark.parametrize(("overrides", "field"), INVALID_SHIPS)
+def test_invalid_ship_is_refused_with_the_field_named_and_nothing_written(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+    overrides: dict[str, Any],
+    field: str,
+) -> None:
+    existing = add_ship(world.alpha_id, "Ajax")
+    fields = dataclasses.replace(
+        ShipFields(name="Achilles", structure_max=9, flotation_max=8), **overrides
+    )
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields)
+    assert field in info.value.errors
+    with pytest.raises(InvalidInput) as info:
+        fleet.update_ship(factory, ship_id=existing, fields=fields)
+    assert field in info.value.errors
+    assert db_state() == before
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"size_modifier": -3},
+        {"size_modifier": 3},
+        {"structure_now": 9, "flotation_now": 8},
+        {"structure_now": 0, "flotation_now": 0},
+        {"name": "n" * 60, "type_abbrev": "CVLM"},
+    ],
+)
+def test_ship_values_at_the_limits_are_accepted(
+    world: World, factory: SessionFactory, overrides: dict[str, Any]
+) -> None:
+    fields = dataclasses.replace(
+        ShipFields(name="Ajax", structure_max=9, flotation_max=8), **overrides
+    )
+    ship = _ship(factory, fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields))
+    for key, value in overrides.items():
+        assert getattr(ship, key) == value
+
+
+def test_update_ship_stores_new_values_and_journals_only_the_changes(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    fields = ShipFields(
+        name="Ajax",
+        type_abbrev="CL",
+        structure_max=9,
+        structure_now=4,
+        flotation_max=8,
+        points_base=400,
+    )
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.update_ship(factory, ship_id=ship_id, fields=fields)
+    assert _ship(factory, ship_id).structure_now == 4
+    assert new.only.summary == "Edited Ajax"
+    assert new.detail["before"] == {"structure_now": 9}
+    assert new.detail["after"] == {"structure_now": 4}
+
+
+def test_renaming_a_ship_onto_another_is_refused(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+) -> None:
+    add_ship(world.alpha_id, "Ajax")
+    achilles = add_ship(world.bravo_id, "Achilles")
+    before = db_state()
+    outcome = attempt(
+        lambda: fleet.update_ship(factory, ship_id=achilles, fields=ShipFields(name="Ajax"))
+    )
+    assert db_state() == before
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert list(outcome.errors) == ["name"]
+
+
+def test_delete_ship_removes_it_and_its_batteries(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    achilles = add_ship(world.alpha_id, "Achilles")
+    fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
+    kept_battery = fleet.save_battery(factory, ship_id=achilles, mount="turret", guns=8)
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.delete_ship(factory, ship_id=ajax)
+    assert new.only.summary == "Deleted Ajax"
+    assert [s.id for s in _ships(factory)] == [achilles]
+    with session_scope(factory) as session:
+        assert [b.id for b in session.exec(select(Battery)).all()] == [kept_battery]
+    with pytest.raises(NotFound):
+        fleet.delete_ship(factory, ship_id=ajax)
+
+
+def test_set_fire_markers_stores_and_journals(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+    db_state: Callable[[], Snapshot],
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.set_fire_markers(factory, ship_id=ship_id, count=3)
+    assert _ship(factory, ship_id).fire_markers == 3
+    assert new.only.summary == "Ajax: fire markers 0 -> 3"
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.set_fire_markers(factory, ship_id=ship_id, count=-1)
+    assert list(info.value.errors) == ["fire_markers"]
+    assert db_state() == before
+
+
+# --- copies -------------------------------------------------------------------------------------
+
+
+def test_copy_ship_makes_an_undamaged_sister_with_the_same_data_and_batteries(
+    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+) -> None:
+    source_id = fleet.create_ship(factory, squadron_id=world.alpha_id, fields=FULL_FIELDS)
+    fleet.save_battery(
+        factory,
+        ship_id=source_id,
+        mount="turret",
+        calibre="8in",
+        guns=6,
+        ip="8",
+        range_bands="4",
+        notes="A, B, X",
+    )
+    fleet.save_battery(factory, ship_id=source_id, mount="shielded", calibre="4in", guns=4)
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        copy_id = fleet.copy_ship(factory, ship_id=source_id, name=" York ")
+    assert new.only.summary == "Copied Exeter as York" and new.only.ship_id == copy_id
+    source, copy = _ship(factory, source_id), _ship(factory, copy_id)
+    assert copy.id != source.id
+    expected = dataclasses.asdict(FULL_FIELDS) | {
+        "name": "York",
+        "structure_now": 12,
+        "flotation_now": 9,
+        "fire_markers": 0,
+    }
+    assert {key: getattr(copy, key) for key in DATA_KEYS} == expected
+    assert (copy.side_id, copy.squadron_id, copy.original_squadron_id, copy.sunk) == (
+        world.blue_id,
+        world.alpha_id,
+        world.alpha_id,
+        False,
+    )
+
+    def battery_data(ship_id: int) -> list[tuple[Any, ...]]:
+        return [
+            (b.mount, b.calibre, b.guns, b.ip, b.range_bands, b.notes)
+            for b in _batteries(factory, ship_id)
+        ]
+
+    assert battery_data(copy_id) == battery_data(source_id)
+    assert len(battery_data(copy_id)) == 2
+    # The source is untouched.
+    assert (source.name, source.structure_now, source.fire_markers) == ("Exeter", 10, 2)
+
+
+def test_copy_of_a_transferred_ship_joins_its_present_squadron_in_command(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
+    copy = _ship(factory, fleet.copy_ship(factory, ship_id=ship_id, name="Achilles"))
+    assert (copy.squadron_id, copy.original_squadron_id) == (world.bravo_id, world.bravo_id)
+    assert (copy.transferred_turn, copy.transferred_scenario_id) == (None, None)
+
+
+@pytest.mark.parametrize("name", ["Ajax", " Graf Spee ", "", "n" * 61])
+def test_copy_ship_to_a_taken_or_invalid_name_is_refused_and_nothing_written(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+    name: str,
+) -> None:
+    source = add_ship(world.alpha_id, "Ajax")
+    fleet.save_battery(factory, ship_id=source, mount="turret", guns=8)
+    add_ship(world.bravo_id, "Graf Spee")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.copy_ship(factory, ship_id=source, name=name)
+    assert list(info.value.errors) == ["name"]
+    assert db_state() == before
+
+
+# --- transfers ----------------------------------------------------------------------------------
+
+
+def test_transfer_ship_moves_it_and_journals(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
+    ship = _ship(factory, ship_id)
+    assert (ship.squadron_id, ship.original_squadron_id) == (world.bravo_id, world.alpha_id)
+    assert (ship.transferred_scenario_id, ship.transferred_turn) == (world.scenario_id, 1)
+    entry = new.only
+    assert (entry.kind, entry.ship_id, entry.scenario_id, entry.turn) == (
+        "transfer",
+        ship_id,
+        world.scenario_id,
+        1,
+    )
+    assert "Ajax" in entry.summary and "Alpha" in entry.summary and "Bravo" in entry.summary
+    assert "Out of Command" in entry.summary
+    assert new.detail["after"] == {"squadron_id": world.bravo_id}
+
+
+@pytest.mark.parametrize("target", ["raider_id", "alpha_id"])
+def test_transfer_to_another_side_or_the_same_squadron_is_refused(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+    target: str,
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=getattr(world, target))
+    assert list(info.value.errors) == ["squadron"]
+    assert db_state() == before
+
+
+def test_a_sunk_ship_cannot_transfer(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    # No service sinks ships yet (a later feature): set the state up directly.
+    with session_scope(factory) as session:
+        ship = session.get(Ship, ship_id)
+        assert ship is not None
+        ship.sunk = True
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
+    assert "sunk" in info.value.errors["squadron"]
+    assert db_state() == before
+
+
+# --- batteries ----------------------------------------------------------------------------------
+
+
+def test_save_battery_adds_then_edits_then_delete_removes(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    journaled: Callable[[int], Any],
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    new: NewEntries
+    with journaled(world.campaign_id) as new:
+        battery_id = fleet.save_battery(
+            factory,
+            ship_id=ship_id,
+            mount="turret",
+            calibre="6in",
+            guns=8,
+            ip=" 5 ",
+            range_bands="3",
+        )
+    assert new.only.summary == "Ajax: added 8 x 6in turret"
+    assert (new.only.kind, new.only.ship_id) == ("battery", ship_id)
+    [battery] = _batteries(factory, ship_id)
+    assert (battery.id, battery.mount, battery.calibre, battery.guns, battery.ip) == (
+        battery_id,
+        "turret",
+        "6in",
+        8,
+        "5",
+    )
+    with journaled(world.campaign_id) as new:
+        again = fleet.save_battery(
+            factory, ship_id=ship_id, battery_id=battery_id, mount="DP", calibre="4in", guns=4
+        )
+    assert again == battery_id and new.only.summary == "Ajax: edited 4 x 4in DP"
+    [battery] = _batteries(factory, ship_id)
+    assert (battery.mount, battery.calibre, battery.guns, battery.ip) == ("DP", "4in", 4, "")
+    with journaled(world.campaign_id) as new:
+        fleet.delete_battery(factory, battery_id=battery_id)
+    assert new.only.summary == "Ajax: removed 4 x 4in DP"
+    assert _batteries(factory, ship_id) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"mount": "barbette"}, "mount"),
+        ({"mount": "turret", "guns": -1}, "guns"),
+        ({"mount": "turret", "guns": 100}, "guns"),
+        ({"mount": "turret", "calibre": "c" * 21}, "calibre"),
+        ({"mount": "turret", "ip": "i" * 21}, "ip"),
+        ({"mount": "turret", "range_bands": "r" * 41}, "range_bands"),
+        ({"mount": "turret", "notes": "n" * 401}, "notes"),
+    ],
+)
+def test_invalid_battery_is_refused_and_nothing_written(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+    kwargs: dict[str, Any],
+    field: str,
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    before = db_state()
+    with pytest.raises(InvalidInput) as info:
+        fleet.save_battery(factory, ship_id=ship_id, **kwargs)
+    assert field in info.value.errors
+    assert db_state() == before
+
+
+def test_save_battery_never_edits_another_ships_battery(
+    world: World,
+    factory: SessionFactory,
+    add_ship: Callable[..., int],
+    db_state: Callable[[], Snapshot],
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    achilles = add_ship(world.alpha_id, "Achilles")
+    achilles_battery = fleet.save_battery(factory, ship_id=achilles, mount="turret", guns=8)
+    before = db_state()
+    outcome = attempt(
+        lambda: fleet.save_battery(
+            factory, ship_id=ajax, battery_id=achilles_battery, mount="open", guns=1
+        )
+    )
+    assert isinstance(outcome, InvalidInput | NotFound), repr(outcome)
+    assert db_state() == before
+
+
+# --- property: junk into create_ship ------------------------------------------------------------
+
+_texts = st.text(max_size=70) | st.sampled_from(["", "  ", "[bold]x[/]", "Ajax", " Ajax\t"])
+_ints = st.integers(min_value=-10, max_value=70) | st.integers(min_value=-(2**70), max_value=2**70)
+_fields = st.builds(
+    ShipFields,
+    name=_texts,
+    class_name=_texts,
+    type_abbrev=st.text(max_size=10),
+    nation=_texts,
+    size_modifier=_ints,
+    speed_kn=_ints,
+    armour_class=st.text(max_size=22),
+    structure_max=_ints,
+    structure_now=st.none() | _ints,
+    flotation_max=_ints,
+    flotation_now=st.none() | _ints,
+    fire_markers=_ints,
+    points_base=_ints,
+    torpedoes=st.text(max_size=205),
+    sraa_dp=st.text(max_size=5),
+    radar=st.text(max_size=5),
+    notes=st.text(max_size=20),
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields=_fields)
+def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, fields: ShipFields
+) -> None:
+    # A fresh file per example (function-scoped fixtures are not reset between examples).
+    path: Path = tmp_path_factory.mktemp("junk") / "campaign.db"
+    shutil.copyfile(migrated_template, path)
+    engine = make_engine(str(path))
+    try:
+        assert migrate(engine) is None
+        factory = session_factory(engine)
+        campaign = campaigns.create_campaign(factory, name="C")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
+        squadron_id = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        fleet.create_ship(factory, squadron_id=squadron_id, fields=ShipFields(name="Ajax"))
+        try:
+            ship_id = fleet.create_ship(factory, squadron_id=squadron_id, fields=fields)
+        except InvalidInput as exc:
+            assert exc.errors
+            assert [s.name for s in _ships(factory)] == ["Ajax"]
+            return
+        ship = _ship(factory, ship_id)
+        assert ship.name == fields.name.strip() and ship.name not in ("", "Ajax")
+        assert len(ship.name) <= 60
+        for key, limit in fleet.TEXT_LIMITS.items():
+            assert getattr(ship, key) == getattr(fields, key).strip()
+            assert len(getattr(ship, key)) <= limit
+        assert -3 <= ship.size_modifier <= 3 and 0 <= ship.speed_kn <= 60
+        assert 0 <= ship.structure_now <= ship.structure_max
+        assert 0 <= ship.flotation_now <= ship.flotation_max
+        assert ship.fire_markers >= 0 and ship.points_base >= 0
+        expected_now = (
+            fields.structure_max if fields.structure_now is None else fields.structure_now
+        )
+        assert ship.structure_now == expected_now
+        assert len(_ships(factory)) == 2
+        # What was stored reads back through the sheet (its derived rules accept the values).
+        [_, view] = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
+        assert view.name == ship.name
+    finally:
+        engine.dispose()

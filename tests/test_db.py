@@ -1,0 +1,286 @@
+"""The campaign file: schema at head, pragmas, models matching migrations, and refusing bad files
+without touching them (tracker.db)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Engine, inspect
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import SQLModel, func, select
+
+import tracker.models
+from tracker import db
+from tracker.db import (
+    DatabaseProblem,
+    SessionFactory,
+    backup_file,
+    head_revision,
+    make_engine,
+    migrate,
+    session_factory,
+    session_scope,
+)
+from tracker.models import Campaign
+from tracker.services import campaigns, demo
+
+TABLES = {table.name for table in SQLModel.metadata.sorted_tables}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _sidecars(path: Path) -> list[str]:
+    return sorted(
+        name for name in os.listdir(path.parent) if name in (f"{path.name}-wal", f"{path.name}-shm")
+    )
+
+
+def _all_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
+            for table in sorted(TABLES | {"alembic_version"})
+        }
+    finally:
+        conn.close()
+
+
+def _real_campaign_file(path: Path) -> Path:
+    """A migrated file holding the sample campaign, its WAL folded back into the file."""
+    engine = make_engine(str(path))
+    migrate(engine)
+    demo.create_sample_campaign(session_factory(engine))
+    engine.dispose()
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    assert _sidecars(path) == []
+    return path
+
+
+# --- a good file --------------------------------------------------------------------------------
+
+
+def test_migrate_creates_the_schema_at_head_on_a_new_file(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "campaign.db"  # the folder is made too
+    engine = make_engine(str(path))
+    try:
+        assert migrate(engine) is None  # nothing to back up
+        with engine.connect() as conn:
+            version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars()
+            assert list(version) == [head_revision()]
+            assert set(inspect(conn).get_table_names()) == TABLES | {"alembic_version"}
+    finally:
+        engine.dispose()
+    assert db.inspect_file(path) == head_revision()
+    assert not (path.parent / "backups").exists()
+
+
+def test_connections_use_wal_full_sync_and_foreign_keys(engine: Engine) -> None:
+    with engine.connect() as conn:
+        pragmas = {
+            name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+        }
+    assert pragmas == {
+        "journal_mode": "wal",
+        "synchronous": 2,
+        "foreign_keys": 1,
+        "busy_timeout": 5000,
+    }
+
+
+def test_foreign_keys_are_enforced(factory: SessionFactory) -> None:
+    with pytest.raises(IntegrityError, match="FOREIGN KEY"), session_scope(factory) as session:
+        session.add(tracker.models.Side(campaign_id=12345, name="Nobody's"))
+    with session_scope(factory) as session:
+        assert session.exec(select(func.count()).select_from(tracker.models.Side)).one() == 0
+
+
+def test_models_match_the_migrations(engine: Engine) -> None:
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, SQLModel.metadata) == []
+
+
+def test_session_scope_rolls_back_on_error(factory: SessionFactory) -> None:
+    with pytest.raises(RuntimeError), session_scope(factory) as session:
+        session.add(Campaign(name="Half written"))
+        session.flush()
+        raise RuntimeError("boom")
+    assert campaigns.list_campaigns(factory) == []
+
+
+def test_migrate_on_a_file_already_at_head_makes_no_backup(tmp_path: Path) -> None:
+    path = _real_campaign_file(tmp_path / "campaign.db")
+    before = _all_rows(path)
+    engine = make_engine(str(path))
+    try:
+        assert migrate(engine) is None
+    finally:
+        engine.dispose()
+    assert not (tmp_path / "backups").exists()
+    assert _all_rows(path) == before
+
+
+def test_backup_file_copies_every_row_into_backups_beside_the_file(tmp_path: Path) -> None:
+    path = _real_campaign_file(tmp_path / "campaign.db")
+    before = _sha(path)
+    backup = backup_file(path, "before-test")
+    assert backup.parent == tmp_path / "backups"
+    assert backup.name.startswith("campaign-") and backup.name.endswith("-before-test.db")
+    assert _all_rows(backup) == _all_rows(path)
+    assert sum(len(rows) for rows in _all_rows(backup).values()) > 20
+    assert _sha(path) == before
+    # The copy is a usable campaign file in its own right.
+    engine = make_engine(str(backup))
+    try:
+        assert migrate(engine) is None
+        names = [c.name for c in campaigns.list_campaigns(session_factory(engine))]
+        assert names == [demo.SAMPLE_NAME]
+    finally:
+        engine.dispose()
+
+
+def test_migrate_backs_up_a_file_at_an_older_revision_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only one revision exists yet, so pretend tracker's head is newer than the file's.
+    path = _real_campaign_file(tmp_path / "campaign.db")
+    before = _all_rows(path)
+    monkeypatch.setattr(db, "head_revision", lambda: "0002_next")
+    engine = make_engine(str(path))
+    try:
+        backup = migrate(engine)
+    finally:
+        engine.dispose()
+    assert backup is not None and backup.parent == tmp_path / "backups"
+    assert "before-0002_next" in backup.name
+    assert _all_rows(backup) == before
+
+
+# --- bad files ----------------------------------------------------------------------------------
+
+
+def _not_sqlite(folder: Path) -> Path:
+    path = folder / "campaign.db"
+    path.write_bytes(b"hello" * 100)
+    return path
+
+
+def _truncated(size: Callable[[int], int]) -> Callable[[Path], Path]:
+    def make(folder: Path) -> Path:
+        path = _real_campaign_file(folder / "campaign.db")
+        data = path.read_bytes()
+        path.write_bytes(data[: size(len(data))])
+        return path
+
+    return make
+
+
+def _empty(folder: Path) -> Path:
+    path = folder / "campaign.db"
+    path.write_bytes(b"")
+    return path
+
+
+def _folder(folder: Path) -> Path:
+    path = folder / "campaign.db"
+    path.mkdir()
+    (path / "inside.txt").write_text("keep me")
+    return path
+
+
+def _future(folder: Path) -> Path:
+    path = _real_campaign_file(folder / "campaign.db")
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
+        conn.commit()
+    finally:
+        conn.close()
+    assert _sidecars(path) == []
+    return path
+
+
+def _other_program(folder: Path) -> Path:
+    path = folder / "campaign.db"
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT)")
+        conn.commit()
+    finally:
+        conn.close()
+    return path
+
+
+BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "not_sqlite": (_not_sqlite, "not SQLite"),
+    "truncated_half": (_truncated(lambda n: n // 2), "damaged"),
+    "truncated_1000": (_truncated(lambda n: 1000), "damaged"),
+    "empty": (_empty, "empty (0 bytes)"),
+    "folder": (_folder, "is a folder"),
+    "future": (_future, "newer tracker (schema 9999_future)"),
+    "other_program": (_other_program, "another program"),
+}
+
+
+def _fingerprint(path: Path) -> object:
+    if path.is_dir():
+        return sorted((p.name, p.read_bytes()) for p in path.iterdir())
+    return _sha(path)
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_bad_file_is_refused_with_a_helpful_message_and_left_unchanged(
+    tmp_path: Path, kind: str
+) -> None:
+    make, phrase = BAD_FILES[kind]
+    path = make(tmp_path)
+    before = _fingerprint(path)
+    neighbours = sorted(os.listdir(tmp_path))
+    engine = make_engine(str(path))
+    try:
+        with pytest.raises(DatabaseProblem) as info:
+            migrate(engine)
+    finally:
+        engine.dispose()
+    message = str(info.value)
+    assert str(path) in message
+    assert phrase in message
+    assert any(hint in message for hint in ("--db", "restore", "upgrade tracker"))
+    assert "\n" not in message
+    assert _fingerprint(path) == before
+    assert not (tmp_path / "backups").exists()
+    # Nothing new beside it: no backup, and no -wal/-shm (checked on its own below).
+    assert sorted(os.listdir(tmp_path)) == neighbours
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_bad_file_leaves_no_wal_or_shm_beside_it(tmp_path: Path, kind: str) -> None:
+    path = BAD_FILES[kind][0](tmp_path)
+    engine = make_engine(str(path))
+    try:
+        with pytest.raises(DatabaseProblem):
+            migrate(engine)
+    finally:
+        engine.dispose()
+    assert _sidecars(path) == []
+
+
+def test_opening_a_good_file_at_head_leaves_no_wal_or_shm(tmp_path: Path) -> None:
+    path = _real_campaign_file(tmp_path / "campaign.db")
+    assert db.inspect_file(path) == head_revision()
+    assert _sidecars(path) == []
