@@ -216,3 +216,14 @@ def migrate(engine: Engine) -> Path | None:
             backup = backup_file(path, f"before-{head_revision()}")
     command.upgrade(_alembic_config(engine), "head")
     return backup
+
+
+@contextmanager
+def scratch_scope(factory: SessionFactory) -> Iterator[Session]:
+    """A transaction that is always rolled back: work out what a change would do, write nothing."""
+    session = factory()
+    try:
+        yield session
+    finally:
+        session.rollback()
+        session.close()

@@ -190,6 +190,9 @@ def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, in
         "battery": "SELECT count(*) FROM battery JOIN ship ON ship.id = battery.ship_id "
         "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
         "journalentry": "SELECT count(*) FROM journalentry WHERE campaign_id = :c",
+        "critical": "SELECT count(*) FROM critical JOIN ship ON ship.id = critical.ship_id "
+        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+        "criticaltablerow": "SELECT count(*) FROM criticaltablerow WHERE campaign_id = :c",
     }
     table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
     assert set(queries) == table_names, "a new table needs a row here"

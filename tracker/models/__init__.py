@@ -1,6 +1,7 @@
 """SQLModel tables, one module per area; importing this registers every table on the metadata."""
 
 from tracker.models.campaign import Campaign, Scenario, Side
+from tracker.models.damage import Critical, CriticalTableRow
 from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
 
@@ -9,6 +10,8 @@ __all__ = [
     "Campaign",
     "Commander",
     "Crew",
+    "Critical",
+    "CriticalTableRow",
     "JournalEntry",
     "Scenario",
     "Ship",

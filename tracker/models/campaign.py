@@ -5,6 +5,8 @@ from datetime import UTC, datetime
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
+
 
 def utcnow() -> datetime:
     """Timestamps are stored in UTC so a file moved between time zones stays ordered."""
@@ -17,6 +19,12 @@ class CampaignBase(SQLModel):
     # Rule options players may reasonably differ on (README "Campaign options").
     model_scale: str = Field(default="1/2400", max_length=10)
     crew_roll_adds_commander: bool = Field(default=False)
+    # What may happen at zero Structure or Flotation: the player's own list, one per line.
+    zero_outcomes: str = Field(
+        default=DEFAULT_ZERO_OUTCOMES,
+        max_length=400,
+        sa_column_kwargs={"server_default": DEFAULT_ZERO_OUTCOMES},
+    )
 
 
 class Campaign(CampaignBase, table=True):

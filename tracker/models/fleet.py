@@ -70,6 +70,8 @@ class Ship(ShipBase, table=True):
     transferred_turn: int | None = Field(default=None)
     transferred_scenario_id: int | None = Field(default=None)
     sunk: bool = Field(default=False)
+    # What the player confirmed when Structure or Flotation reached zero (the seeds do not say).
+    condition: str = Field(default="", max_length=60, sa_column_kwargs={"server_default": ""})
 
 
 class Battery(SQLModel, table=True):

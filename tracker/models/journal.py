@@ -2,6 +2,7 @@
 
 from datetime import datetime
 
+from sqlalchemy import text
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
@@ -13,8 +14,14 @@ class JournalEntry(SQLModel, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None)
     turn: int | None = Field(default=None)
+    side_id: int | None = Field(default=None, index=True)
     ship_id: int | None = Field(default=None, index=True)
-    kind: str = Field(max_length=30)
+    kind: str = Field(max_length=30, index=True)
     summary: str = Field(max_length=400)
-    # JSON text {"before", "after", "dice"}: plain text so every backend stores it alike.
+    # JSON text {"before", "after", "dice", "changes"}: plain text so every backend stores it
+    # alike. "changes" lists the rows touched ({"table", "id", "before", "after"}): what undo uses.
     detail: str = Field(default="{}")
+    undoable: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    # Undo appends an inverse entry that names the entry it reverts; history is never rewritten.
+    reverts_id: int | None = Field(default=None, foreign_key="journalentry.id")
+    reverted_by_id: int | None = Field(default=None, foreign_key="journalentry.id")

@@ -232,15 +232,17 @@ def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) ->
         for key, value in values.items():
             setattr(ship, key, value)
         _flush_ship(session, values["name"])
-        old, new = journal.changes(before, _ship_state(ship))
+        change = journal.row_change("ship", ship_id, before, _ship_state(ship))
         journal.append(
             session,
             campaign_id=side.campaign_id,
             kind="ship",
             ship_id=ship_id,
+            side_id=ship.side_id,
             summary=f"Edited {ship.name}",
-            before=old,
-            after=new,
+            before=change.before,
+            after=change.after,
+            changes=(change,) if change.after else (),
         )
 
 
@@ -310,6 +312,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
         scenario = journal.current_scenario(session, side.campaign_id)
         old_squadron = get_row(session, Squadron, ship.squadron_id)
+        before = _ship_state(ship)
         ship.squadron_id = to_squadron_id
         ship.transferred_scenario_id = scenario.id if scenario else None
         ship.transferred_turn = scenario.turn if scenario else None
@@ -318,10 +321,12 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             campaign_id=side.campaign_id,
             kind="transfer",
             ship_id=ship_id,
+            side_id=ship.side_id,
             summary=f"{ship.name} transferred from {old_squadron.name} to {target.name}: "
             "Out of Command for the rest of the turn",
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
+            changes=(journal.row_change("ship", ship_id, before, _ship_state(ship)),),
         )
 
 
@@ -340,9 +345,15 @@ def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> No
             campaign_id=side.campaign_id,
             kind="fire",
             ship_id=ship_id,
+            side_id=ship.side_id,
             summary=f"{ship.name}: fire markers {before} -> {count}",
             before={"fire_markers": before},
             after={"fire_markers": count},
+            changes=(
+                journal.RowChange(
+                    "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
+                ),
+            ),
         )
 
 
@@ -476,12 +487,17 @@ def set_commander(
             session,
             campaign_id=side.campaign_id,
             kind="commander",
+            side_id=squadron.side_id,
             summary=f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
             f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
             before=before,
             after=commander.model_dump(exclude={"id"}),
             dice={"d10": roll, "training": training} if rolled else None,
-        )
+            # Re-rolling a commander can be undone; the first one is removed by deleting it.
+            changes=(journal.row_change("commander", commander.id, before,
+                                        commander.model_dump(exclude={"id"})),)
+            if before else (),
+        )  # fmt: skip
 
 
 def set_crew(
@@ -532,6 +548,7 @@ def set_crew(
             session,
             campaign_id=campaign_id,
             kind="crew",
+            side_id=squadron.side_id,
             summary=f"{squadron.name}: crew {smr.quality_name(grade)} "
             f"({smr.grade_modifier(grade):+d})",
             before=before,
@@ -539,6 +556,9 @@ def set_crew(
             dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
             if acquisition == "random"
             else None,
+            changes=(journal.row_change("crew", crew.id, before, crew.model_dump(exclude={"id"})),)
+            if before
+            else (),
         )
 
 
@@ -561,6 +581,7 @@ def reduce_command(
         side = _side_of_squadron(session, squadron)
         before: dict[str, Any] = {}
         after: dict[str, Any] = {}
+        rows: list[journal.RowChange] = []
         if modifier_by or radius_by_cm:
             if squadron.commander_id is None:
                 field = "modifier_by" if modifier_by else "radius_by_cm"
@@ -570,6 +591,14 @@ def reduce_command(
             commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)
             commander.radius_now_cm = smr.reduced_radius_cm(commander.radius_now_cm, radius_by_cm)
             after.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
+            rows.append(
+                journal.RowChange(
+                    "commander",
+                    squadron.commander_id,
+                    {"modifier_now": before["modifier"], "radius_now_cm": before["radius_cm"]},
+                    {"modifier_now": after["modifier"], "radius_now_cm": after["radius_cm"]},
+                )
+            )
         if crew_by:
             if squadron.crew_id is None:
                 raise InvalidInput({"crew_by": f"{squadron.name} has no crew rating to reduce"})
@@ -577,16 +606,26 @@ def reduce_command(
             before["crew_modifier"] = crew.modifier_now
             crew.modifier_now = smr.reduced_modifier(crew.modifier_now, crew_by)
             after["crew_modifier"] = crew.modifier_now
+            rows.append(
+                journal.RowChange(
+                    "crew",
+                    squadron.crew_id,
+                    {"modifier_now": before["crew_modifier"]},
+                    {"modifier_now": after["crew_modifier"]},
+                )
+            )
         if not after:
             raise InvalidInput({"modifier_by": "enter at least one reduction above 0"})
         journal.append(
             session,
             campaign_id=side.campaign_id,
             kind="reduction",
+            side_id=squadron.side_id,
             summary=f"{squadron.name}: combat reduction "
             + ", ".join(f"{key} {before[key]} -> {after[key]}" for key in after),
             before=before,
             after=after,
+            changes=tuple(rows),
         )
 
 

@@ -1,0 +1,37 @@
+"""Critical hits on ships, and the campaign's own critical-hit tables (SMR2 §8.8, §9.9)."""
+
+from datetime import datetime
+
+from sqlmodel import Field, SQLModel
+
+from tracker.models.campaign import utcnow
+
+CRITICAL_KINDS = ("structural", "underwater")
+
+
+class Critical(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    kind: str = Field(max_length=12)  # structural | underwater
+    effect: str = Field(max_length=200)
+    roll: int | None = Field(default=None)
+    scenario_id: int | None = Field(default=None)
+    turn: int | None = Field(default=None)
+    # active | repaired | void (an undone hit: kept, never shown as damage)
+    status: str = Field(default="active", max_length=10)
+    at: datetime = Field(default_factory=utcnow)
+
+
+class CriticalTableRowBase(SQLModel):
+    kind: str = Field(max_length=12)
+    low: int = Field(ge=1, le=100)
+    high: int = Field(ge=1, le=100)
+    effect: str = Field(max_length=200)
+    # Optional stat the result changes at once, e.g. speed_kn -5 (the player's own table says).
+    stat: str = Field(default="", max_length=20)
+    amount: int = Field(default=0)
+
+
+class CriticalTableRow(CriticalTableRowBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

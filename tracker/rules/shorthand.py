@@ -1,0 +1,249 @@
+"""The damage shorthand: one line per hit, typed at the table (README "The damage shorthand").
+
+    exeter s3 f1 fm+1 crit "B turret out"
+
+Grammar (words separated by spaces; a quoted word may hold spaces):
+
+    line      = [ship] item*
+    ship      = the words before the first item, or one quoted word ("Admiral Graf Spee")
+    item      = sN      Structure lost          fN      Flotation lost
+              | rsN     Structure repaired      rfN     Flotation repaired
+              | fm+N    fire markers added      fm-N    fire markers removed
+              | crit TEXT | crit N | crit ?    a structural critical: its effect typed,
+                                                 a die typed for the campaign's table,
+                                                 or ? for the app to roll it
+              | ucrit TEXT | ucrit N | ucrit ? the same, underwater
+              | fix N   critical number N of the ship repaired
+
+Pure: no project or third-party imports. The parser raises only ShorthandError.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+MAX_POINTS = 999
+
+_NUMBERED = {
+    "s": "structure",
+    "f": "flotation",
+    "rs": "repair_structure",
+    "rf": "repair_flotation",
+}
+_NUMBER_ITEM = re.compile(r"^(rs|rf|s|f)(\d+)$", re.IGNORECASE)
+_FIRE_ITEM = re.compile(r"^fm([+-])(\d+)$", re.IGNORECASE)
+_FIX_WORDS = {"fix"}
+_CRIT_WORDS = {"crit": "structural", "ucrit": "underwater"}
+
+
+class ShorthandError(ValueError):
+    """A line that does not parse; `word` is the offending word and `start`..`end` its place."""
+
+    def __init__(self, message: str, *, word: str = "", start: int = 0, end: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.word = word
+        self.start = start
+        self.end = end
+
+
+@dataclass(frozen=True)
+class CriticalInput:
+    """One critical hit: the effect typed, or a die typed (roll) or to be rolled (auto)."""
+
+    kind: str  # structural | underwater
+    text: str = ""
+    roll: int | None = None
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class DamageLine:
+    """What one line says; the ship is the raw words, resolved against the fleet by the caller."""
+
+    ship: str = ""
+    structure: int = 0
+    flotation: int = 0
+    repair_structure: int = 0
+    repair_flotation: int = 0
+    fire_delta: int = 0
+    criticals: tuple[CriticalInput, ...] = field(default=())
+    fixes: tuple[int, ...] = field(default=())
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the line names no change at all."""
+        return not (
+            self.structure or self.flotation or self.repair_structure or self.repair_flotation
+            or self.fire_delta or self.criticals or self.fixes
+        )  # fmt: skip
+
+
+def _words(line: str) -> list[tuple[str, int, int]]:
+    """Split like a shell (quotes group words), keeping each word's place in the line."""
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words = []
+    try:
+        for word in lexer:
+            # shlex does not report offsets: find the word (or its quoted form) from where we are.
+            words.append(word)
+    except ValueError as exc:
+        quote = max(line.rfind('"'), line.rfind("'"))
+        raise ShorthandError(
+            "a quote is not closed: add the closing quote", word=line[quote:], start=quote,
+            end=len(line),
+        ) from exc  # fmt: skip
+    placed: list[tuple[str, int, int]] = []
+    cursor = 0
+    for word in words:
+        start, end = _locate(line, word, cursor)
+        placed.append((word, start, end))
+        cursor = end
+    return placed
+
+
+def _locate(line: str, word: str, cursor: int) -> tuple[int, int]:
+    while cursor < len(line) and line[cursor].isspace():
+        cursor += 1
+    end = cursor
+    quote: str | None = None
+    while end < len(line) and (quote or not line[end].isspace()):
+        char = line[end]
+        if quote and char == quote:
+            quote = None
+        elif not quote and char in "\"'":
+            quote = char
+        end += 1
+    return cursor, end
+
+
+def _is_item(word: str) -> bool:
+    lowered = word.lower()
+    return bool(
+        _NUMBER_ITEM.match(word) or _FIRE_ITEM.match(word) or lowered in _CRIT_WORDS
+        or lowered in _FIX_WORDS
+    )  # fmt: skip
+
+
+def _number(word: str, text: str, start: int, end: int, what: str) -> int:
+    value = int(text)
+    if value > MAX_POINTS:
+        raise ShorthandError(
+            f"{word!r}: {what} of {value} is more than {MAX_POINTS}; check the number",
+            word=word, start=start, end=end,
+        )  # fmt: skip
+    return value
+
+
+def parse_line(line: str) -> DamageLine:
+    """Parse one shorthand line; raise ShorthandError naming the offending word."""
+    if not isinstance(line, str):
+        raise ShorthandError("the line must be text")
+    words = _words(line)
+    index = 0
+    ship_words: list[str] = []
+    while index < len(words) and not _is_item(words[index][0]):
+        ship_words.append(words[index][0])
+        index += 1
+    totals = dict.fromkeys(_NUMBERED.values(), 0)
+    fire = 0
+    criticals: list[CriticalInput] = []
+    fixes: list[int] = []
+    while index < len(words):
+        word, start, end = words[index]
+        lowered = word.lower()
+        if match := _NUMBER_ITEM.match(word):
+            key = _NUMBERED[match.group(1).lower()]
+            totals[key] += _number(word, match.group(2), start, end, key.replace("_", " "))
+        elif match := _FIRE_ITEM.match(word):
+            count = _number(word, match.group(2), start, end, "fire markers")
+            fire += count if match.group(1) == "+" else -count
+        elif lowered in _CRIT_WORDS:
+            index += 1
+            if index >= len(words):
+                raise ShorthandError(
+                    f"{word!r} needs the effect in quotes, a die roll, or ? to roll",
+                    word=word, start=start, end=end,
+                )  # fmt: skip
+            criticals.append(_critical(_CRIT_WORDS[lowered], *words[index]))
+        elif lowered in _FIX_WORDS:
+            index += 1
+            if index >= len(words) or not words[index][0].isdigit():
+                raise ShorthandError(
+                    "'fix' needs the number of the critical to clear, e.g. fix 1",
+                    word=word, start=start, end=end,
+                )  # fmt: skip
+            fixes.append(_number(words[index][0], words[index][0], *words[index][1:], "critical"))
+        else:
+            raise ShorthandError(
+                f"{word!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
+                "crit, ucrit or fix (? lists them)",
+                word=word, start=start, end=end,
+            )  # fmt: skip
+        index += 1
+    return DamageLine(
+        ship=" ".join(ship_words),
+        structure=totals["structure"],
+        flotation=totals["flotation"],
+        repair_structure=totals["repair_structure"],
+        repair_flotation=totals["repair_flotation"],
+        fire_delta=fire,
+        criticals=tuple(criticals),
+        fixes=tuple(fixes),
+    )
+
+
+def _critical(kind: str, word: str, start: int, end: int) -> CriticalInput:
+    if word == "?":
+        return CriticalInput(kind=kind, auto=True)
+    if word.isdigit():
+        roll = int(word)
+        if not 1 <= roll <= 100:
+            raise ShorthandError(
+                f"{word!r}: a critical die roll must be 1..100", word=word, start=start, end=end
+            )
+        return CriticalInput(kind=kind, roll=roll)
+    if not word.strip():
+        raise ShorthandError("the critical's effect is empty", word=word, start=start, end=end)
+    return CriticalInput(kind=kind, text=word.strip())
+
+
+def rank_names(query: str, names: list[str]) -> list[int]:
+    """Indices of the names that match the query, best first (the ship finder).
+
+    Exact (any case) beats a prefix, a prefix beats a word prefix, then a substring, then the
+    query's letters in order (``agspee`` finds Admiral Graf Spee). Ties keep the given order.
+    """
+    wanted = " ".join(query.lower().split())
+    if not wanted:
+        return list(range(len(names)))
+    scored: list[tuple[int, int]] = []
+    for index, name in enumerate(names):
+        lowered = " ".join(name.lower().split())
+        if lowered == wanted:
+            score = 0
+        elif lowered.startswith(wanted):
+            score = 1
+        elif any(word.startswith(wanted) for word in lowered.split()):
+            score = 2
+        elif wanted in lowered:
+            score = 3
+        elif _in_order(wanted.replace(" ", ""), lowered):
+            score = 4
+        else:
+            continue
+        scored.append((score, index))
+    return [index for _, index in sorted(scored)]
+
+
+def _in_order(letters: str, text: str) -> bool:
+    position = 0
+    for letter in letters:
+        position = text.find(letter, position) + 1
+        if position == 0:
+            return False
+    return True

@@ -1,0 +1,474 @@
+"""Recording hits and repairs during a game, with their consequences (DOMAIN 1.5, SMR2 §2.2, §2.6).
+
+The SMR2 damage and critical tables are not in our sources: the player types the points lost and
+each critical's effect, or rolls on a table the campaign holds and the player typed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, scratch_scope, session_scope
+from tracker.models import Campaign, Critical, CriticalTableRow, Ship, Side, Squadron
+from tracker.rules import damage as rules
+from tracker.rules import smr
+from tracker.rules.shorthand import rank_names
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput, check, require_range
+
+# Stats a critical-table row may change at once, with the bounds the ship row keeps.
+CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
+
+
+@dataclass(frozen=True)
+class CriticalRequest:
+    """One critical hit as entered: the effect typed, or a die roll on the campaign's table."""
+
+    kind: str = "structural"
+    effect: str = ""
+    roll: int | None = None
+
+
+@dataclass(frozen=True)
+class HitRequest:
+    """Everything one line of damage entry asks for, on one ship."""
+
+    ship_id: int
+    structure: int = 0
+    flotation: int = 0
+    repair_structure: int = 0
+    repair_flotation: int = 0
+    fire_delta: int = 0
+    criticals: tuple[CriticalRequest, ...] = ()
+    fixes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShipPick:
+    """A ship the finder offers."""
+
+    id: int
+    name: str
+    side: str
+    squadron: str
+    sunk: bool
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """A hit worked out: the tracks before and after, criticals, and what follows from it."""
+
+    ship_id: int
+    ship_name: str
+    structure: rules.TrackChange
+    flotation: rules.TrackChange
+    fire_before: int
+    fire_after: int
+    criticals: tuple[str, ...] = ()
+    fixed: tuple[str, ...] = ()
+    consequences: tuple[str, ...] = ()
+    zero_reached: bool = False
+    entry_id: int | None = None
+    dice: tuple[dict[str, Any], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class CriticalView:
+    id: int
+    number: int
+    kind: str
+    effect: str
+    roll: int | None
+    turn: int | None
+    status: str
+
+
+def find_ships(
+    factory: SessionFactory, *, campaign_id: int, query: str, limit: int = 8
+) -> list[ShipPick]:
+    """Ships of the campaign whose names match the query, best first, afloat before sunk."""
+    with session_scope(factory) as session:
+        rows = session.exec(
+            select(Ship, Side.name, Squadron.name)
+            .join(Side, col(Ship.side_id) == col(Side.id))
+            .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
+            .where(Side.campaign_id == campaign_id)
+            .order_by(col(Ship.id))
+        ).all()
+        picks = [
+            ShipPick(id=ship.id or 0, name=ship.name, side=side, squadron=squadron, sunk=ship.sunk)
+            for ship, side, squadron in rows
+        ]
+    order = rank_names(query, [pick.name for pick in picks])
+    ranked = [picks[index] for index in order]
+    return sorted(ranked, key=lambda pick: pick.sunk)[:limit]
+
+
+def _validate(request: HitRequest) -> None:
+    errors: dict[str, str] = {}
+    for key in ("structure", "flotation", "repair_structure", "repair_flotation"):
+        require_range(errors, key, getattr(request, key), 0, 999)
+    require_range(errors, "fire_delta", request.fire_delta, -99, 99)
+    for critical in request.criticals:
+        if critical.kind not in ("structural", "underwater"):
+            errors["criticals"] = "a critical is structural or underwater"
+        elif not critical.effect.strip() and critical.roll is None:
+            errors["criticals"] = "each critical needs its effect typed, or a die roll"
+        elif len(critical.effect) > 200:
+            errors["criticals"] = "a critical's effect must be at most 200 characters"
+        elif critical.roll is not None and not 1 <= critical.roll <= 100:
+            errors["criticals"] = f"a critical die roll must be 1..100, got {critical.roll}"
+    if not (
+        request.structure or request.flotation or request.repair_structure
+        or request.repair_flotation or request.fire_delta or request.criticals or request.fixes
+    ):  # fmt: skip
+        errors["line"] = "nothing to record: give sN, fN, fm+N, crit, rsN, rfN or fix N"
+    check(errors)
+
+
+def _ship_state(ship: Ship) -> dict[str, Any]:
+    return ship.model_dump(exclude={"id"})
+
+
+def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
+    return list(
+        session.exec(
+            select(Critical)
+            .where(Critical.ship_id == ship_id, Critical.status == "active")
+            .order_by(col(Critical.id))
+        ).all()
+    )
+
+
+def _table_effect(session: Session, campaign_id: int, kind: str, roll: int) -> CriticalTableRow:
+    rows = session.exec(
+        select(CriticalTableRow)
+        .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
+        .order_by(col(CriticalTableRow.low))
+    ).all()
+    if not rows:
+        raise InvalidInput(
+            {"criticals": f"this campaign has no {kind} critical table yet: type the effect in "
+             "quotes, or enter your rulebook's table first"}
+        )  # fmt: skip
+    for row in rows:
+        if row.low <= roll <= row.high:
+            return row
+    raise InvalidInput(
+        {"criticals": f"no row of the {kind} critical table covers a roll of {roll}"}
+    )
+
+
+def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
+    if stat == "speed_kn":
+        ship.speed_kn = max(0, ship.speed_kn + amount)
+    elif stat == "structure_now":
+        ship.structure_now = min(ship.structure_max, max(0, ship.structure_now + amount))
+    elif stat == "flotation_now":
+        ship.flotation_now = min(ship.flotation_max, max(0, ship.flotation_now + amount))
+    elif stat == "fire_markers":
+        ship.fire_markers = max(0, ship.fire_markers + amount)
+
+
+def _apply(
+    session: Session, request: HitRequest
+) -> tuple[DamageResult, list[journal.RowChange], int, int]:
+    """Change the rows in the session as the hit says; returns the result and the row changes."""
+    _validate(request)
+    ship = get_row(session, Ship, request.ship_id)
+    side = get_row(session, Side, ship.side_id)
+    if ship.sunk:
+        raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
+    before = _ship_state(ship)
+    errors: dict[str, str] = {}
+    structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)
+    flotation, flotation_over = rules.apply_loss(ship.flotation_now, request.flotation)
+    for key, now, maximum, repaired in (
+        ("repair_structure", structure, ship.structure_max, request.repair_structure),
+        ("repair_flotation", flotation, ship.flotation_max, request.repair_flotation),
+    ):
+        try:
+            value = rules.apply_repair(now, maximum, repaired)
+        except ValueError as exc:
+            errors[key] = f"{ship.name}: {exc}"
+            continue
+        if key == "repair_structure":
+            structure = value
+        else:
+            flotation = value
+    fire = ship.fire_markers + request.fire_delta
+    if fire < 0:
+        errors["fire_delta"] = (
+            f"{ship.name} has {ship.fire_markers} fire markers, not {-request.fire_delta}"
+        )
+    check(errors)
+    ship.structure_now, ship.flotation_now, ship.fire_markers = structure, flotation, fire
+
+    scenario = journal.current_scenario(session, side.campaign_id)
+    changes: list[journal.RowChange] = []
+    applied: list[str] = []
+    dice: list[dict[str, Any]] = []
+    # SMR2 §2.6: criticals one at a time, each applied before the next.
+    for critical in request.criticals:
+        effect = critical.effect.strip()
+        if not effect and critical.roll is not None:
+            row = _table_effect(session, side.campaign_id, critical.kind, critical.roll)
+            effect = row.effect
+            if row.stat:
+                _apply_stat(ship, row.stat, row.amount)
+        crit = Critical(
+            ship_id=request.ship_id, kind=critical.kind, effect=effect, roll=critical.roll,
+            scenario_id=scenario.id if scenario else None, turn=scenario.turn if scenario else None,
+        )  # fmt: skip
+        session.add(crit)
+        session.flush()
+        changes.append(journal.RowChange("critical", crit.id or 0, {"status": "void"},
+                                         {"status": "active"}))  # fmt: skip
+        label = f"{critical.kind} critical"
+        if critical.roll is not None:
+            label += f" ({critical.roll})"
+            dice.append({"die": "critical", "kind": critical.kind, "roll": critical.roll})
+        applied.append(f"{label}: {effect}")
+    active = _active_criticals(session, request.ship_id)
+    fixed: list[str] = []
+    for number in request.fixes:
+        if not 1 <= number <= len(active):
+            raise InvalidInput(
+                {"fixes": f"{ship.name} has {len(active)} critical(s) in force; no number {number}"}
+            )
+        crit = active[number - 1]
+        if crit.status != "active":
+            raise InvalidInput({"fixes": f"critical {number} is named twice"})
+        crit.status = "repaired"
+        changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
+                                         {"status": "repaired"}))  # fmt: skip
+        fixed.append(crit.effect)
+    session.flush()
+    changes.insert(0, journal.row_change("ship", ship.id, before, _ship_state(ship)))
+
+    tracks = (
+        rules.TrackChange("Structure", before["structure_now"], ship.structure_now,
+                          ship.structure_max, structure_over),
+        rules.TrackChange("Flotation", before["flotation_now"], ship.flotation_now,
+                          ship.flotation_max, flotation_over),
+    )  # fmt: skip
+    notes = [note for track in tracks for note in rules.consequences(ship.name, track)]
+    result = DamageResult(
+        ship_id=request.ship_id,
+        ship_name=ship.name,
+        structure=tracks[0],
+        flotation=tracks[1],
+        fire_before=before["fire_markers"],
+        fire_after=ship.fire_markers,
+        criticals=tuple(applied),
+        fixed=tuple(fixed),
+        consequences=tuple(notes),
+        zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
+        dice=tuple(dice),
+    )
+    return result, changes, side.campaign_id, ship.side_id
+
+
+def describe(result: DamageResult) -> str:
+    """One line for the journal and the toast: what changed on the ship."""
+    parts = []
+    for track in (result.structure, result.flotation):
+        if track.before != track.after or track.overflow:
+            parts.append(f"{track.name[0]} {track.before}->{track.after}/{track.maximum}")
+    if result.fire_before != result.fire_after:
+        parts.append(f"fire {result.fire_before}->{result.fire_after}")
+    parts.extend(result.criticals)
+    parts.extend(f"repaired: {effect}" for effect in result.fixed)
+    return f"{result.ship_name}: " + ", ".join(parts or ["no change"])
+
+
+def preview_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
+    """What recording the hit would do, worked out in a transaction that is rolled back."""
+    with scratch_scope(factory) as session:
+        result, _, _, _ = _apply(session, request)
+        return result
+
+
+def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
+    """Apply a hit or an in-game repair and journal it, in one transaction (DOMAIN 1.5)."""
+    with session_scope(factory) as session:
+        result, changes, campaign_id, side_id = _apply(session, request)
+        entry = journal.append(
+            session,
+            campaign_id=campaign_id,
+            kind="damage" if not (request.repair_structure or request.repair_flotation
+                                  or request.fixes) else "repair",
+            ship_id=request.ship_id,
+            side_id=side_id,
+            summary=describe(result),
+            before=changes[0].before,
+            after=changes[0].after,
+            dice={"criticals": list(result.dice)} if result.dice else None,
+            changes=tuple(changes),
+        )  # fmt: skip
+        return DamageResult(**{**result.__dict__, "entry_id": entry.id})
+
+
+def zero_outcomes(factory: SessionFactory, *, ship_id: int) -> list[str]:
+    """The campaign's list of what may happen at zero Structure or Flotation."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        campaign = get_row(session, Campaign, side.campaign_id)
+        return [line.strip() for line in campaign.zero_outcomes.splitlines() if line.strip()]
+
+
+def _afloat_of(session: Session, squadron_id: int) -> tuple[int, int]:
+    originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
+    return len(originals), sum(1 for ship in originals if not ship.sunk)
+
+
+def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) -> list[str]:
+    """Record what happened to a ship at zero: sunk, or another condition the player names."""
+    outcome = outcome.strip()
+    errors: dict[str, str] = {}
+    if not outcome:
+        errors["outcome"] = "choose or type what happened"
+    elif len(outcome) > 60:
+        errors["outcome"] = "must be at most 60 characters"
+    check(errors)
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        squadron = get_row(session, Squadron, ship.original_squadron_id)
+        was_half = smr.half_strength(*_afloat_of(session, squadron.id or 0))
+        before = _ship_state(ship)
+        ship.condition = outcome
+        ship.sunk = outcome.lower() == "sunk"
+        session.flush()
+        original, afloat = _afloat_of(session, squadron.id or 0)
+        notes = [f"{ship.name}: {outcome}"]
+        if ship.sunk and smr.half_strength(original, afloat) and not was_half:
+            notes.append(
+                f"{squadron.name} at half strength or less ({afloat} of {original} original "
+                "ships afloat): morale tests"
+            )
+        change = journal.row_change("ship", ship_id, before, _ship_state(ship))
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
+            side_id=ship.side_id, summary="; ".join(notes), before=change.before,
+            after=change.after, changes=(change,) if change.after else (),
+        )  # fmt: skip
+        return notes
+
+
+def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalView]:
+    """A ship's criticals in force (numbered as `fix N` counts them), then the repaired ones."""
+    with session_scope(factory) as session:
+        get_row(session, Ship, ship_id)
+        rows = session.exec(
+            select(Critical)
+            .where(Critical.ship_id == ship_id, Critical.status != "void")
+            .order_by(col(Critical.id))
+        ).all()
+    active = [row for row in rows if row.status == "active"]
+    repaired = [row for row in rows if row.status == "repaired"]
+    return [
+        CriticalView(id=row.id or 0, number=number if row.status == "active" else 0,
+                     kind=row.kind, effect=row.effect, roll=row.roll, turn=row.turn,
+                     status=row.status)
+        for number, row in enumerate([*active, *repaired], start=1)
+    ]  # fmt: skip
+
+
+def save_table_row(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    row_id: int | None = None,
+    kind: str,
+    low: int,
+    high: int,
+    effect: str,
+    stat: str = "",
+    amount: int = 0,
+) -> int:
+    """Add or change a row of the campaign's own critical table (the rulebook's, typed in)."""
+    errors: dict[str, str] = {}
+    if kind not in ("structural", "underwater"):
+        errors["kind"] = "must be structural or underwater"
+    require_range(errors, "low", low, 1, 100)
+    require_range(errors, "high", high, 1, 100)
+    if not errors and high < low:
+        errors["high"] = f"must not be below low ({low})"
+    effect = effect.strip()
+    if not effect:
+        errors["effect"] = "type the effect as your rulebook gives it"
+    elif len(effect) > 200:
+        errors["effect"] = "must be at most 200 characters"
+    if stat and stat not in CRITICAL_STATS:
+        errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
+    require_range(errors, "amount", amount, -99, 99)
+    check(errors)
+    with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
+        overlaps = session.exec(
+            select(CriticalTableRow).where(
+                CriticalTableRow.campaign_id == campaign_id,
+                CriticalTableRow.kind == kind,
+                col(CriticalTableRow.low) <= high,
+                col(CriticalTableRow.high) >= low,
+            )
+        ).all()
+        clash = [row for row in overlaps if row.id != row_id]
+        if clash:
+            raise InvalidInput(
+                {"low": f"{low}..{high} overlaps the row {clash[0].low}..{clash[0].high} "
+                 f"({clash[0].effect})"}
+            )  # fmt: skip
+        row = (
+            get_row(session, CriticalTableRow, row_id)
+            if row_id
+            else CriticalTableRow(campaign_id=campaign_id, kind=kind, low=low, high=high,
+                                  effect=effect)
+        )  # fmt: skip
+        row.kind, row.low, row.high, row.effect = kind, low, high, effect
+        row.stat, row.amount = stat, amount
+        session.add(row)
+        session.flush()
+        journal.append(
+            session, campaign_id=campaign_id, kind="table",
+            summary=f"{kind} critical table {low}-{high}: {effect}",
+        )  # fmt: skip
+        assert row.id is not None
+        return row.id
+
+
+def critical_table(
+    factory: SessionFactory, *, campaign_id: int, kind: str
+) -> Sequence[tuple[int, int, int, str, str, int]]:
+    """(id, low, high, effect, stat, amount) rows of one of the campaign's critical tables."""
+    with session_scope(factory) as session:
+        rows = session.exec(
+            select(CriticalTableRow)
+            .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
+            .order_by(col(CriticalTableRow.low))
+        ).all()
+        return [(r.id or 0, r.low, r.high, r.effect, r.stat, r.amount) for r in rows]
+
+
+def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
+    """Remove a row of a critical table."""
+    with session_scope(factory) as session:
+        row = get_row(session, CriticalTableRow, row_id)
+        journal.append(
+            session, campaign_id=row.campaign_id, kind="table",
+            summary=f"removed {row.kind} critical table row {row.low}-{row.high}",
+        )  # fmt: skip
+        session.delete(row)
+
+
+def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:
+    """The die a table is rolled with: its highest number (a d10 table ends at 10)."""
+    rows = critical_table(factory, campaign_id=campaign_id, kind=kind)
+    return max((high for _, _, high, _, _, _ in rows), default=None)

@@ -1,0 +1,180 @@
+"""Undo and redo over the journal: an inverse entry is appended, history is never rewritten."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Commander, Crew, Critical, JournalEntry, Ship, Squadron
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput
+
+TABLES: dict[str, Any] = {
+    "ship": Ship,
+    "commander": Commander,
+    "crew": Crew,
+    "critical": Critical,
+    "squadron": Squadron,
+}
+UNDO, REDO = "undo", "redo"
+
+
+@dataclass(frozen=True)
+class HistoryResult:
+    """What an undo or redo did: the new entry and the entry it reversed."""
+
+    entry_id: int
+    reverted_id: int
+    summary: str
+    ship_ids: tuple[int, ...]
+
+
+def _changes(entry: JournalEntry) -> list[dict[str, Any]]:
+    return list(json.loads(entry.detail).get("changes") or [])
+
+
+def _rows(entry: JournalEntry) -> set[tuple[str, int]]:
+    return {(change["table"], change["id"]) for change in _changes(entry)}
+
+
+def _is_action(entry: JournalEntry) -> bool:
+    """A change the player made (not an undo of one): the kind that clears the redo stack."""
+    return entry.undoable and entry.kind not in (UNDO, REDO)
+
+
+def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntry]:
+    """Later changes still in force that touch a row this entry changed."""
+    rows = _rows(entry)
+    later = session.exec(
+        select(JournalEntry)
+        .where(
+            JournalEntry.campaign_id == entry.campaign_id,
+            col(JournalEntry.id) > (entry.id or 0),
+            col(JournalEntry.undoable).is_(True),
+            col(JournalEntry.reverted_by_id).is_(None),
+            JournalEntry.kind != UNDO,
+        )
+        .order_by(col(JournalEntry.id).desc())
+    ).all()
+    return [other for other in later if _rows(other) & rows]
+
+
+def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
+    """Set every row the entry changed back to its `before` (side="before") or `after`."""
+    for change in _changes(entry):
+        model = TABLES.get(change["table"])
+        row = session.get(model, change["id"]) if model else None
+        if row is None:
+            raise InvalidInput(
+                {"journal": f"#{entry.id} changed a {change['table']} that has since been "
+                 "deleted: it cannot be reversed"}
+            )  # fmt: skip
+        for key, value in (change[side] or {}).items():
+            setattr(row, key, value)
+    session.flush()
+
+
+def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
+    """The player's own change at the bottom of a chain of undos and redos."""
+    while entry.kind in (UNDO, REDO) and entry.reverts_id is not None:
+        entry = get_row(session, JournalEntry, entry.reverts_id)
+    return entry
+
+
+def _reverse(session: Session, entry: JournalEntry, kind: str) -> HistoryResult:
+    _write_back(session, entry, "before")
+    inverse = tuple(
+        journal.RowChange(change["table"], change["id"], change["after"], change["before"])
+        for change in _changes(entry)
+    )
+    root = _root_action(session, entry)
+    verb = "Undid" if kind == UNDO else "Redid"
+    new = journal.append(
+        session, campaign_id=entry.campaign_id, kind=kind, ship_id=entry.ship_id,
+        side_id=entry.side_id, summary=f"{verb} #{root.id}: {root.summary}", changes=inverse,
+        reverts_id=entry.id,
+    )  # fmt: skip
+    entry.reverted_by_id = new.id
+    session.add(entry)
+    ships = tuple(sorted({c["id"] for c in _changes(entry) if c["table"] == "ship"}))
+    return HistoryResult(
+        entry_id=new.id or 0, reverted_id=entry.id or 0, summary=new.summary, ship_ids=ships
+    )
+
+
+def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
+    """Undo one entry; refused while a later change to the same ship or rating is in force."""
+    with session_scope(factory) as session:
+        entry = get_row(session, JournalEntry, entry_id)
+        if not entry.undoable or entry.kind == UNDO:
+            raise InvalidInput({"journal": f"#{entry.id} ({entry.kind}) cannot be undone"})
+        if entry.reverted_by_id is not None:
+            undo = get_row(session, JournalEntry, entry.reverted_by_id)
+            again = (
+                f"; it was redone by #{undo.reverted_by_id}: undo that instead"
+                if undo.reverted_by_id is not None
+                else ""
+            )
+            raise InvalidInput({"journal": f"#{entry.id} was already undone by #{undo.id}{again}"})
+        dependents = _later_dependents(session, entry)
+        if dependents:
+            later = dependents[0]
+            raise InvalidInput(
+                {"journal": f"#{entry.id} cannot be undone: the later #{later.id} "
+                 f"({later.summary}) depends on it; undo that first"}
+            )  # fmt: skip
+        return _reverse(session, entry, UNDO)
+
+
+def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
+    """Undo the campaign's newest change still in force (ctrl+z)."""
+    with session_scope(factory) as session:
+        entry = session.exec(
+            select(JournalEntry)
+            .where(
+                JournalEntry.campaign_id == campaign_id,
+                col(JournalEntry.undoable).is_(True),
+                col(JournalEntry.reverted_by_id).is_(None),
+                JournalEntry.kind != UNDO,
+            )
+            .order_by(col(JournalEntry.id).desc())
+            .limit(1)
+        ).first()
+        if entry is None:
+            raise InvalidInput({"journal": "nothing to undo in this campaign"})
+        entry_id = entry.id or 0
+    return undo_entry(factory, entry_id=entry_id)
+
+
+def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
+    """Redo the newest undo, unless a new change was made since (ctrl+y)."""
+    with session_scope(factory) as session:
+        newest_action = session.exec(
+            select(JournalEntry)
+            .where(
+                JournalEntry.campaign_id == campaign_id,
+                col(JournalEntry.undoable).is_(True),
+                col(JournalEntry.kind).not_in((UNDO, REDO)),
+            )
+            .order_by(col(JournalEntry.id).desc())
+            .limit(1)
+        ).first()
+        undo = session.exec(
+            select(JournalEntry)
+            .where(
+                JournalEntry.campaign_id == campaign_id,
+                JournalEntry.kind == UNDO,
+                col(JournalEntry.reverted_by_id).is_(None),
+                col(JournalEntry.id) > (newest_action.id or 0 if newest_action else 0),
+            )
+            .order_by(col(JournalEntry.id).desc())
+            .limit(1)
+        ).first()
+        if undo is None:
+            raise InvalidInput({"journal": "nothing to redo"})
+        return _reverse(session, undo, REDO)
