@@ -20,7 +20,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, damage, demo, fleet, sheet
 from tracker.services.errors import InvalidInput, NotFound
 
 
@@ -226,6 +226,14 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
     detached = fleet.create_squadron(factory, side_id=overview.sides[0].id, name="Detached")
     ajax = sheet.load_record_sheet(factory, squadron_id=force_g).ships[1].id
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
+    for campaign_id, ship_id in ((other.id, other_ship), (sample_id, ajax)):
+        damage.save_table_row(
+            factory, campaign_id=campaign_id, kind="structural", low=1, high=10, effect="Fire"
+        )
+        damage.record_hit(
+            factory,
+            request=damage.HitRequest(ship_id=ship_id, criticals=(damage.CriticalRequest(roll=3),)),
+        )
 
     before_other = _rows_of_campaign(factory, other.id)
     assert all(before_other.values())
