@@ -12,12 +12,19 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tracker import paths
+from tracker.rules.dice import Dice
+from tracker.screens.base import TrackerScreen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen
+from tracker.services import history
 from tracker.services.common import SessionFactory
+from tracker.services.errors import InvalidInput
 
-STYLE_FILES = ("app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "dialogs.tcss")
+STYLE_FILES = (
+    "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
+    "journal.tcss", "dialogs.tcss",
+)  # fmt: skip
 
 
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
@@ -38,6 +45,8 @@ class TrackerApp(App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("ctrl+y", "redo", "Redo", show=False),
     ]
 
     def __init__(
@@ -52,6 +61,7 @@ class TrackerApp(App[None]):
         self.factory = factory
         # Dice come from this one Random so a test can seed them; players may always type rolls.
         self.rng = rng or random.Random()
+        self.dice = Dice(self.rng)
         self.open_campaign_id = open_campaign_id
         self.db_label = db_label
 
@@ -66,9 +76,35 @@ class TrackerApp(App[None]):
         keys = [(key, description) for key, description, _ in screen_keys(self.screen)]
         self.push_screen(HelpScreen(self.screen.sub_title or self.screen.title or "", keys))
 
+    def _history(self, undo: bool) -> None:
+        screen = self.screen
+        campaign_id = screen.current_campaign_id() if isinstance(screen, TrackerScreen) else None
+        if not isinstance(screen, TrackerScreen) or campaign_id is None:
+            self.notify("Open a campaign first: undo and redo work within one.", severity="warning")
+            return
+        try:
+            result = (history.undo_last if undo else history.redo_last)(
+                self.factory, campaign_id=campaign_id
+            )
+        except InvalidInput as exc:
+            self.notify("\n".join(exc.errors.values()), severity="warning")
+            return
+        self.notify(result.summary, title="Undone" if undo else "Redone")
+        screen.reload()
+
+    def action_undo(self) -> None:
+        """Undo the campaign's newest change (it is kept in the journal, marked undone)."""
+        self._history(undo=True)
+
+    def action_redo(self) -> None:
+        """Redo the newest undo."""
+        self._history(undo=False)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Every key of the current screen is also a command in the palette (ctrl+p)."""
         yield from super().get_system_commands(screen)
         for key, description, action in screen_keys(screen):
             yield SystemCommand(description, f"Key: {key}", partial(screen.run_action, action))
         yield SystemCommand("Help", "Key: ? : the keys of this screen", self.action_help)
+        yield SystemCommand("Undo", "Key: ctrl+z : undo the newest change", self.action_undo)
+        yield SystemCommand("Redo", "Key: ctrl+y : redo the newest undo", self.action_redo)

@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, damage, demo, fleet, history, sheet
 
 SIZE = (120, 40)
 
@@ -89,3 +89,41 @@ def test_form_with_inline_error(snap_compare, snapshot_factory: SessionFactory) 
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=bad_size)
+
+
+def _type_in_damage_entry(line: str):  # type: ignore[no-untyped-def]
+    async def run(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("enter", "d")
+        await pilot.pause()
+        await pilot.press(*line)
+        await pilot.pause()
+
+    return run
+
+
+def test_damage_entry_with_preview(snap_compare, snapshot_factory: SessionFactory) -> None:  # type: ignore[no-untyped-def]
+    app, _ = sample_app(snapshot_factory)
+    line = 'exeter s9 f1 fm+1 crit "B turret out"'
+    assert snap_compare(app, terminal_size=SIZE, run_before=_type_in_damage_entry(line))
+
+
+def test_damage_entry_with_parse_error(snap_compare, snapshot_factory: SessionFactory) -> None:  # type: ignore[no-untyped-def]
+    app, _ = sample_app(snapshot_factory)
+    line = "exeter s3 flot2"
+    assert snap_compare(app, terminal_size=SIZE, run_before=_type_in_damage_entry(line))
+
+
+def test_journal_screen(snap_compare, snapshot_factory: SessionFactory) -> None:  # type: ignore[no-untyped-def]
+    app, campaign_id = sample_app(snapshot_factory)
+    squadron_id = force_g(snapshot_factory, campaign_id)
+    ships = sheet.load_record_sheet(snapshot_factory, squadron_id=squadron_id).ships
+    damage.record_hit(snapshot_factory, request=damage.HitRequest(ship_id=ships[0].id, structure=3))
+    damage.record_hit(
+        snapshot_factory,
+        request=damage.HitRequest(
+            ship_id=ships[1].id, flotation=2, fire_delta=1,
+            criticals=(damage.CriticalRequest(effect="Y turret jammed"),),
+        ),
+    )  # fmt: skip
+    history.undo_last(snapshot_factory, campaign_id=campaign_id)
+    assert snap_compare(app, terminal_size=SIZE, press=["j"])

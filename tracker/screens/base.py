@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.screen import Screen
 
+from tracker.rules.dice import Dice
 from tracker.services.common import SessionFactory
 from tracker.services.errors import NotFound
 
@@ -23,6 +24,16 @@ class TrackerScreen(Screen[Any]):
     def rng(self) -> random.Random:
         rng: random.Random = getattr(self.app, "rng")  # noqa: B009
         return rng
+
+    @property
+    def dice(self) -> Dice:
+        dice: Dice = getattr(self.app, "dice")  # noqa: B009
+        return dice
+
+    def current_campaign_id(self) -> int | None:
+        """The campaign the screen shows: undo and redo (ctrl+z, ctrl+y) act on it."""
+        campaign_id = getattr(self, "campaign_id", None)
+        return campaign_id if isinstance(campaign_id, int) else None
 
     def on_screen_resume(self) -> None:
         try:

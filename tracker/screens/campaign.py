@@ -13,7 +13,10 @@ from textual.widgets.tree import TreeNode
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.critical_tables import CriticalTablesScreen
+from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.journal import JournalScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.ship_forms import side_fields, squadron_fields
 from tracker.services import campaigns, fleet
@@ -30,6 +33,9 @@ class CampaignScreen(TrackerScreen):
         Binding("e", "edit", "Edit"),
         Binding("x,delete", "delete", "Delete"),
         Binding("p", "new_scenario", "New scenario"),
+        Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
+        Binding("j", "journal", "Journal", tooltip="The campaign journal"),
+        Binding("ctrl+t", "tables", "Crit tables", tooltip="The campaign's critical-hit tables"),
     ]
 
     def __init__(self, campaign_id: int) -> None:
@@ -125,6 +131,15 @@ class CampaignScreen(TrackerScreen):
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def action_damage(self) -> None:
+        self.app.push_screen(DamageEntryScreen(self.campaign_id))
+
+    def action_journal(self) -> None:
+        self.app.push_screen(JournalScreen(self.campaign_id))
+
+    def action_tables(self) -> None:
+        self.app.push_screen(CriticalTablesScreen(self.campaign_id))
 
     def action_new_side(self) -> None:
         def submit(values: dict[str, Any]) -> SideView:

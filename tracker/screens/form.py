@@ -16,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tracker.rules import smr
+from tracker.rules.dice import Dice
 from tracker.services.errors import InvalidInput, NotFound
 
 
@@ -203,7 +204,8 @@ class FormScreen(ModalScreen[Any]):
         """Roll a d10 with the app's dice into the roll field; the player may still change it."""
         if self.dice_field is None:
             return
-        roll = smr.roll_d10(self.rng)
+        dice = getattr(self.app, "dice", None)
+        roll = dice.roll(10, self.form_title) if isinstance(dice, Dice) else smr.roll_d10(self.rng)
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
         self.notify(f"Rolled d10: {roll}", timeout=3)
 

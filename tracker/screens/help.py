@@ -14,6 +14,7 @@ GLOBAL_KEYS = (
     ("?", "This help"),
     ("ctrl+p", "Command palette: every action of this screen, by name"),
     ("q", "Quit (from any screen without a text field focused)"),
+    ("ctrl+z / ctrl+y", "Undo / redo the campaign's newest change (kept in the journal)"),
     ("ctrl+s", "Save a form"),
     ("ctrl+r", "Roll a d10 in a form that asks for one"),
     ("escape", "Back, or cancel a form"),

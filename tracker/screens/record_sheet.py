@@ -14,7 +14,9 @@ from tracker.rules import smr
 from tracker.screens import ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.services import fleet, sheet
 from tracker.services.views import RecordSheet, ShipView, TestResult
@@ -86,6 +88,8 @@ def ship_status(ship: ShipView) -> Text:
     """Sunk, the smoke markers that call for morale tests (S⅓, F⅓), Out of Command (OoC)."""
     if ship.sunk:
         return Text("SUNK", style="bold red")
+    if ship.condition:
+        return Text(ship.condition, style="bold red", overflow="ellipsis", no_wrap=True)
     parts = [
         flag for flag, on in (("S⅓", ship.structure_third), ("F⅓", ship.flotation_third)) if on
     ]
@@ -118,17 +122,27 @@ class RecordSheetScreen(TrackerScreen):
     # Short words for the Footer; the tooltip is the name in the palette and the help screen.
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("a", "add_ship", "Add", tooltip="Add a ship"),
         Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
-        Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship"),
+        Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship", show=False),
         Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
-        Binding("t", "transfer_ship", "Transfer", tooltip="Transfer the ship to another squadron"),
+        Binding(
+            "t",
+            "transfer_ship",
+            "Transfer",
+            tooltip="Transfer the ship to another squadron",
+            show=False,
+        ),
         Binding("f", "fire(1)", "Fire+", tooltip="Add a fire marker to the ship"),
         Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
         Binding("r", "commander", "Commander", tooltip="Roll or buy the commander"),
         Binding("w", "crew", "Crew", tooltip="Roll or buy the crew"),
         Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
-        Binding("m", "reduce", "Reduce", tooltip="Combat reductions to command and crew"),
+        Binding(
+            "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
+        ),
+        Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
     ]
 
@@ -219,6 +233,19 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def current_campaign_id(self) -> int | None:
+        return self.record.campaign_id if self.record else None
+
+    def action_damage(self) -> None:
+        if self.record is None:
+            return
+        ship = self._ship()
+        self.app.push_screen(DamageEntryScreen(self.record.campaign_id, ship.id if ship else None))
+
+    def action_journal(self) -> None:
+        if self.record is not None:
+            self.app.push_screen(JournalScreen(self.record.campaign_id))
 
     def action_add_ship(self) -> None:
         def submit(values: dict[str, Any]) -> int:

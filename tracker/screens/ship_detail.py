@@ -11,8 +11,10 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services import fleet, sheet
+from tracker.screens.journal import JournalScreen
+from tracker.services import damage, fleet, sheet
 from tracker.services.views import BatteryView, ShipView
 from tracker.widgets.track_bar import track_bar
 
@@ -63,9 +65,11 @@ class ShipDetailScreen(TrackerScreen):
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
+        Binding("d", "damage", "Damage", tooltip="Record a hit or a repair on this ship"),
         Binding("a", "add_battery", "Add battery"),
         Binding("e", "edit_battery", "Edit battery"),
         Binding("x,delete", "delete_battery", "Delete battery"),
+        Binding("j", "service_record", "Service record", tooltip="This ship's journal entries"),
     ]
 
     def __init__(self, ship_id: int) -> None:
@@ -77,20 +81,24 @@ class ShipDetailScreen(TrackerScreen):
         yield Header()
         yield Static("", id="ship-summary")
         yield DataTable(id="battery-table", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="critical-table", cursor_type="none", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#battery-table", DataTable)
         table.add_columns("Mount", "Calibre", "Guns", "IP", "Range bands", "Notes")
         table.border_title = "Batteries"
         table.focus()
+        criticals = self.query_one("#critical-table", DataTable)
+        criticals.add_columns("No.", "Critical", "Effect", "Roll", "Turn", "Status")
+        criticals.border_title = "Critical hits (fix N in damage entry repairs number N)"
 
     def reload(self) -> None:
         self.ship, where = sheet.load_ship(self.factory, ship_id=self.ship_id)
         self.title = self.ship.name
         self.sub_title = "Ship"
         self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where))
-        table = self.query_one(DataTable)
+        table = self.query_one("#battery-table", DataTable)
         row = table.cursor_row
         table.clear()
         for battery in self.ship.batteries:
@@ -100,12 +108,30 @@ class ShipDetailScreen(TrackerScreen):
             )  # fmt: skip
         if self.ship.batteries:
             table.move_cursor(row=min(max(row, 0), len(self.ship.batteries) - 1))
+        criticals = self.query_one("#critical-table", DataTable)
+        criticals.clear()
+        for crit in damage.list_criticals(self.factory, ship_id=self.ship_id):
+            criticals.add_row(
+                crit.number or "", crit.kind, Text(crit.effect), crit.roll or "",
+                crit.turn or "", crit.status,
+            )  # fmt: skip
+
+    def current_campaign_id(self) -> int | None:
+        return self.ship.campaign_id if self.ship else None
+
+    def action_damage(self) -> None:
+        if self.ship is not None:
+            self.app.push_screen(DamageEntryScreen(self.ship.campaign_id, self.ship_id))
+
+    def action_service_record(self) -> None:
+        if self.ship is not None:
+            self.app.push_screen(JournalScreen(self.ship.campaign_id, ship_id=self.ship_id))
 
     def _battery(self) -> BatteryView | None:
         if self.ship is None or not self.ship.batteries:
             self.notify("No battery selected: press a to add one.", severity="warning")
             return None
-        row = self.query_one(DataTable).cursor_row
+        row = self.query_one("#battery-table", DataTable).cursor_row
         return self.ship.batteries[min(max(row, 0), len(self.ship.batteries) - 1)]
 
     def action_back(self) -> None:

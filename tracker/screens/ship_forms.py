@@ -40,7 +40,8 @@ def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
         armour_class="", structure_now=1, structure_max=1, flotation_now=1, flotation_max=1,
         structure_third=False, flotation_third=False, fire_markers=0, points_base=0,
         crew_percent=0, points_total=0, base_width_cm=0.0, torpedoes="", sraa_dp="", radar="",
-        notes="", sunk=False, squadron_id=0, original_squadron_id=0, out_of_command=False,
+        notes="", sunk=False, condition="", squadron_id=0, original_squadron_id=0,
+        out_of_command=False,
     )  # fmt: skip
     return [
         FieldSpec("name", "Name", value=base.name),

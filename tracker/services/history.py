@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Commander, Crew, Critical, JournalEntry, Ship, Squadron
+from tracker.models import Commander, Crew, Critical, JournalEntry, Scenario, Ship, Side, Squadron
 from tracker.services import journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
@@ -178,3 +178,137 @@ def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
         if undo is None:
             raise InvalidInput({"journal": "nothing to redo"})
         return _reverse(session, undo, REDO)
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """One journal line as the journal screen shows it."""
+
+    id: int
+    at: str
+    scenario: str
+    turn: int | None
+    side: str
+    ship: str
+    ship_id: int | None
+    kind: str
+    summary: str
+    undone: bool
+    undoable: bool
+    dice: str
+
+
+@dataclass(frozen=True)
+class JournalFilters:
+    """The choices the journal screen offers: (label, id) pairs and the kinds present."""
+
+    scenarios: tuple[tuple[str, int], ...]
+    sides: tuple[tuple[str, int], ...]
+    ships: tuple[tuple[str, int], ...]
+    kinds: tuple[str, ...]
+
+
+def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilters:
+    """Scenarios, sides, ships and kinds of a campaign's journal, for its filter pick lists."""
+    with session_scope(factory) as session:
+        scenarios = session.exec(
+            select(Scenario)
+            .where(Scenario.campaign_id == campaign_id)
+            .order_by(col(Scenario.position))
+        ).all()
+        sides = session.exec(select(Side).where(Side.campaign_id == campaign_id)).all()
+        ships = session.exec(
+            select(Ship)
+            .join(Side, col(Ship.side_id) == col(Side.id))
+            .where(Side.campaign_id == campaign_id)
+            .order_by(col(Ship.name))
+        ).all()
+        kinds = session.exec(
+            select(JournalEntry.kind).where(JournalEntry.campaign_id == campaign_id).distinct()
+        ).all()
+        return JournalFilters(
+            scenarios=tuple((s.title, s.id or 0) for s in scenarios),
+            sides=tuple((s.name, s.id or 0) for s in sides),
+            ships=tuple((s.name, s.id or 0) for s in ships),
+            kinds=tuple(sorted(kinds)),
+        )
+
+
+def _dice_text(detail: dict[str, Any]) -> str:
+    """The dice of an entry in table words: raw roll, each modifier, the total."""
+    dice = detail.get("dice") or {}
+    if "criticals" in dice:
+        return ", ".join(f"{d['kind'][0]}crit {d['roll']}" for d in dice["criticals"])
+    roll = dice.get("d10")
+    if roll is None:
+        return ""
+    if "total" in dice:  # a command or crew test
+        text = f"d10 {roll} {dice['modifier']:+d}"
+        if dice.get("under_fire"):
+            text += " -2"
+        if dice.get("extra"):
+            text += f" {dice['extra']:+d}"
+        return f"{text} = {dice['total']}"
+    if dice.get("commander_modifier") is not None:  # the optional crew rule
+        return f"d10 {roll} {dice['commander_modifier']:+d} = {dice['modified']}"
+    return f"d10 {roll}"
+
+
+def list_entries(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    scenario_id: int | None = None,
+    side_id: int | None = None,
+    ship_id: int | None = None,
+    kind: str | None = None,
+    search: str = "",
+    limit: int = 500,
+) -> list[EntryView]:
+    """A campaign's journal, newest first, filtered; at most `limit` lines (newest kept)."""
+    with session_scope(factory) as session:
+        query = select(JournalEntry).where(JournalEntry.campaign_id == campaign_id)
+        if scenario_id is not None:
+            query = query.where(JournalEntry.scenario_id == scenario_id)
+        if side_id is not None:
+            query = query.where(JournalEntry.side_id == side_id)
+        if ship_id is not None:
+            query = query.where(JournalEntry.ship_id == ship_id)
+        if kind:
+            query = query.where(JournalEntry.kind == kind)
+        if search.strip():
+            query = query.where(col(JournalEntry.summary).ilike(f"%{search.strip()}%"))
+        entries = session.exec(query.order_by(col(JournalEntry.id).desc()).limit(limit)).all()
+        scenario_names = {
+            s.id: s.title
+            for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign_id))
+        }
+        side_names = {
+            s.id: s.name for s in session.exec(select(Side).where(Side.campaign_id == campaign_id))
+        }
+        ship_ids = {entry.ship_id for entry in entries if entry.ship_id is not None}
+        ship_names = (
+            {s.id: s.name for s in session.exec(select(Ship).where(col(Ship.id).in_(ship_ids)))}
+            if ship_ids
+            else {}
+        )
+        views = []
+        for entry in entries:
+            detail = json.loads(entry.detail)
+            views.append(
+                EntryView(
+                    id=entry.id or 0,
+                    at=entry.at.strftime("%Y-%m-%d %H:%M"),
+                    scenario=scenario_names.get(entry.scenario_id, ""),
+                    turn=entry.turn,
+                    side=side_names.get(entry.side_id, ""),
+                    ship=ship_names.get(entry.ship_id, ""),
+                    ship_id=entry.ship_id,
+                    kind=entry.kind,
+                    summary=entry.summary,
+                    undone=entry.reverted_by_id is not None,
+                    undoable=entry.undoable and entry.kind != UNDO,
+                    dice=_dice_text(detail),
+                )
+            )
+        return views

@@ -63,6 +63,7 @@ def ship_view(
     scale: str,
     out_of_command: bool,
     batteries: tuple[BatteryView, ...] = (),
+    campaign_id: int = 0,
 ) -> ShipView:
     """A ship with its derived values: 1/3 flags, crew-adjusted points, base width."""
     assert ship.id is not None
@@ -91,10 +92,12 @@ def ship_view(
         radar=ship.radar,
         notes=ship.notes,
         sunk=ship.sunk,
+        condition=ship.condition,
         squadron_id=ship.squadron_id,
         original_squadron_id=ship.original_squadron_id,
         out_of_command=out_of_command,
         batteries=batteries,
+        campaign_id=campaign_id,
     )
 
 
@@ -192,5 +195,6 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
             scale=campaign.model_scale,
             out_of_command=_out_of_command(ship, scenario),
             batteries=_batteries(session, ship_id),
+            campaign_id=side.campaign_id,
         )
         return view, f"{side.name} · {squadron.name}"

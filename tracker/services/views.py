@@ -121,10 +121,12 @@ class ShipView:
     radar: str
     notes: str
     sunk: bool
+    condition: str
     squadron_id: int
     original_squadron_id: int
     out_of_command: bool
     batteries: tuple[BatteryView, ...] = field(default=())
+    campaign_id: int = 0
 
 
 @dataclass(frozen=True)

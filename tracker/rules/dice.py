@@ -1,0 +1,50 @@
+"""Dice: rolled by an injected generator or typed from the table, and the log of the last rolls."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """One die: its size, the raw value, whether the player typed it, and what it was for."""
+
+    sides: int
+    value: int
+    purpose: str
+    typed: bool = False
+    note: str = ""
+
+    def __str__(self) -> str:
+        how = "typed" if self.typed else "rolled"
+        text = f"d{self.sides} {how} {self.value}: {self.purpose}"
+        return f"{text} ({self.note})" if self.note else text
+
+
+class Dice:
+    """Rolls with one seeded generator (tests pass their own) and remembers the last rolls."""
+
+    def __init__(self, rng: random.Random | None = None, *, keep: int = 12) -> None:
+        self.rng = rng or random.Random()
+        self._log: deque[RollRecord] = deque(maxlen=keep)
+
+    def roll(self, sides: int, purpose: str, note: str = "") -> int:
+        """Roll one die of `sides` faces and log it."""
+        if sides < 2:
+            raise ValueError(f"sides must be 2 or more, got {sides}")
+        value = self.rng.randint(1, sides)
+        self._log.appendleft(RollRecord(sides, value, purpose, typed=False, note=note))
+        return value
+
+    def record(self, sides: int, value: int, purpose: str, note: str = "") -> None:
+        """Log a die the player rolled at the table and typed in."""
+        if not 1 <= value <= sides:
+            raise ValueError(f"a d{sides} shows 1..{sides}, got {value}")
+        self._log.appendleft(RollRecord(sides, value, purpose, typed=True, note=note))
+
+    @property
+    def log(self) -> list[RollRecord]:
+        """The last rolls, newest first."""
+        return list(self._log)

@@ -1,0 +1,156 @@
+"""The campaign journal: every change, newest first, filtered and searched; undo from here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.services import history
+from tracker.services.errors import InvalidInput
+from tracker.services.history import EntryView
+
+ALL = "all"
+LIMIT = 500
+
+
+class JournalScreen(TrackerScreen):
+    """Filters across the top; the entries below; enter shows the ship's service record."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back"),
+        Binding("u", "undo_entry", "Undo entry", tooltip="Undo the selected journal entry"),
+        Binding("enter", "service_record", "Ship record",
+                tooltip="Show the selected ship's service record"),
+        Binding("slash", "search", "Search", key_display="/", tooltip="Search the journal"),
+        Binding("c", "clear_filters", "Clear", tooltip="Clear every filter"),
+    ]  # fmt: skip
+
+    def __init__(self, campaign_id: int, ship_id: int | None = None) -> None:
+        super().__init__()
+        self.campaign_id = campaign_id
+        self.start_ship_id = ship_id
+        self.entries: list[EntryView] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="journal-filters"):
+            yield Input(placeholder="search (/)", id="journal-search", compact=True)
+            yield Select[Any]([], prompt="scenario", id="filter-scenario", compact=True)
+            yield Select[Any]([], prompt="side", id="filter-side", compact=True)
+            yield Select[Any]([], prompt="ship", id="filter-ship", compact=True)
+            yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
+        yield DataTable(id="journal-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="journal-status", markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "Journal"
+        filters = history.journal_filters(self.factory, campaign_id=self.campaign_id)
+        self.query_one("#filter-scenario", Select).set_options(filters.scenarios)
+        self.query_one("#filter-side", Select).set_options(filters.sides)
+        self.query_one("#filter-ship", Select).set_options(filters.ships)
+        self.query_one("#filter-kind", Select).set_options([(k, k) for k in filters.kinds])
+        if self.start_ship_id is not None:
+            self.query_one("#filter-ship", Select).value = self.start_ship_id
+        table = self.query_one(DataTable)
+        table.add_column("#", width=5)
+        table.add_column("Scenario", width=16)
+        table.add_column("Turn", width=4)
+        table.add_column("Kind", width=9)
+        table.add_column("What happened", width=60)
+        table.add_column("Dice", width=14)
+        table.focus()
+
+    def _value(self, widget_id: str) -> Any:
+        value = self.query_one(widget_id, Select).value
+        return None if value is Select.NULL else value
+
+    def reload(self) -> None:
+        self.entries = history.list_entries(
+            self.factory,
+            campaign_id=self.campaign_id,
+            scenario_id=self._value("#filter-scenario"),
+            side_id=self._value("#filter-side"),
+            ship_id=self._value("#filter-ship"),
+            kind=self._value("#filter-kind"),
+            search=self.query_one("#journal-search", Input).value,
+            limit=LIMIT,
+        )
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for entry in self.entries:
+            style = "dim strike" if entry.undone else ""
+            table.add_row(
+                entry.id,
+                Text(entry.scenario, overflow="ellipsis", no_wrap=True),
+                entry.turn or "",
+                entry.kind,
+                Text(entry.summary, style=style, overflow="ellipsis", no_wrap=True),
+                entry.dice,
+                key=str(entry.id),
+            )
+        if self.entries:
+            table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
+        ship = self._value("#filter-ship")
+        shown = f"{len(self.entries)} entries" + (
+            " (newest 500)" if len(self.entries) == LIMIT else ""
+        )
+        if ship is not None:
+            shown += " · service record of the ship chosen above"
+        self.query_one("#journal-status", Static).update(
+            shown + " · struck-through entries were undone · u undoes the selected entry"
+        )
+
+    @on(Input.Changed, "#journal-search")
+    @on(Select.Changed)
+    def _filters_changed(self) -> None:
+        self.reload()
+
+    def _selected(self) -> EntryView | None:
+        if not self.entries:
+            return None
+        return self.entries[
+            min(max(self.query_one(DataTable).cursor_row, 0), len(self.entries) - 1)
+        ]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_service_record()
+
+    def action_service_record(self) -> None:
+        entry = self._selected()
+        if entry is None or entry.ship_id is None:
+            self.notify("That entry is not about one ship.", severity="warning")
+            return
+        self.query_one("#filter-ship", Select).value = entry.ship_id
+
+    def action_undo_entry(self) -> None:
+        entry = self._selected()
+        if entry is None:
+            return
+        try:
+            result = history.undo_entry(self.factory, entry_id=entry.id)
+        except InvalidInput as exc:
+            self.notify("\n".join(exc.errors.values()), severity="error")
+            return
+        self.notify(result.summary, title="Undone")
+        self.reload()
+
+    def action_search(self) -> None:
+        self.query_one("#journal-search", Input).focus()
+
+    def action_clear_filters(self) -> None:
+        for widget_id in ("#filter-scenario", "#filter-side", "#filter-ship", "#filter-kind"):
+            self.query_one(widget_id, Select).clear()
+        self.query_one("#journal-search", Input).value = ""
+        self.reload()
+
+    def action_back(self) -> None:
+        self.dismiss()
