@@ -85,6 +85,7 @@ class FormScreen(ModalScreen[Any]):
         self.preview = preview
         self.dice_field = dice_field
         self.rng = rng or random.Random()
+        self.rolled: int | None = None  # the last d10 the app rolled into the roll field
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -171,7 +172,15 @@ class FormScreen(ModalScreen[Any]):
         except NotFound as exc:
             self.show_errors({"form": f"{exc}: close this form and look again"})
             return
+        self._log_typed_roll(values)
         self.dismiss(result)
+
+    def _log_typed_roll(self, values: dict[str, Any]) -> None:
+        """A die the player rolled at the table and typed goes into the dice log too."""
+        typed = values.get(self.dice_field) if self.dice_field else None
+        dice = getattr(self.app, "dice", None)
+        if isinstance(typed, int) and typed != self.rolled and isinstance(dice, Dice):
+            dice.record(10, typed, self.form_title)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "roll":
@@ -206,6 +215,7 @@ class FormScreen(ModalScreen[Any]):
             return
         dice = getattr(self.app, "dice", None)
         roll = dice.roll(10, self.form_title) if isinstance(dice, Dice) else smr.roll_d10(self.rng)
+        self.rolled = roll
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
         self.notify(f"Rolled d10: {roll}", timeout=3)
 

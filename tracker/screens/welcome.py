@@ -42,6 +42,13 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
             kind="bool",
             value=summary.crew_roll_adds_commander if summary else False,
         ),
+        FieldSpec(
+            "zero_outcomes",
+            "At zero Structure/Flotation",
+            value="; ".join(summary.zero_outcomes.splitlines())
+            if summary
+            else "Sunk; Dead in the water; Other",
+        ),
     ]
 
 

@@ -7,6 +7,7 @@ from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, Commander, Crew, Scenario, Ship, Side, Squadron
+from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row as _get
@@ -38,6 +39,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         notes=campaign.notes,
         model_scale=campaign.model_scale,
         crew_roll_adds_commander=campaign.crew_roll_adds_commander,
+        zero_outcomes=campaign.zero_outcomes,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -49,6 +51,18 @@ def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
     with session_scope(factory) as session:
         campaigns = session.exec(select(Campaign).order_by(col(Campaign.name))).all()
         return [_summary(session, campaign) for campaign in campaigns]
+
+
+def parse_outcomes(text: str) -> str:
+    """The zero-outcome list as stored (one per line) from `Sunk; Dead in the water; Other`."""
+    items = [item.strip() for item in text.replace("\n", ";").split(";") if item.strip()]
+    errors: dict[str, str] = {}
+    if not items:
+        errors["zero_outcomes"] = "give at least one outcome, e.g. Sunk; Dead in the water"
+    elif any(len(item) > 60 for item in items) or len("\n".join(items)) > 400:
+        errors["zero_outcomes"] = "each outcome at most 60 characters, 400 in all"
+    check(errors)
+    return "\n".join(items)
 
 
 def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
@@ -77,9 +91,11 @@ def create_campaign(
     notes: str = "",
     model_scale: str = "1/2400",
     crew_roll_adds_commander: bool = False,
+    zero_outcomes: str = DEFAULT_ZERO_OUTCOMES,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     name = _validate_campaign(name, notes, model_scale)
+    outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
         _unique_campaign_name(session, name)
         campaign = Campaign(
@@ -87,6 +103,7 @@ def create_campaign(
             notes=notes,
             model_scale=model_scale,
             crew_roll_adds_commander=crew_roll_adds_commander,
+            zero_outcomes=outcomes,
         )
         session.add(campaign)
         session.flush()
@@ -103,18 +120,22 @@ def update_campaign(
     notes: str,
     model_scale: str,
     crew_roll_adds_commander: bool,
+    zero_outcomes: str | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options."""
     name = _validate_campaign(name, notes, model_scale)
+    outcomes = parse_outcomes(zero_outcomes) if zero_outcomes is not None else None
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
         _unique_campaign_name(session, name, exclude_id=campaign_id)
         before = campaign.model_dump(
-            include={"name", "notes", "model_scale", "crew_roll_adds_commander"}
+            include={"name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes"}
         )
         campaign.name, campaign.notes = name, notes
         campaign.model_scale = model_scale
         campaign.crew_roll_adds_commander = crew_roll_adds_commander
+        if outcomes is not None:
+            campaign.zero_outcomes = outcomes
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

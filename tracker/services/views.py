@@ -15,6 +15,7 @@ class CampaignSummary:
     sides: int
     ships: int
     current_scenario: str
+    zero_outcomes: str = "Sunk\nDead in the water\nOther"
 
 
 @dataclass(frozen=True)
