@@ -73,8 +73,19 @@ def _real_campaign_file(path: Path) -> Path:
 # --- a good file --------------------------------------------------------------------------------
 
 
+def test_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "no" / "such" / "campaign.db"
+    engine = make_engine(str(path))
+    try:
+        with pytest.raises(DatabaseProblem, match="does not exist"):
+            migrate(engine)
+    finally:
+        engine.dispose()
+    assert not (tmp_path / "no").exists()
+
+
 def test_migrate_creates_the_schema_at_head_on_a_new_file(tmp_path: Path) -> None:
-    path = tmp_path / "new" / "campaign.db"  # the folder is made too
+    path = tmp_path / "campaign.db"
     engine = make_engine(str(path))
     try:
         assert migrate(engine) is None  # nothing to back up

@@ -74,6 +74,8 @@ class TrackerApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         keys = [(key, description) for key, description, _ in screen_keys(self.screen)]
+        if isinstance(self.screen, TrackerScreen):
+            keys.extend(self.screen.HELP_EXTRA)
         self.push_screen(HelpScreen(self.screen.sub_title or self.screen.title or "", keys))
 
     def _history(self, undo: bool) -> None:

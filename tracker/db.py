@@ -143,6 +143,10 @@ def inspect_file(path: Path) -> str | None:
         raise DatabaseProblem(
             f"{path} is a folder, not a campaign file: pass a file path with --db."
         )
+    if not path.parent.is_dir():
+        raise DatabaseProblem(
+            f"the folder {path.parent} does not exist: create it, or choose another path with --db."
+        )
     if not path.exists() or path.stat().st_size == 0:
         if path.exists():
             raise DatabaseProblem(
@@ -208,7 +212,6 @@ def migrate(engine: Engine) -> Path | None:
     backup: Path | None = None
     path = sqlite_path(str(engine.url))
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         revision = inspect_file(path)
         if revision == head_revision():
             return None

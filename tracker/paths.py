@@ -26,10 +26,14 @@ def default_saves_dir() -> Path:
     return Path.cwd() / "saves"
 
 
+def default_db() -> str:
+    """saves/campaign.db, where a player who names no file keeps the campaign."""
+    return str(default_saves_dir() / DEFAULT_DB_NAME)
+
+
 def resolve_db(cli_value: str | None) -> str:
     """The database chosen by --db, then TRACKER_DB, then saves/campaign.db; a path or a URL."""
-    value = cli_value or os.environ.get(DB_ENV_VAR) or str(default_saves_dir() / DEFAULT_DB_NAME)
-    return value
+    return cli_value or os.environ.get(DB_ENV_VAR) or default_db()
 
 
 def is_url(value: str) -> bool:

@@ -366,7 +366,7 @@ def test_reductions_stop_at_the_floors_and_never_touch_the_command_limit(
     assert (c.modifier_now, c.radius_now_cm, c.command_limit) == (-2, 10, 4)
     assert (c.modifier_base, c.radius_base_cm) == (-2, 20)
     assert new.only.kind == "reduction"
-    assert "radius_cm 20 -> 10" in new.only.summary
+    assert "radius (cm) 20 -> 10" in new.only.summary
     assert new.detail["before"] == {"modifier": -2, "radius_cm": 20}
     assert new.detail["after"] == {"modifier": -2, "radius_cm": 10}
 

@@ -35,6 +35,7 @@ _NUMBERED = {
 _NUMBER_ITEM = re.compile(r"^(rs|rf|s|f)(\d+)$", re.IGNORECASE)
 _FIRE_ITEM = re.compile(r"^fm([+-])(\d+)$", re.IGNORECASE)
 _FIX_WORDS = {"fix"}
+_DIGITS = re.compile(r"[0-9]+")
 _CRIT_WORDS = {"crit": "structural", "ucrit": "underwater"}
 
 
@@ -81,11 +82,15 @@ class DamageLine:
         )  # fmt: skip
 
 
-def _words(line: str) -> list[tuple[str, int, int]]:
+Word = tuple[str, int, int, bool]  # text, start, end, quoted
+
+
+def _words(line: str) -> list[Word]:
     """Split like a shell (quotes group words), keeping each word's place in the line."""
     lexer = shlex.shlex(line, posix=True)
     lexer.whitespace_split = True
     lexer.commenters = ""
+    lexer.escape = ""  # the shorthand has no backslash escapes: a backslash is a character
     words = []
     try:
         for word in lexer:
@@ -97,21 +102,24 @@ def _words(line: str) -> list[tuple[str, int, int]]:
             "a quote is not closed: add the closing quote", word=line[quote:], start=quote,
             end=len(line),
         ) from exc  # fmt: skip
-    placed: list[tuple[str, int, int]] = []
+    placed: list[Word] = []
     cursor = 0
     for word in words:
         start, end = _locate(line, word, cursor)
-        placed.append((word, start, end))
+        placed.append((word, start, end, line[start] in "\"'"))
         cursor = end
     return placed
 
 
+SPACES = " \t\r\n"  # what shlex splits on; str.isspace() also knows others shlex keeps
+
+
 def _locate(line: str, word: str, cursor: int) -> tuple[int, int]:
-    while cursor < len(line) and line[cursor].isspace():
+    while cursor < len(line) and line[cursor] in SPACES:
         cursor += 1
     end = cursor
     quote: str | None = None
-    while end < len(line) and (quote or not line[end].isspace()):
+    while end < len(line) and (quote or line[end] not in SPACES):
         char = line[end]
         if quote and char == quote:
             quote = None
@@ -146,7 +154,8 @@ def parse_line(line: str) -> DamageLine:
     words = _words(line)
     index = 0
     ship_words: list[str] = []
-    while index < len(words) and not _is_item(words[index][0]):
+    # A quoted word is never an item: "S1" is a ship named S1.
+    while index < len(words) and (words[index][3] or not _is_item(words[index][0])):
         ship_words.append(words[index][0])
         index += 1
     totals = dict.fromkeys(_NUMBERED.values(), 0)
@@ -154,7 +163,7 @@ def parse_line(line: str) -> DamageLine:
     criticals: list[CriticalInput] = []
     fixes: list[int] = []
     while index < len(words):
-        word, start, end = words[index]
+        word, start, end, _ = words[index]
         lowered = word.lower()
         if match := _NUMBER_ITEM.match(word):
             key = _NUMBERED[match.group(1).lower()]
@@ -172,12 +181,13 @@ def parse_line(line: str) -> DamageLine:
             criticals.append(_critical(_CRIT_WORDS[lowered], *words[index]))
         elif lowered in _FIX_WORDS:
             index += 1
-            if index >= len(words) or not words[index][0].isdigit():
+            if index >= len(words) or not _DIGITS.fullmatch(words[index][0]):
                 raise ShorthandError(
                     "'fix' needs the number of the critical to clear, e.g. fix 1",
                     word=word, start=start, end=end,
                 )  # fmt: skip
-            fixes.append(_number(words[index][0], words[index][0], *words[index][1:], "critical"))
+            number, number_start, number_end, _ = words[index]
+            fixes.append(_number(number, number, number_start, number_end, "critical"))
         else:
             raise ShorthandError(
                 f"{word!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
@@ -197,10 +207,11 @@ def parse_line(line: str) -> DamageLine:
     )
 
 
-def _critical(kind: str, word: str, start: int, end: int) -> CriticalInput:
-    if word == "?":
+def _critical(kind: str, word: str, start: int, end: int, quoted: bool) -> CriticalInput:
+    # Quoted, it is the effect's text even if it looks like a roll: crit "12".
+    if word == "?" and not quoted:
         return CriticalInput(kind=kind, auto=True)
-    if word.isdigit():
+    if _DIGITS.fullmatch(word) and not quoted:
         roll = int(word)
         if not 1 <= roll <= 100:
             raise ShorthandError(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.screen import Screen
 
@@ -14,6 +14,9 @@ from tracker.services.errors import NotFound
 
 class TrackerScreen(Screen[Any]):
     """A screen that reads and writes through services, with the app's factory and dice."""
+
+    # Keys a widget of the screen handles (enter on a table row): listed in help too.
+    HELP_EXTRA: ClassVar[list[tuple[str, str]]] = []
 
     @property
     def factory(self) -> SessionFactory:

@@ -19,23 +19,42 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.ship_forms import side_fields, squadron_fields
-from tracker.services import campaigns, fleet
-from tracker.services.views import CampaignOverview, SideView, SquadronRef
+from tracker.services import campaigns, fleet, sheet
+from tracker.services.errors import InvalidInput
+from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
 
 
 class CampaignScreen(TrackerScreen):
     """Sides and squadrons as a tree; enter on a squadron opens its record sheet."""
 
+    HELP_EXTRA = [("enter", "Open the squadron's record sheet")]
+
     BINDINGS = [
-        Binding("escape", "back", "Campaigns"),
-        Binding("s", "new_side", "New side"),
-        Binding("n", "new_squadron", "New squadron"),
-        Binding("e", "edit", "Edit"),
-        Binding("x,delete", "delete", "Delete"),
-        Binding("p", "new_scenario", "New scenario"),
+        Binding("escape", "back", "Campaigns", tooltip="Back to the list of campaigns"),
+        Binding("s", "new_side", "Side", tooltip="New side"),
+        Binding(
+            "n", "new_squadron", "Squadron", tooltip="New squadron in the side under the cursor"
+        ),
+        Binding("p", "new_scenario", "Scenario", tooltip="New scenario"),
+        Binding(
+            "e", "edit", "Edit", tooltip="Edit the side, squadron or scenario under the cursor"
+        ),
+        Binding(
+            "x,delete",
+            "delete",
+            "Delete",
+            tooltip="Delete the side, squadron or scenario under the cursor",
+        ),
+        Binding("tab", "app.focus_next", "Pane", tooltip="Switch between forces and scenarios"),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
-        Binding("ctrl+t", "tables", "Crit tables", tooltip="The campaign's critical-hit tables"),
+        Binding(
+            "ctrl+t",
+            "tables",
+            "Crit tables",
+            tooltip="The campaign's critical-hit tables",
+            show=False,
+        ),
     ]
 
     def __init__(self, campaign_id: int) -> None:
@@ -91,7 +110,8 @@ class CampaignScreen(TrackerScreen):
                 target = node
             for squadron in side.squadrons:
                 leaf = node.add_leaf(
-                    Text(f"{squadron.name}  ·  {squadron.ships} ships"), data=squadron
+                    Text(f"{squadron.name}  ·  {squadron.ships} ship{'s' * (squadron.ships != 1)}"),
+                    data=squadron,
                 )
                 if squadron.id == self.select_squadron_id or (
                     isinstance(selected, SquadronRef) and selected.id == squadron.id
@@ -163,7 +183,19 @@ class CampaignScreen(TrackerScreen):
 
         self.app.push_screen(FormScreen("New squadron", squadron_fields(), submit), done)
 
+    def _scenario_focused(self) -> ScenarioView | None:
+        table = self.query_one("#scenario-table", DataTable)
+        if not table.has_focus or self.overview is None or not self.overview.scenarios:
+            return None
+        return self.overview.scenarios[
+            min(max(table.cursor_row, 0), len(self.overview.scenarios) - 1)
+        ]
+
     def action_edit(self) -> None:
+        scenario = self._scenario_focused()
+        if scenario is not None:
+            self._edit_scenario(scenario)
+            return
         data = self._cursor_data()
         if isinstance(data, SideView):
 
@@ -174,9 +206,50 @@ class CampaignScreen(TrackerScreen):
                 FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
             )
         elif isinstance(data, SquadronRef):
-            self.app.push_screen(RecordSheetScreen(data.id))
+            record = sheet.load_record_sheet(self.factory, squadron_id=data.id)
+
+            def submit_squadron(values: dict[str, Any]) -> bool:
+                fleet.update_squadron(self.factory, squadron_id=data.id, **values)
+                return True
+
+            self.app.push_screen(
+                FormScreen(
+                    f"Edit squadron {data.name}",
+                    squadron_fields(record.squadron_name, record.air, record.notes),
+                    submit_squadron,
+                ),
+                self._after,
+            )
+
+    def _edit_scenario(self, scenario: ScenarioView) -> None:
+        fields = [
+            FieldSpec("title", "Title", value=scenario.title),
+            FieldSpec("date", "Date", value=scenario.date),
+        ]
+
+        def submit(values: dict[str, Any]) -> ScenarioView:
+            return campaigns.update_scenario(self.factory, scenario_id=scenario.id, **values)
+
+        self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
+
+    def _delete_scenario(self, scenario: ScenarioView) -> None:
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                campaigns.delete_scenario(self.factory, scenario_id=scenario.id)
+            except InvalidInput as exc:
+                self.notify("\n".join(exc.errors.values()), severity="error")
+                return
+            self.reload()
+
+        self.app.push_screen(ConfirmScreen(f"Delete scenario {scenario.title!r}?"), done)
 
     def action_delete(self) -> None:
+        scenario = self._scenario_focused()
+        if scenario is not None:
+            self._delete_scenario(scenario)
+            return
         data = self._cursor_data()
         if data is None:
             return

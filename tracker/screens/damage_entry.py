@@ -16,6 +16,7 @@ from tracker.rules.shorthand import CriticalInput, DamageLine, ShorthandError, p
 from tracker.screens.base import TrackerScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
 from tracker.services.errors import InvalidInput
@@ -225,30 +226,12 @@ class DamageEntryScreen(TrackerScreen):
             self._ask_condition(result.ship_id, result.ship_name)
 
     def _ask_condition(self, ship_id: int, name: str) -> None:
-        outcomes = damage.zero_outcomes(self.factory, ship_id=ship_id)
-        fields = [
-            FieldSpec("outcome", "What happened", kind="select", value=outcomes[0],
-                      options=[(o, o) for o in outcomes]),
-            FieldSpec("typed", "Or type it", placeholder="e.g. towed by Ajax"),
-        ]  # fmt: skip
-
-        def submit(values: dict[str, Any]) -> list[str]:
-            outcome = values["typed"].strip() or values["outcome"]
-            return damage.confirm_condition(self.factory, ship_id=ship_id, outcome=outcome)
-
         def done(notes: list[str] | None) -> None:
             if notes:
                 self.notify("\n".join(notes), severity="warning")
             self.refresh_preview()
 
-        self.app.push_screen(
-            FormScreen(
-                f"{name}: Structure or Flotation at zero", fields, submit,
-                note="SMR2 §8.7 and §9.8 are not in our sources: say what your rules make of it. "
-                "The list is the campaign's own (edit it in the campaign options).",
-            ),
-            done,
-        )  # fmt: skip
+        self.app.push_screen(zero_outcome_form(self.factory, ship_id, name), done)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         pick = next((p for p in self.picks if str(p.id) == event.option.id), None)

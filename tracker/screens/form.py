@@ -33,12 +33,15 @@ class FieldSpec:
     low: int | None = None
     high: int | None = None
     suggestions: Sequence[str] = field(default=())  # a text field's pick list; any text allowed
+    optional: bool = False  # an int field that may be left blank (None)
 
 
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
     """A whole number within the field's bounds, or the message that says what to type."""
     text = text.strip()
     allowed = _allowed(spec)
+    if not text and spec.optional:
+        return None, None
     try:
         value = int(text)
     except ValueError:
@@ -206,8 +209,23 @@ class FormScreen(ModalScreen[Any]):
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
-    def _changed(self) -> None:
+    def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
+        self._check_field(event.control.id or "")
         self.refresh_preview()
+
+    def _check_field(self, widget_id: str) -> None:
+        """Say at once what is wrong with a number as it is typed; clear the message once right."""
+        spec = next((f for f in self.fields if f"field-{f.key}" == widget_id), None)
+        if spec is None:
+            return
+        error = None
+        widget = self.query_one(f"#{widget_id}")
+        if spec.kind == "int" and isinstance(widget, Input) and widget.value.strip():
+            _, error = parse_int(widget.value, spec)
+        label = self.query_one(f"#error-{spec.key}", Label)
+        label.update(f"↑ {error}" if error else "")
+        label.set_class(error is None, "-hidden")
+        widget.set_class(error is not None, "-invalid")
 
     def action_roll(self) -> None:
         """Roll a d10 with the app's dice into the roll field; the player may still change it."""

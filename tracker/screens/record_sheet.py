@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -18,6 +19,7 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_detail import ShipDetailScreen
+from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import fleet, sheet
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.widgets.track_bar import track_bar
@@ -74,14 +76,19 @@ def crew_block(record: RecordSheet) -> str:
 
 
 def totals_block(record: RecordSheet) -> str:
-    """Squadron totals: points, original ships afloat, the half-strength morale flag."""
+    """Squadron totals: points, original ships afloat, half strength, ships beyond his limit."""
     half = "YES: morale tests" if record.half_strength else "no"
-    return (
+    text = (
         f"Points {record.points_total}\n"
         f"Afloat {record.original_afloat} of {record.original_count} original\n"
         f"Half strength: {half}\n"
         f"Scale {record.model_scale}"
     )
+    afloat = sum(1 for ship in record.ships if not ship.sunk)
+    if record.commander and afloat > record.commander.command_limit:
+        # SMR2 §3.3: only that many may take In Command actions in a turn.
+        text += f"\n{afloat} ships, he commands {record.commander.command_limit}"
+    return text
 
 
 def ship_status(ship: ShipView) -> Text:
@@ -116,10 +123,19 @@ def ship_row(ship: ShipView) -> list[Any]:
     ]
 
 
+@dataclass(frozen=True)
+class ShipSaved:
+    """A form added a ship: the sheet puts its cursor on it."""
+
+    ship_id: int
+
+
 class RecordSheetScreen(TrackerScreen):
     """One squadron's sheet; every action is a key in the Footer and an entry in the palette."""
 
     # Short words for the Footer; the tooltip is the name in the palette and the help screen.
+    HELP_EXTRA = [("enter", "Open the ship: batteries and critical hits")]
+
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
@@ -150,6 +166,7 @@ class RecordSheetScreen(TrackerScreen):
         super().__init__()
         self.squadron_id = squadron_id
         self.record: RecordSheet | None = None
+        self.select_ship_id: int | None = None  # a ship just added: the cursor goes to it
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -193,6 +210,10 @@ class RecordSheetScreen(TrackerScreen):
         table.clear()
         for ship in record.ships:
             table.add_row(*ship_row(ship), key=str(ship.id))
+        ids = [ship.id for ship in record.ships]
+        if self.select_ship_id in ids:
+            row = ids.index(self.select_ship_id)
+            self.select_ship_id = None
         if record.ships:
             table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
         self.query_one("#sheet-empty", Static).update(
@@ -217,6 +238,8 @@ class RecordSheetScreen(TrackerScreen):
         )
 
     def _after_form(self, result: object) -> None:
+        if isinstance(result, ShipSaved):
+            self.select_ship_id = result.ship_id
         if isinstance(result, TestResult):
             verdict = "passed" if result.passed else "FAILED"
             self.notify(
@@ -225,6 +248,25 @@ class RecordSheetScreen(TrackerScreen):
             )
         if result is not None:
             self.reload()
+        self._ask_if_at_zero()
+
+    def _ask_if_at_zero(self) -> None:
+        """A ship edited down to zero asks what happened, as a hit to zero does."""
+        if self.record is None:
+            return
+        for ship in self.record.ships:
+            at_zero = ship.structure_now == 0 or ship.flotation_now == 0
+            if at_zero and not ship.sunk and not ship.condition:
+                self.app.push_screen(
+                    zero_outcome_form(self.factory, ship.id, ship.name),
+                    lambda notes: self._notes(notes),
+                )
+                return
+
+    def _notes(self, notes: list[str] | None) -> None:
+        if notes:
+            self.notify("\n".join(notes), severity="warning")
+        self.reload()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         ship = self._ship()
@@ -248,10 +290,13 @@ class RecordSheetScreen(TrackerScreen):
             self.app.push_screen(JournalScreen(self.record.campaign_id))
 
     def action_add_ship(self) -> None:
-        def submit(values: dict[str, Any]) -> int:
-            return fleet.create_ship(
-                self.factory, squadron_id=self.squadron_id, fields=ship_forms.to_ship_fields(values)
-            )
+        def submit(values: dict[str, Any]) -> ShipSaved:
+            return ShipSaved(
+                fleet.create_ship(
+                    self.factory, squadron_id=self.squadron_id,
+                    fields=ship_forms.to_ship_fields(values),
+                )
+            )  # fmt: skip
 
         self._form("Add ship", ship_forms.ship_fields(None), submit)
 
@@ -273,8 +318,8 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
 
-        def submit(values: dict[str, Any]) -> int:
-            return fleet.copy_ship(self.factory, ship_id=ship.id, name=values["name"])
+        def submit(values: dict[str, Any]) -> ShipSaved:
+            return ShipSaved(fleet.copy_ship(self.factory, ship_id=ship.id, name=values["name"]))
 
         self._form(
             f"Sister ship of {ship.name}",

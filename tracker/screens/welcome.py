@@ -55,6 +55,8 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
 class WelcomeScreen(TrackerScreen):
     """Pick a campaign, start one, or open the sample."""
 
+    HELP_EXTRA = [("enter", "Open the campaign")]
+
     BINDINGS = [
         Binding("enter", "open", "Open", show=True),
         Binding("n", "new", "New campaign"),
@@ -128,6 +130,7 @@ class WelcomeScreen(TrackerScreen):
     def action_edit(self) -> None:
         summary = self._selected()
         if summary is None:
+            self.notify("No campaign to edit: press n to start one.", severity="warning")
             return
 
         def submit(values: dict[str, Any]) -> CampaignSummary:
@@ -141,6 +144,7 @@ class WelcomeScreen(TrackerScreen):
     def action_delete(self) -> None:
         summary = self._selected()
         if summary is None:
+            self.notify("No campaign to delete.", severity="warning")
             return
 
         def done(yes: bool | None) -> None:

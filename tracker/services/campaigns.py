@@ -6,11 +6,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Commander, Crew, Scenario, Ship, Side, Squadron
+from tracker.models import Campaign, Commander, Crew, JournalEntry, Scenario, Ship, Side, Squadron
 from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row as _get
+from tracker.services.common import name_taken
 from tracker.services.errors import InvalidInput, check, require_text
 from tracker.services.views import (
     CampaignOverview,
@@ -77,8 +78,7 @@ def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
 
 
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
-    clash = session.exec(select(Campaign).where(Campaign.name == name)).first()
-    if clash is not None and clash.id != exclude_id:
+    if name_taken(session, Campaign, name, exclude_id=exclude_id):
         raise InvalidInput(
             {"name": f"a campaign named {name!r} already exists: choose another name"}
         )
@@ -253,6 +253,10 @@ def _validate_side(name: str, nation: str) -> tuple[str, str]:
 
 def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
     # A failed flush expires the side: the message and view use the values we were given.
+    if name_taken(session, Side, name, exclude_id=side.id, campaign_id=side.campaign_id):
+        raise InvalidInput(
+            {"name": f"this campaign already has a side named {name!r}: choose another name"}
+        )
     try:
         session.flush()
     except IntegrityError as exc:
@@ -318,3 +322,53 @@ def delete_side(factory: SessionFactory, *, side_id: int) -> None:
         journal.append(
             session, campaign_id=side.campaign_id, kind="side", summary=f"Deleted side {side.name}"
         )
+
+
+def update_scenario(
+    factory: SessionFactory, *, scenario_id: int, title: str, date: str = ""
+) -> ScenarioView:
+    """Change a scenario's title or date."""
+    errors: dict[str, str] = {}
+    title = require_text(errors, "title", title, 120)
+    if len(date.strip()) > 40:
+        errors["date"] = "must be at most 40 characters"
+    check(errors)
+    with session_scope(factory) as session:
+        scenario = _get(session, Scenario, scenario_id)
+        before = {"title": scenario.title, "date": scenario.date}
+        scenario.title, scenario.date = title, date.strip()
+        old, new = journal.changes(before, {"title": title, "date": scenario.date})
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="scenario",
+            summary=f"Edited scenario {before['title']}", before=old, after=new,
+        )  # fmt: skip
+        return ScenarioView(
+            id=scenario_id, title=title, position=scenario.position, date=scenario.date,
+            status=scenario.status, turn=scenario.turn,
+        )  # fmt: skip
+
+
+def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
+    """Remove a scenario nothing was recorded in; one with journal entries is refused."""
+    with session_scope(factory) as session:
+        scenario = _get(session, Scenario, scenario_id)
+        recorded = session.exec(
+            select(func.count())
+            .select_from(JournalEntry)
+            .where(JournalEntry.scenario_id == scenario_id, JournalEntry.kind != "scenario")
+        ).one()
+        if recorded:
+            raise InvalidInput(
+                {"scenario": f"{scenario.title!r} has {recorded} journal entries: it stays in the "
+                 "campaign's record (rename it instead)"}
+            )  # fmt: skip
+        for entry in session.exec(
+            select(JournalEntry).where(JournalEntry.scenario_id == scenario_id)
+        ).all():
+            entry.scenario_id = None
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="scenario",
+            summary=f"Deleted scenario {scenario.title}",
+        )  # fmt: skip
+        session.flush()
+        session.delete(scenario)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
 from tracker.db import SessionFactory
 from tracker.services.errors import NotFound
 
-__all__ = ["SessionFactory", "get_row"]
+__all__ = ["SessionFactory", "get_row", "name_taken"]
 
 T = TypeVar("T")
 
@@ -20,3 +20,18 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def name_taken(
+    session: Session, model: Any, name: str, *, exclude_id: int | None = None, **scope: int
+) -> bool:
+    """True when another row of `model` in the same scope has this name in any case.
+
+    `Exeter` and `exeter` on one side would be two ships the finder cannot tell apart.
+    """
+    query = select(model).where(func.lower(model.name) == name.lower())
+    for key, value in scope.items():
+        query = query.where(getattr(model, key) == value)
+    # No autoflush: the row being saved may already carry the clashing name.
+    with session.no_autoflush:
+        return any(row.id != exclude_id for row in session.exec(query).all())

@@ -23,6 +23,9 @@ from tracker.services.errors import InvalidInput, check, require_range
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
 CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
+# The bounds the ship form keeps, so a ship changed here can still be edited there.
+MAX_FIRE_MARKERS = 99
+MAX_SPEED_KN = 60
 
 
 @dataclass(frozen=True)
@@ -166,13 +169,13 @@ def _table_effect(session: Session, campaign_id: int, kind: str, roll: int) -> C
 
 def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
     if stat == "speed_kn":
-        ship.speed_kn = max(0, ship.speed_kn + amount)
+        ship.speed_kn = min(MAX_SPEED_KN, max(0, ship.speed_kn + amount))
     elif stat == "structure_now":
         ship.structure_now = min(ship.structure_max, max(0, ship.structure_now + amount))
     elif stat == "flotation_now":
         ship.flotation_now = min(ship.flotation_max, max(0, ship.flotation_now + amount))
     elif stat == "fire_markers":
-        ship.fire_markers = max(0, ship.fire_markers + amount)
+        ship.fire_markers = min(MAX_FIRE_MARKERS, max(0, ship.fire_markers + amount))
 
 
 def _apply(
@@ -206,6 +209,8 @@ def _apply(
         errors["fire_delta"] = (
             f"{ship.name} has {ship.fire_markers} fire markers, not {-request.fire_delta}"
         )
+    elif fire > MAX_FIRE_MARKERS:
+        errors["fire_delta"] = f"{ship.name} would have {fire} fire markers; at most 99"
     check(errors)
     ship.structure_now, ship.flotation_now, ship.fire_markers = structure, flotation, fire
 
@@ -420,6 +425,10 @@ def save_table_row(
                 col(CriticalTableRow.high) >= low,
             )
         ).all()
+        if row_id is not None and get_row(session, CriticalTableRow, row_id).campaign_id != (
+            campaign_id
+        ):
+            raise InvalidInput({"effect": "that table row belongs to another campaign"})
         clash = [row for row in overlaps if row.id != row_id]
         if clash:
             raise InvalidInput(

@@ -12,7 +12,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
-from tracker.services.common import get_row
+from tracker.services.common import get_row, name_taken
 from tracker.services.errors import InvalidInput, check, require_range, require_text
 from tracker.services.views import TestResult
 
@@ -28,6 +28,13 @@ TEXT_LIMITS = {
     "class_name": 60, "type_abbrev": 8, "nation": 40, "armour_class": 20,
     "torpedoes": 200, "sraa_dp": 200, "radar": 200, "notes": 4000,
 }  # fmt: skip
+
+
+REDUCED = {
+    "modifier": "command modifier",
+    "radius_cm": "radius (cm)",
+    "crew_modifier": "crew modifier",
+}
 
 
 @dataclass(frozen=True)
@@ -87,8 +94,12 @@ def _validate_ship(fields: ShipFields) -> dict[str, Any]:
     return values
 
 
-def _flush_ship(session: Session, name: str) -> None:
+def _flush_ship(session: Session, name: str, side_id: int, ship_id: int | None = None) -> None:
     # A failed flush expires the objects in the session: the message uses the name we were given.
+    if name_taken(session, Ship, name, exclude_id=ship_id, side_id=side_id):
+        raise InvalidInput(
+            {"name": f"this side already has a ship named {name!r}: choose another name"}
+        )
     try:
         session.flush()
     except IntegrityError as exc:
@@ -97,7 +108,14 @@ def _flush_ship(session: Session, name: str) -> None:
         ) from exc
 
 
-def _flush_squadron(session: Session, side_name: str, name: str) -> None:
+def _flush_squadron(
+    session: Session, side: Side, name: str, squadron_id: int | None = None
+) -> None:
+    side_name = side.name
+    if name_taken(session, Squadron, name, exclude_id=squadron_id, side_id=side.id or 0):
+        raise InvalidInput(
+            {"name": f"{side_name} already has a squadron named {name!r}: choose another name"}
+        )
     try:
         session.flush()
     except IntegrityError as exc:
@@ -129,7 +147,7 @@ def create_squadron(
         side = get_row(session, Side, side_id)
         squadron = Squadron(side_id=side_id, name=name, air=air, notes=notes)
         session.add(squadron)
-        _flush_squadron(session, side.name, name)
+        _flush_squadron(session, side, name)
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -152,7 +170,7 @@ def update_squadron(
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        side_name, campaign_id = side.name, side.campaign_id
+        campaign_id = side.campaign_id
         before = {"name": squadron.name, "air": squadron.air, "notes": squadron.notes}
         squadron.name, squadron.air, squadron.notes = name, air, notes
         if squadron.commander_id is not None:
@@ -160,7 +178,7 @@ def update_squadron(
             if commander.air != air:
                 commander.air = air
                 commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=air)
-        _flush_squadron(session, side_name, name)
+        _flush_squadron(session, side, name, squadron_id)
         old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
         journal.append(
             session,
@@ -209,7 +227,7 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields
             side_id=side.id, squadron_id=squadron_id, original_squadron_id=squadron_id, **values
         )
         session.add(ship)
-        _flush_ship(session, values["name"])
+        _flush_ship(session, values["name"], side.id or 0)
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -231,7 +249,7 @@ def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) ->
         before = _ship_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
-        _flush_ship(session, values["name"])
+        _flush_ship(session, values["name"], ship.side_id, ship_id)
         change = journal.row_change("ship", ship_id, before, _ship_state(ship))
         journal.append(
             session,
@@ -266,7 +284,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             original_squadron_id=source.squadron_id,
         )
         session.add(ship)
-        _flush_ship(session, name)
+        _flush_ship(session, name, source.side_id)
         assert ship.id is not None
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
             session.add(Battery(**battery.model_dump(exclude={"id", "ship_id"}), ship_id=ship.id))
@@ -470,13 +488,23 @@ def set_commander(
         if commander is None:
             commander = Commander(campaign_id=side.campaign_id, training=training, grade=grade,
                                   modifier_now=0, radius_now_cm=10)  # fmt: skip
+        rating = (acquisition, training, roll if acquisition == "random" else None, grade)
+        same = before is not None and rating == (
+            commander.acquisition,
+            commander.training,
+            commander.roll,
+            commander.grade,
+        )
         commander.name = name.strip()
         commander.air = squadron.air
         commander.acquisition = acquisition
         commander.training, commander.grade = training, grade
-        commander.roll = roll if acquisition == "random" else None
-        commander.modifier_now = smr.grade_modifier(grade)
-        commander.radius_now_cm = smr.command_radius_cm(grade, air=squadron.air)
+        commander.roll = rating[2]
+        if not same:
+            # A new rating starts at its base values; saving the same one (a renamed commander)
+            # keeps the combat reductions he has suffered.
+            commander.modifier_now = smr.grade_modifier(grade)
+            commander.radius_now_cm = smr.command_radius_cm(grade, air=squadron.air)
         commander.status = "active"
         session.add(commander)
         session.flush()
@@ -537,10 +565,18 @@ def set_crew(
         before = crew.model_dump(exclude={"id"}) if crew else None
         if crew is None:
             crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
+        rolled = roll if acquisition == "random" else None
+        same = before is not None and (acquisition, training, rolled, grade) == (
+            crew.acquisition,
+            crew.training,
+            crew.roll,
+            crew.grade,
+        )
         crew.acquisition, crew.training, crew.grade = acquisition, training, grade
-        crew.roll = roll if acquisition == "random" else None
+        crew.roll = rolled
         crew.roll_modified = modified if acquisition == "random" else None
-        crew.modifier_now = smr.grade_modifier(grade)
+        if not same:
+            crew.modifier_now = smr.grade_modifier(grade)
         session.add(crew)
         session.flush()
         squadron.crew_id = crew.id
@@ -621,8 +657,8 @@ def reduce_command(
             campaign_id=side.campaign_id,
             kind="reduction",
             side_id=squadron.side_id,
-            summary=f"{squadron.name}: combat reduction "
-            + ", ".join(f"{key} {before[key]} -> {after[key]}" for key in after),
+            summary=f"{squadron.name}: combat reduction: "
+            + ", ".join(f"{REDUCED[key]} {before[key]} -> {after[key]}" for key in after),
             before=before,
             after=after,
             changes=tuple(rows),

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -22,6 +23,7 @@ TABLES: dict[str, Any] = {
     "squadron": Squadron,
 }
 UNDO, REDO = "undo", "redo"
+SKIP_LIMIT = 200  # how far back ctrl+z looks past changes to deleted ships
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,11 @@ def _rows(entry: JournalEntry) -> set[tuple[str, int]]:
     return {(change["table"], change["id"]) for change in _changes(entry)}
 
 
-def _is_action(entry: JournalEntry) -> bool:
-    """A change the player made (not an undo of one): the kind that clears the redo stack."""
-    return entry.undoable and entry.kind not in (UNDO, REDO)
+def _rows_exist(session: Session, entry: JournalEntry) -> bool:
+    return all(
+        table in TABLES and session.get(TABLES[table], row_id) is not None
+        for table, row_id in _rows(entry)
+    )
 
 
 def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntry]:
@@ -66,6 +70,7 @@ def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntr
 
 def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
     """Set every row the entry changed back to its `before` (side="before") or `after`."""
+    entry_id = entry.id  # a failed flush expires the entry: keep its number for the message
     for change in _changes(entry):
         model = TABLES.get(change["table"])
         row = session.get(model, change["id"]) if model else None
@@ -76,7 +81,13 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
             )  # fmt: skip
         for key, value in (change[side] or {}).items():
             setattr(row, key, value)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise InvalidInput(
+            {"journal": f"#{entry_id} refers to something since deleted (a squadron, say): "
+             "it cannot be reversed"}
+        ) from exc  # fmt: skip
 
 
 def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
@@ -134,7 +145,7 @@ def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
 def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
     """Undo the campaign's newest change still in force (ctrl+z)."""
     with session_scope(factory) as session:
-        entry = session.exec(
+        candidates = session.exec(
             select(JournalEntry)
             .where(
                 JournalEntry.campaign_id == campaign_id,
@@ -143,8 +154,10 @@ def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
                 JournalEntry.kind != UNDO,
             )
             .order_by(col(JournalEntry.id).desc())
-            .limit(1)
-        ).first()
+            .limit(SKIP_LIMIT)
+        ).all()
+        # A change to a ship since deleted can never be reversed: ctrl+z passes over it.
+        entry = next((c for c in candidates if _rows_exist(session, c)), None)
         if entry is None:
             raise InvalidInput({"journal": "nothing to undo in this campaign"})
         entry_id = entry.id or 0

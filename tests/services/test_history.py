@@ -1,0 +1,628 @@
+"""Undo and redo over the journal (tracker.services.history): inverse entries are appended,
+history is never rewritten."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from service_helpers import Snapshot, World, attempt
+from sqlalchemy import Engine
+from sqlmodel import col, select
+
+from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
+from tracker.models import Commander, Crew, Critical, JournalEntry, Ship
+from tracker.services import campaigns, damage, fleet, history
+from tracker.services.damage import CriticalRequest, HitRequest
+from tracker.services.errors import InvalidInput
+from tracker.services.fleet import ShipFields
+
+SHIP_FIELDS = ("structure_now", "flotation_now", "fire_markers")
+
+
+def _ship(factory: SessionFactory, ship_id: int) -> Ship:
+    with session_scope(factory) as session:
+        ship = session.get(Ship, ship_id)
+        assert ship is not None
+        return ship
+
+
+def _track(factory: SessionFactory, ship_id: int) -> tuple[int, int, int]:
+    ship = _ship(factory, ship_id)
+    return ship.structure_now, ship.flotation_now, ship.fire_markers
+
+
+def _entry(factory: SessionFactory, entry_id: int) -> JournalEntry:
+    with session_scope(factory) as session:
+        entry = session.get(JournalEntry, entry_id)
+        assert entry is not None
+        return entry
+
+
+def _entries(factory: SessionFactory) -> list[JournalEntry]:
+    with session_scope(factory) as session:
+        return list(session.exec(select(JournalEntry).order_by(col(JournalEntry.id))).all())
+
+
+def _statuses(factory: SessionFactory, ship_id: int) -> list[str]:
+    with session_scope(factory) as session:
+        return list(
+            session.exec(
+                select(Critical.status)
+                .where(Critical.ship_id == ship_id)
+                .order_by(col(Critical.id))
+            ).all()
+        )
+
+
+def _hit(factory: SessionFactory, ship_id: int, **values: Any) -> int:
+    result = damage.record_hit(factory, request=HitRequest(ship_id=ship_id, **values))
+    assert result.entry_id is not None
+    return result.entry_id
+
+
+def _refused(db_state: Callable[[], Snapshot], call: Callable[[], object]) -> str:
+    """A refused undo or redo: InvalidInput on 'journal', and nothing written."""
+    before = db_state()
+    outcome = attempt(call)
+    assert isinstance(outcome, InvalidInput), repr(outcome)
+    assert list(outcome.errors) == ["journal"]
+    assert db_state() == before
+    return outcome.errors["journal"]
+
+
+@pytest.fixture
+def exeter(world: World, add_ship: Callable[..., int]) -> int:
+    return add_ship(world.alpha_id, "Exeter")
+
+
+@pytest.fixture
+def ajax(world: World, add_ship: Callable[..., int]) -> int:
+    return add_ship(world.alpha_id, "Ajax")
+
+
+# --- undo_last and redo_last --------------------------------------------------------------------
+
+
+def test_undo_last_restores_the_ship_and_voids_its_criticals(
+    world: World, factory: SessionFactory, exeter: int
+) -> None:
+    hit_id = _hit(
+        factory,
+        exeter,
+        structure=4,
+        flotation=2,
+        fire_delta=1,
+        criticals=(CriticalRequest(effect="B turret out"),),
+    )
+    hit_summary = _entry(factory, hit_id).summary
+    assert _track(factory, exeter) == (5, 6, 1)
+    count = len(_entries(factory))
+
+    result = history.undo_last(factory, campaign_id=world.campaign_id)
+
+    assert _track(factory, exeter) == (9, 8, 0)
+    assert _statuses(factory, exeter) == ["void"]
+    assert damage.list_criticals(factory, ship_id=exeter) == []
+    entries = _entries(factory)
+    assert len(entries) == count + 1  # appended, nothing deleted
+    undo = entries[-1]
+    assert (result.entry_id, result.reverted_id, result.ship_ids) == (undo.id, hit_id, (exeter,))
+    assert result.summary == undo.summary == f"Undid #{hit_id}: {hit_summary}"
+    assert (undo.kind, undo.reverts_id, undo.ship_id, undo.undoable) == (
+        "undo",
+        hit_id,
+        exeter,
+        True,
+    )
+    assert _entry(factory, hit_id).reverted_by_id == undo.id
+    # The undo entry carries its own row changes: the hit's, reversed.
+    hit_changes = json.loads(_entry(factory, hit_id).detail)["changes"]
+    assert json.loads(undo.detail)["changes"] == [
+        {"table": c["table"], "id": c["id"], "before": c["after"], "after": c["before"]}
+        for c in hit_changes
+    ]
+
+
+def test_redo_last_applies_the_change_again(
+    world: World, factory: SessionFactory, exeter: int
+) -> None:
+    hit_id = _hit(factory, exeter, structure=4, criticals=(CriticalRequest(effect="Fire"),))
+    undo = history.undo_last(factory, campaign_id=world.campaign_id)
+    count = len(_entries(factory))
+
+    redo = history.redo_last(factory, campaign_id=world.campaign_id)
+
+    assert _track(factory, exeter) == (5, 8, 0)
+    assert _statuses(factory, exeter) == ["active"]
+    entries = _entries(factory)
+    assert len(entries) == count + 1
+    assert (entries[-1].id, entries[-1].kind, entries[-1].reverts_id) == (
+        redo.entry_id,
+        "redo",
+        undo.entry_id,
+    )
+    assert redo.reverted_id == undo.entry_id
+    assert redo.summary.startswith(f"Redid #{hit_id}: Exeter")
+    assert _entry(factory, undo.entry_id).reverted_by_id == redo.entry_id
+    assert _entry(factory, hit_id).reverted_by_id == undo.entry_id  # history kept as it was
+
+    # And again: the redo is itself undone, then redone.
+    again = history.undo_last(factory, campaign_id=world.campaign_id)
+    assert again.reverted_id == redo.entry_id
+    assert again.summary.startswith(f"Undid #{hit_id}: ")
+    assert _track(factory, exeter) == (9, 8, 0)
+    assert _statuses(factory, exeter) == ["void"]
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert _track(factory, exeter) == (5, 8, 0)
+
+
+def test_several_undos_then_redos_walk_back_and_forth_in_order(
+    world: World, factory: SessionFactory, exeter: int, ajax: int
+) -> None:
+    first = _hit(factory, exeter, structure=1)
+    second = _hit(factory, ajax, flotation=2)
+    third = _hit(factory, exeter, structure=2)
+    undone = [
+        history.undo_last(factory, campaign_id=world.campaign_id).reverted_id for _ in range(3)
+    ]
+    assert undone == [third, second, first]
+    assert (_track(factory, exeter), _track(factory, ajax)) == ((9, 8, 0), (9, 8, 0))
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert (_track(factory, exeter), _track(factory, ajax)) == ((8, 8, 0), (9, 8, 0))
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert (_track(factory, exeter), _track(factory, ajax)) == ((8, 8, 0), (9, 6, 0))
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert (_track(factory, exeter), _track(factory, ajax)) == ((6, 8, 0), (9, 6, 0))
+
+
+def test_undo_and_redo_survive_closing_and_reopening_the_file(
+    world: World, engine: Engine, db_path: Path, exeter: int
+) -> None:
+    factory = session_factory(engine)
+    _hit(factory, exeter, structure=3)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    engine.dispose()
+
+    reopened = make_engine(str(db_path))
+    try:
+        assert migrate(reopened) is None
+        again = session_factory(reopened)
+        assert _track(again, exeter) == (9, 8, 0)
+        history.redo_last(again, campaign_id=world.campaign_id)
+        assert _track(again, exeter) == (6, 8, 0)
+        history.undo_last(again, campaign_id=world.campaign_id)
+        assert _track(again, exeter) == (9, 8, 0)
+    finally:
+        reopened.dispose()
+
+
+def test_nothing_to_undo_or_redo_is_refused(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    # Creating the campaign, sides, squadrons and the ship cannot be undone.
+    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    assert message == "nothing to undo in this campaign"
+    message = _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    assert message == "nothing to redo"
+    _hit(factory, exeter, structure=1)
+    _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+
+
+def test_undo_stays_within_its_campaign(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    _hit(factory, exeter, structure=1)
+    other = campaigns.create_campaign(factory, name="Other")
+    _refused(db_state, lambda: history.undo_last(factory, campaign_id=other.id))
+
+
+def test_a_new_change_after_an_undo_clears_redo(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    _hit(factory, exeter, structure=1)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    _hit(factory, exeter, flotation=2)
+    assert (
+        _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+        == "nothing to redo"
+    )
+    assert _track(factory, exeter) == (9, 6, 0)
+
+
+def test_undo_entry_of_an_older_hit_is_refused_while_a_later_one_is_in_force(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    first = _hit(factory, exeter, structure=1)
+    second = _hit(factory, exeter, flotation=1)
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=first))
+    assert f"#{second} " in message and "undo that first" in message
+    assert message.startswith(f"#{first} cannot be undone")
+    # Once the later hit is undone, the older one can be.
+    history.undo_entry(factory, entry_id=second)
+    history.undo_entry(factory, entry_id=first)
+    assert _track(factory, exeter) == (9, 8, 0)
+
+
+def test_undo_entry_of_a_hit_on_another_ship_is_not_blocked(
+    world: World, factory: SessionFactory, exeter: int, ajax: int
+) -> None:
+    first = _hit(factory, exeter, structure=1)
+    _hit(factory, ajax, structure=2)
+    history.undo_entry(factory, entry_id=first)
+    assert (_track(factory, exeter), _track(factory, ajax)) == ((9, 8, 0), (7, 8, 0))
+
+
+def test_a_redo_in_force_blocks_undoing_an_older_entry(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    first = _hit(factory, exeter, structure=1)
+    _hit(factory, exeter, structure=1)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    redo = history.redo_last(factory, campaign_id=world.campaign_id)
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=first))
+    assert f"#{redo.entry_id} " in message
+
+
+def test_undoing_twice_or_undoing_an_undo_is_refused(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    hit = _hit(factory, exeter, structure=1)
+    undo = history.undo_last(factory, campaign_id=world.campaign_id)
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    assert message == f"#{hit} was already undone by #{undo.entry_id}"
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=undo.entry_id))
+    assert "cannot be undone" in message
+    redo = history.redo_last(factory, campaign_id=world.campaign_id)
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    assert f"redone by #{redo.entry_id}" in message
+
+
+def test_an_entry_without_row_changes_cannot_be_undone(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    created = [e for e in _entries(factory) if e.kind == "ship"][-1]
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=created.id or 0))
+    assert "cannot be undone" in message
+
+
+def test_a_hit_on_a_deleted_ship_cannot_be_undone_and_nothing_is_written(
+    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+) -> None:
+    hit = _hit(factory, exeter, structure=1, criticals=(CriticalRequest(effect="Fire"),))
+    fleet.delete_ship(factory, ship_id=exeter)
+    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    assert f"#{hit} changed a " in message and "deleted" in message
+    # ctrl+z passes over it: nothing else in this campaign can be undone here.
+    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    assert message == "nothing to undo in this campaign"
+
+
+def test_undo_of_a_transfer_out_of_a_deleted_squadron_is_refused_cleanly(
+    world: World, factory: SessionFactory, ajax: int, db_state: Callable[[], Snapshot]
+) -> None:
+    fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
+    fleet.delete_squadron(factory, squadron_id=world.alpha_id)
+    assert _ship(factory, ajax).squadron_id == world.bravo_id  # Ajax survives, in Bravo
+    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    assert "deleted" in message
+
+
+# --- the other journaled services ---------------------------------------------------------------
+
+
+def test_undo_of_combat_reductions_restores_commander_and_crew(
+    world: World, factory: SessionFactory
+) -> None:
+    fleet.set_commander(
+        factory, squadron_id=world.alpha_id, name="Harwood", training=3, acquisition="direct"
+    )
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+
+    def ratings() -> tuple[int, int, int]:
+        with session_scope(factory) as session:
+            [commander] = session.exec(select(Commander)).all()
+            [crew] = session.exec(select(Crew)).all()
+            return commander.modifier_now, commander.radius_now_cm, crew.modifier_now
+
+    assert ratings() == (0, 40, 1)
+    fleet.reduce_command(
+        factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=10, crew_by=2
+    )
+    assert ratings() == (-1, 30, -1)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert ratings() == (0, 40, 1)
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert ratings() == (-1, 30, -1)
+
+
+def test_undo_of_a_rerolled_commander_and_crew_restores_the_earlier_ones(
+    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+) -> None:
+    fleet.set_commander(
+        factory,
+        squadron_id=world.alpha_id,
+        name="Harwood",
+        training=3,
+        acquisition="random",
+        roll=1,
+    )
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10)
+    # The first rolls are not undoable (the squadron had none): nothing to undo yet.
+    _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    fleet.set_commander(
+        factory, squadron_id=world.alpha_id, name="Bell", training=5, acquisition="direct"
+    )
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=1, acquisition="random", roll=1)
+
+    def rated() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        with session_scope(factory) as session:
+            [c] = session.exec(select(Commander)).all()
+            [k] = session.exec(select(Crew)).all()
+            return (
+                (c.name, c.acquisition, c.training, c.roll, c.grade, c.modifier_now),
+                (k.training, k.roll, k.grade, k.modifier_now),
+            )
+
+    assert rated() == (("Bell", "direct", 5, None, 5, 2), (1, 1, 1, -2))
+    history.undo_last(factory, campaign_id=world.campaign_id)  # the crew
+    assert rated() == (("Bell", "direct", 5, None, 5, 2), (3, 10, 5, 2))
+    history.undo_last(factory, campaign_id=world.campaign_id)  # the commander
+    assert rated() == (("Harwood", "random", 3, 1, 1, -2), (3, 10, 5, 2))
+
+
+def test_undo_of_a_transfer_restores_the_squadron(
+    world: World, factory: SessionFactory, exeter: int
+) -> None:
+    fleet.transfer_ship(factory, ship_id=exeter, to_squadron_id=world.bravo_id)
+    ship = _ship(factory, exeter)
+    assert (ship.squadron_id, ship.transferred_scenario_id, ship.transferred_turn) == (
+        world.bravo_id,
+        world.scenario_id,
+        1,
+    )
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    ship = _ship(factory, exeter)
+    assert (ship.squadron_id, ship.original_squadron_id) == (world.alpha_id, world.alpha_id)
+    assert (ship.transferred_scenario_id, ship.transferred_turn) == (None, None)
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert _ship(factory, exeter).squadron_id == world.bravo_id
+
+
+def test_undo_of_set_fire_markers(world: World, factory: SessionFactory, exeter: int) -> None:
+    fleet.set_fire_markers(factory, ship_id=exeter, count=2)
+    fleet.set_fire_markers(factory, ship_id=exeter, count=5)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert _ship(factory, exeter).fire_markers == 2
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert _ship(factory, exeter).fire_markers == 0
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert _ship(factory, exeter).fire_markers == 2
+
+
+def test_undo_of_an_edit_restores_the_ship(
+    world: World, factory: SessionFactory, exeter: int
+) -> None:
+    before = _ship(factory, exeter)
+    fleet.update_ship(
+        factory,
+        ship_id=exeter,
+        fields=ShipFields(name="Exeter II", structure_max=12, structure_now=4, flotation_max=8),
+    )
+    assert (_ship(factory, exeter).name, _ship(factory, exeter).structure_now) == ("Exeter II", 4)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert _ship(factory, exeter) == before
+
+
+def test_undo_of_a_sinking_refloats_the_ship(
+    world: World, factory: SessionFactory, exeter: int
+) -> None:
+    _hit(factory, exeter, structure=9)
+    damage.confirm_condition(factory, ship_id=exeter, outcome="Sunk")
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    ship = _ship(factory, exeter)
+    assert (ship.sunk, ship.condition, ship.structure_now) == (False, "", 0)
+    _hit(factory, exeter, repair_structure=1)  # afloat again: it takes repairs
+    assert _ship(factory, exeter).structure_now == 1
+
+
+# --- property: the journal replays to the database, and undo/redo round-trip --------------------
+
+_SHIPS = st.integers(0, 2)
+_HIT = st.tuples(
+    st.just("hit"),
+    _SHIPS,
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.integers(-1, 2),
+    st.lists(st.one_of(st.integers(1, 10), st.sampled_from(["Fire", "Rudder"])), max_size=2),
+)
+_REPAIR = st.tuples(st.just("repair"), _SHIPS, st.integers(0, 2), st.integers(0, 1))
+# one_of picks a branch uniformly: hits, repairs and undos are listed more than once to be common.
+_OPERATIONS = st.lists(
+    st.one_of(
+        _HIT,
+        _HIT,
+        _HIT,
+        _REPAIR,
+        _REPAIR,
+        st.tuples(st.just("fix"), _SHIPS, st.integers(1, 2)),
+        st.tuples(st.just("fire"), _SHIPS, st.integers(0, 4)),
+        st.tuples(st.just("condition"), _SHIPS, st.sampled_from(["Dead in the water", "Sunk"])),
+        st.tuples(st.just("undo")),
+        st.tuples(st.just("undo")),
+        st.tuples(st.just("redo")),
+    ),
+    min_size=3,
+    max_size=14,
+)
+
+
+def _run(factory: SessionFactory, campaign_id: int, ships: list[int], op: tuple[Any, ...]) -> None:
+    """One operation; amounts are fitted to the ship so most of them are accepted."""
+    kind = op[0]
+    ship = _ship(factory, ships[op[1]]) if len(op) > 1 else None
+    if kind == "hit":
+        assert ship is not None
+        _, _, lost_s, lost_f, fire, criticals = op
+        requests = tuple(
+            CriticalRequest(roll=c) if isinstance(c, int) else CriticalRequest(effect=c)
+            for c in criticals
+        )
+        damage.record_hit(
+            factory,
+            request=HitRequest(
+                ship.id or 0,
+                structure=lost_s,
+                flotation=lost_f,
+                fire_delta=max(fire, -ship.fire_markers),
+                criticals=requests,
+            ),
+        )
+    elif kind == "repair":
+        assert ship is not None
+        _, _, rs, rf = op
+        # Repairs that fit: never more than the track is missing.
+        rs = min(rs, ship.structure_max - ship.structure_now)
+        rf = min(rf, ship.flotation_max - ship.flotation_now)
+        damage.record_hit(
+            factory, request=HitRequest(ship.id or 0, repair_structure=rs, repair_flotation=rf)
+        )
+    elif kind == "fix":
+        assert ship is not None
+        active = len([v for v in damage.list_criticals(factory, ship_id=ship.id or 0) if v.number])
+        number = 1 + (op[2] - 1) % active if active else op[2]
+        damage.record_hit(factory, request=HitRequest(ship.id or 0, fixes=(number,)))
+    elif kind == "fire":
+        fleet.set_fire_markers(factory, ship_id=ships[op[1]], count=op[2])
+    elif kind == "condition":
+        damage.confirm_condition(factory, ship_id=ships[op[1]], outcome=op[2])
+    elif kind == "undo":
+        history.undo_last(factory, campaign_id=campaign_id)
+    else:
+        history.redo_last(factory, campaign_id=campaign_id)
+
+
+def _state(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    with session_scope(factory) as session:
+        ships = {s.id or 0: s.model_dump(exclude={"id"}) for s in session.exec(select(Ship)).all()}
+        crits = {c.id or 0: c.status for c in session.exec(select(Critical)).all()}
+    return ships, crits
+
+
+def _replayed(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    """Each ship as created, then every entry's row changes applied in order."""
+    ships: dict[int, dict[str, Any]] = {}
+    crits: dict[int, str] = {}
+    for entry in _entries(factory):
+        detail = json.loads(entry.detail)
+        if entry.kind == "ship" and entry.ship_id not in ships:
+            ships[entry.ship_id or 0] = dict(detail["after"])  # create_ship: the full row
+        for change in detail.get("changes") or []:
+            if change["table"] == "ship":
+                ships[change["id"]].update(change["after"])
+            elif change["table"] == "critical":
+                crits[change["id"]] = change["after"]["status"]
+    return ships, crits
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(opening=st.lists(_HIT, min_size=2, max_size=4), operations=_OPERATIONS)
+def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    opening: list[Any],
+    operations: list[Any],
+) -> None:
+    # A fresh file per example (function-scoped fixtures are not reset between examples).
+    path: Path = tmp_path_factory.mktemp("history") / "campaign.db"
+    shutil.copyfile(migrated_template, path)
+    engine = make_engine(str(path))
+    try:
+        assert migrate(engine) is None
+        factory = session_factory(engine)
+        campaign = campaigns.create_campaign(factory, name="C")
+        campaigns.add_scenario(factory, campaign_id=campaign.id, title="S")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        for low, high, effect, stat, amount in (
+            (1, 4, "Hull breach", "structure_now", -2),
+            (5, 7, "Engine room", "speed_kn", -4),
+            (8, 10, "Fire", "fire_markers", 1),
+        ):
+            damage.save_table_row(
+                factory,
+                campaign_id=campaign.id,
+                kind="structural",
+                low=low,
+                high=high,
+                effect=effect,
+                stat=stat,
+                amount=amount,
+            )
+        ships = [
+            fleet.create_ship(
+                factory,
+                squadron_id=squadron,
+                fields=ShipFields(name=name, structure_max=6, flotation_max=5, speed_kn=20),
+            )
+            for name in ("Exeter", "Ajax", "Achilles")
+        ]
+        created, _ = _state(factory)
+        count = len(_entries(factory))
+
+        # A few hits first, so that repairs, fixes and undos have something to work on.
+        for op in [*opening, *operations]:
+            try:
+                _run(factory, campaign.id, ships, op)
+            except InvalidInput:
+                event(f"{op[0]} refused")  # a refusal writes nothing; the sequence goes on
+            else:
+                event(f"{op[0]} done")
+            now = len(_entries(factory))
+            assert now >= count  # the journal only grows
+            count = now
+
+        # (a) Replaying every entry's row changes gives the rows in the database.
+        final = _state(factory)
+        replayed_ships, replayed_crits = _replayed(factory)
+        assert replayed_crits == final[1]
+        for ship_id, row in final[0].items():
+            for key in SHIP_FIELDS:
+                assert replayed_ships[ship_id][key] == row[key], (ship_id, key)
+            assert replayed_ships[ship_id] == row, ship_id
+
+        # (b) Undo everything: back to the ships as created, every critical void ...
+        undone = 0
+        while True:
+            outcome = attempt(lambda: history.undo_last(factory, campaign_id=campaign.id))
+            if outcome is not None:
+                assert isinstance(outcome, InvalidInput), repr(outcome)
+                assert outcome.errors == {"journal": "nothing to undo in this campaign"}
+                break
+            undone += 1
+            assert undone < 100
+        ships_now, crits_now = _state(factory)
+        assert ships_now == created
+        assert set(crits_now.values()) <= {"void"}
+        # ... then redo as many: back to where the sequence ended.
+        for _ in range(undone):
+            history.redo_last(factory, campaign_id=campaign.id)
+        assert _state(factory) == final
+        assert _replayed(factory) == final
+    finally:
+        engine.dispose()

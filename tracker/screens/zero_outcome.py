@@ -1,0 +1,30 @@
+"""The question a track at zero asks: what happened to the ship (the seeds do not say)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.services import damage
+from tracker.services.common import SessionFactory
+
+NOTE = (
+    "SMR2 §8.7 and §9.8 are not in our sources: say what your rules make of it. "
+    "The list is the campaign's own (edit it in the campaign options)."
+)
+
+
+def zero_outcome_form(factory: SessionFactory, ship_id: int, name: str) -> FormScreen:
+    """A form that records the outcome the player picks or types; it dismisses with the notes."""
+    outcomes = damage.zero_outcomes(factory, ship_id=ship_id)
+    fields = [
+        FieldSpec("outcome", "What happened", kind="select", value=outcomes[0],
+                  options=[(o, o) for o in outcomes]),
+        FieldSpec("typed", "Or type it", placeholder="e.g. towed by Ajax"),
+    ]  # fmt: skip
+
+    def submit(values: dict[str, Any]) -> list[str]:
+        outcome = values["typed"].strip() or values["outcome"]
+        return damage.confirm_condition(factory, ship_id=ship_id, outcome=outcome)
+
+    return FormScreen(f"{name}: Structure or Flotation at zero", fields, submit, note=NOTE)
