@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -10,8 +9,8 @@ from tracker.models import Campaign, Commander, Crew, JournalEntry, Scenario, Sh
 from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
 from tracker.rules import smr
 from tracker.services import journal
+from tracker.services.common import flush_unique, name_taken
 from tracker.services.common import get_row as _get
-from tracker.services.common import name_taken
 from tracker.services.errors import InvalidInput, check, require_text
 from tracker.services.views import (
     CampaignOverview,
@@ -252,17 +251,9 @@ def _validate_side(name: str, nation: str) -> tuple[str, str]:
 
 
 def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
-    # A failed flush expires the side: the message and view use the values we were given.
-    if name_taken(session, Side, name, exclude_id=side.id, campaign_id=side.campaign_id):
-        raise InvalidInput(
-            {"name": f"this campaign already has a side named {name!r}: choose another name"}
-        )
-    try:
-        session.flush()
-    except IntegrityError as exc:
-        raise InvalidInput(
-            {"name": f"this campaign already has a side named {name!r}: choose another name"}
-        ) from exc
+    # A failed flush expires the side: the view uses the values we were given.
+    flush_unique(session, Side, name, taken="this campaign already has a side named",
+                 exclude_id=side.id, campaign_id=side.campaign_id)  # fmt: skip
     assert side.id is not None
     return SideView(id=side.id, name=name, nation=nation, squadrons=())
 

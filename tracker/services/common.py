@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from tracker.db import SessionFactory
-from tracker.services.errors import NotFound
+from tracker.services.errors import InvalidInput, NotFound
 
-__all__ = ["SessionFactory", "get_row", "name_taken"]
+__all__ = ["SessionFactory", "flush_unique", "get_row", "name_taken"]
 
 T = TypeVar("T")
 
@@ -35,3 +36,25 @@ def name_taken(
     # No autoflush: the row being saved may already carry the clashing name.
     with session.no_autoflush:
         return any(row.id != exclude_id for row in session.exec(query).all())
+
+
+def flush_unique(
+    session: Session,
+    model: Any,
+    name: str,
+    *,
+    taken: str,
+    exclude_id: int | None = None,
+    **scope: int,
+) -> None:
+    """Flush a named row, refusing a name its scope already has (`taken` says where).
+
+    A failed flush expires the session's objects, so the message is built beforehand.
+    """
+    message = {"name": f"{taken} {name!r}: choose another name"}
+    if name_taken(session, model, name, exclude_id=exclude_id, **scope):
+        raise InvalidInput(message)
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise InvalidInput(message) from exc

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
-from tracker.services.common import get_row, name_taken
+from tracker.services.common import flush_unique, get_row
 from tracker.services.errors import InvalidInput, check, require_range, require_text
 from tracker.services.views import TestResult
 
@@ -95,33 +94,15 @@ def _validate_ship(fields: ShipFields) -> dict[str, Any]:
 
 
 def _flush_ship(session: Session, name: str, side_id: int, ship_id: int | None = None) -> None:
-    # A failed flush expires the objects in the session: the message uses the name we were given.
-    if name_taken(session, Ship, name, exclude_id=ship_id, side_id=side_id):
-        raise InvalidInput(
-            {"name": f"this side already has a ship named {name!r}: choose another name"}
-        )
-    try:
-        session.flush()
-    except IntegrityError as exc:
-        raise InvalidInput(
-            {"name": f"this side already has a ship named {name!r}: choose another name"}
-        ) from exc
+    flush_unique(session, Ship, name, taken="this side already has a ship named",
+                 exclude_id=ship_id, side_id=side_id)  # fmt: skip
 
 
 def _flush_squadron(
     session: Session, side: Side, name: str, squadron_id: int | None = None
 ) -> None:
-    side_name = side.name
-    if name_taken(session, Squadron, name, exclude_id=squadron_id, side_id=side.id or 0):
-        raise InvalidInput(
-            {"name": f"{side_name} already has a squadron named {name!r}: choose another name"}
-        )
-    try:
-        session.flush()
-    except IntegrityError as exc:
-        raise InvalidInput(
-            {"name": f"{side_name} already has a squadron named {name!r}: choose another name"}
-        ) from exc
+    flush_unique(session, Squadron, name, taken=f"{side.name} already has a squadron named",
+                 exclude_id=squadron_id, side_id=side.id or 0)  # fmt: skip
 
 
 def _validate_squadron(name: str, notes: str) -> tuple[str, str]:

@@ -142,19 +142,25 @@ def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
         return _reverse(session, entry, UNDO)
 
 
+def _newest(campaign_id: int, *conditions: Any) -> Any:
+    """The campaign's journal entries meeting the conditions, newest first."""
+    return (
+        select(JournalEntry)
+        .where(JournalEntry.campaign_id == campaign_id, *conditions)
+        .order_by(col(JournalEntry.id).desc())
+    )
+
+
 def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
     """Undo the campaign's newest change still in force (ctrl+z)."""
     with session_scope(factory) as session:
         candidates = session.exec(
-            select(JournalEntry)
-            .where(
-                JournalEntry.campaign_id == campaign_id,
+            _newest(
+                campaign_id,
                 col(JournalEntry.undoable).is_(True),
                 col(JournalEntry.reverted_by_id).is_(None),
                 JournalEntry.kind != UNDO,
-            )
-            .order_by(col(JournalEntry.id).desc())
-            .limit(SKIP_LIMIT)
+            ).limit(SKIP_LIMIT)
         ).all()
         # A change to a ship since deleted can never be reversed: ctrl+z passes over it.
         entry = next((c for c in candidates if _rows_exist(session, c)), None)
@@ -168,25 +174,19 @@ def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
     """Redo the newest undo, unless a new change was made since (ctrl+y)."""
     with session_scope(factory) as session:
         newest_action = session.exec(
-            select(JournalEntry)
-            .where(
-                JournalEntry.campaign_id == campaign_id,
+            _newest(
+                campaign_id,
                 col(JournalEntry.undoable).is_(True),
                 col(JournalEntry.kind).not_in((UNDO, REDO)),
             )
-            .order_by(col(JournalEntry.id).desc())
-            .limit(1)
         ).first()
         undo = session.exec(
-            select(JournalEntry)
-            .where(
-                JournalEntry.campaign_id == campaign_id,
+            _newest(
+                campaign_id,
                 JournalEntry.kind == UNDO,
                 col(JournalEntry.reverted_by_id).is_(None),
                 col(JournalEntry.id) > (newest_action.id or 0 if newest_action else 0),
             )
-            .order_by(col(JournalEntry.id).desc())
-            .limit(1)
         ).first()
         if undo is None:
             raise InvalidInput({"journal": "nothing to redo"})
