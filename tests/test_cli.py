@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,11 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from campaign_files import future_campaign_file, real_campaign_file
 
 import tracker
 from tracker import paths
-from tracker.db import make_engine, migrate, session_factory
-from tracker.services import demo
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 60
@@ -35,36 +33,13 @@ def _tracker(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def _real_campaign_file(path: Path) -> Path:
-    engine = make_engine(str(path))
-    migrate(engine)
-    demo.create_sample_campaign(session_factory(engine))
-    engine.dispose()
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        conn.close()
-    return path
-
-
 def _not_sqlite(path: Path) -> None:
     path.write_bytes(b"hello" * 100)
 
 
 def _truncated(path: Path) -> None:
-    data = _real_campaign_file(path).read_bytes()
+    data = real_campaign_file(path).read_bytes()
     path.write_bytes(data[: len(data) // 2])
-
-
-def _newer(path: Path) -> None:
-    _real_campaign_file(path)
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
-        conn.commit()
-    finally:
-        conn.close()
 
 
 def _empty(path: Path) -> None:
@@ -74,7 +49,7 @@ def _empty(path: Path) -> None:
 BAD = {
     "not_sqlite": (_not_sqlite, "not SQLite"),
     "truncated": (_truncated, "damaged"),
-    "newer": (_newer, "newer tracker"),
+    "newer": (future_campaign_file, "newer tracker"),
     "empty": (_empty, "empty"),
 }
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from campaign_files import future_campaign_file, real_campaign_file, run_sql, sidecars
 from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, func, select
@@ -38,12 +39,6 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _sidecars(path: Path) -> list[str]:
-    return sorted(
-        name for name in os.listdir(path.parent) if name in (f"{path.name}-wal", f"{path.name}-shm")
-    )
-
-
 def _all_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
     conn = sqlite3.connect(path)
     try:
@@ -53,21 +48,6 @@ def _all_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
         }
     finally:
         conn.close()
-
-
-def _real_campaign_file(path: Path) -> Path:
-    """A migrated file holding the sample campaign, its WAL folded back into the file."""
-    engine = make_engine(str(path))
-    migrate(engine)
-    demo.create_sample_campaign(session_factory(engine))
-    engine.dispose()
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        conn.close()
-    assert _sidecars(path) == []
-    return path
 
 
 # --- a good file --------------------------------------------------------------------------------
@@ -135,7 +115,7 @@ def test_session_scope_rolls_back_on_error(factory: SessionFactory) -> None:
 
 
 def test_migrate_on_a_file_already_at_head_makes_no_backup(tmp_path: Path) -> None:
-    path = _real_campaign_file(tmp_path / "campaign.db")
+    path = real_campaign_file(tmp_path / "campaign.db")
     before = _all_rows(path)
     engine = make_engine(str(path))
     try:
@@ -147,7 +127,7 @@ def test_migrate_on_a_file_already_at_head_makes_no_backup(tmp_path: Path) -> No
 
 
 def test_backup_file_copies_every_row_into_backups_beside_the_file(tmp_path: Path) -> None:
-    path = _real_campaign_file(tmp_path / "campaign.db")
+    path = real_campaign_file(tmp_path / "campaign.db")
     before = _sha(path)
     backup = backup_file(path, "before-test")
     assert backup.parent == tmp_path / "backups"
@@ -169,7 +149,7 @@ def test_migrate_backs_up_a_file_at_an_older_revision_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Only one revision exists yet, so pretend tracker's head is newer than the file's.
-    path = _real_campaign_file(tmp_path / "campaign.db")
+    path = real_campaign_file(tmp_path / "campaign.db")
     before = _all_rows(path)
     monkeypatch.setattr(db, "head_revision", lambda: "0002_next")
     engine = make_engine(str(path))
@@ -193,7 +173,7 @@ def _not_sqlite(folder: Path) -> Path:
 
 def _truncated(size: Callable[[int], int]) -> Callable[[Path], Path]:
     def make(folder: Path) -> Path:
-        path = _real_campaign_file(folder / "campaign.db")
+        path = real_campaign_file(folder / "campaign.db")
         data = path.read_bytes()
         path.write_bytes(data[: size(len(data))])
         return path
@@ -215,25 +195,12 @@ def _folder(folder: Path) -> Path:
 
 
 def _future(folder: Path) -> Path:
-    path = _real_campaign_file(folder / "campaign.db")
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
-        conn.commit()
-    finally:
-        conn.close()
-    assert _sidecars(path) == []
-    return path
+    return future_campaign_file(folder / "campaign.db")
 
 
 def _other_program(folder: Path) -> Path:
     path = folder / "campaign.db"
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT)")
-        conn.commit()
-    finally:
-        conn.close()
+    run_sql(path, "CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT)")
     return path
 
 
@@ -288,10 +255,10 @@ def test_bad_file_leaves_no_wal_or_shm_beside_it(tmp_path: Path, kind: str) -> N
             migrate(engine)
     finally:
         engine.dispose()
-    assert _sidecars(path) == []
+    assert sidecars(path) == []
 
 
 def test_opening_a_good_file_at_head_leaves_no_wal_or_shm(tmp_path: Path) -> None:
-    path = _real_campaign_file(tmp_path / "campaign.db")
+    path = real_campaign_file(tmp_path / "campaign.db")
     assert db.inspect_file(path) == head_revision()
-    assert _sidecars(path) == []
+    assert sidecars(path) == []

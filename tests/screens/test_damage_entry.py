@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
+from campaign_files import sample_app
 from textual.widgets import Input, Static
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, demo, history, sheet
+from tracker.services import campaigns, history, sheet
 
 
 def start(path: Path) -> TrackerApp:
-    engine = make_engine(str(path))
-    migrate(engine)
-    factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
-    return TrackerApp(factory, rng=random.Random(5), open_campaign_id=campaign_id)
+    return sample_app(path, seed=5)
+
+
+async def press(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Press keys, then let the app settle."""
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def open_damage_entry(pilot) -> None:  # type: ignore[no-untyped-def]
+    """From the campaign screen (or a record sheet), press d for damage entry."""
+    await pilot.pause()
+    await press(pilot, "d")
+    assert isinstance(pilot.app.screen, DamageEntryScreen)
 
 
 def exeter(app: TrackerApp) -> tuple[int, int]:
@@ -37,35 +45,26 @@ async def test_record_a_hit_undo_restart_redo(tmp_path: Path) -> None:
     app = start(path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("enter")  # Force G
-        await pilot.pause()
+        await press(pilot, "enter")  # Force G
         assert exeter(app) == (12, 9)
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, DamageEntryScreen)
-        await pilot.press(*"exeter s3 f1")
-        await pilot.pause()
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3 f1")
         preview = str(app.screen.query_one("#damage-preview", Static).render())
         assert "Exeter" in preview and "9/12" in preview and "8/9" in preview
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         assert app.screen.query_one("#shorthand", Input).value == ""
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         assert exeter(app) == (9, 8)
-        await pilot.press("ctrl+z")
-        await pilot.pause()
+        await press(pilot, "ctrl+z")
         assert exeter(app) == (12, 9)
         await pilot.press("q")
 
     app = start(path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
         assert exeter(app) == (12, 9)
-        await pilot.press("ctrl+y")
-        await pilot.pause()
+        await press(pilot, "ctrl+y")
         assert exeter(app) == (9, 8)
     kinds = [e.kind for e in history.list_entries(app.factory, campaign_id=1)[:3]]
     assert kinds == ["redo", "undo", "damage"]
@@ -76,15 +75,11 @@ async def test_a_word_that_does_not_parse_is_pointed_at_and_nothing_written(
 ) -> None:
     app = start(tmp_path / "campaign.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("d")
-        await pilot.pause()
-        await pilot.press(*"exeter s3 zz")
-        await pilot.pause()
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3 zz")
         preview = str(app.screen.query_one("#damage-preview", Static).render())
         assert "'zz' is not a shorthand word" in preview
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
     entries = history.list_entries(app.factory, campaign_id=1)
     assert all(entry.kind != "damage" for entry in entries)
 
@@ -92,14 +87,10 @@ async def test_a_word_that_does_not_parse_is_pointed_at_and_nothing_written(
 async def test_zero_structure_asks_what_happened_and_sinks(tmp_path: Path) -> None:
     app = start(tmp_path / "campaign.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("d")
-        await pilot.pause()
-        await pilot.press(*"ajax s20", "enter")
-        await pilot.pause()
+        await open_damage_entry(pilot)
+        await press(pilot, *"ajax s20", "enter")
         assert isinstance(app.screen, FormScreen)
-        await pilot.press("ctrl+s")  # the first outcome: Sunk
-        await pilot.pause()
+        await press(pilot, "ctrl+s")  # the first outcome: Sunk
         assert isinstance(app.screen, DamageEntryScreen)
     overview = campaigns.get_overview(app.factory, campaign_id=1)
     ships = sheet.load_record_sheet(app.factory, squadron_id=overview.sides[0].squadrons[0].id)
@@ -111,22 +102,15 @@ async def test_zero_structure_asks_what_happened_and_sinks(tmp_path: Path) -> No
 async def test_journal_filters_by_ship_and_undoes_an_entry(tmp_path: Path) -> None:
     app = start(tmp_path / "campaign.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("d")
-        await pilot.pause()
-        await pilot.press(*"exeter s2", "enter")
-        await pilot.pause()
-        await pilot.press(*'ajax fm+1 crit "Radar out"', "enter")
-        await pilot.pause()
-        await pilot.press("escape", "j")
-        await pilot.pause()
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s2", "enter")
+        await press(pilot, *'ajax fm+1 crit "Radar out"', "enter")
+        await press(pilot, "escape", "j")
         journal = app.screen
         assert isinstance(journal, JournalScreen)
         assert journal.entries[0].summary.startswith("Ajax")
-        await pilot.press("enter")  # service record of Ajax
-        await pilot.pause()
+        await press(pilot, "enter")  # service record of Ajax
         assert {entry.ship for entry in journal.entries} == {"Ajax"}
-        await pilot.press("u")
-        await pilot.pause()
+        await press(pilot, "u")
         assert journal.entries[0].kind == "undo"
         assert journal.entries[1].undone

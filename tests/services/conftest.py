@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import NewEntries, Snapshot, World
+from service_helpers import Journaled, NewEntries, Refused, Snapshot, World, attempt
 from sqlalchemy import Engine
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import JournalEntry, Ship
 from tracker.services import campaigns, fleet
+from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
 
@@ -104,6 +105,12 @@ def add_ship(factory: SessionFactory) -> Callable[..., int]:
 
 
 @pytest.fixture
+def ajax(world: World, add_ship: Callable[..., int]) -> int:
+    """A light cruiser of Alpha (Blue): Structure 9, Flotation 8."""
+    return add_ship(world.alpha_id, "Ajax")
+
+
+@pytest.fixture
 def db_state(engine: Engine) -> Callable[[], Snapshot]:
     """Every row of every table, so a refused call can be shown to have written nothing."""
 
@@ -115,6 +122,23 @@ def db_state(engine: Engine) -> Callable[[], Snapshot]:
             }
 
     return state
+
+
+@pytest.fixture
+def refused(db_state: Callable[[], Snapshot]) -> Refused:
+    """`refused(call, *keys)` runs a call that must raise InvalidInput and write nothing, and
+    returns the error; given keys, the error must name exactly those fields."""
+
+    def run(call: Callable[[], object], *keys: str) -> InvalidInput:
+        before = db_state()
+        outcome = attempt(call)
+        assert isinstance(outcome, InvalidInput), repr(outcome)
+        if keys:
+            assert sorted(outcome.errors) == sorted(keys), outcome.errors
+        assert db_state() == before
+        return outcome
+
+    return run
 
 
 @pytest.fixture
@@ -138,7 +162,7 @@ def ship_count(factory: SessionFactory) -> Callable[[], int]:
 
 
 @pytest.fixture
-def journaled(factory: SessionFactory) -> Callable[[int], Any]:
+def journaled(factory: SessionFactory) -> Journaled:
     """`with journaled(campaign_id) as new: ...` asserts the block appended exactly one entry."""
 
     @contextmanager

@@ -1,15 +1,27 @@
-"""Types shared by the service tests and their fixtures (imported as a plain module)."""
+"""Types and small helpers shared by the service tests and their fixtures (imported as a plain
+module)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
-from tracker.models import JournalEntry
+import pytest
+from sqlmodel import SQLModel, col, func, select
+
+from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
+from tracker.models import Battery, Critical, JournalEntry
+from tracker.services import campaigns, damage, fleet
+from tracker.services.errors import InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
+RowT = TypeVar("RowT", bound=SQLModel)
+ShipPartT = TypeVar("ShipPartT", Battery, Critical)
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,12 @@ class NewEntries:
         return json.loads(self.only.detail)
 
 
+# `with journaled(campaign_id) as new: ...` (the fixture in conftest.py).
+Journaled = Callable[[int], AbstractContextManager[NewEntries]]
+# `refused(call, *keys)` (the fixture in conftest.py).
+Refused = Callable[..., InvalidInput]
+
+
 def attempt(call: Callable[[], object]) -> Exception | None:
     """Run call and return what it raised (None if nothing).
 
@@ -52,3 +70,80 @@ def attempt(call: Callable[[], object]) -> Exception | None:
     except Exception as exc:
         return exc
     return None
+
+
+def get_row(factory: SessionFactory, model: type[RowT], row_id: int) -> RowT:
+    """The row of model with this id, which must exist."""
+    with session_scope(factory) as session:
+        row = session.get(model, row_id)
+        assert row is not None, f"no {model.__name__} #{row_id}"
+        return row
+
+
+def count_rows(factory: SessionFactory, model: type[SQLModel]) -> int:
+    with session_scope(factory) as session:
+        return session.exec(select(func.count()).select_from(model)).one()
+
+
+def rows_of_ship(factory: SessionFactory, model: type[ShipPartT], ship_id: int) -> list[ShipPartT]:
+    """A ship's batteries or criticals, in the order they were added."""
+    with session_scope(factory) as session:
+        return list(
+            session.exec(
+                select(model).where(col(model.ship_id) == ship_id).order_by(col(model.id))
+            ).all()
+        )
+
+
+def appoint(factory: SessionFactory, squadron_id: int, **values: Any) -> None:
+    """fleet.set_commander for one squadron; the commander has no name unless values give one."""
+    fleet.set_commander(factory, squadron_id=squadron_id, **{"name": "", **values})
+
+
+def edit_campaign(
+    factory: SessionFactory, campaign_id: int, name: str, **options: Any
+) -> campaigns.CampaignSummary:
+    """campaigns.update_campaign, with the options a test does not name at their defaults (no
+    notes, 1/2400, the crew roll without the commander's modifier)."""
+    defaults = {"notes": "", "model_scale": "1/2400", "crew_roll_adds_commander": False}
+    return campaigns.update_campaign(
+        factory, campaign_id=campaign_id, name=name, **{**defaults, **options}
+    )
+
+
+def save_table(
+    factory: SessionFactory,
+    campaign_id: int,
+    rows: Iterable[tuple[int, int, str, str, int]],
+    kind: str = "structural",
+) -> list[int]:
+    """Type rows (low, high, effect, stat, amount) into a campaign's critical table; their ids."""
+    return [
+        damage.save_table_row(
+            factory,
+            campaign_id=campaign_id,
+            kind=kind,
+            low=low,
+            high=high,
+            effect=effect,
+            stat=stat,
+            amount=amount,
+        )
+        for low, high, effect, stat, amount in rows
+    ]
+
+
+@contextmanager
+def fresh_factory(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, name: str
+) -> Iterator[SessionFactory]:
+    """A copy of the migrated template in a new folder, for one hypothesis example (function-scoped
+    fixtures are not reset between examples)."""
+    path = tmp_path_factory.mktemp(name) / "campaign.db"
+    shutil.copyfile(migrated_template, path)
+    engine = make_engine(str(path))
+    try:
+        assert migrate(engine) is None
+        yield session_factory(engine)
+    finally:
+        engine.dispose()

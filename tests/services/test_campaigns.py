@@ -6,8 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from service_helpers import NewEntries, Snapshot, World, attempt
-from sqlmodel import SQLModel, func, select, text
+from service_helpers import (
+    Journaled,
+    Refused,
+    Snapshot,
+    World,
+    appoint,
+    count_rows,
+    edit_campaign,
+    get_row,
+)
+from sqlmodel import SQLModel, select, text
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -20,14 +29,8 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, damage, demo, fleet, sheet
-from tracker.services.errors import InvalidInput, NotFound
-
-
-def _count(factory: SessionFactory, model: type[SQLModel]) -> int:
-    with session_scope(factory) as session:
-        return session.exec(select(func.count()).select_from(model)).one()
-
+from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.services.errors import NotFound
 
 # --- campaigns ----------------------------------------------------------------------------------
 
@@ -41,15 +44,13 @@ def test_create_campaign_stores_the_stripped_name_and_options(factory: SessionFa
         crew_roll_adds_commander=True,
     )
     assert created.name == "Channel Dash"
-    with session_scope(factory) as session:
-        row = session.get(Campaign, created.id)
-        assert row is not None
-        assert (row.name, row.notes, row.model_scale, row.crew_roll_adds_commander) == (
-            "Channel Dash",
-            "February 1942",
-            "1/1200",
-            True,
-        )
+    row = get_row(factory, Campaign, created.id)
+    assert (row.name, row.notes, row.model_scale, row.crew_roll_adds_commander) == (
+        "Channel Dash",
+        "February 1942",
+        "1/1200",
+        True,
+    )
     [listed] = campaigns.list_campaigns(factory)
     assert listed == created
     assert (listed.sides, listed.ships, listed.current_scenario) == (0, 0, "")
@@ -63,15 +64,14 @@ def test_create_campaign_journals_once(
 
 
 def test_update_campaign_changes_name_and_options_and_journals_the_difference(
-    factory: SessionFactory, journaled: Callable[[int], Any]
+    factory: SessionFactory, journaled: Journaled
 ) -> None:
     created = campaigns.create_campaign(factory, name="Old name")
-    new: NewEntries
     with journaled(created.id) as new:
-        updated = campaigns.update_campaign(
+        updated = edit_campaign(
             factory,
-            campaign_id=created.id,
-            name="New name",
+            created.id,
+            "New name",
             notes="n",
             model_scale="1/3000",
             crew_roll_adds_commander=True,
@@ -89,47 +89,26 @@ def test_update_campaign_changes_name_and_options_and_journals_the_difference(
 
 def test_update_campaign_may_keep_its_own_name(factory: SessionFactory) -> None:
     created = campaigns.create_campaign(factory, name="Same")
-    updated = campaigns.update_campaign(
-        factory,
-        campaign_id=created.id,
-        name="Same",
-        notes="more",
-        model_scale="1/2400",
-        crew_roll_adds_commander=False,
-    )
+    updated = edit_campaign(factory, created.id, "Same", notes="more")
     assert (updated.name, updated.notes) == ("Same", "more")
 
 
 @pytest.mark.parametrize("name", ["Bismarck chase", "  Bismarck chase  "])
 def test_duplicate_campaign_name_is_refused_and_nothing_written(
-    factory: SessionFactory, db_state: Callable[[], Snapshot], name: str
+    factory: SessionFactory, refused: Refused, name: str
 ) -> None:
     campaigns.create_campaign(factory, name="Bismarck chase")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.create_campaign(factory, name=name)
-    assert list(info.value.errors) == ["name"]
-    assert "already exists" in info.value.errors["name"]
-    assert db_state() == before
+    outcome = refused(lambda: campaigns.create_campaign(factory, name=name), "name")
+    assert "already exists" in outcome.errors["name"]
 
 
 def test_renaming_a_campaign_onto_another_name_is_refused(
-    factory: SessionFactory, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, refused: Refused
 ) -> None:
     campaigns.create_campaign(factory, name="First")
     second = campaigns.create_campaign(factory, name="Second")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.update_campaign(
-            factory,
-            campaign_id=second.id,
-            name="First",
-            notes="",
-            model_scale="1/2400",
-            crew_roll_adds_commander=False,
-        )
-    assert "name" in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: edit_campaign(factory, second.id, "First"))
+    assert "name" in outcome.errors
 
 
 @pytest.mark.parametrize(
@@ -143,16 +122,10 @@ def test_renaming_a_campaign_onto_another_name_is_refused(
     ],
 )
 def test_invalid_campaign_is_refused_and_nothing_written(
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.create_campaign(factory, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: campaigns.create_campaign(factory, **kwargs))
+    assert field in outcome.errors
 
 
 def test_campaign_name_of_exactly_80_characters_is_accepted(factory: SessionFactory) -> None:
@@ -193,6 +166,14 @@ def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, in
         "critical": "SELECT count(*) FROM critical JOIN ship ON ship.id = critical.ship_id "
         "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
         "criticaltablerow": "SELECT count(*) FROM criticaltablerow WHERE campaign_id = :c",
+        "participation": "SELECT count(*) FROM participation JOIN scenario "
+        "ON scenario.id = participation.scenario_id WHERE scenario.campaign_id = :c",
+        "scenarioside": "SELECT count(*) FROM scenarioside JOIN scenario "
+        "ON scenario.id = scenarioside.scenario_id WHERE scenario.campaign_id = :c",
+        "shipsnapshot": "SELECT count(*) FROM shipsnapshot JOIN scenario "
+        "ON scenario.id = shipsnapshot.scenario_id WHERE scenario.campaign_id = :c",
+        "repair": "SELECT count(*) FROM repair JOIN ship ON ship.id = repair.ship_id "
+        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
     }
     table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
     assert set(queries) == table_names, "a new table needs a row here"
@@ -211,9 +192,7 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
     other = campaigns.create_campaign(factory, name="Other")
     other_side = campaigns.create_side(factory, campaign_id=other.id, name="Royal Navy")
     other_squadron = fleet.create_squadron(factory, side_id=other_side.id, name="Force G")
-    fleet.set_commander(
-        factory, squadron_id=other_squadron, name="X", training=3, acquisition="direct"
-    )
+    appoint(factory, other_squadron, name="X", training=3, acquisition="direct")
     other_ship = fleet.create_ship(
         factory, squadron_id=other_squadron, fields=fleet.ShipFields(name="Exeter")
     )
@@ -230,10 +209,21 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
         damage.save_table_row(
             factory, campaign_id=campaign_id, kind="structural", low=1, high=10, effect="Fire"
         )
+        view = campaigns.get_overview(factory, campaign_id=campaign_id)
+        battle = view.scenarios[0].id
+        scenarios.set_participants(factory, scenario_id=battle, ship_ids=[ship_id])
+        scenarios.set_correction_factor(
+            factory, scenario_id=battle, side_id=view.sides[0].id, value="+1"
+        )
+        scenarios.start_scenario(factory, scenario_id=battle)
         damage.record_hit(
             factory,
-            request=damage.HitRequest(ship_id=ship_id, criticals=(damage.CriticalRequest(roll=3),)),
+            request=damage.HitRequest(
+                ship_id=ship_id, structure=1, criticals=(damage.CriticalRequest(roll=3),)
+            ),
         )
+        scenarios.close_scenario(factory, scenario_id=battle)
+        scenarios.repair_ship(factory, ship_id=ship_id, structure=1)
 
     before_other = _rows_of_campaign(factory, other.id)
     assert all(before_other.values())
@@ -244,10 +234,10 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
     assert set(_rows_of_campaign(factory, sample_id).values()) == {0}
     assert _rows_of_campaign(factory, other.id) == before_other
     # Nothing orphaned anywhere in the file: only the other campaign's rows remain.
-    assert _count(factory, Ship) == 1
-    assert _count(factory, Battery) == 1
-    assert _count(factory, Commander) == 1
-    assert _count(factory, Crew) == 1
+    assert count_rows(factory, Ship) == 1
+    assert count_rows(factory, Battery) == 1
+    assert count_rows(factory, Commander) == 1
+    assert count_rows(factory, Crew) == 1
     assert [c.name for c in campaigns.list_campaigns(factory)] == ["Other"]
 
 
@@ -255,11 +245,10 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
 
 
 def test_add_scenario_appends_in_order_and_becomes_current(
-    factory: SessionFactory, journaled: Callable[[int], Any]
+    factory: SessionFactory, journaled: Journaled
 ) -> None:
     created = campaigns.create_campaign(factory, name="C")
     first = campaigns.add_scenario(factory, campaign_id=created.id, title="One", date="1940")
-    new: NewEntries
     with journaled(created.id) as new:
         second = campaigns.add_scenario(factory, campaign_id=created.id, title="  Two ")
     assert (first.position, second.position) == (1, 2)
@@ -274,17 +263,11 @@ def test_add_scenario_appends_in_order_and_becomes_current(
     ("kwargs", "field"), [({"title": " "}, "title"), ({"title": "t", "date": "d" * 41}, "date")]
 )
 def test_invalid_scenario_is_refused(
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
     created = campaigns.create_campaign(factory, name="C")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.add_scenario(factory, campaign_id=created.id, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: campaigns.add_scenario(factory, campaign_id=created.id, **kwargs))
+    assert field in outcome.errors
 
 
 def test_journal_entries_carry_the_current_scenario_and_turn(factory: SessionFactory) -> None:
@@ -304,11 +287,8 @@ def test_journal_entries_carry_the_current_scenario_and_turn(factory: SessionFac
 # --- sides --------------------------------------------------------------------------------------
 
 
-def test_create_side_stores_it_and_journals(
-    factory: SessionFactory, journaled: Callable[[int], Any]
-) -> None:
+def test_create_side_stores_it_and_journals(factory: SessionFactory, journaled: Journaled) -> None:
     created = campaigns.create_campaign(factory, name="C")
-    new: NewEntries
     with journaled(created.id) as new:
         side = campaigns.create_side(
             factory, campaign_id=created.id, name=" Royal Navy ", nation=" Great Britain "
@@ -323,26 +303,22 @@ def test_create_side_stores_it_and_journals(
 
 
 def test_two_sides_of_one_name_are_refused_and_nothing_written(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.create_side(factory, campaign_id=world.campaign_id, name="Blue")
-    assert list(info.value.errors) == ["name"]
-    assert "Blue" in info.value.errors["name"]
-    assert db_state() == before
+    outcome = refused(
+        lambda: campaigns.create_side(factory, campaign_id=world.campaign_id, name="Blue"), "name"
+    )
+    assert "Blue" in outcome.errors["name"]
 
 
 def test_renaming_a_side_onto_another_is_refused_and_nothing_written(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    outcome = attempt(
-        lambda: campaigns.update_side(factory, side_id=world.red_id, name="Blue", nation="")
+    # Nothing written: the transaction is rolled back either way.
+    refused(
+        lambda: campaigns.update_side(factory, side_id=world.red_id, name="Blue", nation=""),
+        "name",
     )
-    assert db_state() == before  # the transaction is rolled back either way
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["name"]
 
 
 def test_the_same_side_name_in_another_campaign_is_fine(
@@ -351,7 +327,7 @@ def test_the_same_side_name_in_another_campaign_is_fine(
     other = campaigns.create_campaign(factory, name="Other")
     side = campaigns.create_side(factory, campaign_id=other.id, name="Blue")
     assert side.name == "Blue"
-    assert _count(factory, Side) == 3
+    assert count_rows(factory, Side) == 3
 
 
 @pytest.mark.parametrize(
@@ -363,26 +339,21 @@ def test_the_same_side_name_in_another_campaign_is_fine(
     ],
 )
 def test_invalid_side_is_refused(
-    world: World,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        campaigns.create_side(factory, campaign_id=world.campaign_id, **kwargs)
-    assert field in info.value.errors
-    with pytest.raises(InvalidInput) as info:
-        campaigns.update_side(factory, side_id=world.blue_id, **{"nation": "", **kwargs})
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(
+        lambda: campaigns.create_side(factory, campaign_id=world.campaign_id, **kwargs)
+    )
+    assert field in outcome.errors
+    outcome = refused(
+        lambda: campaigns.update_side(factory, side_id=world.blue_id, **{"nation": "", **kwargs})
+    )
+    assert field in outcome.errors
 
 
 def test_update_side_renames_and_journals(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         view = campaigns.update_side(factory, side_id=world.blue_id, name="Allies", nation="UK")
     assert (view.name, view.nation) == ("Allies", "UK")
@@ -393,17 +364,13 @@ def test_update_side_renames_and_journals(
 
 
 def test_delete_side_removes_its_squadrons_ships_and_batteries(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
 ) -> None:
     blue_ship = add_ship(world.alpha_id, "Ajax")
     fleet.save_battery(factory, ship_id=blue_ship, mount="turret", calibre="6in", guns=8)
     add_ship(world.bravo_id, "Achilles")
     red_ship = add_ship(world.raider_id, "Graf Spee")
     fleet.save_battery(factory, ship_id=red_ship, mount="turret", calibre="11in", guns=6)
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         campaigns.delete_side(factory, side_id=world.blue_id)
     assert "Blue" in new.only.summary
@@ -417,12 +384,10 @@ def test_delete_side_removes_its_squadrons_ships_and_batteries(
 def test_delete_side_leaves_no_orphan_commanders_or_crews(
     world: World, factory: SessionFactory
 ) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="A", training=3, acquisition="direct"
-    )
+    appoint(factory, world.alpha_id, name="A", training=3, acquisition="direct")
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     campaigns.delete_side(factory, side_id=world.blue_id)
-    assert (_count(factory, Commander), _count(factory, Crew)) == (0, 0)
+    assert (count_rows(factory, Commander), count_rows(factory, Crew)) == (0, 0)
 
 
 # --- the sample campaign ------------------------------------------------------------------------

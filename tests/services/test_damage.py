@@ -9,38 +9,22 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from service_helpers import NewEntries, Snapshot, World, attempt
-from sqlmodel import col, select
+from service_helpers import (
+    Journaled,
+    Refused,
+    Snapshot,
+    World,
+    attempt,
+    get_row,
+    rows_of_ship,
+    save_table,
+)
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, CriticalTableRow, JournalEntry, Ship
 from tracker.rules.damage import TrackChange
 from tracker.services import campaigns, damage, fleet
 from tracker.services.damage import CriticalRequest, HitRequest
-from tracker.services.errors import InvalidInput
-
-
-def _ship(factory: SessionFactory, ship_id: int) -> Ship:
-    with session_scope(factory) as session:
-        ship = session.get(Ship, ship_id)
-        assert ship is not None
-        return ship
-
-
-def _criticals(factory: SessionFactory, ship_id: int) -> list[Critical]:
-    with session_scope(factory) as session:
-        return list(
-            session.exec(
-                select(Critical).where(Critical.ship_id == ship_id).order_by(col(Critical.id))
-            ).all()
-        )
-
-
-def _entry(factory: SessionFactory, entry_id: int) -> JournalEntry:
-    with session_scope(factory) as session:
-        entry = session.get(JournalEntry, entry_id)
-        assert entry is not None
-        return entry
 
 
 def _hit(factory: SessionFactory, ship_id: int, **values: Any) -> damage.DamageResult:
@@ -53,18 +37,6 @@ def _typed(*effects: str, kind: str = "structural") -> tuple[CriticalRequest, ..
 
 def _rolled(*rolls: int, kind: str = "structural") -> tuple[CriticalRequest, ...]:
     return tuple(CriticalRequest(kind=kind, roll=roll) for roll in rolls)
-
-
-def _refused(
-    db_state: Callable[[], Snapshot], call: Callable[[], object], *keys: str
-) -> InvalidInput:
-    """Run a call that must be refused: InvalidInput with exactly these keys, nothing written."""
-    before = db_state()
-    outcome = attempt(call)
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert sorted(outcome.errors) == sorted(keys), outcome.errors
-    assert db_state() == before
-    return outcome
 
 
 @pytest.fixture
@@ -81,28 +53,15 @@ def table(world: World, factory: SessionFactory) -> dict[str, int]:
         "fire": (4, 6, "Fire aft", "fire_markers", 1),
         "turret": (7, 10, "B turret out", "", 0),
     }
-    return {
-        key: damage.save_table_row(
-            factory,
-            campaign_id=world.campaign_id,
-            kind="structural",
-            low=low,
-            high=high,
-            effect=effect,
-            stat=stat,
-            amount=amount,
-        )
-        for key, (low, high, effect, stat, amount) in rows.items()
-    }
+    return dict(zip(rows, save_table(factory, world.campaign_id, rows.values()), strict=True))
 
 
 # --- record_hit ---------------------------------------------------------------------------------
 
 
 def test_record_hit_changes_the_ship_and_journals_one_entry(
-    world: World, factory: SessionFactory, exeter: int, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, exeter: int, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         result = _hit(
             factory,
@@ -113,10 +72,10 @@ def test_record_hit_changes_the_ship_and_journals_one_entry(
             criticals=_typed("B turret out"),
         )
 
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.structure_now, ship.flotation_now, ship.fire_markers) == (3, 7, 2)
     assert (ship.structure_max, ship.flotation_max, ship.speed_kn, ship.sunk) == (9, 8, 30, False)
-    [crit] = _criticals(factory, exeter)
+    [crit] = rows_of_ship(factory, Critical, exeter)
     assert (crit.kind, crit.effect, crit.roll, crit.status) == (
         "structural",
         "B turret out",
@@ -165,10 +124,10 @@ def test_record_hit_touches_only_its_own_ship(
     world: World, factory: SessionFactory, exeter: int, add_ship: Callable[..., int]
 ) -> None:
     ajax = add_ship(world.alpha_id, "Ajax")
-    before = _ship(factory, ajax)
+    before = get_row(factory, Ship, ajax)
     _hit(factory, exeter, structure=1, criticals=_typed("Hit"))
-    assert _ship(factory, ajax) == before
-    assert _criticals(factory, ajax) == []
+    assert get_row(factory, Ship, ajax) == before
+    assert rows_of_ship(factory, Critical, ajax) == []
 
 
 def test_preview_writes_nothing_and_matches_what_recording_returns(
@@ -195,14 +154,14 @@ def test_preview_writes_nothing_and_matches_what_recording_returns(
     assert dataclasses.replace(recorded, entry_id=None) == previewed
     assert recorded.flotation == TrackChange("Flotation", 8, 1, 8, 0)
     assert recorded.consequences == ("Exeter at or below 1/3 Flotation (white smoke): morale test",)
-    assert _ship(factory, exeter).speed_kn == 25
+    assert get_row(factory, Ship, exeter).speed_kn == 25
 
 
 def test_damage_beyond_zero_clamps_and_names_the_overflow(
     factory: SessionFactory, exeter: int
 ) -> None:
     result = _hit(factory, exeter, structure=12, flotation=3)
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.structure_now, ship.flotation_now, ship.sunk) == (0, 5, False)
     assert result.structure == TrackChange("Structure", 9, 0, 9, 3)
     assert result.zero_reached is True
@@ -220,56 +179,50 @@ def test_damage_beyond_zero_clamps_and_names_the_overflow(
 def test_a_repair_that_fits_is_journaled_as_a_repair(factory: SessionFactory, exeter: int) -> None:
     _hit(factory, exeter, structure=7, flotation=2)
     result = _hit(factory, exeter, repair_structure=2, repair_flotation=2)
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.structure_now, ship.flotation_now) == (4, 8)
     assert result.consequences == ("Exeter back above 1/3 Structure: black smoke removed",)
     assert result.entry_id is not None
-    assert _entry(factory, result.entry_id).kind == "repair"
+    assert get_row(factory, JournalEntry, result.entry_id).kind == "repair"
 
 
 def test_a_repair_above_the_maximum_is_refused_saying_how_much_fits(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
     _hit(factory, exeter, structure=3)
-    outcome = _refused(
-        db_state, lambda: _hit(factory, exeter, repair_structure=4), "repair_structure"
-    )
+    outcome = refused(lambda: _hit(factory, exeter, repair_structure=4), "repair_structure")
     assert outcome.errors["repair_structure"] == "Exeter: at most 3 can be repaired (6/9), got 4"
-    outcome = _refused(
-        db_state, lambda: _hit(factory, exeter, repair_flotation=1), "repair_flotation"
-    )
+    outcome = refused(lambda: _hit(factory, exeter, repair_flotation=1), "repair_flotation")
     assert "at most 0" in outcome.errors["repair_flotation"]
-    _refused(
-        db_state,
+    refused(
         lambda: _hit(factory, exeter, repair_structure=5, repair_flotation=5),
         "repair_structure",
         "repair_flotation",
     )
     # Nor through the preview.
-    _refused(
-        db_state,
+    refused(
         lambda: damage.preview_hit(factory, request=HitRequest(exeter, repair_structure=4)),
         "repair_structure",
     )
-    assert _ship(factory, exeter).structure_now == 6
+    assert get_row(factory, Ship, exeter).structure_now == 6
 
 
 def test_a_sunk_ship_takes_no_more_hits(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
     _hit(factory, exeter, structure=9)
     damage.confirm_condition(factory, ship_id=exeter, outcome="Sunk")
-    outcome = _refused(db_state, lambda: _hit(factory, exeter, flotation=1), "line")
+    outcome = refused(lambda: _hit(factory, exeter, flotation=1), "line")
     assert "sunk" in outcome.errors["line"]
-    _refused(db_state, lambda: _hit(factory, exeter, repair_structure=1), "line")
+    refused(lambda: _hit(factory, exeter, repair_structure=1), "line")
 
 
 def test_an_empty_request_is_refused(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
-    outcome = _refused(db_state, lambda: _hit(factory, exeter), "line")
+    outcome = refused(lambda: _hit(factory, exeter), "line")
     assert "nothing to record" in outcome.errors["line"]
-    _refused(db_state, lambda: _hit(factory, exeter, structure=0, fire_delta=0), "line")
+    refused(lambda: _hit(factory, exeter, structure=0, fire_delta=0), "line")
 
 
 @pytest.mark.parametrize(
@@ -287,23 +240,19 @@ def test_an_empty_request_is_refused(
     ],
 )
 def test_out_of_range_requests_are_refused(
-    factory: SessionFactory,
-    exeter: int,
-    db_state: Callable[[], Snapshot],
-    values: dict[str, Any],
-    key: str,
+    factory: SessionFactory, exeter: int, refused: Refused, values: dict[str, Any], key: str
 ) -> None:
-    _refused(db_state, lambda: _hit(factory, exeter, **values), key)
+    refused(lambda: _hit(factory, exeter, **values), key)
 
 
 def test_removing_more_fire_markers_than_present_is_refused(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
     fleet.set_fire_markers(factory, ship_id=exeter, count=1)
-    outcome = _refused(db_state, lambda: _hit(factory, exeter, fire_delta=-2), "fire_delta")
+    outcome = refused(lambda: _hit(factory, exeter, fire_delta=-2), "fire_delta")
     assert outcome.errors["fire_delta"] == "Exeter has 1 fire markers, not 2"
     _hit(factory, exeter, fire_delta=-1)
-    assert _ship(factory, exeter).fire_markers == 0
+    assert get_row(factory, Ship, exeter).fire_markers == 0
 
 
 # --- criticals ----------------------------------------------------------------------------------
@@ -315,7 +264,7 @@ def test_typed_criticals_are_stored_active_in_order(factory: SessionFactory, exe
         exeter,
         criticals=(*_typed(" B turret out "), *_typed("Flooding", kind="underwater")),
     )
-    rows = _criticals(factory, exeter)
+    rows = rows_of_ship(factory, Critical, exeter)
     assert [(c.kind, c.effect, c.status) for c in rows] == [
         ("structural", "B turret out", "active"),
         ("underwater", "Flooding", "active"),
@@ -330,19 +279,16 @@ def test_typed_criticals_are_stored_active_in_order(factory: SessionFactory, exe
 
 
 def test_a_roll_without_a_table_is_refused_telling_what_to_do(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
-    outcome = _refused(
-        db_state, lambda: _hit(factory, exeter, structure=1, criticals=_rolled(5)), "criticals"
-    )
+    outcome = refused(lambda: _hit(factory, exeter, structure=1, criticals=_rolled(5)), "criticals")
     message = outcome.errors["criticals"]
     assert "type the effect" in message and "table" in message and "structural" in message
     # A structural table does not answer an underwater roll.
     damage.save_table_row(
         factory, campaign_id=world.campaign_id, kind="structural", low=1, high=10, effect="Fire"
     )
-    outcome = _refused(
-        db_state,
+    outcome = refused(
         lambda: _hit(factory, exeter, criticals=_rolled(5, kind="underwater")),
         "criticals",
     )
@@ -365,18 +311,17 @@ def test_a_roll_takes_the_covering_row_and_applies_its_stat(
     factory: SessionFactory,
     exeter: int,
     table: dict[str, int],
-    journaled: Callable[[int], Any],
+    journaled: Journaled,
     roll: int,
     effect: str,
     speed: int,
     fire: int,
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         result = _hit(factory, exeter, criticals=_rolled(roll))
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.speed_kn, ship.fire_markers) == (speed, fire)
-    [crit] = _criticals(factory, exeter)
+    [crit] = rows_of_ship(factory, Critical, exeter)
     assert (crit.effect, crit.roll, crit.status) == (effect, roll, "active")
     assert result.criticals == (f"structural critical ({roll}): {effect}",)
     assert result.dice == ({"die": "critical", "kind": "structural", "roll": roll},)
@@ -395,37 +340,30 @@ def test_a_typed_effect_wins_over_the_table_and_changes_no_stat(
     factory: SessionFactory, exeter: int, table: dict[str, int]
 ) -> None:
     _hit(factory, exeter, criticals=(CriticalRequest(effect="Bridge hit", roll=2),))
-    [crit] = _criticals(factory, exeter)
+    [crit] = rows_of_ship(factory, Critical, exeter)
     assert (crit.effect, crit.roll) == ("Bridge hit", 2)
-    assert _ship(factory, exeter).speed_kn == 30
+    assert get_row(factory, Ship, exeter).speed_kn == 30
 
 
 @pytest.mark.parametrize(("rolls", "expected"), [((2, 7), 3), ((7, 2), 2)])
 def test_criticals_apply_one_at_a_time_in_sequence(
-    world: World,
-    factory: SessionFactory,
-    exeter: int,
-    rolls: tuple[int, int],
-    expected: int,
+    world: World, factory: SessionFactory, exeter: int, rolls: tuple[int, int], expected: int
 ) -> None:
     """SMR2 §2.6: each critical is applied before the next. From 4 Structure (of 9), -5 then +3
     is 4 -> 0 -> 3; +3 then -5 is 4 -> 7 -> 2. Adding the two first (4 - 2) would give 2 both ways.
     """
-    for low, high, effect, amount in ((1, 5, "Magazine fire", -5), (6, 10, "Damage control", 3)):
-        damage.save_table_row(
-            factory,
-            campaign_id=world.campaign_id,
-            kind="structural",
-            low=low,
-            high=high,
-            effect=effect,
-            stat="structure_now",
-            amount=amount,
-        )
+    save_table(
+        factory,
+        world.campaign_id,
+        [
+            (1, 5, "Magazine fire", "structure_now", -5),
+            (6, 10, "Damage control", "structure_now", 3),
+        ],
+    )
     result = _hit(factory, exeter, structure=5, criticals=_rolled(*rolls))
-    assert _ship(factory, exeter).structure_now == expected
+    assert get_row(factory, Ship, exeter).structure_now == expected
     assert result.structure == TrackChange("Structure", 9, expected, 9, 0)
-    assert [c.roll for c in _criticals(factory, exeter)] == list(rolls)
+    assert [c.roll for c in rows_of_ship(factory, Critical, exeter)] == list(rolls)
     assert result.consequences == ("Exeter at or below 1/3 Structure (black smoke): morale test",)
 
 
@@ -433,33 +371,28 @@ def test_two_speed_criticals_stack_and_stop_at_zero(
     factory: SessionFactory, exeter: int, table: dict[str, int]
 ) -> None:
     _hit(factory, exeter, criticals=_rolled(1, 2))
-    assert _ship(factory, exeter).speed_kn == 20
+    assert get_row(factory, Ship, exeter).speed_kn == 20
     _hit(factory, exeter, criticals=_rolled(3, 3, 3, 3, 3))
-    assert _ship(factory, exeter).speed_kn == 0
+    assert get_row(factory, Ship, exeter).speed_kn == 0
 
 
 def test_a_roll_outside_every_row_is_refused(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
     damage.save_table_row(
         factory, campaign_id=world.campaign_id, kind="structural", low=1, high=6, effect="Fire"
     )
-    outcome = _refused(
-        db_state, lambda: _hit(factory, exeter, structure=2, criticals=_rolled(3, 9)), "criticals"
+    outcome = refused(
+        lambda: _hit(factory, exeter, structure=2, criticals=_rolled(3, 9)), "criticals"
     )
     assert "covers a roll of 9" in outcome.errors["criticals"]
 
 
 def test_fix_marks_the_nth_critical_in_force_repaired(
-    world: World,
-    factory: SessionFactory,
-    exeter: int,
-    journaled: Callable[[int], Any],
-    db_state: Callable[[], Snapshot],
+    world: World, factory: SessionFactory, exeter: int, journaled: Journaled, refused: Refused
 ) -> None:
     _hit(factory, exeter, criticals=_typed("A turret out", "Rudder jammed", "Radar out"))
-    a, rudder, radar = _criticals(factory, exeter)
-    new: NewEntries
+    a, rudder, radar = rows_of_ship(factory, Critical, exeter)
     with journaled(world.campaign_id) as new:
         result = _hit(factory, exeter, fixes=(2,))
     assert result.fixed == ("Rudder jammed",)
@@ -474,7 +407,11 @@ def test_fix_marks_the_nth_critical_in_force_repaired(
             "after": {"status": "repaired"},
         },
     ]
-    assert [c.status for c in _criticals(factory, exeter)] == ["active", "repaired", "active"]
+    assert [c.status for c in rows_of_ship(factory, Critical, exeter)] == [
+        "active",
+        "repaired",
+        "active",
+    ]
 
     views = damage.list_criticals(factory, ship_id=exeter)
     assert [(v.id, v.number, v.effect, v.status) for v in views] == [
@@ -483,19 +420,19 @@ def test_fix_marks_the_nth_critical_in_force_repaired(
         (rudder.id, 0, "Rudder jammed", "repaired"),
     ]
     # Two in force now: fix 3 and fix 0 are out of range; naming one twice is refused.
-    outcome = _refused(db_state, lambda: _hit(factory, exeter, fixes=(3,)), "fixes")
+    outcome = refused(lambda: _hit(factory, exeter, fixes=(3,)), "fixes")
     assert outcome.errors["fixes"] == "Exeter has 2 critical(s) in force; no number 3"
-    _refused(db_state, lambda: _hit(factory, exeter, fixes=(0,)), "fixes")
-    outcome = _refused(db_state, lambda: _hit(factory, exeter, fixes=(1, 1)), "fixes")
+    refused(lambda: _hit(factory, exeter, fixes=(0,)), "fixes")
+    outcome = refused(lambda: _hit(factory, exeter, fixes=(1, 1)), "fixes")
     assert "named twice" in outcome.errors["fixes"]
     # fix 2 now means Radar out.
     assert _hit(factory, exeter, fixes=(2,)).fixed == ("Radar out",)
 
 
 def test_fix_on_a_ship_without_criticals_is_refused(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
-    outcome = _refused(db_state, lambda: _hit(factory, exeter, fixes=(1,)), "fixes")
+    outcome = refused(lambda: _hit(factory, exeter, fixes=(1,)), "fixes")
     assert "0 critical(s)" in outcome.errors["fixes"]
 
 
@@ -542,9 +479,8 @@ def test_table_rows_are_per_campaign(
 
 
 def test_save_table_row_edits_a_row_in_place_and_journals(
-    world: World, factory: SessionFactory, table: dict[str, int], journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, table: dict[str, int], journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         row_id = damage.save_table_row(
             factory,
@@ -586,24 +522,22 @@ def test_save_table_row_refuses_bad_rows(
     world: World,
     factory: SessionFactory,
     table: dict[str, int],
-    db_state: Callable[[], Snapshot],
+    refused: Refused,
     values: dict[str, Any],
     key: str,
 ) -> None:
     arguments: dict[str, Any] = {"kind": "structural", "effect": "Something"}
     arguments.update(values)
-    _refused(
-        db_state,
+    refused(
         lambda: damage.save_table_row(factory, campaign_id=world.campaign_id, **arguments),
         key,
     )
 
 
 def test_an_overlap_names_the_row_it_clashes_with(
-    world: World, factory: SessionFactory, table: dict[str, int], db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, table: dict[str, int], refused: Refused
 ) -> None:
-    outcome = _refused(
-        db_state,
+    outcome = refused(
         lambda: damage.save_table_row(
             factory, campaign_id=world.campaign_id, kind="structural", low=2, high=2, effect="X"
         ),
@@ -617,9 +551,8 @@ def test_an_overlap_names_the_row_it_clashes_with(
 
 
 def test_delete_table_row_removes_it(
-    world: World, factory: SessionFactory, table: dict[str, int], journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, table: dict[str, int], journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         damage.delete_table_row(factory, row_id=table["turret"])
     assert "7-10" in new.only.summary
@@ -656,7 +589,7 @@ def test_save_table_row_leaves_another_campaigns_row_alone(
 def test_fire_markers_never_go_above_99(factory: SessionFactory, exeter: int) -> None:
     _hit(factory, exeter, fire_delta=99)
     attempt(lambda: _hit(factory, exeter, fire_delta=99))
-    assert _ship(factory, exeter).fire_markers <= 99
+    assert get_row(factory, Ship, exeter).fire_markers <= 99
 
 
 def test_a_speed_critical_keeps_speed_within_0_to_60(
@@ -668,7 +601,7 @@ def test_a_speed_critical_keeps_speed_within_0_to_60(
         effect="Boilers flat out", stat="speed_kn", amount=5,
     )  # fmt: skip
     attempt(lambda: _hit(factory, fast, criticals=_rolled(4)))
-    assert _ship(factory, fast).speed_kn <= 60
+    assert get_row(factory, Ship, fast).speed_kn <= 60
 
 
 # --- confirm_condition --------------------------------------------------------------------------
@@ -679,18 +612,17 @@ def test_sinking_one_of_two_original_ships_puts_the_squadron_at_half_strength(
     factory: SessionFactory,
     exeter: int,
     add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    journaled: Journaled,
 ) -> None:
     add_ship(world.alpha_id, "Ajax")
     _hit(factory, exeter, structure=9)
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         notes = damage.confirm_condition(factory, ship_id=exeter, outcome=" Sunk ")
     assert notes == [
         "Exeter: Sunk",
         "Alpha at half strength or less (1 of 2 original ships afloat): morale tests",
     ]
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.sunk, ship.condition) == (True, "Sunk")
     assert new.only.kind == "condition" and new.only.undoable
     assert json.loads(new.only.detail)["changes"] == [
@@ -709,7 +641,7 @@ def test_half_strength_is_announced_once_when_it_is_reached(
     ships = [add_ship(world.alpha_id, name) for name in ("Exeter", "Ajax", "Achilles")]
     # 2 of 3 afloat is more than half.
     assert damage.confirm_condition(factory, ship_id=ships[0], outcome="sunk") == ["Exeter: sunk"]
-    assert _ship(factory, ships[0]).sunk is True
+    assert get_row(factory, Ship, ships[0]).sunk is True
     assert damage.confirm_condition(factory, ship_id=ships[1], outcome="Sunk")[1:] == [
         "Alpha at half strength or less (1 of 3 original ships afloat): morale tests"
     ]
@@ -736,19 +668,18 @@ def test_a_condition_other_than_sunk_leaves_the_ship_afloat(
     _hit(factory, exeter, flotation=8)
     notes = damage.confirm_condition(factory, ship_id=exeter, outcome="Dead in the water")
     assert notes == ["Exeter: Dead in the water"]
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.sunk, ship.condition) == (False, "Dead in the water")
     # Still afloat: it can be hit and repaired.
     _hit(factory, exeter, repair_flotation=1)
-    assert _ship(factory, exeter).flotation_now == 1
+    assert get_row(factory, Ship, exeter).flotation_now == 1
 
 
 @pytest.mark.parametrize("outcome", ["", "   ", "x" * 61])
 def test_a_blank_or_long_condition_is_refused(
-    factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot], outcome: str
+    factory: SessionFactory, exeter: int, refused: Refused, outcome: str
 ) -> None:
-    _refused(
-        db_state,
+    refused(
         lambda: damage.confirm_condition(factory, ship_id=exeter, outcome=outcome),
         "outcome",
     )

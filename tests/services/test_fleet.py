@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,21 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_helpers import NewEntries, Snapshot, World, attempt
-from sqlmodel import col, func, select
+from service_helpers import (
+    Journaled,
+    Refused,
+    Snapshot,
+    World,
+    appoint,
+    attempt,
+    count_rows,
+    fresh_factory,
+    get_row,
+    rows_of_ship,
+)
+from sqlmodel import col, select
 
-from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
+from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Squadron
 from tracker.services import campaigns, fleet, sheet
 from tracker.services.errors import InvalidInput, NotFound
@@ -42,34 +52,17 @@ FULL_FIELDS = ShipFields(
 DATA_KEYS = [f.name for f in dataclasses.fields(ShipFields)]
 
 
-def _ship(factory: SessionFactory, ship_id: int) -> Ship:
-    with session_scope(factory) as session:
-        ship = session.get(Ship, ship_id)
-        assert ship is not None
-        return ship
-
-
 def _ships(factory: SessionFactory) -> list[Ship]:
     with session_scope(factory) as session:
         return list(session.exec(select(Ship).order_by(col(Ship.id))).all())
-
-
-def _batteries(factory: SessionFactory, ship_id: int) -> list[Battery]:
-    with session_scope(factory) as session:
-        return list(
-            session.exec(
-                select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
-            ).all()
-        )
 
 
 # --- squadrons ----------------------------------------------------------------------------------
 
 
 def test_create_squadron_stores_it_and_journals(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         squadron_id = fleet.create_squadron(
             factory, side_id=world.red_id, name="  Gruppe West ", air=True, notes=" n "
@@ -91,27 +84,20 @@ def test_create_squadron_stores_it_and_journals(
 
 
 def test_two_squadrons_of_one_name_on_a_side_are_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    outcome = attempt(lambda: fleet.create_squadron(factory, side_id=world.blue_id, name="Alpha"))
-    assert db_state() == before
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["name"]
+    refused(lambda: fleet.create_squadron(factory, side_id=world.blue_id, name="Alpha"), "name")
 
 
 def test_renaming_a_squadron_onto_another_is_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    outcome = attempt(
+    refused(
         lambda: fleet.update_squadron(
             factory, squadron_id=world.bravo_id, name="Alpha", air=False, notes=""
-        )
+        ),
+        "name",
     )
-    assert db_state() == before
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["name"]
 
 
 def test_the_same_squadron_name_on_another_side_is_fine(
@@ -123,34 +109,29 @@ def test_the_same_squadron_name_on_another_side_is_fine(
 
 @pytest.mark.parametrize("name", ["", "   ", "s" * 61])
 def test_invalid_squadron_name_is_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot], name: str
+    world: World, factory: SessionFactory, refused: Refused, name: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.create_squadron(factory, side_id=world.blue_id, name=name)
-    assert list(info.value.errors) == ["name"]
-    with pytest.raises(InvalidInput) as info:
-        fleet.update_squadron(factory, squadron_id=world.alpha_id, name=name, air=False, notes="")
-    assert list(info.value.errors) == ["name"]
-    assert db_state() == before
+    refused(lambda: fleet.create_squadron(factory, side_id=world.blue_id, name=name), "name")
+    refused(
+        lambda: fleet.update_squadron(
+            factory, squadron_id=world.alpha_id, name=name, air=False, notes=""
+        ),
+        "name",
+    )
 
 
 def test_over_long_squadron_notes_are_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    outcome = attempt(
+    outcome = refused(
         lambda: fleet.create_squadron(factory, side_id=world.blue_id, name="L", notes="n" * 2001)
     )
-    assert isinstance(outcome, InvalidInput), repr(outcome)
     assert "notes" in outcome.errors
-    assert db_state() == before
 
 
 def test_update_squadron_renames_and_journals(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         fleet.update_squadron(
             factory, squadron_id=world.alpha_id, name="Force H", air=False, notes="Gibraltar"
@@ -170,28 +151,20 @@ def test_missing_squadron_raises_not_found(factory: SessionFactory) -> None:
 
 
 def test_delete_squadron_deletes_its_ships_batteries_commander_and_crew(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
 ) -> None:
     ajax = add_ship(world.alpha_id, "Ajax")
     fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="H", training=3, acquisition="direct"
-    )
+    appoint(factory, world.alpha_id, name="H", training=3, acquisition="direct")
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     kept = add_ship(world.bravo_id, "Achilles")
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         fleet.delete_squadron(factory, squadron_id=world.alpha_id)
     assert "Alpha" in new.only.summary
     assert [s.id for s in _ships(factory)] == [kept]
     with session_scope(factory) as session:
         assert session.get(Squadron, world.alpha_id) is None
-        assert session.exec(select(func.count()).select_from(Battery)).one() == 0
-        assert session.exec(select(func.count()).select_from(Commander)).one() == 0
-        assert session.exec(select(func.count()).select_from(Crew)).one() == 0
+    assert [count_rows(factory, model) for model in (Battery, Commander, Crew)] == [0, 0, 0]
 
 
 def test_delete_squadron_keeps_a_ship_it_lent_out_with_its_new_squadron_as_origin(
@@ -213,12 +186,11 @@ def test_delete_squadron_keeps_a_ship_it_lent_out_with_its_new_squadron_as_origi
 
 
 def test_create_ship_stores_every_field_and_journals(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         ship_id = fleet.create_ship(factory, squadron_id=world.alpha_id, fields=FULL_FIELDS)
-    ship = _ship(factory, ship_id)
+    ship = get_row(factory, Ship, ship_id)
     assert {key: getattr(ship, key) for key in DATA_KEYS} == dataclasses.asdict(FULL_FIELDS)
     assert (ship.side_id, ship.squadron_id, ship.original_squadron_id) == (
         world.blue_id,
@@ -239,7 +211,7 @@ def test_create_ship_without_present_state_starts_undamaged(
         squadron_id=world.alpha_id,
         fields=ShipFields(name=" Ajax ", structure_max=9, flotation_max=8),
     )
-    ship = _ship(factory, ship_id)
+    ship = get_row(factory, Ship, ship_id)
     assert (ship.name, ship.structure_now, ship.flotation_now, ship.fire_markers) == (
         "Ajax",
         9,
@@ -255,7 +227,7 @@ def test_ship_name_with_markup_is_stored_and_read_back_exactly(
     ship_id = fleet.create_ship(
         factory, squadron_id=world.alpha_id, fields=ShipFields(name=name, notes="[red]x[/red]")
     )
-    assert _ship(factory, ship_id).name == name
+    assert get_row(factory, Ship, ship_id).name == name
     view, where = sheet.load_ship(factory, ship_id=ship_id)
     assert (view.name, view.notes) == (name, "[red]x[/red]")
     assert where == "Blue · Alpha"
@@ -268,18 +240,17 @@ def test_two_ships_of_one_name_on_a_side_are_refused_and_nothing_written(
     world: World,
     factory: SessionFactory,
     add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    refused: Refused,
     squadron: str,
 ) -> None:
     add_ship(world.alpha_id, "Ajax")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.create_ship(
+    outcome = refused(
+        lambda: fleet.create_ship(
             factory, squadron_id=getattr(world, squadron), fields=ShipFields(name=" Ajax")
-        )
-    assert list(info.value.errors) == ["name"]
-    assert "Ajax" in info.value.errors["name"]
-    assert db_state() == before
+        ),
+        "name",
+    )
+    assert "Ajax" in outcome.errors["name"]
 
 
 def test_the_same_ship_name_on_another_side_is_fine(
@@ -324,23 +295,18 @@ INVALID_SHIPS: list[tuple[dict[str, Any], str]] = [
 def test_invalid_ship_is_refused_with_the_field_named_and_nothing_written(
     world: World,
     factory: SessionFactory,
-    add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    ajax: int,
+    refused: Refused,
     overrides: dict[str, Any],
     field: str,
 ) -> None:
-    existing = add_ship(world.alpha_id, "Ajax")
     fields = dataclasses.replace(
         ShipFields(name="Achilles", structure_max=9, flotation_max=8), **overrides
     )
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields)
-    assert field in info.value.errors
-    with pytest.raises(InvalidInput) as info:
-        fleet.update_ship(factory, ship_id=existing, fields=fields)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields))
+    assert field in outcome.errors
+    outcome = refused(lambda: fleet.update_ship(factory, ship_id=ajax, fields=fields))
+    assert field in outcome.errors
 
 
 @pytest.mark.parametrize(
@@ -359,18 +325,16 @@ def test_ship_values_at_the_limits_are_accepted(
     fields = dataclasses.replace(
         ShipFields(name="Ajax", structure_max=9, flotation_max=8), **overrides
     )
-    ship = _ship(factory, fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields))
+    ship = get_row(
+        factory, Ship, fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields)
+    )
     for key, value in overrides.items():
         assert getattr(ship, key) == value
 
 
 def test_update_ship_stores_new_values_and_journals_only_the_changes(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, ajax: int, journaled: Journaled
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
     fields = ShipFields(
         name="Ajax",
         type_abbrev="CL",
@@ -379,43 +343,32 @@ def test_update_ship_stores_new_values_and_journals_only_the_changes(
         flotation_max=8,
         points_base=400,
     )
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.update_ship(factory, ship_id=ship_id, fields=fields)
-    assert _ship(factory, ship_id).structure_now == 4
+        fleet.update_ship(factory, ship_id=ajax, fields=fields)
+    assert get_row(factory, Ship, ajax).structure_now == 4
     assert new.only.summary == "Edited Ajax"
     assert new.detail["before"] == {"structure_now": 9}
     assert new.detail["after"] == {"structure_now": 4}
 
 
 def test_renaming_a_ship_onto_another_is_refused(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], refused: Refused
 ) -> None:
     add_ship(world.alpha_id, "Ajax")
     achilles = add_ship(world.bravo_id, "Achilles")
-    before = db_state()
-    outcome = attempt(
-        lambda: fleet.update_ship(factory, ship_id=achilles, fields=ShipFields(name="Ajax"))
+    refused(
+        lambda: fleet.update_ship(factory, ship_id=achilles, fields=ShipFields(name="Ajax")),
+        "name",
     )
-    assert db_state() == before
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["name"]
 
 
 def test_delete_ship_removes_it_and_its_batteries(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
 ) -> None:
     ajax = add_ship(world.alpha_id, "Ajax")
     achilles = add_ship(world.alpha_id, "Achilles")
     fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
     kept_battery = fleet.save_battery(factory, ship_id=achilles, mount="turret", guns=8)
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         fleet.delete_ship(factory, ship_id=ajax)
     assert new.only.summary == "Deleted Ajax"
@@ -427,30 +380,20 @@ def test_delete_ship_removes_it_and_its_batteries(
 
 
 def test_set_fire_markers_stores_and_journals(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
-    db_state: Callable[[], Snapshot],
+    world: World, factory: SessionFactory, ajax: int, journaled: Journaled, refused: Refused
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.set_fire_markers(factory, ship_id=ship_id, count=3)
-    assert _ship(factory, ship_id).fire_markers == 3
+        fleet.set_fire_markers(factory, ship_id=ajax, count=3)
+    assert get_row(factory, Ship, ajax).fire_markers == 3
     assert new.only.summary == "Ajax: fire markers 0 -> 3"
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.set_fire_markers(factory, ship_id=ship_id, count=-1)
-    assert list(info.value.errors) == ["fire_markers"]
-    assert db_state() == before
+    refused(lambda: fleet.set_fire_markers(factory, ship_id=ajax, count=-1), "fire_markers")
 
 
 # --- copies -------------------------------------------------------------------------------------
 
 
 def test_copy_ship_makes_an_undamaged_sister_with_the_same_data_and_batteries(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
     source_id = fleet.create_ship(factory, squadron_id=world.alpha_id, fields=FULL_FIELDS)
     fleet.save_battery(
@@ -464,11 +407,10 @@ def test_copy_ship_makes_an_undamaged_sister_with_the_same_data_and_batteries(
         notes="A, B, X",
     )
     fleet.save_battery(factory, ship_id=source_id, mount="shielded", calibre="4in", guns=4)
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         copy_id = fleet.copy_ship(factory, ship_id=source_id, name=" York ")
     assert new.only.summary == "Copied Exeter as York" and new.only.ship_id == copy_id
-    source, copy = _ship(factory, source_id), _ship(factory, copy_id)
+    source, copy = get_row(factory, Ship, source_id), get_row(factory, Ship, copy_id)
     assert copy.id != source.id
     expected = dataclasses.asdict(FULL_FIELDS) | {
         "name": "York",
@@ -487,7 +429,7 @@ def test_copy_ship_makes_an_undamaged_sister_with_the_same_data_and_batteries(
     def battery_data(ship_id: int) -> list[tuple[Any, ...]]:
         return [
             (b.mount, b.calibre, b.guns, b.ip, b.range_bands, b.notes)
-            for b in _batteries(factory, ship_id)
+            for b in rows_of_ship(factory, Battery, ship_id)
         ]
 
     assert battery_data(copy_id) == battery_data(source_id)
@@ -501,7 +443,7 @@ def test_copy_of_a_transferred_ship_joins_its_present_squadron_in_command(
 ) -> None:
     ship_id = add_ship(world.alpha_id, "Ajax")
     fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
-    copy = _ship(factory, fleet.copy_ship(factory, ship_id=ship_id, name="Achilles"))
+    copy = get_row(factory, Ship, fleet.copy_ship(factory, ship_id=ship_id, name="Achilles"))
     assert (copy.squadron_id, copy.original_squadron_id) == (world.bravo_id, world.bravo_id)
     assert (copy.transferred_turn, copy.transferred_scenario_id) == (None, None)
 
@@ -510,40 +452,31 @@ def test_copy_of_a_transferred_ship_joins_its_present_squadron_in_command(
 def test_copy_ship_to_a_taken_or_invalid_name_is_refused_and_nothing_written(
     world: World,
     factory: SessionFactory,
+    ajax: int,
     add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    refused: Refused,
     name: str,
 ) -> None:
-    source = add_ship(world.alpha_id, "Ajax")
-    fleet.save_battery(factory, ship_id=source, mount="turret", guns=8)
+    fleet.save_battery(factory, ship_id=ajax, mount="turret", guns=8)
     add_ship(world.bravo_id, "Graf Spee")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.copy_ship(factory, ship_id=source, name=name)
-    assert list(info.value.errors) == ["name"]
-    assert db_state() == before
+    refused(lambda: fleet.copy_ship(factory, ship_id=ajax, name=name), "name")
 
 
 # --- transfers ----------------------------------------------------------------------------------
 
 
 def test_transfer_ship_moves_it_and_journals(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, ajax: int, journaled: Journaled
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
-    ship = _ship(factory, ship_id)
+        fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
+    ship = get_row(factory, Ship, ajax)
     assert (ship.squadron_id, ship.original_squadron_id) == (world.bravo_id, world.alpha_id)
     assert (ship.transferred_scenario_id, ship.transferred_turn) == (world.scenario_id, 1)
     entry = new.only
     assert (entry.kind, entry.ship_id, entry.scenario_id, entry.turn) == (
         "transfer",
-        ship_id,
+        ajax,
         world.scenario_id,
         1,
     )
@@ -554,54 +487,38 @@ def test_transfer_ship_moves_it_and_journals(
 
 @pytest.mark.parametrize("target", ["raider_id", "alpha_id"])
 def test_transfer_to_another_side_or_the_same_squadron_is_refused(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
-    target: str,
+    world: World, factory: SessionFactory, ajax: int, refused: Refused, target: str
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=getattr(world, target))
-    assert list(info.value.errors) == ["squadron"]
-    assert db_state() == before
+    refused(
+        lambda: fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=getattr(world, target)),
+        "squadron",
+    )
 
 
 def test_a_sunk_ship_cannot_transfer(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    world: World, factory: SessionFactory, ajax: int, refused: Refused
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
     # No service sinks ships yet (a later feature): set the state up directly.
     with session_scope(factory) as session:
-        ship = session.get(Ship, ship_id)
+        ship = session.get(Ship, ajax)
         assert ship is not None
         ship.sunk = True
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
-    assert "sunk" in info.value.errors["squadron"]
-    assert db_state() == before
+    outcome = refused(
+        lambda: fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
+    )
+    assert "sunk" in outcome.errors["squadron"]
 
 
 # --- batteries ----------------------------------------------------------------------------------
 
 
 def test_save_battery_adds_then_edits_then_delete_removes(
-    world: World,
-    factory: SessionFactory,
-    add_ship: Callable[..., int],
-    journaled: Callable[[int], Any],
+    world: World, factory: SessionFactory, ajax: int, journaled: Journaled
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         battery_id = fleet.save_battery(
             factory,
-            ship_id=ship_id,
+            ship_id=ajax,
             mount="turret",
             calibre="6in",
             guns=8,
@@ -609,8 +526,8 @@ def test_save_battery_adds_then_edits_then_delete_removes(
             range_bands="3",
         )
     assert new.only.summary == "Ajax: added 8 x 6in turret"
-    assert (new.only.kind, new.only.ship_id) == ("battery", ship_id)
-    [battery] = _batteries(factory, ship_id)
+    assert (new.only.kind, new.only.ship_id) == ("battery", ajax)
+    [battery] = rows_of_ship(factory, Battery, ajax)
     assert (battery.id, battery.mount, battery.calibre, battery.guns, battery.ip) == (
         battery_id,
         "turret",
@@ -620,15 +537,15 @@ def test_save_battery_adds_then_edits_then_delete_removes(
     )
     with journaled(world.campaign_id) as new:
         again = fleet.save_battery(
-            factory, ship_id=ship_id, battery_id=battery_id, mount="DP", calibre="4in", guns=4
+            factory, ship_id=ajax, battery_id=battery_id, mount="DP", calibre="4in", guns=4
         )
     assert again == battery_id and new.only.summary == "Ajax: edited 4 x 4in DP"
-    [battery] = _batteries(factory, ship_id)
+    [battery] = rows_of_ship(factory, Battery, ajax)
     assert (battery.mount, battery.calibre, battery.guns, battery.ip) == ("DP", "4in", 4, "")
     with journaled(world.campaign_id) as new:
         fleet.delete_battery(factory, battery_id=battery_id)
     assert new.only.summary == "Ajax: removed 4 x 4in DP"
-    assert _batteries(factory, ship_id) == []
+    assert rows_of_ship(factory, Battery, ajax) == []
 
 
 @pytest.mark.parametrize(
@@ -646,17 +563,13 @@ def test_save_battery_adds_then_edits_then_delete_removes(
 def test_invalid_battery_is_refused_and_nothing_written(
     world: World,
     factory: SessionFactory,
-    add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    ajax: int,
+    refused: Refused,
     kwargs: dict[str, Any],
     field: str,
 ) -> None:
-    ship_id = add_ship(world.alpha_id, "Ajax")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.save_battery(factory, ship_id=ship_id, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: fleet.save_battery(factory, ship_id=ajax, **kwargs))
+    assert field in outcome.errors
 
 
 def test_save_battery_never_edits_another_ships_battery(
@@ -709,13 +622,7 @@ _fields = st.builds(
 def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, fields: ShipFields
 ) -> None:
-    # A fresh file per example (function-scoped fixtures are not reset between examples).
-    path: Path = tmp_path_factory.mktemp("junk") / "campaign.db"
-    shutil.copyfile(migrated_template, path)
-    engine = make_engine(str(path))
-    try:
-        assert migrate(engine) is None
-        factory = session_factory(engine)
+    with fresh_factory(tmp_path_factory, migrated_template, "junk") as factory:
         campaign = campaigns.create_campaign(factory, name="C")
         side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
         squadron_id = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
@@ -726,7 +633,7 @@ def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
             assert exc.errors
             assert [s.name for s in _ships(factory)] == ["Ajax"]
             return
-        ship = _ship(factory, ship_id)
+        ship = get_row(factory, Ship, ship_id)
         assert ship.name == fields.name.strip() and ship.name not in ("", "Ajax")
         assert len(ship.name) <= 60
         for key, limit in fleet.TEXT_LIMITS.items():
@@ -744,5 +651,3 @@ def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
         # What was stored reads back through the sheet (its derived rules accept the values).
         [_, view] = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
         assert view.name == ship.name
-    finally:
-        engine.dispose()

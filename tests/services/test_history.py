@@ -4,7 +4,6 @@ history is never rewritten."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from service_helpers import Snapshot, World, attempt
+from service_helpers import (
+    Refused,
+    World,
+    appoint,
+    attempt,
+    fresh_factory,
+    get_row,
+    rows_of_ship,
+    save_table,
+)
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
@@ -24,25 +32,12 @@ from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
 SHIP_FIELDS = ("structure_now", "flotation_now", "fire_markers")
-
-
-def _ship(factory: SessionFactory, ship_id: int) -> Ship:
-    with session_scope(factory) as session:
-        ship = session.get(Ship, ship_id)
-        assert ship is not None
-        return ship
+RefusedUndo = Callable[[Callable[[], object]], str]
 
 
 def _track(factory: SessionFactory, ship_id: int) -> tuple[int, int, int]:
-    ship = _ship(factory, ship_id)
+    ship = get_row(factory, Ship, ship_id)
     return ship.structure_now, ship.flotation_now, ship.fire_markers
-
-
-def _entry(factory: SessionFactory, entry_id: int) -> JournalEntry:
-    with session_scope(factory) as session:
-        entry = session.get(JournalEntry, entry_id)
-        assert entry is not None
-        return entry
 
 
 def _entries(factory: SessionFactory) -> list[JournalEntry]:
@@ -51,14 +46,7 @@ def _entries(factory: SessionFactory) -> list[JournalEntry]:
 
 
 def _statuses(factory: SessionFactory, ship_id: int) -> list[str]:
-    with session_scope(factory) as session:
-        return list(
-            session.exec(
-                select(Critical.status)
-                .where(Critical.ship_id == ship_id)
-                .order_by(col(Critical.id))
-            ).all()
-        )
+    return [critical.status for critical in rows_of_ship(factory, Critical, ship_id)]
 
 
 def _hit(factory: SessionFactory, ship_id: int, **values: Any) -> int:
@@ -67,24 +55,15 @@ def _hit(factory: SessionFactory, ship_id: int, **values: Any) -> int:
     return result.entry_id
 
 
-def _refused(db_state: Callable[[], Snapshot], call: Callable[[], object]) -> str:
-    """A refused undo or redo: InvalidInput on 'journal', and nothing written."""
-    before = db_state()
-    outcome = attempt(call)
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["journal"]
-    assert db_state() == before
-    return outcome.errors["journal"]
-
-
 @pytest.fixture
 def exeter(world: World, add_ship: Callable[..., int]) -> int:
     return add_ship(world.alpha_id, "Exeter")
 
 
 @pytest.fixture
-def ajax(world: World, add_ship: Callable[..., int]) -> int:
-    return add_ship(world.alpha_id, "Ajax")
+def refused_undo(refused: Refused) -> RefusedUndo:
+    """A refused undo or redo: InvalidInput on 'journal' alone, nothing written; its message."""
+    return lambda call: refused(call, "journal").errors["journal"]
 
 
 # --- undo_last and redo_last --------------------------------------------------------------------
@@ -101,7 +80,7 @@ def test_undo_last_restores_the_ship_and_voids_its_criticals(
         fire_delta=1,
         criticals=(CriticalRequest(effect="B turret out"),),
     )
-    hit_summary = _entry(factory, hit_id).summary
+    hit_summary = get_row(factory, JournalEntry, hit_id).summary
     assert _track(factory, exeter) == (5, 6, 1)
     count = len(_entries(factory))
 
@@ -121,9 +100,9 @@ def test_undo_last_restores_the_ship_and_voids_its_criticals(
         exeter,
         True,
     )
-    assert _entry(factory, hit_id).reverted_by_id == undo.id
+    assert get_row(factory, JournalEntry, hit_id).reverted_by_id == undo.id
     # The undo entry carries its own row changes: the hit's, reversed.
-    hit_changes = json.loads(_entry(factory, hit_id).detail)["changes"]
+    hit_changes = json.loads(get_row(factory, JournalEntry, hit_id).detail)["changes"]
     assert json.loads(undo.detail)["changes"] == [
         {"table": c["table"], "id": c["id"], "before": c["after"], "after": c["before"]}
         for c in hit_changes
@@ -150,8 +129,9 @@ def test_redo_last_applies_the_change_again(
     )
     assert redo.reverted_id == undo.entry_id
     assert redo.summary.startswith(f"Redid #{hit_id}: Exeter")
-    assert _entry(factory, undo.entry_id).reverted_by_id == redo.entry_id
-    assert _entry(factory, hit_id).reverted_by_id == undo.entry_id  # history kept as it was
+    assert get_row(factory, JournalEntry, undo.entry_id).reverted_by_id == redo.entry_id
+    # History is kept as it was.
+    assert get_row(factory, JournalEntry, hit_id).reverted_by_id == undo.entry_id
 
     # And again: the redo is itself undone, then redone.
     again = history.undo_last(factory, campaign_id=world.campaign_id)
@@ -204,48 +184,46 @@ def test_undo_and_redo_survive_closing_and_reopening_the_file(
 
 
 def test_nothing_to_undo_or_redo_is_refused(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     # Creating the campaign, sides, squadrons and the ship cannot be undone.
-    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
     assert message == "nothing to undo in this campaign"
-    message = _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    message = refused_undo(lambda: history.redo_last(factory, campaign_id=world.campaign_id))
     assert message == "nothing to redo"
     _hit(factory, exeter, structure=1)
-    _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    refused_undo(lambda: history.redo_last(factory, campaign_id=world.campaign_id))
     history.undo_last(factory, campaign_id=world.campaign_id)
-    _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
     history.redo_last(factory, campaign_id=world.campaign_id)
-    _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    refused_undo(lambda: history.redo_last(factory, campaign_id=world.campaign_id))
 
 
 def test_undo_stays_within_its_campaign(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     _hit(factory, exeter, structure=1)
     other = campaigns.create_campaign(factory, name="Other")
-    _refused(db_state, lambda: history.undo_last(factory, campaign_id=other.id))
+    refused_undo(lambda: history.undo_last(factory, campaign_id=other.id))
 
 
 def test_a_new_change_after_an_undo_clears_redo(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     _hit(factory, exeter, structure=1)
     history.undo_last(factory, campaign_id=world.campaign_id)
     _hit(factory, exeter, flotation=2)
-    assert (
-        _refused(db_state, lambda: history.redo_last(factory, campaign_id=world.campaign_id))
-        == "nothing to redo"
-    )
+    message = refused_undo(lambda: history.redo_last(factory, campaign_id=world.campaign_id))
+    assert message == "nothing to redo"
     assert _track(factory, exeter) == (9, 6, 0)
 
 
 def test_undo_entry_of_an_older_hit_is_refused_while_a_later_one_is_in_force(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     first = _hit(factory, exeter, structure=1)
     second = _hit(factory, exeter, flotation=1)
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=first))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=first))
     assert f"#{second} " in message and "undo that first" in message
     assert message.startswith(f"#{first} cannot be undone")
     # Once the later hit is undone, the older one can be.
@@ -264,57 +242,57 @@ def test_undo_entry_of_a_hit_on_another_ship_is_not_blocked(
 
 
 def test_a_redo_in_force_blocks_undoing_an_older_entry(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     first = _hit(factory, exeter, structure=1)
     _hit(factory, exeter, structure=1)
     history.undo_last(factory, campaign_id=world.campaign_id)
     redo = history.redo_last(factory, campaign_id=world.campaign_id)
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=first))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=first))
     assert f"#{redo.entry_id} " in message
 
 
 def test_undoing_twice_or_undoing_an_undo_is_refused(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     hit = _hit(factory, exeter, structure=1)
     undo = history.undo_last(factory, campaign_id=world.campaign_id)
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=hit))
     assert message == f"#{hit} was already undone by #{undo.entry_id}"
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=undo.entry_id))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=undo.entry_id))
     assert "cannot be undone" in message
     redo = history.redo_last(factory, campaign_id=world.campaign_id)
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=hit))
     assert f"redone by #{redo.entry_id}" in message
 
 
 def test_an_entry_without_row_changes_cannot_be_undone(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     created = [e for e in _entries(factory) if e.kind == "ship"][-1]
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=created.id or 0))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=created.id or 0))
     assert "cannot be undone" in message
 
 
 def test_a_hit_on_a_deleted_ship_cannot_be_undone_and_nothing_is_written(
-    world: World, factory: SessionFactory, exeter: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     hit = _hit(factory, exeter, structure=1, criticals=(CriticalRequest(effect="Fire"),))
     fleet.delete_ship(factory, ship_id=exeter)
-    message = _refused(db_state, lambda: history.undo_entry(factory, entry_id=hit))
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=hit))
     assert f"#{hit} changed a " in message and "deleted" in message
     # ctrl+z passes over it: nothing else in this campaign can be undone here.
-    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
     assert message == "nothing to undo in this campaign"
 
 
 def test_undo_of_a_transfer_out_of_a_deleted_squadron_is_refused_cleanly(
-    world: World, factory: SessionFactory, ajax: int, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, ajax: int, refused_undo: RefusedUndo
 ) -> None:
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
     fleet.delete_squadron(factory, squadron_id=world.alpha_id)
-    assert _ship(factory, ajax).squadron_id == world.bravo_id  # Ajax survives, in Bravo
-    message = _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    assert get_row(factory, Ship, ajax).squadron_id == world.bravo_id  # Ajax survives, in Bravo
+    message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
     assert "deleted" in message
 
 
@@ -324,9 +302,7 @@ def test_undo_of_a_transfer_out_of_a_deleted_squadron_is_refused_cleanly(
 def test_undo_of_combat_reductions_restores_commander_and_crew(
     world: World, factory: SessionFactory
 ) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="Harwood", training=3, acquisition="direct"
-    )
+    appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
 
     def ratings() -> tuple[int, int, int]:
@@ -347,22 +323,13 @@ def test_undo_of_combat_reductions_restores_commander_and_crew(
 
 
 def test_undo_of_a_rerolled_commander_and_crew_restores_the_earlier_ones(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused_undo: RefusedUndo
 ) -> None:
-    fleet.set_commander(
-        factory,
-        squadron_id=world.alpha_id,
-        name="Harwood",
-        training=3,
-        acquisition="random",
-        roll=1,
-    )
+    appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="random", roll=1)
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10)
     # The first rolls are not undoable (the squadron had none): nothing to undo yet.
-    _refused(db_state, lambda: history.undo_last(factory, campaign_id=world.campaign_id))
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="Bell", training=5, acquisition="direct"
-    )
+    refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    appoint(factory, world.alpha_id, name="Bell", training=5, acquisition="direct")
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=1, acquisition="random", roll=1)
 
     def rated() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -385,43 +352,44 @@ def test_undo_of_a_transfer_restores_the_squadron(
     world: World, factory: SessionFactory, exeter: int
 ) -> None:
     fleet.transfer_ship(factory, ship_id=exeter, to_squadron_id=world.bravo_id)
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.squadron_id, ship.transferred_scenario_id, ship.transferred_turn) == (
         world.bravo_id,
         world.scenario_id,
         1,
     )
     history.undo_last(factory, campaign_id=world.campaign_id)
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.squadron_id, ship.original_squadron_id) == (world.alpha_id, world.alpha_id)
     assert (ship.transferred_scenario_id, ship.transferred_turn) == (None, None)
     history.redo_last(factory, campaign_id=world.campaign_id)
-    assert _ship(factory, exeter).squadron_id == world.bravo_id
+    assert get_row(factory, Ship, exeter).squadron_id == world.bravo_id
 
 
 def test_undo_of_set_fire_markers(world: World, factory: SessionFactory, exeter: int) -> None:
     fleet.set_fire_markers(factory, ship_id=exeter, count=2)
     fleet.set_fire_markers(factory, ship_id=exeter, count=5)
     history.undo_last(factory, campaign_id=world.campaign_id)
-    assert _ship(factory, exeter).fire_markers == 2
+    assert get_row(factory, Ship, exeter).fire_markers == 2
     history.undo_last(factory, campaign_id=world.campaign_id)
-    assert _ship(factory, exeter).fire_markers == 0
+    assert get_row(factory, Ship, exeter).fire_markers == 0
     history.redo_last(factory, campaign_id=world.campaign_id)
-    assert _ship(factory, exeter).fire_markers == 2
+    assert get_row(factory, Ship, exeter).fire_markers == 2
 
 
 def test_undo_of_an_edit_restores_the_ship(
     world: World, factory: SessionFactory, exeter: int
 ) -> None:
-    before = _ship(factory, exeter)
+    before = get_row(factory, Ship, exeter)
     fleet.update_ship(
         factory,
         ship_id=exeter,
         fields=ShipFields(name="Exeter II", structure_max=12, structure_now=4, flotation_max=8),
     )
-    assert (_ship(factory, exeter).name, _ship(factory, exeter).structure_now) == ("Exeter II", 4)
+    edited = get_row(factory, Ship, exeter)
+    assert (edited.name, edited.structure_now) == ("Exeter II", 4)
     history.undo_last(factory, campaign_id=world.campaign_id)
-    assert _ship(factory, exeter) == before
+    assert get_row(factory, Ship, exeter) == before
 
 
 def test_undo_of_a_sinking_refloats_the_ship(
@@ -430,10 +398,10 @@ def test_undo_of_a_sinking_refloats_the_ship(
     _hit(factory, exeter, structure=9)
     damage.confirm_condition(factory, ship_id=exeter, outcome="Sunk")
     history.undo_last(factory, campaign_id=world.campaign_id)
-    ship = _ship(factory, exeter)
+    ship = get_row(factory, Ship, exeter)
     assert (ship.sunk, ship.condition, ship.structure_now) == (False, "", 0)
     _hit(factory, exeter, repair_structure=1)  # afloat again: it takes repairs
-    assert _ship(factory, exeter).structure_now == 1
+    assert get_row(factory, Ship, exeter).structure_now == 1
 
 
 # --- property: the journal replays to the database, and undo/redo round-trip --------------------
@@ -471,7 +439,7 @@ _OPERATIONS = st.lists(
 def _run(factory: SessionFactory, campaign_id: int, ships: list[int], op: tuple[Any, ...]) -> None:
     """One operation; amounts are fitted to the ship so most of them are accepted."""
     kind = op[0]
-    ship = _ship(factory, ships[op[1]]) if len(op) > 1 else None
+    ship = get_row(factory, Ship, ships[op[1]]) if len(op) > 1 else None
     if kind == "hit":
         assert ship is not None
         _, _, lost_s, lost_f, fire, criticals = op
@@ -548,32 +516,17 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
     opening: list[Any],
     operations: list[Any],
 ) -> None:
-    # A fresh file per example (function-scoped fixtures are not reset between examples).
-    path: Path = tmp_path_factory.mktemp("history") / "campaign.db"
-    shutil.copyfile(migrated_template, path)
-    engine = make_engine(str(path))
-    try:
-        assert migrate(engine) is None
-        factory = session_factory(engine)
+    with fresh_factory(tmp_path_factory, migrated_template, "history") as factory:
         campaign = campaigns.create_campaign(factory, name="C")
         campaigns.add_scenario(factory, campaign_id=campaign.id, title="S")
         side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
         squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
-        for low, high, effect, stat, amount in (
+        table = [
             (1, 4, "Hull breach", "structure_now", -2),
             (5, 7, "Engine room", "speed_kn", -4),
             (8, 10, "Fire", "fire_markers", 1),
-        ):
-            damage.save_table_row(
-                factory,
-                campaign_id=campaign.id,
-                kind="structural",
-                low=low,
-                high=high,
-                effect=effect,
-                stat=stat,
-                amount=amount,
-            )
+        ]
+        save_table(factory, campaign.id, table)
         ships = [
             fleet.create_ship(
                 factory,
@@ -624,5 +577,3 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
             history.redo_last(factory, campaign_id=campaign.id)
         assert _state(factory) == final
         assert _replayed(factory) == final
-    finally:
-        engine.dispose()

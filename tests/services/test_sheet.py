@@ -7,14 +7,21 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from service_helpers import NewEntries, Snapshot, World, attempt
-from sqlmodel import func, select
+from service_helpers import (
+    Journaled,
+    Refused,
+    World,
+    appoint,
+    count_rows,
+    edit_campaign,
+    get_row,
+)
+from sqlmodel import select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Commander, Scenario, Ship
 from tracker.rules import smr
 from tracker.services import campaigns, demo, fleet, sheet
-from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
 
@@ -43,18 +50,10 @@ def _set(factory: SessionFactory, ship_id: int, **values: Any) -> None:
 
 
 def test_rolled_commander_training_iii_roll_1_is_inept(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.set_commander(
-            factory,
-            squadron_id=world.alpha_id,
-            name=" Harwood ",
-            training=3,
-            acquisition="random",
-            roll=1,
-        )
+        appoint(factory, world.alpha_id, name=" Harwood ", training=3, acquisition="random", roll=1)
     c = _commander(factory, world.alpha_id)
     assert (c.name, c.acquisition, c.training, c.roll, c.grade, c.rating) == (
         "Harwood",
@@ -79,14 +78,7 @@ def test_rolled_commander_training_iii_roll_1_is_inept(
 def test_rolled_commander_follows_table_t2(
     world: World, factory: SessionFactory, training: int, roll: int, rating: str
 ) -> None:
-    fleet.set_commander(
-        factory,
-        squadron_id=world.alpha_id,
-        name="",
-        training=training,
-        acquisition="random",
-        roll=roll,
-    )
+    appoint(factory, world.alpha_id, training=training, acquisition="random", roll=roll)
     c = _commander(factory, world.alpha_id)
     grade = smr.COMMAND_RATINGS.index(rating) + 1
     assert (c.rating, c.grade, c.modifier_now) == (rating, grade, grade - 3)
@@ -96,13 +88,10 @@ def test_rolled_commander_follows_table_t2(
 
 
 def test_commander_bought_directly_at_iv_is_skilled(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.set_commander(
-            factory, squadron_id=world.alpha_id, name="Tovey", training=4, acquisition="direct"
-        )
+        appoint(factory, world.alpha_id, name="Tovey", training=4, acquisition="direct")
     c = _commander(factory, world.alpha_id)
     assert (c.acquisition, c.roll, c.rating, c.modifier_now) == ("direct", None, "Skilled", 1)
     assert (c.cost, c.radius_now_cm, c.command_limit) == (2500, 50, 7)
@@ -111,18 +100,10 @@ def test_commander_bought_directly_at_iv_is_skilled(
 
 
 def test_bought_commander_with_a_leftover_roll_is_journaled_as_bought(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
-        fleet.set_commander(
-            factory,
-            squadron_id=world.alpha_id,
-            name="Tovey",
-            training=4,
-            acquisition="direct",
-            roll=2,
-        )
+        appoint(factory, world.alpha_id, name="Tovey", training=4, acquisition="direct", roll=2)
     assert _commander(factory, world.alpha_id).roll is None
     assert "bought" in new.only.summary and "rolled" not in new.only.summary
     assert new.detail["dice"] is None
@@ -143,14 +124,7 @@ def test_air_group_commander_uses_the_aircraft_radius_and_cost(
     cost: int,
 ) -> None:
     air = fleet.create_squadron(factory, side_id=world.blue_id, name="Swordfish", air=True)
-    fleet.set_commander(
-        factory,
-        squadron_id=air,
-        name="Esmonde",
-        training=training,
-        acquisition=acquisition,
-        roll=roll,
-    )
+    appoint(factory, air, name="Esmonde", training=training, acquisition=acquisition, roll=roll)
     c = _commander(factory, air)
     assert (c.air, c.rating, c.radius_base_cm, c.radius_now_cm, c.cost) == (
         True,
@@ -175,44 +149,33 @@ def test_air_group_commander_uses_the_aircraft_radius_and_cost(
     ],
 )
 def test_invalid_commander_is_refused_and_nothing_written(
-    world: World,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.set_commander(factory, squadron_id=world.alpha_id, **{"name": "X", **kwargs})
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(
+        lambda: fleet.set_commander(factory, squadron_id=world.alpha_id, **{"name": "X", **kwargs})
+    )
+    assert field in outcome.errors
 
 
 def test_setting_a_commander_again_replaces_the_same_row(
     world: World, factory: SessionFactory
 ) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="A", training=3, acquisition="direct"
-    )
+    appoint(factory, world.alpha_id, name="A", training=3, acquisition="direct")
     first_id = _commander(factory, world.alpha_id).id
     fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=10)
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="B", training=5, acquisition="random", roll=1
-    )
+    appoint(factory, world.alpha_id, name="B", training=5, acquisition="random", roll=1)
     c = _commander(factory, world.alpha_id)
     assert (c.id, c.name, c.roll, c.rating) == (first_id, "B", 1, "Average")
     assert (c.modifier_now, c.radius_now_cm, c.cost) == (0, 40, 3600)
-    with session_scope(factory) as session:
-        assert session.exec(select(func.count()).select_from(Commander)).one() == 1
+    assert count_rows(factory, Commander) == 1
 
 
 # --- crews --------------------------------------------------------------------------------------
 
 
 def test_rolled_crew_training_iii_roll_10_is_elite(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    new: NewEntries
     with journaled(world.campaign_id) as new:
         fleet.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
@@ -227,24 +190,14 @@ def test_rolled_crew_training_iii_roll_10_is_elite(
 
 
 def _option_on(factory: SessionFactory, world: World) -> None:
-    campaigns.update_campaign(
-        factory,
-        campaign_id=world.campaign_id,
-        name="Test campaign",
-        notes="",
-        model_scale="1/2400",
-        crew_roll_adds_commander=True,
-    )
+    edit_campaign(factory, world.campaign_id, "Test campaign", crew_roll_adds_commander=True)
 
 
 def test_crew_roll_adds_the_commanders_modifier_when_the_campaign_says_so(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
     _option_on(factory, world)
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="Inept", training=3, acquisition="random", roll=1
-    )
-    new: NewEntries
+    appoint(factory, world.alpha_id, name="Inept", training=3, acquisition="random", roll=1)
     with journaled(world.campaign_id) as new:
         fleet.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
@@ -267,14 +220,7 @@ def test_crew_roll_with_the_commanders_modifier_is_clamped_to_1_10(
     quality: str,
 ) -> None:
     _option_on(factory, world)
-    fleet.set_commander(
-        factory,
-        squadron_id=world.alpha_id,
-        name="",
-        training=3,
-        acquisition="random",
-        roll=commander_roll,
-    )
+    appoint(factory, world.alpha_id, training=3, acquisition="random", roll=commander_roll)
     fleet.set_crew(
         factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=crew_roll
     )
@@ -283,17 +229,16 @@ def test_crew_roll_with_the_commanders_modifier_is_clamped_to_1_10(
 
 
 def test_crew_roll_option_without_a_commander_is_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
     _option_on(factory, world)
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.set_crew(
+    outcome = refused(
+        lambda: fleet.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
-        )
-    assert list(info.value.errors) == ["roll"]
-    assert "commander" in info.value.errors["roll"]
-    assert db_state() == before
+        ),
+        "roll",
+    )
+    assert "commander" in outcome.errors["roll"]
     # A crew bought directly needs no roll, so no commander either.
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
     crew = _crew(factory, world.alpha_id)
@@ -310,17 +255,10 @@ def test_crew_roll_option_without_a_commander_is_refused(
     ],
 )
 def test_invalid_crew_is_refused_and_nothing_written(
-    world: World,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.set_crew(factory, squadron_id=world.alpha_id, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: fleet.set_crew(factory, squadron_id=world.alpha_id, **kwargs))
+    assert field in outcome.errors
 
 
 @pytest.mark.parametrize(
@@ -354,12 +292,10 @@ def test_crew_percentage_shows_in_each_ships_points(
 
 
 def test_reductions_stop_at_the_floors_and_never_touch_the_command_limit(
-    world: World, factory: SessionFactory, journaled: Callable[[int], Any]
+    world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="", training=3, acquisition="random", roll=1
-    )  # Inept: -2, 20 cm, limit 4
-    new: NewEntries
+    # Inept: -2, 20 cm, limit 4
+    appoint(factory, world.alpha_id, training=3, acquisition="random", roll=1)
     with journaled(world.campaign_id) as new:
         fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=15)
     c = _commander(factory, world.alpha_id)
@@ -372,9 +308,8 @@ def test_reductions_stop_at_the_floors_and_never_touch_the_command_limit(
 
 
 def test_reductions_accumulate_down_to_the_floors(world: World, factory: SessionFactory) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="", training=4, acquisition="direct"
-    )  # Skilled: +1, 50 cm, limit 7
+    # Skilled: +1, 50 cm, limit 7
+    appoint(factory, world.alpha_id, training=4, acquisition="direct")
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
     fleet.reduce_command(
         factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=5, crew_by=1
@@ -402,37 +337,28 @@ def test_reductions_accumulate_down_to_the_floors(world: World, factory: Session
     ],
 )
 def test_impossible_reductions_are_refused_and_nothing_written(
-    world: World,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.reduce_command(factory, squadron_id=world.alpha_id, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, **kwargs))
+    assert field in outcome.errors
 
 
 def test_radius_reduction_without_a_commander_is_refused(
-    world: World, factory: SessionFactory, db_state: Callable[[], Snapshot]
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10)
-    assert "no commander" in " ".join(info.value.errors.values())
-    assert db_state() == before
+    outcome = refused(
+        lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10)
+    )
+    assert "no commander" in " ".join(outcome.errors.values())
 
 
 def test_radius_reduction_without_a_commander_names_the_radius_field(
-    world: World, factory: SessionFactory
+    world: World, factory: SessionFactory, refused: Refused
 ) -> None:
-    outcome = attempt(
-        lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10)
+    refused(
+        lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10),
+        "radius_by_cm",
     )
-    assert isinstance(outcome, InvalidInput), repr(outcome)
-    assert list(outcome.errors) == ["radius_by_cm"]
 
 
 # --- command and crew tests ---------------------------------------------------------------------
@@ -453,17 +379,14 @@ def test_radius_reduction_without_a_commander_names_the_radius_field(
 def test_record_test_passes_at_6_and_is_journaled_with_its_dice(
     world: World,
     factory: SessionFactory,
-    journaled: Callable[[int], Any],
+    journaled: Journaled,
     roll: int,
     under_fire: bool,
     extra: int,
     total: int,
     passed: bool,
 ) -> None:
-    fleet.set_commander(
-        factory, squadron_id=world.alpha_id, name="", training=3, acquisition="direct"
-    )  # Average, +0
-    new: NewEntries
+    appoint(factory, world.alpha_id, training=3, acquisition="direct")  # Average, +0
     with journaled(world.campaign_id) as new:
         result = fleet.record_test(
             factory,
@@ -506,18 +429,11 @@ def test_crew_test_uses_the_crews_current_modifier(world: World, factory: Sessio
     ],
 )
 def test_impossible_tests_are_refused_and_nothing_written(
-    world: World,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
-    kwargs: dict[str, Any],
-    field: str,
+    world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
     fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
-    before = db_state()
-    with pytest.raises(InvalidInput) as info:
-        fleet.record_test(factory, squadron_id=world.alpha_id, **kwargs)
-    assert field in info.value.errors
-    assert db_state() == before
+    outcome = refused(lambda: fleet.record_test(factory, squadron_id=world.alpha_id, **kwargs))
+    assert field in outcome.errors
 
 
 # --- transfers and morale strength on the sheet -------------------------------------------------
@@ -574,10 +490,8 @@ def test_transfer_in_a_scenario_added_later_marks_that_scenario(
     fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
     record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
     assert (record.scenario, [s.out_of_command for s in record.ships]) == (later.title, [True])
-    with session_scope(factory) as session:
-        ship = session.get(Ship, ship_id)
-        assert ship is not None
-        assert (ship.transferred_scenario_id, ship.transferred_turn) == (later.id, 1)
+    ship = get_row(factory, Ship, ship_id)
+    assert (ship.transferred_scenario_id, ship.transferred_turn) == (later.id, 1)
 
 
 def test_half_strength_counts_original_members_only(

@@ -4,6 +4,7 @@ from tracker.models.campaign import Campaign, Scenario, Side
 from tracker.models.damage import Critical, CriticalTableRow
 from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
+from tracker.models.linked import Participation, Repair, ScenarioSide, ShipSnapshot
 
 __all__ = [
     "Battery",
@@ -13,8 +14,12 @@ __all__ = [
     "Critical",
     "CriticalTableRow",
     "JournalEntry",
+    "Participation",
+    "Repair",
     "Scenario",
+    "ScenarioSide",
     "Ship",
+    "ShipSnapshot",
     "Side",
     "Squadron",
 ]

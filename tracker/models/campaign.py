@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -28,6 +28,12 @@ class CampaignBase(SQLModel):
 
 
 class Campaign(CampaignBase, table=True):
+    # The group's own repair allowance between scenarios, per ship (SMR2 12.2 is not in our
+    # sources); None means no limit.
+    repair_limit_structure: int | None = Field(default=None, ge=0)
+    repair_limit_flotation: int | None = Field(default=None, ge=0)
+    # Fire (shell-splash) markers mark this turn's salvos: cleared when the turn advances.
+    clear_fire_each_turn: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
 
@@ -36,8 +42,10 @@ class ScenarioBase(SQLModel):
     title: str = Field(max_length=120)
     position: int = Field(default=1, ge=1)
     date: str = Field(default="", max_length=40)
-    status: str = Field(default="planned", max_length=10)  # planned | in_play | closed
+    status: str = Field(default="planned", max_length=10)  # planned | in_play | closed | archived
     turn: int = Field(default=1, ge=1)
+    outcome: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
+    notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})
 
 
 class Scenario(ScenarioBase, table=True):

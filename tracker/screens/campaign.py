@@ -18,8 +18,10 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.repairs import RepairsScreen
+from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import side_fields, squadron_fields
-from tracker.services import campaigns, fleet, sheet
+from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
 from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
 
@@ -27,7 +29,9 @@ from tracker.services.views import CampaignOverview, ScenarioView, SideView, Squ
 class CampaignScreen(TrackerScreen):
     """Sides and squadrons as a tree; enter on a squadron opens its record sheet."""
 
-    HELP_EXTRA = [("enter", "Open the squadron's record sheet")]
+    HELP_EXTRA = [
+        ("enter", "Open the squadron's record sheet, or the scenario under the cursor"),
+    ]
 
     BINDINGS = [
         Binding("escape", "back", "Campaigns", tooltip="Back to the list of campaigns"),
@@ -45,7 +49,14 @@ class CampaignScreen(TrackerScreen):
             "Delete",
             tooltip="Delete the side, squadron or scenario under the cursor",
         ),
-        Binding("tab", "app.focus_next", "Pane", tooltip="Switch between forces and scenarios"),
+        Binding(
+            "tab",
+            "app.focus_next",
+            "Pane",
+            tooltip="Switch between forces and scenarios",
+            show=False,
+        ),
+        Binding("r", "repairs", "Repairs", tooltip="Repairs between scenarios, since last battle"),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding(
@@ -69,7 +80,7 @@ class CampaignScreen(TrackerScreen):
         yield Static("", id="campaign-heading", markup=False)
         with Horizontal(id="campaign-body"):
             with Vertical(id="campaign-forces"):
-                yield Label("Sides and squadrons (enter opens the record sheet)", classes="caption")
+                yield Label("Sides and squadrons (enter: record sheet)", classes="caption")
                 yield Tree("Forces", id="forces-tree")
             with Vertical(id="campaign-scenarios"):
                 yield Label("Scenarios", classes="caption")
@@ -77,9 +88,11 @@ class CampaignScreen(TrackerScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#scenario-table", DataTable).add_columns(
-            "#", "Scenario", "Date", "Status", "Turn"
-        )
+        table = self.query_one("#scenario-table", DataTable)
+        # Sized to fit beside the forces in a 120-column terminal.
+        for label, width in (("#", 2), ("Scenario", 28), ("Date", 12), ("Status", 8),
+                             ("Turn", 4), ("Ships", 5)):  # fmt: skip
+            table.add_column(label, width=width)
         tree = self.query_one(Tree)
         tree.show_root = False
         # Enter opens a squadron; it should not fold a side away under the player's cursor.
@@ -125,8 +138,10 @@ class CampaignScreen(TrackerScreen):
         table.clear()
         for scenario in overview.scenarios:
             table.add_row(
-                scenario.position, Text(scenario.title), Text(scenario.date or "-"),
-                scenario.status.replace("_", " "), scenario.turn,
+                scenario.position,
+                Text(scenario.title, overflow="ellipsis", no_wrap=True),
+                Text(scenario.date or "-", overflow="ellipsis", no_wrap=True),
+                scenario.status.replace("_", " "), scenario.turn, scenario.ships,
             )  # fmt: skip
 
     def _place_cursor(self, node: TreeNode[SideView | SquadronRef] | None) -> None:
@@ -154,6 +169,16 @@ class CampaignScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         self.app.push_screen(DamageEntryScreen(self.campaign_id))
+
+    def action_repairs(self) -> None:
+        self.app.push_screen(RepairsScreen(self.campaign_id))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if self.overview is None or not self.overview.scenarios:
+            return
+        rows = self.overview.scenarios
+        scenario = rows[min(max(event.cursor_row, 0), len(rows) - 1)]
+        self.app.push_screen(ScenarioScreen(scenario.id))
 
     def action_journal(self) -> None:
         self.app.push_screen(JournalScreen(self.campaign_id))
@@ -239,11 +264,28 @@ class CampaignScreen(TrackerScreen):
             try:
                 campaigns.delete_scenario(self.factory, scenario_id=scenario.id)
             except InvalidInput as exc:
-                self.notify("\n".join(exc.errors.values()), severity="error")
+                self._offer_archive(scenario, "\n".join(exc.errors.values()))
                 return
             self.reload()
 
         self.app.push_screen(ConfirmScreen(f"Delete scenario {scenario.title!r}?"), done)
+
+    def _offer_archive(self, scenario: ScenarioView, why: str) -> None:
+        def done(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                scenarios.archive_scenario(self.factory, scenario_id=scenario.id)
+            except InvalidInput as exc:
+                self.notify("\n".join(exc.errors.values()), severity="error")
+                return
+            self.reload()
+
+        self.app.push_screen(
+            ConfirmScreen(f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
+                          yes="Archive (y)"),
+            done,
+        )  # fmt: skip
 
     def action_delete(self) -> None:
         scenario = self._scenario_focused()

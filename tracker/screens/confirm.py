@@ -18,15 +18,16 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, *, yes: str = "Yes, delete (y)") -> None:
         super().__init__()
         self.question = question
+        self.yes_label = yes
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
             yield Label(self.question, id="confirm-question", markup=False)
             with Horizontal(id="confirm-buttons"):
-                yield Button("Yes, delete (y)", variant="error", id="confirm-yes")
+                yield Button(self.yes_label, variant="error", id="confirm-yes")
                 yield Button("No (n)", variant="primary", id="confirm-no")
 
     def on_mount(self) -> None:

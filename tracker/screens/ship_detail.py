@@ -14,6 +14,7 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
+from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, sheet
 from tracker.services.views import BatteryView, ShipView
 from tracker.widgets.track_bar import track_bar
@@ -70,6 +71,7 @@ class ShipDetailScreen(TrackerScreen):
         Binding("e", "edit_battery", "Edit battery"),
         Binding("x,delete", "delete_battery", "Delete battery"),
         Binding("j", "service_record", "Service record", tooltip="This ship's journal entries"),
+        Binding("h", "history", "History", tooltip="Structure and Flotation over the campaign"),
     ]
 
     def __init__(self, ship_id: int) -> None:
@@ -122,6 +124,10 @@ class ShipDetailScreen(TrackerScreen):
     def action_damage(self) -> None:
         if self.ship is not None:
             self.app.push_screen(DamageEntryScreen(self.ship.campaign_id, self.ship_id))
+
+    def action_history(self) -> None:
+        if self.ship is not None:
+            self.app.push_screen(ShipHistoryScreen(self.ship_id, self.ship.name))
 
     def action_service_record(self) -> None:
         if self.ship is not None:

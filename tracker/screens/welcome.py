@@ -24,6 +24,10 @@ WELCOME = (
 EMPTY = "No campaigns in this file yet. Press n to start one, or s to open the River Plate sample."
 
 
+def _blank(value: int | None) -> int | str:
+    return "" if value is None else value
+
+
 def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
     """The campaign form: name, notes and the rule options players may differ on."""
     return [
@@ -41,6 +45,28 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
             "Crew roll adds commander's modifier (optional rule)",
             kind="bool",
             value=summary.crew_roll_adds_commander if summary else False,
+        ),
+        FieldSpec(
+            "clear_fire_each_turn",
+            "Fire markers come off at each new turn",
+            kind="bool",
+            value=summary.clear_fire_each_turn if summary else True,
+        ),
+        FieldSpec(
+            "repair_limit_structure",
+            "Repair allowance: Structure (blank: none)",
+            kind="int",
+            value=_blank(summary.repair_limit_structure if summary else None),
+            low=0,
+            optional=True,
+        ),
+        FieldSpec(
+            "repair_limit_flotation",
+            "Repair allowance: Flotation (blank: none)",
+            kind="int",
+            value=_blank(summary.repair_limit_flotation if summary else None),
+            low=0,
+            optional=True,
         ),
         FieldSpec(
             "zero_outcomes",

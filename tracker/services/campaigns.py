@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from types import EllipsisType
+
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Commander, Crew, JournalEntry, Scenario, Ship, Side, Squadron
+from tracker.models import (
+    Campaign,
+    Commander,
+    Crew,
+    JournalEntry,
+    Participation,
+    Scenario,
+    Ship,
+    Side,
+    Squadron,
+)
 from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
 from tracker.rules import smr
 from tracker.services import journal
@@ -40,6 +52,9 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         model_scale=campaign.model_scale,
         crew_roll_adds_commander=campaign.crew_roll_adds_commander,
         zero_outcomes=campaign.zero_outcomes,
+        repair_limit_structure=campaign.repair_limit_structure,
+        repair_limit_flotation=campaign.repair_limit_flotation,
+        clear_fire_each_turn=campaign.clear_fire_each_turn,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -51,6 +66,12 @@ def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
     with session_scope(factory) as session:
         campaigns = session.exec(select(Campaign).order_by(col(Campaign.name))).all()
         return [_summary(session, campaign) for campaign in campaigns]
+
+
+OPTIONS = {
+    "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
+    "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
+}  # fmt: skip
 
 
 def parse_outcomes(text: str) -> str:
@@ -76,6 +97,21 @@ def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
     return name
 
 
+def _set_repair_options(
+    campaign: Campaign, structure: int | EllipsisType | None, flotation: int | EllipsisType | None
+) -> None:
+    """Set the repair allowance; `...` leaves a limit as it is, None means no limit."""
+    errors: dict[str, str] = {}
+    limits = {"repair_limit_structure": structure, "repair_limit_flotation": flotation}
+    for key, value in limits.items():
+        if isinstance(value, int) and value < 0:
+            errors[key] = f"must be 0 or more, or blank for no limit, got {value}"
+    check(errors)
+    for key, value in limits.items():
+        if value is not ...:
+            setattr(campaign, key, value)
+
+
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
     if name_taken(session, Campaign, name, exclude_id=exclude_id):
         raise InvalidInput(
@@ -91,6 +127,9 @@ def create_campaign(
     model_scale: str = "1/2400",
     crew_roll_adds_commander: bool = False,
     zero_outcomes: str = DEFAULT_ZERO_OUTCOMES,
+    repair_limit_structure: int | None = None,
+    repair_limit_flotation: int | None = None,
+    clear_fire_each_turn: bool = True,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     name = _validate_campaign(name, notes, model_scale)
@@ -103,7 +142,9 @@ def create_campaign(
             model_scale=model_scale,
             crew_roll_adds_commander=crew_roll_adds_commander,
             zero_outcomes=outcomes,
+            clear_fire_each_turn=clear_fire_each_turn,
         )
+        _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
         session.flush()
         assert campaign.id is not None
@@ -120,21 +161,25 @@ def update_campaign(
     model_scale: str,
     crew_roll_adds_commander: bool,
     zero_outcomes: str | None = None,
+    repair_limit_structure: int | EllipsisType | None = ...,
+    repair_limit_flotation: int | EllipsisType | None = ...,
+    clear_fire_each_turn: bool | None = None,
 ) -> CampaignSummary:
-    """Rename a campaign or change its notes and rule options."""
+    """Rename a campaign or change its notes and rule options (options not given are kept)."""
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes) if zero_outcomes is not None else None
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
         _unique_campaign_name(session, name, exclude_id=campaign_id)
-        before = campaign.model_dump(
-            include={"name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes"}
-        )
+        before = campaign.model_dump(include=OPTIONS)
         campaign.name, campaign.notes = name, notes
         campaign.model_scale = model_scale
         campaign.crew_roll_adds_commander = crew_roll_adds_commander
         if outcomes is not None:
             campaign.zero_outcomes = outcomes
+        _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
+        if clear_fire_each_turn is not None:
+            campaign.clear_fire_each_turn = clear_fire_each_turn
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,
@@ -194,6 +239,13 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
             .where(Scenario.campaign_id == campaign_id)
             .order_by(col(Scenario.position))
         ).all()
+        taking_part = dict(
+            session.exec(
+                select(Participation.scenario_id, func.count())
+                .where(col(Participation.scenario_id).in_([s.id for s in scenarios]))
+                .group_by(col(Participation.scenario_id))
+            ).all()
+        )
         return CampaignOverview(
             campaign=_summary(session, campaign),
             sides=tuple(side_views),
@@ -205,6 +257,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                     date=s.date,
                     status=s.status,
                     turn=s.turn,
+                    ships=taking_part.get(s.id or 0, 0),
                 )
                 for s in scenarios
             ),

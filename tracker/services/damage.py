@@ -17,7 +17,7 @@ from tracker.models import Campaign, Critical, CriticalTableRow, Ship, Side, Squ
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
-from tracker.services import journal
+from tracker.services import journal, scenarios
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput, check, require_range
 
@@ -187,6 +187,9 @@ def _apply(
     side = get_row(session, Side, ship.side_id)
     if ship.sunk:
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
+    taking_part, playing = scenarios.is_taking_part(session, side.campaign_id, request.ship_id)
+    if not taking_part:
+        raise InvalidInput({"line": f"{ship.name} is not taking part in {playing}"})
     before = _ship_state(ship)
     errors: dict[str, str] = {}
     structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)

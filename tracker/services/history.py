@@ -10,7 +10,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Commander, Crew, Critical, JournalEntry, Scenario, Ship, Side, Squadron
+from tracker.models import (
+    Commander,
+    Crew,
+    Critical,
+    JournalEntry,
+    Repair,
+    Scenario,
+    Ship,
+    Side,
+    Squadron,
+)
 from tracker.services import journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
@@ -21,8 +31,13 @@ TABLES: dict[str, Any] = {
     "crew": Crew,
     "critical": Critical,
     "squadron": Squadron,
+    "scenario": Scenario,
+    "repair": Repair,
 }
 UNDO, REDO = "undo", "redo"
+# A scenario's start and end states are kept as snapshots: undo never reaches back past them
+# (reopening a closed scenario is the correction for that).
+BARRIERS = ("begin", "close")
 SKIP_LIMIT = 200  # how far back ctrl+z looks past changes to deleted ships
 
 
@@ -132,6 +147,18 @@ def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
                 else ""
             )
             raise InvalidInput({"journal": f"#{entry.id} was already undone by #{undo.id}{again}"})
+        barrier = session.exec(
+            _newest(
+                entry.campaign_id,
+                col(JournalEntry.id) > (entry.id or 0),
+                col(JournalEntry.kind).in_(BARRIERS),
+            )
+        ).first()
+        if barrier is not None:
+            raise InvalidInput(
+                {"journal": f"#{entry.id} cannot be undone: {barrier.summary} (#{barrier.id}) "
+                 "came after it, and undo does not reach back past a scenario's start or close"}
+            )  # fmt: skip
         dependents = _later_dependents(session, entry)
         if dependents:
             later = dependents[0]

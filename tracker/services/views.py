@@ -16,6 +16,9 @@ class CampaignSummary:
     ships: int
     current_scenario: str
     zero_outcomes: str = "Sunk\nDead in the water\nOther"
+    repair_limit_structure: int | None = None
+    repair_limit_flotation: int | None = None
+    clear_fire_each_turn: bool = True
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class ScenarioView:
     date: str
     status: str
     turn: int
+    ships: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,230 @@
+"""Linked scenarios played through: taking part, turns, close, repairs, and the carried state."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker.db import SessionFactory
+from tracker.services import campaigns, damage, demo, history, scenarios, sheet
+from tracker.services.errors import InvalidInput
+
+
+def _state(factory: SessionFactory, ship_id: int) -> tuple[int, int]:
+    view = sheet.load_ship(factory, ship_id=ship_id)[0]
+    return view.structure_now, view.flotation_now
+
+
+def _hit(factory: SessionFactory, ship_id: int, **kwargs: int) -> None:
+    damage.record_hit(factory, request=damage.HitRequest(ship_id=ship_id, **kwargs))
+
+
+@pytest.fixture
+def river_plate(factory: SessionFactory) -> dict[str, int]:
+    """The sample campaign with its ships by name and its first scenario."""
+    campaign_id = demo.create_sample_campaign(factory)
+    ships = {p.name: p.id for p in damage.find_ships(factory, campaign_id=campaign_id, query="")}
+    first = campaigns.get_overview(factory, campaign_id=campaign_id).scenarios[0].id
+    return {"campaign": campaign_id, "first": first, **ships}
+
+
+def _play(factory: SessionFactory, scenario_id: int, ship_ids: list[int]) -> None:
+    scenarios.set_participants(factory, scenario_id=scenario_id, ship_ids=ship_ids)
+    scenarios.start_scenario(factory, scenario_id=scenario_id)
+
+
+def _assert_continuity(factory: SessionFactory, campaign_id: int) -> None:
+    assert scenarios.check_continuity(factory, campaign_id=campaign_id) == []
+
+
+def test_three_linked_scenarios_carry_damage_repairs_and_a_loss(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    fleet_ids = [rp["Exeter"], rp["Ajax"], rp["Achilles"], rp["Admiral Graf Spee"]]
+    # Scenario 1: Exeter badly hit, Ajax lightly.
+    _play(factory, rp["first"], fleet_ids)
+    _hit(factory, rp["Exeter"], structure=8, flotation=3)
+    _hit(factory, rp["Ajax"], structure=2)
+    assert scenarios.close_scenario(factory, scenario_id=rp["first"], outcome="Spee escapes") == 4
+    since = {
+        row.name: row for row in scenarios.since_last_battle(factory, campaign_id=rp["campaign"])
+    }
+    assert (since["Exeter"].end_structure, since["Exeter"].end_flotation) == (4, 6)
+    assert since["Exeter"].outstanding == (8, 3)
+    _assert_continuity(factory, rp["campaign"])
+
+    # Between: Exeter repaired in port; Achilles untouched.
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=5, flotation=3)
+    assert _state(factory, rp["Exeter"]) == (9, 9)
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
+    _play(factory, second, fleet_ids)
+    _assert_continuity(factory, rp["campaign"])
+    # Scenario 2: Ajax is sunk.
+    _hit(factory, rp["Ajax"], structure=7)
+    damage.confirm_condition(factory, ship_id=rp["Ajax"], outcome="Sunk")
+    scenarios.advance_turn(factory, scenario_id=second)
+    _hit(factory, rp["Exeter"], flotation=2)
+    scenarios.close_scenario(factory, scenario_id=second, outcome="Ajax lost")
+    _assert_continuity(factory, rp["campaign"])
+
+    # Ajax never takes part again; the others carry their state into scenario 3.
+    third = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Third").id
+    with pytest.raises(InvalidInput, match="sunk ships never take part again: Ajax"):
+        scenarios.set_participants(factory, scenario_id=third, ship_ids=fleet_ids)
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], flotation=1)
+    _play(factory, third, [rp["Exeter"], rp["Achilles"]])
+    _assert_continuity(factory, rp["campaign"])
+    history_points = scenarios.ship_history(factory, ship_id=rp["Exeter"])
+    assert [(p.start, p.end) for p in history_points] == [
+        ((12, 9), (4, 6)),
+        ((9, 9), (9, 7)),
+        ((9, 8), None),
+    ]
+    assert [p.start for p in scenarios.ship_history(factory, ship_id=rp["Ajax"])] == [
+        (9, 8),
+        (7, 8),
+    ]
+
+
+def test_a_ship_cannot_be_in_two_scenarios_at_once(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"]])
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
+    scenarios.set_participants(factory, scenario_id=second, ship_ids=[rp["Exeter"]])
+    with pytest.raises(InvalidInput, match="still in play: close it first"):
+        scenarios.start_scenario(factory, scenario_id=second)
+
+
+def test_only_ships_taking_part_can_be_hit_while_a_scenario_is_in_play(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _hit(factory, rp["Ajax"], structure=1)  # no scenario in play: offline bookkeeping
+    _play(factory, rp["first"], [rp["Exeter"]])
+    with pytest.raises(InvalidInput, match="Ajax is not taking part in Battle of the River Plate"):
+        _hit(factory, rp["Ajax"], structure=1)
+    assert _state(factory, rp["Ajax"]) == (8, 8)
+
+
+def test_repairs_are_refused_above_max_on_sunk_ships_in_play_and_beyond_the_allowance(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"], rp["Ajax"]])
+    _hit(factory, rp["Exeter"], structure=6)
+    with pytest.raises(InvalidInput, match="repairs between scenarios come after it closes"):
+        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+    _hit(factory, rp["Ajax"], structure=9)
+    damage.confirm_condition(factory, ship_id=rp["Ajax"], outcome="Sunk")
+    scenarios.close_scenario(factory, scenario_id=rp["first"])
+    with pytest.raises(InvalidInput, match="Ajax is sunk"):
+        scenarios.repair_ship(factory, ship_id=rp["Ajax"], structure=1)
+    with pytest.raises(InvalidInput, match="at most 6 can be repaired"):
+        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=7)
+    overview = campaigns.get_overview(factory, campaign_id=rp["campaign"]).campaign
+    campaigns.update_campaign(
+        factory, campaign_id=rp["campaign"], name=overview.name, notes=overview.notes,
+        model_scale=overview.model_scale, crew_roll_adds_commander=False,
+        repair_limit_structure=4,
+    )  # fmt: skip
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
+    with pytest.raises(InvalidInput, match="allows 4 Structure between scenarios; 3 already"):
+        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
+    assert _state(factory, rp["Exeter"]) == (9, 9)
+
+
+def test_a_new_turn_takes_fire_markers_off_and_can_be_undone(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"]])
+    _hit(factory, rp["Exeter"], fire_delta=2)
+    assert scenarios.advance_turn(factory, scenario_id=rp["first"]) == 2
+    assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 0
+    history.undo_last(factory, campaign_id=rp["campaign"])
+    assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 2
+    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).turn == 1
+
+
+def test_undo_stops_at_a_scenario_start_and_reopening_is_a_journaled_correction(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _hit(factory, rp["Exeter"], structure=1)
+    _play(factory, rp["first"], [rp["Exeter"]])
+    with pytest.raises(InvalidInput, match="undo does not reach back past a scenario"):
+        history.undo_last(factory, campaign_id=rp["campaign"])
+    scenarios.close_scenario(factory, scenario_id=rp["first"], outcome="draw")
+    with pytest.raises(InvalidInput, match="say why"):
+        scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason=" ")
+    scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="Exeter's hit was wrong")
+    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).status == "in_play"
+    newest = history.list_entries(factory, campaign_id=rp["campaign"])[0]
+    assert (newest.kind, newest.summary) == (
+        "correction",
+        "Battle of the River Plate reopened: Exeter's hit was wrong",
+    )
+    scenarios.close_scenario(factory, scenario_id=rp["first"], outcome="draw")
+    _assert_continuity(factory, rp["campaign"])
+
+
+def test_reopening_is_refused_after_repairs_or_a_later_scenario(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"]])
+    _hit(factory, rp["Exeter"], structure=2)
+    scenarios.close_scenario(factory, scenario_id=rp["first"])
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+    with pytest.raises(InvalidInput, match="1 repairs were made after it: undo them first"):
+        scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="typo")
+    history.undo_last(factory, campaign_id=rp["campaign"])
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
+    _play(factory, second, [rp["Exeter"]])
+    scenarios.close_scenario(factory, scenario_id=second)
+    with pytest.raises(InvalidInput, match="Second was played after it"):
+        scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="typo")
+
+
+def test_continuity_check_names_a_ship_changed_outside_a_repair(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"]])
+    scenarios.close_scenario(factory, scenario_id=rp["first"])
+    # A hit typed between scenarios (no scenario in play) is not a repair: the check shows it.
+    _hit(factory, rp["Exeter"], structure=2)
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
+    _play(factory, second, [rp["Exeter"]])
+    problems = scenarios.check_continuity(factory, campaign_id=rp["campaign"])
+    assert problems == [
+        "Exeter: Second began at S10 F9, but Battle of the River Plate ended at S12 F9 and "
+        "repairs added S0 F0"
+    ]
+
+
+def test_a_scenario_with_journal_entries_is_archived_not_deleted(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _hit(factory, rp["Exeter"], structure=1)  # journaled while the first scenario is current
+    with pytest.raises(InvalidInput, match="journal entries"):
+        campaigns.delete_scenario(factory, scenario_id=rp["first"])
+    scenarios.archive_scenario(factory, scenario_id=rp["first"])
+    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).status == "archived"
+
+
+def test_correction_factor_per_side(factory: SessionFactory, river_plate: dict[str, int]) -> None:
+    rp = river_plate
+    detail = scenarios.scenario_detail(factory, scenario_id=rp["first"])
+    royal_navy = detail.sides[0][0]
+    scenarios.set_correction_factor(
+        factory, scenario_id=rp["first"], side_id=royal_navy, value="+150 pts"
+    )
+    sides = scenarios.scenario_detail(factory, scenario_id=rp["first"]).sides
+    assert [(name, factor) for _, name, factor in sides] == [
+        ("Royal Navy", "+150 pts"),
+        ("Kriegsmarine", ""),
+    ]

@@ -1,0 +1,67 @@
+"""Linked scenarios: who takes part, each ship's state at start and end, repairs between them."""
+
+from datetime import datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from tracker.models.campaign import utcnow
+
+
+class Participation(SQLModel, table=True):
+    """A ship taking part in a scenario (ships not taking part keep their state)."""
+
+    __table_args__ = (UniqueConstraint("scenario_id", "ship_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+
+
+class ScenarioSide(SQLModel, table=True):
+    """A side's correction factor in a scenario (SMR2 12.1 is not in our sources: the player's)."""
+
+    __table_args__ = (UniqueConstraint("scenario_id", "side_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
+    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+    correction_factor: str = Field(default="", max_length=60)
+
+
+class ShipSnapshot(SQLModel, table=True):
+    """A ship's state at the start or the end of a scenario it took part in."""
+
+    __table_args__ = (UniqueConstraint("scenario_id", "ship_id", "phase"),)
+    id: int | None = Field(default=None, primary_key=True)
+    scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    phase: str = Field(max_length=5)  # start | end
+    structure: int
+    flotation: int
+    fire_markers: int = 0
+    speed_kn: int = 0
+    sunk: bool = False
+    condition: str = Field(default="", max_length=60)
+    # JSON list of the criticals in force: [{"id", "kind", "effect"}]
+    criticals: str = Field(default="[]")
+    commander_modifier: int | None = None
+    commander_radius_cm: int | None = None
+    crew_modifier: int | None = None
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Repair(SQLModel, table=True):
+    """Repairs between scenarios, after the ship's last scenario (SMR2 12.2 is the group's own)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    # The last closed scenario the ship took part in: repairs count against the allowance after it.
+    after_scenario_id: int | None = Field(default=None, foreign_key="scenario.id",
+                                          ondelete="SET NULL")  # fmt: skip
+    structure: int = 0
+    flotation: int = 0
+    criticals_cleared: int = 0
+    in_port: bool = True
+    notes: str = Field(default="", max_length=400)
+    # void once the repair is undone (the journal keeps it)
+    status: str = Field(default="done", max_length=10)
+    at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,144 @@
+"""Between scenarios: every ship's carried damage since its last battle, and its repairs (12.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.ship_history import ShipHistoryScreen
+from tracker.services import damage, scenarios
+from tracker.services.scenarios import SinceLastBattle
+
+COLUMNS = (
+    ("Ship", 16), ("Side", 12), ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
+    ("Now S/F", 8), ("Outstanding", 11), ("Crits", 5), ("", 6),
+)  # fmt: skip
+
+
+def since_row(row: SinceLastBattle) -> list[Any]:
+    """One ship of the "since last battle" table."""
+    end = f"{row.end_structure}/{row.end_flotation}" if row.end_structure is not None else "-"
+    out_s, out_f = row.outstanding
+    return [
+        Text(row.name, style="bold", overflow="ellipsis", no_wrap=True),
+        Text(row.side, overflow="ellipsis", no_wrap=True),
+        Text(row.last_scenario or "none yet", overflow="ellipsis", no_wrap=True),
+        end,
+        f"+{row.repaired_structure}/+{row.repaired_flotation}",
+        f"{row.structure}/{row.flotation}",
+        Text(f"{out_s}/{out_f}", style="yellow" if out_s or out_f else ""),
+        row.criticals or "",
+        Text("SUNK", style="bold red") if row.sunk else "",
+    ]
+
+
+class RepairsScreen(TrackerScreen):
+    """The campaign's ships since their last battle; r repairs the selected one."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("r", "repair", "Repair", tooltip="Repair the selected ship between scenarios"),
+        Binding("h", "history", "History", tooltip="The ship's Structure and Flotation over time"),
+    ]
+    HELP_EXTRA = [("enter", "Repair the selected ship")]
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__()
+        self.campaign_id = campaign_id
+        self.rows: list[SinceLastBattle] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(
+            "Since last battle: End is the state at the close of the ship's last scenario; "
+            "Repaired is what was repaired since; Outstanding is what is still to repair.",
+            id="repairs-intro",
+            markup=False,
+        )
+        yield DataTable(id="since-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="continuity")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "Repairs between scenarios"
+        table = self.query_one(DataTable)
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
+        table.focus()
+
+    def reload(self) -> None:
+        self.rows = scenarios.since_last_battle(self.factory, campaign_id=self.campaign_id)
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for row in self.rows:
+            table.add_row(*since_row(row), key=str(row.ship_id))
+        if self.rows:
+            table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
+        problems = scenarios.check_continuity(self.factory, campaign_id=self.campaign_id)
+        status = self.query_one("#continuity", Static)
+        if problems:
+            status.update(Text("Continuity check FAILED:\n" + "\n".join(problems), "bold red"))
+        else:
+            status.update(
+                Text("Continuity check: every scenario began where the last one ended, plus "
+                     "the repairs between.", style="green")
+            )  # fmt: skip
+
+    def _selected(self) -> SinceLastBattle | None:
+        if not self.rows:
+            return None
+        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_repair()
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_history(self) -> None:
+        row = self._selected()
+        if row is not None:
+            self.app.push_screen(ShipHistoryScreen(row.ship_id, row.name))
+
+    def action_repair(self) -> None:
+        row = self._selected()
+        if row is None:
+            return
+        criticals = [c for c in damage.list_criticals(self.factory, ship_id=row.ship_id)
+                     if c.status == "active"]  # fmt: skip
+        out_s, out_f = row.outstanding
+        fields = [
+            FieldSpec("structure", f"Structure repaired (up to {out_s})", kind="int", value=0,
+                      low=0, high=999),
+            FieldSpec("flotation", f"Flotation repaired (up to {out_f})", kind="int", value=0,
+                      low=0, high=999),
+            FieldSpec("in_port", "In a friendly port", kind="bool", value=True),
+            *(FieldSpec(f"crit_{c.id}", f"Clear: {c.effect}"[:40], kind="bool", value=False)
+              for c in criticals),
+            FieldSpec("notes", "Notes"),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            cleared = [c.id for c in criticals if values.pop(f"crit_{c.id}")]
+            return scenarios.repair_ship(
+                self.factory, ship_id=row.ship_id, clear_criticals=cleared, **values
+            )
+
+        def done(summary: str | None) -> None:
+            if summary:
+                self.notify(summary, title="Repaired")
+                self.reload()
+
+        self.app.push_screen(
+            FormScreen(f"Repair {row.name}", fields, submit,
+                       note="SMR2 12.2 is not in our sources: the campaign's own allowance, if "
+                       "any, is enforced."),
+            done,
+        )  # fmt: skip

@@ -1,0 +1,196 @@
+"""One scenario of the campaign: the ships taking part, its turn, its close and reopening."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.participants import ParticipantsScreen
+from tracker.services import damage, scenarios
+from tracker.services.errors import InvalidInput
+from tracker.services.scenarios import ScenarioDetail
+
+STATUS_WORDS = {
+    "planned": "planned",
+    "in_play": "IN PLAY",
+    "closed": "closed",
+    "archived": "archived",
+}
+
+
+class ScenarioScreen(TrackerScreen):
+    """The scenario's sheet: p picks ships, b begins, n next turn, c closes, o reopens."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("p", "participants", "Ships", tooltip="Choose the ships taking part"),
+        Binding("b", "begin", "Begin", tooltip="Begin the scenario (turn 1)"),
+        Binding("n", "next_turn", "Next turn", tooltip="Next game turn"),
+        Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
+        Binding("c", "close", "Close", tooltip="Close the scenario: every ship's end state kept"),
+        Binding(
+            "o", "reopen", "Reopen", tooltip="Reopen a closed scenario (a journaled correction)"
+        ),
+        Binding("f", "factor", "Correction", tooltip="A side's correction factor (SMR2 12.1)"),
+    ]
+
+    def __init__(self, scenario_id: int) -> None:
+        super().__init__()
+        self.scenario_id = scenario_id
+        self.detail: ScenarioDetail | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="scenario-heading")
+        yield DataTable(id="participant-table", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Ship", "Side", "Squadron", "Structure", "Flotation", "")
+        table.border_title = "Ships taking part"
+        table.focus()
+
+    def current_campaign_id(self) -> int | None:
+        return self.detail.campaign_id if self.detail else None
+
+    def reload(self) -> None:
+        self.detail = detail = scenarios.scenario_detail(self.factory, scenario_id=self.scenario_id)
+        self.title = detail.title
+        self.sub_title = "Scenario"
+        heading = Text()
+        heading.append(f"{detail.position}. {detail.title}", style="bold")
+        heading.append(f"   {detail.date}   ")
+        heading.append(STATUS_WORDS.get(detail.status, detail.status), style="bold")
+        if detail.status == "in_play":
+            heading.append(f"   turn {detail.turn} ({(detail.turn - 1) * 6} min elapsed)")
+        heading.append("\n")
+        for _, name, factor in detail.sides:
+            heading.append(f"{name}: correction factor {factor or '-'}   ")
+        if detail.outcome or detail.notes:
+            heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
+        self.query_one("#scenario-heading", Static).update(heading)
+        table = self.query_one(DataTable)
+        table.clear()
+        for ship in detail.participants:
+            table.add_row(
+                Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
+                ship.structure, ship.flotation, Text("SUNK", "bold red") if ship.sunk else "",
+            )  # fmt: skip
+        if not detail.participants:
+            table.add_row(Text("No ships yet: press p to choose who takes part.", "dim"))
+
+    def _run(self, call: Any, success: str) -> None:
+        try:
+            result = call()
+        except InvalidInput as exc:
+            self.notify("\n".join(exc.errors.values()), severity="error")
+            return
+        self.notify(success.format(result=result))
+        self.reload()
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_participants(self) -> None:
+        if self.detail is None:
+            return
+        taking_part = {ship.ship_id for ship in self.detail.participants}
+        # None chosen yet: every ship afloat is offered ticked, the usual case.
+        everyone = not taking_part
+        picks = damage.find_ships(
+            self.factory, campaign_id=self.detail.campaign_id, query="", limit=10_000
+        )
+        choices = [
+            (f"{p.name}  ·  {p.side} · {p.squadron}", p.id, everyone or p.id in taking_part)
+            for p in picks
+            if not p.sunk
+        ]
+
+        def done(ship_ids: list[int] | None) -> None:
+            if ship_ids is None:
+                return
+            self._run(
+                lambda: scenarios.set_participants(
+                    self.factory, scenario_id=self.scenario_id, ship_ids=ship_ids
+                ),
+                f"{len(ship_ids)} ships taking part",
+            )
+
+        self.app.push_screen(
+            ParticipantsScreen(f"Ships taking part in {self.detail.title}", choices), done
+        )
+
+    def action_begin(self) -> None:
+        self._run(
+            lambda: scenarios.start_scenario(self.factory, scenario_id=self.scenario_id),
+            "Begun: turn 1. Start states recorded.",
+        )
+
+    def action_next_turn(self) -> None:
+        self._run(
+            lambda: scenarios.advance_turn(self.factory, scenario_id=self.scenario_id),
+            "Turn {result}",
+        )
+
+    def action_damage(self) -> None:
+        if self.detail is not None:
+            self.app.push_screen(DamageEntryScreen(self.detail.campaign_id))
+
+    def action_close(self) -> None:
+        if self.detail is None:
+            return
+        fields = [
+            FieldSpec("outcome", "Outcome", placeholder="e.g. British tactical victory"),
+            FieldSpec("notes", "Notes"),
+        ]
+
+        def submit(values: dict[str, Any]) -> int:
+            return scenarios.close_scenario(self.factory, scenario_id=self.scenario_id, **values)
+
+        self.app.push_screen(
+            FormScreen(f"Close {self.detail.title}", fields, submit,
+                       note="Every ship's end state is kept; repairs come next (r on the "
+                       "campaign screen)."),
+            lambda ships: self.reload() if ships is not None else None,
+        )  # fmt: skip
+
+    def action_reopen(self) -> None:
+        if self.detail is None:
+            return
+
+        def submit(values: dict[str, Any]) -> bool:
+            scenarios.reopen_scenario(self.factory, scenario_id=self.scenario_id, **values)
+            return True
+
+        self.app.push_screen(
+            FormScreen(f"Reopen {self.detail.title}", [FieldSpec("reason", "Why")], submit,
+                       note="A correction: the journal keeps it, with your reason."),
+            lambda done: self.reload() if done else None,
+        )  # fmt: skip
+
+    def action_factor(self) -> None:
+        if self.detail is None or not self.detail.sides:
+            return
+        sides = [(name, side_id) for side_id, name, _ in self.detail.sides]
+        fields = [
+            FieldSpec("side_id", "Side", kind="select", value=sides[0][1], options=sides),
+            FieldSpec("value", "Correction factor", placeholder="a number or your rule's words"),
+        ]
+
+        def submit(values: dict[str, Any]) -> bool:
+            scenarios.set_correction_factor(self.factory, scenario_id=self.scenario_id, **values)
+            return True
+
+        self.app.push_screen(
+            FormScreen("Correction factor", fields, submit,
+                       note="SMR2 12.1 is not in our sources: enter what your rules give."),
+            lambda done: self.reload() if done else None,
+        )  # fmt: skip

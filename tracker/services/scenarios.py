@@ -1,0 +1,597 @@
+"""Linked scenarios: taking part, turns, closing with snapshots, repairs between (DOMAIN 1.6).
+
+SMR2 12.1 (correction factor) and 12.2 (repairs in linked scenarios) are not in our sources: the
+correction factor is the player's text, and repairs follow the group's own allowance, if any.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import (
+    Campaign,
+    Commander,
+    Crew,
+    Critical,
+    Participation,
+    Repair,
+    Scenario,
+    ScenarioSide,
+    Ship,
+    ShipSnapshot,
+    Side,
+    Squadron,
+)
+from tracker.rules import damage as rules
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput, check, require_range
+
+
+@dataclass(frozen=True)
+class ParticipantView:
+    ship_id: int
+    name: str
+    side: str
+    squadron: str
+    structure: str
+    flotation: str
+    sunk: bool
+
+
+@dataclass(frozen=True)
+class ScenarioDetail:
+    id: int
+    campaign_id: int
+    title: str
+    position: int
+    date: str
+    status: str
+    turn: int
+    outcome: str
+    notes: str
+    sides: tuple[tuple[int, str, str], ...]  # (side id, name, correction factor)
+    participants: tuple[ParticipantView, ...]
+
+
+@dataclass(frozen=True)
+class SinceLastBattle:
+    """A ship's carried damage: end of its last scenario, repairs since, now, and what is left."""
+
+    ship_id: int
+    name: str
+    side: str
+    last_scenario: str
+    end_structure: int | None
+    end_flotation: int | None
+    repaired_structure: int
+    repaired_flotation: int
+    structure: int
+    flotation: int
+    structure_max: int
+    flotation_max: int
+    criticals: int
+    sunk: bool
+
+    @property
+    def outstanding(self) -> tuple[int, int]:
+        """Structure and Flotation still to repair."""
+        return self.structure_max - self.structure, self.flotation_max - self.flotation
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A ship in one scenario it took part in: Structure and Flotation at start and end."""
+
+    scenario: str
+    scenario_id: int
+    position: int
+    start: tuple[int, int] | None
+    end: tuple[int, int] | None
+
+
+def _scenario(session: Session, scenario_id: int) -> Scenario:
+    return get_row(session, Scenario, scenario_id)
+
+
+def _in_play(session: Session, campaign_id: int) -> Scenario | None:
+    return session.exec(
+        select(Scenario).where(Scenario.campaign_id == campaign_id, Scenario.status == "in_play")
+    ).first()
+
+
+def _participants(session: Session, scenario_id: int) -> list[Ship]:
+    return list(
+        session.exec(
+            select(Ship)
+            .join(Participation, col(Participation.ship_id) == col(Ship.id))
+            .where(Participation.scenario_id == scenario_id)
+            .order_by(col(Ship.side_id), col(Ship.id))
+        ).all()
+    )
+
+
+def _campaign_ship(session: Session, campaign_id: int, ship_id: int) -> Ship:
+    ship = get_row(session, Ship, ship_id)
+    if get_row(session, Side, ship.side_id).campaign_id != campaign_id:
+        raise InvalidInput({"ships": f"{ship.name} belongs to another campaign"})
+    return ship
+
+
+def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDetail:
+    """A scenario with its sides' correction factors and the ships taking part."""
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        sides = session.exec(
+            select(Side).where(Side.campaign_id == scenario.campaign_id).order_by(col(Side.id))
+        ).all()
+        factors = {
+            row.side_id: row.correction_factor
+            for row in session.exec(
+                select(ScenarioSide).where(ScenarioSide.scenario_id == scenario_id)
+            )
+        }
+        side_names = {side.id: side.name for side in sides}
+        squadrons = {
+            squadron.id: squadron.name
+            for squadron in session.exec(
+                select(Squadron).where(col(Squadron.side_id).in_(list(side_names)))
+            )
+        }
+        participants = tuple(
+            ParticipantView(
+                ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
+                squadron=squadrons.get(ship.squadron_id, ""),
+                structure=f"{ship.structure_now}/{ship.structure_max}",
+                flotation=f"{ship.flotation_now}/{ship.flotation_max}", sunk=ship.sunk,
+            )
+            for ship in _participants(session, scenario_id)
+        )  # fmt: skip
+        return ScenarioDetail(
+            id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,
+            position=scenario.position, date=scenario.date, status=scenario.status,
+            turn=scenario.turn, outcome=scenario.outcome, notes=scenario.notes,
+            sides=tuple((side.id or 0, side.name, factors.get(side.id or 0, "")) for side in sides),
+            participants=participants,
+        )  # fmt: skip
+
+
+def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Sequence[int]) -> None:
+    """Choose the ships taking part in a planned scenario; sunk ships never take part again."""
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "planned":
+            raise InvalidInput(
+                {"ships": f"{scenario.title} is {scenario.status.replace('_', ' ')}: ships are "
+                 "chosen before it starts"}
+            )  # fmt: skip
+        ships = [_campaign_ship(session, scenario.campaign_id, ship_id) for ship_id in ship_ids]
+        sunk = [ship.name for ship in ships if ship.sunk]
+        if sunk:
+            raise InvalidInput({"ships": f"sunk ships never take part again: {', '.join(sunk)}"})
+        for row in session.exec(
+            select(Participation).where(Participation.scenario_id == scenario_id)
+        ).all():
+            session.delete(row)
+        session.flush()
+        for ship in ships:
+            session.add(Participation(scenario_id=scenario_id, ship_id=ship.id or 0))
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="scenario",
+            summary=f"{scenario.title}: {len(ships)} ships taking part",
+            after={"ships": sorted(ship.name for ship in ships)},
+        )  # fmt: skip
+
+
+def set_correction_factor(
+    factory: SessionFactory, *, scenario_id: int, side_id: int, value: str
+) -> None:
+    """A side's correction factor for a scenario, as the player's rules give it."""
+    value = value.strip()
+    if len(value) > 60:
+        raise InvalidInput({"value": "must be at most 60 characters"})
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        side = get_row(session, Side, side_id)
+        if side.campaign_id != scenario.campaign_id:
+            raise InvalidInput({"side_id": "that side belongs to another campaign"})
+        row = session.exec(
+            select(ScenarioSide).where(
+                ScenarioSide.scenario_id == scenario_id, ScenarioSide.side_id == side_id
+            )
+        ).first() or ScenarioSide(scenario_id=scenario_id, side_id=side_id)
+        before = row.correction_factor
+        row.correction_factor = value
+        session.add(row)
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="scenario", side_id=side_id,
+            summary=f"{scenario.title}: {side.name} correction factor {value or '(none)'}",
+            before={"correction_factor": before}, after={"correction_factor": value},
+        )  # fmt: skip
+
+
+def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> ShipSnapshot:
+    squadron = get_row(session, Squadron, ship.squadron_id)
+    commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+    crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+    criticals = session.exec(
+        select(Critical)
+        .where(Critical.ship_id == ship.id, Critical.status == "active")
+        .order_by(col(Critical.id))
+    ).all()
+    return ShipSnapshot(
+        scenario_id=scenario.id or 0, ship_id=ship.id or 0, phase=phase,
+        structure=ship.structure_now, flotation=ship.flotation_now,
+        fire_markers=ship.fire_markers, speed_kn=ship.speed_kn, sunk=ship.sunk,
+        condition=ship.condition,
+        criticals=json.dumps([{"id": c.id, "kind": c.kind, "effect": c.effect} for c in criticals]),
+        commander_modifier=commander.modifier_now if commander else None,
+        commander_radius_cm=commander.radius_now_cm if commander else None,
+        crew_modifier=crew.modifier_now if crew else None,
+    )  # fmt: skip
+
+
+def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
+    """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "planned":
+            raise InvalidInput(
+                {"scenario": f"{scenario.title} is {scenario.status.replace('_', ' ')}, "
+                 "not planned"}
+            )  # fmt: skip
+        playing = _in_play(session, scenario.campaign_id)
+        if playing is not None:
+            # A ship cannot be in two scenarios at once: one scenario in play at a time.
+            raise InvalidInput({"scenario": f"{playing.title} is still in play: close it first"})
+        ships = _participants(session, scenario_id)
+        if not ships:
+            raise InvalidInput({"scenario": "choose the ships taking part first (p)"})
+        sunk = [ship.name for ship in ships if ship.sunk]
+        if sunk:
+            raise InvalidInput({"scenario": f"sunk ships cannot take part: {', '.join(sunk)}"})
+        for ship in ships:
+            session.add(_snapshot(session, scenario, ship, "start"))
+        scenario.status, scenario.turn = "in_play", 1
+        session.flush()
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="begin",
+            summary=f"{scenario.title} begins: {len(ships)} ships, turn 1",
+        )  # fmt: skip
+
+
+def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
+    """Next game turn (6 minutes in SMR2); fire markers come off if the campaign says so."""
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "in_play":
+            raise InvalidInput({"scenario": f"{scenario.title} is not in play"})
+        campaign = get_row(session, Campaign, scenario.campaign_id)
+        changes = [journal.RowChange("scenario", scenario_id, {"turn": scenario.turn},
+                                     {"turn": scenario.turn + 1})]  # fmt: skip
+        scenario.turn += 1
+        cleared = []
+        if campaign.clear_fire_each_turn:
+            for ship in _participants(session, scenario_id):
+                if ship.fire_markers:
+                    changes.append(journal.RowChange("ship", ship.id or 0,
+                                                     {"fire_markers": ship.fire_markers},
+                                                     {"fire_markers": 0}))  # fmt: skip
+                    cleared.append(ship.name)
+                    ship.fire_markers = 0
+        session.flush()
+        summary = f"{scenario.title}: turn {scenario.turn}"
+        if cleared:
+            summary += f"; fire markers off {', '.join(cleared)}"
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="turn", summary=summary,
+            changes=tuple(changes),
+        )  # fmt: skip
+        return scenario.turn
+
+
+def close_scenario(
+    factory: SessionFactory, *, scenario_id: int, outcome: str = "", notes: str = ""
+) -> int:
+    """End a scenario in play: every ship's end state is recorded; returns how many ships."""
+    errors: dict[str, str] = {}
+    if len(outcome.strip()) > 200:
+        errors["outcome"] = "must be at most 200 characters"
+    if len(notes) > 4000:
+        errors["notes"] = "must be at most 4000 characters"
+    check(errors)
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "in_play":
+            raise InvalidInput({"outcome": f"{scenario.title} is not in play"})
+        ships = _participants(session, scenario_id)
+        for ship in ships:
+            session.add(_snapshot(session, scenario, ship, "end"))
+        scenario.status = "closed"
+        scenario.outcome, scenario.notes = outcome.strip(), notes
+        session.flush()
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="close",
+            summary=f"{scenario.title} closed: {outcome.strip() or 'no outcome given'}",
+            after={"outcome": scenario.outcome},
+        )  # fmt: skip
+        return len(ships)
+
+
+def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -> None:
+    """Put a closed scenario back in play, as an explicit journaled correction."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput({"reason": "say why it is reopened: the journal keeps the reason"})
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "closed":
+            raise InvalidInput({"reason": f"{scenario.title} is not closed"})
+        playing = _in_play(session, scenario.campaign_id)
+        if playing is not None:
+            raise InvalidInput({"reason": f"{playing.title} is in play: close it first"})
+        later = session.exec(
+            select(Scenario).where(
+                Scenario.campaign_id == scenario.campaign_id,
+                col(Scenario.position) > scenario.position,
+                col(Scenario.status).in_(("in_play", "closed")),
+            )
+        ).first()
+        if later is not None:
+            raise InvalidInput({"reason": f"{later.title} was played after it: it stays closed"})
+        repairs = session.exec(
+            select(func.count())
+            .select_from(Repair)
+            .where(Repair.after_scenario_id == scenario_id, Repair.status == "done")
+        ).one()
+        if repairs:
+            raise InvalidInput({"reason": f"{repairs} repairs were made after it: undo them first"})
+        for snapshot in session.exec(
+            select(ShipSnapshot).where(
+                ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == "end"
+            )
+        ).all():
+            session.delete(snapshot)
+        scenario.status = "in_play"
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="correction",
+            summary=f"{scenario.title} reopened: {reason}",
+        )  # fmt: skip
+
+
+def archive_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
+    """Set aside a planned scenario that will not be played; its journal entries stay."""
+    with session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        if scenario.status != "planned":
+            raise InvalidInput({"scenario": "only a planned scenario can be archived"})
+        scenario.status = "archived"
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="scenario",
+            summary=f"{scenario.title} archived",
+        )  # fmt: skip
+
+
+def _last_closed(session: Session, ship_id: int) -> Scenario | None:
+    return session.exec(
+        select(Scenario)
+        .join(Participation, col(Participation.scenario_id) == col(Scenario.id))
+        .where(Participation.ship_id == ship_id, Scenario.status == "closed")
+        .order_by(col(Scenario.position).desc())
+    ).first()
+
+
+def _repaired_since(session: Session, ship_id: int, scenario_id: int | None) -> tuple[int, int]:
+    rows = session.exec(
+        select(Repair).where(
+            Repair.ship_id == ship_id, Repair.after_scenario_id == scenario_id,
+            Repair.status == "done",
+        )
+    ).all()  # fmt: skip
+    return sum(r.structure for r in rows), sum(r.flotation for r in rows)
+
+
+def repair_ship(
+    factory: SessionFactory,
+    *,
+    ship_id: int,
+    structure: int = 0,
+    flotation: int = 0,
+    clear_criticals: Sequence[int] = (),
+    in_port: bool = True,
+    notes: str = "",
+) -> str:
+    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2)."""
+    errors: dict[str, str] = {}
+    require_range(errors, "structure", structure, 0, 999)
+    require_range(errors, "flotation", flotation, 0, 999)
+    if len(notes) > 400:
+        errors["notes"] = "must be at most 400 characters"
+    check(errors)
+    if not (structure or flotation or clear_criticals):
+        raise InvalidInput(
+            {"structure": "nothing to repair: give Structure, Flotation or criticals"}
+        )
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        campaign = get_row(session, Campaign, side.campaign_id)
+        if ship.sunk:
+            raise InvalidInput({"structure": f"{ship.name} is sunk: it cannot be repaired"})
+        playing = _in_play(session, campaign.id or 0)
+        if (
+            playing is not None
+            and session.exec(
+                select(Participation).where(
+                    Participation.scenario_id == playing.id, Participation.ship_id == ship_id
+                )
+            ).first()
+        ):
+            raise InvalidInput(
+                {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
+                 "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
+            )  # fmt: skip
+        last = _last_closed(session, ship_id)
+        done_s, done_f = _repaired_since(session, ship_id, last.id if last else None)
+        for key, amount, done, limit in (
+            ("structure", structure, done_s, campaign.repair_limit_structure),
+            ("flotation", flotation, done_f, campaign.repair_limit_flotation),
+        ):
+            if limit is not None and amount and done + amount > limit:
+                errors[key] = (
+                    f"the campaign allows {limit} {key.capitalize()} between scenarios; "
+                    f"{done} already repaired, so at most {max(0, limit - done)}"
+                )
+        before = ship.model_dump(exclude={"id"})
+        for key, amount, now, maximum in (
+            ("structure", structure, ship.structure_now, ship.structure_max),
+            ("flotation", flotation, ship.flotation_now, ship.flotation_max),
+        ):
+            try:
+                rules.apply_repair(now, maximum, amount)
+            except ValueError as exc:
+                errors.setdefault(key, f"{ship.name}: {exc}")
+        check(errors)
+        ship.structure_now += structure
+        ship.flotation_now += flotation
+        changes: list[journal.RowChange] = []
+        cleared = []
+        for critical_id in clear_criticals:
+            critical = get_row(session, Critical, critical_id)
+            if critical.ship_id != ship_id or critical.status != "active":
+                raise InvalidInput({"criticals": "that critical is not in force on this ship"})
+            critical.status = "repaired"
+            cleared.append(critical.effect)
+            changes.append(journal.RowChange("critical", critical_id, {"status": "active"},
+                                             {"status": "repaired"}))  # fmt: skip
+        repair = Repair(
+            ship_id=ship_id, after_scenario_id=last.id if last else None, structure=structure,
+            flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
+            notes=notes.strip(),
+        )  # fmt: skip
+        session.add(repair)
+        session.flush()
+        changes.insert(
+            0, journal.row_change("ship", ship_id, before, ship.model_dump(exclude={"id"}))
+        )
+        changes.append(journal.RowChange("repair", repair.id or 0, {"status": "void"},
+                                         {"status": "done"}))  # fmt: skip
+        where = "in port" if in_port else "at sea"
+        parts = [f"S +{structure}" if structure else "", f"F +{flotation}" if flotation else ""]
+        parts += [f"cleared: {effect}" for effect in cleared]
+        summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind="repair", ship_id=ship_id,
+            side_id=ship.side_id, summary=summary, changes=tuple(changes),
+        )  # fmt: skip
+        return summary
+
+
+def _since(session: Session, ship: Ship, side_name: str) -> SinceLastBattle:
+    last = _last_closed(session, ship.id or 0)
+    end = None
+    if last is not None:
+        end = session.exec(
+            select(ShipSnapshot).where(
+                ShipSnapshot.scenario_id == last.id, ShipSnapshot.ship_id == ship.id,
+                ShipSnapshot.phase == "end",
+            )
+        ).first()  # fmt: skip
+    done_s, done_f = _repaired_since(session, ship.id or 0, last.id if last else None)
+    criticals = session.exec(
+        select(func.count())
+        .select_from(Critical)
+        .where(Critical.ship_id == ship.id, Critical.status == "active")
+    ).one()
+    return SinceLastBattle(
+        ship_id=ship.id or 0, name=ship.name, side=side_name,
+        last_scenario=last.title if last else "",
+        end_structure=end.structure if end else None, end_flotation=end.flotation if end else None,
+        repaired_structure=done_s, repaired_flotation=done_f, structure=ship.structure_now,
+        flotation=ship.flotation_now, structure_max=ship.structure_max,
+        flotation_max=ship.flotation_max, criticals=criticals, sunk=ship.sunk,
+    )  # fmt: skip
+
+
+def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[SinceLastBattle]:
+    """Every ship of the campaign: carried damage, repairs done, repairs outstanding."""
+    with session_scope(factory) as session:
+        rows = session.exec(
+            select(Ship, Side.name)
+            .join(Side, col(Ship.side_id) == col(Side.id))
+            .where(Side.campaign_id == campaign_id)
+            .order_by(col(Side.id), col(Ship.id))
+        ).all()
+        return [_since(session, ship, side_name) for ship, side_name in rows]
+
+
+def check_continuity(factory: SessionFactory, *, campaign_id: int) -> list[str]:
+    """Each ship's start of scenario N+1 must equal its end of N plus the repairs between."""
+    problems: list[str] = []
+    with session_scope(factory) as session:
+        ships = session.exec(
+            select(Ship)
+            .join(Side, col(Ship.side_id) == col(Side.id))
+            .where(Side.campaign_id == campaign_id)
+        ).all()
+        for ship in ships:
+            points = _history(session, ship.id or 0)
+            for earlier, later in itertools.pairwise(points):
+                if earlier.end is None or later.start is None:
+                    continue
+                done_s, done_f = _repaired_since(session, ship.id or 0, earlier.scenario_id)
+                expected = (earlier.end[0] + done_s, earlier.end[1] + done_f)
+                if later.start != expected:
+                    problems.append(
+                        f"{ship.name}: {later.scenario} began at S{later.start[0]} "
+                        f"F{later.start[1]}, but {earlier.scenario} ended at S{earlier.end[0]} "
+                        f"F{earlier.end[1]} and repairs added S{done_s} F{done_f}"
+                    )
+    return problems
+
+
+def _history(session: Session, ship_id: int) -> list[HistoryPoint]:
+    rows = session.exec(
+        select(Scenario, ShipSnapshot)
+        .join(ShipSnapshot, col(ShipSnapshot.scenario_id) == col(Scenario.id))
+        .where(ShipSnapshot.ship_id == ship_id)
+        .order_by(col(Scenario.position))
+    ).all()
+    points: dict[int, dict[str, Any]] = {}
+    for scenario, snapshot in rows:
+        point = points.setdefault(
+            scenario.position, {"scenario": scenario.title, "scenario_id": scenario.id or 0}
+        )
+        point[snapshot.phase] = (snapshot.structure, snapshot.flotation)
+    return [
+        HistoryPoint(scenario=p["scenario"], scenario_id=p["scenario_id"], position=position,
+                     start=p.get("start"), end=p.get("end"))
+        for position, p in sorted(points.items())
+    ]  # fmt: skip
+
+
+def ship_history(factory: SessionFactory, *, ship_id: int) -> list[HistoryPoint]:
+    """Structure and Flotation at the start and end of each scenario the ship took part in."""
+    with session_scope(factory) as session:
+        get_row(session, Ship, ship_id)
+        return _history(session, ship_id)
+
+
+def is_taking_part(session: Session, campaign_id: int, ship_id: int) -> tuple[bool, str]:
+    """Whether a ship may be hit now: True when no scenario is in play or it takes part in it."""
+    playing = _in_play(session, campaign_id)
+    if playing is None:
+        return True, ""
+    taking_part = session.exec(
+        select(Participation).where(
+            Participation.scenario_id == playing.id, Participation.ship_id == ship_id
+        )
+    ).first()
+    return taking_part is not None, playing.title
