@@ -8,6 +8,7 @@ from campaign_files import sample_app
 from textual.widgets import Input, Static
 
 from tracker.app import TrackerApp
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.journal import JournalScreen
@@ -114,3 +115,16 @@ async def test_journal_filters_by_ship_and_undoes_an_entry(tmp_path: Path) -> No
         await press(pilot, "u")
         assert journal.entries[0].kind == "undo"
         assert journal.entries[1].undone
+
+
+async def test_leaving_with_an_unrecorded_line_asks_first(tmp_path: Path) -> None:
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3", "escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "n")
+        assert isinstance(app.screen, DamageEntryScreen)
+        assert app.screen.query_one("#shorthand", Input).value == "exeter s3"
+        await press(pilot, "escape", "y")
+        assert not isinstance(app.screen, DamageEntryScreen | ConfirmScreen)

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from tracker.rules.shorthand import CriticalInput, DamageLine, ShorthandError, parse_line
 from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.zero_outcome import zero_outcome_form
@@ -251,7 +252,20 @@ class DamageEntryScreen(TrackerScreen):
         self.query_one("#ship-candidates", OptionList).focus()
 
     def action_back(self) -> None:
-        self.dismiss()
+        line = self.query_one("#shorthand", Input).value.strip()
+        if not line:
+            self.dismiss()
+            return
+
+        def done(leave: bool | None) -> None:
+            if leave:
+                self.dismiss()
+
+        # An unrecorded hit is never dropped silently.
+        self.app.push_screen(
+            ConfirmScreen(f"Leave damage entry without recording {line!r}?", yes="Leave (y)"),
+            done,
+        )
 
     def action_tables(self) -> None:
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))

@@ -195,9 +195,12 @@ class RecordSheetScreen(TrackerScreen):
         self.record = record = sheet.load_record_sheet(self.factory, squadron_id=self.squadron_id)
         self.title = "Squadron Record Sheet"
         self.sub_title = record.campaign_name
-        scenario = (
-            f"{record.scenario}, turn {record.turn}" if record.scenario else "no scenario yet"
-        )
+        if not record.scenario:
+            scenario = "no scenario yet"
+        elif record.scenario_status == "in_play":
+            scenario = f"{record.scenario}, turn {record.turn}"
+        else:
+            scenario = f"{record.scenario} ({record.scenario_status.replace('_', ' ')})"
         kind = "Air group" if record.air else "Squadron"
         self.query_one("#sheet-heading", Static).update(
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"

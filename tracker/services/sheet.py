@@ -155,6 +155,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             crew_roll_adds_commander=campaign.crew_roll_adds_commander,
             scenario=scenario.title if scenario else "",
             turn=scenario.turn if scenario else None,
+            scenario_status=scenario.status if scenario else "",
             side_id=side.id or 0,
             side_name=side.name,
             squadron_id=squadron_id,

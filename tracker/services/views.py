@@ -142,6 +142,7 @@ class RecordSheet:
     crew_roll_adds_commander: bool
     scenario: str
     turn: int | None
+    scenario_status: str
     side_id: int
     side_name: str
     squadron_id: int
