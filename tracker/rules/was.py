@@ -1,0 +1,267 @@
+"""Fan "Advanced, Optional Rules for Submarine Warfare" for *War at Sea* (seed 004, DOMAIN.md §3).
+
+Covers the numbers the tracker needs from the fan rules: the d6 search target for finding a
+concealed submarine marker (seed §4, DOMAIN 3.4 and the decoded order D-7), extra decoy markers
+(seed closing note), damage to a submarine entering a minefield (seed §12) and the night torpedo
+rule (seed §9e). Every function validates its arguments and raises ValueError naming the argument
+and its allowed range; bool is never accepted as an int.
+
+A search *target* is the lowest d6 roll that succeeds ("4+" is 4). The seed words its modifiers
+as changes to the die ("-1 difficulty modifier" for night, "+1 to the result" per extra friendly
+unit); here they are applied to the target instead, with the sign flipped, exactly as DOMAIN 3.4
+tabulates them. The seed's worked example (PBY + Javelin + Fletcher = 2+, and 4+ once a Z-20 and a
+Bf-110 join) fixes the order: friendly bonuses first, clamp at 2+, then the penalties (D-7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeGuard
+
+__all__ = [
+    "DECOY_COST",
+    "MARKERS_PER_SUB",
+    "MAX_EXTRA_DECOYS",
+    "SEARCHERS",
+    "SEA_MOVE_SECTORS",
+    "best_searcher",
+    "extra_decoy_cost",
+    "search_breakdown",
+    "search_succeeds",
+    "search_target",
+    "sub_mine_damage",
+    "torpedo_die_hits",
+]
+
+SEARCHERS: tuple[str, ...] = ("patrol_bomber", "aircraft", "surface", "submarine")
+"""Kinds of unit that can roll a sub search, best first (seed §4, DOMAIN 3.4 search table).
+
+``aircraft`` is any other aircraft with ASW (a depth-charge symbol among its attack types),
+``surface`` any surface unit with ASW (destroyers, MTBs, ...), ``submarine`` a sub hunting a sub.
+"""
+
+MARKERS_PER_SUB = 2
+"""Markers per submarine at fleet construction: the real sub and one decoy (seed §1, DOMAIN C1)."""
+
+DECOY_COST = 5
+"""Points cost of each extra decoy marker bought for a submarine (seed closing note, P-C1)."""
+
+MAX_EXTRA_DECOYS = 2
+"""Most extra decoy markers one submarine may buy: "limited to 1-2 extra tokens" (seed note)."""
+
+SEA_MOVE_SECTORS = 1
+"""Sectors a sub marker (real or decoy) moves in one Sea Movement phase (seed §3, DOMAIN P-C2)."""
+
+# Base d6 targets by searcher (seed §4: patrol bombers 4+, other ASW aircraft and surface 5+,
+# submarines 5+ with no modifiers at all).
+_BASE_TARGETS: dict[str, int] = {
+    "patrol_bomber": 4,
+    "aircraft": 5,
+    "surface": 5,
+    "submarine": 5,
+}
+
+_MIN_TARGET = 2  # A natural 1 always fails, so 2+ is the best target (seed §4).
+_IMPOSSIBLE_TARGET = 7  # No d6 reaches 7: a target of 7 or more cannot succeed.
+_MAX_UNITS = 20
+_COUNT_RANGE = f"0..{_MAX_UNITS}"
+_ROLL_RANGE = "1..6"
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    # bool subclasses int, but True/False as a count or roll is always a caller bug.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_range(name: str, value: object, low: int, high: int, allowed: str) -> int:
+    if _is_int(value) and low <= value <= high:
+        return value
+    raise ValueError(f"{name} must be {allowed}, got {value!r}")
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _check_searcher(value: object, name: str = "searcher") -> str:
+    if isinstance(value, str) and value in _BASE_TARGETS:
+        return value
+    raise ValueError(f"{name} must be one of {', '.join(SEARCHERS)}, got {value!r}")
+
+
+def _count(name: str, value: object) -> int:
+    return _check_range(name, value, 0, _MAX_UNITS, _COUNT_RANGE)
+
+
+def _roll(value: object) -> int:
+    return _check_range("roll", value, 1, 6, _ROLL_RANGE)
+
+
+def _plural(count: int, singular: str, plural: str) -> str:
+    return f"{count} {singular if count == 1 else plural}"
+
+
+def search_breakdown(
+    searcher: str,
+    *,
+    extra_asw_units: int = 0,
+    sub_hunters: int = 0,
+    enemy_units: int = 0,
+    night_or_weather: bool = False,
+    elusive_quarry: bool = False,
+) -> list[tuple[str, int]]:
+    """Return the steps of a sub search target as (label, change) pairs (seed §4, DOMAIN D-7).
+
+    The first pair is the base (label "base 4+", value 4); each later value is the change that
+    step makes to the target, so the values always sum to :func:`search_target`. Steps that
+    change nothing are left out, except "Sub Hunter cancelled by Elusive Quarry" (value 0), shown
+    so a player sees why a Sub Hunter did not help. The clamp step ("clamp to 2+") appears only
+    when the friendly bonuses would take the target below 2+, and comes before every penalty.
+    A screen can render the PBY + Javelin + Fletcher + Z-20 + Bf-110 example as
+    "base 4+, 2 extra ASW units -2, Sub Hunter -1, clamp to 2+, 2 enemy units +2 = 4+".
+    A submarine searcher gives one step, "base 5+ (submarine: no modifiers)", whatever else is
+    passed (the other arguments are still validated). Arguments are as for search_target.
+    """
+    searcher = _check_searcher(searcher)
+    extra = _count("extra_asw_units", extra_asw_units)
+    hunters = _count("sub_hunters", sub_hunters)
+    enemies = _count("enemy_units", enemy_units)
+    night = _check_bool("night_or_weather", night_or_weather)
+    elusive = _check_bool("elusive_quarry", elusive_quarry)
+
+    base = _BASE_TARGETS[searcher]
+    if searcher == "submarine":
+        # "They do not gain/suffer any of the above-mentioned modifiers" (seed §4).
+        return [(f"base {base}+ (submarine: no modifiers)", base)]
+
+    steps: list[tuple[str, int]] = [(f"base {base}+", base)]
+    if extra:
+        steps.append((_plural(extra, "extra ASW unit", "extra ASW units"), -extra))
+    if hunters:
+        if elusive:
+            # Elusive Quarry: "cannot have the SA Sub-Hunt used against them" (seed §4).
+            label = "Sub Hunter" if hunters == 1 else "Sub Hunters"
+            steps.append((f"{label} cancelled by Elusive Quarry", 0))
+        else:
+            steps.append(("Sub Hunter" if hunters == 1 else f"{hunters} Sub Hunters", -hunters))
+    subtotal = sum(value for _, value in steps)
+    if subtotal < _MIN_TARGET:
+        # D-7: clamp the friendly subtotal before any penalty, as the seed's example needs.
+        steps.append((f"clamp to {_MIN_TARGET}+", _MIN_TARGET - subtotal))
+    if enemies:
+        steps.append((_plural(enemies, "enemy unit", "enemy units"), enemies))
+    if night:
+        steps.append(("night/smoke/weather", 1))
+    if elusive:
+        steps.append(("Elusive Quarry", 1))
+    return steps
+
+
+def search_target(
+    searcher: str,
+    *,
+    extra_asw_units: int = 0,
+    sub_hunters: int = 0,
+    enemy_units: int = 0,
+    night_or_weather: bool = False,
+    elusive_quarry: bool = False,
+) -> int:
+    """Return the d6 target (2 or more) to find a concealed sub marker (seed §4, DOMAIN D-7).
+
+    ``searcher`` is the unit that rolls (one of SEARCHERS): its base is 4+ for a patrol bomber
+    and 5+ for other ASW aircraft and surface ASW units. ``extra_asw_units`` counts the other
+    friendly ASW-capable air or surface units in the sector (the roller excluded), each -1;
+    ``sub_hunters`` counts friendly units with Sub Hunter ("Sub Hunt"), each -1, unless the hunted
+    sub has Elusive Quarry. The result is clamped to 2+ (a 1 always fails) and only then do the
+    penalties apply: +1 per ``enemy_units`` (enemy air or surface units in the sector, the hunted
+    sub excluded), +1 for ``night_or_weather`` (night, smoke or weather, once) and +1 for
+    ``elusive_quarry``. A ``submarine`` searcher always needs 5+ and ignores every modifier.
+    Counts are 0..20. A target of 7 or more means the search cannot succeed.
+    """
+    searcher = _check_searcher(searcher)
+    extra = _count("extra_asw_units", extra_asw_units)
+    hunters = _count("sub_hunters", sub_hunters)
+    enemies = _count("enemy_units", enemy_units)
+    night = _check_bool("night_or_weather", night_or_weather)
+    elusive = _check_bool("elusive_quarry", elusive_quarry)
+
+    base = _BASE_TARGETS[searcher]
+    if searcher == "submarine":
+        return base
+    bonus = extra + (0 if elusive else hunters)
+    target = max(_MIN_TARGET, base - bonus)
+    return target + enemies + (1 if night else 0) + (1 if elusive else 0)
+
+
+def search_succeeds(roll: int, target: int) -> bool:
+    """Return whether a d6 search roll finds the marker (seed §4, DOMAIN 3.4).
+
+    ``roll`` is 1..6 and ``target`` is a search target from search_target (2 or more). A natural
+    1 always fails, and a target of 7 or more cannot be reached by any roll.
+    """
+    roll = _roll(roll)
+    if not (_is_int(target) and target >= _MIN_TARGET):
+        raise ValueError(
+            f"target must be an int >= {_MIN_TARGET} "
+            f"({_IMPOSSIBLE_TARGET} or more cannot succeed), got {target!r}"
+        )
+    return roll != 1 and roll >= target
+
+
+def best_searcher(searchers: Sequence[str]) -> str:
+    """Return which of the searchers present should roll: the lowest base (seed §4, DOMAIN P-C3).
+
+    A patrol bomber (4+) beats other ASW aircraft and surface units (5+); a submarine is chosen
+    only when no other searcher is present, since it only hunts other subs. Between aircraft and
+    surface (both 5+, same modifiers) the earlier one in SEARCHERS is returned. This ranks by
+    base only: callers wanting to weigh a flat 5+ submarine against a penalised surface search
+    should compare search_target values themselves.
+    """
+    if isinstance(searchers, str) or not isinstance(searchers, Sequence):
+        raise ValueError(
+            f"searchers must be a sequence of names from {', '.join(SEARCHERS)}, got {searchers!r}"
+        )
+    if not searchers:
+        raise ValueError("searchers must name at least one searcher, got an empty sequence")
+    present = {_check_searcher(name, "searchers item") for name in searchers}
+    return next(name for name in SEARCHERS if name in present)
+
+
+def extra_decoy_cost(extra_decoys: int) -> int:
+    """Return the points cost of extra decoy markers for one sub: 5 each, at most 2 (seed note).
+
+    The seed limits purchases "to 1-2 extra tokens" so a 100-point fleet cannot field "2 subs and
+    30 tokens"; the tracker takes the limit as 2 per submarine (DOMAIN P-C1).
+    """
+    count = _check_range(
+        "extra_decoys",
+        extra_decoys,
+        0,
+        MAX_EXTRA_DECOYS,
+        f"0..{MAX_EXTRA_DECOYS} (at most {MAX_EXTRA_DECOYS} extra decoys per submarine)",
+    )
+    return DECOY_COST * count
+
+
+def sub_mine_damage(roll: int) -> int:
+    """Return the hull damage to a sub entering a minefield for a d6 roll (seed §12, DOMAIN 3.4).
+
+    A 1 deals 1 hull damage and a 2 deals 2; 3..6 do nothing (implied by the seed, which names
+    only 1 and 2, matching the official Mines ability).
+    """
+    roll = _roll(roll)
+    return roll if roll <= 2 else 0
+
+
+def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool = False) -> bool:
+    """Return whether one torpedo die hits in the Submarine Attack phase (seed §9e, DOMAIN 3.4).
+
+    Normally only a 6 hits. At night, against a target already hit in an earlier phase this turn
+    (DOMAIN C7 reads the seed's "previously during any phase" as this turn), a 5 or 6 hits.
+    """
+    roll = _roll(roll)
+    night = _check_bool("night", night)
+    hit_earlier = _check_bool("target_hit_earlier", target_hit_earlier)
+    return roll >= (5 if night and hit_earlier else 6)
