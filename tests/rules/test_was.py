@@ -68,7 +68,7 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "SEA_MOVE_SECTORS",
     }
     public = {name for name in vars(was) if not name.startswith("_")}
-    imported = {"annotations", "Sequence", "TypeGuard"}
+    imported = {"annotations", "Sequence", "checks"}
     assert public - imported == set(was.__all__)
 
 

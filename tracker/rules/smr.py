@@ -13,7 +13,8 @@ commander and the "below 2 or 10 cm" floor both read as -2).
 from __future__ import annotations
 
 import random
-from typing import TypeGuard
+
+from tracker.rules import checks
 
 __all__ = [
     "COMMAND_RATINGS",
@@ -94,40 +95,17 @@ _ROLL_RANGE = "1..10"
 _MODIFIER_RANGE = "-2..+2"
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    # bool subclasses int, but True/False as a level or roll is always a caller bug.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_range(name: str, value: object, low: int, high: int, allowed: str) -> int:
-    if _is_int(value) and low <= value <= high:
-        return value
-    raise ValueError(f"{name} must be {allowed}, got {value!r}")
-
-
-def _check_at_least(name: str, value: object, low: int) -> int:
-    if _is_int(value) and value >= low:
-        return value
-    raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
-
-
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return value
-
-
 def _training(value: object) -> int:
-    return _check_range("training", value, 1, 5, _TRAINING_RANGE)
+    return checks.check_range("training", value, 1, 5, _TRAINING_RANGE)
 
 
 def _grade(value: object) -> int:
-    return _check_range("grade", value, 1, 5, _GRADE_RANGE)
+    return checks.check_range("grade", value, 1, 5, _GRADE_RANGE)
 
 
 def training_numeral(level: int) -> str:
     """Return the Roman numeral I..V for training level 1..5 (SMR2 §3, DOMAIN 1.3)."""
-    return TRAINING_NUMERALS[_check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
+    return TRAINING_NUMERALS[checks.check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
 
 
 def rating_name(grade: int) -> str:
@@ -154,7 +132,7 @@ def parse_training(text: str) -> int:
 def grade_from_roll(training: int, roll: int) -> int:
     """Return the grade 1..5 that a d10 roll gives at a training level (SMR2 §3, DOMAIN 1.4 T2)."""
     bands = _T2_BANDS[_training(training)]
-    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     # The last band always ends at 10, so the loop always returns for a valid roll.
     for last_score, grade in bands:
         if roll <= last_score:
@@ -171,14 +149,14 @@ def commander_cost(training: int, *, air: bool = False) -> int:
     """Return the points cost of a commander paid at a training level (SMR2 §3.1, DOMAIN 1.4 T1)."""
     level = _training(training)
     # The price follows the level paid for, never the rolled result (seed §3.1 worked example).
-    per_step = 25 if _check_bool("air", air) else 100
+    per_step = 25 if checks.check_bool("air", air) else 100
     return per_step * (level + 1) ** 2
 
 
 def command_radius_cm(grade: int, *, air: bool = False) -> int:
     """Return the command radius in cm for a commander's grade (SMR2 §3.1, DOMAIN 1.4 T1)."""
     level = _grade(grade)
-    per_step = 5 if _check_bool("air", air) else 10
+    per_step = 5 if checks.check_bool("air", air) else 10
     return per_step * (level + 1)
 
 
@@ -195,8 +173,8 @@ def crew_cost_percent(training: int) -> int:
 
 def points_with_crew(points: int, percent: int) -> int:
     """Return a ship's points after the crew percentage, rounded half up (SMR2 §3.2, DOMAIN A6)."""
-    points = _check_at_least("points", points, 0)
-    percent = _check_at_least("percent", percent, -100)
+    points = checks.check_at_least("points", points, 0)
+    percent = checks.check_at_least("percent", percent, -100)
     # Exact integer arithmetic: points*(100+percent)/100 rounded half up is
     # floor((2n + 100) / 200); n >= 0 here, so "half up" has no sign subtlety.
     scaled = points * (100 + percent)
@@ -205,17 +183,17 @@ def points_with_crew(points: int, percent: int) -> int:
 
 def crew_roll(roll: int, commander_modifier: int) -> int:
     """Return the crew d10 score after the optional commander modifier, clamped to 1..10 (§3.2)."""
-    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
-    modifier = _check_range("commander_modifier", commander_modifier, -2, 2, _MODIFIER_RANGE)
+    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    modifier = checks.check_range("commander_modifier", commander_modifier, -2, 2, _MODIFIER_RANGE)
     return min(10, max(1, roll + modifier))
 
 
 def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> int:
     """Return the modified d10 total of a Command or Crew test (SMR2 §3.6, DOMAIN 1.5 P-A3)."""
-    roll = _check_range("roll", roll, 1, 10, _ROLL_RANGE)
-    modifier = _check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
-    penalty = UNDER_FIRE_PENALTY if _check_bool("under_fire", under_fire) else 0
-    if not _is_int(extra):
+    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    modifier = checks.check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
+    penalty = UNDER_FIRE_PENALTY if checks.check_bool("under_fire", under_fire) else 0
+    if not checks.is_int(extra):
         raise ValueError(f"extra must be an int (any value), got {extra!r}")
     # No natural-1/natural-10 special case: the seed does not give one (DOMAIN P-A3).
     return roll + modifier - penalty + extra
@@ -233,21 +211,21 @@ test_passes.__test__ = False  # type: ignore[attr-defined]
 
 def reduced_modifier(current: int, by: int) -> int:
     """Return a command or crew modifier lowered by combat, never below -2 (SMR2 §3.5, P-A6)."""
-    current = _check_range("current", current, -2, 2, _MODIFIER_RANGE)
-    by = _check_at_least("by", by, 0)
+    current = checks.check_range("current", current, -2, 2, _MODIFIER_RANGE)
+    by = checks.check_at_least("by", by, 0)
     return max(MODIFIER_FLOOR, current - by)
 
 
 def reduced_radius_cm(current: int, by: int) -> int:
     """Return a command radius lowered by combat, never below 10 cm (SMR2 §3.5, DOMAIN P-A6)."""
-    current = _check_at_least("current", current, RADIUS_FLOOR_CM)
-    by = _check_at_least("by", by, 0)
+    current = checks.check_at_least("current", current, RADIUS_FLOOR_CM)
+    by = checks.check_at_least("by", by, 0)
     return max(RADIUS_FLOOR_CM, current - by)
 
 
 def base_width_cm(size_modifier: int, scale: str) -> float:
     """Return the recommended base width in cm for a size modifier and scale (SMR2 §2.3, D-1)."""
-    size = _check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
+    size = checks.check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
     if not isinstance(scale, str) or scale not in _BASE_WIDTHS_CM:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     column = 0 if size <= -2 else 1 if size <= 0 else 2
@@ -256,17 +234,17 @@ def base_width_cm(size_modifier: int, scale: str) -> float:
 
 def at_or_below_third(current: int, maximum: int) -> bool:
     """Return whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2, DOMAIN A1)."""
-    maximum = _check_at_least("maximum", maximum, 1)
-    current = _check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
+    maximum = checks.check_at_least("maximum", maximum, 1)
+    current = checks.check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
     # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
     return current * 3 <= maximum
 
 
 def half_strength(original: int, afloat: int) -> bool:
     """Return whether a formation is at half its original strength or less (SMR2 §3.4, P-A7)."""
-    original = _check_at_least("original", original, 1)
+    original = checks.check_at_least("original", original, 1)
     # Only original members count, so afloat can never exceed the original size (seed §3.4).
-    afloat = _check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")
+    afloat = checks.check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")
     return afloat * 2 <= original
 
 

@@ -16,7 +16,8 @@ Bf-110 join) fixes the order: friendly bonuses first, clamp at 2+, then the pena
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeGuard
+
+from tracker.rules import checks
 
 __all__ = [
     "DECOY_COST",
@@ -68,23 +69,6 @@ _COUNT_RANGE = f"0..{_MAX_UNITS}"
 _ROLL_RANGE = "1..6"
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    # bool subclasses int, but True/False as a count or roll is always a caller bug.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_range(name: str, value: object, low: int, high: int, allowed: str) -> int:
-    if _is_int(value) and low <= value <= high:
-        return value
-    raise ValueError(f"{name} must be {allowed}, got {value!r}")
-
-
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return value
-
-
 def _check_searcher(value: object, name: str = "searcher") -> str:
     if isinstance(value, str) and value in _BASE_TARGETS:
         return value
@@ -92,11 +76,11 @@ def _check_searcher(value: object, name: str = "searcher") -> str:
 
 
 def _count(name: str, value: object) -> int:
-    return _check_range(name, value, 0, _MAX_UNITS, _COUNT_RANGE)
+    return checks.check_range(name, value, 0, _MAX_UNITS, _COUNT_RANGE)
 
 
 def _roll(value: object) -> int:
-    return _check_range("roll", value, 1, 6, _ROLL_RANGE)
+    return checks.check_range("roll", value, 1, 6, _ROLL_RANGE)
 
 
 def _plural(count: int, singular: str, plural: str) -> str:
@@ -128,8 +112,8 @@ def search_breakdown(
     extra = _count("extra_asw_units", extra_asw_units)
     hunters = _count("sub_hunters", sub_hunters)
     enemies = _count("enemy_units", enemy_units)
-    night = _check_bool("night_or_weather", night_or_weather)
-    elusive = _check_bool("elusive_quarry", elusive_quarry)
+    night = checks.check_bool("night_or_weather", night_or_weather)
+    elusive = checks.check_bool("elusive_quarry", elusive_quarry)
 
     base = _BASE_TARGETS[searcher]
     if searcher == "submarine":
@@ -180,19 +164,12 @@ def search_target(
     ``elusive_quarry``. A ``submarine`` searcher always needs 5+ and ignores every modifier.
     Counts are 0..20. A target of 7 or more means the search cannot succeed.
     """
-    searcher = _check_searcher(searcher)
-    extra = _count("extra_asw_units", extra_asw_units)
-    hunters = _count("sub_hunters", sub_hunters)
-    enemies = _count("enemy_units", enemy_units)
-    night = _check_bool("night_or_weather", night_or_weather)
-    elusive = _check_bool("elusive_quarry", elusive_quarry)
-
-    base = _BASE_TARGETS[searcher]
-    if searcher == "submarine":
-        return base
-    bonus = extra + (0 if elusive else hunters)
-    target = max(_MIN_TARGET, base - bonus)
-    return target + enemies + (1 if night else 0) + (1 if elusive else 0)
+    steps = search_breakdown(
+        searcher, extra_asw_units=extra_asw_units, sub_hunters=sub_hunters,
+        enemy_units=enemy_units, night_or_weather=night_or_weather, elusive_quarry=elusive_quarry,
+    )  # fmt: skip
+    # The breakdown is the arithmetic: its steps add up to the target (D-7 order included).
+    return sum(change for _, change in steps)
 
 
 def search_succeeds(roll: int, target: int) -> bool:
@@ -202,7 +179,7 @@ def search_succeeds(roll: int, target: int) -> bool:
     1 always fails, and a target of 7 or more cannot be reached by any roll.
     """
     roll = _roll(roll)
-    if not (_is_int(target) and target >= _MIN_TARGET):
+    if not (checks.is_int(target) and target >= _MIN_TARGET):
         raise ValueError(
             f"target must be an int >= {_MIN_TARGET} "
             f"({_IMPOSSIBLE_TARGET} or more cannot succeed), got {target!r}"
@@ -235,7 +212,7 @@ def extra_decoy_cost(extra_decoys: int) -> int:
     The seed limits purchases "to 1-2 extra tokens" so a 100-point fleet cannot field "2 subs and
     30 tokens"; the tracker takes the limit as 2 per submarine (DOMAIN P-C1).
     """
-    count = _check_range(
+    count = checks.check_range(
         "extra_decoys",
         extra_decoys,
         0,
@@ -262,6 +239,6 @@ def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool
     (DOMAIN C7 reads the seed's "previously during any phase" as this turn), a 5 or 6 hits.
     """
     roll = _roll(roll)
-    night = _check_bool("night", night)
-    hit_earlier = _check_bool("target_hit_earlier", target_hit_earlier)
+    night = checks.check_bool("night", night)
+    hit_earlier = checks.check_bool("target_hit_earlier", target_hit_earlier)
     return roll >= (5 if night and hit_earlier else 6)

@@ -1,0 +1,31 @@
+"""Argument checks shared by the rules modules: a ValueError that names the argument."""
+
+from __future__ import annotations
+
+from typing import TypeGuard
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """An int that is not a bool: True/False as a level, count or roll is always a caller bug."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_range(name: str, value: object, low: int, high: int, allowed: str) -> int:
+    """The value if it is an int in low..high, else ValueError naming it and `allowed`."""
+    if is_int(value) and low <= value <= high:
+        return value
+    raise ValueError(f"{name} must be {allowed}, got {value!r}")
+
+
+def check_at_least(name: str, value: object, low: int) -> int:
+    """The value if it is an int of at least `low`."""
+    if is_int(value) and value >= low:
+        return value
+    raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+
+
+def check_bool(name: str, value: object) -> bool:
+    """The value if it is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return value
