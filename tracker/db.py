@@ -52,6 +52,8 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # FULL: a recorded hit survives a power cut.
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    # Deleted or rewritten content is zeroed, so a note encrypted later leaves no plain copy.
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 
@@ -88,6 +90,16 @@ def session_scope(factory: SessionFactory) -> Iterator[Session]:
     except BaseException:
         session.rollback()
         raise
+    finally:
+        session.close()
+
+
+def checkpoint(factory: SessionFactory) -> None:
+    """Fold the WAL into the file and empty it, so no old page lingers beside the file."""
+    session = factory()
+    try:
+        if session.get_bind().dialect.name == "sqlite":
+            session.connection().exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         session.close()
 

@@ -29,7 +29,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, roster, scenarios, sheet
 from tracker.services.errors import NotFound
 
 # --- campaigns ----------------------------------------------------------------------------------
@@ -174,6 +174,12 @@ def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, in
         "ON scenario.id = shipsnapshot.scenario_id WHERE scenario.campaign_id = :c",
         "repair": "SELECT count(*) FROM repair JOIN ship ON ship.id = repair.ship_id "
         "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+        "wasunit": "SELECT count(*) FROM wasunit JOIN side ON side.id = wasunit.side_id "
+        "WHERE side.campaign_id = :c",
+        "submarker": "SELECT count(*) FROM submarker JOIN side ON side.id = submarker.side_id "
+        "WHERE side.campaign_id = :c",
+        "sidesecret": "SELECT count(*) FROM sidesecret JOIN side ON side.id = sidesecret.side_id "
+        "WHERE side.campaign_id = :c",
     }
     table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
     assert set(queries) == table_names, "a new table needs a row here"
@@ -224,6 +230,12 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
         )
         scenarios.close_scenario(factory, scenario_id=battle)
         scenarios.repair_ship(factory, ship_id=ship_id, structure=1)
+        sub = roster.save_unit(
+            factory, side_id=view.sides[0].id,
+            fields=roster.UnitFields(name="U-47", unit_type="submarine", points=10),
+        )  # fmt: skip
+        roster.assign_markers(factory, unit_id=sub, real=1, sector="A1")
+        roster.set_passphrase(factory, side_id=view.sides[0].id, passphrase="secret-1")
 
     before_other = _rows_of_campaign(factory, other.id)
     assert all(before_other.values())

@@ -5,6 +5,7 @@ from tracker.models.damage import Critical, CriticalTableRow
 from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
 from tracker.models.linked import Participation, Repair, ScenarioSide, ShipSnapshot
+from tracker.models.roster import SideSecret, SubMarker, WasUnit
 
 __all__ = [
     "Battery",
@@ -21,5 +22,8 @@ __all__ = [
     "Ship",
     "ShipSnapshot",
     "Side",
+    "SideSecret",
     "Squadron",
+    "SubMarker",
+    "WasUnit",
 ]

@@ -34,6 +34,11 @@ class Campaign(CampaignBase, table=True):
     repair_limit_flotation: int | None = Field(default=None, ge=0)
     # Fire (shell-splash) markers mark this turn's salvos: cleared when the turn advances.
     clear_fire_each_turn: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
+    # War at Sea: the fleet point budget, the optional extra decoys (seed 004 §1), and the
+    # optional variant in which any attack on a surface unit reveals a concealed sub (§9).
+    was_fleet_points: int = Field(default=100, ge=1, sa_column_kwargs={"server_default": "100"})
+    extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
+    any_attack_reveals: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
 

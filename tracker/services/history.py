@@ -20,6 +20,7 @@ from tracker.models import (
     Ship,
     Side,
     Squadron,
+    SubMarker,
 )
 from tracker.services import journal
 from tracker.services.common import get_row
@@ -33,6 +34,7 @@ TABLES: dict[str, Any] = {
     "squadron": Squadron,
     "scenario": Scenario,
     "repair": Repair,
+    "submarker": SubMarker,
 }
 UNDO, REDO = "undo", "redo"
 # A scenario's start and end states are kept as snapshots: undo never reaches back past them
