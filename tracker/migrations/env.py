@@ -27,9 +27,15 @@ def run_migrations_online() -> None:
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
         if sqlite:
-            # Must be set outside a transaction: batch migrations copy and drop tables.
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
+            # Batch migrations copy and drop tables: with foreign keys on, dropping a parent
+            # (campaign) would cascade into every child table. SQLite ignores this pragma inside
+            # a transaction, and SQLAlchemy would open one first, so it goes straight to the
+            # driver's connection, which is in autocommit mode (see db._set_sqlite_pragmas).
+            raw = connection.connection.driver_connection
+            assert raw is not None
+            raw.execute("PRAGMA foreign_keys=OFF")
+            if raw.execute("PRAGMA foreign_keys").fetchone()[0] != 0:
+                raise RuntimeError("foreign keys could not be turned off for the migration")
         context.configure(
             connection=connection,
             target_metadata=target_metadata,
@@ -43,7 +49,7 @@ def run_migrations_online() -> None:
                 if problems:
                     raise RuntimeError(f"migration left broken foreign keys: {problems[:5]}")
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            raw.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

@@ -19,6 +19,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
+from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
@@ -34,7 +35,7 @@ class CampaignScreen(TrackerScreen):
     ]
 
     BINDINGS = [
-        Binding("escape", "back", "Campaigns", tooltip="Back to the list of campaigns"),
+        Binding("escape", "back", "Back", tooltip="Back to the list of campaigns"),
         Binding("s", "new_side", "Side", tooltip="New side"),
         Binding(
             "n", "new_squadron", "Squadron", tooltip="New squadron in the side under the cursor"
@@ -57,6 +58,9 @@ class CampaignScreen(TrackerScreen):
             show=False,
         ),
         Binding("r", "repairs", "Repairs", tooltip="Repairs between scenarios, since last battle"),
+        Binding(
+            "f", "roster", "Roster", tooltip="The side's War at Sea fleet roster with decoy notes"
+        ),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding(
@@ -169,6 +173,15 @@ class CampaignScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         self.app.push_screen(DamageEntryScreen(self.campaign_id))
+
+    def action_roster(self) -> None:
+        side_id = self._cursor_side_id()
+        if side_id is None:
+            self.notify(
+                "Put the cursor on a side (or one of its squadrons) first.", severity="warning"
+            )
+            return
+        self.app.push_screen(RosterScreen(side_id))
 
     def action_repairs(self) -> None:
         self.app.push_screen(RepairsScreen(self.campaign_id))

@@ -15,7 +15,6 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from tracker.rules import smr
 from tracker.rules.dice import Dice
 from tracker.services.errors import InvalidInput, NotFound
 
@@ -34,6 +33,7 @@ class FieldSpec:
     high: int | None = None
     suggestions: Sequence[str] = field(default=())  # a text field's pick list; any text allowed
     optional: bool = False  # an int field that may be left blank (None)
+    password: bool = False  # typed characters are hidden
 
 
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
@@ -78,6 +78,7 @@ class FormScreen(ModalScreen[Any]):
         note: str = "",
         preview: Callable[[dict[str, Any]], str] | None = None,
         dice_field: str | None = None,
+        dice_sides: int = 10,
         rng: random.Random | None = None,
     ) -> None:
         super().__init__()
@@ -87,6 +88,7 @@ class FormScreen(ModalScreen[Any]):
         self.note = note
         self.preview = preview
         self.dice_field = dice_field
+        self.dice_sides = dice_sides
         self.rng = rng or random.Random()
         self.rolled: int | None = None  # the last d10 the app rolled into the roll field
 
@@ -109,7 +111,7 @@ class FormScreen(ModalScreen[Any]):
             with Horizontal(id="form-buttons"):
                 yield Button("Save (ctrl+s)", variant="primary", id="form-save")
                 if self.dice_field:
-                    yield Button("Roll d10 (ctrl+r)", id="form-roll")
+                    yield Button(f"Roll d{self.dice_sides} (ctrl+r)", id="form-roll")
                 yield Button("Cancel (esc)", id="form-cancel")
 
     def _widget_for(self, spec: FieldSpec) -> Input | Checkbox | Select[Any]:
@@ -125,7 +127,7 @@ class FormScreen(ModalScreen[Any]):
         )
         return Input(
             str(spec.value), placeholder=spec.placeholder, id=widget_id, compact=True,
-            suggester=suggester,
+            suggester=suggester, password=spec.password,
         )  # fmt: skip
 
     def _collect(self) -> tuple[dict[str, Any], dict[str, str]]:
@@ -183,7 +185,7 @@ class FormScreen(ModalScreen[Any]):
         typed = values.get(self.dice_field) if self.dice_field else None
         dice = getattr(self.app, "dice", None)
         if isinstance(typed, int) and typed != self.rolled and isinstance(dice, Dice):
-            dice.record(10, typed, self.form_title)
+            dice.record(self.dice_sides, typed, self.form_title)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "roll":
@@ -232,10 +234,14 @@ class FormScreen(ModalScreen[Any]):
         if self.dice_field is None:
             return
         dice = getattr(self.app, "dice", None)
-        roll = dice.roll(10, self.form_title) if isinstance(dice, Dice) else smr.roll_d10(self.rng)
+        roll = (
+            dice.roll(self.dice_sides, self.form_title)
+            if isinstance(dice, Dice)
+            else self.rng.randint(1, self.dice_sides)
+        )
         self.rolled = roll
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
-        self.notify(f"Rolled d10: {roll}", timeout=3)
+        self.notify(f"Rolled d{self.dice_sides}: {roll}", timeout=3)
 
     @on(Button.Pressed, "#form-roll")
     def _roll_pressed(self) -> None:

@@ -15,13 +15,17 @@ from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Side, SideSecret, SubMarker, WasUnit
-from tracker.models.roster import UNIT_TYPES
+from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
 from tracker.services import journal, secrets
 from tracker.services.common import flush_unique, get_row
 from tracker.services.errors import InvalidInput, check, require_range, require_text
 
-ATTACK_ROWS = ("main", "secondary", "tertiary", "anti_air", "asw", "torpedo", "bomb")
+ATTACK_LABELS = {
+    "main": "Main guns", "secondary": "Secondary guns", "tertiary": "Tertiary guns",
+    "anti_air": "Anti-air", "asw": "ASW", "torpedo": "Torpedo", "bomb": "Bomb",
+}  # fmt: skip
+ATTACK_ROWS = tuple(ATTACK_LABELS)
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ class Roster:
     points: int
     budget: int
     encrypted: bool
+    turn: int | None  # the turn of the scenario in play, if one is: moves are counted by it
 
 
 @dataclass(frozen=True)
@@ -316,11 +321,13 @@ def roster(
                 )
             )  # fmt: skip
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
+        scenario = journal.current_scenario(session, campaign.id or 0)
         return Roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
             units=tuple(_unit_view(unit) for unit in units), markers=tuple(views),
             points=_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
+            turn=scenario.turn if scenario and scenario.status == "in_play" else None,
         )  # fmt: skip
 
 
@@ -329,7 +336,9 @@ def _unit_view(unit: WasUnit) -> UnitView:
         id=unit.id or 0, name=unit.name, unit_type=unit.unit_type, nation=unit.nation,
         points=unit.points, year=unit.year, speed=unit.speed, armor=unit.armor,
         vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=unit.damage,
-        crippled=unit.hull_points - unit.damage == 1, attacks=json.loads(unit.attacks or "{}"),
+        # Crippled: damaged down to one hull point left (a 1-point unit is never crippled).
+        crippled=unit.damage > 0 and unit.hull_points - unit.damage == 1,
+        attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
         extra_decoys=unit.extra_decoys, notes=unit.notes,
     )  # fmt: skip

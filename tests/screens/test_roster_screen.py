@@ -1,0 +1,114 @@
+"""The fleet roster as a player uses it: a fleet, markers, two turns of moves, the hunt, a decoy."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Checkbox, DataTable, Input, Select
+
+from tracker.app import TrackerApp
+from tracker.db import make_engine, migrate, session_factory
+from tracker.screens.form import FormScreen
+from tracker.screens.roster import RosterScreen
+from tracker.services import campaigns, roster
+
+UNITS: list[dict[str, Any]] = [
+    {"name": "U-66", "unit_type": "submarine", "points": "12", "hull_points": "2",
+     "attack_torpedo": "3 3 2 -", "abilities": "Elusive Quarry; Wolfpack", "extra_decoys": "1"},
+    {"name": "U-552", "unit_type": "submarine", "points": "13", "attack_torpedo": "3 2 2 -"},
+    {"name": "Bismarck", "unit_type": "battleship", "points": "70", "hull_points": "6",
+     "attack_main": "8 8 7 6"},
+]  # fmt: skip
+
+
+def open_app(path: Path) -> tuple[TrackerApp, int]:
+    engine = make_engine(str(path))
+    migrate(engine)
+    factory = session_factory(engine)
+    existing = campaigns.list_campaigns(factory)
+    if existing:
+        campaign_id = existing[0].id
+    else:
+        campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
+        campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine")
+    return TrackerApp(factory, rng=random.Random(8), open_campaign_id=campaign_id), campaign_id
+
+
+async def fill_form(pilot, values: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    form = pilot.app.screen
+    assert isinstance(form, FormScreen)
+    for key, value in values.items():
+        widget = form.query_one(f"#field-{key}")
+        if isinstance(widget, Select):
+            widget.value = value
+        elif isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        else:
+            assert isinstance(widget, Input)
+            widget.value = str(value)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+
+
+async def test_a_fleet_with_decoys_two_turns_the_hunt_and_a_revealed_decoy(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "campaign.db"
+    app, _ = open_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")  # the roster of the side under the cursor
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RosterScreen)
+        for unit in UNITS:
+            await pilot.press("a")
+            await pilot.pause()
+            await fill_form(pilot, unit)
+            assert isinstance(app.screen, RosterScreen), "the unit form should have closed"
+        assert screen.view is not None and screen.view.points == 100  # 12 + 5 + 13 + 70
+        await pilot.press("m")  # U-66 is the first unit: three markers, the second real
+        await pilot.pause()
+        await fill_form(pilot, {"real": "2", "sector": "C4"})
+        await pilot.press("down", "m")  # U-552: two markers, the first real
+        await pilot.pause()
+        await fill_form(pilot, {"real": "1", "sector": "F7"})
+        assert [m.code for m in screen.view.markers] == ["M-01", "M-02", "M-03", "M-04", "M-05"]
+        await pilot.press("q")
+
+    app, _ = open_app(path)  # restart: turn 1 moves
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RosterScreen)
+        markers = screen.query_one("#marker-table", DataTable)
+        markers.focus()
+        for sectors in (("C5", "D4", "C3"), ("C6", "D5", "B3")):  # turns 1 and 2
+            for row, sector in enumerate(sectors):
+                markers.move_cursor(row=row)
+                await pilot.press("g")
+                await pilot.pause()
+                await fill_form(pilot, {"sector": sector})
+        assert [m.sector for m in screen.view.markers[:3]] == ["C6", "D5", "B3"]
+        # The hunt in B3: a patrol bomber and a destroyer against an Elusive Quarry sub.
+        await pilot.press("s")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        await fill_form(pilot, {"searcher": "patrol_bomber", "extra_asw_units": "1",
+                                "elusive_quarry": True, "roll": "5"})  # fmt: skip
+        assert isinstance(app.screen, RosterScreen)
+        markers.move_cursor(row=2)  # M-03, a decoy
+        await pilot.press("t")
+        await pilot.pause()
+        await fill_form(pilot, {"success": True})
+        states = {m.code: m.state for m in screen.view.markers}
+        assert states["M-03"] == "removed" and states["M-02"] == "concealed"
+        rendered = app.export_screenshot()
+    assert "decoy" not in rendered.replace("was a decoy", "")  # the opponent view names nothing
+    side = roster.roster(app.factory, side_id=1, owner=True)
+    assert [m.real for m in side.markers] == [False, True, False, True, False]

@@ -1,0 +1,68 @@
+"""Snapshots of the fleet roster (both views) and the search helper; each SVG was looked at."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Checkbox, Input, Select
+
+from tracker.app import TrackerApp
+from tracker.db import make_engine, migrate, session_factory
+from tracker.services import campaigns, roster, secrets
+from tracker.services.roster import UnitFields
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def fleet_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TrackerApp:
+    # Salts are random in play; fixed here so the seals in the pictures do not change.
+    salts = iter(f"{n:032x}" for n in range(1, 100))
+    monkeypatch.setattr(secrets, "new_salt", lambda: next(salts))
+    engine = make_engine(str(tmp_path / "campaign.db"))
+    migrate(engine)
+    factory = session_factory(engine)
+    campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
+    side = campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine").id
+    u66 = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-66", unit_type="submarine", nation="Germany", points=12, speed="1", armor=3,
+        vital_armor=6, hull_points=2, extra_decoys=1, abilities="Elusive Quarry\nWolfpack",
+        attacks={"torpedo": [3, 3, 2, None]}))  # fmt: skip
+    u552 = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-552", unit_type="submarine", nation="Germany", points=13, speed="1", armor=4,
+        vital_armor=5, hull_points=1, attacks={"torpedo": [3, 2, 2, None]}))  # fmt: skip
+    roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="Z 20 Karl Galster", unit_type="destroyer", nation="Germany", points=8, speed="2",
+        armor=2, vital_armor=7, hull_points=2, abilities="Chase the Salvoes\nClose Escort",
+        attacks={"main": [3, 2, 1, None], "asw": [4, None, None, None]}))  # fmt: skip
+    roster.assign_markers(factory, unit_id=u66, real=2, sector="C4")
+    roster.assign_markers(factory, unit_id=u552, real=1, sector="F7")
+    markers = roster.markers_of(factory, side_id=side)
+    roster.attack_marker(factory, marker_id=markers[2][0], success=True)  # a decoy: removed
+    return TrackerApp(factory, rng=random.Random(6), open_campaign_id=campaign_id)
+
+
+def test_roster_opponent_view(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(fleet_app, terminal_size=SIZE, press=["f"])
+
+
+def test_roster_owner_view(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(fleet_app, terminal_size=SIZE, press=["f", "v"])
+
+
+def test_search_helper_worked_example(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
+    async def fill(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("f", "s")
+        await pilot.pause()
+        screen = pilot.app.screen
+        screen.query_one("#field-searcher", Select).value = "patrol_bomber"
+        # PBY + Javelin (Sub Hunter) + Fletcher, then a Z-20 and a Bf-110 arrive: 4+ (seed 004).
+        for key, value in (("extra_asw_units", "2"), ("sub_hunters", "1"), ("enemy_units", "2"),
+                           ("roll", "4")):  # fmt: skip
+            screen.query_one(f"#field-{key}", Input).value = value
+        screen.query_one("#field-night_or_weather", Checkbox).value = False
+        await pilot.pause()
+
+    assert snap_compare(fleet_app, terminal_size=SIZE, run_before=fill)

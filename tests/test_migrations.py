@@ -1,0 +1,89 @@
+"""Upgrading a campaign file keeps every row: from each older schema revision to the newest."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic import command
+
+from tracker import db
+from tracker.db import make_engine, migrate
+
+# Rows written with the first schema's SQL, so every later migration has to carry them.
+ROWS_AT_0001 = [
+    "INSERT INTO campaign (id, name, notes, model_scale, crew_roll_adds_commander, created_at) "
+    "VALUES (1, 'Narvik', '', '1/2400', 0, '2026-01-01 00:00:00')",
+    "INSERT INTO side (id, campaign_id, name, nation) VALUES (1, 1, 'Royal Navy', 'GB')",
+    "INSERT INTO commander (id, campaign_id, name, air, acquisition, training, roll, grade, "
+    "modifier_now, radius_now_cm, status) VALUES (1, 1, 'Warburton-Lee', 0, 'random', 3, 1, 1, "
+    "-2, 20, 'active')",
+    "INSERT INTO squadron (id, side_id, name, air, commander_id, notes) "
+    "VALUES (1, 1, '2nd DF', 0, 1, '')",
+    "INSERT INTO ship (id, side_id, squadron_id, original_squadron_id, sunk, name, class_name, "
+    "type_abbrev, nation, size_modifier, speed_kn, armour_class, structure_max, structure_now, "
+    "flotation_max, flotation_now, fire_markers, points_base, torpedoes, sraa_dp, radar, notes) "
+    "VALUES (1, 1, 1, 1, 0, 'Hardy', 'H', 'DD', 'GB', 0, 36, '', 4, 3, 3, 3, 1, 120, '', '', '', "
+    "'')",
+    "INSERT INTO battery (id, ship_id, mount, calibre, guns, ip, range_bands, notes) "
+    "VALUES (1, 1, 'turret', '4.7in', 4, '2', '2', '')",
+    "INSERT INTO scenario (id, campaign_id, title, position, date, status, turn) "
+    "VALUES (1, 1, 'First Narvik', 1, '10 Apr 1940', 'planned', 1)",
+    "INSERT INTO journalentry (id, at, campaign_id, kind, summary, detail) "
+    "VALUES (1, '2026-01-01 00:00:00', 1, 'ship', 'Added Hardy', '{}')",
+]
+TABLES = (
+    "campaign",
+    "side",
+    "commander",
+    "squadron",
+    "ship",
+    "battery",
+    "scenario",
+    "journalentry",
+)
+
+
+def _counts(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    try:
+        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    finally:
+        conn.close()
+
+
+def _file_at(path: Path, revision: str) -> None:
+    engine = make_engine(str(path))
+    config = db._alembic_config(engine)
+    command.upgrade(config, "0001")
+    conn = sqlite3.connect(path)
+    for statement in ROWS_AT_0001:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    command.upgrade(config, revision)
+    engine.dispose()
+
+
+@pytest.mark.parametrize("revision", sorted(db.known_revisions() - {db.head_revision()}))
+def test_upgrading_from_each_revision_keeps_every_row(tmp_path: Path, revision: str) -> None:
+    path = tmp_path / "campaign.db"
+    _file_at(path, revision)
+    before = _counts(path)
+    assert set(before.values()) == {1}
+    engine = make_engine(str(path))
+    backup = migrate(engine)
+    engine.dispose()
+    assert _counts(path) == before
+    assert backup is not None and _counts(backup) == before
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == (
+            db.head_revision()
+        )
+        hardy = conn.execute("SELECT name, structure_now, condition FROM ship").fetchone()
+    finally:
+        conn.close()
+    assert hardy == ("Hardy", 3, "")
