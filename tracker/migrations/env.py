@@ -1,5 +1,7 @@
 """Alembic environment: one explicit transaction per upgrade, foreign keys checked at the end."""
 
+from typing import Any
+
 from alembic import context
 from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
@@ -26,13 +28,12 @@ def run_migrations_online() -> None:
     engine = config.attributes.get("engine") or create_engine(url)
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
+        raw: Any = connection.connection.driver_connection
         if sqlite:
             # Batch migrations copy and drop tables: with foreign keys on, dropping a parent
             # (campaign) would cascade into every child table. SQLite ignores this pragma inside
             # a transaction, and SQLAlchemy would open one first, so it goes straight to the
             # driver's connection, which is in autocommit mode (see db._set_sqlite_pragmas).
-            raw = connection.connection.driver_connection
-            assert raw is not None
             raw.execute("PRAGMA foreign_keys=OFF")
             if raw.execute("PRAGMA foreign_keys").fetchone()[0] != 0:
                 raise RuntimeError("foreign keys could not be turned off for the migration")
