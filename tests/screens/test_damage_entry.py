@@ -128,3 +128,19 @@ async def test_leaving_with_an_unrecorded_line_asks_first(tmp_path: Path) -> Non
         assert app.screen.query_one("#shorthand", Input).value == "exeter s3"
         await press(pilot, "escape", "y")
         assert not isinstance(app.screen, DamageEntryScreen | ConfirmScreen)
+
+
+async def test_a_bad_word_right_after_the_name_and_an_ambiguous_name_are_explained(
+    tmp_path: Path,
+) -> None:
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s-3")
+        preview = str(app.screen.query_one("#damage-preview", Static).render())
+        assert "'s-3' is not a shorthand word" in preview
+        field = app.screen.query_one("#shorthand", Input)
+        field.value = "a s2"
+        await pilot.pause()
+        preview = str(app.screen.query_one("#damage-preview", Static).render())
+        assert "Ajax" in preview and "also matches" in preview and "Achilles" in preview

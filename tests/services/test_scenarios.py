@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, damage, demo, history, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, history, scenarios, sheet
 from tracker.services.errors import InvalidInput
 
 
@@ -188,14 +188,18 @@ def test_reopening_is_refused_after_repairs_or_a_later_scenario(
         scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="typo")
 
 
-def test_continuity_check_names_a_ship_changed_outside_a_repair(
+def test_hits_between_scenarios_are_refused_and_an_edit_there_shows_in_the_check(
     factory: SessionFactory, river_plate: dict[str, int]
 ) -> None:
     rp = river_plate
     _play(factory, rp["first"], [rp["Exeter"]])
     scenarios.close_scenario(factory, scenario_id=rp["first"])
-    # A hit typed between scenarios (no scenario in play) is not a repair: the check shows it.
-    _hit(factory, rp["Exeter"], structure=2)
+    with pytest.raises(InvalidInput, match="no scenario is in play"):
+        _hit(factory, rp["Exeter"], structure=2)
+    # An edit of the ship's data sheet is not a repair: the continuity check names it.
+    exeter = sheet.load_ship(factory, ship_id=rp["Exeter"])[0]
+    fleet.update_ship(factory, ship_id=exeter.id, fields=fleet.ShipFields(
+        name=exeter.name, structure_max=12, structure_now=10, flotation_max=9))  # fmt: skip
     second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
     _play(factory, second, [rp["Exeter"]])
     problems = scenarios.check_continuity(factory, campaign_id=rp["campaign"])
@@ -203,6 +207,19 @@ def test_continuity_check_names_a_ship_changed_outside_a_repair(
         "Exeter: Second began at S10 F9, but Battle of the River Plate ended at S12 F9 and "
         "repairs added S0 F0"
     ]
+
+
+def test_a_closed_scenario_shows_its_end_state_and_fire_markers_come_off(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    _play(factory, rp["first"], [rp["Exeter"]])
+    _hit(factory, rp["Exeter"], structure=4, fire_delta=2)
+    scenarios.close_scenario(factory, scenario_id=rp["first"])
+    assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 0
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
+    shown = scenarios.scenario_detail(factory, scenario_id=rp["first"]).participants[0]
+    assert (shown.name, shown.structure) == ("Exeter", "8/12")
 
 
 def test_a_scenario_with_journal_entries_is_archived_not_deleted(

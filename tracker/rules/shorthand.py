@@ -191,7 +191,7 @@ def parse_line(line: str) -> DamageLine:
         else:
             raise ShorthandError(
                 f"{word!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
-                "crit, ucrit or fix (? lists them)",
+                "crit, ucrit or fix (the line under the input lists them)",
                 word=word, start=start, end=end,
             )  # fmt: skip
         index += 1

@@ -277,7 +277,11 @@ class CampaignScreen(TrackerScreen):
             try:
                 campaigns.delete_scenario(self.factory, scenario_id=scenario.id)
             except InvalidInput as exc:
-                self._offer_archive(scenario, "\n".join(exc.errors.values()))
+                why = "\n".join(exc.errors.values())
+                if scenario.status == "planned":
+                    self._offer_archive(scenario, why)
+                else:
+                    self.notify(why, severity="error")
                 return
             self.reload()
 

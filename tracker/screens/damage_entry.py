@@ -58,6 +58,8 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
         text.append("\n")
     if result.fire_before != result.fire_after:
         text.append(f"Fire markers {result.fire_before} → {result.fire_after}\n")
+    if result.speed[0] != result.speed[1]:
+        text.append(f"Speed {result.speed[0]} → {result.speed[1]} kn\n", style="yellow")
     for critical in result.criticals:
         text.append(f"+ {critical}\n", style="yellow")
     for _ in range(rolled_later):
@@ -169,6 +171,21 @@ class DamageEntryScreen(TrackerScreen):
             preview.set_class(True, "-error")
             return
         ship = self._resolve_ship(line.ship)
+        if ship is None and line.ship:
+            # "exeter s-3": the name matched up to a word that is no shorthand: point at it.
+            words = line.ship.split()
+            for cut in range(len(words) - 1, 0, -1):
+                if damage.find_ships(self.factory, campaign_id=self.campaign_id,
+                                     query=" ".join(words[:cut])):  # fmt: skip
+                    bad = words[cut]
+                    start = line_text.find(bad, line_text.find(words[cut - 1]) + 1)
+                    preview.update(error_text(line_text, ShorthandError(
+                        f"{bad!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
+                        "crit, ucrit or fix (the line under the input lists them)",
+                        word=bad, start=start, end=start + len(bad))))  # fmt: skip
+                    preview.set_class(True, "-error")
+                    self._resolve_ship(" ".join(words[:cut]))
+                    return
         preview.set_class(False, "-error")
         if ship is None:
             preview.update(
@@ -191,10 +208,26 @@ class DamageEntryScreen(TrackerScreen):
             preview.update(Text("\n".join(exc.errors.values()), style="red"))
             preview.set_class(True, "-error")
             return
-        if result is None:
-            preview.update(Text(f"{ship.name}: {auto} critical(s) rolled when you press Enter"))
-        else:
-            preview.update(preview_text(result, auto))
+        missing = [
+            c.kind for c in line.criticals
+            if c.auto and damage.table_die(self.factory, campaign_id=self.campaign_id,
+                                           kind=c.kind) is None
+        ]  # fmt: skip
+        if missing:
+            preview.update(Text(f"no {missing[0]} critical table to roll on: type the effect in "
+                                "quotes, or enter the table (ctrl+t)", style="red"))  # fmt: skip
+            preview.set_class(True, "-error")
+            return
+        body = (
+            Text(f"{ship.name}: {auto} critical(s) rolled when you press Enter")
+            if result is None
+            else preview_text(result, auto)
+        )
+        others = [p.name for p in self.picks[1:4]] if line.ship else []
+        if others and ship.name.lower() != line.ship.lower():
+            body.append(f"\n(also matches {', '.join(others)}: type more of the name, or pick "
+                        "from the list with down and enter)", style="yellow")  # fmt: skip
+        preview.update(body)
         self.pending = (request, line)
 
     @on(Input.Submitted, "#shorthand")

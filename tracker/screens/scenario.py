@@ -87,6 +87,17 @@ class ScenarioScreen(TrackerScreen):
         if not detail.participants:
             table.add_row(Text("No ships yet: press p to choose who takes part.", "dim"))
 
+    def _status_is(self, *statuses: str) -> bool:
+        """Refuse at once (before any form) an action the scenario's status does not allow."""
+        if self.detail is None:
+            return False
+        if self.detail.status in statuses:
+            return True
+        wanted = " or ".join(s.replace("_", " ") for s in statuses)
+        self.notify(f"{self.detail.title} is {self.detail.status.replace('_', ' ')}: that needs "
+                    f"it {wanted}", severity="warning")  # fmt: skip
+        return False
+
     def _run(self, call: Any, success: str) -> None:
         try:
             result = call()
@@ -100,7 +111,7 @@ class ScenarioScreen(TrackerScreen):
         self.dismiss()
 
     def action_participants(self) -> None:
-        if self.detail is None:
+        if self.detail is None or not self._status_is("planned"):
             return
         taking_part = {ship.ship_id for ship in self.detail.participants}
         # None chosen yet: every ship afloat is offered ticked, the usual case.
@@ -145,7 +156,7 @@ class ScenarioScreen(TrackerScreen):
             self.app.push_screen(DamageEntryScreen(self.detail.campaign_id))
 
     def action_close(self) -> None:
-        if self.detail is None:
+        if self.detail is None or not self._status_is("in_play"):
             return
         fields = [
             FieldSpec("outcome", "Outcome", placeholder="e.g. British tactical victory"),
@@ -163,7 +174,7 @@ class ScenarioScreen(TrackerScreen):
         )  # fmt: skip
 
     def action_reopen(self) -> None:
-        if self.detail is None:
+        if self.detail is None or not self._status_is("closed"):
             return
 
         def submit(values: dict[str, Any]) -> bool:

@@ -73,6 +73,7 @@ class DamageResult:
     fire_before: int
     fire_after: int
     criticals: tuple[str, ...] = ()
+    speed: tuple[int, int] = (0, 0)  # before, after: a critical table row may change it
     fixed: tuple[str, ...] = ()
     consequences: tuple[str, ...] = ()
     zero_reached: bool = False
@@ -190,6 +191,12 @@ def _apply(
     taking_part, playing = scenarios.is_taking_part(session, side.campaign_id, request.ship_id)
     if not taking_part:
         raise InvalidInput({"line": f"{ship.name} is not taking part in {playing}"})
+    if not playing and scenarios.between_scenarios(session, side.campaign_id):
+        # A hit or repair here would break the carried state: start of N+1 = end of N + repairs.
+        raise InvalidInput(
+            {"line": "no scenario is in play: begin the next one to record hits; repairs "
+             "between scenarios are made on the repairs screen (r)"}
+        )  # fmt: skip
     before = _ship_state(ship)
     errors: dict[str, str] = {}
     structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)
@@ -216,6 +223,8 @@ def _apply(
         errors["fire_delta"] = f"{ship.name} would have {fire} fire markers; at most 99"
     check(errors)
     ship.structure_now, ship.flotation_now, ship.fire_markers = structure, flotation, fire
+    if ship.condition and structure and flotation:
+        ship.condition = ""  # repaired back above zero: the journal keeps what happened there
 
     scenario = journal.current_scenario(session, side.campaign_id)
     changes: list[journal.RowChange] = []
@@ -273,6 +282,7 @@ def _apply(
         flotation=tracks[1],
         fire_before=before["fire_markers"],
         fire_after=ship.fire_markers,
+        speed=(before["speed_kn"], ship.speed_kn),
         criticals=tuple(applied),
         fixed=tuple(fixed),
         consequences=tuple(notes),
@@ -290,6 +300,8 @@ def describe(result: DamageResult) -> str:
             parts.append(f"{track.name[0]} {track.before}->{track.after}/{track.maximum}")
     if result.fire_before != result.fire_after:
         parts.append(f"fire {result.fire_before}->{result.fire_after}")
+    if result.speed[0] != result.speed[1]:
+        parts.append(f"speed {result.speed[0]}->{result.speed[1]} kn")
     parts.extend(result.criticals)
     parts.extend(f"repaired: {effect}" for effect in result.fixed)
     return f"{result.ship_name}: " + ", ".join(parts or ["no change"])

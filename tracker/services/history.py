@@ -334,6 +334,15 @@ def list_entries(
             if ship_ids
             else {}
         )
+        # An entry is undone while its undo stands; once that undo is itself redone, it is not.
+        undo_ids = [entry.reverted_by_id for entry in entries if entry.reverted_by_id]
+        redone = {
+            undo.id
+            for undo in session.exec(
+                select(JournalEntry).where(col(JournalEntry.id).in_(undo_ids))
+            )
+            if undo.reverted_by_id is not None
+        } if undo_ids else set()  # fmt: skip
         views = []
         for entry in entries:
             detail = json.loads(entry.detail)
@@ -348,7 +357,7 @@ def list_entries(
                     ship_id=entry.ship_id,
                     kind=entry.kind,
                     summary=entry.summary,
-                    undone=entry.reverted_by_id is not None,
+                    undone=entry.reverted_by_id is not None and entry.reverted_by_id not in redone,
                     undoable=entry.undoable and entry.kind != UNDO,
                     dice=_dice_text(detail),
                 )

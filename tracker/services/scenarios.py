@@ -145,12 +145,24 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
                 select(Squadron).where(col(Squadron.side_id).in_(list(side_names)))
             )
         }
+        # A closed scenario shows each ship as it ended the battle, not as it is now.
+        ended = {
+            snap.ship_id: snap
+            for snap in session.exec(
+                select(ShipSnapshot).where(
+                    ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == "end"
+                )
+            )
+        } if scenario.status == "closed" else {}  # fmt: skip
         participants = tuple(
             ParticipantView(
                 ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
                 squadron=squadrons.get(ship.squadron_id, ""),
-                structure=f"{ship.structure_now}/{ship.structure_max}",
-                flotation=f"{ship.flotation_now}/{ship.flotation_max}", sunk=ship.sunk,
+                structure=f"{ended[ship.id].structure if ship.id in ended else ship.structure_now}"
+                f"/{ship.structure_max}",
+                flotation=f"{ended[ship.id].flotation if ship.id in ended else ship.flotation_now}"
+                f"/{ship.flotation_max}",
+                sunk=ended[ship.id].sunk if ship.id in ended else ship.sunk,
             )
             for ship in _participants(session, scenario_id)
         )  # fmt: skip
@@ -314,6 +326,10 @@ def close_scenario(
         ships = _participants(session, scenario_id)
         for ship in ships:
             session.add(_snapshot(session, scenario, ship, "end"))
+        if get_row(session, Campaign, scenario.campaign_id).clear_fire_each_turn:
+            # This battle's fire markers do not follow the ships into the next one.
+            for ship in ships:
+                ship.fire_markers = 0
         scenario.status = "closed"
         scenario.outcome, scenario.notes = outcome.strip(), notes
         session.flush()
@@ -461,6 +477,8 @@ def repair_ship(
         check(errors)
         ship.structure_now += structure
         ship.flotation_now += flotation
+        if ship.structure_now and ship.flotation_now:
+            ship.condition = ""  # back above zero: what happened there is in the journal
         changes: list[journal.RowChange] = []
         cleared = []
         for critical_id in clear_criticals:
@@ -595,3 +613,15 @@ def is_taking_part(session: Session, campaign_id: int, ship_id: int) -> tuple[bo
         )
     ).first()
     return taking_part is not None, playing.title
+
+
+def between_scenarios(session: Session, campaign_id: int) -> bool:
+    """True once a scenario was played and none is in play: the campaign is between battles."""
+    if _in_play(session, campaign_id) is not None:
+        return False
+    return (
+        session.exec(
+            select(Scenario).where(Scenario.campaign_id == campaign_id, Scenario.status == "closed")
+        ).first()
+        is not None
+    )
