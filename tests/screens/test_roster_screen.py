@@ -112,3 +112,38 @@ async def test_a_fleet_with_decoys_two_turns_the_hunt_and_a_revealed_decoy(
     assert "decoy" not in rendered.replace("was a decoy", "")  # the opponent view names nothing
     side = roster.roster(app.factory, side_id=1, owner=True)
     assert [m.real for m in side.markers] == [False, True, False, True, False]
+
+
+async def test_the_opponent_view_never_shows_which_marker_is_real(tmp_path: Path) -> None:
+    app, campaign_id = open_app(tmp_path / "campaign.db")
+    side = campaigns.get_overview(app.factory, campaign_id=campaign_id).sides[0].id
+    sub = roster.save_unit(app.factory, side_id=side, fields=roster.UnitFields(
+        name="U-47", unit_type="submarine", points=10, extra_decoys=2))  # fmt: skip
+    roster.assign_markers(app.factory, unit_id=sub, real=3, sector="A1")
+    roster.set_passphrase(app.factory, side_id=side, passphrase="scapa-flow")
+
+    def shown() -> str:
+        text = app.export_screenshot()
+        return text.replace("&#160;", " ")
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        opponent = shown()
+        assert "M-03" in opponent and "REAL" not in opponent and "decoy" not in opponent
+        await pilot.press("v")  # asks for the passphrase
+        await pilot.pause()
+        await fill_form(pilot, {"passphrase": "wrong-one"})
+        assert isinstance(app.screen, FormScreen)  # refused, the form stays
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "REAL" not in shown()
+        await pilot.press("v")
+        await pilot.pause()
+        await fill_form(pilot, {"passphrase": "scapa-flow"})
+        owner = shown()
+        assert "U-47: REAL" in owner and "U-47: decoy" in owner  # the check can see a secret
+        await pilot.press("v")  # hidden again
+        await pilot.pause()
+        assert "REAL" not in shown()

@@ -106,12 +106,12 @@ def test_move_warns_attack_reveals_decoy_removed_and_reconceal_makes_two_fresh_m
         "M-01: attack failed, the marker stays concealed"
     )
     assert roster.attack_marker(factory, marker_id=m1.id, success=True) == (
-        "M-01 was a decoy: removed"
+        f"M-01 was a decoy: removed; seal {m1.seal} verified"
     )
     with pytest.raises(InvalidInput, match="decoy already removed"):
         roster.attack_marker(factory, marker_id=m1.id, success=True)
     assert roster.attack_marker(factory, marker_id=m2.id, success=True, damage=1) == (
-        "M-02 is U-66: revealed, 1 hull damage"
+        f"M-02 is U-66: revealed, 1 hull damage; seal {m1.seal} verified"
     )
     view = roster.roster(factory, side_id=axis["side"])
     assert next(u for u in view.units if u.name == "U-66").crippled
@@ -124,3 +124,58 @@ def test_move_warns_attack_reveals_decoy_removed_and_reconceal_makes_two_fresh_m
         "M-01": ("removed", "C6"), "M-02": ("removed", "C6"), "M-03": ("concealed", "C4"),
         "M-04": ("concealed", "C6"), "M-05": ("concealed", "C6"),
     }  # fmt: skip
+
+
+def test_a_reveal_says_when_the_seal_is_broken(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    roster.assign_markers(factory, unit_id=axis["U-552"], real=1, sector="D2")
+    _, second = _markers(factory, axis["side"])
+    with session_scope(factory) as session:  # the notes edited behind the tracker's back
+        for marker in session.exec(select(SubMarker)).all():
+            marker.secret = (
+                marker.secret.replace('"real": true', '"real": X')
+                .replace('"real": false', '"real": true')
+                .replace('"real": X', '"real": false')
+            )
+    message = roster.attack_marker(factory, marker_id=second.id, success=True, damage=1)
+    assert message == f"M-02 is U-552: revealed, 1 hull damage; seal {second.seal} BROKEN"
+
+
+def test_a_concealed_sub_attacking_in_its_own_sector_is_revealed(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    roster.assign_markers(factory, unit_id=axis["U-552"], real=2, sector="D2")
+    decoy, real = _markers(factory, axis["side"])
+    with pytest.raises(InvalidInput, match="a decoy cannot attack"):
+        roster.sub_attacks(factory, marker_id=decoy.id, same_sector=True)
+    assert roster.sub_attacks(factory, marker_id=real.id, same_sector=False) == (
+        "M-02 attacks from concealment and stays concealed"
+    )
+    assert roster.sub_attacks(factory, marker_id=real.id, same_sector=True) == (
+        "M-02 is U-552: revealed by its attack"
+    )
+    assert [m.state for m in _markers(factory, axis["side"])] == ["concealed", "revealed"]
+
+
+def test_the_hunt_and_the_minefield_are_journaled(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sector="C4")
+    marker = _markers(factory, axis["side"])[0]
+    assert roster.record_search(factory, marker_id=marker.id, target=4, roll=4) == (
+        "M-01 found (d6 4 vs 4+): it may be attacked"
+    )
+    assert roster.record_search(factory, marker_id=marker.id, target=2, roll=1) == (
+        "M-01 not found (d6 1 vs 2+)"
+    )
+    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=3) == (
+        "U-66 passed the minefield (d6 3)"
+    )
+    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=1) == (
+        "U-66 struck a mine (d6 1): 1 hull damage"
+    )
+    with pytest.raises(InvalidInput, match=r"1\.\.6"):
+        roster.mine_roll(factory, unit_id=axis["U-66"], roll=7)
+    unit = next(u for u in roster.roster(factory, side_id=axis["side"]).units if u.name == "U-66")
+    assert (unit.damage, unit.crippled) == (1, True)

@@ -129,7 +129,12 @@ class RosterScreen(TrackerScreen):
         Binding("g", "move", "Move", tooltip="Move a marker to a sector"),
         Binding("t", "attack", "Attack", tooltip="Resolve an attack on a marker"),
         Binding("c", "reconceal", "Conceal", tooltip="Re-conceal a revealed sub as two markers"),
-        Binding("s", "search", "Search", tooltip="The hunt: search helper for a sector"),
+        Binding("s", "search", "Search",
+                tooltip="The hunt: search for the selected marker (the roll is journaled)"),
+        Binding("k", "sub_attack", "Sub attacks", show=False,
+                tooltip="The selected marker's submarine attacks (may reveal it)"),
+        Binding("n", "mine", "Mine roll", show=False,
+                tooltip="The selected submarine enters a minefield: d6, 1-2 hull damage"),
         Binding("P", "passphrase", "Passphrase", tooltip="Set or change the side's passphrase",
                 show=False),
     ]  # fmt: skip
@@ -212,12 +217,15 @@ class RosterScreen(TrackerScreen):
         row = self.query_one("#unit-table", DataTable).cursor_row
         return self.view.units[min(max(row, 0), len(self.view.units) - 1)]
 
+    def _marker_row(self) -> int:
+        count = len(self.view.markers) if self.view else 0
+        return min(max(self.query_one("#marker-table", DataTable).cursor_row, 0), max(count - 1, 0))
+
     def _marker(self) -> MarkerView | None:
         if self.view is None or not self.view.markers:
             self.notify("No marker yet: select a submarine and press m.", severity="warning")
             return None
-        row = self.query_one("#marker-table", DataTable).cursor_row
-        return self.view.markers[min(max(row, 0), len(self.view.markers) - 1)]
+        return self.view.markers[self._marker_row()]
 
     def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
         def done(result: object) -> None:
@@ -400,6 +408,50 @@ class RosterScreen(TrackerScreen):
             note="Fog, smoke or storm entered, or no enemy placed in its sector (seed §10).",
         )
 
+    def action_sub_attack(self) -> None:
+        marker = self._marker()
+        if marker is None:
+            return
+        fields = [
+            FieldSpec("same_sector", "Its target is in its own sector", kind="bool", value=True),
+            *self._secret_fields(),
+        ]
+
+        def submit(values: dict[str, Any]) -> str:
+            passphrase = self._with_passphrase(values)
+            return roster.sub_attacks(self.factory, marker_id=marker.id, passphrase=passphrase,
+                                      **values)  # fmt: skip
+
+        self._form(
+            f"{marker.code} attacks",
+            fields,
+            submit,
+            note="Seed §9: a target in its own sector reveals it (any attack does, if the "
+            "campaign plays that variant). Resolve the attack itself as usual.",
+        )
+
+    def action_mine(self) -> None:
+        unit = self._unit()
+        if unit is None:
+            return
+        fields = [FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
+                  *self._secret_fields()]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            passphrase = self._with_passphrase(values)
+            return roster.mine_roll(self.factory, unit_id=unit.id, passphrase=passphrase,
+                                    **values)  # fmt: skip
+
+        self._form(
+            f"{unit.name} enters a minefield",
+            fields,
+            submit,
+            dice_field="roll",
+            dice_sides=6,
+            rng=self.rng,
+            note="Seed §12: 1 -> 1 hull damage, 2 -> 2, else nothing. Kept secret.",
+        )
+
     def action_passphrase(self) -> None:
         fields = [FieldSpec("passphrase", "New passphrase (6 or more)", password=True)]
         if self.view is not None and self.view.encrypted:
@@ -412,7 +464,18 @@ class RosterScreen(TrackerScreen):
         self._form("Side's passphrase", fields, submit)
 
     def action_search(self) -> None:
-        self.app.push_screen(search_helper_form(self.rng), lambda verdict: self._verdict(verdict))
+        marker = self.view.markers[self._marker_row()] if self.view and self.view.markers else None
+
+        def record(target: int, roll: int) -> str:
+            assert marker is not None
+            return roster.record_search(self.factory, marker_id=marker.id, target=target,
+                                        roll=roll)  # fmt: skip
+
+        self.app.push_screen(
+            search_helper_form(self.rng, record if marker else None,
+                               marker.code if marker else ""),
+            lambda verdict: self._verdict(verdict),
+        )  # fmt: skip
 
     def _verdict(self, verdict: str | None) -> None:
         if verdict:

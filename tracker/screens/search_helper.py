@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from tracker.rules import was
@@ -41,8 +42,12 @@ def search_preview(values: dict[str, Any]) -> str:
     return text
 
 
-def search_helper_form(rng: random.Random | None = None) -> FormScreen:
-    """A form that works out a search and its roll; it writes nothing."""
+def search_helper_form(
+    rng: random.Random | None = None,
+    record: Callable[[int, int], str] | None = None,
+    marker: str = "",
+) -> FormScreen:
+    """A form that works out a search; with `record`, a roll is journaled against the marker."""
     fields = [
         FieldSpec("searcher", "Best searcher present", kind="select", value="patrol_bomber",
                   options=[(label, key) for key, label in SEARCHER_LABELS.items()]),
@@ -58,10 +63,20 @@ def search_helper_form(rng: random.Random | None = None) -> FormScreen:
     ]  # fmt: skip
 
     def submit(values: dict[str, Any]) -> str:
+        roll = values.get("roll")
+        if record is not None and isinstance(roll, int):
+            target = was.search_target(
+                values["searcher"], extra_asw_units=values["extra_asw_units"],
+                sub_hunters=values["sub_hunters"], enemy_units=values["enemy_units"],
+                night_or_weather=values["night_or_weather"],
+                elusive_quarry=values["elusive_quarry"],
+            )  # fmt: skip
+            return record(target, roll)
         return search_preview(values).splitlines()[-1]
 
+    title = f"Search for marker {marker}" if marker else "Search for a submarine marker"
     return FormScreen(
-        "Search for a submarine marker", fields, submit, preview=search_preview,
+        title, fields, submit, preview=search_preview,
         dice_field="roll", dice_sides=6, rng=rng,
         note="One search per sector with enemy markers; the unit with the best chance rolls.",
     )  # fmt: skip

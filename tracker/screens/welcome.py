@@ -69,6 +69,26 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
             optional=True,
         ),
         FieldSpec(
+            "was_fleet_points",
+            "War at Sea fleet points",
+            kind="int",
+            value=summary.was_fleet_points if summary else 100,
+            low=1,
+            high=10_000,
+        ),
+        FieldSpec(
+            "extra_decoys_allowed",
+            "Extra decoys may be bought (5 pts)",
+            kind="bool",
+            value=summary.extra_decoys_allowed if summary else True,
+        ),
+        FieldSpec(
+            "any_attack_reveals",
+            "Any sub attack reveals it",
+            kind="bool",
+            value=summary.any_attack_reveals if summary else False,
+        ),
+        FieldSpec(
             "zero_outcomes",
             "At zero Structure/Flotation",
             value="; ".join(summary.zero_outcomes.splitlines())

@@ -55,6 +55,9 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         repair_limit_structure=campaign.repair_limit_structure,
         repair_limit_flotation=campaign.repair_limit_flotation,
         clear_fire_each_turn=campaign.clear_fire_each_turn,
+        was_fleet_points=campaign.was_fleet_points,
+        extra_decoys_allowed=campaign.extra_decoys_allowed,
+        any_attack_reveals=campaign.any_attack_reveals,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -71,6 +74,7 @@ def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
 OPTIONS = {
     "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
     "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
+    "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals",
 }  # fmt: skip
 
 
@@ -130,8 +134,13 @@ def create_campaign(
     repair_limit_structure: int | None = None,
     repair_limit_flotation: int | None = None,
     clear_fire_each_turn: bool = True,
+    was_fleet_points: int = 100,
+    extra_decoys_allowed: bool = True,
+    any_attack_reveals: bool = False,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
+    if not 1 <= was_fleet_points <= 10_000:
+        raise InvalidInput({"was_fleet_points": "must be 1..10000"})
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
@@ -143,6 +152,9 @@ def create_campaign(
             crew_roll_adds_commander=crew_roll_adds_commander,
             zero_outcomes=outcomes,
             clear_fire_each_turn=clear_fire_each_turn,
+            was_fleet_points=was_fleet_points,
+            extra_decoys_allowed=extra_decoys_allowed,
+            any_attack_reveals=any_attack_reveals,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
@@ -164,6 +176,9 @@ def update_campaign(
     repair_limit_structure: int | EllipsisType | None = ...,
     repair_limit_flotation: int | EllipsisType | None = ...,
     clear_fire_each_turn: bool | None = None,
+    was_fleet_points: int | None = None,
+    extra_decoys_allowed: bool | None = None,
+    any_attack_reveals: bool | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options (options not given are kept)."""
     name = _validate_campaign(name, notes, model_scale)
@@ -180,6 +195,14 @@ def update_campaign(
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         if clear_fire_each_turn is not None:
             campaign.clear_fire_each_turn = clear_fire_each_turn
+        if was_fleet_points is not None:
+            if not 1 <= was_fleet_points <= 10_000:
+                raise InvalidInput({"was_fleet_points": "must be 1..10000"})
+            campaign.was_fleet_points = was_fleet_points
+        if extra_decoys_allowed is not None:
+            campaign.extra_decoys_allowed = extra_decoys_allowed
+        if any_attack_reveals is not None:
+            campaign.any_attack_reveals = any_attack_reveals
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

@@ -375,22 +375,28 @@ def move_marker(
         return warnings
 
 
+def _seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
+    markers = session.exec(select(SubMarker).where(
+        SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal)).all()  # fmt: skip
+    notes = {m.code: secrets.open_note(m.secret, key) for m in markers}
+    salts = {note["salt"] for note in notes.values()}
+    if len(salts) != 1:
+        return False
+    assignment = {code: bool(note["real"]) for code, note in notes.items()}
+    return secrets.seal_of(assignment, salts.pop()) == marker.seal
+
+
 def verify_seal(
     factory: SessionFactory, *, seal: str, side_id: int, passphrase: str | None = None
 ) -> bool:
     """True when the notes of the markers under this seal still match it (nothing edited)."""
     with session_scope(factory) as session:
         key = _key(session, side_id, passphrase)
-        markers = session.exec(select(SubMarker).where(
-            SubMarker.side_id == side_id, SubMarker.seal == seal)).all()  # fmt: skip
-        if not markers:
+        marker = session.exec(select(SubMarker).where(
+            SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
+        if marker is None:
             raise InvalidInput({"seal": f"no markers carry the seal {seal}"})
-        notes = {m.code: secrets.open_note(m.secret, key) for m in markers}
-        salts = {note["salt"] for note in notes.values()}
-        if len(salts) != 1:
-            return False
-        assignment = {code: bool(note["real"]) for code, note in notes.items()}
-        return secrets.seal_of(assignment, salts.pop()) == seal
+        return _seal_holds(session, marker, key)
 
 
 def attack_marker(
@@ -419,6 +425,9 @@ def attack_marker(
             else:
                 marker.state = "removed"
                 message = f"{marker.code} was a decoy: removed"
+            # Revealed: anyone may now check the notes against the seal shown at assignment.
+            sealed = _seal_holds(session, marker, _key(session, side.id or 0, passphrase))
+            message += f"; seal {marker.seal} " + ("verified" if sealed else "BROKEN")
         journal.append(
             session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
             summary=f"{side.name}: {message}",
@@ -458,3 +467,78 @@ def markers_of(factory: SessionFactory, *, side_id: int) -> Sequence[tuple[int, 
             select(SubMarker).where(SubMarker.side_id == side_id).order_by(col(SubMarker.code))
         ).all()
         return [(m.id or 0, m.code, m.sector, m.state) for m in rows]
+
+
+def sub_attacks(
+    factory: SessionFactory, *, marker_id: int, same_sector: bool, passphrase: str | None = None
+) -> str:
+    """A concealed sub attacks (seed §9): a target in its own sector reveals it; so does any
+    attack when the campaign plays that variant. Only the real sub's marker can attack."""
+    with session_scope(factory) as session:
+        marker = get_row(session, SubMarker, marker_id)
+        side, campaign = _campaign_of_side(session, marker.side_id)
+        if marker.state != "concealed":
+            raise InvalidInput({"marker": f"{marker.code} is {marker.state}, not concealed"})
+        note = secrets.open_note(marker.secret, _key(session, side.id or 0, passphrase))
+        if not note["real"]:
+            raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
+        if same_sector or campaign.any_attack_reveals:
+            marker.state = "revealed"
+            unit = get_row(session, WasUnit, marker.unit_id)
+            message = f"{marker.code} is {unit.name}: revealed by its attack"
+        else:
+            message = f"{marker.code} attacks from concealment and stays concealed"
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            summary=f"{side.name}: {message}",
+        )  # fmt: skip
+        return message
+
+
+def record_search(factory: SessionFactory, *, marker_id: int, target: int, roll: int) -> str:
+    """The hunt's roll against a marker, journaled; a success means it may be attacked (§4)."""
+    if not 1 <= roll <= 6:
+        raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
+    with session_scope(factory) as session:
+        marker = get_row(session, SubMarker, marker_id)
+        side, campaign = _campaign_of_side(session, marker.side_id)
+        found = was.search_succeeds(roll, max(2, target))
+        message = (
+            f"{marker.code} found (d6 {roll} vs {target}+): it may be attacked"
+            if found
+            else f"{marker.code} not found (d6 {roll} vs {target}+)"
+        )
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind="search", side_id=side.id,
+            summary=message, dice={"d6": roll, "target": target},
+        )  # fmt: skip
+        return message
+
+
+def mine_roll(
+    factory: SessionFactory, *, unit_id: int, roll: int, passphrase: str | None = None
+) -> str:
+    """A submarine entering a mined sector rolls a d6 (seed §12): 1 hull damage on a 1, 2 on a
+    2; the owner applies it without revealing the sub (DOMAIN C8)."""
+    damage = was.sub_mine_damage(roll) if 1 <= roll <= 6 else None
+    if damage is None:
+        raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
+    with session_scope(factory) as session:
+        unit = get_row(session, WasUnit, unit_id)
+        side, campaign = _campaign_of_side(session, unit.side_id)
+        if unit.unit_type != "submarine":
+            raise InvalidInput({"roll": f"{unit.name} is not a submarine"})
+        _key(session, side.id or 0, passphrase)  # the owner's act: the passphrase is asked for
+        before = unit.damage
+        unit.damage = min(unit.hull_points, unit.damage + damage)
+        message = (
+            f"{unit.name} struck a mine (d6 {roll}): {damage} hull damage"
+            if damage
+            else f"{unit.name} passed the minefield (d6 {roll})"
+        )
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind="mine", side_id=side.id,
+            summary=f"{side.name}: a submarine rolled for a minefield (d6 {roll})",
+            dice={"d6": roll}, before={"damage": before}, after={"damage": unit.damage},
+        )  # fmt: skip
+        return message

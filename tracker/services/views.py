@@ -19,6 +19,9 @@ class CampaignSummary:
     repair_limit_structure: int | None = None
     repair_limit_flotation: int | None = None
     clear_fire_each_turn: bool = True
+    was_fleet_points: int = 100
+    extra_decoys_allowed: bool = True
+    any_attack_reveals: bool = False
 
 
 @dataclass(frozen=True)
