@@ -147,3 +147,25 @@ async def test_the_opponent_view_never_shows_which_marker_is_real(tmp_path: Path
         await pilot.press("v")  # hidden again
         await pilot.pause()
         assert "REAL" not in shown()
+
+
+async def test_a_unit_card_is_copied_under_a_new_name(tmp_path: Path) -> None:
+    app, campaign_id = open_app(tmp_path / "campaign.db")
+    side = campaigns.get_overview(app.factory, campaign_id=campaign_id).sides[0].id
+    card = roster.UnitFields(
+        name="Z 20 Karl Galster", unit_type="destroyer", points=8, armor=2, vital_armor=7,
+        hull_points=2, attacks={"asw": [4, None, None, None]}, abilities="Close Escort",
+    )  # fmt: skip
+    roster.save_unit(app.factory, side_id=side, fields=card)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        await fill_form(pilot, {"name": "Z 21 Wilhelm Heidkamp"})
+    units = roster.roster(app.factory, side_id=side).units
+    assert [(u.name, u.points, u.attacks, u.abilities) for u in units] == [
+        ("Z 20 Karl Galster", 8, {"asw": [4, None, None, None]}, ("Close Escort",)),
+        ("Z 21 Wilhelm Heidkamp", 8, {"asw": [4, None, None, None]}, ("Close Escort",)),
+    ]

@@ -125,6 +125,8 @@ class RosterScreen(TrackerScreen):
         Binding("a", "add_unit", "Add", tooltip="Add a War at Sea unit"),
         Binding("e", "edit_unit", "Edit", tooltip="Edit the selected unit"),
         Binding("x", "delete_unit", "Delete", tooltip="Delete the selected unit", show=False),
+        Binding("y", "copy_unit", "Copy", tooltip="Copy the selected unit's card as a new unit",
+                show=False),
         Binding("m", "assign", "Markers", tooltip="Place a submarine's markers, real one noted"),
         Binding("g", "move", "Move", tooltip="Move a marker to a sector"),
         Binding("t", "attack", "Attack", tooltip="Resolve an attack on a marker"),
@@ -299,6 +301,19 @@ class RosterScreen(TrackerScreen):
                                     fields=to_unit_fields(values))  # fmt: skip
 
         self._form(f"Edit {unit.name}", unit_fields(unit), submit)
+
+    def action_copy_unit(self) -> None:
+        unit = self._unit()
+        if unit is None:
+            return
+        fields = unit_fields(unit)
+        fields[0] = FieldSpec("name", "Name of the copy")
+
+        def submit(values: dict[str, Any]) -> int:
+            return roster.save_unit(self.factory, side_id=self.side_id,
+                                    fields=to_unit_fields(values))  # fmt: skip
+
+        self._form(f"Copy of {unit.name}", fields, submit, note="Same card; give it its own name.")
 
     def action_delete_unit(self) -> None:
         unit = self._unit()
