@@ -245,3 +245,38 @@ def test_correction_factor_per_side(factory: SessionFactory, river_plate: dict[s
         ("Royal Navy", "+150 pts"),
         ("Kriegsmarine", ""),
     ]
+
+
+def test_the_allowance_is_per_period_and_a_ship_that_sat_out_carries_both_periods(
+    factory: SessionFactory, river_plate: dict[str, int]
+) -> None:
+    rp = river_plate
+    overview = campaigns.get_overview(factory, campaign_id=rp["campaign"]).campaign
+    campaigns.update_campaign(
+        factory, campaign_id=rp["campaign"], name=overview.name, notes=overview.notes,
+        model_scale=overview.model_scale, crew_roll_adds_commander=False,
+        repair_limit_structure=2,
+    )  # fmt: skip
+    _play(factory, rp["first"], [rp["Exeter"], rp["Ajax"]])
+    _hit(factory, rp["Exeter"], structure=6)
+    scenarios.close_scenario(factory, scenario_id=rp["first"])
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
+    with pytest.raises(InvalidInput, match="allows 2 Structure"):
+        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
+    _play(factory, second, [rp["Ajax"]])  # Exeter sits this one out
+    scenarios.close_scenario(factory, scenario_id=second)
+    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)  # a new period
+    exeter = next(
+        row
+        for row in scenarios.since_last_battle(factory, campaign_id=rp["campaign"])
+        if row.name == "Exeter"
+    )
+    assert (exeter.last_scenario, exeter.repaired_structure, exeter.structure) == (
+        "Battle of the River Plate",
+        4,
+        10,
+    )
+    third = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Third").id
+    _play(factory, third, [rp["Exeter"]])
+    _assert_continuity(factory, rp["campaign"])

@@ -54,7 +54,8 @@ class Repair(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
-    # The last closed scenario the ship took part in: repairs count against the allowance after it.
+    # The campaign's last closed scenario when the repair was made: the period between two
+    # scenarios it belongs to, against whose allowance it counts.
     after_scenario_id: int | None = Field(default=None, foreign_key="scenario.id",
                                           ondelete="SET NULL")  # fmt: skip
     structure: int = 0

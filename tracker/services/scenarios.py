@@ -404,13 +404,31 @@ def _last_closed(session: Session, ship_id: int) -> Scenario | None:
     ).first()
 
 
-def _repaired_since(session: Session, ship_id: int, scenario_id: int | None) -> tuple[int, int]:
-    rows = session.exec(
-        select(Repair).where(
-            Repair.ship_id == ship_id, Repair.after_scenario_id == scenario_id,
-            Repair.status == "done",
+def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
+    """The campaign's last closed scenario: repairs made now belong to the period after it."""
+    return session.exec(
+        select(Scenario)
+        .where(Scenario.campaign_id == campaign_id, Scenario.status == "closed")
+        .order_by(col(Scenario.position).desc())
+    ).first()
+
+
+def _repaired_since(
+    session: Session, ship_id: int, after: Scenario | None, before: int | None = None
+) -> tuple[int, int]:
+    """Repairs to a ship made after scenario `after` closed (None: before any) and before the
+    scenario at position `before` began; a ship that sat a scenario out gathers both periods."""
+    query = select(Repair).where(Repair.ship_id == ship_id, Repair.status == "done")
+    if after is None:
+        query = query.where(col(Repair.after_scenario_id).is_(None))
+    else:
+        periods = select(Scenario.id).where(
+            Scenario.campaign_id == after.campaign_id, col(Scenario.position) >= after.position
         )
-    ).all()  # fmt: skip
+        if before is not None:
+            periods = periods.where(col(Scenario.position) < before)
+        query = query.where(col(Repair.after_scenario_id).in_(periods))
+    rows = session.exec(query).all()
     return sum(r.structure for r in rows), sum(r.flotation for r in rows)
 
 
@@ -454,8 +472,9 @@ def repair_ship(
                 {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
                  "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
             )  # fmt: skip
-        last = _last_closed(session, ship_id)
-        done_s, done_f = _repaired_since(session, ship_id, last.id if last else None)
+        # The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
+        period = _latest_closed(session, campaign.id or 0)
+        done_s, done_f = _repaired_since(session, ship_id, period)
         for key, amount, done, limit in (
             ("structure", structure, done_s, campaign.repair_limit_structure),
             ("flotation", flotation, done_f, campaign.repair_limit_flotation),
@@ -490,7 +509,7 @@ def repair_ship(
             changes.append(journal.RowChange("critical", critical_id, {"status": "active"},
                                              {"status": "repaired"}))  # fmt: skip
         repair = Repair(
-            ship_id=ship_id, after_scenario_id=last.id if last else None, structure=structure,
+            ship_id=ship_id, after_scenario_id=period.id if period else None, structure=structure,
             flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
             notes=notes.strip(),
         )  # fmt: skip
@@ -522,7 +541,7 @@ def _since(session: Session, ship: Ship, side_name: str) -> SinceLastBattle:
                 ShipSnapshot.phase == "end",
             )
         ).first()  # fmt: skip
-    done_s, done_f = _repaired_since(session, ship.id or 0, last.id if last else None)
+    done_s, done_f = _repaired_since(session, ship.id or 0, last)
     criticals = session.exec(
         select(func.count())
         .select_from(Critical)
@@ -564,7 +583,12 @@ def check_continuity(factory: SessionFactory, *, campaign_id: int) -> list[str]:
             for earlier, later in itertools.pairwise(points):
                 if earlier.end is None or later.start is None:
                     continue
-                done_s, done_f = _repaired_since(session, ship.id or 0, earlier.scenario_id)
+                done_s, done_f = _repaired_since(
+                    session,
+                    ship.id or 0,
+                    get_row(session, Scenario, earlier.scenario_id),
+                    before=later.position,
+                )
                 expected = (earlier.end[0] + done_s, earlier.end[1] + done_f)
                 if later.start != expected:
                     problems.append(
