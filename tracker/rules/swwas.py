@@ -1,0 +1,155 @@
+"""Mine-warfare variant for *Second World War at Sea* (seed 000, DOMAIN.md §2).
+
+Covers the numbers the tracker needs from the variant: the mine-strike die-roll modifiers
+(DOMAIN 2.3), submarine and aircraft minelayers (P-B1, P-B2), fuel factors lost to mines and
+their repair (P-B4) and the 25 % halt of a task force drawing ships through a minefield (P-B3,
+ambiguity B1). Every function validates its arguments and raises ValueError naming the argument
+and its allowed range; bool is never accepted as an int.
+
+B1: the seed halts the task force once "25% of the ships in the task force have been drawn";
+read literally every task force of two or more ships would halt before all were drawn, so, as
+DOMAIN B1 suggests, the count here is of ships that *struck* a mine, rounded up (B2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.rules import checks
+
+__all__ = [
+    "Fuel",
+    "aerial_minefield_effective",
+    "aircraft_mine_capacity",
+    "lose_fuel",
+    "mine_check_halts",
+    "mine_drm",
+    "port_repair",
+    "refuel",
+    "sub_torpedo_factors_left",
+]
+
+_MAX_EXTRA_MINEFIELD_DRM = 3  # "+1 for each additional minefield over one ... maximum of +3"
+_FAST_SPEED = 3  # "+2 for any ship moving Speed 3 or greater"
+_FAST_DRM = 2
+
+
+def _check_fuel(value: object) -> Fuel:
+    if not isinstance(value, Fuel):
+        raise ValueError(f"fuel must be a Fuel(full, empty, lost), got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Fuel:
+    """A ship's fuel factors by state: full, empty and lost to mines (seed 000, DOMAIN P-B4)."""
+
+    full: int
+    empty: int
+    lost: int
+
+    def __post_init__(self) -> None:
+        checks.check_at_least("full", self.full, 0)
+        checks.check_at_least("empty", self.empty, 0)
+        checks.check_at_least("lost", self.lost, 0)
+
+    @property
+    def total(self) -> int:
+        """Return every fuel factor the ship has, whatever its state (DOMAIN 2.2 fuel_factors)."""
+        return self.full + self.empty + self.lost
+
+
+def mine_drm(minefields: int, speed: int) -> int:
+    """Return the cumulative mine-strike die-roll modifier, 0..+5 (seed 000, DOMAIN 2.3).
+
+    ``minefields`` (1 or more) is the number sown across the boundary: +1 for each one over the
+    first, at most +3. A ship at ``speed`` 3 or more (0 or more) adds +2, including ships exiting
+    the Tactical Board.
+    """
+    fields = checks.check_at_least("minefields", minefields, 1)
+    speed = checks.check_at_least("speed", speed, 0)
+    extra = min(_MAX_EXTRA_MINEFIELD_DRM, fields - 1)
+    return extra + (_FAST_DRM if speed >= _FAST_SPEED else 0)
+
+
+def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:
+    """Return the minefields an aircraft carries: its larger attack factor (seed 000, P-B2)."""
+    naval = checks.check_at_least("naval_attack", naval_attack, 0)
+    land = checks.check_at_least("land_attack", land_attack, 0)
+    return max(naval, land)
+
+
+def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
+    """Return whether a d6 aerial drop makes a minefield: 3-6 if circled, else 4-6 (seed 000, P-B2).
+
+    A failure scatters the mines and creates no effective minefield (ledger status ``scattered``).
+    """
+    roll = checks.check_range("roll", roll, 1, 6, "1..6")
+    circled = checks.check_bool("circled", circled)
+    return roll >= (3 if circled else 4)
+
+
+def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
+    """Return a sub's torpedo factors left after loading minefields, one each (seed 000, P-B1)."""
+    total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
+    loaded = checks.check_range(
+        "minefields_loaded",
+        minefields_loaded,
+        0,
+        total,
+        f"0..{total} (at most one minefield per torpedo factor)",
+    )
+    return total - loaded
+
+
+def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
+    """Return the fuel after mine damage takes full factors first, then empty (seed 000, P-B4).
+
+    Taken factors become ``lost``; asking for more than full + empty loses them all and no more
+    (DOMAIN B5), so no count goes below zero and the total is unchanged.
+    """
+    fuel = _check_fuel(fuel)
+    wanted = checks.check_at_least("factors", factors, 0)
+    from_full = min(wanted, fuel.full)
+    from_empty = min(wanted - from_full, fuel.empty)
+    return Fuel(
+        full=fuel.full - from_full,
+        empty=fuel.empty - from_empty,
+        lost=fuel.lost + from_full + from_empty,
+    )
+
+
+def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
+    """Return the fuel after refuelling empty factors, never lost ones (seed 000, DOMAIN P-B4).
+
+    ``factors`` is how many empty factors to fill (0..empty); None fills every empty factor.
+    """
+    fuel = _check_fuel(fuel)
+    if factors is None:
+        amount = fuel.empty
+    else:
+        amount = checks.check_range(
+            "factors",
+            factors,
+            0,
+            fuel.empty,
+            f"0..{fuel.empty} (only empty factors refuel; lost ones need a port repair)",
+        )
+    return Fuel(full=fuel.full + amount, empty=fuel.empty - amount, lost=fuel.lost)
+
+
+def port_repair(fuel: Fuel) -> Fuel:
+    """Return the fuel after a friendly-port repair turns lost factors empty (seed 000, P-B4)."""
+    fuel = _check_fuel(fuel)
+    return Fuel(full=fuel.full, empty=fuel.empty + fuel.lost, lost=0)
+
+
+def mine_check_halts(struck: int, task_force_size: int) -> bool:
+    """Return whether a task force halts and replots: a quarter (rounded up) struck (seed 000, B1).
+
+    ``task_force_size`` is 1 or more ships and ``struck`` 0..size counts ships that struck a mine
+    so far (DOMAIN B1 default reading; B2 rounds the quarter up, so at least one).
+    """
+    size = checks.check_at_least("task_force_size", task_force_size, 1)
+    hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
+    return hits >= -(-size // 4)
