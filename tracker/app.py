@@ -55,7 +55,6 @@ class TrackerApp(App[None]):
         *,
         rng: random.Random | None = None,
         open_campaign_id: int | None = None,
-        db_label: str = "",
     ) -> None:
         super().__init__()
         self.factory = factory
@@ -63,7 +62,6 @@ class TrackerApp(App[None]):
         self.rng = rng or random.Random()
         self.dice = Dice(self.rng)
         self.open_campaign_id = open_campaign_id
-        self.db_label = db_label
 
     def on_mount(self) -> None:
         self.push_screen(WelcomeScreen())

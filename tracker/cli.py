@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tracker.app import TrackerApp
 
-    TrackerApp(factory, open_campaign_id=open_campaign_id, db_label=target).run()
+    TrackerApp(factory, open_campaign_id=open_campaign_id).run()
     engine.dispose()
     return 0
 

@@ -135,10 +135,6 @@ def _validate(request: HitRequest) -> None:
     check(errors)
 
 
-def _ship_state(ship: Ship) -> dict[str, Any]:
-    return ship.model_dump(exclude={"id"})
-
-
 def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
     return list(
         session.exec(
@@ -197,7 +193,7 @@ def _apply(
             {"line": "no scenario is in play: begin the next one to record hits; repairs "
              "between scenarios are made on the repairs screen (r)"}
         )  # fmt: skip
-    before = _ship_state(ship)
+    before = journal.row_state(ship)
     errors: dict[str, str] = {}
     structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)
     flotation, flotation_over = rules.apply_loss(ship.flotation_now, request.flotation)
@@ -266,7 +262,7 @@ def _apply(
                                          {"status": "repaired"}))  # fmt: skip
         fixed.append(crit.effect)
     session.flush()
-    changes.insert(0, journal.row_change("ship", ship.id, before, _ship_state(ship)))
+    changes.insert(0, journal.row_change("ship", ship.id, before, journal.row_state(ship)))
 
     tracks = (
         rules.TrackChange("Structure", before["structure_now"], ship.structure_now,
@@ -362,7 +358,7 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
         side = get_row(session, Side, ship.side_id)
         squadron = get_row(session, Squadron, ship.original_squadron_id)
         was_half = smr.half_strength(*_afloat_of(session, squadron.id or 0))
-        before = _ship_state(ship)
+        before = journal.row_state(ship)
         ship.condition = outcome
         ship.sunk = outcome.lower() == "sunk"
         session.flush()
@@ -373,7 +369,7 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
                 f"{squadron.name} at half strength or less ({afloat} of {original} original "
                 "ships afloat): morale tests"
             )
-        change = journal.row_change("ship", ship_id, before, _ship_state(ship))
+        change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
         journal.append(
             session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
@@ -115,10 +115,6 @@ def _validate_squadron(name: str, notes: str) -> tuple[str, str]:
     return name, notes
 
 
-def _ship_state(ship: Ship) -> dict[str, Any]:
-    return ship.model_dump(exclude={"id"})
-
-
 def create_squadron(
     factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
 ) -> int:
@@ -215,7 +211,7 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields
             kind="ship",
             ship_id=ship.id,
             summary=f"Added {ship.name} to {squadron.name}",
-            after=_ship_state(ship),
+            after=journal.row_state(ship),
         )
         assert ship.id is not None
         return ship.id
@@ -227,11 +223,11 @@ def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) ->
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         side = get_row(session, Side, ship.side_id)
-        before = _ship_state(ship)
+        before = journal.row_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
         _flush_ship(session, values["name"], ship.side_id, ship_id)
-        change = journal.row_change("ship", ship_id, before, _ship_state(ship))
+        change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -275,7 +271,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             kind="ship",
             ship_id=ship.id,
             summary=f"Copied {source.name} as {name}",
-            after=_ship_state(ship),
+            after=journal.row_state(ship),
         )
         assert ship.id is not None
         return ship.id
@@ -292,7 +288,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> None:
             kind="ship",
             ship_id=ship_id,
             summary=f"Deleted {ship.name}",
-            before=_ship_state(ship),
+            before=journal.row_state(ship),
         )
         session.delete(ship)
 
@@ -311,7 +307,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
         scenario = journal.current_scenario(session, side.campaign_id)
         old_squadron = get_row(session, Squadron, ship.squadron_id)
-        before = _ship_state(ship)
+        before = journal.row_state(ship)
         ship.squadron_id = to_squadron_id
         ship.transferred_scenario_id = scenario.id if scenario else None
         ship.transferred_turn = scenario.turn if scenario else None
@@ -325,7 +321,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             "Out of Command for the rest of the turn",
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
-            changes=(journal.row_change("ship", ship_id, before, _ship_state(ship)),),
+            changes=(journal.row_change("ship", ship_id, before, journal.row_state(ship)),),
         )
 
 
@@ -465,7 +461,7 @@ def set_commander(
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-        before = commander.model_dump(exclude={"id"}) if commander else None
+        before = journal.row_state(commander) if commander else None
         if commander is None:
             commander = Commander(campaign_id=side.campaign_id, training=training, grade=grade,
                                   modifier_now=0, radius_now_cm=10)  # fmt: skip
@@ -500,11 +496,11 @@ def set_commander(
             summary=f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
             f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
             before=before,
-            after=commander.model_dump(exclude={"id"}),
+            after=journal.row_state(commander),
             dice={"d10": roll, "training": training} if rolled else None,
             # Re-rolling a commander can be undone; the first one is removed by deleting it.
             changes=(journal.row_change("commander", commander.id, before,
-                                        commander.model_dump(exclude={"id"})),)
+                                        journal.row_state(commander)),)
             if before else (),
         )  # fmt: skip
 
@@ -543,7 +539,7 @@ def set_crew(
             training if acquisition == "direct" else smr.grade_from_roll(training, modified or 1)
         )
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        before = crew.model_dump(exclude={"id"}) if crew else None
+        before = journal.row_state(crew) if crew else None
         if crew is None:
             crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
         rolled = roll if acquisition == "random" else None
@@ -569,11 +565,11 @@ def set_crew(
             summary=f"{squadron.name}: crew {smr.quality_name(grade)} "
             f"({smr.grade_modifier(grade):+d})",
             before=before,
-            after=crew.model_dump(exclude={"id"}),
+            after=journal.row_state(crew),
             dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
             if acquisition == "random"
             else None,
-            changes=(journal.row_change("crew", crew.id, before, crew.model_dump(exclude={"id"})),)
+            changes=(journal.row_change("crew", crew.id, before, journal.row_state(crew)),)
             if before
             else (),
         )
@@ -693,17 +689,3 @@ def record_test(
         )
         return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
                           total=total, passed=passed, subject=subject)  # fmt: skip
-
-
-def squadron_of_ship(session: Session, ship_id: int) -> int:
-    """The squadron a ship is in now."""
-    return get_row(session, Ship, ship_id).squadron_id
-
-
-def ships_in(session: Session, squadron_id: int) -> list[Ship]:
-    """Ships currently in a squadron, in the order they were added."""
-    return list(
-        session.exec(
-            select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
-        ).all()
-    )

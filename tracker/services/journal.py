@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from tracker.models import JournalEntry, Scenario
 
@@ -78,6 +78,11 @@ def append(
     session.add(entry)
     session.flush()
     return entry
+
+
+def row_state(row: SQLModel) -> dict[str, Any]:
+    """A row's fields without its id: the before or after of a change."""
+    return row.model_dump(exclude={"id"})
 
 
 def changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

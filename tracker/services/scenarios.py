@@ -484,7 +484,7 @@ def repair_ship(
                     f"the campaign allows {limit} {key.capitalize()} between scenarios; "
                     f"{done} already repaired, so at most {max(0, limit - done)}"
                 )
-        before = ship.model_dump(exclude={"id"})
+        before = journal.row_state(ship)
         for key, amount, now, maximum in (
             ("structure", structure, ship.structure_now, ship.structure_max),
             ("flotation", flotation, ship.flotation_now, ship.flotation_max),
@@ -515,9 +515,7 @@ def repair_ship(
         )  # fmt: skip
         session.add(repair)
         session.flush()
-        changes.insert(
-            0, journal.row_change("ship", ship_id, before, ship.model_dump(exclude={"id"}))
-        )
+        changes.insert(0, journal.row_change("ship", ship_id, before, journal.row_state(ship)))
         changes.append(journal.RowChange("repair", repair.id or 0, {"status": "void"},
                                          {"status": "done"}))  # fmt: skip
         where = "in port" if in_port else "at sea"
