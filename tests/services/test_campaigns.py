@@ -29,7 +29,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, damage, demo, fleet, roster, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, mines, roster, scenarios, sheet
 from tracker.services.errors import NotFound
 
 # --- campaigns ----------------------------------------------------------------------------------
@@ -180,6 +180,12 @@ def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, in
         "WHERE side.campaign_id = :c",
         "sidesecret": "SELECT count(*) FROM sidesecret JOIN side ON side.id = sidesecret.side_id "
         "WHERE side.campaign_id = :c",
+        "seaboundary": "SELECT count(*) FROM seaboundary WHERE campaign_id = :c",
+        "minefield": "SELECT count(*) FROM minefield WHERE campaign_id = :c",
+        "minetablerow": "SELECT count(*) FROM minetablerow WHERE campaign_id = :c",
+        "minecheck": "SELECT count(*) FROM minecheck WHERE campaign_id = :c",
+        "minecheckship": "SELECT count(*) FROM minecheckship JOIN minecheck "
+        "ON minecheck.id = minecheckship.check_id WHERE minecheck.campaign_id = :c",
     }
     table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
     assert set(queries) == table_names, "a new table needs a row here"
@@ -236,6 +242,14 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
         )  # fmt: skip
         roster.assign_markers(factory, unit_id=sub, real=1, sector="A1")
         roster.set_passphrase(factory, side_id=view.sides[0].id, passphrase="secret-1")
+        boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="A", area_b="B")
+        field = mines.sow_minefield(
+            factory, side_id=view.sides[0].id, laid_by="surface", boundary_id=boundary,
+            complete=True,
+        )  # fmt: skip
+        mines.save_counter(factory, ship_id=ship_id, counter_size="long", speed_rating=2)
+        mines.save_mine_row(factory, campaign_id=campaign_id, low=1, high=11, effects="fuel-1")
+        mines.start_check(factory, minefield_id=field, ship_ids=[ship_id], speed=2, seed=1)
 
     before_other = _rows_of_campaign(factory, other.id)
     assert all(before_other.values())

@@ -5,6 +5,13 @@ from tracker.models.damage import Critical, CriticalTableRow
 from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
 from tracker.models.linked import Participation, Repair, ScenarioSide, ShipSnapshot
+from tracker.models.mines import (
+    MineCheck,
+    MineCheckShip,
+    Minefield,
+    MineTableRow,
+    SeaBoundary,
+)
 from tracker.models.roster import SideSecret, SubMarker, WasUnit
 
 __all__ = [
@@ -15,10 +22,15 @@ __all__ = [
     "Critical",
     "CriticalTableRow",
     "JournalEntry",
+    "MineCheck",
+    "MineCheckShip",
+    "MineTableRow",
+    "Minefield",
     "Participation",
     "Repair",
     "Scenario",
     "ScenarioSide",
+    "SeaBoundary",
     "Ship",
     "ShipSnapshot",
     "Side",

@@ -39,6 +39,11 @@ class Campaign(CampaignBase, table=True):
     was_fleet_points: int = Field(default=100, ge=1, sa_column_kwargs={"server_default": "100"})
     extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
     any_attack_reveals: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    # A task force in a minefield halts when a quarter has struck mines ("struck", DOMAIN B1)
+    # or, read literally, when a quarter has been drawn ("drawn").
+    mine_halt_rule: str = Field(
+        default="struck", max_length=6, sa_column_kwargs={"server_default": "struck"}
+    )
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
 

@@ -46,6 +46,8 @@ class ShipSnapshot(SQLModel, table=True):
     commander_modifier: int | None = None
     commander_radius_cm: int | None = None
     crew_modifier: int | None = None
+    # JSON of the Second World War at Sea counter state: fuel, hull, speed and gunnery lost.
+    counter: str = Field(default="{}", sa_column_kwargs={"server_default": "{}"})
     at: datetime = Field(default_factory=utcnow)
 
 
@@ -62,6 +64,8 @@ class Repair(SQLModel, table=True):
     flotation: int = 0
     criticals_cleared: int = 0
     in_port: bool = True
+    # Fuel factors lost to mines made empty again: only a repair in a friendly port does it.
+    fuel_restored: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     notes: str = Field(default="", max_length=400)
     # void once the repair is undone (the journal keeps it)
     status: str = Field(default="done", max_length=10)

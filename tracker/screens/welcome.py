@@ -89,6 +89,16 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
             value=summary.any_attack_reveals if summary else False,
         ),
         FieldSpec(
+            "mine_halt_rule",
+            "Task force in a minefield halts when a quarter",
+            kind="select",
+            value=summary.mine_halt_rule if summary else "struck",
+            options=[
+                ("have struck mines", "struck"),
+                ("have been drawn (literal reading)", "drawn"),
+            ],
+        ),
+        FieldSpec(
             "zero_outcomes",
             "At zero Structure/Flotation",
             value="; ".join(summary.zero_outcomes.splitlines())

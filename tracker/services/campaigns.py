@@ -58,6 +58,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         was_fleet_points=campaign.was_fleet_points,
         extra_decoys_allowed=campaign.extra_decoys_allowed,
         any_attack_reveals=campaign.any_attack_reveals,
+        mine_halt_rule=campaign.mine_halt_rule,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -74,7 +75,7 @@ def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
 OPTIONS = {
     "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
     "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
-    "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals",
+    "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals", "mine_halt_rule",
 }  # fmt: skip
 
 
@@ -116,6 +117,15 @@ def _set_repair_options(
             setattr(campaign, key, value)
 
 
+MINE_HALT_RULES = ("struck", "drawn")
+
+
+def _check_halt_rule(rule: str) -> None:
+    if rule not in MINE_HALT_RULES:
+        raise InvalidInput({"mine_halt_rule": "must be struck (a quarter struck mines) or drawn "
+                            "(a quarter drawn, the literal reading)"})  # fmt: skip
+
+
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
     if name_taken(session, Campaign, name, exclude_id=exclude_id):
         raise InvalidInput(
@@ -137,10 +147,12 @@ def create_campaign(
     was_fleet_points: int = 100,
     extra_decoys_allowed: bool = True,
     any_attack_reveals: bool = False,
+    mine_halt_rule: str = "struck",
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     if not 1 <= was_fleet_points <= 10_000:
         raise InvalidInput({"was_fleet_points": "must be 1..10000"})
+    _check_halt_rule(mine_halt_rule)
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
@@ -155,6 +167,7 @@ def create_campaign(
             was_fleet_points=was_fleet_points,
             extra_decoys_allowed=extra_decoys_allowed,
             any_attack_reveals=any_attack_reveals,
+            mine_halt_rule=mine_halt_rule,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
@@ -179,6 +192,7 @@ def update_campaign(
     was_fleet_points: int | None = None,
     extra_decoys_allowed: bool | None = None,
     any_attack_reveals: bool | None = None,
+    mine_halt_rule: str | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options (options not given are kept)."""
     name = _validate_campaign(name, notes, model_scale)
@@ -203,6 +217,9 @@ def update_campaign(
             campaign.extra_decoys_allowed = extra_decoys_allowed
         if any_attack_reveals is not None:
             campaign.any_attack_reveals = any_attack_reveals
+        if mine_halt_rule is not None:
+            _check_halt_rule(mine_halt_rule)
+            campaign.mine_halt_rule = mine_halt_rule
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

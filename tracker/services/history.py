@@ -15,6 +15,9 @@ from tracker.models import (
     Crew,
     Critical,
     JournalEntry,
+    MineCheck,
+    MineCheckShip,
+    Minefield,
     Repair,
     Scenario,
     Ship,
@@ -35,6 +38,9 @@ TABLES: dict[str, Any] = {
     "scenario": Scenario,
     "repair": Repair,
     "submarker": SubMarker,
+    "minefield": Minefield,
+    "minecheck": MineCheck,
+    "minecheckship": MineCheckShip,
 }
 UNDO, REDO = "undo", "redo"
 # A scenario's start and end states are kept as snapshots: undo never reaches back past them

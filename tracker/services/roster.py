@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
-from tracker.models import Campaign, Side, SideSecret, SubMarker, WasUnit
+from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
 from tracker.services import journal, secrets
@@ -206,7 +206,7 @@ def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
         session.delete(unit)
 
 
-def _key(session: Session, side_id: int, passphrase: str | None) -> bytes | None:
+def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | None:
     """The side's key when it has a passphrase (which must be given and right), else None."""
     secret = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
     if secret is None:
@@ -222,12 +222,17 @@ def set_passphrase(
     """Set or change a side's passphrase; every secret note is encrypted again under it."""
     with session_scope(factory) as session:
         side, campaign = _campaign_of_side(session, side_id)
-        old_key = _key(session, side_id, old_passphrase)
+        old_key = side_key(session, side_id, old_passphrase)
         salt = secrets.new_salt()
         verifier = secrets.make_verifier(passphrase, salt)
         new_key = secrets.derive_key(passphrase, salt)
         for marker in session.exec(select(SubMarker).where(SubMarker.side_id == side_id)).all():
             marker.secret = secrets.seal_note(secrets.open_note(marker.secret, old_key), new_key)
+        secret_fields = select(Minefield).where(
+            Minefield.side_id == side_id, col(Minefield.secret).is_(True)
+        )
+        for field in session.exec(secret_fields).all():
+            field.sealed = secrets.seal_note(secrets.open_note(field.sealed, old_key), new_key)
         row = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
         row.salt, row.verifier = salt, verifier
@@ -275,7 +280,7 @@ def _place(
     session: Session, side: Side, campaign: Campaign, unit: WasUnit, real: int, count: int,
     sector: str, turn: int | None, passphrase: str | None,
 ) -> Assignment:  # fmt: skip
-    key = _key(session, side.id or 0, passphrase)
+    key = side_key(session, side.id or 0, passphrase)
     codes = _next_codes(session, side.id or 0, count)
     salt = secrets.new_salt()
     assignment = {code: index == real for index, code in enumerate(codes, start=1)}
@@ -302,7 +307,7 @@ def roster(
     """A side's roster; the opponent view (owner=False) never opens a secret note."""
     with session_scope(factory) as session:
         side, campaign = _campaign_of_side(session, side_id)
-        key = _key(session, side_id, passphrase) if owner else None
+        key = side_key(session, side_id, passphrase) if owner else None
         units = session.exec(
             select(WasUnit).where(WasUnit.side_id == side_id).order_by(col(WasUnit.id))
         ).all()
@@ -391,7 +396,7 @@ def verify_seal(
 ) -> bool:
     """True when the notes of the markers under this seal still match it (nothing edited)."""
     with session_scope(factory) as session:
-        key = _key(session, side_id, passphrase)
+        key = side_key(session, side_id, passphrase)
         marker = session.exec(select(SubMarker).where(
             SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
         if marker is None:
@@ -416,7 +421,7 @@ def attack_marker(
         if not success:
             message = f"{marker.code}: attack failed, the marker stays concealed"
         else:
-            note = secrets.open_note(marker.secret, _key(session, side.id or 0, passphrase))
+            note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
             unit = get_row(session, WasUnit, marker.unit_id)
             if note["real"]:
                 unit.damage = min(unit.hull_points, unit.damage + max(0, damage))
@@ -426,7 +431,7 @@ def attack_marker(
                 marker.state = "removed"
                 message = f"{marker.code} was a decoy: removed"
             # Revealed: anyone may now check the notes against the seal shown at assignment.
-            sealed = _seal_holds(session, marker, _key(session, side.id or 0, passphrase))
+            sealed = _seal_holds(session, marker, side_key(session, side.id or 0, passphrase))
             message += f"; seal {marker.seal} " + ("verified" if sealed else "BROKEN")
         journal.append(
             session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
@@ -479,7 +484,7 @@ def sub_attacks(
         side, campaign = _campaign_of_side(session, marker.side_id)
         if marker.state != "concealed":
             raise InvalidInput({"marker": f"{marker.code} is {marker.state}, not concealed"})
-        note = secrets.open_note(marker.secret, _key(session, side.id or 0, passphrase))
+        note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
         if same_sector or campaign.any_attack_reveals:
@@ -528,7 +533,7 @@ def mine_roll(
         side, campaign = _campaign_of_side(session, unit.side_id)
         if unit.unit_type != "submarine":
             raise InvalidInput({"roll": f"{unit.name} is not a submarine"})
-        _key(session, side.id or 0, passphrase)  # the owner's act: the passphrase is asked for
+        side_key(session, side.id or 0, passphrase)  # the owner's act: the passphrase is asked for
         before = unit.damage
         unit.damage = min(unit.hull_points, unit.damage + damage)
         message = (

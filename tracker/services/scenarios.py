@@ -229,6 +229,11 @@ def set_correction_factor(
         )  # fmt: skip
 
 
+# The Second World War at Sea counter state a snapshot keeps beside Structure and Flotation.
+COUNTER_STATE = ("fuel_full", "fuel_empty", "fuel_lost", "speed_lost", "gunnery_lost",
+                 "hull_damage", "crippled")  # fmt: skip
+
+
 def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> ShipSnapshot:
     squadron = get_row(session, Squadron, ship.squadron_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
@@ -247,6 +252,7 @@ def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> S
         commander_modifier=commander.modifier_now if commander else None,
         commander_radius_cm=commander.radius_now_cm if commander else None,
         crew_modifier=crew.modifier_now if crew else None,
+        counter=json.dumps({key: getattr(ship, key) for key in COUNTER_STATE}),
     )  # fmt: skip
 
 
@@ -441,17 +447,25 @@ def repair_ship(
     clear_criticals: Sequence[int] = (),
     in_port: bool = True,
     notes: str = "",
+    fuel: bool = False,
 ) -> str:
-    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2)."""
+    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2).
+
+    `fuel`: fuel factors lost to mines turn empty again, which only a friendly port does
+    (Second World War at Sea variant, seed 000).
+    """
     errors: dict[str, str] = {}
     require_range(errors, "structure", structure, 0, 999)
     require_range(errors, "flotation", flotation, 0, 999)
     if len(notes) > 400:
         errors["notes"] = "must be at most 400 characters"
     check(errors)
-    if not (structure or flotation or clear_criticals):
+    if fuel and not in_port:
+        errors["fuel"] = "fuel lost to mines is repaired only in a friendly port"
+    check(errors)
+    if not (structure or flotation or clear_criticals or fuel):
         raise InvalidInput(
-            {"structure": "nothing to repair: give Structure, Flotation or criticals"}
+            {"structure": "nothing to repair: give Structure, Flotation, criticals or lost fuel"}
         )
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
@@ -493,9 +507,14 @@ def repair_ship(
                 rules.apply_repair(now, maximum, amount)
             except ValueError as exc:
                 errors.setdefault(key, f"{ship.name}: {exc}")
+        restored = ship.fuel_lost if fuel else 0
+        if fuel and not restored:
+            errors["fuel"] = f"{ship.name} has no fuel factors lost to mines"
         check(errors)
         ship.structure_now += structure
         ship.flotation_now += flotation
+        ship.fuel_empty += restored
+        ship.fuel_lost -= restored
         if ship.structure_now and ship.flotation_now:
             ship.condition = ""  # back above zero: what happened there is in the journal
         changes: list[journal.RowChange] = []
@@ -511,7 +530,7 @@ def repair_ship(
         repair = Repair(
             ship_id=ship_id, after_scenario_id=period.id if period else None, structure=structure,
             flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
-            notes=notes.strip(),
+            notes=notes.strip(), fuel_restored=restored,
         )  # fmt: skip
         session.add(repair)
         session.flush()
@@ -521,6 +540,7 @@ def repair_ship(
         where = "in port" if in_port else "at sea"
         parts = [f"S +{structure}" if structure else "", f"F +{flotation}" if flotation else ""]
         parts += [f"cleared: {effect}" for effect in cleared]
+        parts.append(f"fuel {restored} lost -> empty" if restored else "")
         summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
         journal.append(
             session, campaign_id=campaign.id or 0, kind="repair", ship_id=ship_id,

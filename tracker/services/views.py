@@ -22,6 +22,7 @@ class CampaignSummary:
     was_fleet_points: int = 100
     extra_decoys_allowed: bool = True
     any_attack_reveals: bool = False
+    mine_halt_rule: str = "struck"
 
 
 @dataclass(frozen=True)

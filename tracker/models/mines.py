@@ -1,0 +1,107 @@
+"""The minefield ledger and the task-force mine check (seed 000; seed 004 items 12-13)."""
+
+from datetime import datetime
+
+from sqlalchemy import UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from tracker.models.campaign import utcnow
+
+COUNTER_SIZES = ("long", "small")
+MINEFIELD_STATUSES = ("sowing", "active", "scattered", "swept", "expended")
+LAYERS = ("surface", "submarine", "aircraft")
+APPLIES_TO = ("all", "long", "small")
+
+
+class SeaBoundary(SQLModel, table=True):
+    """A boundary between two sea areas of the campaign's map (DOMAIN B3: the players' own)."""
+
+    __table_args__ = (UniqueConstraint("campaign_id", "area_a", "area_b"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    # Stored in sorted order: the boundary A|B is the boundary B|A.
+    area_a: str = Field(max_length=40)
+    area_b: str = Field(max_length=40)
+
+
+class Minefield(SQLModel, table=True):
+    """One minefield on the ledger, on a boundary (Second World War at Sea) or in a sector
+    (War at Sea). A secret one keeps its place and notes in `sealed`, like a marker's note."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+    boundary_id: int | None = Field(
+        default=None, foreign_key="seaboundary.id", index=True, ondelete="CASCADE"
+    )
+    sector: str = Field(default="", max_length=12)
+    # sowing | active | scattered | swept | expended; void once its laying is undone
+    status: str = Field(default="sowing", max_length=10)
+    laid_by: str = Field(default="surface", max_length=10)  # surface | submarine | aircraft
+    layer_ship_id: int | None = Field(
+        default=None, foreign_key="ship.id", index=True, ondelete="SET NULL"
+    )
+    layer_name: str = Field(default="", max_length=60)
+    scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
+    turn_started: int | None = Field(default=None)
+    turn_completed: int | None = Field(default=None)
+    drop_roll: int | None = Field(default=None)
+    drifting: bool = Field(default=False)
+    secret: bool = Field(default=False)
+    # "plain:{json}" or "fernet:{token}" of {"boundary_id", "sector", "notes", "path"} while
+    # secret; empty once revealed (the fields then live in their own columns).
+    sealed: str = Field(default="")
+    notes: str = Field(default="", max_length=2000)
+    # JSON list of a drifting minefield's moves: [{"turn", "from", "to", "d6"}]
+    path: str = Field(default="[]")
+    at: datetime = Field(default_factory=utcnow)
+
+
+class MineTableRowBase(SQLModel):
+    low: int = Field(ge=-5, le=20)
+    high: int = Field(ge=-5, le=20)
+    applies_to: str = Field(default="all", max_length=5)  # all | long | small
+    # The result in the tracker's effect words: "none", "speed-1 fuel-2", "crippled", "sunk"
+    effects: str = Field(max_length=200)
+    note: str = Field(default="", max_length=200)
+
+
+class MineTableRow(MineTableRowBase, table=True):
+    """A row of the campaign's mine damage table: the variant's table is not in our sources."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class MineCheck(SQLModel, table=True):
+    """A task force entering a minefield: ships drawn from two cups, one roll each (seed 000)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    minefield_id: int = Field(foreign_key="minefield.id", index=True, ondelete="CASCADE")
+    scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
+    turn: int | None = Field(default=None)
+    minefields: int = Field(default=1, ge=1)  # sown across the boundary, for the modifier
+    speed: int = Field(default=0, ge=0)
+    leaving_board: bool = Field(default=False)
+    first_cup: str = Field(default="long", max_length=5)
+    rule: str = Field(default="struck", max_length=6)  # struck | drawn (campaign option, B1)
+    seed: int = Field(default=0)
+    status: str = Field(default="in_progress", max_length=12)  # in_progress | halted | complete
+    at: datetime = Field(default_factory=utcnow)
+
+
+class MineCheckShip(SQLModel, table=True):
+    """A ship of the task force in a mine check: its cup, its place in the draw, its roll."""
+
+    __table_args__ = (UniqueConstraint("check_id", "ship_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    check_id: int = Field(foreign_key="minecheck.id", index=True, ondelete="CASCADE")
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    cup: str = Field(max_length=5)  # long | small
+    draw_no: int = Field(ge=1)  # its place in the random draw (the cups alternate)
+    drawn: bool = Field(default=False)
+    roll: int | None = Field(default=None)
+    drm: int = Field(default=0)
+    effects: str = Field(default="", max_length=200)
+    struck: bool = Field(default=False)

@@ -1,0 +1,168 @@
+"""A task force entering a minefield, and the players' mine damage table (seed 000, P-B3).
+
+The seed 000 variant draws ships from two cups, long and small counters, alternating, and rolls
+on a mine damage table that our sources do not give: the players type theirs in, in the words
+of `parse_mine_effects`. This module holds the pure parts: the draw, the quarter of a task
+force, the effect words and the table's overlaps and gaps.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from tracker.rules import checks
+
+__all__ = [
+    "CUPS",
+    "DIE_RANGE",
+    "EFFECT_WORDS",
+    "MineEffect",
+    "draw_order",
+    "mine_table_problems",
+    "parse_mine_effects",
+    "quarter_of",
+]
+
+T = TypeVar("T")
+
+
+CUPS = ("long", "small")
+# A d6 plus at most +5: the modified rolls a mine damage table must cover.
+DIE_RANGE = (1, 11)
+EFFECT_WORDS = ("none", "speed-N", "gunnery-N", "fuel-N", "hull-N", "crippled", "sunk")
+_EFFECT = re.compile(r"^(speed|gunnery|fuel|hull)-(\d{1,2})$")
+
+
+def quarter_of(task_force_size: int) -> int:
+    """Return a quarter of the task force rounded up, at least 1 (DOMAIN B2)."""
+    size = checks.check_at_least("task_force_size", task_force_size, 1)
+    return -(-size // 4)
+
+
+@dataclass(frozen=True)
+class MineEffect:
+    """What one mine does to a ship: the words of the player's mine damage table (DOMAIN 2.3).
+
+    The variant's own table is not in our sources; the effects it names are speed and gunnery
+    loss, fuel factors lost, hull damage, crippling and sinking.
+    """
+
+    speed: int = 0
+    gunnery: int = 0
+    fuel: int = 0
+    hull: int = 0
+    crippled: bool = False
+    sunk: bool = False
+
+    @property
+    def struck(self) -> bool:
+        """Return whether the ship struck a mine: any result but "none" (DOMAIN B1)."""
+        return bool(self.speed or self.gunnery or self.fuel or self.hull or self.crippled
+                    or self.sunk)  # fmt: skip
+
+    def words(self) -> str:
+        """Return the effect in the table's own words, "none" when the ship passed."""
+        parts = [f"{name}-{amount}" for name, amount in (
+            ("speed", self.speed), ("gunnery", self.gunnery), ("fuel", self.fuel),
+            ("hull", self.hull)) if amount]  # fmt: skip
+        parts += [word for word, on in (("crippled", self.crippled), ("sunk", self.sunk)) if on]
+        return " ".join(parts) or "none"
+
+
+def parse_mine_effects(text: str) -> MineEffect:
+    """Return the MineEffect written as words: "none", or any of speed-N gunnery-N fuel-N
+    hull-N crippled sunk, separated by spaces or commas ("fuel-2, speed-1").
+
+    Raises ValueError naming the first word it does not know and the words it does.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"effects must be text, got {text!r}")
+    words = [word for word in re.split(r"[\s,;]+", text.strip().lower()) if word]
+    if not words:
+        raise ValueError("effects must not be empty: write none when the ship passes")
+    amounts = {"speed": 0, "gunnery": 0, "fuel": 0, "hull": 0}
+    flags = {"crippled": False, "sunk": False}
+    for word in words:
+        match = _EFFECT.match(word)
+        if match:
+            amounts[match.group(1)] += int(match.group(2))
+        elif word in flags:
+            flags[word] = True
+        elif word not in ("none", "-"):
+            raise ValueError(f"effects: {word!r} is not an effect; use {', '.join(EFFECT_WORDS)}")
+    if len(words) > 1 and ("none" in words or "-" in words):
+        raise ValueError("effects: none cannot be combined with other effects")
+    return MineEffect(
+        speed=amounts["speed"], gunnery=amounts["gunnery"], fuel=amounts["fuel"],
+        hull=amounts["hull"], crippled=flags["crippled"], sunk=flags["sunk"],
+    )  # fmt: skip
+
+
+def mine_table_problems(
+    rows: Sequence[tuple[int, int, str]],
+) -> tuple[list[str], list[str]]:
+    """Return (overlaps, gaps) of a mine damage table of (low, high, applies_to) rows.
+
+    ``applies_to`` is "all", "long" or "small"; an "all" row counts for both cups. Overlaps make
+    a roll ambiguous and are errors; gaps are modified rolls 1..11 that no row covers for a long
+    or small counter, which a table may have (a roll there asks the player).
+    """
+    overlaps: list[str] = []
+    gaps: list[str] = []
+    for cup in CUPS:
+        owners: dict[int, int] = {}
+        for index, (low, high, applies) in enumerate(rows):
+            if applies not in ("all", *CUPS):
+                raise ValueError(f"applies_to must be all, long or small, got {applies!r}")
+            if applies not in ("all", cup):
+                continue
+            clashes: dict[int, list[int]] = {}
+            for roll in range(low, high + 1):
+                if roll in owners:
+                    clashes.setdefault(owners[roll], []).append(roll)
+                owners[roll] = index
+            for other, rolls in clashes.items():
+                overlaps.append(f"rows {other + 1} and {index + 1} both cover {_ranges(rolls)} "
+                                f"for {cup} counters")  # fmt: skip
+        missing = [roll for roll in range(DIE_RANGE[0], DIE_RANGE[1] + 1) if roll not in owners]
+        if missing:
+            gaps.append(f"{cup} counters: no row for {_ranges(missing)}")
+    return overlaps, gaps
+
+
+def _ranges(values: list[int]) -> str:
+    spans: list[tuple[int, int]] = []
+    for value in values:
+        if spans and spans[-1][1] == value - 1:
+            spans[-1] = (spans[-1][0], value)
+        else:
+            spans.append((value, value))
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def draw_order(
+    long: Sequence[T], small: Sequence[T], *, first: str, rng: random.Random
+) -> list[tuple[str, T]]:
+    """Return the order ships are drawn: at random from each cup, alternating cups (seed 000).
+
+    ``first`` ("long" or "small") is the cup drawn first; once a cup is empty the draws go on
+    from the other (DOMAIN P-B3 step 6). Shuffling each cup up front and taking from the top is
+    the same as drawing at random each time.
+    """
+    if first not in CUPS:
+        raise ValueError(f"first must be long or small, got {first!r}")
+    cups = {"long": list(long), "small": list(small)}
+    for name in CUPS:
+        rng.shuffle(cups[name])
+    order: list[tuple[str, T]] = []
+    turn = first
+    while cups["long"] or cups["small"]:
+        if not cups[turn]:
+            turn = "small" if turn == "long" else "long"
+        order.append((turn, cups[turn].pop(0)))
+        turn = "small" if turn == "long" else "long"
+    return order
