@@ -7,9 +7,14 @@ import os
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any, TypeVar
+
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, Select
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, migrate, session_factory
+from tracker.screens.form import FormScreen
 from tracker.services import demo
 
 
@@ -55,3 +60,32 @@ def sample_app(path: Path, seed: int) -> TrackerApp:
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
     return TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id)
+
+
+async def fill_form(pilot, values: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """Type into the open form as a player would (selects and ticks set), then ctrl+s."""
+    form = pilot.app.screen
+    assert isinstance(form, FormScreen)
+    for key, value in values.items():
+        widget = form.query_one(f"#field-{key}")
+        if isinstance(widget, Select):
+            widget.value = value
+        elif isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        else:
+            assert isinstance(widget, Input)
+            widget.value = str(value)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+
+
+S = TypeVar("S", bound=Screen[Any])
+
+
+async def press_to(pilot, *keys: str, screen: type[S]) -> S:  # type: ignore[no-untyped-def]
+    """Press keys as a player would and return the screen they lead to, checking its kind."""
+    await pilot.press(*keys)
+    await pilot.pause()
+    current = pilot.app.screen
+    assert isinstance(current, screen), f"{keys} led to {type(current).__name__}"
+    return current

@@ -23,7 +23,7 @@ from tracker.services.errors import InvalidInput
 
 STYLE_FILES = (
     "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
-    "journal.tcss", "roster.tcss", "dialogs.tcss",
+    "journal.tcss", "roster.tcss", "ledger.tcss", "dialogs.tcss",
 )  # fmt: skip
 
 

@@ -6,7 +6,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Checkbox, DataTable, Input, Select
+from campaign_files import fill_form
+from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, migrate, session_factory
@@ -34,22 +35,6 @@ def open_app(path: Path) -> tuple[TrackerApp, int]:
         campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
         campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine")
     return TrackerApp(factory, rng=random.Random(8), open_campaign_id=campaign_id), campaign_id
-
-
-async def fill_form(pilot, values: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
-    form = pilot.app.screen
-    assert isinstance(form, FormScreen)
-    for key, value in values.items():
-        widget = form.query_one(f"#field-{key}")
-        if isinstance(widget, Select):
-            widget.value = value
-        elif isinstance(widget, Checkbox):
-            widget.value = bool(value)
-        else:
-            assert isinstance(widget, Input)
-            widget.value = str(value)
-    await pilot.press("ctrl+s")
-    await pilot.pause()
 
 
 async def test_a_fleet_with_decoys_two_turns_the_hunt_and_a_revealed_decoy(

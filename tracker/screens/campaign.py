@@ -17,6 +17,7 @@ from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
+from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
 from tracker.screens.roster import RosterScreen
@@ -62,6 +63,7 @@ class CampaignScreen(TrackerScreen):
             "f", "roster", "Roster", tooltip="The side's War at Sea fleet roster with decoy notes"
         ),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
+        Binding("m", "ledger", "Mines", tooltip="The minefield ledger and fuel loss"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding(
             "ctrl+t",
@@ -182,6 +184,9 @@ class CampaignScreen(TrackerScreen):
             )
             return
         self.app.push_screen(RosterScreen(side_id))
+
+    def action_ledger(self) -> None:
+        self.app.push_screen(LedgerScreen(self.campaign_id))
 
     def action_repairs(self) -> None:
         self.app.push_screen(RepairsScreen(self.campaign_id))

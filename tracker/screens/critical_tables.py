@@ -9,9 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tracker.screens.base import TrackerScreen
-from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import damage
 
 INTRO = (
@@ -22,7 +21,7 @@ INTRO = (
 KINDS = ("structural", "underwater")
 
 
-class CriticalTablesScreen(TrackerScreen):
+class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, str, int]]]):
     """Both tables in one list; a adds a row, e edits, x deletes."""
 
     BINDINGS = [
@@ -31,11 +30,6 @@ class CriticalTablesScreen(TrackerScreen):
         Binding("e,enter", "edit", "Edit row", tooltip="Edit the critical table row"),
         Binding("x,delete", "delete", "Delete row", tooltip="Delete the critical table row"),
     ]
-
-    def __init__(self, campaign_id: int) -> None:
-        super().__init__()
-        self.campaign_id = campaign_id
-        self.rows: list[tuple[str, tuple[int, int, int, str, str, int]]] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -92,31 +86,9 @@ class CriticalTablesScreen(TrackerScreen):
         title = "Edit critical table row" if row else "Add critical table row"
         self.app.push_screen(FormScreen(title, self._fields(row), submit), lambda _: self.reload())
 
-    def _selected(self) -> tuple[str, tuple[int, int, int, str, str, int]] | None:
-        if not self.rows:
-            return None
-        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
+    def describe(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> str:
+        kind, (_, low, high, effect, _, _) = row
+        return f"{kind} row {low}-{high} ({effect})"
 
-    def action_back(self) -> None:
-        self.dismiss()
-
-    def action_add(self) -> None:
-        self._open(None)
-
-    def action_edit(self) -> None:
-        row = self._selected()
-        if row is not None:
-            self._open(row)
-
-    def action_delete(self) -> None:
-        row = self._selected()
-        if row is None:
-            return
-        kind, (row_id, low, high, effect, _, _) = row
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                damage.delete_table_row(self.factory, row_id=row_id)
-                self.reload()
-
-        self.app.push_screen(ConfirmScreen(f"Delete {kind} row {low}-{high} ({effect})?"), done)
+    def delete_row(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> None:
+        damage.delete_table_row(self.factory, row_id=row[1][0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,9 +19,10 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
-from tracker.screens.ship_detail import ShipDetailScreen
+from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import zero_outcome_form
-from tracker.services import fleet, sheet
+from tracker.services import fleet, mines, sheet
+from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.widgets.track_bar import track_bar
 
@@ -33,6 +35,7 @@ LEGEND = (
     "S⅓ black smoke: Structure at or below 1/3 · F⅓ white smoke: Flotation at or below 1/3 · "
     "both call for morale tests · OoC Out of Command this turn · Points base→with crew %"
 )
+COUNTER_KEYS = "u counter · o use fuel · O refuel"
 
 
 def commander_block(record: RecordSheet) -> str:
@@ -160,12 +163,29 @@ class RecordSheetScreen(TrackerScreen):
         ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
+        Binding(
+            "u",
+            "counter",
+            "Counter",
+            tooltip="Enter the ship's Second World War at Sea counter and fuel",
+        ),
+        Binding(
+            "o", "use_fuel", "Use fuel", tooltip="Use fuel: full factors become empty", show=False
+        ),
+        Binding(
+            "O",
+            "refuel",
+            "Refuel",
+            tooltip="Refuel empty fuel factors (lost ones need a port repair)",
+            show=False,
+        ),
     ]
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
         self.squadron_id = squadron_id
         self.record: RecordSheet | None = None
+        self.counters: dict[int, CounterView] = {}
         self.select_ship_id: int | None = None  # a ship just added: the cursor goes to it
 
     def compose(self) -> ComposeResult:
@@ -177,6 +197,7 @@ class RecordSheetScreen(TrackerScreen):
             yield Static("", id="totals-block", markup=False)
         yield DataTable(id="ship-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
+        yield Static("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
         yield Footer(compact=True)
 
@@ -184,6 +205,7 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block").border_title = "Commander"
         self.query_one("#crew-block").border_title = "Crew"
         self.query_one("#totals-block").border_title = "Squadron"
+        self.query_one("#counter-panel").border_subtitle = COUNTER_KEYS
         table = self.query_one(DataTable)
         # Keep the red of a flagged track visible under the cursor.
         table.cursor_foreground_priority = "renderable"
@@ -208,6 +230,9 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block", Static).update(commander_block(record))
         self.query_one("#crew-block", Static).update(crew_block(record))
         self.query_one("#totals-block", Static).update(totals_block(record))
+        self.counters = {
+            ship.id: mines.counter(self.factory, ship_id=ship.id) for ship in record.ships
+        }
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
@@ -222,6 +247,28 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#sheet-empty", Static).update(
             "" if record.ships else "No ships in this squadron. Press a to add one."
         )
+        self._show_counter()
+
+    def _show_counter(self) -> None:
+        """The highlighted ship's counter, once any ship of the squadron has counter values.
+
+        A squadron played with Stations Manned and Ready! alone never shows the panel.
+        """
+        panel = self.query_one("#counter-panel", Static)
+        panel.display = any(has_counter(counter) for counter in self.counters.values())
+        ship = self._ship()
+        counter = self.counters.get(ship.id) if ship else None
+        if not panel.display or ship is None or counter is None:
+            return
+        panel.border_title = f"Second World War at Sea counter: {ship.name}"
+        if has_counter(counter):
+            panel.update(counter_summary(counter))
+        else:
+            panel.update(Text(f"{ship.name} has no counter values yet: press u to enter them.",
+                              style="dim"))  # fmt: skip
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_counter()
 
     def _ship(self) -> ShipView | None:
         if self.record is None or not self.record.ships:
@@ -243,6 +290,8 @@ class RecordSheetScreen(TrackerScreen):
     def _after_form(self, result: object) -> None:
         if isinstance(result, ShipSaved):
             self.select_ship_id = result.ship_id
+        if isinstance(result, str):
+            self.notify(result)
         if isinstance(result, TestResult):
             verdict = "passed" if result.passed else "FAILED"
             self.notify(
@@ -457,4 +506,39 @@ class RecordSheetScreen(TrackerScreen):
             f"Edit squadron {record.squadron_name}",
             ship_forms.squadron_fields(record.squadron_name, record.air, record.notes),
             submit,
+        )
+
+    def _counter_form(
+        self,
+        title: str,
+        fields: Callable[[CounterView], list[FieldSpec]],
+        service: Callable[..., str],
+        note: Callable[[CounterView], str],
+    ) -> None:
+        """A form on the selected ship's counter whose values go to one mines service."""
+        ship = self._need_ship()
+        if ship is None:
+            return
+        counter = self.counters.get(ship.id) or mines.counter(self.factory, ship_id=ship.id)
+
+        def submit(values: dict[str, Any]) -> str:
+            return service(self.factory, ship_id=ship.id, **values)
+
+        self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
+
+    def action_counter(self) -> None:
+        self._counter_form(
+            "Counter of {name}", ship_forms.counter_fields, mines.save_counter,
+            ship_forms.counter_note,
+        )  # fmt: skip
+
+    def action_use_fuel(self) -> None:
+        self._counter_form(
+            "{name} uses fuel", ship_forms.use_fuel_fields, mines.use_fuel,
+            ship_forms.use_fuel_note,
+        )  # fmt: skip
+
+    def action_refuel(self) -> None:
+        self._counter_form(
+            "Refuel {name}", ship_forms.refuel_fields, mines.refuel_ship, ship_forms.refuel_note
         )

@@ -12,20 +12,27 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
-from tracker.services import damage, scenarios
+from tracker.services import damage, mines, scenarios
 from tracker.services.scenarios import SinceLastBattle
 
 COLUMNS = (
     ("Ship", 16), ("Side", 12), ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
     ("Now S/F", 8), ("Outstanding", 11), ("Crits", 5), ("", 6),
 )  # fmt: skip
+# Shown once a ship of the campaign has fuel factors: fuel lost to mines (SWWAS variant).
+FUEL_COLUMN = ("Fuel✕", 5)
+FUEL_NOTE = " Fuel✕ is fuel lost to mines: only a repair in a friendly port restores it."
+INTRO = (
+    "Since last battle: End is the state at the close of the ship's last scenario; "
+    "Repaired is what was repaired since; Outstanding is what is still to repair."
+)
 
 
-def since_row(row: SinceLastBattle) -> list[Any]:
-    """One ship of the "since last battle" table."""
+def since_row(row: SinceLastBattle, fuel_lost: int | None = None) -> list[Any]:
+    """One ship of the "since last battle" table; `fuel_lost` adds the Fuel✕ cell."""
     end = f"{row.end_structure}/{row.end_flotation}" if row.end_structure is not None else "-"
     out_s, out_f = row.outstanding
-    return [
+    cells: list[Any] = [
         Text(row.name, style="bold", overflow="ellipsis", no_wrap=True),
         Text(row.side, overflow="ellipsis", no_wrap=True),
         Text(row.last_scenario or "none yet", overflow="ellipsis", no_wrap=True),
@@ -36,6 +43,9 @@ def since_row(row: SinceLastBattle) -> list[Any]:
         row.criticals or "",
         Text("SUNK", style="bold red") if row.sunk else "",
     ]
+    if fuel_lost is not None:
+        cells.insert(-1, Text(str(fuel_lost or ""), style="bold yellow"))
+    return cells
 
 
 class RepairsScreen(TrackerScreen):
@@ -52,33 +62,43 @@ class RepairsScreen(TrackerScreen):
         super().__init__()
         self.campaign_id = campaign_id
         self.rows: list[SinceLastBattle] = []
+        self.fuel_lost: dict[int, int] = {}
+        self.fuel_column = False
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(
-            "Since last battle: End is the state at the close of the ship's last scenario; "
-            "Repaired is what was repaired since; Outstanding is what is still to repair.",
-            id="repairs-intro",
-            markup=False,
-        )
+        yield Static(INTRO, id="repairs-intro", markup=False)
         yield DataTable(id="since-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="continuity")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Repairs between scenarios"
+        self._columns()
+        self.query_one(DataTable).focus()
+
+    def _columns(self) -> None:
         table = self.query_one(DataTable)
-        for label, width in COLUMNS:
+        table.clear(columns=True)
+        columns = [*COLUMNS[:-1], FUEL_COLUMN, COLUMNS[-1]] if self.fuel_column else COLUMNS
+        for label, width in columns:
             table.add_column(label, width=width)
-        table.focus()
 
     def reload(self) -> None:
         self.rows = scenarios.since_last_battle(self.factory, campaign_id=self.campaign_id)
+        counters = mines.counter_ships(self.factory, campaign_id=self.campaign_id)
+        self.fuel_lost = {counter.ship_id: counter.fuel.lost for counter in counters}
         table = self.query_one(DataTable)
         cursor = table.cursor_row
+        fuel_column = any(counter.fuel.total for counter in counters)
+        if fuel_column != self.fuel_column:
+            self.fuel_column = fuel_column
+            self._columns()
         table.clear()
         for row in self.rows:
-            table.add_row(*since_row(row), key=str(row.ship_id))
+            lost = self.fuel_lost.get(row.ship_id, 0) if fuel_column else None
+            table.add_row(*since_row(row, lost), key=str(row.ship_id))
+        self.query_one("#repairs-intro", Static).update(INTRO + (FUEL_NOTE if fuel_column else ""))
         if self.rows:
             table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
         problems = scenarios.check_continuity(self.factory, campaign_id=self.campaign_id)
@@ -120,6 +140,8 @@ class RepairsScreen(TrackerScreen):
             FieldSpec("flotation", f"Flotation repaired (up to {out_f})", kind="int", value=0,
                       low=0, high=999),
             FieldSpec("in_port", "In a friendly port", kind="bool", value=True),
+            *([FieldSpec("fuel", "Restore fuel lost to mines (friendly port)", kind="bool",
+                         value=True)] if self.fuel_lost.get(row.ship_id) else []),
             *(FieldSpec(f"crit_{c.id}", f"Clear: {c.effect}"[:40], kind="bool", value=False)
               for c in criticals),
             FieldSpec("notes", "Notes"),
@@ -136,9 +158,8 @@ class RepairsScreen(TrackerScreen):
                 self.notify(summary, title="Repaired")
                 self.reload()
 
-        self.app.push_screen(
-            FormScreen(f"Repair {row.name}", fields, submit,
-                       note="SMR2 12.2 is not in our sources: the campaign's own allowance, if "
-                       "any, is enforced."),
-            done,
-        )  # fmt: skip
+        note = "SMR2 12.2 is not in our sources: the campaign's own allowance, if any, is enforced."
+        lost = self.fuel_lost.get(row.ship_id, 0)
+        if lost:
+            note += f" {row.name} has {lost} fuel factors lost to mines."
+        self.app.push_screen(FormScreen(f"Repair {row.name}", fields, submit, note=note), done)

@@ -12,13 +12,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
-from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.search_helper import search_helper_form
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
@@ -30,8 +29,6 @@ from tracker.services.roster import (
     UnitFields,
     UnitView,
 )
-
-OWNER_IDLE_SECONDS = 60.0
 
 
 def dice_text(dice: list[int | None] | None) -> str:
@@ -116,7 +113,7 @@ def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[A
     return row
 
 
-class RosterScreen(TrackerScreen):
+class RosterScreen(OwnerViewScreen):
     """Units above, markers below; v shows the owner's notes (passphrase), briefly."""
 
     BINDINGS = [
@@ -145,9 +142,6 @@ class RosterScreen(TrackerScreen):
         super().__init__()
         self.side_id = side_id
         self.view: Roster | None = None
-        self.owner = False
-        self.passphrase: str | None = None
-        self.idle: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -167,16 +161,6 @@ class RosterScreen(TrackerScreen):
 
     def current_campaign_id(self) -> int | None:
         return self.view.campaign_id if self.view else None
-
-    def on_screen_suspend(self) -> None:
-        # Leaving the screen (a form, another screen) hides the notes again.
-        self._hide()
-
-    def _hide(self) -> None:
-        self.owner, self.passphrase = False, None
-        if self.idle is not None:
-            self.idle.stop()
-            self.idle = None
 
     def reload(self) -> None:
         self.view = view = roster.roster(
@@ -248,41 +232,10 @@ class RosterScreen(TrackerScreen):
         self.dismiss()
 
     def action_toggle_view(self) -> None:
-        if self.owner:
-            self._hide()
-            self.reload()
-            return
-        if self.view is not None and not self.view.encrypted:
-            self._show_owner(None)
-            return
+        def check(passphrase: str) -> None:
+            roster.roster(self.factory, side_id=self.side_id, owner=True, passphrase=passphrase)
 
-        def submit(values: dict[str, Any]) -> str:
-            # Checked now, so a wrong passphrase is refused in the form and nothing is shown.
-            roster.roster(self.factory, side_id=self.side_id, owner=True,
-                          passphrase=values["passphrase"])  # fmt: skip
-            return values["passphrase"]
-
-        def done(passphrase: str | None) -> None:
-            if passphrase:
-                self._show_owner(passphrase)
-
-        self.app.push_screen(
-            FormScreen("Owner view", [FieldSpec("passphrase", "Side's passphrase",
-                                                 password=True)], submit), done)  # fmt: skip
-
-    def _show_owner(self, passphrase: str | None) -> None:
-        self.owner, self.passphrase = True, passphrase
-        self.idle = self.set_timer(OWNER_IDLE_SECONDS, self._idle_hide)
-        self.reload()
-
-    def _idle_hide(self) -> None:
-        self._hide()
-        self.reload()
-        self.notify("Owner view hidden after a minute idle.")
-
-    def on_key(self) -> None:
-        if self.idle is not None:
-            self.idle.reset()
+        self.ask_owner_view(self.view is not None and self.view.encrypted, check)
 
     def action_add_unit(self) -> None:
         def submit(values: dict[str, Any]) -> int:

@@ -15,8 +15,10 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
-from tracker.services import damage, fleet, sheet
+from tracker.services import damage, fleet, mines, sheet
+from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
+from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.track_bar import track_bar
 
 
@@ -35,7 +37,49 @@ def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-def ship_summary(ship: ShipView, where: str) -> Text:
+def has_counter(counter: CounterView) -> bool:
+    """Whether the player entered any Second World War at Sea counter value for the ship."""
+    return bool(
+        counter.counter_size or counter.fuel.total or counter.speed_rating
+        or counter.torpedo_factors or counter.hull_boxes
+    )  # fmt: skip
+
+
+def counter_summary(counter: CounterView) -> Text:
+    """The counter in three lines: size, speed, hull and damage; fuel track; torpedoes, mines."""
+    text = Text()
+    text.append(f"{counter.counter_size} counter" if counter.counter_size else "no counter size",
+                style="bold" if counter.counter_size else "yellow")  # fmt: skip
+    speed = counter.speed_rating - counter.speed_lost
+    text.append(f" · speed {speed}")
+    if counter.speed_lost:
+        text.append(f" (rated {counter.speed_rating}, {counter.speed_lost} lost)", style="yellow")
+    if counter.hull_boxes or counter.hull_damage:
+        text.append(f" · hull {counter.hull_damage}/{counter.hull_boxes} boxes hit")
+    if counter.gunnery_lost:
+        text.append(f" · gunnery -{counter.gunnery_lost}", style="yellow")
+    if counter.crippled:
+        text.append(" · CRIPPLED", style="bold red")
+    if counter.sunk:
+        text.append(" · SUNK", style="bold red")
+    text.append("\nFuel ")
+    text.append_text(fuel_track(counter.fuel))
+    if counter.fuel.total:
+        text.append(" full/empty/lost", style="dim")
+    if counter.fuel.lost:
+        text.append(f" · {counter.fuel.lost} lost to mines: a friendly-port repair restores them",
+                    style="yellow")  # fmt: skip
+    text.append(f"\nTorpedo factors {counter.torpedoes_left}")
+    if counter.mines_loaded:
+        text.append(f" of {counter.torpedo_factors} · minefields {counter.mines_loaded} loaded "
+                    f"in their place, {counter.mines_aboard} aboard")  # fmt: skip
+    if counter.sowing_id is not None:
+        text.append(f" · sowing: no torpedo attacks (minefield #{counter.sowing_id})",
+                    style="bold yellow")  # fmt: skip
+    return text
+
+
+def ship_summary(ship: ShipView, where: str, counter: CounterView | None = None) -> Text:
     """The ship's data block above its batteries."""
     text = Text()
     text.append(ship.name, style="bold")
@@ -58,6 +102,9 @@ def ship_summary(ship: ShipView, where: str) -> Text:
     text.append(f"SRAA / DP: {ship.sraa_dp or '-'}\n")
     text.append(f"Radar: {ship.radar or '-'}\n")
     text.append(f"Notes: {ship.notes or '-'}")
+    if counter is not None and has_counter(counter):
+        text.append("\nSecond World War at Sea: ")
+        text.append_text(counter_summary(counter))
     return text
 
 
@@ -99,7 +146,8 @@ class ShipDetailScreen(TrackerScreen):
         self.ship, where = sheet.load_ship(self.factory, ship_id=self.ship_id)
         self.title = self.ship.name
         self.sub_title = "Ship"
-        self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where))
+        counter = mines.counter(self.factory, ship_id=self.ship_id)
+        self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where, counter))
         table = self.query_one("#battery-table", DataTable)
         row = table.cursor_row
         table.clear()

@@ -1,4 +1,4 @@
-"""Fields of the campaign and record-sheet forms: side, squadron, ship, commander, crew."""
+"""Fields of the campaign and record-sheet forms, the counter and fuel forms too."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from tracker.rules import smr
 from tracker.screens.form import FieldSpec
 from tracker.services.fleet import TYPE_ABBREVIATIONS, ShipFields
+from tracker.services.mines import CounterView
 from tracker.services.views import CommanderView, CrewView, RecordSheet, ShipView, SideView
 
 TRAINING_OPTIONS = [
@@ -196,3 +197,65 @@ def reduction_fields() -> list[FieldSpec]:
                   high=100),
         FieldSpec("crew_by", "Crew modifier down by", kind="int", value=0, low=0, high=4),
     ]  # fmt: skip
+
+
+COUNTER_SIZE_OPTIONS = [("blank (not entered)", ""), ("long", "long"), ("small", "small")]
+
+
+def counter_fields(counter: CounterView) -> list[FieldSpec]:
+    """The Second World War at Sea counter as printed: the size is typed, never derived."""
+    return [
+        FieldSpec("counter_size", "Counter size", kind="select", value=counter.counter_size,
+                  options=COUNTER_SIZE_OPTIONS),
+        FieldSpec("speed_rating", "Speed rating", kind="int", value=counter.speed_rating, low=0,
+                  high=20),
+        FieldSpec("torpedo_factors", "Torpedo factors", kind="int",
+                  value=counter.torpedo_factors, low=0, high=99),
+        FieldSpec("mines_loaded", "Minefields loaded (in place of torpedo factors)", kind="int",
+                  value=counter.mines_loaded, low=0, high=99),
+        FieldSpec("hull_boxes", "Hull boxes", kind="int", value=counter.hull_boxes, low=0,
+                  high=99),
+        FieldSpec("fuel_full", "Fuel factors full", kind="int", value=counter.fuel.full, low=0,
+                  high=99),
+        FieldSpec("fuel_empty", "Fuel factors empty", kind="int", value=counter.fuel.empty,
+                  low=0, high=99),
+    ]  # fmt: skip
+
+
+def counter_note(counter: CounterView) -> str:
+    """What the counter form leaves alone: fuel lost to mines and the damage mines did."""
+    note = "Second World War at Sea counter values, as printed on the ship's counter."
+    if counter.fuel.lost:
+        note += (
+            f" {counter.fuel.lost} fuel factors lost to mines stay lost until a repair in a "
+            "friendly port (Repairs)."
+        )
+    return note
+
+
+def use_fuel_fields(counter: CounterView) -> list[FieldSpec]:
+    """How many full fuel factors the ship used."""
+    return [
+        FieldSpec("factors", f"Fuel factors used (of {counter.fuel.full} full)", kind="int",
+                  value=1 if counter.fuel.full else "", low=1, high=99),
+    ]  # fmt: skip
+
+
+def refuel_fields(counter: CounterView) -> list[FieldSpec]:
+    """How many empty fuel factors to fill; blank fills them all."""
+    return [
+        FieldSpec("factors", f"Factors to refuel (blank: all {counter.fuel.empty} empty)",
+                  kind="int", value="", low=1, high=99, optional=True),
+    ]  # fmt: skip
+
+
+def use_fuel_note(counter: CounterView) -> str:
+    return "Full fuel factors become empty; a refuel (O on the record sheet) fills them again."
+
+
+def refuel_note(counter: CounterView) -> str:
+    """Refuelling fills empty factors only; lost ones wait for a friendly port (seed 000)."""
+    note = "Refuelling fills empty fuel factors only."
+    if counter.fuel.lost:
+        note += f" {counter.fuel.lost} lost to mines need a repair in a friendly port first."
+    return note

@@ -689,8 +689,15 @@ def drift(
         way = f" (d6 {d6})" if d6 is not None else ""
         summary = f"{side.name}: minefield #{field.id} drifted" + (
             "" if field.secret else f" from {old} to {new}") + way  # fmt: skip
-        _field_change(session, field, side, before, summary,
-                      dice={"d6": d6} if d6 is not None else None)  # fmt: skip
+        dice = {"d6": d6} if d6 is not None else None
+        if field.secret:
+            # The journal keeps no copy of a sealed place: a passphrase set or changed later
+            # re-seals the minefield, not the journal, and an undo would write back the old
+            # seal (plain, or under the old key). So a secret drift is not undoable.
+            journal.append(session, campaign_id=field.campaign_id, kind="minefield",
+                           side_id=side.id, summary=summary, dice=dice)  # fmt: skip
+        else:
+            _field_change(session, field, side, before, summary, dice=dice)
         return summary
 
 
@@ -702,6 +709,9 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
             raise InvalidInput({"minefield": f"minefield #{field.id} is already revealed"})
         place = _place(field, side_key(session, side.id or 0, passphrase))
         before = journal.row_state(field)
+        # Revealed, the place is public: an undo seals it back plain, which opens under any
+        # passphrase the side has set or changed to since (the old token would not).
+        before["sealed"] = secrets.seal_note(place, None)
         field.secret = False
         _store_place(field, place, None)
         where = _place_label(session, field.boundary_id, field.sector)
@@ -935,7 +945,7 @@ def start_check(
                 errors["ships"] = f"{ship.name} is sunk"
             elif ship.counter_size not in COUNTER_SIZES:
                 errors["ships"] = (f"{ship.name} has no counter size: enter long or small on "
-                                   "its counter (k on the record sheet)")  # fmt: skip
+                                   "its counter (u on the record sheet)")  # fmt: skip
             else:
                 cups[ship.counter_size].append(ship_id)
         check(errors)

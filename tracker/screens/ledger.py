@@ -1,0 +1,485 @@
+"""The minefield ledger and fuel loss: who sowed which minefields where, and every ship's fuel.
+
+Second World War at Sea mine-warfare variant (seed 000) with the War at Sea secured and
+drifting minefields (seed 004 items 12-13). Secret minefields show their owner, status and turns
+only; the owner view (v) opens them with the side's passphrase, briefly, as on the roster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.journal import JournalScreen
+from tracker.screens.mine_check import MineCheckScreen, start_check_flow
+from tracker.screens.mine_table import MineTableScreen
+from tracker.screens.owner_view import OwnerViewScreen
+from tracker.services import campaigns, mines, roster
+from tracker.services.errors import InvalidInput
+from tracker.services.mines import Ledger, MinefieldView
+from tracker.widgets.fuel_track import fuel_track
+
+STATUS_STYLE = {
+    "sowing": "bold yellow", "active": "bold red", "scattered": "dim", "swept": "dim",
+    "expended": "dim",
+}  # fmt: skip
+
+
+def turns_text(field: MinefieldView) -> str:
+    """`3→5`: the turn sowing began and the turn it was complete (? when unknown)."""
+    start = "?" if field.turn_started is None else str(field.turn_started)
+    if field.status == "sowing":
+        return f"{start}→"
+    end = "?" if field.turn_completed is None else str(field.turn_completed)
+    return start if end == start else f"{start}→{end}"
+
+
+def minefield_row(field: MinefieldView) -> list[Any]:
+    laid = field.laid_by + (f" d6 {field.drop_roll}" if field.drop_roll else "")
+    where = Text("secret", style="italic dim") if field.hidden else Text(field.where)
+    if field.secret and not field.hidden:
+        where.append(" (secret)", style="italic yellow")
+    return [
+        f"#{field.id}", Text(field.side_name), where,
+        "" if field.hidden else str(field.count_here),
+        Text(field.status, style=STATUS_STYLE.get(field.status, "")),
+        Text(laid + (f": {field.layer}" if field.layer else ""), overflow="ellipsis",
+             no_wrap=True),
+        turns_text(field), "drifting" if field.drifting else "secured",
+        Text(field.notes.replace("\n", " "), overflow="ellipsis", no_wrap=True),
+    ]  # fmt: skip
+
+
+def counter_row(view: mines.CounterView) -> list[Any]:
+    speed = view.speed_rating - view.speed_lost
+    state = []
+    if view.sunk:
+        state.append(Text("SUNK", style="bold red"))
+    if view.crippled:
+        state.append(Text("crippled", style="red"))
+    if view.sowing_id is not None:
+        state.append(Text(f"sowing #{view.sowing_id}: no torpedoes", style="yellow"))
+    mines_text = f"{view.mines_aboard}/{view.mines_loaded}" if view.mines_loaded else "-"
+    return [
+        Text(view.name, style="bold"), Text(view.side_name), view.counter_size or "?",
+        f"{speed}" + (f" (-{view.speed_lost})" if view.speed_lost else ""),
+        f"{view.torpedoes_left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
+        mines_text,
+        f"{view.hull_damage}/{view.hull_boxes}" if view.hull_boxes else str(view.hull_damage),
+        f"-{view.gunnery_lost}" if view.gunnery_lost else "",
+        fuel_track(view.fuel), Text(", ").join(state),
+    ]  # fmt: skip
+
+
+class LedgerScreen(OwnerViewScreen):
+    """Minefields above, ships' counters and fuel below."""
+
+    HELP_EXTRA = [("enter", "The selected minefield's path and notes")]
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("n", "sow", "Sow", tooltip="Begin sowing a minefield (or enter a laid one)"),
+        Binding("c", "complete", "Complete", tooltip="The selected minefield is complete"),
+        Binding("a", "aerial", "Air drop", tooltip="Aircraft drop minefields, a d6 each"),
+        Binding("m", "check", "Mine check",
+                tooltip="A task force enters the selected minefield (or resume the check)"),
+        Binding("g", "drift", "Drift", tooltip="A drifting minefield scatters at end of turn"),
+        Binding("w", "status", "Swept", tooltip="Mark the minefield swept or expended"),
+        Binding("r", "reveal", "Reveal", tooltip="The owner reveals a secret minefield"),
+        Binding("v", "toggle_view", "Owner view",
+                tooltip="Show or hide one side's secret minefields (passphrase)"),
+        Binding("b", "boundary", "Boundary", tooltip="Add a boundary between two sea areas"),
+        Binding("t", "table", "Mine table", tooltip="The campaign's mine damage table"),
+        Binding("u", "sub_mine", "Sub in mines", show=False,
+                tooltip="A War at Sea submarine enters a mined sector: d6, 1-2 hull damage"),
+        Binding("T", "torpedo", "Torpedo attack", show=False,
+                tooltip="The ship selected below makes a torpedo attack (not while sowing)"),
+        Binding("tab", "app.focus_next", "Table", show=False,
+                tooltip="Switch between the minefields and the ships"),
+        Binding("j", "journal", "Journal", tooltip="The campaign journal", show=False),
+    ]  # fmt: skip
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__()
+        self.campaign_id = campaign_id
+        self.view: Ledger | None = None
+        self.owner_side_id: int | None = None
+        self.sides: list[tuple[str, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="ledger-heading")
+        yield DataTable(id="minefield-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="minefield-detail", markup=False)
+        yield DataTable(id="counter-table", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        fields = self.query_one("#minefield-table", DataTable)
+        for label, width in (("#", 3), ("Owner", 12), ("Where", 22), ("Here", 4),
+                             ("Status", 9), ("Laid by", 18), ("Turns", 5), ("Anchor", 8),
+                             ("Notes", 14)):  # fmt: skip
+            fields.add_column(label, width=width)
+        fields.border_title = "Minefields"
+        counters = self.query_one("#counter-table", DataTable)
+        for label, width in (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6),
+                             ("Torp", 4), ("Mines", 5), ("Hull", 4), ("Gun", 3),
+                             ("Fuel", 18), ("State", 24)):  # fmt: skip
+            counters.add_column(label, width=width)
+        counters.border_title = "Ships' counters and fuel (■ full □ empty ✕ lost to mines)"
+        fields.focus()
+
+    def reload(self) -> None:
+        overview = campaigns.get_overview(self.factory, campaign_id=self.campaign_id)
+        self.sides = [(side.name, side.id) for side in overview.sides]
+        self.view = view = mines.ledger(
+            self.factory, campaign_id=self.campaign_id,
+            owner_side_id=self.owner_side_id if self.owner else None,
+            passphrase=self.passphrase,
+        )  # fmt: skip
+        self.title = f"Minefield ledger: {overview.campaign.name}"
+        owner_name = next((name for name, sid in self.sides if sid == self.owner_side_id), "")
+        self.sub_title = f"OWNER VIEW: {owner_name}" if self.owner else "Opponent view"
+        heading = Text()
+        heading.append(f"Turn {view.turn}" if view.turn else "Between scenarios", style="bold")
+        live = [field for field in view.minefields if field.status in ("sowing", "active")]
+        heading.append(f" · {len(live)} minefields on the map, {len(view.minefields)} in all")
+        secret = sum(1 for field in view.minefields if field.hidden)
+        if secret:
+            heading.append(f" · {secret} secret (v: owner view)", style="italic")
+        if self.owner:
+            heading.append(f" · OWNER VIEW of {owner_name}: hide it before the opponent looks "
+                           "(v)", style="bold yellow")  # fmt: skip
+        if not view.boundaries:
+            heading.append("\nNo boundaries yet: b adds one (two sea areas of your map).",
+                           style="dim")  # fmt: skip
+        self.query_one("#ledger-heading", Static).update(heading)
+        table = self.query_one("#minefield-table", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for field in view.minefields:
+            table.add_row(*minefield_row(field))
+        if view.minefields:
+            table.move_cursor(row=min(max(cursor, 0), len(view.minefields) - 1))
+        self._show_detail()
+        counters = self.query_one("#counter-table", DataTable)
+        counters.clear()
+        for item in view.counters:
+            counters.add_row(*counter_row(item))
+
+    def _show_detail(self) -> None:
+        field = self._field(quiet=True)
+        detail = ""
+        if field is not None and not field.hidden:
+            parts = [f"#{field.id}: {field.notes}" if field.notes else f"#{field.id}"]
+            if field.path:
+                parts.append("path: " + "; ".join(field.path))
+            detail = "   ".join(parts)
+        elif field is not None:
+            detail = f"#{field.id}: secret: its place and notes show in its owner's view"
+        self.query_one("#minefield-detail", Static).update(detail)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "minefield-table":
+            self._show_detail()
+
+    def _field(self, *, quiet: bool = False) -> MinefieldView | None:
+        if self.view is None or not self.view.minefields:
+            if not quiet:
+                self.notify("No minefield yet: n sows one, a drops them from the air.",
+                            severity="warning")  # fmt: skip
+            return None
+        row = self.query_one("#minefield-table", DataTable).cursor_row
+        return self.view.minefields[min(max(row, 0), len(self.view.minefields) - 1)]
+
+    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
+        def done(result: object) -> None:
+            if isinstance(result, str):
+                self.notify(result)
+            if isinstance(result, list):
+                for line in result:
+                    self.notify(str(line), timeout=10)
+            self.reload()
+
+        self.app.push_screen(FormScreen(title, fields, submit, **kwargs), done)
+
+    def _place_fields(self, prefix: str = "") -> list[FieldSpec]:
+        boundaries = self.view.boundaries if self.view else ()
+        return [
+            FieldSpec(f"{prefix}boundary", "Boundary (Second World War at Sea)", kind="select",
+                      value=boundaries[0].id if boundaries else 0,
+                      options=[("(none: a War at Sea sector)", 0)]
+                      + [(b.label, b.id) for b in boundaries]),
+            FieldSpec(f"{prefix}sector", "or sector (War at Sea)", optional=True),
+        ]  # fmt: skip
+
+    def _side_field(self) -> FieldSpec:
+        return FieldSpec("side_id", "Owner", kind="select",
+                         value=self.sides[0][1] if self.sides else 0,
+                         options=self.sides)  # fmt: skip
+
+    @staticmethod
+    def _place(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+        boundary = values.pop(f"{prefix}boundary")
+        return {"boundary_id": boundary or None, "sector": values.pop(f"{prefix}sector")}
+
+    def _secret_fields(self, side_id: int | None = None) -> list[FieldSpec]:
+        """The passphrase field, unless the owner view already holds it."""
+        if self.passphrase and (side_id is None or side_id == self.owner_side_id):
+            return []
+        return [FieldSpec("passphrase", "Side's passphrase (if it has one)", password=True,
+                          optional=True)]  # fmt: skip
+
+    def _passphrase(self, values: dict[str, Any]) -> str | None:
+        return values.pop("passphrase", None) or self.passphrase
+
+    def action_back(self) -> None:
+        self._hide()
+        self.dismiss()
+
+    def action_boundary(self) -> None:
+        def submit(values: dict[str, Any]) -> str:
+            mines.add_boundary(self.factory, campaign_id=self.campaign_id, **values)
+            return f"Boundary {values['area_a']} | {values['area_b']} added"
+
+        self._form(
+            "Add a boundary",
+            [FieldSpec("area_a", "Sea area"), FieldSpec("area_b", "Next sea area")],
+            submit,
+            note="A boundary is the line between two areas of your map: A | B is B | A.",
+        )
+
+    def _ships_of_campaign(self) -> list[tuple[str, int]]:
+        ships = mines.counter_ships(self.factory, campaign_id=self.campaign_id)
+        return [(f"{ship.side_name}: {ship.name}", ship.ship_id) for ship in ships]
+
+    def action_sow(self) -> None:
+        if not self.sides:
+            self.notify("Add a side to the campaign first.", severity="warning")
+            return
+        ships = self._ships_of_campaign()
+        fields = [
+            self._side_field(), *self._place_fields(),
+            FieldSpec("laid_by", "Laid by", kind="select", value="surface",
+                      options=[("surface ship", "surface"), ("submarine", "submarine")]),
+            FieldSpec("layer_ship_id", "Minelayer (a ship of the campaign)", kind="select",
+                      value=0, options=[("(none: name it below)", 0), *ships]),
+            FieldSpec("layer_name", "or minelayer's name", optional=True),
+            FieldSpec("turn", "Turn begun (blank: the current turn)", kind="int", value="",
+                      low=1, high=999, optional=True),
+            FieldSpec("complete", "Already complete (laid before the game)", kind="bool",
+                      value=False),
+            FieldSpec("drifting", "Drifting (else secured)", kind="bool", value=False),
+            FieldSpec("secret", "Secret (place and notes hidden from the opponent)", kind="bool",
+                      value=False),
+            FieldSpec("notes", "Notes", optional=True),
+            *self._secret_fields(),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            place = self._place(values)
+            passphrase = self._passphrase(values)
+            values["layer_ship_id"] = values["layer_ship_id"] or None
+            field_id = mines.sow_minefield(self.factory, **values, **place,
+                                           passphrase=passphrase)  # fmt: skip
+            verb = "laid" if values["complete"] else "being sown"
+            return f"Minefield #{field_id} {verb}"
+
+        self._form("Sow a minefield", fields, submit,
+                   note="A submarine lays the minefields it loaded instead of torpedo factors, "
+                   "one at a time, and makes no torpedo attack until it is complete.")  # fmt: skip
+
+    def action_complete(self) -> None:
+        field = self._field()
+        if field is None:
+            return
+
+        def submit(values: dict[str, Any]) -> str:
+            return mines.complete_minefield(self.factory, minefield_id=field.id, **values)
+
+        self._form(f"Complete minefield #{field.id}",
+                   [FieldSpec("turn", "Turn complete (blank: the current turn)", kind="int",
+                              value="", low=1, high=999, optional=True)], submit)  # fmt: skip
+
+    def action_aerial(self) -> None:
+        if not self.sides:
+            self.notify("Add a side to the campaign first.", severity="warning")
+            return
+        fields = [
+            self._side_field(), *self._place_fields(),
+            FieldSpec("aircraft", "Aircraft"),
+            FieldSpec("naval_attack", "Naval Attack factor", kind="int", value=0, low=0,
+                      high=99),
+            FieldSpec("circled", "Naval Attack factor is circled (3-6 works, else 4-6)",
+                      kind="bool", value=False),
+            FieldSpec("land_attack", "Land Attack factor", kind="int", value=0, low=0, high=99),
+            FieldSpec("rolls", "d6 per minefield dropped, e.g. 5 2 (blank: roll them)",
+                      optional=True),
+            FieldSpec("drops", "or how many to drop (rolled for you)", kind="int", value="",
+                      low=1, high=99, optional=True),
+            FieldSpec("drifting", "Drifting (else secured)", kind="bool", value=False),
+            FieldSpec("secret", "Secret", kind="bool", value=False),
+            *self._secret_fields(),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> list[str]:
+            place = self._place(values)
+            passphrase = self._passphrase(values)
+            drops = values.pop("drops") or 1
+            words = values.pop("rolls").replace(",", " ").split()
+            if not all(word.isdigit() for word in words):
+                raise InvalidInput({"rolls": "d6 rolls are numbers 1..6, e.g. 5 2"})
+            rolls = [int(word) for word in words] or [
+                self.dice.roll(6, f"air drop by {values['aircraft']}") for _ in range(drops)
+            ]
+            return mines.aerial_drop(self.factory, **values, **place, rolls=rolls,
+                                     passphrase=passphrase)  # fmt: skip
+
+        self._form("Aircraft drop minefields", fields, submit,
+                   note="Capacity is the greater attack factor; a failed drop scatters "
+                   "(recorded as scattered).")  # fmt: skip
+
+    def action_drift(self) -> None:
+        field = self._field()
+        if field is None:
+            return
+        fields = [
+            *self._place_fields(),
+            FieldSpec("d6", "d6 direction (blank: none)", kind="int", value="", low=1, high=6,
+                      optional=True),
+            *self._secret_fields(field.side_id),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            place = self._place(values)
+            return mines.drift(self.factory, minefield_id=field.id, to_boundary_id=place[
+                "boundary_id"], to_sector=place["sector"], d6=values["d6"],
+                passphrase=self._passphrase(values))  # fmt: skip
+
+        self._form(
+            f"Minefield #{field.id} drifts",
+            fields,
+            submit,
+            dice_field="d6",
+            dice_sides=6,
+            note="Drifting minefields scatter in the end-of-turn phase: "
+            "give the new place (or roll the d6 direction, ctrl+r, and place it).",
+        )
+
+    def action_status(self) -> None:
+        field = self._field()
+        if field is None:
+            return
+
+        def submit(values: dict[str, Any]) -> str:
+            return mines.set_status(self.factory, minefield_id=field.id, **values)
+
+        self._form(f"Minefield #{field.id}", [FieldSpec(
+            "status", "Status", kind="select", value="swept",
+            options=[("swept", "swept"), ("expended", "expended"),
+                     ("active (a correction)", "active")])], submit)  # fmt: skip
+
+    def action_reveal(self) -> None:
+        field = self._field()
+        if field is None:
+            return
+        if not field.secret:
+            self.notify(f"Minefield #{field.id} is not secret.", severity="warning")
+            return
+
+        def submit(values: dict[str, Any]) -> str:
+            return mines.reveal(self.factory, minefield_id=field.id,
+                                passphrase=self._passphrase(values))  # fmt: skip
+
+        self._form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
+                   note="Its place and notes become public, for both sides.")  # fmt: skip
+
+    def action_toggle_view(self) -> None:
+        if self.owner:
+            self.ask_owner_view(False, lambda _: None)
+            return
+        if not self.sides:
+            return
+
+        def submit(values: dict[str, Any]) -> tuple[int, str | None]:
+            passphrase = values.get("passphrase") or None
+            mines.ledger(self.factory, campaign_id=self.campaign_id,
+                         owner_side_id=values["side_id"], passphrase=passphrase)  # fmt: skip
+            return values["side_id"], passphrase
+
+        def done(result: tuple[int, str | None] | None) -> None:
+            if result is not None:
+                self.owner_side_id = result[0]
+                self._show_owner(result[1])
+
+        self.app.push_screen(FormScreen(
+            "Owner view", [self._side_field(),
+                           FieldSpec("passphrase", "Side's passphrase (if it has one)",
+                                     password=True, optional=True)], submit,
+            note="Only where the opponent cannot see the screen."), done)  # fmt: skip
+
+    def action_table(self) -> None:
+        self.app.push_screen(MineTableScreen(self.campaign_id))
+
+    def action_journal(self) -> None:
+        self.app.push_screen(JournalScreen(self.campaign_id))
+
+    def action_check(self) -> None:
+        running = mines.current_check(self.factory, campaign_id=self.campaign_id)
+        if running is not None:
+            self.app.push_screen(MineCheckScreen(self.campaign_id, running))
+            return
+        field = self._field()
+        if field is None:
+            return
+        start_check_flow(self, field)
+
+    def action_torpedo(self) -> None:
+        if self.view is None or not self.view.counters:
+            self.notify("No ship with a counter yet (u on the record sheet).", severity="warning")
+            return
+        row = self.query_one("#counter-table", DataTable).cursor_row
+        ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
+        fields = [
+            FieldSpec("factors", f"Torpedo factors (of {ship.torpedoes_left})", kind="int",
+                      value=ship.torpedoes_left or "", low=1, high=99),
+            FieldSpec("target", "Target", optional=True),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            return mines.torpedo_attack(self.factory, ship_id=ship.ship_id, **values)
+
+        self._form(f"{ship.name}: torpedo attack", fields, submit,
+                   note="A submarine sowing a minefield makes no torpedo attack until it is "
+                   "complete (the variant's rule).")  # fmt: skip
+
+    def action_sub_mine(self) -> None:
+        subs = [
+            (f"{side_name}: {unit.name}", unit.id)
+            for side_name, side_id in self.sides
+            for unit in roster.roster(self.factory, side_id=side_id).units
+            if unit.unit_type == "submarine"
+        ]
+        if not subs:
+            self.notify("No War at Sea submarine on any roster.", severity="warning")
+            return
+        fields = [
+            FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
+            FieldSpec("roll", "d6 (1: 1 hull damage, 2: 2)", kind="int", value="", low=1,
+                      high=6),
+            FieldSpec("passphrase", "Its side's passphrase (if it has one)", password=True,
+                      optional=True),
+        ]  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> str:
+            values["passphrase"] = values["passphrase"] or None
+            return roster.mine_roll(self.factory, **values)
+
+        self._form("A submarine enters a mined sector", fields, submit, dice_field="roll",
+                   dice_sides=6, note="War at Sea (seed 004 item 12): the owner rolls and "
+                   "applies it without revealing the sub.")  # fmt: skip

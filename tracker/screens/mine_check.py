@@ -1,0 +1,243 @@
+"""A task force enters a minefield: two cups, one ship drawn at a time, one d6 each (seed 000).
+
+Long counters go in one cup and small ones in the other; ships are drawn at random, alternating
+cups from the one the player chooses, and each rolls on the campaign's mine damage table with the
+modifiers. The check halts when a quarter of the task force (rounded up) has struck mines, or,
+with the campaign's literal option, when a quarter has been drawn: the task force then stops and
+replots.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.mine_table import MineTableScreen
+from tracker.screens.participants import ParticipantsScreen
+from tracker.services import mines
+from tracker.services.mines import CheckView, MinefieldView
+from tracker.widgets.fuel_track import fuel_track
+
+RULE_TEXT = {
+    "struck": "halts when a quarter of the task force has struck mines",
+    "drawn": "halts when a quarter of the task force has been drawn (literal reading)",
+}
+
+
+def start_check_flow(screen: TrackerScreen, field: MinefieldView) -> None:
+    """Choose the task force's ships, then its speed and first cup, then open the check."""
+    if field.hidden or field.secret:
+        screen.notify(f"Minefield #{field.id} is secret: its owner reveals it first (r).",
+                      severity="warning")  # fmt: skip
+        return
+    if field.status != "active":
+        screen.notify(f"Minefield #{field.id} is {field.status}: only an active minefield is "
+                      "checked.", severity="warning")  # fmt: skip
+        return
+    ships = mines.counter_ships(screen.factory, campaign_id=_campaign_of(screen))
+    if not ships:
+        screen.notify("No ship afloat in the campaign to enter it.", severity="warning")
+        return
+    choices = [
+        (f"{ship.side_name}: {ship.name}  ({ship.counter_size or 'no counter size'})",
+         ship.ship_id, False)
+        for ship in ships
+    ]  # fmt: skip
+
+    def chosen(ship_ids: list[int] | None) -> None:
+        if ship_ids:
+            _ask_setup(screen, field, ship_ids)
+
+    screen.app.push_screen(
+        ParticipantsScreen(f"The task force entering minefield #{field.id} ({field.where})",
+                           choices), chosen)  # fmt: skip
+
+
+def _campaign_of(screen: TrackerScreen) -> int:
+    campaign_id = screen.current_campaign_id()
+    assert campaign_id is not None
+    return campaign_id
+
+
+def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int]) -> None:
+    fields = [
+        FieldSpec("speed", "Task force speed", kind="int", value="", low=0, high=20),
+        FieldSpec("leaving_board", "Ships leaving the tactical board", kind="bool",
+                  value=False),
+        FieldSpec("first_cup", "Draw first from", kind="select", value="long",
+                  options=[("the long counters' cup", "long"),
+                           ("the small counters' cup", "small")]),
+        FieldSpec("minefields", "Minefields sown across this boundary", kind="int",
+                  value=field.count_here, low=1, high=20),
+    ]  # fmt: skip
+    campaign_id = _campaign_of(screen)
+
+    def preview(values: dict[str, Any]) -> str:
+        if values.get("speed") is None or values.get("minefields") is None:
+            return "Give the speed: +2 at speed 3 or more; +1 per extra minefield, at most +3."
+        extra = min(3, values["minefields"] - 1)
+        fast = 2 if values["speed"] >= 3 else 0
+        return (f"Modifier +{extra + fast} on every roll: +{extra} for the extra minefields, "
+                f"+{fast} for speed {values['speed']}.")  # fmt: skip
+
+    def submit(values: dict[str, Any]) -> int:
+        return mines.start_check(
+            screen.factory, minefield_id=field.id, ship_ids=ship_ids,
+            seed=screen.rng.randrange(2**31), **values,
+        )  # fmt: skip
+
+    def done(check_id: int | None) -> None:
+        if check_id:
+            screen.app.push_screen(MineCheckScreen(campaign_id, check_id))
+
+    screen.app.push_screen(
+        FormScreen(f"{len(ship_ids)} ships enter minefield #{field.id}", fields, submit,
+                   preview=preview), done)  # fmt: skip
+
+
+def cups_text(view: CheckView) -> Text:
+    text = Text()
+    text.append(f"Long cup: {view.left['long']} left", style="bold")
+    text.append(" · ")
+    text.append(f"Small cup: {view.left['small']} left", style="bold")
+    text.append(f" · struck {view.struck} of {view.size}, drawn {view.drawn}")
+    text.append(f" · halts at {view.halt_at} {'struck' if view.rule == 'struck' else 'drawn'}")
+    return text
+
+
+class MineCheckScreen(TrackerScreen):
+    """The check in progress: enter or r rolls for the next ship drawn."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back to the ledger (the check waits)"),
+        Binding("r,enter", "roll", "Roll", tooltip="Draw the next ship and roll its d6"),
+        Binding("t", "table", "Mine table", tooltip="The campaign's mine damage table"),
+        Binding("x", "abandon", "Abandon", tooltip="Abandon a check set up by mistake",
+                show=False),
+    ]  # fmt: skip
+
+    def __init__(self, campaign_id: int, check_id: int) -> None:
+        super().__init__()
+        self.campaign_id = campaign_id
+        self.check_id = check_id
+        self.view: CheckView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="check-heading")
+        yield Static("", id="check-cups")
+        yield DataTable(id="draw-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="check-message")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#draw-table", DataTable)
+        for label, width in (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4),
+                             ("Total", 5), ("Result", 30), ("Fuel now", 20)):  # fmt: skip
+            table.add_column(label, width=width)
+        table.border_title = "Ships drawn"
+        table.focus()
+
+    def reload(self) -> None:
+        self.view = view = mines.check_view(self.factory, check_id=self.check_id)
+        self.title = f"Mine check #{view.id}: minefield {view.minefield}"
+        self.sub_title = view.status.replace("_", " ")
+        heading = Text()
+        heading.append(f"{view.size} ships at speed {view.speed}", style="bold")
+        if view.leaving_board:
+            heading.append(" (leaving the tactical board)")
+        extra = min(3, view.minefields - 1)
+        heading.append(f" · {view.minefields} minefields here: modifier +{view.drm} "
+                       f"(+{extra} minefields, +{view.drm - extra} speed)")  # fmt: skip
+        heading.append(f"\nFirst cup: {view.first_cup}.  The check {RULE_TEXT[view.rule]}.",
+                       style="dim")  # fmt: skip
+        self.query_one("#check-heading", Static).update(heading)
+        self.query_one("#check-cups", Static).update(cups_text(view))
+        table = self.query_one("#draw-table", DataTable)
+        table.clear()
+        for draw in view.draws:
+            if not draw.drawn:
+                continue
+            fuel = fuel_track(mines.counter(self.factory, ship_id=draw.ship_id).fuel)
+            table.add_row(
+                str(draw.draw_no), Text(draw.name, style="bold"), draw.cup, str(draw.roll),
+                f"{draw.drm:+d}", str(draw.modified),
+                Text(draw.effects, style="bold red" if draw.struck else "green"), fuel,
+            )  # fmt: skip
+        if view.next is not None:
+            table.add_row(
+                str(view.next.draw_no), Text("next: ?", style="italic"), view.next.cup, "?",
+                f"{view.drm:+d}", "", "", "",
+            )  # fmt: skip
+            table.move_cursor(row=table.row_count - 1)
+        message = Text(view.message)
+        if view.status == "halted":
+            message = Text(f"STOP: {view.message}", style="bold yellow")
+        elif view.status == "in_progress":
+            message.append("\nr or enter: draw the next ship and roll its d6 (ctrl+r rolls).")
+        self.query_one("#check-message", Static).update(message)
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_table(self) -> None:
+        self.app.push_screen(MineTableScreen(self.campaign_id))
+
+    def action_roll(self) -> None:
+        view = self.view
+        if view is None or view.next is None:
+            self.notify(f"The check is {view.status if view else 'gone'}: no ship left to draw.",
+                        severity="warning")  # fmt: skip
+            return
+        draw = view.next
+        fields = [
+            FieldSpec("roll", "d6 (ctrl+r rolls it)", kind="int", value="", low=1, high=6),
+            FieldSpec("effects", "Result (blank: the campaign's table)", optional=True,
+                      suggestions=("none", "speed-1", "gunnery-1", "fuel-1", "fuel-2",
+                                   "hull-1", "crippled", "sunk")),
+        ]  # fmt: skip
+
+        def preview(values: dict[str, Any]) -> str:
+            roll = values.get("roll")
+            if roll is None:
+                return f"{draw.name} ({draw.cup} cup): roll the d6; the modifier is {view.drm:+d}."
+            said = mines.table_effect(self.factory, check_id=self.check_id, roll=roll)
+            total = f"{roll} {view.drm:+d} = {roll + view.drm}"
+            if said is None:
+                return (f"{total}: no row of the mine table covers it for a {draw.cup} counter; "
+                        "type the result.")  # fmt: skip
+            return f"{total}: the table says {said}."
+
+        def submit(values: dict[str, Any]) -> CheckView:
+            return mines.roll_mine(self.factory, check_id=self.check_id, **values)
+
+        def done(result: CheckView | None) -> None:
+            if result is not None:
+                last = next(d for d in result.draws if d.draw_no == draw.draw_no)
+                self.notify(f"{last.name}: {last.effects}",
+                            severity="warning" if last.struck else "information")  # fmt: skip
+                if result.status == "halted":
+                    self.notify("The task force stops moving and replots (19.25).",
+                                severity="warning", timeout=15)  # fmt: skip
+            self.reload()
+
+        self.app.push_screen(
+            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields, submit,
+                       preview=preview, dice_field="roll", dice_sides=6), done)  # fmt: skip
+
+    def action_abandon(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                mines.abandon_check(self.factory, check_id=self.check_id)
+                self.dismiss()
+
+        self.app.push_screen(ConfirmScreen(
+            "Abandon this mine check? The rolls made stay in the journal (ctrl+z undoes them)."),
+            done)  # fmt: skip

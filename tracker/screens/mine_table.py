@@ -1,0 +1,143 @@
+"""The campaign's mine damage table, typed in from the players' rulebook (SWWAS mine variant)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.rule_table import RuleTableScreen
+from tracker.services import mines
+from tracker.services.mines import MineRowView
+
+INTRO = (
+    "The Second World War at Sea mine-warfare variant's Mine Damage Table is not in our sources: "
+    "type your rulebook's rows here, once per campaign. A row covers the modified roll low..high "
+    "(the d6 plus the modifiers: +1 for each minefield beyond the first on the boundary, at most "
+    "+3; +2 at Speed 3 or more) for long counters, small counters or all."
+)
+# Each word the service takes, and what the tracker does with it when a ship rolls that row.
+EFFECT_WORDS = (
+    ("none", "the ship passes (it did not strike a mine)"),
+    ("speed-N", "speed rating down N"),
+    ("gunnery-N", "gunnery factors down N"),
+    ("fuel-N", "N fuel factors lost, full ones first; only a friendly port repairs them"),
+    ("hull-N", "N hull boxes of damage"),
+    ("crippled", "steering or propulsion crippled"),
+    ("sunk", "the ship sinks"),
+)
+COLUMNS = (("Modified roll", 13), ("Applies to", 10), ("Effects", 30), ("Note", 50))
+APPLIES_OPTIONS = [
+    ("all counters", "all"),
+    ("long counters", "long"),
+    ("small counters", "small"),
+]
+
+
+def effects_help() -> Text:
+    """The effect words, one line each, as the Effects field accepts them."""
+    text = Text("Separate them with spaces or commas (speed-1 fuel-2); none stands alone.\n")
+    for number, (word, meaning) in enumerate(EFFECT_WORDS):
+        text.append(f"{word:<11}", style="bold")
+        text.append(meaning + ("\n" if number < len(EFFECT_WORDS) - 1 else ""))
+    return text
+
+
+def gaps_text(table: mines.MineTable) -> tuple[str, bool]:
+    """The modified rolls no row covers, and whether that calls for the warning style."""
+    if not table.rows:
+        return (
+            "No rows yet: press a to type your rulebook's table. Until then every mine roll asks "
+            "you for the result.",
+            True,
+        )
+    if not table.gaps:
+        return "Every modified roll 1..11 has a row for long and small counters.", False
+    return "Gaps: " + "; ".join(table.gaps) + ". A roll in a gap asks you for the result.", True
+
+
+def row_cells(row: MineRowView) -> list[Any]:
+    """One table row; the player's words are plain Text (never markup)."""
+    roll = f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
+    return [roll, row.applies_to, Text(row.effects), Text(row.note, overflow="ellipsis")]
+
+
+class MineTableScreen(RuleTableScreen[MineRowView]):
+    """The rows in roll order; a adds a row, e or enter edits, x deletes."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back"),
+        Binding("a", "add", "Add row", tooltip="Add a mine damage table row"),
+        Binding("e,enter", "edit", "Edit row", tooltip="Edit the mine damage table row"),
+        Binding("x,delete", "delete", "Delete row", tooltip="Delete the mine damage table row"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(INTRO, id="mine-table-intro", markup=False)
+        yield DataTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="mine-gaps", markup=False)
+        yield Static(effects_help(), id="mine-effects")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "Mine damage table"
+        self.query_one("#mine-effects").border_title = "Effect words"
+        table = self.query_one(DataTable)
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
+        table.focus()
+
+    def reload(self) -> None:
+        table_view = mines.mine_table(self.factory, campaign_id=self.campaign_id)
+        self.rows = table_view.rows
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for row in self.rows:
+            table.add_row(*row_cells(row), key=str(row.id))
+        if self.rows and cursor >= 0:
+            table.move_cursor(row=min(cursor, len(self.rows) - 1))
+        message, warn = gaps_text(table_view)
+        gaps = self.query_one("#mine-gaps", Static)
+        gaps.update(message)
+        gaps.set_class(warn, "-warning")
+
+    def _fields(self, row: MineRowView | None) -> list[FieldSpec]:
+        return [
+            FieldSpec("low", "Modified roll from", kind="int", value=row.low if row else 1,
+                      low=-5, high=20),
+            FieldSpec("high", "Modified roll to", kind="int", value=row.high if row else 1,
+                      low=-5, high=20),
+            FieldSpec("applies_to", "Applies to", kind="select",
+                      value=row.applies_to if row else "all", options=APPLIES_OPTIONS),
+            FieldSpec("effects", "Effects", value=row.effects if row else "",
+                      placeholder="none, speed-1 fuel-2, crippled, sunk ..."),
+            FieldSpec("note", "Note (as your rulebook says)", value=row.note if row else ""),
+        ]  # fmt: skip
+
+    def _open(self, row: MineRowView | None) -> None:
+        campaign_id = self.campaign_id
+
+        def submit(values: dict[str, Any]) -> int:
+            return mines.save_mine_row(
+                self.factory, campaign_id=campaign_id, row_id=row.id if row else None, **values
+            )
+
+        title = "Edit mine damage table row" if row else "Add mine damage table row"
+        self.app.push_screen(
+            FormScreen(title, self._fields(row), submit,
+                       note="Effects: none, speed-N, gunnery-N, fuel-N, hull-N, crippled, sunk. "
+                       "Rows may not overlap; gaps are allowed."),
+            lambda result: self.reload() if result is not None else None,
+        )  # fmt: skip
+
+    def describe(self, row: MineRowView) -> str:
+        return f"the mine table row {row.low}-{row.high} ({row.applies_to}): {row.effects}"
+
+    def delete_row(self, row: MineRowView) -> None:
+        mines.delete_mine_row(self.factory, row_id=row.id)
