@@ -1056,3 +1056,16 @@ def test_each_roll_sow_drift_fuel_use_and_refuel_writes_one_journal_entry(
     kinds = [e.kind for e in _journal(factory, campaign)]
     assert kinds.count("fuel") == 2 and kinds.count("mine") == 1
     assert json.loads(_journal(factory, campaign)[-1].detail)["dice"]["modified"] == 7
+
+
+def test_drifting_counts_the_drifting_minefields_on_the_map(
+    factory: SessionFactory, world: World
+) -> None:
+    boundary = _boundary(factory, world, "Kattegat", "Skagerrak")
+    assert mines.drifting(factory, campaign_id=world.campaign_id) == 0
+    _sow(factory, world, boundary, complete=True)  # secured
+    loose = _sow(factory, world, boundary, complete=True, drifting=True)
+    _sow(factory, world, boundary, drifting=True)  # still being sown: on the map too
+    assert mines.drifting(factory, campaign_id=world.campaign_id) == 2
+    mines.set_status(factory, minefield_id=loose, status="swept")
+    assert mines.drifting(factory, campaign_id=world.campaign_id) == 1

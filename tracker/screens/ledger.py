@@ -30,6 +30,10 @@ STATUS_STYLE = {
 }  # fmt: skip
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def turns_text(field: MinefieldView) -> str:
     """`3→5`: the turn sowing began and the turn it was complete (? when unknown)."""
     start = "?" if field.turn_started is None else str(field.turn_started)
@@ -148,7 +152,8 @@ class LedgerScreen(OwnerViewScreen):
         heading = Text()
         heading.append(f"Turn {view.turn}" if view.turn else "Between scenarios", style="bold")
         live = [field for field in view.minefields if field.status in ("sowing", "active")]
-        heading.append(f" · {len(live)} minefields on the map, {len(view.minefields)} in all")
+        heading.append(f" · {plural(len(live), 'minefield')} on the map, "
+                       f"{len(view.minefields)} in all")  # fmt: skip
         secret = sum(1 for field in view.minefields if field.hidden)
         if secret:
             heading.append(f" · {secret} secret (v: owner view)", style="italic")
@@ -166,17 +171,23 @@ class LedgerScreen(OwnerViewScreen):
             table.add_row(*minefield_row(field))
         if view.minefields:
             table.move_cursor(row=min(max(cursor, 0), len(view.minefields) - 1))
+        else:
+            table.add_row("", Text("No minefield yet: n sows one, a drops them from the air.",
+                                   style="dim"))  # fmt: skip
         self._show_detail()
         counters = self.query_one("#counter-table", DataTable)
         counters.clear()
         for item in view.counters:
             counters.add_row(*counter_row(item))
+        if not view.counters:
+            counters.add_row(Text("No ship has a Second World War at Sea counter yet: u on a "
+                                  "record sheet enters one.", style="dim"))  # fmt: skip
 
     def _show_detail(self) -> None:
         field = self._field(quiet=True)
         detail = ""
         if field is not None and not field.hidden:
-            parts = [f"#{field.id}: {field.notes}" if field.notes else f"#{field.id}"]
+            parts = [f"#{field.id} {field.where}" + (f": {field.notes}" if field.notes else "")]
             if field.path:
                 parts.append("path: " + "; ".join(field.path))
             detail = "   ".join(parts)

@@ -13,7 +13,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
-from tracker.services import damage, scenarios
+from tracker.services import damage, mines, scenarios
 from tracker.services.errors import InvalidInput
 from tracker.services.scenarios import ScenarioDetail
 
@@ -150,6 +150,12 @@ class ScenarioScreen(TrackerScreen):
             lambda: scenarios.advance_turn(self.factory, scenario_id=self.scenario_id),
             "Turn {result}",
         )
+        if self.detail is not None:
+            drifting = mines.drifting(self.factory, campaign_id=self.detail.campaign_id)
+            if drifting:
+                self.notify(f"End of turn: {drifting} drifting minefield"
+                            f"{'s' * (drifting != 1)} scatter (g on the minefield ledger).",
+                            severity="warning", timeout=10)  # fmt: skip
 
     def action_damage(self) -> None:
         if self.detail is not None:

@@ -785,6 +785,15 @@ def ledger(
         )  # fmt: skip
 
 
+def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many drifting minefields are on the map: they scatter at the end of each turn."""
+    with session_scope(factory) as session:
+        rows = session.exec(select(Minefield).where(
+            Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
+            col(Minefield.status).in_(LIVE))).all()  # fmt: skip
+        return len(rows)
+
+
 def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:
     """Every ship afloat in the campaign, with its counter (for choosing a task force)."""
     with session_scope(factory) as session:
