@@ -15,7 +15,7 @@ from service_helpers import Journaled, Refused, World, edit_campaign, get_row
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import JournalEntry, Minefield
+from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
 from tracker.services import campaigns, history, mines, roster, scenarios
 
@@ -925,8 +925,23 @@ def test_ordinary_fuel_use_empties_full_factors_and_refuel_fills_them(
     refused(lambda: mines.use_fuel(factory, ship_id=ship, factors=0), "factors")
     error = refused(lambda: mines.refuel_ship(factory, ship_id=ship, factors=4), "factors")
     assert error.errors["factors"] == "Nelson has 3 empty fuel factors to refuel"
+    refused(lambda: mines.refuel_ship(factory, ship_id=ship, factors=0), "factors")
     assert mines.refuel_ship(factory, ship_id=ship, factors=2) == "Nelson refuelled 2 (3 full)"
     assert mines.counter(factory, ship_id=ship).fuel == Fuel(full=3, empty=1, lost=0)
+
+
+def test_a_sunk_ship_uses_no_fuel_refuels_none_and_fires_no_torpedoes(
+    factory: SessionFactory, world: World, task_force: TaskForce, sub: int, refused: Refused
+) -> None:
+    for ship in (task_force.long[0], sub):
+        with session_scope(factory) as session:
+            session.get_one(Ship, ship).sunk = True
+    for call in (
+        lambda: mines.use_fuel(factory, ship_id=task_force.long[0], factors=1),
+        lambda: mines.refuel_ship(factory, ship_id=task_force.long[0]),
+        lambda: mines.torpedo_attack(factory, ship_id=sub, factors=1),
+    ):
+        assert refused(call, "factors").errors["factors"].endswith("is sunk")
 
 
 # --- undo ----------------------------------------------------------------------------------

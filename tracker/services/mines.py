@@ -288,10 +288,18 @@ def save_counter(
         return summary
 
 
+def _afloat(session: Session, ship_id: int, field: str) -> tuple[Ship, Side]:
+    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
+    ship, side, _ = _ship_and_campaign(session, ship_id)
+    if ship.sunk:
+        raise InvalidInput({field: f"{ship.name} is sunk"})
+    return ship, side
+
+
 def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
     """Ordinary fuel use, entered by the player: full factors become empty."""
     with session_scope(factory) as session:
-        ship, side, _ = _ship_and_campaign(session, ship_id)
+        ship, side = _afloat(session, ship_id, "factors")
         if not 1 <= factors <= ship.fuel_full:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {ship.fuel_full} full fuel factors: use 1.."
@@ -307,8 +315,10 @@ def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
 
 def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = None) -> str:
     """Refuel empty factors (None: all); factors lost to mines wait for a port repair."""
+    if factors is not None and factors < 1:
+        raise InvalidInput({"factors": "refuel 1 or more factors, or leave it blank for all"})
     with session_scope(factory) as session:
-        ship, side, _ = _ship_and_campaign(session, ship_id)
+        ship, side = _afloat(session, ship_id, "factors")
         fuel = _fuel(ship)
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
             lost = f"; {fuel.lost} lost to mines need a repair in a friendly port" \
@@ -330,7 +340,7 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
 def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
     """Record a torpedo attack; a submarine sowing a minefield may not make one (seed 000)."""
     with session_scope(factory) as session:
-        ship, side, _ = _ship_and_campaign(session, ship_id)
+        ship, side = _afloat(session, ship_id, "factors")
         view = _counter_view(session, ship, side)
         if view.sowing_id is not None:
             raise InvalidInput(
