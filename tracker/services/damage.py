@@ -481,11 +481,8 @@ def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
     """Remove a row of a critical table."""
     with session_scope(factory) as session:
         row = get_row(session, CriticalTableRow, row_id)
-        journal.append(
-            session, campaign_id=row.campaign_id, kind="table",
-            summary=f"removed {row.kind} critical table row {row.low}-{row.high}",
-        )  # fmt: skip
-        session.delete(row)
+        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(
+            f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
 
 
 def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:

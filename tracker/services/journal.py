@@ -98,3 +98,9 @@ def row_change(
     assert row_id is not None
     old, new = changes(before, after)
     return RowChange(table=table, row_id=row_id, before=old, after=new)
+
+
+def delete_logged(session: Session, row: SQLModel, *, campaign_id: int, summary: str) -> None:
+    """Delete a row of a campaign's own tables, saying so in the journal (not undoable)."""
+    append(session, campaign_id=campaign_id, kind="table", summary=summary)
+    session.delete(row)

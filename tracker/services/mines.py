@@ -885,11 +885,8 @@ def save_mine_row(
 def delete_mine_row(factory: SessionFactory, *, row_id: int) -> None:
     with session_scope(factory) as session:
         row = get_row(session, MineTableRow, row_id)
-        journal.append(
-            session, campaign_id=row.campaign_id, kind="table",
-            summary=f"mine table: removed {row.low}-{row.high} ({row.applies_to}) {row.effects}",
-        )  # fmt: skip
-        session.delete(row)
+        summary = f"mine table: removed {row.low}-{row.high} ({row.applies_to}) {row.effects}"
+        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=summary)
 
 
 def mine_table(factory: SessionFactory, *, campaign_id: int) -> MineTable:
