@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import fill_form, press_to
-from textual.widgets import SelectionList
+from campaign_files import fill_form, press_to, sample_app
+from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
@@ -171,3 +171,21 @@ async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Pat
     assert mines.counter(factory, ship_id=ship_id).fuel == mines.swwas.Fuel(0, 4, 0)
     mines.refuel_ship(factory, ship_id=ship_id)
     assert mines.counter(factory, ship_id=ship_id).fuel == mines.swwas.Fuel(4, 0, 0)
+
+
+async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=9)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # Force G's record sheet
+        form = await press_to(pilot, "r", screen=FormScreen)  # roll or buy the commander
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        field = form.query_one(f"#field-{form.dice_field}", Input)
+        first = field.value
+        assert first.isdigit()
+        await pilot.press("ctrl+r", "ctrl+r")
+        await pilot.pause()
+        assert field.value == first  # no second roll until the die suits
+        assert len(app.dice.log) == 1
+        await pilot.press("escape", "q")

@@ -732,7 +732,8 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     # to the sowing, and the minefield never goes back to a plain seal.
     result = history.undo_last(factory, campaign_id=world.campaign_id)
     assert (
-        result.summary == f"Undid #{_sowing_entry(factory, world, secret)}: Red: surface laid "
+        result.summary
+        == f"Undid #{_sowing_entry(factory, world, secret)}: Red: a surface minelayer laid "
         f"minefield #{secret} (a secret place)"
     )
     assert get_row(factory, Minefield, secret).sealed == sealed
@@ -1084,3 +1085,62 @@ def test_drifting_counts_the_drifting_minefields_on_the_map(
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 2
     mines.set_status(factory, minefield_id=loose, status="swept")
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 1
+
+
+def test_a_secret_minefield_keeps_its_layer_sealed_and_counts_in_its_owners_view(
+    factory: SessionFactory, world: World, mined: Mined
+) -> None:
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase="Raeder")
+    secret = _sow_secret(factory, world, mined.boundary_id, "", layer_name="Brummer",
+                         passphrase="Raeder")  # fmt: skip
+    assert get_row(factory, Minefield, secret).layer_name == ""
+    assert all("Brummer" not in entry.summary for entry in _journal(factory, world.campaign_id))
+    opponent = _field(factory, mined.field_ids[0])
+    assert opponent.count_here == 3  # the secret one is not the opponent's to count
+    assert _field(factory, secret).layer == ""
+    owner = {"owner_side_id": world.red_id, "passphrase": "Raeder"}
+    assert _field(factory, mined.field_ids[0], **owner).count_here == 4
+    assert _field(factory, secret, **owner).layer == "Brummer"
+    mines.reveal(factory, minefield_id=secret, passphrase="Raeder")
+    assert get_row(factory, Minefield, secret).layer_name == "Brummer"
+    assert _field(factory, mined.field_ids[0]).count_here == 4
+
+
+def test_a_ship_whose_hull_boxes_are_used_up_by_a_mine_sinks(
+    factory: SessionFactory, world: World, task_force: TaskForce, mined: Mined
+) -> None:
+    _type_table(factory, world.campaign_id, ((1, 11, "hull-1"),))
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.small[:1], speed=0, seed=1)  # fmt: skip
+    mines.roll_mine(factory, check_id=check_id, roll=2)  # 2 hull boxes: one left
+    assert not mines.counter(factory, ship_id=task_force.small[0]).sunk
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.small[:1], speed=0, seed=1)  # fmt: skip
+    mines.roll_mine(factory, check_id=check_id, roll=2)
+    view = mines.counter(factory, ship_id=task_force.small[0])
+    assert (view.hull_damage, view.sunk) == (2, True)
+    last = _journal(factory, world.campaign_id)[-1]
+    assert "hull used up: SUNK" in last.summary
+
+
+def test_a_turn_beyond_the_scenarios_current_turn_is_refused(
+    factory: SessionFactory, world: World, mined: Mined, task_force: TaskForce, refused: Refused
+) -> None:
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=task_force.ships)
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    sowing = _sow(factory, world, mined.boundary_id)  # begun on the current turn, 1
+    error = refused(lambda: mines.complete_minefield(factory, minefield_id=sowing, turn=5), "turn")
+    assert error.errors["turn"].startswith("First clash is at turn 1")
+    refused(lambda: _sow(factory, world, mined.boundary_id, turn=2), "turn")
+    scenarios.advance_turn(factory, scenario_id=world.scenario_id)
+    assert mines.complete_minefield(factory, minefield_id=sowing, turn=2).endswith("complete")
+    assert _field(factory, sowing).turn_completed == 2
+
+
+@pytest.mark.parametrize(("low", "high"), [(12, 14), (-5, 0)])
+def test_a_mine_table_row_no_modified_roll_can_reach_is_refused(
+    factory: SessionFactory, world: World, refused: Refused, low: int, high: int
+) -> None:
+    error = refused(lambda: _mine_row(factory, world.campaign_id, (low, high, "sunk")), "low")
+    assert "would never be rolled" in error.errors["low"]
+    assert _mine_row(factory, world.campaign_id, (10, 14, "sunk"))  # reaches 10 and 11

@@ -66,7 +66,7 @@ class FormScreen(ModalScreen[Any]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save"),
-        Binding("ctrl+r", "roll", "Roll d10 for me"),
+        Binding("ctrl+r", "roll", "Roll the die for me"),
     ]
 
     def __init__(
@@ -230,8 +230,14 @@ class FormScreen(ModalScreen[Any]):
         widget.set_class(error is not None, "-invalid")
 
     def action_roll(self) -> None:
-        """Roll a d10 with the app's dice into the roll field; the player may still change it."""
+        """Roll the form's die with the app's dice into the roll field, once per form; the
+        player may still type the value they rolled at the table."""
         if self.dice_field is None:
+            return
+        if self.rolled is not None:
+            # One roll per form: rolling again until the die suits would be no roll at all.
+            self.notify(f"Already rolled: {self.rolled}. Type another value only if you rolled "
+                        "at the table.", severity="warning")  # fmt: skip
             return
         dice = getattr(self.app, "dice", None)
         roll = (

@@ -16,7 +16,7 @@ GLOBAL_KEYS = (
     ("q", "Quit (from any screen without a text field focused)"),
     ("ctrl+z / ctrl+y", "Undo / redo the campaign's newest change (kept in the journal)"),
     ("ctrl+s", "Save a form"),
-    ("ctrl+r", "Roll a d10 in a form that asks for one"),
+    ("ctrl+r", "Roll the die a form asks for (d10 or d6), once per form"),
     ("escape", "Back, or cancel a form"),
 )
 

@@ -44,7 +44,8 @@ def turns_text(field: MinefieldView) -> str:
 
 
 def minefield_row(field: MinefieldView) -> list[Any]:
-    laid = field.laid_by + (f" d6 {field.drop_roll}" if field.drop_roll else "")
+    laid = field.laid_by + (f": {field.layer}" if field.layer else "")
+    laid += f" (d6 {field.drop_roll})" if field.drop_roll else ""
     where = Text("secret", style="italic dim") if field.hidden else Text(field.where)
     if field.secret and not field.hidden:
         where.append(" (secret)", style="italic yellow")
@@ -52,9 +53,8 @@ def minefield_row(field: MinefieldView) -> list[Any]:
         f"#{field.id}", Text(field.side_name), where,
         "" if field.hidden else str(field.count_here),
         Text(field.status, style=STATUS_STYLE.get(field.status, "")),
-        Text(laid + (f": {field.layer}" if field.layer else ""), overflow="ellipsis",
-             no_wrap=True),
-        turns_text(field), "drifting" if field.drifting else "secured",
+        Text("?" if field.hidden else laid, overflow="ellipsis", no_wrap=True),
+        turns_text(field), "?" if field.hidden else "drifting" if field.drifting else "secured",
         Text(field.notes.replace("\n", " "), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
 
@@ -94,10 +94,12 @@ class LedgerScreen(OwnerViewScreen):
                 tooltip="A task force enters the selected minefield (or resume the check)"),
         Binding("g", "drift", "Drift", tooltip="A drifting minefield scatters at end of turn"),
         Binding("w", "status", "Swept", tooltip="Mark the minefield swept or expended"),
-        Binding("r", "reveal", "Reveal", tooltip="The owner reveals a secret minefield"),
+        Binding("r", "reveal", "Reveal", tooltip="The owner reveals a secret minefield",
+                show=False),
         Binding("v", "toggle_view", "Owner view",
                 tooltip="Show or hide one side's secret minefields (passphrase)"),
-        Binding("b", "boundary", "Boundary", tooltip="Add a boundary between two sea areas"),
+        Binding("b", "boundary", "Boundary", tooltip="Add a boundary between two sea areas",
+                show=False),
         Binding("t", "table", "Mine table", tooltip="The campaign's mine damage table"),
         Binding("u", "sub_mine", "Sub in mines", show=False,
                 tooltip="A War at Sea submarine enters a mined sector: d6, 1-2 hull damage"),
@@ -125,9 +127,9 @@ class LedgerScreen(OwnerViewScreen):
 
     def on_mount(self) -> None:
         fields = self.query_one("#minefield-table", DataTable)
-        for label, width in (("#", 3), ("Owner", 12), ("Where", 22), ("Here", 4),
-                             ("Status", 9), ("Laid by", 18), ("Turns", 5), ("Anchor", 8),
-                             ("Notes", 14)):  # fmt: skip
+        for label, width in (("#", 3), ("Owner", 12), ("Where", 24), ("Here", 4),
+                             ("Status", 9), ("Laid by", 20), ("Turns", 5), ("Anchor", 8),
+                             ("Notes", 10)):  # fmt: skip
             fields.add_column(label, width=width)
         fields.border_title = "Minefields"
         counters = self.query_one("#counter-table", DataTable)
@@ -160,6 +162,10 @@ class LedgerScreen(OwnerViewScreen):
         if self.owner:
             heading.append(f" · OWNER VIEW of {owner_name}: hide it before the opponent looks "
                            "(v)", style="bold yellow")  # fmt: skip
+        running = mines.current_check(self.factory, campaign_id=self.campaign_id)
+        if running is not None:
+            heading.append(f" · mine check #{running} in progress: m resumes it",
+                           style="bold yellow")  # fmt: skip
         if not view.boundaries:
             heading.append("\nNo boundaries yet: b adds one (two sea areas of your map).",
                            style="dim")  # fmt: skip
@@ -226,7 +232,8 @@ class LedgerScreen(OwnerViewScreen):
                       value=boundaries[0].id if boundaries else 0,
                       options=[("(none: a War at Sea sector)", 0)]
                       + [(b.label, b.id) for b in boundaries]),
-            FieldSpec(f"{prefix}sector", "or sector (War at Sea)", optional=True),
+            FieldSpec(f"{prefix}sector", "or sector (War at Sea)", optional=True,
+                      placeholder="e.g. K7; blank with a boundary"),
         ]  # fmt: skip
 
     def _side_field(self) -> FieldSpec:
@@ -309,6 +316,10 @@ class LedgerScreen(OwnerViewScreen):
         field = self._field()
         if field is None:
             return
+        if field.status != "sowing":
+            self.notify(f"Minefield #{field.id} is {field.status}, not being sown.",
+                        severity="warning")  # fmt: skip
+            return
 
         def submit(values: dict[str, Any]) -> str:
             return mines.complete_minefield(self.factory, minefield_id=field.id, **values)
@@ -341,10 +352,14 @@ class LedgerScreen(OwnerViewScreen):
         def submit(values: dict[str, Any]) -> list[str]:
             place = self._place(values)
             passphrase = self._passphrase(values)
-            drops = values.pop("drops") or 1
+            drops = values.pop("drops")
             words = values.pop("rolls").replace(",", " ").split()
             if not all(word.isdigit() for word in words):
                 raise InvalidInput({"rolls": "d6 rolls are numbers 1..6, e.g. 5 2"})
+            if words and drops is not None and drops != len(words):
+                raise InvalidInput({"drops": f"{len(words)} rolls typed: leave this blank, or "
+                                    "clear the rolls to have them rolled"})  # fmt: skip
+            drops = drops or 1
             rolls = [int(word) for word in words] or [
                 self.dice.roll(6, f"air drop by {values['aircraft']}") for _ in range(drops)
             ]

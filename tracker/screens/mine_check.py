@@ -98,7 +98,8 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
             screen.app.push_screen(MineCheckScreen(campaign_id, check_id))
 
     screen.app.push_screen(
-        FormScreen(f"{len(ship_ids)} ships enter minefield #{field.id}", fields, submit,
+        FormScreen(f"{len(ship_ids)} ship{'s' * (len(ship_ids) != 1)} enter"
+                   f"{'s' * (len(ship_ids) == 1)} minefield #{field.id}", fields, submit,
                    preview=preview), done)  # fmt: skip
 
 
@@ -193,8 +194,13 @@ class MineCheckScreen(TrackerScreen):
     def action_roll(self) -> None:
         view = self.view
         if view is None or view.next is None:
-            self.notify(f"The check is {view.status if view else 'gone'}: no ship left to draw.",
-                        severity="warning")  # fmt: skip
+            why = {
+                "halted": "it has halted: the task force stops and replots; the ships not "
+                "drawn pass",
+                "complete": "every ship has been drawn",
+                "abandoned": "it was abandoned",
+            }.get(view.status if view else "", "it is gone")
+            self.notify(f"No more draws: {why}.", severity="warning")
             return
         draw = view.next
         fields = [

@@ -219,12 +219,20 @@ def counter_fields(counter: CounterView) -> list[FieldSpec]:
                   high=99),
         FieldSpec("fuel_empty", "Fuel factors empty", kind="int", value=counter.fuel.empty,
                   low=0, high=99),
+        FieldSpec("speed_lost", "Mine damage: speed lost", kind="int", value=counter.speed_lost,
+                  low=0, high=20),
+        FieldSpec("gunnery_lost", "Mine damage: gunnery lost", kind="int",
+                  value=counter.gunnery_lost, low=0, high=99),
+        FieldSpec("hull_damage", "Mine damage: hull boxes hit", kind="int",
+                  value=counter.hull_damage, low=0, high=99),
+        FieldSpec("crippled", "Crippled", kind="bool", value=counter.crippled),
     ]  # fmt: skip
 
 
 def counter_note(counter: CounterView) -> str:
-    """What the counter form leaves alone: fuel lost to mines and the damage mines did."""
-    note = "Second World War at Sea counter values, as printed on the ship's counter."
+    """What the counter form leaves alone: fuel lost to mines."""
+    note = ("Second World War at Sea counter values, as printed on the ship's counter; the "
+            "mine damage lines take your group's repairs and corrections.")  # fmt: skip
     if counter.fuel.lost:
         note += (
             f" {counter.fuel.lost} fuel factors lost to mines stay lost until a repair in a "

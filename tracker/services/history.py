@@ -287,6 +287,13 @@ def _dice_text(detail: dict[str, Any]) -> str:
     dice = detail.get("dice") or {}
     if "criticals" in dice:
         return ", ".join(f"{d['kind'][0]}crit {d['roll']}" for d in dice["criticals"])
+    if "d6" in dice:  # mine rolls, air drops, drifts, searches
+        text = f"d6 {dice['d6']}" if dice["d6"] is not None else ""
+        if "drm" in dice:
+            text += f" {dice['drm']:+d} = {dice['modified']}"
+        if "target" in dice:
+            text += f" vs {dice['target']}+"
+        return text
     roll = dice.get("d10")
     if roll is None:
         return ""

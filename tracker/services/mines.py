@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -190,6 +191,10 @@ class CheckView:
 # --- counters and fuel -------------------------------------------------------------------
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def _fuel(ship: Ship) -> swwas.Fuel:
     return swwas.Fuel(full=ship.fuel_full, empty=ship.fuel_empty, lost=ship.fuel_lost)
 
@@ -254,9 +259,22 @@ def save_counter(
     hull_boxes: int = 0,
     fuel_full: int = 0,
     fuel_empty: int = 0,
+    speed_lost: int | None = None,
+    gunnery_lost: int | None = None,
+    hull_damage: int | None = None,
+    crippled: bool | None = None,
 ) -> str:
-    """Enter a ship's counter values; the size is the player's, never derived (DOMAIN 2.1)."""
+    """Enter a ship's counter values; the size is the player's, never derived (DOMAIN 2.1).
+
+    The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
+    giving it is how a repair or a correction is entered (the repair rules are the group's).
+    """
     errors: dict[str, str] = {}
+    for field, amount, high in (("speed_lost", speed_lost, speed_rating),
+                                ("gunnery_lost", gunnery_lost, 99),
+                                ("hull_damage", hull_damage, hull_boxes or 99)):  # fmt: skip
+        if amount is not None:
+            require_range(errors, field, amount, 0, high)
     if counter_size not in ("", *COUNTER_SIZES):
         errors["counter_size"] = "must be long or small (as printed on the counter)"
     for field, value, high in (
@@ -281,7 +299,11 @@ def save_counter(
         ship.counter_size, ship.speed_rating = counter_size, speed_rating
         ship.torpedo_factors, ship.mines_loaded = torpedo_factors, mines_loaded
         ship.hull_boxes, ship.fuel_full, ship.fuel_empty = hull_boxes, fuel_full, fuel_empty
-        ship.speed_lost = min(ship.speed_lost, speed_rating)
+        ship.speed_lost = min(ship.speed_lost if speed_lost is None else speed_lost, speed_rating)
+        ship.gunnery_lost = ship.gunnery_lost if gunnery_lost is None else gunnery_lost
+        hits = ship.hull_damage if hull_damage is None else hull_damage
+        ship.hull_damage = min(hits, hull_boxes) if hull_boxes else hits
+        ship.crippled = ship.crippled if crippled is None else crippled
         summary = f"{ship.name}: counter {counter_size or '(no size)'}, speed {speed_rating}, " \
             f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
         _journal_ship(session, ship, side, before, "counter", summary)
@@ -321,10 +343,13 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
         ship, side = _afloat(session, ship_id, "factors")
         fuel = _fuel(ship)
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
-            lost = f"; {fuel.lost} lost to mines need a repair in a friendly port" \
-                if fuel.lost else ""  # fmt: skip
+            lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "
+                    "in a friendly port") if fuel.lost else ""  # fmt: skip
             raise InvalidInput(
-                {"factors": f"{ship.name} has {fuel.empty} empty fuel factors to refuel{lost}"}
+                {
+                    "factors": f"{ship.name} has {_n(fuel.empty, 'empty fuel factor')} to "
+                    f"refuel{lost}"
+                }
             )
         try:
             after = swwas.refuel(fuel, factors)
@@ -349,12 +374,12 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
             )  # fmt: skip
         if not 1 <= factors <= view.torpedoes_left:
             raise InvalidInput(
-                {"factors": f"{ship.name} has {view.torpedoes_left} torpedo factors "
+                {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "
                  f"({view.mines_loaded} given over to mines): attack with 1.."
                  f"{view.torpedoes_left}" if view.torpedoes_left else
                  f"{ship.name} has no torpedo factors left for an attack"}
             )  # fmt: skip
-        summary = f"{ship.name} made a torpedo attack with {factors} factors"
+        summary = f"{ship.name} made a torpedo attack with {_n(factors, 'factor')}"
         summary += f" on {target.strip()}" if target.strip() else ""
         journal.append(
             session, campaign_id=side.campaign_id, kind="torpedo", ship_id=ship.id,
@@ -414,17 +439,19 @@ def _place(field: Minefield, key: bytes | None) -> dict[str, Any]:
     if field.secret:
         return secrets.open_note(field.sealed, key)
     return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
-            "path": json.loads(field.path)}  # fmt: skip
+            "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
 
 
 def _store_place(field: Minefield, place: dict[str, Any], key: bytes | None) -> None:
     if field.secret:
         field.sealed = secrets.seal_note(place, key)
         field.boundary_id, field.sector, field.notes, field.path = None, "", "", "[]"
+        field.layer_name = ""
     else:
         field.sealed = ""
         field.boundary_id, field.sector = place["boundary_id"], place["sector"]
         field.notes, field.path = place["notes"], json.dumps(place["path"])
+        field.layer_name = place.get("layer_name", "")
 
 
 def _validate_place(
@@ -445,8 +472,13 @@ def _validate_place(
 
 
 def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | None, int | None]:
+    """The scenario in play and the turn: the one given (not beyond the current turn of a
+    scenario in play), else the current one; None between scenarios when none is given."""
     scenario = journal.current_scenario(session, campaign_id)
     playing = scenario if scenario and scenario.status == "in_play" else None
+    if playing is not None and turn is not None and turn > playing.turn:
+        raise InvalidInput({"turn": f"{playing.title} is at turn {playing.turn}: a turn from 1 "
+                            f"to {playing.turn}, or blank for this one"})  # fmt: skip
     return (playing.id if playing else None), (turn if turn is not None else
                                                (playing.turn if playing else None))  # fmt: skip
 
@@ -527,12 +559,12 @@ def sow_minefield(
         scenario_id, turn = _turn(session, campaign_id, turn)
         field = Minefield(
             campaign_id=campaign_id, side_id=side_id, status="active" if complete else "sowing",
-            laid_by=laid_by, layer_ship_id=layer_ship_id,
-            layer_name=(layer.name if layer else layer_name.strip()), scenario_id=scenario_id,
+            laid_by=laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
             turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
             secret=secret,
         )  # fmt: skip
-        _store_place(field, {"boundary_id": boundary_id, "sector": sector,
+        name = layer.name if layer else layer_name.strip()
+        _store_place(field, {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
                              "notes": notes.strip(), "path": []}, key)  # fmt: skip
         session.add(field)
         session.flush()
@@ -540,8 +572,8 @@ def sow_minefield(
         verb = "laid" if complete else "began sowing"
         journal.append(
             session, campaign_id=campaign_id, kind="minefield", side_id=side_id,
-            summary=f"{side.name}: {field.layer_name or laid_by} {verb} minefield #{field.id} "
-            f"({where})", changes=(_new_field_change(field),),
+            summary=f"{side.name}: {field.layer_name or 'a ' + laid_by + ' minelayer'} {verb} "
+            f"minefield #{field.id} ({where})", changes=(_new_field_change(field),),
         )  # fmt: skip
         return field.id or 0
 
@@ -645,11 +677,11 @@ def aerial_drop(
             field = Minefield(
                 campaign_id=side.campaign_id, side_id=side_id,
                 status="active" if works else "scattered", laid_by="aircraft",
-                layer_name=name, scenario_id=scenario_id, turn_started=turn,
+                scenario_id=scenario_id, turn_started=turn,
                 turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
             )  # fmt: skip
             _store_place(field, {"boundary_id": boundary_id, "sector": sector, "notes": "",
-                                 "path": []}, key)  # fmt: skip
+                                 "path": [], "layer_name": name}, key)  # fmt: skip
             session.add(field)
             session.flush()
             need = "3-6" if circled else "4-6"
@@ -658,7 +690,8 @@ def aerial_drop(
             results.append(result)
             journal.append(
                 session, campaign_id=side.campaign_id, kind="minefield", side_id=side_id,
-                summary=f"{side.name}: {name} dropped {result}", dice={"d6": roll},
+                summary=f"{side.name}: {'aircraft' if secret else name} dropped {result}",
+                dice={"d6": roll},
                 changes=(_new_field_change(field),),
             )  # fmt: skip
         return results
@@ -739,19 +772,31 @@ def _field_view(
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" (d6 {step['d6']})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
-    shown = Minefield(**{**field.model_dump(), "boundary_id": place["boundary_id"],
-                         "sector": place["sector"], "secret": False})  # fmt: skip
     return MinefieldView(
         id=field.id or 0, side_id=side.id or 0, side_name=side.name,
         where="secret" if hidden else _place_label(session, place["boundary_id"],
                                                    place["sector"]),
         boundary_id=place["boundary_id"], sector=place["sector"],
-        count_here=0 if hidden else _count_here(session, shown), status=field.status,
-        laid_by=field.laid_by, layer="" if hidden else field.layer_name,
+        count_here=0, status=field.status,
+        laid_by=field.laid_by, layer=place.get("layer_name", ""),
         turn_started=field.turn_started, turn_completed=field.turn_completed,
         drop_roll=field.drop_roll, drifting=field.drifting, secret=field.secret, hidden=hidden,
         notes=place["notes"], path=path,
     )  # fmt: skip
+
+
+def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
+    """Each readable minefield with the count of active ones the viewer can place beside it:
+    public ones, and in the owner's view the owner's secret ones too (DOMAIN B6)."""
+    places = Counter(
+        (view.boundary_id, view.sector) for view in views
+        if not view.hidden and view.status == "active"
+    )  # fmt: skip
+    return [
+        view if view.hidden else replace(
+            view, count_here=max(1, places[(view.boundary_id, view.sector)]))
+        for view in views
+    ]  # fmt: skip
 
 
 def ledger(
@@ -773,12 +818,13 @@ def ledger(
             .where(Minefield.campaign_id == campaign_id, Minefield.status != "void")
             .order_by(col(Minefield.id))
         ).all()
-        views = tuple(
+        views = [
             _field_view(session, field, sides[field.side_id],
                         key if field.side_id == owner_side_id else None,
                         field.side_id == owner_side_id)
             for field in fields
-        )  # fmt: skip
+        ]  # fmt: skip
+        views = _with_counts(views)
         ships = session.exec(
             select(Ship)
             .where(col(Ship.side_id).in_(list(sides)))
@@ -788,7 +834,7 @@ def ledger(
         ).all()  # fmt: skip
         scenario = journal.current_scenario(session, campaign_id)
         return Ledger(
-            campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=views,
+            campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
             boundaries=_boundary_views(session, campaign_id),
             counters=tuple(_counter_view(session, ship, sides[ship.side_id]) for ship in ships),
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
@@ -844,6 +890,10 @@ def save_mine_row(
     require_range(errors, "high", high, -5, 20)
     if not errors and high < low:
         errors["high"] = f"must be at least low ({low})"
+    lowest, highest = mine_check.DIE_RANGE
+    if not errors and (high < lowest or low > highest):
+        errors["low"] = (f"a d6 plus the modifiers (0 to +5) gives {lowest} to {highest}: "
+                         "this row would never be rolled")  # fmt: skip
     if applies_to not in APPLIES_TO:
         errors["applies_to"] = "must be all, long or small"
     try:
@@ -982,7 +1032,7 @@ def start_check(
                                       draw_no=draw_no))  # fmt: skip
         journal.append(
             session, campaign_id=field.campaign_id, kind="mine check",
-            summary=f"mine check #{check_row.id}: {len(ship_ids)} ships enter minefield "
+            summary=f"mine check #{check_row.id}: {_n(len(ship_ids), 'ship')} enter minefield "
             f"#{field.id} at speed {speed} ({len(cups['long'])} long, {len(cups['small'])} "
             f"small; {first_cup} cup first)", dice={"seed": seed},
         )  # fmt: skip
@@ -1068,8 +1118,10 @@ def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | 
 def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
     done = []
     if effect.speed:
+        was = ship.speed_lost
         ship.speed_lost = min(ship.speed_rating, ship.speed_lost + effect.speed)
-        done.append(f"speed {ship.speed_rating - ship.speed_lost} (-{effect.speed})")
+        done.append(f"speed {ship.speed_rating - ship.speed_lost} "
+                    f"(-{ship.speed_lost - was})")  # fmt: skip
     if effect.gunnery:
         ship.gunnery_lost += effect.gunnery
         done.append(f"gunnery -{effect.gunnery}")
@@ -1082,6 +1134,10 @@ def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
         hits = ship.hull_damage + effect.hull
         ship.hull_damage = min(ship.hull_boxes, hits) if ship.hull_boxes else hits
         done.append(f"hull {effect.hull}")
+        if ship.hull_boxes and ship.hull_damage >= ship.hull_boxes and not effect.sunk:
+            # Second World War at Sea: a ship sinks when its hull is used up (DOMAIN 2.1).
+            ship.sunk, ship.condition = True, "Sunk: hull used up by a mine"
+            done.append("hull used up: SUNK")
     if effect.crippled:
         ship.crippled = True
         done.append("crippled")
