@@ -286,7 +286,7 @@ def test_acceptance_task_force_of_3_long_5_small_enters_3_minefields_at_speed_3(
     for ship, after_repair in ((second_hit, Fuel(0, 4, 0)), (first_hit, Fuel(2, 2, 0))):
         lost = mines.counter(factory, ship_id=ship).fuel.lost
         summary = scenarios.repair_ship(factory, ship_id=ship, fuel=True, in_port=True)
-        assert summary.endswith(f"repaired in port: fuel {lost} lost -> empty")
+        assert summary.endswith(f"repaired in port: fuel {lost} lost → empty")
         assert mines.counter(factory, ship_id=ship).fuel == after_repair
         error = refused(
             lambda ship=ship: scenarios.repair_ship(factory, ship_id=ship, fuel=True), "fuel"

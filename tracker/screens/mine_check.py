@@ -155,7 +155,8 @@ class MineCheckScreen(TrackerScreen):
         if view.leaving_board:
             heading.append(" (leaving the tactical board)")
         extra = min(3, view.minefields - 1)
-        heading.append(f" · {view.minefields} minefields here: modifier +{view.drm} "
+        heading.append(f" · {view.minefields} minefield{'s' * (view.minefields != 1)} here: "
+                       f"modifier +{view.drm} "
                        f"(+{extra} minefields, +{view.drm - extra} speed)")  # fmt: skip
         heading.append(f"\nFirst cup: {view.first_cup}.  The check {RULE_TEXT[view.rule]}.",
                        style="dim")  # fmt: skip

@@ -540,7 +540,7 @@ def repair_ship(
         where = "in port" if in_port else "at sea"
         parts = [f"S +{structure}" if structure else "", f"F +{flotation}" if flotation else ""]
         parts += [f"cleared: {effect}" for effect in cleared]
-        parts.append(f"fuel {restored} lost -> empty" if restored else "")
+        parts.append(f"fuel {restored} lost → empty" if restored else "")
         summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
         journal.append(
             session, campaign_id=campaign.id or 0, kind="repair", ship_id=ship_id,
