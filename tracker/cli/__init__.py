@@ -1,14 +1,23 @@
-"""Command line: parse, resolve the database, migrate, then run the app or a sub-command."""
+"""Command line: parse, resolve the database, migrate, then run the app or a sub-command.
+
+Each sub-command beyond `demo` lives in a module of this package, listed in COMMANDS: its
+`add_parser(sub)` adds the sub-parser and sets `handler=run` on it, where
+`run(args, factory, target) -> int` does the work (target: the resolved file or URL) and
+returns the exit status (2 for bad input, with a one-line message on stderr).
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from tracker import __version__, paths
 
 EXIT_BAD_FILE = 2
+# Sub-command modules of this package (each with add_parser and run), by the order of --help.
+COMMANDS: tuple[str, ...] = ()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tracker {__version__}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo", help="add the River Plate sample campaign to the file and open it")
+    for name in COMMANDS:
+        importlib.import_module(f"tracker.cli.{name}").add_parser(sub)
     return parser
 
 
@@ -48,6 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if backup is not None:
         print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
     factory = session_factory(engine)
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        # A sub-command that does its work and exits without opening the app.
+        status: int = handler(args, factory, target)
+        engine.dispose()
+        return status
     open_campaign_id = None
     if args.command == "demo":
         from tracker.services.demo import create_sample_campaign
