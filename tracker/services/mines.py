@@ -434,17 +434,34 @@ def _place_label(session: Session, boundary_id: int | None, sector: str) -> str:
     return f"sector {sector}" if sector else "?"
 
 
-def _place(field: Minefield, key: bytes | None) -> dict[str, Any]:
-    """A minefield's place, notes and path, opened from the sealed note when it is secret."""
-    if field.secret:
-        return secrets.open_note(field.sealed, key)
-    return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
-            "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
+def _place(session: Session, field: Minefield, key: bytes | None) -> dict[str, Any]:
+    """A minefield's place, notes and path, opened from the sealed note when it is secret.
+
+    A sealed note names its boundary by its two areas, not by a row id, so it stays right in a
+    campaign exported and imported again (the seal cannot be rewritten without the passphrase).
+    """
+    if not field.secret:
+        return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
+                "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
+    place = secrets.open_note(field.sealed, key)
+    areas = place.pop("boundary", None)
+    place.setdefault("boundary_id", None)
+    if areas:
+        boundary = session.exec(select(SeaBoundary).where(
+            SeaBoundary.campaign_id == field.campaign_id, SeaBoundary.area_a == areas[0],
+            SeaBoundary.area_b == areas[1])).first()  # fmt: skip
+        place["boundary_id"] = boundary.id if boundary else None
+    return place
 
 
-def _store_place(field: Minefield, place: dict[str, Any], key: bytes | None) -> None:
+def _store_place(
+    session: Session, field: Minefield, place: dict[str, Any], key: bytes | None
+) -> None:
     if field.secret:
-        field.sealed = secrets.seal_note(place, key)
+        sealed = {key_: value for key_, value in place.items() if key_ != "boundary_id"}
+        boundary = session.get(SeaBoundary, place["boundary_id"]) if place["boundary_id"] else None
+        sealed["boundary"] = [boundary.area_a, boundary.area_b] if boundary else None
+        field.sealed = secrets.seal_note(sealed, key)
         field.boundary_id, field.sector, field.notes, field.path = None, "", "", "[]"
         field.layer_name = ""
     else:
@@ -564,8 +581,9 @@ def sow_minefield(
             secret=secret,
         )  # fmt: skip
         name = layer.name if layer else layer_name.strip()
-        _store_place(field, {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
-                             "notes": notes.strip(), "path": []}, key)  # fmt: skip
+        place = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
+                 "notes": notes.strip(), "path": []}  # fmt: skip
+        _store_place(session, field, place, key)
         session.add(field)
         session.flush()
         where = "a secret place" if secret else _place_label(session, boundary_id, sector)
@@ -680,7 +698,7 @@ def aerial_drop(
                 scenario_id=scenario_id, turn_started=turn,
                 turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
             )  # fmt: skip
-            _store_place(field, {"boundary_id": boundary_id, "sector": sector, "notes": "",
+            _store_place(session, field, {"boundary_id": boundary_id, "sector": sector, "notes": "",
                                  "path": [], "layer_name": name}, key)  # fmt: skip
             session.add(field)
             session.flush()
@@ -721,14 +739,14 @@ def drift(
         to_sector = _validate_place(session, field.campaign_id, to_boundary_id, to_sector, errors)
         check(errors)
         key = side_key(session, side.id or 0, passphrase) if field.secret else None
-        place = _place(field, key)
+        place = _place(session, field, key)
         _, turn = _turn(session, field.campaign_id, turn)
         old = _place_label(session, place["boundary_id"], place["sector"])
         new = _place_label(session, to_boundary_id, to_sector)
         place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
         place["boundary_id"], place["sector"] = to_boundary_id, to_sector
         before = journal.row_state(field)
-        _store_place(field, place, key)
+        _store_place(session, field, place, key)
         way = f" (d6 {d6})" if d6 is not None else ""
         summary = f"{side.name}: minefield #{field.id} drifted" + (
             "" if field.secret else f" from {old} to {new}") + way  # fmt: skip
@@ -750,13 +768,14 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
         field, side = _field_and_side(session, minefield_id)
         if not field.secret:
             raise InvalidInput({"minefield": f"minefield #{field.id} is already revealed"})
-        place = _place(field, side_key(session, side.id or 0, passphrase))
+        place = _place(session, field, side_key(session, side.id or 0, passphrase))
         before = journal.row_state(field)
         # Revealed, the place is public: an undo seals it back plain, which opens under any
         # passphrase the side has set or changed to since (the old token would not).
-        before["sealed"] = secrets.seal_note(place, None)
+        _store_place(session, field, place, None)  # still secret: sealed plain, by area names
+        before["sealed"] = field.sealed
         field.secret = False
-        _store_place(field, place, None)
+        _store_place(session, field, place, None)
         where = _place_label(session, field.boundary_id, field.sector)
         summary = f"{side.name}: minefield #{field.id} revealed ({where})"
         _field_change(session, field, side, before, summary)
@@ -768,7 +787,7 @@ def _field_view(
 ) -> MinefieldView:
     hidden = field.secret and not readable
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": []} if hidden
-             else _place(field, key))  # fmt: skip
+             else _place(session, field, key))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" (d6 {step['d6']})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
