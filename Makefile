@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?=
 
-.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean
+.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean system-deps
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,15 @@ pytest: $(STAMP)
 wheel-check: $(STAMP)
 	$(BIN)/python tests/wheel_check.py
 
-test: lint typecheck contracts pytest wheel-check
+# The printing tests render record sheets in Debian's chromium and count pages with pdfinfo.
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! command -v pdfinfo >/dev/null 2>&1; then \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y \
+			--no-install-recommends chromium poppler-utils; \
+	fi
+
+test: system-deps lint typecheck contracts pytest wheel-check
 
 # Refresh the lock file after changing dependencies in pyproject.toml.
 lock: $(STAMP)

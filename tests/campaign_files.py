@@ -1,21 +1,35 @@
-"""Campaign files made for the tests outside tracker: the sample campaign on disk, and SQL run
-straight at a file (imported as a plain module by tests in this folder)."""
+"""Campaign files made for the tests outside tracker: the sample campaign on disk, a campaign with
+rows in every table, and SQL run straight at a file (imported as a plain module by the tests)."""
 
 from __future__ import annotations
 
 import os
 import random
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from sqlmodel import SQLModel, text
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.screens.form import FormScreen
-from tracker.services import demo
+from tracker.services import (
+    campaigns,
+    damage,
+    demo,
+    fleet,
+    history,
+    mines,
+    roster,
+    scenarios,
+    sheet,
+)
+
+PASSPHRASE = "secret-1"
 
 
 def run_sql(path: Path, statement: str) -> None:
@@ -89,3 +103,138 @@ async def press_to(pilot, *keys: str, screen: type[S]) -> S:  # type: ignore[no-
     current = pilot.app.screen
     assert isinstance(current, screen), f"{keys} led to {type(current).__name__}"
     return current
+
+
+# --- a campaign with rows in every table ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Filled:
+    """What fill_every_table made, for tests that look at it again."""
+
+    campaign_id: int
+    side_id: int  # the side with the passphrase, the units, the minefields
+    ship_id: int
+    secret_minefield_id: int
+    check_id: int
+
+
+def fill_every_table(
+    factory: SessionFactory, *, campaign_id: int, ship_id: int, passphrase: str = PASSPHRASE
+) -> Filled:
+    """Rows in every table through the services, for a campaign with a planned scenario and a ship
+    (`ship_id`) on its first side: the scenario played and closed (a hit with a critical,
+    snapshots), a repair, a War at Sea submarine whose markers are then encrypted under a
+    passphrase (and one with plain markers on the second side, if there is one), a boundary with
+    a minefield and a secret one, the campaign's critical and mine tables, a mine check with a
+    roll, fuel used; the newest journal entries are an undo and its redo (of the fuel used)."""
+    damage.save_table_row(
+        factory, campaign_id=campaign_id, kind="structural", low=1, high=10, effect="Fire"
+    )
+    view = campaigns.get_overview(factory, campaign_id=campaign_id)
+    side_id = view.sides[0].id
+    battle = view.scenarios[0].id
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=[ship_id])
+    scenarios.set_correction_factor(factory, scenario_id=battle, side_id=side_id, value="+1")
+    scenarios.start_scenario(factory, scenario_id=battle)
+    damage.record_hit(
+        factory,
+        request=damage.HitRequest(
+            ship_id=ship_id, structure=1, criticals=(damage.CriticalRequest(roll=3),)
+        ),
+    )
+    scenarios.close_scenario(factory, scenario_id=battle)
+    scenarios.repair_ship(factory, ship_id=ship_id, structure=1)
+    sub = roster.save_unit(
+        factory, side_id=side_id,
+        fields=roster.UnitFields(name="U-47", unit_type="submarine", points=10),
+    )  # fmt: skip
+    roster.assign_markers(factory, unit_id=sub, real=1, sector="A1")
+    roster.set_passphrase(factory, side_id=side_id, passphrase=passphrase)
+    if len(view.sides) > 1:  # a side without a passphrase: its marker notes stay plain
+        other_sub = roster.save_unit(
+            factory, side_id=view.sides[1].id,
+            fields=roster.UnitFields(name="U-32", unit_type="submarine", points=10),
+        )  # fmt: skip
+        roster.assign_markers(factory, unit_id=other_sub, real=2, sector="B2")
+    boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="A", area_b="B")
+    field = mines.sow_minefield(
+        factory, side_id=side_id, laid_by="surface", boundary_id=boundary, complete=True
+    )
+    secret = mines.sow_minefield(
+        factory, side_id=side_id, laid_by="surface", boundary_id=boundary, complete=True,
+        secret=True, notes="off Lobos", layer_name="Teviot Bank", passphrase=passphrase,
+    )  # fmt: skip
+    mines.save_counter(factory, ship_id=ship_id, counter_size="long", speed_rating=2, fuel_full=4)
+    mines.save_mine_row(factory, campaign_id=campaign_id, low=1, high=11, effects="fuel-1")
+    check = mines.start_check(factory, minefield_id=field, ship_ids=[ship_id], speed=2, seed=1)
+    mines.roll_mine(factory, check_id=check, roll=3)
+    mines.use_fuel(factory, ship_id=ship_id, factors=1)
+    history.undo_last(factory, campaign_id=campaign_id)
+    history.redo_last(factory, campaign_id=campaign_id)
+    return Filled(campaign_id, side_id, ship_id, secret, check)
+
+
+def full_sample_campaign(factory: SessionFactory) -> Filled:
+    """The River Plate sample with rows in every table, Ajax moved to a new squadron first (a
+    ship whose squadron is not its original one)."""
+    sample_id = demo.create_sample_campaign(factory)
+    overview = campaigns.get_overview(factory, campaign_id=sample_id)
+    detached = fleet.create_squadron(factory, side_id=overview.sides[0].id, name="Detached")
+    force_g = overview.sides[0].squadrons[0].id
+    ajax = sheet.load_record_sheet(factory, squadron_id=force_g).ships[1].id
+    fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
+    return fill_every_table(factory, campaign_id=sample_id, ship_id=ajax)
+
+
+# The ids of a campaign's rows in each table, however they reach it (written apart from
+# tracker's own queries, so a test can check them).
+CAMPAIGN_ROWS = {
+    "campaign": "SELECT id FROM campaign WHERE id = :c",
+    "scenario": "SELECT id FROM scenario WHERE campaign_id = :c",
+    "side": "SELECT id FROM side WHERE campaign_id = :c",
+    "squadron": "SELECT squadron.id FROM squadron JOIN side ON side.id = squadron.side_id "
+    "WHERE side.campaign_id = :c",
+    "commander": "SELECT id FROM commander WHERE campaign_id = :c",
+    "crew": "SELECT id FROM crew WHERE campaign_id = :c",
+    "ship": "SELECT ship.id FROM ship JOIN side ON side.id = ship.side_id "
+    "WHERE side.campaign_id = :c",
+    "battery": "SELECT battery.id FROM battery JOIN ship ON ship.id = battery.ship_id "
+    "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+    "journalentry": "SELECT id FROM journalentry WHERE campaign_id = :c",
+    "critical": "SELECT critical.id FROM critical JOIN ship ON ship.id = critical.ship_id "
+    "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+    "criticaltablerow": "SELECT id FROM criticaltablerow WHERE campaign_id = :c",
+    "participation": "SELECT participation.id FROM participation JOIN scenario "
+    "ON scenario.id = participation.scenario_id WHERE scenario.campaign_id = :c",
+    "scenarioside": "SELECT scenarioside.id FROM scenarioside JOIN scenario "
+    "ON scenario.id = scenarioside.scenario_id WHERE scenario.campaign_id = :c",
+    "shipsnapshot": "SELECT shipsnapshot.id FROM shipsnapshot JOIN scenario "
+    "ON scenario.id = shipsnapshot.scenario_id WHERE scenario.campaign_id = :c",
+    "repair": "SELECT repair.id FROM repair JOIN ship ON ship.id = repair.ship_id "
+    "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
+    "wasunit": "SELECT wasunit.id FROM wasunit JOIN side ON side.id = wasunit.side_id "
+    "WHERE side.campaign_id = :c",
+    "submarker": "SELECT submarker.id FROM submarker JOIN side ON side.id = submarker.side_id "
+    "WHERE side.campaign_id = :c",
+    "sidesecret": "SELECT sidesecret.id FROM sidesecret "
+    "JOIN side ON side.id = sidesecret.side_id WHERE side.campaign_id = :c",
+    "seaboundary": "SELECT id FROM seaboundary WHERE campaign_id = :c",
+    "minefield": "SELECT id FROM minefield WHERE campaign_id = :c",
+    "minetablerow": "SELECT id FROM minetablerow WHERE campaign_id = :c",
+    "minecheck": "SELECT id FROM minecheck WHERE campaign_id = :c",
+    "minecheckship": "SELECT minecheckship.id FROM minecheckship JOIN minecheck "
+    "ON minecheck.id = minecheckship.check_id WHERE minecheck.campaign_id = :c",
+}
+
+
+def campaign_rows(factory: SessionFactory, campaign_id: int) -> dict[str, list[int]]:
+    """The ids of the campaign's rows in every table (alembic_version aside), in id order."""
+    table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
+    assert set(CAMPAIGN_ROWS) == table_names, "a new table needs a query in CAMPAIGN_ROWS"
+    with session_scope(factory) as session:
+        conn = session.connection()
+        return {
+            name: sorted(conn.execute(text(query), {"c": campaign_id}).scalars())
+            for name, query in CAMPAIGN_ROWS.items()
+        }

@@ -9,10 +9,31 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
+from tracker import settings
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
 
 # Snapshots must render colour the same everywhere.
 os.environ.pop("NO_COLOR", None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_real_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test, nor a tracker process it starts, reads or writes the player's real settings:
+    XDG_CONFIG_HOME for platformdirs on Linux, TRACKER_CONFIG_DIR on every platform."""
+    folder = tmp_path_factory.mktemp("config")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(folder))
+        patch.setenv(settings.DIR_ENV_VAR, str(folder / "tracker"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test starts with no settings file, in a config folder of its own."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    monkeypatch.setenv(settings.DIR_ENV_VAR, str(folder / "tracker"))
+    return folder / "tracker"
 
 
 @pytest.fixture

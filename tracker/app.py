@@ -10,17 +10,20 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 
-from tracker import paths
+from tracker import paths, settings
 from tracker.rules.dice import Dice
 from tracker.screens.base import TrackerScreen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.help import HelpScreen
-from tracker.screens.welcome import WelcomeScreen
+from tracker.screens.welcome import WelcomeScreen, remember_campaign
 from tracker.services import history
 from tracker.services.common import SessionFactory
 from tracker.services.errors import InvalidInput
 
+# The settings' theme names for Textual's own dark and light themes.
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
 STYLE_FILES = (
     "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
     "journal.tcss", "roster.tcss", "ledger.tcss", "dialogs.tcss",
@@ -64,9 +67,33 @@ class TrackerApp(App[None]):
         self.open_campaign_id = open_campaign_id
 
     def on_mount(self) -> None:
+        loaded = settings.read()
+        self._apply_theme(loaded.settings.theme)
+        self.theme_changed_signal.subscribe(self, self._save_theme)
+        for warning in loaded.warnings:
+            self.notify(warning, title="Settings", severity="warning", timeout=10)
         self.push_screen(WelcomeScreen())
         if self.open_campaign_id is not None:
+            problem = remember_campaign(self.factory, self.open_campaign_id)
+            if problem:
+                self.notify(problem, severity="warning")
             self.push_screen(CampaignScreen(self.open_campaign_id))
+
+    def _apply_theme(self, name: str) -> None:
+        """The player's theme: dark, light, or a Textual theme chosen earlier in the palette."""
+        theme = THEMES.get(name, name)
+        if theme in self.available_themes:
+            self.theme = theme
+        else:
+            self.notify(f"Unknown theme {name!r} in your settings: using dark.", severity="warning")
+
+    def _save_theme(self, theme: Theme) -> None:
+        # The palette's Theme command sets app.theme; the choice is kept for the next start.
+        name = next((key for key, value in THEMES.items() if value == theme.name), theme.name)
+        if name != settings.load().theme:
+            warning = settings.remember(theme=name)
+            if warning:
+                self.notify(warning, severity="warning")
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from campaign_files import campaign_rows, fill_every_table, full_sample_campaign
 from service_helpers import (
     Journaled,
     Refused,
@@ -16,7 +17,7 @@ from service_helpers import (
     edit_campaign,
     get_row,
 )
-from sqlmodel import SQLModel, select, text
+from sqlmodel import select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -29,7 +30,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, damage, demo, fleet, mines, roster, scenarios, sheet
+from tracker.services import campaigns, demo, fleet, sheet
 from tracker.services.errors import NotFound
 
 # --- campaigns ----------------------------------------------------------------------------------
@@ -150,57 +151,13 @@ def test_missing_campaign_raises_not_found(factory: SessionFactory) -> None:
 
 def _rows_of_campaign(factory: SessionFactory, campaign_id: int) -> dict[str, int]:
     """Rows in every table that belong to one campaign, however they reach it."""
-    queries = {
-        "campaign": "SELECT count(*) FROM campaign WHERE id = :c",
-        "scenario": "SELECT count(*) FROM scenario WHERE campaign_id = :c",
-        "side": "SELECT count(*) FROM side WHERE campaign_id = :c",
-        "squadron": "SELECT count(*) FROM squadron JOIN side ON side.id = squadron.side_id "
-        "WHERE side.campaign_id = :c",
-        "commander": "SELECT count(*) FROM commander WHERE campaign_id = :c",
-        "crew": "SELECT count(*) FROM crew WHERE campaign_id = :c",
-        "ship": "SELECT count(*) FROM ship JOIN side ON side.id = ship.side_id "
-        "WHERE side.campaign_id = :c",
-        "battery": "SELECT count(*) FROM battery JOIN ship ON ship.id = battery.ship_id "
-        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
-        "journalentry": "SELECT count(*) FROM journalentry WHERE campaign_id = :c",
-        "critical": "SELECT count(*) FROM critical JOIN ship ON ship.id = critical.ship_id "
-        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
-        "criticaltablerow": "SELECT count(*) FROM criticaltablerow WHERE campaign_id = :c",
-        "participation": "SELECT count(*) FROM participation JOIN scenario "
-        "ON scenario.id = participation.scenario_id WHERE scenario.campaign_id = :c",
-        "scenarioside": "SELECT count(*) FROM scenarioside JOIN scenario "
-        "ON scenario.id = scenarioside.scenario_id WHERE scenario.campaign_id = :c",
-        "shipsnapshot": "SELECT count(*) FROM shipsnapshot JOIN scenario "
-        "ON scenario.id = shipsnapshot.scenario_id WHERE scenario.campaign_id = :c",
-        "repair": "SELECT count(*) FROM repair JOIN ship ON ship.id = repair.ship_id "
-        "JOIN side ON side.id = ship.side_id WHERE side.campaign_id = :c",
-        "wasunit": "SELECT count(*) FROM wasunit JOIN side ON side.id = wasunit.side_id "
-        "WHERE side.campaign_id = :c",
-        "submarker": "SELECT count(*) FROM submarker JOIN side ON side.id = submarker.side_id "
-        "WHERE side.campaign_id = :c",
-        "sidesecret": "SELECT count(*) FROM sidesecret JOIN side ON side.id = sidesecret.side_id "
-        "WHERE side.campaign_id = :c",
-        "seaboundary": "SELECT count(*) FROM seaboundary WHERE campaign_id = :c",
-        "minefield": "SELECT count(*) FROM minefield WHERE campaign_id = :c",
-        "minetablerow": "SELECT count(*) FROM minetablerow WHERE campaign_id = :c",
-        "minecheck": "SELECT count(*) FROM minecheck WHERE campaign_id = :c",
-        "minecheckship": "SELECT count(*) FROM minecheckship JOIN minecheck "
-        "ON minecheck.id = minecheckship.check_id WHERE minecheck.campaign_id = :c",
-    }
-    table_names = {table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"}
-    assert set(queries) == table_names, "a new table needs a row here"
-    with session_scope(factory) as session:
-        conn = session.connection()
-        return {
-            name: conn.execute(text(query), {"c": campaign_id}).scalar_one()
-            for name, query in queries.items()
-        }
+    return {name: len(ids) for name, ids in campaign_rows(factory, campaign_id).items()}
 
 
 def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
     factory: SessionFactory,
 ) -> None:
-    sample_id = demo.create_sample_campaign(factory)
+    sample_id = full_sample_campaign(factory).campaign_id
     other = campaigns.create_campaign(factory, name="Other")
     other_side = campaigns.create_side(factory, campaign_id=other.id, name="Royal Navy")
     other_squadron = fleet.create_squadron(factory, side_id=other_side.id, name="Force G")
@@ -211,45 +168,9 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
     fleet.save_battery(factory, ship_id=other_ship, mount="turret", calibre="8in", guns=6)
     fleet.set_crew(factory, squadron_id=other_squadron, training=4, acquisition="direct")
     campaigns.add_scenario(factory, campaign_id=other.id, title="Later")
-    # A transferred ship must not block the delete (ships point at squadrons without cascade).
-    overview = campaigns.get_overview(factory, campaign_id=sample_id)
-    force_g = overview.sides[0].squadrons[0].id
-    detached = fleet.create_squadron(factory, side_id=overview.sides[0].id, name="Detached")
-    ajax = sheet.load_record_sheet(factory, squadron_id=force_g).ships[1].id
-    fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
-    for campaign_id, ship_id in ((other.id, other_ship), (sample_id, ajax)):
-        damage.save_table_row(
-            factory, campaign_id=campaign_id, kind="structural", low=1, high=10, effect="Fire"
-        )
-        view = campaigns.get_overview(factory, campaign_id=campaign_id)
-        battle = view.scenarios[0].id
-        scenarios.set_participants(factory, scenario_id=battle, ship_ids=[ship_id])
-        scenarios.set_correction_factor(
-            factory, scenario_id=battle, side_id=view.sides[0].id, value="+1"
-        )
-        scenarios.start_scenario(factory, scenario_id=battle)
-        damage.record_hit(
-            factory,
-            request=damage.HitRequest(
-                ship_id=ship_id, structure=1, criticals=(damage.CriticalRequest(roll=3),)
-            ),
-        )
-        scenarios.close_scenario(factory, scenario_id=battle)
-        scenarios.repair_ship(factory, ship_id=ship_id, structure=1)
-        sub = roster.save_unit(
-            factory, side_id=view.sides[0].id,
-            fields=roster.UnitFields(name="U-47", unit_type="submarine", points=10),
-        )  # fmt: skip
-        roster.assign_markers(factory, unit_id=sub, real=1, sector="A1")
-        roster.set_passphrase(factory, side_id=view.sides[0].id, passphrase="secret-1")
-        boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="A", area_b="B")
-        field = mines.sow_minefield(
-            factory, side_id=view.sides[0].id, laid_by="surface", boundary_id=boundary,
-            complete=True,
-        )  # fmt: skip
-        mines.save_counter(factory, ship_id=ship_id, counter_size="long", speed_rating=2)
-        mines.save_mine_row(factory, campaign_id=campaign_id, low=1, high=11, effects="fuel-1")
-        mines.start_check(factory, minefield_id=field, ship_ids=[ship_id], speed=2, seed=1)
+    # Both campaigns get rows in every table; the sample's Ajax is a transferred ship, which
+    # must not block the delete (ships point at squadrons without cascade).
+    fill_every_table(factory, campaign_id=other.id, ship_id=other_ship)
 
     before_other = _rows_of_campaign(factory, other.id)
     assert all(before_other.values())

@@ -4,6 +4,8 @@ Each sub-command beyond `demo` lives in a module of this package, listed in COMM
 `add_parser(sub)` adds the sub-parser and sets `handler=run` on it, where
 `run(args, factory, target) -> int` does the work (target: the resolved file or URL) and
 returns the exit status (2 for bad input, with a one-line message on stderr).
+A sub-parser that also sets `before_migrate=True` runs on the file as it is, before any
+migration, and gets None for the factory.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from tracker import __version__, paths
 
 EXIT_BAD_FILE = 2
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
-COMMANDS: tuple[str, ...] = ()
+COMMANDS: tuple[str, ...] = ("data", "csv_files", "backups", "restore", "printing")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
+    if getattr(args, "before_migrate", False):
+        # A command on the file as it is (backups, restore): it must work on a file the app
+        # cannot open, and must not upgrade one; it gets no session factory.
+        return int(args.handler(args, None, target))
 
     from tracker.db import DatabaseProblem, make_engine, migrate, session_factory
 

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
@@ -107,6 +108,8 @@ class LedgerScreen(OwnerViewScreen):
                 tooltip="The ship selected below makes a torpedo attack (not while sowing)"),
         Binding("tab", "app.focus_next", "Table", show=False,
                 tooltip="Switch between the minefields and the ships"),
+        Binding("I", "import_counters", "Import CSV", show=False,
+                tooltip="Ships' counters from a CSV file, matched by ship name (all or none)"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal", show=False),
     ]  # fmt: skip
 
@@ -448,6 +451,14 @@ class LedgerScreen(OwnerViewScreen):
                            FieldSpec("passphrase", "Side's passphrase (if it has one)",
                                      password=True, optional=True)], submit,
             note="Only where the opponent cannot see the screen."), done)  # fmt: skip
+
+    def action_import_counters(self) -> None:
+        open_csv_import(
+            self,
+            kind="counters",
+            target_id=self.campaign_id,
+            title="Import Second World War at Sea counters",
+        )
 
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))

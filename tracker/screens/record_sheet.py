@@ -16,12 +16,13 @@ from tracker.rules import smr
 from tracker.screens import ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import zero_outcome_form
-from tracker.services import fleet, mines, sheet
+from tracker.services import fleet, mines, printing, sheet
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.widgets.track_bar import track_bar
@@ -164,6 +165,13 @@ class RecordSheetScreen(TrackerScreen):
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
         Binding(
+            "I",
+            "import_ships",
+            "Import CSV",
+            show=False,
+            tooltip="Add ships to the squadron from a CSV file (checked first, all or none)",
+        ),
+        Binding(
             "u",
             "counter",
             "Counter",
@@ -177,6 +185,13 @@ class RecordSheetScreen(TrackerScreen):
             "refuel",
             "Refuel",
             tooltip="Refuel empty fuel factors (lost ones need a port repair)",
+            show=False,
+        ),
+        Binding(
+            "P",
+            "print_sheet",
+            "Print",
+            tooltip="Print the record sheet to an HTML page (A4 or Letter) or Markdown",
             show=False,
         ),
     ]
@@ -336,6 +351,11 @@ class RecordSheetScreen(TrackerScreen):
             return
         ship = self._ship()
         self.app.push_screen(DamageEntryScreen(self.record.campaign_id, ship.id if ship else None))
+
+    def action_import_ships(self) -> None:
+        open_csv_import(
+            self, kind="ships", target_id=self.squadron_id, title="Import ships into this squadron"
+        )
 
     def action_journal(self) -> None:
         if self.record is not None:
@@ -542,3 +562,48 @@ class RecordSheetScreen(TrackerScreen):
         self._counter_form(
             "Refuel {name}", ship_forms.refuel_fields, mines.refuel_ship, ship_forms.refuel_note
         )
+
+    def action_print_sheet(self) -> None:
+        """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
+        if self.record is None:
+            return
+        html_path, md_path = (
+            str(printing.default_sheet_path(self.factory, squadron_id=self.squadron_id, fmt=fmt))
+            for fmt in ("html", "markdown")
+        )
+
+        def target(values: dict[str, Any]) -> str:
+            # The default follows the format; a path the player typed is kept as typed.
+            path = str(values.get("path") or "").strip()
+            return md_path if values.get("fmt") == "markdown" and path == html_path else path
+
+        def submit(values: dict[str, Any]) -> object:
+            return printing.write_sheet(
+                self.factory, squadron_id=self.squadron_id, path=target(values),
+                fmt=values["fmt"], paper=values["paper"],
+            )  # fmt: skip
+
+        def done(written: object) -> None:
+            # Nothing on the sheet changed; the path is shown as typed, brackets and all.
+            if written is not None:
+                self.notify(f"Record sheet written to {written}", markup=False)
+
+        def preview(values: dict[str, Any]) -> str:
+            paper = {"a4": " for A4 paper", "letter": " for Letter paper"}.get(values["paper"], "")
+            return f"Writes {target(values) or '(no file)'}" + (
+                "" if values.get("fmt") == "markdown" else paper
+            )
+
+        fields = [
+            FieldSpec("fmt", "Format", kind="select", value="html",
+                      options=[("HTML page to print", "html"), ("Markdown", "markdown")]),
+            FieldSpec("paper", "Paper", kind="select", value="a4",
+                      options=[("A4", "a4"), ("Letter", "letter")]),
+            FieldSpec("path", "File", value=html_path),
+        ]  # fmt: skip
+        note = "The squadron as it stands now, with boxes and lines for pencil."
+        self.app.push_screen(
+            FormScreen(f"Print {self.record.squadron_name}", fields, submit, note=note,
+                       preview=preview, rng=self.rng),
+            done,
+        )  # fmt: skip

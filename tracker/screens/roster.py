@@ -16,34 +16,24 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.search_helper import search_helper_form
 from tracker.services import roster
-from tracker.services.errors import InvalidInput
 from tracker.services.roster import (
     ATTACK_LABELS,
     UNIT_TYPES,
     MarkerView,
     Roster,
-    UnitFields,
     UnitView,
+    unit_fields_from,
 )
 
 
 def dice_text(dice: list[int | None] | None) -> str:
     """An attack row as the card shows it: `3 2 1 -`."""
     return " ".join("-" if d is None else str(d) for d in (dice or [None] * 4))
-
-
-def parse_dice(text: str) -> list[int | None] | None:
-    """`3 2 1 -` back into four dice counts; blank is no attack; ValueError when malformed."""
-    words = text.replace(",", " ").split()
-    if not words or all(w == "-" for w in words):
-        return None
-    if len(words) != 4:
-        raise ValueError("give four values for ranges 0 to 3, e.g. 3 2 1 -")
-    return [None if w == "-" else int(w) for w in words]
 
 
 def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
@@ -78,22 +68,6 @@ def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
                   value=unit.extra_decoys if unit else 0, low=0, high=was.MAX_EXTRA_DECOYS),
         FieldSpec("notes", "Notes", value=unit.notes if unit else ""),
     ]  # fmt: skip
-
-
-def to_unit_fields(values: dict[str, Any]) -> UnitFields:
-    """The form's values as the service's input; a malformed attack row names its field."""
-    attacks: dict[str, list[int | None]] = {}
-    for row in ATTACK_LABELS:
-        text = values.pop(f"attack_{row}")
-        try:
-            dice = parse_dice(text)
-        except ValueError as exc:
-            raise InvalidInput({f"attack_{row}": str(exc) if "four" in str(exc) else
-                                "dice counts are whole numbers or -"}) from exc  # fmt: skip
-        if dice is not None:
-            attacks[row] = dice
-    abilities = "\n".join(a.strip() for a in values.pop("abilities").split(";") if a.strip())
-    return UnitFields(**values, attacks=attacks, abilities=abilities)
 
 
 def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[Any]:
@@ -134,6 +108,8 @@ class RosterScreen(OwnerViewScreen):
                 tooltip="The selected marker's submarine attacks (may reveal it)"),
         Binding("n", "mine", "Mine roll", show=False,
                 tooltip="The selected submarine enters a minefield: d6, 1-2 hull damage"),
+        Binding("I", "import_units", "Import CSV", show=False,
+                tooltip="Add unit cards from a CSV file (checked first, all or none)"),
         Binding("P", "passphrase", "Passphrase", tooltip="Set or change the side's passphrase",
                 show=False),
     ]  # fmt: skip
@@ -237,10 +213,18 @@ class RosterScreen(OwnerViewScreen):
 
         self.ask_owner_view(self.view is not None and self.view.encrypted, check)
 
+    def action_import_units(self) -> None:
+        open_csv_import(
+            self,
+            kind="units",
+            target_id=self.side_id,
+            title="Import War at Sea units into this roster",
+        )
+
     def action_add_unit(self) -> None:
         def submit(values: dict[str, Any]) -> int:
             return roster.save_unit(self.factory, side_id=self.side_id,
-                                    fields=to_unit_fields(values))  # fmt: skip
+                                    fields=unit_fields_from(values))  # fmt: skip
 
         self._form("Add unit", unit_fields(None), submit)
 
@@ -251,7 +235,7 @@ class RosterScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> int:
             return roster.save_unit(self.factory, side_id=self.side_id, unit_id=unit.id,
-                                    fields=to_unit_fields(values))  # fmt: skip
+                                    fields=unit_fields_from(values))  # fmt: skip
 
         self._form(f"Edit {unit.name}", unit_fields(unit), submit)
 
@@ -264,7 +248,7 @@ class RosterScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> int:
             return roster.save_unit(self.factory, side_id=self.side_id,
-                                    fields=to_unit_fields(values))  # fmt: skip
+                                    fields=unit_fields_from(values))  # fmt: skip
 
         self._form(f"Copy of {unit.name}", fields, submit, note="Same card; give it its own name.")
 

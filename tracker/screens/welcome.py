@@ -9,12 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker import settings
 from tracker.rules import smr
 from tracker.screens.base import TrackerScreen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services import campaigns, demo
+from tracker.services import backups, campaigns, demo
+from tracker.services.common import SessionFactory
 from tracker.services.views import CampaignSummary
 
 WELCOME = (
@@ -28,7 +30,15 @@ def _blank(value: int | None) -> int | str:
     return "" if value is None else value
 
 
-def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
+def remember_campaign(factory: SessionFactory, campaign_id: int) -> str | None:
+    """Keep the campaign as the player's last one, so the next start offers it."""
+    key = backups.database_key(factory)
+    return settings.remember(last_campaign=settings.LastCampaign(key, campaign_id))
+
+
+def campaign_fields(
+    summary: CampaignSummary | None, default_scale: str = "1/2400"
+) -> list[FieldSpec]:
     """The campaign form: name, notes and the rule options players may differ on."""
     return [
         FieldSpec("name", "Name", value=summary.name if summary else ""),
@@ -37,7 +47,7 @@ def campaign_fields(summary: CampaignSummary | None) -> list[FieldSpec]:
             "model_scale",
             "Model scale",
             kind="select",
-            value=summary.model_scale if summary else "1/2400",
+            value=summary.model_scale if summary else default_scale,
             options=[(scale, scale) for scale in smr.SCALES],
         ),
         FieldSpec(
@@ -124,6 +134,8 @@ class WelcomeScreen(TrackerScreen):
     def __init__(self) -> None:
         super().__init__()
         self.summaries: list[CampaignSummary] = []
+        # The campaign the cursor goes to at the next reload: the last one opened.
+        self.focus_id: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -137,6 +149,9 @@ class WelcomeScreen(TrackerScreen):
         self.sub_title = "Campaigns"
         table = self.query_one(DataTable)
         table.add_columns("Campaign", "Current scenario", "Sides", "Ships", "Scale")
+        last = settings.load().last_campaign
+        if last is not None and last.database == backups.database_key(self.factory):
+            self.focus_id = last.campaign_id
         self.reload()
 
     def reload(self) -> None:
@@ -151,6 +166,10 @@ class WelcomeScreen(TrackerScreen):
                 summary.ships, summary.model_scale, key=str(summary.id),
             )  # fmt: skip
         if self.summaries:
+            ids = [summary.id for summary in self.summaries]
+            if self.focus_id in ids:
+                row = ids.index(self.focus_id)
+            self.focus_id = None
             table.move_cursor(row=min(row, len(self.summaries) - 1))
         self.query_one("#welcome-empty").display = not self.summaries
         table.display = bool(self.summaries)
@@ -170,7 +189,15 @@ class WelcomeScreen(TrackerScreen):
         if summary is None:
             self.notify("No campaign to open: press n to start one.", severity="warning")
             return
-        self.app.push_screen(CampaignScreen(summary.id))
+        self.open_campaign(summary.id)
+
+    def open_campaign(self, campaign_id: int) -> None:
+        """Push the campaign's screen; it becomes the player's last campaign."""
+        self.focus_id = campaign_id
+        warning = remember_campaign(self.factory, campaign_id)
+        if warning:
+            self.notify(warning, severity="warning")
+        self.app.push_screen(CampaignScreen(campaign_id))
 
     def action_new(self) -> None:
         def submit(values: dict[str, Any]) -> CampaignSummary:
@@ -178,10 +205,17 @@ class WelcomeScreen(TrackerScreen):
 
         def done(result: CampaignSummary | None) -> None:
             if result is not None:
+                # The scale chosen becomes the one the next new campaign starts with.
+                if result.model_scale != default_scale:
+                    warning = settings.remember(model_scale=result.model_scale)
+                    if warning:
+                        self.notify(warning, severity="warning")
                 self.reload()
-                self.app.push_screen(CampaignScreen(result.id))
+                self.open_campaign(result.id)
 
-        self.app.push_screen(FormScreen("New campaign", campaign_fields(None), submit), done)
+        default_scale = settings.load().model_scale
+        fields = campaign_fields(None, default_scale)
+        self.app.push_screen(FormScreen("New campaign", fields, submit), done)
 
     def action_edit(self) -> None:
         summary = self._selected()
@@ -220,4 +254,4 @@ class WelcomeScreen(TrackerScreen):
     def action_sample(self) -> None:
         campaign_id = demo.create_sample_campaign(self.factory)
         self.reload()
-        self.app.push_screen(CampaignScreen(campaign_id))
+        self.open_campaign(campaign_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from tracker.db import SessionFactory
 from tracker.services.errors import InvalidInput, NotFound
@@ -30,12 +30,17 @@ def name_taken(
 
     `Exeter` and `exeter` on one side would be two ships the finder cannot tell apart.
     """
-    query = select(model).where(func.lower(model.name) == name.lower())
+    # Compared in Python: SQLite's lower() folds ASCII only, and Émile is ÉMILE too.
+    query = select(model)
     for key, value in scope.items():
         query = query.where(getattr(model, key) == value)
+    wanted = name.casefold()
     # No autoflush: the row being saved may already carry the clashing name.
     with session.no_autoflush:
-        return any(row.id != exclude_id for row in session.exec(query).all())
+        return any(
+            row.id != exclude_id and row.name.casefold() == wanted
+            for row in session.exec(query).all()
+        )
 
 
 def flush_unique(

@@ -581,7 +581,7 @@ def sow_minefield(
             secret=secret,
         )  # fmt: skip
         name = layer.name if layer else layer_name.strip()
-        place = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
+        place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
                  "notes": notes.strip(), "path": []}  # fmt: skip
         _store_place(session, field, place, key)
         session.add(field)
@@ -867,6 +867,20 @@ def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
             Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
             col(Minefield.status).in_(LIVE))).all()  # fmt: skip
         return len(rows)
+
+
+def ship_by_name(factory: SessionFactory, *, campaign_id: int, name: str) -> int:
+    """The id of the campaign's ship of that name (any case)."""
+    with session_scope(factory) as session:
+        wanted = name.strip().casefold()  # SQLite's lower() folds ASCII only
+        ships = session.exec(
+            select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
+            .where(Side.campaign_id == campaign_id)
+        ).all()  # fmt: skip
+        found = next((ship for ship in ships if ship.name.casefold() == wanted), None)
+        if found is None:
+            raise InvalidInput({"ship": f"no ship named {name.strip()!r} in this campaign"})
+        return found.id or 0
 
 
 def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:

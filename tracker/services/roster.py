@@ -106,6 +106,32 @@ class Assignment:
     seal: str
 
 
+def parse_dice(text: str) -> list[int | None] | None:
+    """`3 2 1 -` back into four dice counts; blank is no attack; ValueError when malformed."""
+    words = text.replace(",", " ").split()
+    if not words or all(w == "-" for w in words):
+        return None
+    if len(words) != 4:
+        raise ValueError("give four values for ranges 0 to 3, e.g. 3 2 1 -")
+    return [None if w == "-" else int(w) for w in words]
+
+
+def unit_fields_from(values: dict[str, Any]) -> UnitFields:
+    """The form's values as the service's input; a malformed attack row names its field."""
+    attacks: dict[str, list[int | None]] = {}
+    for row in ATTACK_LABELS:
+        text = values.pop(f"attack_{row}")
+        try:
+            dice = parse_dice(text)
+        except ValueError as exc:
+            raise InvalidInput({f"attack_{row}": str(exc) if "four" in str(exc) else
+                                "dice counts are whole numbers or -"}) from exc  # fmt: skip
+        if dice is not None:
+            attacks[row] = dice
+    abilities = "\n".join(a.strip() for a in values.pop("abilities").split(";") if a.strip())
+    return UnitFields(**values, attacks=attacks, abilities=abilities)
+
+
 def _attacks(raw: dict[str, list[int | None]] | None, errors: dict[str, str]) -> str:
     rows = raw or {}
     for key, dice in rows.items():

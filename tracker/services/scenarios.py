@@ -30,7 +30,7 @@ from tracker.models import (
     Squadron,
 )
 from tracker.rules import damage as rules
-from tracker.services import journal
+from tracker.services import backups, journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput, check, require_range
 
@@ -318,7 +318,8 @@ def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
 def close_scenario(
     factory: SessionFactory, *, scenario_id: int, outcome: str = "", notes: str = ""
 ) -> int:
-    """End a scenario in play: every ship's end state is recorded; returns how many ships."""
+    """End a scenario in play: every ship's end state is recorded, then the file is backed up;
+    returns how many ships."""
     errors: dict[str, str] = {}
     if len(outcome.strip()) > 200:
         errors["outcome"] = "must be at most 200 characters"
@@ -344,7 +345,9 @@ def close_scenario(
             summary=f"{scenario.title} closed: {outcome.strip() or 'no outcome given'}",
             after={"outcome": scenario.outcome},
         )  # fmt: skip
-        return len(ships)
+    # After the commit: the copy holds the closed scenario, a point worth going back to.
+    backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
+    return len(ships)
 
 
 def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -> None:

@@ -1,0 +1,90 @@
+"""`tracker import-csv {ships,units,counters} FILE --into NAME [--dry-run]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tracker.services import campaigns, csv_import
+from tracker.services.common import SessionFactory
+from tracker.services.errors import InvalidInput
+
+EXIT_BAD_INPUT = 2
+INTO = {
+    "ships": "the squadron, as Squadron or Side/Squadron or Campaign/Side/Squadron",
+    "units": "the side, as Side or Campaign/Side",
+    "counters": "the campaign",
+}
+
+
+def add_parser(sub: Any) -> None:
+    load = sub.add_parser(
+        "import-csv",
+        help="add ships, War at Sea units or Second World War at Sea counters from a CSV file",
+        description="Every row is checked as a form would check it; any problem and nothing is "
+        "written. The columns are listed in the README (CSV columns).",
+    )
+    load.add_argument("kind", choices=csv_import.KINDS)
+    load.add_argument("file", metavar="FILE")
+    load.add_argument(
+        "--into",
+        required=True,
+        metavar="NAME",
+        help="; ".join(f"{kind}: {what}" for kind, what in INTO.items()),
+    )
+    load.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
+    load.set_defaults(handler=run)
+
+
+def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
+    """Every way to name a target of this kind, lower-cased, with its id (None if ambiguous)."""
+    names: dict[str, list[int]] = {}
+
+    def add(id_: int, *parts: str) -> None:
+        for start in range(len(parts)):
+            names.setdefault("/".join(parts[start:]).lower(), []).append(id_)
+
+    for summary in campaigns.list_campaigns(factory):
+        if kind == "counters":
+            add(summary.id, summary.name)
+            continue
+        for side in campaigns.get_overview(factory, campaign_id=summary.id).sides:
+            if kind == "units":
+                add(side.id, summary.name, side.name)
+            for squadron in side.squadrons if kind == "ships" else ():
+                add(squadron.id, summary.name, side.name, squadron.name)
+    return {name: ids[0] if len(ids) == 1 else -1 for name, ids in names.items()}
+
+
+def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    found = _targets(factory, args.kind).get(args.into.strip().lower())
+    if found is None or found < 0:
+        why = "names more than one: add the side or campaign before it" if found else "is not found"
+        return _fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
+    path = Path(args.file)
+    try:
+        raw = path.read_bytes()
+        report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found,
+                                       dry_run=args.dry_run)  # fmt: skip
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror}")
+    except InvalidInput as exc:
+        return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
+    if report.problems:
+        for line in report.problems:
+            print(f"{path}: {line}", file=sys.stderr)
+        count = len(report.problems)
+        return _fail(f"{path}: {count} problem{'s' * (count != 1)}; nothing was written")
+    if args.dry_run:
+        print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready (dry run: "
+              "nothing written)")  # fmt: skip
+    else:
+        print(f"tracker: {path}: imported {report.written} {args.kind}")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"tracker: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

@@ -1,0 +1,91 @@
+"""`tracker export CAMPAIGN --to FILE.json` and `tracker import FILE.json [--name NAME]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tracker.services import campaigns, exchange
+from tracker.services.common import SessionFactory
+from tracker.services.errors import InvalidInput
+
+EXIT_BAD_INPUT = 2
+
+
+def add_parser(sub: Any) -> None:
+    export = sub.add_parser("export", help="write a whole campaign to a JSON file")
+    export.add_argument("campaign", help="the campaign's name (or its number)")
+    export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
+    export.set_defaults(handler=run_export)
+    load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
+    load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
+    load.add_argument("--name", help="import under this name (a campaign's name is never merged)")
+    load.set_defaults(handler=run_import)
+
+
+def _fail(message: str) -> int:
+    print(f"tracker: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _problem(exc: InvalidInput) -> str:
+    return "; ".join(exc.errors.values())
+
+
+def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
+    found = campaigns.list_campaigns(factory)
+    wanted = wanted.strip()
+    # A name first: a campaign named "2" is not campaign number 2.
+    for summary in found:
+        if summary.name.lower() == wanted.lower():
+            return summary.id
+    return next((summary.id for summary in found if str(summary.id) == wanted), None)
+
+
+def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    campaign_id = _campaign_id(factory, args.campaign)
+    if campaign_id is None:
+        names = ", ".join(repr(c.name) for c in campaigns.list_campaigns(factory)) or "none"
+        return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
+    path = Path(args.to)
+    if not path.parent.is_dir():
+        return _fail(f"cannot write {path}: the folder {path.parent} does not exist")
+    text = exchange.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
+    # Written beside the target and renamed over it: a reader never sees half a file.
+    temporary: str | None = None
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        return _fail(f"cannot write {path}: {exc.strerror}")
+    print(f"tracker: wrote {path}")
+    return 0
+
+
+def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    path = Path(args.file)
+    try:
+        if path.stat().st_size > exchange.MAX_BYTES:
+            return _fail(f"{path} is larger than a campaign file can be")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror}")
+    try:
+        document = exchange.read_document(raw)
+        campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
+    except InvalidInput as exc:
+        hint = " (use --name)" if "name" in exc.errors else ""
+        return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
+    name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
+    print(f"tracker: imported {name!r} into {target}")
+    return 0

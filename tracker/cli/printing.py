@@ -1,0 +1,56 @@
+"""`tracker print SQUADRON --html FILE | --markdown FILE [--paper a4|letter]`: a printable sheet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
+
+EXIT_BAD_INPUT = 2
+
+
+def add_parser(sub: Any) -> None:
+    """The `print` sub-command."""
+    parser = sub.add_parser(
+        "print",
+        help="write a squadron's record sheet as a printable HTML page or as Markdown",
+        description="Write a squadron's current record sheet (commander, crew, ships, Structure "
+        "and Flotation with their 1/3 marks, criticals, fuel) to a file.",
+    )
+    parser.add_argument(
+        "squadron",
+        metavar="SQUADRON",
+        help='the squadron\'s name in any case, or "Side/Squadron" when two sides share it',
+    )
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument("--html", metavar="FILE", help="a self-contained HTML page to print")
+    output.add_argument("--markdown", metavar="FILE", help="a Markdown version for notes")
+    parser.add_argument(
+        "--paper",
+        choices=("a4", "letter"),
+        default="a4",
+        type=str.lower,
+        help="page size of the HTML page (default: a4)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    """Find the squadron, write the file whole (or nothing), print the path written."""
+    from tracker.services import printing
+    from tracker.services.errors import InvalidInput
+
+    fmt, path = ("html", args.html) if args.html is not None else ("markdown", args.markdown)
+    try:
+        squadron_id = printing.find_squadron(factory, args.squadron)
+        written = printing.write_sheet(
+            factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper
+        )
+    except InvalidInput as exc:
+        print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(written)
+    return 0

@@ -1,0 +1,128 @@
+"""Pick a CSV file, see every problem in it (a dry run), then import all of its rows or none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DirectoryTree, Input, Label, Static
+
+from tracker import paths
+from tracker.screens.base import TrackerScreen
+from tracker.services import csv_import
+from tracker.services.csv_import import Report
+from tracker.services.errors import InvalidInput
+
+# (path, dry_run) -> what the import did or would do
+Runner = Callable[[Path, bool], Report]
+
+
+class CsvTree(DirectoryTree):
+    """Folders and .csv files only."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [path for path in paths if path.is_dir() or path.suffix.lower() == ".csv"]
+
+
+def report_text(report: Report) -> Text:
+    text = Text()
+    if report.problems:
+        text.append(f"{len(report.problems)} problem{'s' * (len(report.problems) != 1)}; "
+                    "nothing was written:\n", style="bold red")  # fmt: skip
+        for line in report.problems:
+            text.append(f"  {line}\n")
+    elif report.dry_run:
+        text.append(f"{report.valid} of {report.rows} rows are ready. ", style="bold green")
+        text.append("ctrl+s again imports them all.")
+    else:
+        text.append(f"Imported {report.written} rows.", style="bold green")
+    return text
+
+
+class CsvImportScreen(ModalScreen[Report | None]):
+    """enter on a file (or type its path); ctrl+s checks it, and once clean, imports it."""
+
+    # A long report scrolls in its own box (tab to it) rather than pushing the last problems,
+    # and the file tree, off the screen.
+    DEFAULT_CSS = """
+    CsvImportScreen #csv-tree { height: 1fr; min-height: 5; }
+    CsvImportScreen #csv-report-box { height: auto; max-height: 50%; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "check_or_import", "Check, then import"),
+    ]
+
+    def __init__(self, title: str, columns: str, start: Path, run: Runner) -> None:
+        super().__init__()
+        self.heading = title
+        self.columns = columns
+        self.start = start
+        self.run = run
+        self.checked: Path | None = None  # the file whose dry run came back clean
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="csv-dialog"):
+            yield Label(self.heading, id="csv-title", markup=False)
+            yield Static(f"Columns: {self.columns}", classes="caption", markup=False)
+            yield CsvTree(self.start, id="csv-tree")
+            yield Input(placeholder="path of the .csv file", id="csv-path")
+            yield Static("enter on a file picks it · ctrl+s checks it, then imports it · "
+                         "escape cancels", classes="caption")  # fmt: skip
+            with VerticalScroll(id="csv-report-box"):
+                yield Static("", id="csv-report")
+
+    @on(DirectoryTree.FileSelected)
+    def _picked(self, event: DirectoryTree.FileSelected) -> None:
+        self.query_one("#csv-path", Input).value = str(event.path)
+        self.query_one("#csv-path", Input).focus()
+
+    @on(Input.Changed, "#csv-path")
+    def _changed(self) -> None:
+        self.checked = None
+
+    def action_check_or_import(self) -> None:
+        typed = self.query_one("#csv-path", Input).value.strip()
+        report_box = self.query_one("#csv-report", Static)
+        if not typed:
+            report_box.update(Text("Pick a .csv file first.", style="bold red"))
+            return
+        path = Path(typed).expanduser()
+        dry_run = self.checked != path
+        try:
+            report = self.run(path, dry_run)
+        except InvalidInput as exc:
+            report_box.update(Text(f"{path.name}: " + "; ".join(exc.errors.values()),
+                                   style="bold red"))  # fmt: skip
+            return
+        except OSError as exc:
+            report_box.update(Text(f"Cannot read {path}: {exc.strerror}", style="bold red"))
+            return
+        report_box.update(report_text(report))
+        if dry_run:
+            self.checked = path if report.ok and report.valid else None
+        elif report.ok:
+            self.dismiss(report)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def open_csv_import(screen: TrackerScreen, *, kind: str, target_id: int, title: str) -> None:
+    """Push the CSV import for `kind` (see services.csv_import) into `target_id`; the screen
+    reloads once rows are written."""
+
+    def run(path: Path, dry_run: bool) -> Report:
+        return csv_import.import_csv(screen.factory, kind=kind, raw=path.read_bytes(),
+                                     target_id=target_id, dry_run=dry_run)  # fmt: skip
+
+    screen.app.push_screen(
+        CsvImportScreen(title, csv_import.column_names(kind), paths.default_saves_dir(), run),
+        lambda report: screen.reload() if report else None,
+    )

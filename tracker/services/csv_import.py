@@ -1,0 +1,249 @@
+"""Ships, War at Sea units and Second World War at Sea counters from CSV files (README "CSV
+columns").
+
+Every row goes through the same service that the forms use, so a CSV row is checked exactly as
+typed input is. The whole file is one transaction: a dry run, or any problem in any row, rolls
+all of it back, and the report names every problem by row and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlmodel import Session
+
+from tracker.db import SessionFactory
+from tracker.services import fleet, mines, roster
+from tracker.services.errors import InvalidInput, NotFound
+
+KINDS = ("ships", "units", "counters")
+MAX_BYTES = 8 * 1024 * 1024
+MAX_PROBLEMS = 200
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: str  # text | int | optional int | bool
+    required: bool = False
+
+
+def _ship_columns() -> tuple[Column, ...]:
+    ints = {"size_modifier", "speed_kn", "structure_max", "structure_now", "flotation_max",
+            "flotation_now", "fire_markers", "points_base"}  # fmt: skip
+    required = {"name", "structure_max", "flotation_max"}
+    return tuple(
+        Column(f.name, ("optional int" if f.name.endswith("_now") else "int")
+               if f.name in ints else "text", f.name in required)
+        for f in fields(fleet.ShipFields)
+    )  # fmt: skip
+
+
+COLUMNS: dict[str, tuple[Column, ...]] = {
+    "ships": _ship_columns(),
+    "units": (
+        Column("name", "text", True), Column("unit_type", "text", True), Column("nation", "text"),
+        Column("points", "int"), Column("year", "optional int"), Column("speed", "text"),
+        Column("armor", "int"), Column("vital_armor", "int"), Column("hull_points", "int"),
+        Column("damage", "int"),
+        *(Column(f"attack_{row}", "text") for row in roster.ATTACK_ROWS),
+        Column("abilities", "text"), Column("extra_decoys", "int"), Column("notes", "text"),
+    ),
+    "counters": (
+        Column("ship", "text", True), Column("counter_size", "text", True),
+        Column("speed_rating", "int", True), Column("torpedo_factors", "int"),
+        Column("mines_loaded", "int"), Column("hull_boxes", "int"), Column("fuel_full", "int"),
+        Column("fuel_empty", "int"),
+    ),
+}  # fmt: skip
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "ships": {f.name: f.default for f in fields(fleet.ShipFields) if f.name != "name"},
+    "units": {"nation": "", "points": 0, "year": None, "speed": "", "armor": 1,
+              "vital_armor": 1, "hull_points": 1, "damage": 0, "abilities": "",
+              "extra_decoys": 0, "notes": "",
+              **{f"attack_{row}": "" for row in roster.ATTACK_ROWS}},
+    "counters": {"torpedo_factors": 0, "mines_loaded": 0, "hull_boxes": 0, "fuel_full": 0,
+                 "fuel_empty": 0},
+}  # fmt: skip
+
+
+def column_names(kind: str) -> str:
+    """The columns of a kind of CSV file, required ones marked with *."""
+    return ", ".join(f"{c.name}{'*' if c.required else ''}" for c in COLUMNS[kind])
+
+
+@dataclass(frozen=True)
+class Report:
+    """What an import did (or, in a dry run, would do): rows read, rows written, problems."""
+
+    kind: str
+    rows: int
+    valid: int  # rows the services accepted
+    written: int  # rows now in the file: all of them, or none
+    problems: tuple[str, ...]
+    dry_run: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@contextmanager
+def _one_transaction(factory: SessionFactory, commit: Callable[[], bool]) -> Iterator[Any]:
+    """A factory whose sessions all work inside one outer transaction: each service call's own
+    commit only releases a savepoint, and the outer one commits if `commit()` says so."""
+    bind = factory().get_bind()
+    with bind.connect() as connection:  # type: ignore[union-attr]
+        outer = connection.begin()
+
+        def inner() -> Session:
+            return Session(bind=connection, expire_on_commit=False,
+                           join_transaction_mode="create_savepoint")  # fmt: skip
+
+        try:
+            yield inner
+        except BaseException:
+            outer.rollback()
+            raise
+        if commit():
+            outer.commit()
+        else:
+            outer.rollback()
+
+
+def _not_utf8(byte: int) -> InvalidInput:
+    return InvalidInput({"file": f"is not UTF-8 (byte {byte}): save it as UTF-8 CSV "
+                         "(in a spreadsheet: CSV UTF-8)"})  # fmt: skip
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(exc.start) from exc
+    if "\x00" in text:  # UTF-16 without a byte-order mark decodes as UTF-8 full of NULs
+        raise _not_utf8(raw.find(b"\x00"))
+    return text
+
+
+def _header_problems(kind: str, header: list[str]) -> list[str]:
+    known = {column.name for column in COLUMNS[kind]}
+    problems = [f"header: unknown column {name!r}" for name in header if name not in known]
+    problems += [f"header: column {name!r} twice" for name in sorted(set(header))
+                 if header.count(name) > 1]  # fmt: skip
+    problems += [
+        f"header: the required column {column.name!r} is missing"
+        for column in COLUMNS[kind]
+        if column.required and column.name not in header
+    ]
+    if problems:
+        problems.append(f"header: the columns of {kind} are "
+                        + ", ".join(column.name for column in COLUMNS[kind]))  # fmt: skip
+    return problems
+
+
+def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The row's values by the column kinds, and what is wrong with any of them."""
+    values = dict(DEFAULTS[kind])
+    errors: dict[str, str] = {}
+    for column in COLUMNS[kind]:
+        if column.name not in cells:
+            continue
+        text = (cells[column.name] or "").strip()
+        if not text:
+            if column.required:
+                errors[column.name] = "is required"
+            continue
+        if column.kind in ("int", "optional int"):
+            try:
+                values[column.name] = int(text)
+            except ValueError:
+                errors[column.name] = f"{text!r} is not a whole number"
+        else:
+            values[column.name] = text
+    return values, errors
+
+
+def _save_unit(factory: Any, side_id: int, values: dict[str, Any]) -> int:
+    try:
+        return roster.save_unit(factory, side_id=side_id,
+                                fields=roster.unit_fields_from(dict(values)))  # fmt: skip
+    except InvalidInput as exc:
+        # The service names its dice problems "attacks": "main: ..."; the file's column is
+        # attack_main.
+        errors = dict(exc.errors)
+        message = errors.pop("attacks", None)
+        if message is not None:
+            row, _, rest = message.partition(": ")
+            errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
+        raise InvalidInput(errors) from exc
+
+
+def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
+    if kind == "ships":
+        return lambda factory, values: fleet.create_ship(
+            factory, squadron_id=target_id, fields=fleet.ShipFields(**values)
+        )
+    if kind == "units":
+        return lambda factory, values: _save_unit(factory, target_id, values)
+
+    def counter(factory: Any, values: dict[str, Any]) -> object:
+        values = dict(values)
+        ship = mines.ship_by_name(factory, campaign_id=target_id, name=values.pop("ship"))
+        return mines.save_counter(factory, ship_id=ship, **values)
+
+    return counter  # fmt: skip
+
+
+def import_csv(
+    factory: SessionFactory, *, kind: str, raw: bytes, target_id: int, dry_run: bool = False
+) -> Report:
+    """Read a CSV file of `kind` (ships into squadron target_id, units into side target_id,
+    counters of the ships of campaign target_id); write every row or none."""
+    if kind not in KINDS:
+        raise InvalidInput({"kind": f"must be one of {', '.join(KINDS)}"})
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB"})
+    text = _decode(raw)
+    try:
+        records = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as exc:
+        raise InvalidInput({"file": f"is not CSV: {exc}"}) from exc
+    header = [name.strip() for name in records[0]] if records else []
+    if not header:
+        raise InvalidInput({"file": "is empty: the first line names the columns"})
+    # Numbered as a spreadsheet shows them: the header is row 1, and a blank line is a row too.
+    rows = [(number, record) for number, record in enumerate(records[1:], start=2) if record]
+    problems = _header_problems(kind, header)
+    # Without a required column no row can be saved; its cells are still checked.
+    complete = all(column.name in header for column in COLUMNS[kind] if column.required)
+    write = _writer(kind, target_id)
+    written = 0
+    with _one_transaction(factory, lambda: not problems and not dry_run) as inner:
+        for number, record in rows:
+            if len(record) > len(header):
+                problems.append(f"row {number}: more cells than columns")
+                continue
+            cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
+            values, errors = _convert(kind, cells)
+            if not errors and complete:
+                try:
+                    write(inner, values)
+                    written += 1
+                except (InvalidInput, NotFound) as exc:
+                    errors = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
+            problems += [f"row {number}, {column}: {message}" for column, message in
+                         errors.items()]  # fmt: skip
+            if len(problems) >= MAX_PROBLEMS:
+                problems.append("... and more: fix these first")
+                break
+    if not rows and not problems:
+        problems.append("no rows below the header")
+    return Report(kind=kind, rows=len(rows), valid=written,
+                  written=0 if problems or dry_run else written, problems=tuple(problems),
+                  dry_run=dry_run)  # fmt: skip

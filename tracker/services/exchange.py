@@ -1,0 +1,404 @@
+"""A whole campaign as one versioned JSON document: export, validate, import (README "Campaign
+files").
+
+The document holds every row of every table that belongs to the campaign, the journal and the
+campaign's own rule tables included, with secret notes exactly as stored (still encrypted). Row
+ids are renumbered 1, 2, 3 ... per table in the order of the file, and every reference follows
+them, so a campaign exported, imported and exported again gives the same document. Importing
+gives every row a new id in the target file and never merges into a campaign of the same name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Column, DateTime, Integer, String, Table, or_, text
+from sqlalchemy import select as table_select
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import SQLModel, func, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign
+from tracker.services.errors import InvalidInput
+
+FORMAT = "tracker-campaign"
+VERSION = 1
+MAX_BYTES = 256 * 1024 * 1024
+MAX_PROBLEMS = 8
+# Columns that hold another row's id without a foreign key (the row may since be deleted).
+EXTRA_REFS: dict[str, dict[str, str]] = {
+    "journalentry": {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship"},
+    "critical": {"scenario_id": "scenario"},
+    "ship": {"transferred_scenario_id": "scenario"},
+}
+Ids = dict[str, dict[int, int]]
+
+
+def _tables() -> list[Table]:
+    return [table for table in SQLModel.metadata.sorted_tables if table.name != "alembic_version"]
+
+
+def _refs(table: Table) -> dict[str, str]:
+    """Each column of the table that names a row of another (or the same) table."""
+    refs = {fk.parent.name: fk.column.table.name for fk in table.foreign_keys}
+    refs.update(EXTRA_REFS.get(table.name, {}))
+    return refs
+
+
+# --- ids inside JSON columns ---------------------------------------------------------------
+
+
+def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
+    if value is None:
+        return None
+    return ids.get(table, {}).get(value, missing)
+
+
+def _map_journal(detail: str, ids: Ids) -> str:
+    """The row ids of an entry's changes, and the references among their fields; a row not in
+    the campaign any more becomes 0, which undo treats as deleted."""
+    data = json.loads(detail)
+    for change in data.get("changes") or []:
+        table = change["table"]
+        change["id"] = _map_id(ids, table, change["id"], 0)
+        refs = _refs(_TABLES_BY_NAME[table]) if table in _TABLES_BY_NAME else {}
+        for side in ("before", "after"):
+            for key, value in (change.get(side) or {}).items():
+                if key in refs and isinstance(value, int):
+                    change[side][key] = _map_id(ids, refs[key], value, None)
+    return json.dumps(data, sort_keys=True)
+
+
+def _map_criticals(criticals: str, ids: Ids) -> str:
+    items = json.loads(criticals)
+    for item in items:
+        item["id"] = _map_id(ids, "critical", item.get("id"), 0)
+    return json.dumps(items)
+
+
+def _map_marker_note(secret: str, ids: Ids) -> str:
+    """A plain marker note names its unit; an encrypted one is left as sealed (its unit id is
+    never read: the marker's own unit_id column is)."""
+    if not secret.startswith("plain:"):
+        return secret
+    note = json.loads(secret[len("plain:") :])
+    if "unit" in note:
+        note["unit"] = _map_id(ids, "wasunit", note["unit"], 0)
+    return "plain:" + json.dumps(note, sort_keys=True)
+
+
+JSON_COLUMNS: dict[tuple[str, str], Callable[[str, Ids], str]] = {
+    ("journalentry", "detail"): _map_journal,
+    ("shipsnapshot", "criticals"): _map_criticals,
+    ("submarker", "secret"): _map_marker_note,
+}
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the campaign, table by table (parents first), in id order."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    member_ids: dict[str, list[int]] = {}
+    for table in _tables():
+        if table.name == "campaign":
+            where = table.c.id == campaign_id
+        else:
+            links = [
+                table.c[fk.parent.name].in_(member_ids[fk.column.table.name])
+                for fk in table.foreign_keys
+                if fk.column.table.name in member_ids and fk.column.table.name != table.name
+            ]
+            if not links:
+                continue
+            where = or_(*links)
+        rows = conn.execute(table_select(table).where(where).order_by(table.c.id)).mappings().all()
+        found[table.name] = [dict(row) for row in rows]
+        member_ids[table.name] = [row["id"] for row in rows]
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def export_campaign(factory: SessionFactory, *, campaign_id: int) -> dict[str, Any]:
+    """The campaign as a document (see the module's docstring and README "Campaign files")."""
+    with session_scope(factory) as session:
+        if session.get(Campaign, campaign_id) is None:
+            raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
+        revision = session.connection().execute(text("SELECT version_num FROM alembic_version"))
+        schema = revision.scalar_one()
+        rows = _member_rows(session.connection(), campaign_id)
+    ids: Ids = {name: {row["id"]: n for n, row in enumerate(table_rows, start=1)}
+                for name, table_rows in rows.items()}  # fmt: skip
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for table in _tables():
+        refs = _refs(table)
+        out = []
+        for row in rows.get(table.name, []):
+            item = {key: _plain(value) for key, value in row.items()}
+            item["id"] = ids[table.name][row["id"]]
+            for column, target in refs.items():
+                item[column] = _map_id(ids, target, row[column], None)
+            for (name, column), remap in JSON_COLUMNS.items():
+                if name == table.name:
+                    item[column] = remap(row[column], ids)
+            out.append(item)
+        tables[table.name] = out
+    return {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """The document as the file holds it: UTF-8 JSON, keys sorted, one table row per line."""
+    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --- validation ----------------------------------------------------------------------------
+
+
+_TABLES_BY_NAME: dict[str, Table] = {table.name: table for table in _tables()}
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, message: str) -> None:
+        if len(self.items) < MAX_PROBLEMS:
+            self.items.append(message)
+
+    def check(self) -> None:
+        if self.items:
+            raise InvalidInput({"file": "; ".join(self.items)})
+
+
+def _bad_text(value: str) -> bool:
+    return any(ord(char) < 32 and char not in "\t\n\r" for char in value) or "\x7f" in value
+
+
+def _kind(column: Column[Any]) -> Any:
+    """The column's SQL type, under any decorator (a UTC timestamp is a DateTime)."""
+    return getattr(column.type, "impl", column.type)
+
+
+def _check_value(column: Column[Any], value: Any) -> str | None:
+    """What is wrong with a value for this column, or None."""
+    if value is None:
+        return None if column.nullable else "must not be null"
+    kind = _kind(column)
+    if isinstance(kind, Boolean):
+        return None if isinstance(value, bool) else "must be true or false"
+    if isinstance(kind, Integer):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return None if ok and abs(value) < 2**53 else "must be a whole number"
+    if isinstance(kind, DateTime):
+        try:
+            datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            return "must be a date and time (ISO 8601)"
+        return None
+    if isinstance(kind, String):
+        if not isinstance(value, str):
+            return "must be text"
+        if kind.length is not None and len(value) > kind.length:
+            return f"must be at most {kind.length} characters"
+        if _bad_text(value):
+            return "holds a control character"
+    return None
+
+
+def _check_rows(tables: dict[str, Any], problems: _Problems) -> None:
+    for name, rows in tables.items():
+        table = _TABLES_BY_NAME[name]
+        columns = {column.name: column for column in table.columns}
+        seen: set[int] = set()
+        for index, row in enumerate(rows):
+            where = f"{name}[{index}]"
+            if not isinstance(row, dict):
+                problems.add(f"{where} is not an object")
+                continue
+            for key in row.keys() - columns.keys():
+                problems.add(f"{where} has an unknown field {key!r}")
+            for key in columns.keys() - row.keys():
+                problems.add(f"{where} lacks the field {key!r}")
+            for key, column in columns.items():
+                if key in row and (error := _check_value(column, row[key])) is not None:
+                    problems.add(f"{where}.{key} {error}")
+            row_id = row.get("id")
+            if row_id is None:
+                problems.add(f"{where}.id must not be null")
+            elif not isinstance(row_id, int):
+                continue  # named above as a wrong type (a list or an object cannot be looked up)
+            elif row_id in seen:
+                problems.add(f"{where}.id {row_id} is used twice")
+            else:
+                seen.add(row_id)
+
+
+def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
+    """The JSON columns whose ids the import renumbers must hold what tracker writes there."""
+    for (name, column), remap in JSON_COLUMNS.items():
+        for index, row in enumerate(tables.get(name, [])):
+            if row[column] is None:
+                continue
+            try:
+                remap(row[column], {})
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+                problems.add(f"{name}[{index}].{column} does not hold what tracker writes there")
+
+
+def _check_references(tables: dict[str, Any], problems: _Problems) -> None:
+    present = {name: {row["id"] for row in rows} for name, rows in tables.items()}
+    for name, rows in tables.items():
+        table = _TABLES_BY_NAME[name]
+        foreign = {fk.parent.name: fk.column.table.name for fk in table.foreign_keys}
+        for index, row in enumerate(rows):
+            for column, target in foreign.items():
+                value = row.get(column)
+                if value is not None and value not in present.get(target, set()):
+                    problems.add(f"{name}[{index}].{column} refers to {target} {value}, which "
+                                 "is not in the file")  # fmt: skip
+
+
+def read_document(raw: bytes) -> dict[str, Any]:
+    """Parse and check a campaign document; InvalidInput names the first problems found."""
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput({"file": f"is {len(raw) // 2**20} MB, more than a campaign file can "
+                            f"be ({MAX_BYTES // 2**20} MB)"})  # fmt: skip
+    try:
+        document = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput({"file": f"is not UTF-8 text (byte {exc.start})"}) from exc
+    except json.JSONDecodeError as exc:
+        raise InvalidInput({"file": f"is not JSON (line {exc.lineno}, column {exc.colno}: "
+                            f"{exc.msg}); a file cut short ends like this"}) from exc  # fmt: skip
+    except RecursionError as exc:
+        raise InvalidInput(
+            {"file": "is not a campaign file (its JSON is nested too deeply)"}
+        ) from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InvalidInput({"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'})
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise InvalidInput({"file": "has no format version"})
+    if version > VERSION:
+        raise InvalidInput({"file": f"was written by a newer tracker (format version {version}; "
+                            f"this one reads up to {VERSION}): update tracker"})  # fmt: skip
+    tables = document.get("tables")
+    problems = _Problems()
+    if not isinstance(tables, dict):
+        raise InvalidInput({"file": 'has no "tables" object'})
+    for name, rows in tables.items():
+        if name not in _TABLES_BY_NAME:
+            problems.add(f"unknown table {name!r}")
+        elif not isinstance(rows, list):
+            problems.add(f"table {name!r} is not a list of rows")
+    problems.check()
+    if len(tables.get("campaign", [])) != 1:
+        raise InvalidInput({"file": "must hold exactly one campaign"})
+    _check_rows(tables, problems)
+    problems.check()
+    _check_json(tables, problems)
+    _check_references(tables, problems)
+    problems.check()
+    return document
+
+
+# --- import --------------------------------------------------------------------------------
+
+
+# JSON columns name rows of other tables: those tables are written first.
+JSON_DEPENDS = {"journalentry": "*", "shipsnapshot": "critical"}
+
+
+def _import_order() -> list[Table]:
+    """Tables so that every table a row refers to (by key, by id or in JSON) comes first."""
+    tables = _tables()
+    needs = {
+        table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
+                     {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
+        | set(_refs(table).values())
+        for table in tables
+    }  # fmt: skip
+    order: list[Table] = []
+    placed: set[str] = set()
+    while len(order) < len(tables):
+        for table in tables:
+            if table.name not in placed and needs[table.name] - {table.name} <= placed:
+                order.append(table)
+                placed.add(table.name)
+                break
+        else:  # pragma: no cover - the schema has no cycle but a table's own
+            raise RuntimeError("the tables refer to each other in a cycle")
+    return order
+
+
+def _row_values(table: Table, row: dict[str, Any], ids: Ids, defer: list[Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for column in table.columns:
+        value = row[column.name]
+        if column.name == "id":
+            continue
+        if isinstance(_kind(column), DateTime) and value is not None:
+            value = datetime.fromisoformat(value)
+        values[column.name] = value
+    for key, target in _refs(table).items():
+        value = row[key]
+        if value is None:
+            continue
+        if target == table.name and value not in ids[target]:
+            defer.append((table, row["id"], key, value))  # a later row of the same table
+            values[key] = None
+        else:
+            values[key] = ids[target].get(value)
+    remap = {key: fn for (name, key), fn in JSON_COLUMNS.items() if name == table.name}
+    for key, fn in remap.items():
+        values[key] = fn(row[key], ids)
+    return values
+
+
+def import_campaign(
+    factory: SessionFactory, *, document: dict[str, Any], name: str | None = None
+) -> int:
+    """Write a checked document as a new campaign (all of it or nothing); returns its id.
+
+    A campaign of the same name already in the file is never merged into: give `name`.
+    """
+    tables: dict[str, list[dict[str, Any]]] = document["tables"]
+    campaign_name = (name if name is not None else tables["campaign"][0]["name"]).strip()
+    if not campaign_name or len(campaign_name) > 80 or _bad_text(campaign_name):
+        raise InvalidInput({"name": "give the campaign a name of 1 to 80 characters"})
+    with session_scope(factory) as session:
+        clash = session.exec(select(Campaign).where(
+            func.lower(Campaign.name) == campaign_name.lower())).first()  # fmt: skip
+        if clash is not None:
+            raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in this "
+                                "file: import it under another name"})  # fmt: skip
+        conn = session.connection()
+        conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
+        ids: Ids = {}
+        defer: list[Any] = []
+        for table in _import_order():
+            ids[table.name] = {}
+            rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
+            for index, row in rows:
+                values = _row_values(table, row, ids, defer)
+                if table.name == "campaign":
+                    values["name"] = campaign_name
+                try:
+                    key = conn.execute(table.insert().values(**values)).inserted_primary_key
+                except IntegrityError as exc:
+                    raise InvalidInput({"file": f"{table.name}[{index}] breaks a rule of the "
+                                        f"campaign file ({exc.orig})"}) from exc  # fmt: skip
+                assert key is not None
+                ids[table.name][row["id"]] = key[0]
+        for table, old_id, column, value in defer:
+            conn.execute(table.update().where(table.c.id == ids[table.name][old_id])
+                         .values({column: ids[table.name].get(value)}))  # fmt: skip
+        return ids["campaign"][tables["campaign"][0]["id"]]
