@@ -146,13 +146,13 @@ def test_units_and_counters_from_the_command_line(
         "units.csv",
     )
     assert run(campaign_file, "units", units, "Kriegsmarine").out == (
-        f"tracker: {units}: imported 1 units\n"
+        f"tracker: {units}: imported 1 unit\n"
     )
     counters = write_csv(
         tmp_path, "ship,counter_size,speed_rating,fuel_full\nexeter,long,3,8\n", "counters.csv"
     )
     outcome = run(campaign_file, "counters", counters, SAMPLE_NAME.upper())
-    assert outcome == Outcome(0, f"tracker: {counters}: imported 1 counters\n", "")
+    assert outcome == Outcome(0, f"tracker: {counters}: imported 1 counter\n", "")
     conn = sqlite3.connect(campaign_file)
     try:
         assert conn.execute(

@@ -237,6 +237,16 @@ BAD_DOCUMENTS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]
     ),
     "nul_in_text": (_set("side", 0, "nation", "Brit\x00ain"), ("side[0].nation", "control")),
     "delete_in_text": (_set("campaign", 0, "name", "Plate\x7f"), ("campaign[0].name", "control")),
+    # The rules the forms keep: bounds, words, a track no higher than its maximum.
+    "below_bound": (_set("ship", 0, "flotation_max", 0), ("ship[0].flotation_max", "1 or more")),
+    "above_bound": (_set("ship", 0, "size_modifier", 50), ("ship[0].size_modifier", "-3..3")),
+    "negative_speed": (_set("ship", 0, "speed_kn", -3), ("ship[0].speed_kn", "0..60")),
+    "track_above_max": (
+        _set("ship", 0, "structure_now", 99),
+        ("ship[0].structure_now 99 is above structure_max",),
+    ),
+    "unknown_scale": (_set("campaign", 0, "model_scale", "banana"), ("campaign[0].model_scale",)),
+    "unknown_status": (_set("scenario", 0, "status", "lost"), ("scenario[0].status",)),
 }
 
 
@@ -452,7 +462,9 @@ def test_markup_is_text_stored_as_typed(
 # --- export -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("wanted", [SAMPLE_NAME, SAMPLE_NAME.upper(), f"  {SAMPLE_NAME.lower()} "])
+@pytest.mark.parametrize(
+    "wanted", [SAMPLE_NAME, SAMPLE_NAME.upper(), f"  {SAMPLE_NAME.lower()} ", "river plate"]
+)
 def test_export_by_name_in_any_case(
     made: Made, run: Run, campaign_file: Path, tmp_path: Path, wanted: str
 ) -> None:
@@ -539,3 +551,21 @@ def test_export_into_a_read_only_folder_is_refused(refused: Refused, tmp_path: P
         assert os.listdir(folder) == []
     finally:
         folder.chmod(0o700)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "anything", "--to", "out.json"],
+        ["print", "Force G", "--html", "out.html"],
+        ["import-csv", "ships", "ships.csv", "--into", "Force G", "--dry-run"],
+    ],
+)
+def test_a_mistyped_campaign_file_is_not_created_by_a_reading_command(
+    run: Run, tmp_path: Path, command: list[str]
+) -> None:
+    missing = tmp_path / "no-such-campaign.db"
+    outcome = run("--db", missing, *command)
+    assert outcome.status == 2
+    assert outcome.err == f"tracker: no campaign file at {missing}: check --db (or $TRACKER_DB)\n"
+    assert not missing.exists()

@@ -46,7 +46,7 @@ def test_html_is_written_and_its_path_printed(
 ) -> None:
     assert _print(campaign, "force g", "--html", str(out / "force-g.html")) == 0
     captured = capsys.readouterr()
-    assert captured.out == f"{out / 'force-g.html'}\n" and captured.err == ""
+    assert captured.out == f"tracker: wrote {out / 'force-g.html'}\n" and captured.err == ""
     page = (out / "force-g.html").read_text(encoding="utf-8")
     assert "@page { size: A4;" in page
     for ship in ("Exeter", "Ajax", "Achilles"):
@@ -64,7 +64,7 @@ def test_letter_paper_and_side_slash_squadron(campaign: Path, out: Path) -> None
 
 def test_markdown_is_written(campaign: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _print(campaign, "FORCE G", "--markdown", str(out / "force-g.md")) == 0
-    assert capsys.readouterr().out.strip() == str(out / "force-g.md")
+    assert capsys.readouterr().out.strip() == f"tracker: wrote {out / 'force-g.md'}"
     text = (out / "force-g.md").read_text(encoding="utf-8")
     assert text.startswith("# Force G: Squadron Record Sheet\n")
     assert "| Exeter | CA | York |" in text

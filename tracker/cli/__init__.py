@@ -54,7 +54,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # cannot open, and must not upgrade one; it gets no session factory.
         return int(args.handler(args, None, target))
 
-    from tracker.db import DatabaseProblem, make_engine, migrate, session_factory
+    from tracker.db import DatabaseProblem, make_engine, migrate, session_factory, sqlite_path
+
+    existing = sqlite_path(target if paths.is_url(target) else f"sqlite:///{target}")
+    if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
+        # A command that reads a campaign must not leave an empty file behind a typo.
+        print(f"tracker: no campaign file at {target}: check --db (or $TRACKER_DB)",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_FILE
 
     try:
         engine = make_engine(target)

@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
         help="; ".join(f"{kind}: {what}" for kind, what in INTO.items()),
     )
     load.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
-    load.set_defaults(handler=run)
+    load.set_defaults(handler=run, needs_file=True)
 
 
 def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready (dry run: "
               "nothing written)")  # fmt: skip
     else:
-        print(f"tracker: {path}: imported {report.written} {args.kind}")
+        noun = args.kind if report.written != 1 else args.kind.removesuffix("s")
+        print(f"tracker: {path}: imported {report.written} {noun}")
     return 0
 
 

@@ -20,7 +20,7 @@ def add_parser(sub: Any) -> None:
     export = sub.add_parser("export", help="write a whole campaign to a JSON file")
     export.add_argument("campaign", help="the campaign's name (or its number)")
     export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
-    export.set_defaults(handler=run_export)
+    export.set_defaults(handler=run_export, needs_file=True)
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
     load.add_argument("--name", help="import under this name (a campaign's name is never merged)")
@@ -43,13 +43,19 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
     for summary in found:
         if summary.name.lower() == wanted.lower():
             return summary.id
-    return next((summary.id for summary in found if str(summary.id) == wanted), None)
+    numbered = next((summary.id for summary in found if str(summary.id) == wanted), None)
+    if numbered is not None:
+        return numbered
+    # Then the one campaign whose name holds the words typed ("river plate").
+    partial = [summary.id for summary in found if wanted.lower() in summary.name.lower()]
+    return partial[0] if len(partial) == 1 and wanted else None
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
-        names = ", ".join(repr(c.name) for c in campaigns.list_campaigns(factory)) or "none"
+        names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
+        names = names or "none"
         return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
     path = Path(args.to)
     if not path.parent.is_dir():

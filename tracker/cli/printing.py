@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
         type=str.lower,
         help="page size of the HTML page (default: a4)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, needs_file=True)
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
@@ -52,5 +52,5 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     except InvalidInput as exc:
         print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(written)
+    print(f"tracker: wrote {written}")
     return 0

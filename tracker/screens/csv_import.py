@@ -13,9 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
-from tracker import paths
 from tracker.screens.base import TrackerScreen
-from tracker.services import csv_import
+from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
 
@@ -123,6 +122,8 @@ def open_csv_import(screen: TrackerScreen, *, kind: str, target_id: int, title: 
                                      target_id=target_id, dry_run=dry_run)  # fmt: skip
 
     screen.app.push_screen(
-        CsvImportScreen(title, csv_import.column_names(kind), paths.default_saves_dir(), run),
+        CsvImportScreen(
+            title, csv_import.column_names(kind), printing.campaign_folder(screen.factory), run
+        ),
         lambda report: screen.reload() if report else None,
     )

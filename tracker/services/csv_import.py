@@ -22,6 +22,7 @@ from tracker.services import fleet, mines, roster
 from tracker.services.errors import InvalidInput, NotFound
 
 KINDS = ("ships", "units", "counters")
+LOWER = {"unit_type", "counter_size"}  # words any case may spell
 MAX_BYTES = 8 * 1024 * 1024
 MAX_PROBLEMS = 200
 
@@ -55,7 +56,8 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("abilities", "text"), Column("extra_decoys", "int"), Column("notes", "text"),
     ),
     "counters": (
-        Column("ship", "text", True), Column("counter_size", "text", True),
+        Column("ship", "text", True), Column("side", "text"),
+        Column("counter_size", "text", True),
         Column("speed_rating", "int", True), Column("torpedo_factors", "int"),
         Column("mines_loaded", "int"), Column("hull_boxes", "int"), Column("fuel_full", "int"),
         Column("fuel_empty", "int"),
@@ -67,8 +69,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
               "vital_armor": 1, "hull_points": 1, "damage": 0, "abilities": "",
               "extra_decoys": 0, "notes": "",
               **{f"attack_{row}": "" for row in roster.ATTACK_ROWS}},
-    "counters": {"torpedo_factors": 0, "mines_loaded": 0, "hull_boxes": 0, "fuel_full": 0,
-                 "fuel_empty": 0},
+    "counters": {},  # a column left out keeps the ship's value
 }  # fmt: skip
 
 
@@ -159,13 +160,15 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
             if column.required:
                 errors[column.name] = "is required"
             continue
-        if column.kind in ("int", "optional int"):
+        if any(ord(char) < 32 and char not in "\t\n\r" for char in text) or "\x7f" in text:
+            errors[column.name] = "holds a control character: retype it"
+        elif column.kind in ("int", "optional int"):
             try:
                 values[column.name] = int(text)
             except ValueError:
                 errors[column.name] = f"{text!r} is not a whole number"
         else:
-            values[column.name] = text
+            values[column.name] = text.lower() if column.name in LOWER else text
     return values, errors
 
 
@@ -194,8 +197,13 @@ def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object
 
     def counter(factory: Any, values: dict[str, Any]) -> object:
         values = dict(values)
-        ship = mines.ship_by_name(factory, campaign_id=target_id, name=values.pop("ship"))
-        return mines.save_counter(factory, ship_id=ship, **values)
+        ship = mines.ship_by_name(factory, campaign_id=target_id, name=values.pop("ship"),
+                                  side=values.pop("side", None))  # fmt: skip
+        now = mines.counter(factory, ship_id=ship)
+        kept = {"torpedo_factors": now.torpedo_factors, "mines_loaded": now.mines_loaded,
+                "hull_boxes": now.hull_boxes, "fuel_full": now.fuel.full,
+                "fuel_empty": now.fuel.empty}  # fmt: skip
+        return mines.save_counter(factory, ship_id=ship, **{**kept, **values})
 
     return counter  # fmt: skip
 
@@ -214,12 +222,16 @@ def import_csv(
         records = list(csv.reader(io.StringIO(text, newline=""), strict=True))
     except csv.Error as exc:
         raise InvalidInput({"file": f"is not CSV: {exc}"}) from exc
-    header = [name.strip() for name in records[0]] if records else []
+    header = [name.strip().lower() for name in records[0]] if records else []
     if not header:
         raise InvalidInput({"file": "is empty: the first line names the columns"})
     # Numbered as a spreadsheet shows them: the header is row 1, and a blank line is a row too.
-    rows = [(number, record) for number, record in enumerate(records[1:], start=2) if record]
+    rows = [(number, record) for number, record in enumerate(records[1:], start=2)
+            if any(cell.strip() for cell in record)]  # fmt: skip
     problems = _header_problems(kind, header)
+    if problems and len(header) == 1 and ";" in header[0]:
+        problems.insert(0, "header: the cells are separated by ';': save the file as CSV with "
+                        "commas (in a spreadsheet: CSV UTF-8)")  # fmt: skip
     # Without a required column no row can be saved; its cells are still checked.
     complete = all(column.name in header for column in COLUMNS[kind] if column.required)
     write = _writer(kind, target_id)

@@ -23,6 +23,8 @@ from sqlmodel import SQLModel, func, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign
+from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
+from tracker.rules import smr
 from tracker.services.errors import InvalidInput
 
 FORMAT = "tracker-campaign"
@@ -213,6 +215,51 @@ def _check_value(column: Column[Any], value: Any) -> str | None:
     return None
 
 
+def _bounds() -> dict[str, dict[str, tuple[int | None, int | None]]]:
+    """Each table's numeric fields with the bounds its model declares (ge, le)."""
+    found: dict[str, dict[str, tuple[int | None, int | None]]] = {}
+    for mapper in SQLModel._sa_registry.mappers:
+        model = mapper.class_
+        for key, info in model.model_fields.items():
+            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
+            high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
+            if low is not None or high is not None:
+                found.setdefault(model.__tablename__, {})[key] = (low, high)
+    return found
+
+
+_BOUNDS = _bounds()
+# Fields that hold one of a few words, and pairs that must stay in order (now <= max).
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("campaign", "model_scale"): smr.SCALES,
+    ("campaign", "mine_halt_rule"): ("struck", "drawn"),
+    ("scenario", "status"): ("planned", "in_play", "closed", "archived"),
+    ("ship", "counter_size"): ("", *COUNTER_SIZES),
+    ("minefield", "status"): (*MINEFIELD_STATUSES, "void"),
+}
+ORDERED = {"ship": (("structure_now", "structure_max"), ("flotation_now", "flotation_max"))}
+
+
+def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
+    """What breaks the rules the forms keep: a value out of its bounds or not one of its words,
+    a track above its maximum. A hand-edited file gets no further than the forms would."""
+    problems = []
+    for key, (low, high) in _BOUNDS.get(name, {}).items():
+        value = row.get(key)
+        if isinstance(value, int) and ((low is not None and value < low)
+                                       or (high is not None and value > high)):  # fmt: skip
+            allowed = f"{low}..{high}" if low is not None and high is not None else (
+                f"{low} or more" if low is not None else f"{high} or less")  # fmt: skip
+            problems.append(f"{key} must be {allowed}, got {value}")
+    for (table, key), words in CHOICES.items():
+        if table == name and row.get(key) not in words:
+            problems.append(f"{key} must be one of {', '.join(map(repr, words))}")
+    for now, maximum in ORDERED.get(name, ()):
+        if row[now] > row[maximum]:
+            problems.append(f"{now} {row[now]} is above {maximum} {row[maximum]}")
+    return problems
+
+
 def _check_rows(tables: dict[str, Any], problems: _Problems) -> None:
     for name, rows in tables.items():
         table = _TABLES_BY_NAME[name]
@@ -227,9 +274,14 @@ def _check_rows(tables: dict[str, Any], problems: _Problems) -> None:
                 problems.add(f"{where} has an unknown field {key!r}")
             for key in columns.keys() - row.keys():
                 problems.add(f"{where} lacks the field {key!r}")
+            wrong = False
             for key, column in columns.items():
                 if key in row and (error := _check_value(column, row[key])) is not None:
                     problems.add(f"{where}.{key} {error}")
+                    wrong = True
+            if not wrong and row.keys() >= columns.keys():
+                for message in _rule_problems(name, row):
+                    problems.add(f"{where}.{message}")
             row_id = row.get("id")
             if row_id is None:
                 problems.add(f"{where}.id must not be null")

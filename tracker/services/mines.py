@@ -869,18 +869,32 @@ def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
         return len(rows)
 
 
-def ship_by_name(factory: SessionFactory, *, campaign_id: int, name: str) -> int:
-    """The id of the campaign's ship of that name (any case)."""
+def ship_by_name(
+    factory: SessionFactory, *, campaign_id: int, name: str, side: str | None = None
+) -> int:
+    """The id of the campaign's ship of that name (any case), on that side when given."""
     with session_scope(factory) as session:
         wanted = name.strip().casefold()  # SQLite's lower() folds ASCII only
         ships = session.exec(
             select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
             .where(Side.campaign_id == campaign_id)
         ).all()  # fmt: skip
-        found = next((ship for ship in ships if ship.name.casefold() == wanted), None)
-        if found is None:
-            raise InvalidInput({"ship": f"no ship named {name.strip()!r} in this campaign"})
-        return found.id or 0
+        sides = {row.id: row.name for row in session.exec(
+            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        matches = [
+            ship
+            for ship in ships
+            if ship.name.casefold() == wanted
+            and (not side or sides[ship.side_id].casefold() == side.strip().casefold())
+        ]
+        if not matches:
+            where = f" on {side.strip()!r}" if side else " in this campaign"
+            raise InvalidInput({"ship": f"no ship named {name.strip()!r}{where}"})
+        if len(matches) > 1:
+            names = ", ".join(sides[ship.side_id] for ship in matches)
+            raise InvalidInput({"ship": f"{name.strip()!r} is a ship of {names}: say which in "
+                                "the side column"})  # fmt: skip
+        return matches[0].id or 0
 
 
 def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:

@@ -604,10 +604,16 @@ def default_sheet_path(factory: SessionFactory, *, squadron_id: int, fmt: str = 
     the campaign lives in a database that is not a file."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
+    name = _file_name(squadron.name, squadron_id) + FORMATS.get(fmt, ".html")
+    return campaign_folder(factory) / name
+
+
+def campaign_folder(factory: SessionFactory) -> Path:
+    """The folder of the campaign file (saves/ when the campaign is not in a file)."""
+    with session_scope(factory) as session:
         url = session.get_bind().engine.url.render_as_string(hide_password=True)
     db_file = sqlite_path(url)
-    folder = Path(os.path.abspath(db_file)).parent if db_file else paths.default_saves_dir()
-    return folder / (_file_name(squadron.name, squadron_id) + FORMATS.get(fmt, ".html"))
+    return Path(os.path.abspath(db_file)).parent if db_file else paths.default_saves_dir()
 
 
 def write_sheet(
