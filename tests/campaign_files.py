@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from sqlmodel import SQLModel, text
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select
 
+from tracker import db
 from tracker.app import TrackerApp
+from tracker.cli import main
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.screens.form import FormScreen
 from tracker.services import (
@@ -47,6 +50,45 @@ def sidecars(path: Path) -> list[str]:
     return sorted(
         name for name in os.listdir(path.parent) if name in (f"{path.name}-wal", f"{path.name}-shm")
     )
+
+
+def table_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, read apart from tracker (the WAL may change; the rows not)."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]  # fmt: skip
+        return {table: conn.execute(f'SELECT * FROM "{table}"').fetchall() for table in tables}
+    finally:
+        conn.close()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `tracker ...` run through main() returned and printed."""
+
+    status: int
+    out: str
+    err: str
+
+
+def run_main(capsys: pytest.CaptureFixture[str], argv: list[str]) -> Outcome:
+    """main(argv) in this process, with what it printed (and only that)."""
+    capsys.readouterr()
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return Outcome(status, out, err)
+
+
+def migrate_with_head(path: Path, monkeypatch: pytest.MonkeyPatch, head: str) -> Path | None:
+    """migrate() on the file with tracker's head revision pretended to be `head` (only one
+    revision exists yet, so a newer head is pretended); the backup it took, if any."""
+    monkeypatch.setattr(db, "head_revision", lambda: head)
+    engine = make_engine(str(path))
+    try:
+        return migrate(engine)
+    finally:
+        engine.dispose()
 
 
 def real_campaign_file(path: Path) -> Path:

@@ -12,18 +12,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from campaign_files import real_campaign_file, run_sql, sidecars
+from campaign_files import migrate_with_head, real_campaign_file, run_sql, sidecars
 from sqlmodel import update
 
-from tracker import db, settings
+from tracker import settings
 from tracker.cli import main
 from tracker.db import (
+    Backup,
     backup_file,
     head_revision,
     inspect_file,
     list_backups,
     make_engine,
-    migrate,
     prune_backups,
     session_factory,
 )
@@ -227,15 +227,26 @@ def test_no_backups_yet(campaign_file: Path, capsys: pytest.CaptureFixture[str])
 # tracker restore
 
 
+def _restore(campaign_file: Path, backup: Path) -> int:
+    """`tracker --db CAMPAIGN_FILE restore BACKUP --yes`: its exit status."""
+    return main(["--db", str(campaign_file), "restore", backup.name, "--yes"])
+
+
+def _before_restore(campaign_file: Path) -> Backup:
+    """The one backup a restore took of the file it replaced."""
+    [before] = [b for b in list_backups(campaign_file) if b.reason == "before-restore"]
+    return before
+
+
 def test_restore_with_yes_puts_the_backup_back_and_keeps_the_replaced_file(
     campaign_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     backup = backup_file(campaign_file, "test", keep=10)
     _add_campaign(campaign_file, "Norway 1940")
-    assert main(["--db", str(campaign_file), "restore", backup.name, "--yes"]) == 0
+    assert _restore(campaign_file, backup) == 0
     assert _campaign_names(campaign_file) == [demo.SAMPLE_NAME]
     assert _integrity(campaign_file) == ["ok"]
-    [before] = [b for b in list_backups(campaign_file) if b.reason == "before-restore"]
+    before = _before_restore(campaign_file)
     assert _campaign_names(before.path) == sorted([demo.SAMPLE_NAME, "Norway 1940"])
     assert backup.exists()
     out = capsys.readouterr().out
@@ -262,7 +273,7 @@ def test_restore_while_the_app_holds_the_file_open_is_seen_by_the_app(
     try:
         campaigns.create_campaign(factory, name="Norway 1940")
         assert campaign_file.with_name("campaign.db-wal").exists()  # the app's WAL is live
-        assert main(["--db", str(campaign_file), "restore", backup.name, "--yes"]) == 0
+        assert _restore(campaign_file, backup) == 0
         # The running app's connections read the restored file, not its old WAL pages.
         assert [c.name for c in campaigns.list_campaigns(factory)] == [demo.SAMPLE_NAME]
         campaigns.create_campaign(factory, name="After the restore")
@@ -278,9 +289,9 @@ def test_restore_over_a_damaged_file_keeps_a_raw_copy_of_it(campaign_file: Path)
     data = campaign_file.read_bytes()
     campaign_file.write_bytes(data[: len(data) // 2])
     damaged = campaign_file.read_bytes()
-    assert main(["--db", str(campaign_file), "restore", backup.name, "--yes"]) == 0
+    assert _restore(campaign_file, backup) == 0
     assert inspect_file(campaign_file) == head_revision()
-    [before] = [b for b in list_backups(campaign_file) if b.reason == "before-restore"]
+    before = _before_restore(campaign_file)
     assert before.path.read_bytes() == damaged
 
 
@@ -289,7 +300,7 @@ def test_restore_of_an_older_schema_leaves_the_upgrade_to_the_next_start(
 ) -> None:
     backup = backup_file(campaign_file, "test", keep=10)
     run_sql(backup, "UPDATE alembic_version SET version_num = '0004'")
-    assert main(["--db", str(campaign_file), "restore", backup.name, "--yes"]) == 0
+    assert _restore(campaign_file, backup) == 0
     assert inspect_file(campaign_file) == "0004"
     assert "upgraded (after a backup)" in capsys.readouterr().out
 
@@ -395,7 +406,7 @@ def test_a_bad_backup_is_refused_and_the_campaign_file_is_untouched(
     _add_campaign(campaign_file, "Norway 1940")
     run_sql(campaign_file, "PRAGMA wal_checkpoint(TRUNCATE)")
     sha = _sha(campaign_file)
-    assert main(["--db", str(campaign_file), "restore", backup.name, "--yes"]) == 2
+    assert _restore(campaign_file, backup) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err and "nothing was restored" in err, err
     assert _sha(campaign_file) == sha
@@ -416,12 +427,6 @@ def test_migration_backups_are_pruned_too(
     """migrate() backs up a file before an upgrade, keeping the newest N of the setting."""
     settings.update(keep_backups=1)
     backup_file(campaign_file, "test")
-    # As in test_db: pretend tracker's head is newer than the file's.
-    monkeypatch.setattr(db, "head_revision", lambda: "0099_next")
-    engine = make_engine(str(campaign_file))
-    try:
-        backup = migrate(engine)
-    finally:
-        engine.dispose()
+    backup = migrate_with_head(campaign_file, monkeypatch, "0099_next")
     assert backup is not None
     assert [b.path for b in list_backups(campaign_file)] == [backup]

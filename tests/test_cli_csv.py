@@ -13,12 +13,11 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from campaign_files import run_sql, sidecars
+from campaign_files import Outcome, run_main, run_sql, sidecars
+from campaign_files import table_rows as rows
 
 from tracker import paths
 from tracker.cli import main
@@ -29,7 +28,6 @@ from tracker.services.demo import SAMPLE_NAME
 REPO = Path(__file__).resolve().parents[1]
 SHIPS = "name,class_name,type_abbrev,structure_max,flotation_max\n"
 GOOD_SHIPS = SHIPS + "Cumberland,County,CA,12,11\nDorsetshire,County,CA,12,11\n"
-Rows = dict[str, list[tuple[Any, ...]]]
 
 
 def template(folder: Path, *, atlantic: bool) -> Path:
@@ -73,17 +71,6 @@ def two_campaigns(two_campaigns_template: Path, tmp_path: Path) -> Path:
     return Path(shutil.copyfile(two_campaigns_template, tmp_path / "campaign.db"))
 
 
-def rows(path: Path) -> Rows:
-    """Every row of every table, read apart from tracker (the WAL may change; the rows not)."""
-    conn = sqlite3.connect(path)
-    try:
-        tables = [name for (name,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]  # fmt: skip
-        return {table: conn.execute(f'SELECT * FROM "{table}"').fetchall() for table in tables}
-    finally:
-        conn.close()
-
-
 def ship_names(path: Path, squadron: str) -> list[str]:
     conn = sqlite3.connect(path)
     try:
@@ -100,13 +87,6 @@ def write_csv(folder: Path, text: str, name: str = "ships.csv", encoding: str = 
     return path
 
 
-@dataclass(frozen=True)
-class Outcome:
-    status: int
-    out: str
-    err: str
-
-
 Run = Callable[..., Outcome]
 
 
@@ -116,10 +96,9 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
     through main() in this process, with what it printed."""
 
     def call(db: Path, kind: str, file: Path, into: str, *more: str) -> Outcome:
-        capsys.readouterr()
-        status = main(["--db", str(db), "import-csv", kind, str(file), "--into", into, *more])
-        out, err = capsys.readouterr()
-        return Outcome(status, out, err)
+        return run_main(
+            capsys, ["--db", str(db), "import-csv", kind, str(file), "--into", into, *more]
+        )
 
     return call
 

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import full_sample_campaign, run_sql, sidecars
+from campaign_files import Outcome, full_sample_campaign, run_main, run_sql, sidecars
 
-from tracker.cli import main
 from tracker.db import make_engine, migrate, session_factory
 from tracker.services import campaigns, exchange
 from tracker.services.demo import SAMPLE_NAME
@@ -61,13 +60,6 @@ def campaign_file(made: Made, tmp_path: Path) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class Outcome:
-    status: int
-    out: str
-    err: str
-
-
 Run = Callable[..., Outcome]
 
 
@@ -76,10 +68,7 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
     """`run(*argv)`: main(argv) in this process, with what it printed."""
 
     def call(*argv: str | Path) -> Outcome:
-        capsys.readouterr()
-        status = main([str(arg) for arg in argv])
-        captured = capsys.readouterr()
-        return Outcome(status, captured.out, captured.err)
+        return run_main(capsys, [str(arg) for arg in argv])
 
     return call
 

@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from campaign_files import future_campaign_file, real_campaign_file, run_sql, sidecars
+from campaign_files import (
+    future_campaign_file,
+    migrate_with_head,
+    real_campaign_file,
+    run_sql,
+    sidecars,
+)
 from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, func, select
@@ -151,12 +157,7 @@ def test_migrate_backs_up_a_file_at_an_older_revision_first(
     # Only one revision exists yet, so pretend tracker's head is newer than the file's.
     path = real_campaign_file(tmp_path / "campaign.db")
     before = _all_rows(path)
-    monkeypatch.setattr(db, "head_revision", lambda: "0002_next")
-    engine = make_engine(str(path))
-    try:
-        backup = migrate(engine)
-    finally:
-        engine.dispose()
+    backup = migrate_with_head(path, monkeypatch, "0002_next")
     assert backup is not None and backup.parent == tmp_path / "backups"
     assert "before-0002_next" in backup.name
     assert _all_rows(backup) == before

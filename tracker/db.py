@@ -323,6 +323,16 @@ def prune_backups(
     return removed
 
 
+def _backup_into(path: Path, target: Path) -> None:
+    """Copy path, read-only, into the new file target through SQLite's online backup API."""
+    with _read_only(path) as source:
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+        finally:
+            dest.close()
+
+
 def _copy_to_backups(path: Path, reason: str) -> Path:
     # A reason is part of the name: anything else becomes "-", so a backup is never refused.
     reason = re.sub(r"[^A-Za-z0-9_-]", "-", reason).lstrip("-_")[:60] or "backup"
@@ -335,12 +345,7 @@ def _copy_to_backups(path: Path, reason: str) -> Path:
         target = folder / backup_name(path, when, reason)
     partial = folder / f".{target.name}.partial"
     try:
-        with _read_only(path) as source:
-            dest = sqlite3.connect(partial)
-            try:
-                source.backup(dest)
-            finally:
-                dest.close()
+        _backup_into(path, partial)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
@@ -420,12 +425,7 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
     with tempfile.TemporaryDirectory(prefix=".restore-", dir=folder) as scratch:
         copy = Path(scratch) / "restore.db"
         try:
-            with _read_only(backup) as source:
-                dest = sqlite3.connect(copy)
-                try:
-                    source.backup(dest)
-                finally:
-                    dest.close()
+            _backup_into(backup, copy)
         except sqlite3.DatabaseError as exc:
             raise DatabaseProblem(f"{backup.name} is damaged ({exc})") from exc
         revision = check_restorable(copy, backup.name)

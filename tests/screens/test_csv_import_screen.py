@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from campaign_files import press_to, sample_app
+from campaign_files import table_rows as rows
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
@@ -31,17 +32,6 @@ BAD_SHIPS = (
     + "Ajax,Leander,CL,10,9\n"  # row 4: Force G has an Ajax
 )
 SAMPLE_SHIPS = ["Exeter", "Ajax", "Achilles"]  # Force G, the first squadron of the sample
-
-
-def rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, read apart from tracker while the app has the file open."""
-    conn = sqlite3.connect(path)
-    try:
-        tables = [name for (name,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]  # fmt: skip
-        return {table: conn.execute(f'SELECT * FROM "{table}"').fetchall() for table in tables}
-    finally:
-        conn.close()
 
 
 def force_g(app: TrackerApp) -> list[str]:
@@ -67,6 +57,15 @@ async def type_path(pilot: Pilot[Any], path: Path | str) -> None:
     await pilot.press("end", "ctrl+u", *str(path))
     await pilot.pause()
     assert pilot.app.screen.query_one("#csv-path", Input).value == str(path)
+
+
+async def check(pilot: Pilot[Any], dialog: CsvImportScreen, path: Path | str | None = None) -> str:
+    """ctrl+s in the dialog (after typing `path`, if given), and the report it shows then."""
+    if path is not None:
+        await type_path(pilot, path)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    return report_of(dialog)
 
 
 async def open_dialog(pilot: Pilot[Any], *keys: str) -> CsvImportScreen:
@@ -110,10 +109,9 @@ async def test_ships_from_a_typed_path_are_checked_then_imported(tmp_path: Path)
         dialog = await open_dialog(pilot, "enter")
         await type_path(pilot, source)
         before = rows(db)
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        report = await check(pilot, dialog)
         assert app.screen is dialog, "the check keeps the dialog open"
-        assert report_of(dialog) == "2 of 2 rows are ready. ctrl+s again imports them all."
+        assert report == "2 of 2 rows are ready. ctrl+s again imports them all."
         assert "2 of 2 rows are ready." in shown(app)
         assert rows(db) == before, "the check writes nothing"
         sheet_screen = await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
@@ -136,9 +134,7 @@ async def test_a_file_picked_in_the_tree_is_imported(tmp_path: Path, saves: Path
         path_box = dialog.query_one("#csv-path", Input)
         assert path_box.value == str(saves / "force_g.csv")
         assert app.focused is path_box
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "rows are ready" in report_of(dialog)
+        assert "rows are ready" in await check(pilot, dialog)
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
     assert force_g(app) == [*SAMPLE_SHIPS, "Cumberland", "Dorsetshire"]
 
@@ -160,19 +156,16 @@ async def test_a_bad_file_shows_every_problem_and_nothing_is_written(
             "  row 4, name: this side already has a ship named 'Ajax': choose another name\n"
         )
         for _ in range(2):  # a second ctrl+s checks again: a file with problems never imports
-            await pilot.press("ctrl+s")
-            await pilot.pause()
+            report = await check(pilot, dialog)
             assert app.screen is dialog
-            assert report_of(dialog) == expected
+            assert report == expected
         screen_text = shown(app)
         assert "row 3, structure_max: 'twelve' is not a whole number" in screen_text
         assert "row 4, name: this side already has a ship named 'Ajax'" in screen_text
         assert rows(db) == before
         # Fixed on disk, the same path is checked again and then imported.
         source.write_text(GOOD_SHIPS, encoding="utf-8")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "2 of 2 rows are ready" in report_of(dialog)
+        assert "2 of 2 rows are ready" in await check(pilot, dialog)
         assert rows(db) == before
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
     assert force_g(app) == [*SAMPLE_SHIPS, "Cumberland", "Dorsetshire"]
@@ -184,10 +177,9 @@ async def test_a_long_report_scrolls_to_its_last_problem(tmp_path: Path, home: P
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
-        await type_path(pilot, f"~/{source.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog).startswith("60 problems; nothing was written:")
+        assert (await check(pilot, dialog, f"~/{source.name}")).startswith(
+            "60 problems; nothing was written:"
+        )
         assert "row 61, structure_max" not in shown(app)  # below the fold
         # The file tree is still usable beside the report.
         assert dialog.query_one(CsvTree).size.height >= 3
@@ -206,19 +198,13 @@ async def test_escape_cancels_even_after_a_clean_check(tmp_path: Path, home: Pat
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
         before = rows(db)
-        await type_path(pilot, f"~/{source.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "rows are ready" in report_of(dialog)
+        assert "rows are ready" in await check(pilot, dialog, f"~/{source.name}")
         sheet_screen = await press_to(pilot, "escape", screen=RecordSheetScreen)
         assert sheet_screen.query_one(DataTable).row_count == 3
         assert rows(db) == before
         # Opened again, the dialog starts over: its first ctrl+s is a check, not the import.
         dialog = await press_to(pilot, "I", screen=CsvImportScreen)
-        await type_path(pilot, f"~/{source.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "rows are ready" in report_of(dialog)
+        assert "rows are ready" in await check(pilot, dialog, f"~/{source.name}")
         assert rows(db) == before
         await press_to(pilot, "escape", screen=RecordSheetScreen)
     assert force_g(app) == SAMPLE_SHIPS
@@ -236,14 +222,10 @@ async def test_another_path_after_a_clean_check_is_checked_first(
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
         before = rows(db)
-        await type_path(pilot, f"~/{good.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "rows are ready" in report_of(dialog)
-        await type_path(pilot, f"~/{bad.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog).startswith("2 problems; nothing was written:")
+        assert "rows are ready" in await check(pilot, dialog, f"~/{good.name}")
+        assert (await check(pilot, dialog, f"~/{bad.name}")).startswith(
+            "2 problems; nothing was written:"
+        )
         assert app.screen is dialog
         assert rows(db) == before
 
@@ -266,20 +248,12 @@ async def test_no_path_a_missing_file_and_files_that_are_not_utf8_csv_say_so(
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
         before = rows(db)
-        await pilot.press("ctrl+s")  # nothing typed yet
-        await pilot.pause()
-        assert report_of(dialog) == "Pick a .csv file first."
-        await type_path(pilot, "~/missing.csv")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog) == (
+        assert await check(pilot, dialog) == "Pick a .csv file first."  # nothing typed yet
+        assert await check(pilot, dialog, "~/missing.csv") == (
             f"Cannot read {tmp_path / 'missing.csv'}: No such file or directory"
         )
         for name, (_, message) in files.items():
-            await type_path(pilot, f"~/{name}")
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            assert report_of(dialog).startswith(message), name
+            assert (await check(pilot, dialog, f"~/{name}")).startswith(message), name
             assert app.screen is dialog
         assert rows(db) == before
 
@@ -298,10 +272,10 @@ async def test_units_are_imported_into_the_roster(tmp_path: Path, home: Path) ->
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "f")  # the roster of the side under the cursor
-        await type_path(pilot, f"~/{source.name}")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog) == "2 of 2 rows are ready. ctrl+s again imports them all."
+        assert (
+            await check(pilot, dialog, f"~/{source.name}")
+            == "2 of 2 rows are ready. ctrl+s again imports them all."
+        )
         roster_screen = await press_to(pilot, "ctrl+s", screen=RosterScreen)
         assert roster_screen.view is not None
         assert [unit.name for unit in roster_screen.view.units] == ["Exeter", "Ajax"]
@@ -328,17 +302,13 @@ async def test_counters_are_imported_from_the_ledger_by_ship_name(
         dialog = await open_dialog(pilot, "m")
         await type_path(pilot, f"~/{source.name}")
         before = rows(db)
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog) == (
+        assert await check(pilot, dialog) == (
             "1 problem; nothing was written:\n"
             "  row 4, ship: no ship named 'Bismarck' in this campaign\n"
         )
         assert rows(db) == before
         source.write_text("\n".join(source.read_text().splitlines()[:3]) + "\n")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert report_of(dialog).startswith("2 of 2 rows are ready.")
+        assert (await check(pilot, dialog)).startswith("2 of 2 rows are ready.")
         await press_to(pilot, "ctrl+s", screen=LedgerScreen)
     conn = sqlite3.connect(db)
     try:

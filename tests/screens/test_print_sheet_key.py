@@ -2,36 +2,24 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
+from campaign_files import press_to, sample_app
 from textual.widgets import Input, Label, Select, Static
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import demo
 
 
 def _app(tmp_path: Path) -> TrackerApp:
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
-    factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
-    return TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
+    return sample_app(tmp_path / "campaign.db", seed=3)
 
 
 async def _open_form(pilot) -> FormScreen:  # type: ignore[no-untyped-def]
     await pilot.pause()
-    await pilot.press("enter")  # Force G's record sheet
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, RecordSheetScreen)
-    await pilot.press("P")
-    await pilot.pause()
-    form = pilot.app.screen
-    assert isinstance(form, FormScreen)
-    return form
+    await press_to(pilot, "enter", screen=RecordSheetScreen)  # Force G's record sheet
+    return await press_to(pilot, "P", screen=FormScreen)
 
 
 async def test_p_prints_the_sheet_beside_the_campaign_file(tmp_path: Path) -> None:

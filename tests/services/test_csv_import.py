@@ -34,6 +34,23 @@ def load(
     return csv_import.import_csv(factory, kind=kind, raw=raw, target_id=target_id, dry_run=dry_run)
 
 
+Load = Callable[..., Report]
+
+
+@pytest.fixture
+def writes_nothing(factory: SessionFactory, db_state: Callable[[], Snapshot]) -> Load:
+    """`writes_nothing(kind, raw, target_id, dry_run=False)`: load() of a file with problems (or a
+    dry run), and its report, checking that every row of every table is as it was."""
+
+    def call(kind: str, raw: bytes, target_id: int, *, dry_run: bool = False) -> Report:
+        before = db_state()
+        report = load(factory, kind, raw, target_id, dry_run=dry_run)
+        assert db_state() == before
+        return report
+
+    return call
+
+
 def ships_of(factory: SessionFactory, squadron_id: int) -> list[Ship]:
     with session_scope(factory) as session:
         return list(
@@ -142,16 +159,14 @@ def test_units_with_attack_dice_and_abilities(factory: SessionFactory, world: Wo
 
 
 def test_units_are_checked_against_the_fleet_budget_row_by_row(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
     """Each row sees the rows above it: the third 40-point unit breaks the 100-point budget."""
-    before = db_state()
     raw = csv_file("name,unit_type,points", "Ajax,cruiser,40", "Exeter,cruiser,40",
                    "Achilles,cruiser,40")  # fmt: skip
-    report = load(factory, "units", raw, world.blue_id)
+    report = writes_nothing("units", raw, world.blue_id)
     assert report.problems == ("row 4, points: the fleet would cost 120 points; the budget is 100",)
     assert (report.valid, report.written) == (2, 0)
-    assert db_state() == before
 
 
 def test_counters_are_matched_by_ship_name_in_any_case(
@@ -187,47 +202,41 @@ def test_counters_match_accented_ship_names_in_any_case(
 
 def test_a_counter_for_a_ship_the_campaign_lacks_is_named(
     factory: SessionFactory, world: World, add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    writes_nothing: Load,
 ) -> None:  # fmt: skip
     add_ship(world.alpha_id, "Ajax")
-    before = db_state()
     raw = csv_file("ship,counter_size,speed_rating", "Ajax,small,3", "Hood,long,2",
                    "Ajax,medium,3")  # fmt: skip
-    report = load(factory, "counters", raw, world.campaign_id)
+    report = writes_nothing("counters", raw, world.campaign_id)
     assert report.problems == (
         "row 3, ship: no ship named 'Hood' in this campaign",
         "row 4, counter_size: must be long or small (as printed on the counter)",
     )
-    assert db_state() == before
 
 
 # --- dry run and all-or-nothing ------------------------------------------------------------------
 
 
 def test_a_dry_run_reports_the_valid_rows_and_writes_nothing(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
-    report = load(factory, "ships", six_ships(), world.alpha_id, dry_run=True)
+    report = writes_nothing("ships", six_ships(), world.alpha_id, dry_run=True)
     assert report == Report(kind="ships", rows=6, valid=6, written=0, problems=(), dry_run=True)
-    assert db_state() == before
     # The same file for real writes all six.
     assert load(factory, "ships", six_ships(), world.alpha_id).written == 6
     assert len(ships_of(factory, world.alpha_id)) == 6
 
 
 def test_five_good_rows_and_one_bad_write_nothing(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
     ships_before = count_rows(factory, Ship)
     journal_before = count_rows(factory, JournalEntry)
-    report = load(factory, "ships", six_ships(bad_row=5), world.alpha_id)
+    report = writes_nothing("ships", six_ships(bad_row=5), world.alpha_id)
     assert report.problems == ("row 5, flotation_max: must be 1..9999, got 0",)
     assert (report.rows, report.valid, report.written, report.ok) == (6, 5, 0, False)
     assert count_rows(factory, Ship) == ships_before
     assert count_rows(factory, JournalEntry) == journal_before
-    assert db_state() == before
     # Nothing was left half-done on the connection: the fixed file goes in whole.
     assert load(factory, "ships", six_ships(), world.alpha_id).written == 6
     assert count_rows(factory, Ship) == ships_before + 6
@@ -235,18 +244,15 @@ def test_five_good_rows_and_one_bad_write_nothing(
 
 
 def test_the_last_row_bad_still_rolls_back_every_row_above_it(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
-    report = load(factory, "ships", six_ships(bad_row=7), world.alpha_id)
+    report = writes_nothing("ships", six_ships(bad_row=7), world.alpha_id)
     assert report.problems == ("row 7, flotation_max: must be 1..9999, got 0",)
-    assert db_state() == before
 
 
 def test_every_problem_is_listed_one_line_each_by_row_and_column(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
     raw = csv_file(
         "name,size_modifier,speed_kn,structure_max,structure_now,flotation_max",
         "Hood,2,31,20,,18",  # row 2: good
@@ -256,7 +262,7 @@ def test_every_problem_is_listed_one_line_each_by_row_and_column(
         "Repulse,0,99,15,,1.5",  # row 6: two problems
         "Hood,0,30,12,,10",  # row 7: the name row 2 took
     )
-    report = load(factory, "ships", raw, world.alpha_id, dry_run=True)
+    report = writes_nothing("ships", raw, world.alpha_id, dry_run=True)
     assert report.problems == (
         "row 3, name: is required",
         "row 3, structure_max: 'x' is not a whole number",
@@ -265,7 +271,6 @@ def test_every_problem_is_listed_one_line_each_by_row_and_column(
         "row 7, name: this side already has a ship named 'Hood': choose another name",
     )
     assert report.rows == 5  # the blank line is not a ship
-    assert db_state() == before
 
 
 def test_service_range_problems_of_one_row_each_get_a_line(
@@ -346,19 +351,17 @@ def test_a_wrong_header_is_reported_with_the_expected_columns_and_nothing_is_wri
 )
 def test_rows_under_a_header_without_a_required_column_are_reported_not_crashed_on(
     factory: SessionFactory, world: World, add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot], kind: str, header: str, row: str, missing: str,
+    writes_nothing: Load, kind: str, header: str, row: str, missing: str,
 ) -> None:  # fmt: skip
     add_ship(world.alpha_id, "Ajax")
     target = {"ships": world.alpha_id, "units": world.blue_id, "counters": world.campaign_id}
-    before = db_state()
-    report = load(factory, kind, csv_file(header, row, row.replace("70", "x")), target[kind])
+    report = writes_nothing(kind, csv_file(header, row, row.replace("70", "x")), target[kind])
     header_problems, row_problems = report.problems[:2], report.problems[2:]
     assert header_problems[0] == f"header: the required column {missing!r} is missing"
     assert header_problems[1].startswith(f"header: the columns of {kind} are ")
     # The cells are still checked, though no row can be saved.
     assert row_problems == (("row 3, points: 'x' is not a whole number",) if "70" in row else ())
     assert report.written == 0
-    assert db_state() == before
 
 
 def test_the_expected_columns_mark_the_required_ones() -> None:
@@ -374,13 +377,11 @@ def test_the_expected_columns_mark_the_required_ones() -> None:
 
 @pytest.mark.parametrize("cell", ["ten", "1.5", "1,000", "12kt", "-", "1e3", "0x10"])
 def test_a_bad_number_names_its_row_column_and_text(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot], cell: str
+    factory: SessionFactory, world: World, writes_nothing: Load, cell: str
 ) -> None:
-    before = db_state()
     raw = csv_file(f"{SHIP_HEADER},speed_kn", f'Hood,20,18,"{cell}"')
-    report = load(factory, "ships", raw, world.alpha_id)
+    report = writes_nothing("ships", raw, world.alpha_id)
     assert report.problems == (f"row 2, speed_kn: {cell!r} is not a whole number",)
-    assert db_state() == before
 
 
 def test_bad_unit_cells_name_their_columns(factory: SessionFactory, world: World) -> None:
@@ -425,44 +426,38 @@ def test_markup_in_names_is_stored_as_typed(factory: SessionFactory, world: Worl
 
 
 def test_a_name_twice_in_the_file_is_refused_in_any_case(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
     raw = csv_file(SHIP_HEADER, "Hood,20,18", "Renown,15,12", "HOOD,20,18")
-    report = load(factory, "ships", raw, world.alpha_id)
+    report = writes_nothing("ships", raw, world.alpha_id)
     assert report.problems == (
         "row 4, name: this side already has a ship named 'HOOD': choose another name",
     )
-    assert db_state() == before
 
 
 def test_a_name_the_side_already_has_is_refused(
     factory: SessionFactory, world: World, add_ship: Callable[..., int],
-    db_state: Callable[[], Snapshot],
+    writes_nothing: Load,
 ) -> None:  # fmt: skip
     add_ship(world.bravo_id, "Ajax")  # Blue's other squadron: ship names are the side's
-    before = db_state()
     raw = csv_file(SHIP_HEADER, "Hood,20,18", "ajax,10,9")
-    report = load(factory, "ships", raw, world.alpha_id)
+    report = writes_nothing("ships", raw, world.alpha_id)
     assert report.problems == (
         "row 3, name: this side already has a ship named 'ajax': choose another name",
     )
-    assert db_state() == before
     # The other side may have its own Ajax.
     assert load(factory, "ships", raw, world.raider_id).written == 2
 
 
 def test_a_row_with_more_cells_than_columns_is_named(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
     raw = csv_file(SHIP_HEADER, "Hood,20,18", "Renown,15,12,extra", "Repulse,15,12,,")
-    report = load(factory, "ships", raw, world.alpha_id)
+    report = writes_nothing("ships", raw, world.alpha_id)
     assert report.problems == (
         "row 3: more cells than columns",
         "row 4: more cells than columns",
     )
-    assert db_state() == before
 
 
 def test_a_short_row_takes_defaults_but_still_needs_its_required_cells(
@@ -531,16 +526,14 @@ def test_an_empty_file_is_refused(
     "raw", [csv_file(SHIP_HEADER), SHIP_HEADER.encode(), csv_file(SHIP_HEADER, "", "")]
 )
 def test_a_header_without_rows_is_a_problem_and_writes_nothing(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot], raw: bytes
+    factory: SessionFactory, world: World, writes_nothing: Load, raw: bytes
 ) -> None:
-    before = db_state()
-    report = load(factory, "ships", raw, world.alpha_id)
+    report = writes_nothing("ships", raw, world.alpha_id)
     assert report == Report(
         kind="ships", rows=0, valid=0, written=0, problems=("no rows below the header",),
         dry_run=False,
     )  # fmt: skip
     assert not report.ok
-    assert db_state() == before
 
 
 def test_broken_quoting_is_refused(factory: SessionFactory, world: World, refused: Refused) -> None:
@@ -574,12 +567,10 @@ def test_an_unknown_kind_is_refused(
 
 
 def test_a_squadron_that_no_longer_exists_is_reported_per_row(
-    factory: SessionFactory, world: World, db_state: Callable[[], Snapshot]
+    factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    before = db_state()
-    report = load(factory, "ships", csv_file(SHIP_HEADER, "Hood,20,18"), 9999)
+    report = writes_nothing("ships", csv_file(SHIP_HEADER, "Hood,20,18"), 9999)
     assert report.problems == ("row 2, row: squadron 9999 no longer exists",)
-    assert db_state() == before
 
 
 def test_a_spreadsheets_capitalised_header_and_words_are_read_in_any_case(

@@ -12,6 +12,7 @@ import json
 import shutil
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,15 +51,23 @@ class Source:
     text: str
 
 
+@contextmanager
+def _copy_of(template: Path, folder: Path) -> Iterator[tuple[Path, SessionFactory]]:
+    """A copy of template as folder/campaign.db, open for the block (its engine disposed after)."""
+    path = folder / "campaign.db"
+    shutil.copyfile(template, path)
+    engine = make_engine(str(path))
+    try:
+        yield path, session_factory(engine)
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Source:
-    path = tmp_path_factory.mktemp("source") / "campaign.db"
-    shutil.copyfile(migrated_template, path)
-    engine = make_engine(str(path))
-    factory = session_factory(engine)
-    filled = full_sample_campaign(factory)
-    document = exchange.export_campaign(factory, campaign_id=filled.campaign_id)
-    engine.dispose()
+    with _copy_of(migrated_template, tmp_path_factory.mktemp("source")) as (path, factory):
+        filled = full_sample_campaign(factory)
+        document = exchange.export_campaign(factory, campaign_id=filled.campaign_id)
     return Source(path, filled, document, exchange.dumps(document))
 
 
@@ -66,19 +75,15 @@ def source(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) ->
 def target_template(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Path:
     """A file that already holds another campaign, with rows in every table (so every id an
     import gives differs from the source's)."""
-    path = tmp_path_factory.mktemp("target") / "campaign.db"
-    shutil.copyfile(migrated_template, path)
-    engine = make_engine(str(path))
-    factory = session_factory(engine)
-    other = campaigns.create_campaign(factory, name="Other")
-    side = campaigns.create_side(factory, campaign_id=other.id, name="Kriegsmarine")
-    squadron = fleet.create_squadron(factory, side_id=side.id, name="Raiders")
-    ship = fleet.create_ship(
-        factory, squadron_id=squadron, fields=fleet.ShipFields(name="Hipper", structure_max=12)
-    )
-    campaigns.add_scenario(factory, campaign_id=other.id, title="Operation Juno")
-    fill_every_table(factory, campaign_id=other.id, ship_id=ship, passphrase="other-pass")
-    engine.dispose()
+    with _copy_of(migrated_template, tmp_path_factory.mktemp("target")) as (path, factory):
+        other = campaigns.create_campaign(factory, name="Other")
+        side = campaigns.create_side(factory, campaign_id=other.id, name="Kriegsmarine")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Raiders")
+        ship = fleet.create_ship(
+            factory, squadron_id=squadron, fields=fleet.ShipFields(name="Hipper", structure_max=12)
+        )
+        campaigns.add_scenario(factory, campaign_id=other.id, title="Operation Juno")
+        fill_every_table(factory, campaign_id=other.id, ship_id=ship, passphrase="other-pass")
     assert not path.with_name("campaign.db-wal").exists()
     return path
 

@@ -72,6 +72,12 @@ def _text(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", body))
 
 
+def _between(page: str, start: str, end: str | None = None) -> str:
+    """The part of page from the first `start` up to the first `end` after it (or to the end)."""
+    begin = page.index(start)
+    return page[begin:] if end is None else page[begin : page.index(end, begin)]
+
+
 # --- the HTML page ------------------------------------------------------------------------------
 
 
@@ -97,17 +103,17 @@ def test_html_tracks_show_the_third_mark_and_the_smoke_flags(
     world: World, factory: SessionFactory, alpha: dict[str, int]
 ) -> None:
     page = _html(factory, world.alpha_id)
-    exeter = page[page.index("<h3>Exeter</h3>") : page.index("<h3>Ajax</h3>")]
+    exeter = _between(page, "<h3>Exeter</h3>", "<h3>Ajax</h3>")
     assert 'aria-label="Structure 4 of 12, 1/3 at 4"' in exeter
     assert 'aria-label="Flotation 9 of 9, 1/3 at 3"' in exeter
     assert "S⅓ black smoke: morale test" in exeter
     assert "F⅓" not in exeter
     # 12 boxes: 4 left, 8 crossed out, and one thick line at the 1/3 mark.
-    svg = exeter[exeter.index('aria-label="Structure') : exeter.index("</svg>")]
+    svg = _between(exeter, 'aria-label="Structure', "</svg>")
     assert svg.count("<rect") == 12 and svg.count('fill="#bbb"') == 8
     assert svg.count('stroke-width="2.5"') == 1
     assert 'aria-label="2 fire markers"' in exeter
-    hood = page[page.index("<h3>Hood</h3>") :]
+    hood = _between(page, "<h3>Hood</h3>")
     assert '<span class="flag">SUNK</span>' in hood
     assert 'class="ship sunk"' in page
 
@@ -116,11 +122,11 @@ def test_html_lists_criticals_in_force_only(
     world: World, factory: SessionFactory, alpha: dict[str, int]
 ) -> None:
     text = _text(_html(factory, world.alpha_id))
-    exeter = text[text.index("Exeter") : text.index("Ajax")]
+    exeter = _between(text, "Exeter", "Ajax")
     assert "structural: B turret out" in exeter
     assert "underwater: Flooding forward" in exeter
     assert "Radar wrecked" not in text
-    ajax = text[text.index("Ajax") : text.index("Hood")]
+    ajax = _between(text, "Ajax", "Hood")
     assert "Criticals in force  none" in ajax
 
 
@@ -128,12 +134,11 @@ def test_html_shows_the_counter_and_the_fuel_track_only_for_ships_with_one(
     world: World, factory: SessionFactory, alpha: dict[str, int]
 ) -> None:
     page = _html(factory, world.alpha_id)
-    ajax = page[page.index("<h3>Ajax</h3>") : page.index("<h3>Hood</h3>")]
+    ajax = _between(page, "<h3>Ajax</h3>", "<h3>Hood</h3>")
     assert "long counter · speed 4 · hull 0 of 3 boxes hit" in ajax
     assert "3 full, 1 empty, 1 lost" in ajax
     assert "a friendly-port repair restores them" in ajax
-    fuel = ajax[ajax.index('aria-label="fuel:') :]
-    fuel = fuel[: fuel.index("</svg>")]
+    fuel = _between(ajax, 'aria-label="fuel:', "</svg>")
     # Full black, empty white, lost grey and crossed out.
     assert fuel.count('fill="#000"') == 3 and fuel.count('fill="#fff"') == 1
     assert fuel.count('fill="#bbb"') == 1 and fuel.count("<path") == 1
@@ -366,8 +371,7 @@ def test_a_very_long_track_still_draws_every_box(
 ) -> None:
     add_ship(world.bravo_id, "Yamato", structure_max=300, flotation_max=120)
     page = _html(factory, world.bravo_id)
-    svg = page[page.index('aria-label="Structure 300 of 300') :]
-    svg = svg[: svg.index("</svg>")]
+    svg = _between(page, 'aria-label="Structure 300 of 300', "</svg>")
     widths = [float(w) for w in re.findall(r'<rect x="[^"]+" y="3" width="([^"]+)"', svg)]
     assert len(widths) == 300 and all(0 < width < 1 for width in widths)
     assert 'width="240" height="18"' in svg

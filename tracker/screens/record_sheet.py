@@ -65,14 +65,8 @@ def crew_block(record: RecordSheet) -> str:
     rule = "on" if record.crew_roll_adds_commander else "off"
     if crew is None:
         return f"No crew rating yet.\nPress w to roll or buy one.\nOptional commander rule: {rule}"
-    if crew.acquisition == "random":
-        how = f"rolled {crew.roll} at {smr.training_numeral(crew.training)}"
-        if crew.roll_modified is not None and crew.roll_modified != crew.roll:
-            how += f" → {crew.roll_modified}"
-    else:
-        how = f"bought at {smr.training_numeral(crew.training)}"
     return (
-        f"{crew.quality} · {how}\n"
+        f"{crew.quality} · {printing.crew_how(crew)}\n"
         f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
         f"Points {crew.cost_percent:+d}% on each ship\n"
         f"Optional commander rule: {rule}"

@@ -28,7 +28,7 @@ from tracker.services.common import get_row
 from tracker.services.damage import CriticalView
 from tracker.services.errors import InvalidInput, check
 from tracker.services.mines import CounterView
-from tracker.services.views import RecordSheet, ShipView
+from tracker.services.views import CrewView, RecordSheet, ShipView
 
 # paper key -> the CSS @page size and the printable width (the page less two 12 mm margins).
 PAPERS = {"a4": ("A4", "186mm"), "letter": ("Letter", "191mm")}
@@ -157,19 +157,23 @@ def _commander_rows(record: RecordSheet) -> list[tuple[str, str]]:
     ]
 
 
+def crew_how(crew: CrewView) -> str:
+    """How the crew's quality was got: "rolled 5 at IV" (" → 6" if modified) or "bought at IV"."""
+    level = smr.training_numeral(crew.training)
+    if crew.acquisition != "random":
+        return f"bought at {level}"
+    how = f"rolled {crew.roll} at {level}"
+    if crew.roll_modified is not None and crew.roll_modified != crew.roll:
+        how += f" → {crew.roll_modified}"
+    return how
+
+
 def _crew_rows(record: RecordSheet) -> list[tuple[str, str]]:
     crew = record.crew
     if crew is None:
         return []
-    level = smr.training_numeral(crew.training)
-    if crew.acquisition == "random":
-        how = f"rolled {crew.roll} at {level}"
-        if crew.roll_modified is not None and crew.roll_modified != crew.roll:
-            how += f" → {crew.roll_modified}"
-    else:
-        how = f"bought at {level}"
     return [
-        ("Quality", f"{crew.quality} ({how})"),
+        ("Quality", f"{crew.quality} ({crew_how(crew)})"),
         ("Modifier", f"{crew.modifier_now:+d} (base {crew.modifier_base:+d})"),
         ("Points", f"{crew.cost_percent:+d}% on each ship"),
         ("Commander rule", "on" if record.crew_roll_adds_commander else "off"),
