@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import fill_form
+from campaign_files import fill_form, press_to
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
@@ -154,3 +154,19 @@ async def test_a_unit_card_is_copied_under_a_new_name(tmp_path: Path) -> None:
         ("Z 20 Karl Galster", 8, {"asw": [4, None, None, None]}, ("Close Escort",)),
         ("Z 21 Wilhelm Heidkamp", 8, {"asw": [4, None, None, None]}, ("Close Escort",)),
     ]
+
+
+async def test_a_new_passphrase_is_typed_twice(tmp_path: Path) -> None:
+    app, _ = open_app(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = await press_to(pilot, "f", screen=RosterScreen)
+        await press_to(pilot, "P", screen=FormScreen)
+        await fill_form(pilot, {"passphrase": "scapa-flow", "again": "scapa-flwo"})
+        form = app.screen
+        assert isinstance(form, FormScreen)  # refused: a typo would lock the notes away
+        assert "differ" in str(form.query_one("#error-again").render())
+        assert screen.view is not None and not screen.view.encrypted
+        await fill_form(pilot, {"passphrase": "scapa-flow", "again": "scapa-flow"})
+        assert app.screen is screen and screen.view is not None and screen.view.encrypted
+        await pilot.press("q")

@@ -21,6 +21,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.search_helper import search_helper_form
 from tracker.services import roster
+from tracker.services.errors import InvalidInput
 from tracker.services.roster import (
     ATTACK_LABELS,
     UNIT_TYPES,
@@ -405,11 +406,15 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_passphrase(self) -> None:
-        fields = [FieldSpec("passphrase", "New passphrase (6 or more)", password=True)]
+        fields = [FieldSpec("passphrase", "New passphrase (6 or more)", password=True),
+                  FieldSpec("again", "The new passphrase again", password=True)]  # fmt: skip
         if self.view is not None and self.view.encrypted:
             fields.insert(0, FieldSpec("old_passphrase", "Current passphrase", password=True))
 
         def submit(values: dict[str, Any]) -> str:
+            # A typo here would lock the side's notes away for good: it is typed twice.
+            if values.pop("again") != values["passphrase"]:
+                raise InvalidInput({"again": "the two passphrases differ: type them again"})
             roster.set_passphrase(self.factory, side_id=self.side_id, **values)
             return "Passphrase set: the notes are encrypted in the file."
 
