@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -280,3 +281,15 @@ def campaign_rows(factory: SessionFactory, campaign_id: int) -> dict[str, list[i
             name: sorted(conn.execute(text(query), {"c": campaign_id}).scalars())
             for name, query in CAMPAIGN_ROWS.items()
         }
+
+
+def open_or_create(
+    path: Path, build: Callable[[SessionFactory], int]
+) -> tuple[SessionFactory, int]:
+    """A real campaign file opened as the app opens it: its first campaign, or the one `build`
+    makes in it the first time (so a test can start the app again on the same file)."""
+    engine = make_engine(str(path))
+    migrate(engine)
+    factory = session_factory(engine)
+    existing = campaigns.list_campaigns(factory)
+    return factory, existing[0].id if existing else build(factory)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import fill_form, press_to, sample_app
+from campaign_files import fill_form, open_or_create, press_to, sample_app
 from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory
 from tracker.screens.form import FormScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.mine_check import MineCheckScreen
@@ -32,12 +32,10 @@ TABLE = (  # the players' own mine damage table, typed in row by row
 
 
 def open_file(path: Path) -> tuple[SessionFactory, int]:
-    engine = make_engine(str(path))
-    migrate(engine)
-    factory = session_factory(engine)
-    existing = campaigns.list_campaigns(factory)
-    if existing:
-        return factory, existing[0].id
+    return open_or_create(path, _north_sea)
+
+
+def _north_sea(factory: SessionFactory) -> int:
     campaign_id = campaigns.create_campaign(factory, name="North Sea 1940").id
     navy = campaigns.create_side(factory, campaign_id=campaign_id, name="Royal Navy").id
     campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine")
@@ -52,7 +50,7 @@ def open_file(path: Path) -> tuple[SessionFactory, int]:
     battle = campaigns.add_scenario(factory, campaign_id=campaign_id, title="Skagerrak")
     scenarios.set_participants(factory, scenario_id=battle.id, ship_ids=ships)
     scenarios.start_scenario(factory, scenario_id=battle.id)
-    return factory, campaign_id
+    return campaign_id
 
 
 def app_on(path: Path, seed: int) -> tuple[TrackerApp, SessionFactory, int]:

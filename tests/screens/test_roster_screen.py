@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import fill_form, press_to
+from campaign_files import fill_form, open_or_create, press_to
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import SessionFactory
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
 from tracker.services import campaigns, roster
@@ -24,16 +24,14 @@ UNITS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+def _atlantic(factory: SessionFactory) -> int:
+    campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
+    campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine")
+    return campaign_id
+
+
 def open_app(path: Path) -> tuple[TrackerApp, int]:
-    engine = make_engine(str(path))
-    migrate(engine)
-    factory = session_factory(engine)
-    existing = campaigns.list_campaigns(factory)
-    if existing:
-        campaign_id = existing[0].id
-    else:
-        campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
-        campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine")
+    factory, campaign_id = open_or_create(path, _atlantic)
     return TrackerApp(factory, rng=random.Random(8), open_campaign_id=campaign_id), campaign_id
 
 

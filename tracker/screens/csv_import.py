@@ -113,7 +113,14 @@ class CsvImportScreen(ModalScreen[Report | None]):
         self.dismiss(None)
 
 
-def open_csv_import(screen: TrackerScreen, *, kind: str, target_id: int, title: str) -> None:
+TITLES = {
+    "ships": "Import ships into this squadron",
+    "units": "Import War at Sea units into this roster",
+    "counters": "Import Second World War at Sea counters",
+}
+
+
+def open_csv_import(screen: TrackerScreen, kind: str, target_id: int) -> None:
     """Push the CSV import for `kind` (see services.csv_import) into `target_id`; the screen
     reloads once rows are written."""
 
@@ -123,7 +130,10 @@ def open_csv_import(screen: TrackerScreen, *, kind: str, target_id: int, title: 
 
     screen.app.push_screen(
         CsvImportScreen(
-            title, csv_import.column_names(kind), printing.campaign_folder(screen.factory), run
+            TITLES[kind],
+            csv_import.column_names(kind),
+            printing.campaign_folder(screen.factory),
+            run,
         ),
         lambda report: screen.reload() if report else None,
     )

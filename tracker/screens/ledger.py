@@ -453,12 +453,7 @@ class LedgerScreen(OwnerViewScreen):
             note="Only where the opponent cannot see the screen."), done)  # fmt: skip
 
     def action_import_counters(self) -> None:
-        open_csv_import(
-            self,
-            kind="counters",
-            target_id=self.campaign_id,
-            title="Import Second World War at Sea counters",
-        )
+        open_csv_import(self, "counters", self.campaign_id)
 
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))

@@ -347,9 +347,7 @@ class RecordSheetScreen(TrackerScreen):
         self.app.push_screen(DamageEntryScreen(self.record.campaign_id, ship.id if ship else None))
 
     def action_import_ships(self) -> None:
-        open_csv_import(
-            self, kind="ships", target_id=self.squadron_id, title="Import ships into this squadron"
-        )
+        open_csv_import(self, "ships", self.squadron_id)
 
     def action_journal(self) -> None:
         if self.record is not None:

@@ -215,12 +215,7 @@ class RosterScreen(OwnerViewScreen):
         self.ask_owner_view(self.view is not None and self.view.encrypted, check)
 
     def action_import_units(self) -> None:
-        open_csv_import(
-            self,
-            kind="units",
-            target_id=self.side_id,
-            title="Import War at Sea units into this roster",
-        )
+        open_csv_import(self, "units", self.side_id)
 
     def action_add_unit(self) -> None:
         def submit(values: dict[str, Any]) -> int:
