@@ -167,7 +167,7 @@ class MineCheckScreen(TrackerScreen):
         for draw in view.draws:
             if not draw.drawn:
                 continue
-            fuel = fuel_track(mines.counter(self.factory, ship_id=draw.ship_id).fuel)
+            fuel = fuel_track(draw.fuel)
             table.add_row(
                 str(draw.draw_no), Text(draw.name, style="bold"), draw.cup, str(draw.roll),
                 f"{draw.drm:+d}", str(draw.modified),

@@ -152,6 +152,7 @@ class DrawView:
     drm: int
     effects: str
     struck: bool
+    fuel: swwas.Fuel  # the ship's fuel now, so the check shows what the mines took
 
     @property
     def modified(self) -> int | None:
@@ -1125,7 +1126,7 @@ def _check_view(session: Session, check_id: int) -> CheckView:
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
             drawn=item.drawn, roll=item.roll, drm=item.drm if item.drawn else drm,
-            effects=item.effects, struck=item.struck,
+            effects=item.effects, struck=item.struck, fuel=_fuel(ship),
         ))  # fmt: skip
     pending = [draw for draw in draws if not draw.drawn]
     size = len(draws)
