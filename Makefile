@@ -29,19 +29,23 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports
 
+# The service tests run twice: on SQLite, and on a throw-away PostgreSQL cluster that
+# tests/pg_cluster.py starts on a free loopback port and removes afterwards.
 pytest: $(STAMP)
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/python tests/pg_cluster.py $(BIN)/pytest -q -p no:cacheprovider
 
 # The wheel must carry styles/: build it, install it in a fresh venv outside the checkout, start it.
 wheel-check: $(STAMP)
 	$(BIN)/python tests/wheel_check.py
 
-# The printing tests render record sheets in Debian's chromium and count pages with pdfinfo.
+# The printing tests render record sheets in Debian's chromium and count pages with pdfinfo;
+# the service tests also run on Debian's PostgreSQL server.
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! command -v pdfinfo >/dev/null 2>&1; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v pdfinfo >/dev/null 2>&1 \
+		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y \
-			--no-install-recommends chromium poppler-utils; \
+			--no-install-recommends chromium poppler-utils postgresql; \
 	fi
 
 test: system-deps lint typecheck contracts pytest wheel-check

@@ -1,8 +1,14 @@
-"""Fixtures for the service tests: a small campaign in a real migrated file, and ways to see
-exactly what a call wrote (whole-database snapshots, journal counts)."""
+"""Fixtures for the service tests: a small campaign in a real migrated database, and ways to
+see exactly what a call wrote (whole-database snapshots, journal counts).
+
+Every test that uses `engine` runs on SQLite and, when TRACKER_TEST_PG names a PostgreSQL
+database (`make test` starts a throw-away cluster for it, see tests/pg_cluster.py), once more
+on PostgreSQL. A test that reads the SQLite file itself is marked `sqlite_only`.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -10,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import Journaled, NewEntries, Refused, Snapshot, World, attempt
-from sqlalchemy import Engine
+from service_helpers import Journaled, NewEntries, Refused, Snapshot, World, attempt, empty_pg
+from sqlalchemy import Engine, text
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
@@ -63,12 +69,49 @@ def world_template(
     return path, built
 
 
+PG_URL = os.environ.get("TRACKER_TEST_PG", "")
+BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        backend = params.params.get("backend") if params else None
+        if backend == "postgresql" and item.get_closest_marker("sqlite_only"):
+            reason = item.get_closest_marker("sqlite_only").args  # type: ignore[union-attr]
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason[0]}"))
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database this run of the test uses: sqlite, or postgresql when one is given."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def pg_engine() -> Iterator[Engine]:
+    """The PostgreSQL database, emptied and migrated to head once per run."""
+    engine = make_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    migrate(engine)
+    yield engine
+    engine.dispose()
+
+
 @pytest.fixture
 def engine(
-    request: pytest.FixtureRequest, db_path: Path, migrated_template: Path
+    request: pytest.FixtureRequest, backend: str, db_path: Path, migrated_template: Path
 ) -> Iterator[Engine]:
     """Overrides tests/conftest.py for speed: a copy of a freshly migrated file (with the
-    `world` campaign already in it when the test asks for `world`), opened as the app does."""
+    `world` campaign already in it when the test asks for `world`), opened as the app does;
+    on PostgreSQL, the migrated database emptied."""
+    if backend == "postgresql":
+        pg: Engine = request.getfixturevalue("pg_engine")
+        empty_pg(pg)
+        yield pg
+        return
     source = migrated_template
     if "world" in request.fixturenames:
         source = request.getfixturevalue("world_template")[0]
@@ -80,9 +123,18 @@ def engine(
 
 
 @pytest.fixture
-def world(engine: Engine, world_template: tuple[Path, World]) -> World:
-    """One campaign with a scenario, two sides and three squadrons, in this test's file."""
-    return world_template[1]
+def world(request: pytest.FixtureRequest, engine: Engine, backend: str) -> World:
+    """One campaign with a scenario, two sides and three squadrons, in this test's database."""
+    if backend == "postgresql":
+        return _build_world(session_factory(engine))
+    template: tuple[Path, World] = request.getfixturevalue("world_template")
+    return template[1]
+
+
+@pytest.fixture
+def db_url(engine: Engine) -> str:
+    """This test's database as a URL, to open it again as a second program would."""
+    return engine.url.render_as_string(hide_password=False)
 
 
 @pytest.fixture
@@ -116,12 +168,33 @@ def db_state(engine: Engine) -> Callable[[], Snapshot]:
 
     def state() -> Snapshot:
         with engine.connect() as conn:
+            # Sorted: PostgreSQL returns rows in no fixed order without ORDER BY.
             return {
-                table.name: [tuple(row) for row in conn.execute(table.select()).all()]
+                table.name: sorted(
+                    (tuple(row) for row in conn.execute(table.select()).all()), key=repr
+                )
                 for table in SQLModel.metadata.sorted_tables
             }
 
     return state
+
+
+@pytest.fixture
+def stored_bytes(engine: Engine, backend: str, db_path: Path) -> Callable[[], bytes]:
+    """Everything the database keeps, to look for a secret in plain text: the SQLite file and
+    its sidecars byte for byte (free pages too), or on PostgreSQL every row of every table."""
+
+    def read() -> bytes:
+        if backend == "sqlite":
+            return b"".join(path.read_bytes() for path in db_path.parent.glob("campaign.db*"))
+        with engine.connect() as conn:
+            return b"".join(
+                repr(tuple(row)).encode()
+                for table in SQLModel.metadata.sorted_tables
+                for row in conn.execute(table.select()).all()
+            )
+
+    return read
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from sqlalchemy import Engine, text
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
@@ -147,3 +148,10 @@ def fresh_factory(
         yield session_factory(engine)
     finally:
         engine.dispose()
+
+
+def empty_pg(engine: Engine) -> None:
+    """Every table emptied and every id sequence restarted: each test starts as on a new file."""
+    names = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))

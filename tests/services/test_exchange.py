@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 from campaign_files import PASSPHRASE, Filled, campaign_rows, fill_every_table, full_sample_campaign
-from service_helpers import Refused, get_row
+from service_helpers import Refused, empty_pg, get_row
 from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
@@ -71,27 +70,40 @@ def source(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) ->
     return Source(path, filled, document, exchange.dumps(document))
 
 
+def _add_other_campaign(factory: SessionFactory) -> None:
+    """Another campaign with rows in every table, so every id an import gives differs from the
+    source's."""
+    other = campaigns.create_campaign(factory, name="Other")
+    side = campaigns.create_side(factory, campaign_id=other.id, name="Kriegsmarine")
+    squadron = fleet.create_squadron(factory, side_id=side.id, name="Raiders")
+    ship = fleet.create_ship(
+        factory, squadron_id=squadron, fields=fleet.ShipFields(name="Hipper", structure_max=12)
+    )
+    campaigns.add_scenario(factory, campaign_id=other.id, title="Operation Juno")
+    fill_every_table(factory, campaign_id=other.id, ship_id=ship, passphrase="other-pass")
+
+
 @pytest.fixture(scope="module")
 def target_template(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Path:
-    """A file that already holds another campaign, with rows in every table (so every id an
-    import gives differs from the source's)."""
+    """A file that already holds another campaign."""
     with _copy_of(migrated_template, tmp_path_factory.mktemp("target")) as (path, factory):
-        other = campaigns.create_campaign(factory, name="Other")
-        side = campaigns.create_side(factory, campaign_id=other.id, name="Kriegsmarine")
-        squadron = fleet.create_squadron(factory, side_id=side.id, name="Raiders")
-        ship = fleet.create_ship(
-            factory, squadron_id=squadron, fields=fleet.ShipFields(name="Hipper", structure_max=12)
-        )
-        campaigns.add_scenario(factory, campaign_id=other.id, title="Operation Juno")
-        fill_every_table(factory, campaign_id=other.id, ship_id=ship, passphrase="other-pass")
+        _add_other_campaign(factory)
     assert not path.with_name("campaign.db-wal").exists()
     return path
 
 
 @pytest.fixture
-def engine(db_path: Path, target_template: Path) -> Iterator[Engine]:
-    """This test's file: a copy of the target template (the `factory` and `refused` fixtures
-    work on it)."""
+def engine(
+    request: pytest.FixtureRequest, backend: str, db_path: Path, target_template: Path
+) -> Iterator[Engine]:
+    """This test's database holding the other campaign: a copy of the target template, or the
+    emptied PostgreSQL database (the `factory` and `refused` fixtures work on it)."""
+    if backend == "postgresql":
+        pg: Engine = request.getfixturevalue("pg_engine")
+        empty_pg(pg)
+        _add_other_campaign(session_factory(pg))
+        yield pg
+        return
     shutil.copyfile(target_template, db_path)
     engine = make_engine(str(db_path))
     assert migrate(engine) is None
@@ -103,16 +115,12 @@ def _other_id(factory: SessionFactory) -> int:
     return next(c.id for c in campaigns.list_campaigns(factory) if c.name == "Other")
 
 
-def _raw_rows(path: Path, table: str, ids: list[int]) -> list[dict[str, Any]]:
-    """Rows as stored in the file, read with plain sqlite3 (no tracker code), in id order."""
-    conn = sqlite3.connect(path)
-    conn.row_factory = sqlite3.Row
-    try:
-        marks = ", ".join("?" * len(ids))
-        found = conn.execute(f"SELECT * FROM {table} WHERE id IN ({marks}) ORDER BY id", ids)
-        return [dict(row) for row in found]
-    finally:
-        conn.close()
+def _raw_rows(engine: Engine, table: str, ids: list[int]) -> list[dict[str, Any]]:
+    """Rows as stored, read with SQLAlchemy's table (no tracker code), in id order."""
+    rows = SQLModel.metadata.tables[table]
+    with engine.connect() as conn:
+        found = conn.execute(rows.select().where(rows.c.id.in_(ids)).order_by(rows.c.id))
+        return [dict(row._mapping) for row in found]
 
 
 def _references(table: str) -> dict[str, str]:
@@ -204,7 +212,7 @@ def test_the_document_has_rows_in_every_table(source: Source) -> None:
 
 
 def test_export_import_export_gives_the_same_document(
-    source: Source, factory: SessionFactory, db_path: Path
+    source: Source, factory: SessionFactory, engine: Engine
 ) -> None:
     other_id = _other_id(factory)
     other_before = exchange.dumps(exchange.export_campaign(factory, campaign_id=other_id))
@@ -218,17 +226,18 @@ def test_export_import_export_gives_the_same_document(
     # Row for row, the target file holds what the source file holds, ids renumbered.
     source_engine = make_engine(str(source.path))
     source_rows = campaign_rows(session_factory(source_engine), source.filled.campaign_id)
-    source_engine.dispose()
     target_rows = campaign_rows(factory, imported)
     other_rows = campaign_rows(factory, other_id)
     ids = _imported_ids(source_rows, target_rows)
-    for name in TABLES:
-        assert not set(target_rows[name]) & set(other_rows[name]), name
-        expected = [
-            _translate(name, row, ids) for row in _raw_rows(source.path, name, source_rows[name])
-        ]
-        stored = [_as_stored(name, row) for row in _raw_rows(db_path, name, target_rows[name])]
-        assert stored == expected, name
+    try:
+        for name in TABLES:
+            assert not set(target_rows[name]) & set(other_rows[name]), name
+            expected = [_translate(name, row, ids)
+                        for row in _raw_rows(source_engine, name, source_rows[name])]  # fmt: skip
+            stored = [_as_stored(name, row) for row in _raw_rows(engine, name, target_rows[name])]
+            assert stored == expected, name
+    finally:
+        source_engine.dispose()
 
 
 @pytest.fixture
@@ -276,13 +285,13 @@ def test_the_owner_opens_the_imported_secrets_with_the_passphrase(
 
 
 def test_the_journal_of_the_imported_campaign_points_at_its_rows(
-    factory: SessionFactory, imported: int, db_path: Path
+    factory: SessionFactory, imported: int, engine: Engine
 ) -> None:
     rows = campaign_rows(factory, imported)
     targets = {"reverts_id": "journalentry", "reverted_by_id": "journalentry",
                "scenario_id": "scenario", "side_id": "side", "ship_id": "ship"}  # fmt: skip
     changed = 0
-    for entry in _raw_rows(db_path, "journalentry", rows["journalentry"]):
+    for entry in _raw_rows(engine, "journalentry", rows["journalentry"]):
         for change in json.loads(entry["detail"])["changes"]:
             assert change["id"] in rows[change["table"]], (entry["summary"], change)
             changed += 1
@@ -297,11 +306,11 @@ def test_the_journal_of_the_imported_campaign_points_at_its_rows(
     "before/after (an added ship's side_id and squadron_id, a transfer's squadron_id)",
 )
 def test_the_journal_entries_own_before_and_after_point_at_its_rows(
-    factory: SessionFactory, imported: int, db_path: Path
+    factory: SessionFactory, imported: int, engine: Engine
 ) -> None:
     rows = campaign_rows(factory, imported)
     targets = {"side_id": "side", "squadron_id": "squadron", "original_squadron_id": "squadron"}
-    for entry in _raw_rows(db_path, "journalentry", rows["journalentry"]):
+    for entry in _raw_rows(engine, "journalentry", rows["journalentry"]):
         detail = json.loads(entry["detail"])
         for state in (detail["before"], detail["after"]):
             for key, target in targets.items():

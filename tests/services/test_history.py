@@ -163,14 +163,14 @@ def test_several_undos_then_redos_walk_back_and_forth_in_order(
 
 
 def test_undo_and_redo_survive_closing_and_reopening_the_file(
-    world: World, engine: Engine, db_path: Path, exeter: int
+    world: World, engine: Engine, db_url: str, exeter: int
 ) -> None:
     factory = session_factory(engine)
     _hit(factory, exeter, structure=3)
     history.undo_last(factory, campaign_id=world.campaign_id)
     engine.dispose()
 
-    reopened = make_engine(str(db_path))
+    reopened = make_engine(db_url)
     try:
         assert migrate(reopened) is None
         again = session_factory(reopened)

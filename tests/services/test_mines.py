@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -619,7 +618,7 @@ def test_a_secret_minefield_is_hidden_from_the_opponent_and_sealed_under_the_pas
     world: World,
     mined: Mined,
     task_force: TaskForce,
-    db_path: Path,
+    stored_bytes: Callable[[], bytes],
     refused: Refused,
 ) -> None:
     notes = "Laid at dusk off Utsira light"
@@ -630,7 +629,7 @@ def test_a_secret_minefield_is_hidden_from_the_opponent_and_sealed_under_the_pas
     assert sealed.sealed.startswith("fernet:")
     assert notes not in sealed.sealed and "boundary_id" not in sealed.sealed
     assert (sealed.boundary_id, sealed.notes, sealed.sector) == (None, "", "")
-    raw = b"".join(path.read_bytes() for path in db_path.parent.glob("campaign.db*"))
+    raw = stored_bytes()
     assert notes.encode() not in raw
 
     # The opponent (and Blue's own view) see only the owner, status and turns.
@@ -699,7 +698,11 @@ def test_a_secret_minefield_is_hidden_from_the_opponent_and_sealed_under_the_pas
 
 
 def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps_no_copy(
-    factory: SessionFactory, world: World, mined: Mined, db_path: Path, refused: Refused
+    factory: SessionFactory,
+    world: World,
+    mined: Mined,
+    stored_bytes: Callable[[], bytes],
+    refused: Refused,
 ) -> None:
     notes = "Drifting field, laid by Brummer"
     kattegat = _boundary(factory, world, "Kattegat", "Skagerrak")
@@ -711,7 +714,7 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     entry = _journal(factory, world.campaign_id)[-1]
     assert not entry.undoable and "Kattegat" not in entry.detail and notes not in entry.detail
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
-    raw = b"".join(path.read_bytes() for path in db_path.parent.glob("campaign.db*"))
+    raw = stored_bytes()
     assert notes.encode() not in raw
 
     refused(lambda: mines.drift(factory, minefield_id=secret, to_boundary_id=sound), "passphrase")

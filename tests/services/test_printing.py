@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from service_helpers import Refused, World
 
+from tracker import paths
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
 from tracker.services import campaigns, damage, fleet, mines, printing
@@ -355,14 +356,16 @@ def test_write_sheet_refuses_and_writes_nothing(
 
 
 def test_default_path_is_beside_the_campaign_file(
-    world: World, factory: SessionFactory, db_path: Path
+    world: World, factory: SessionFactory, db_path: Path, backend: str
 ) -> None:
+    # A database on a server has no folder of its own: sheets go to saves/.
+    folder = db_path.parent if backend == "sqlite" else paths.default_saves_dir()
     assert printing.default_sheet_path(factory, squadron_id=world.alpha_id) == (
-        db_path.parent / "Alpha.html"
+        folder / "Alpha.html"
     )
     odd = fleet.create_squadron(factory, side_id=world.red_id, name="../Force <H>/K")
     assert printing.default_sheet_path(factory, squadron_id=odd, fmt="markdown") == (
-        db_path.parent / "Force-H-K.md"
+        folder / "Force-H-K.md"
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from sqlmodel import select
@@ -62,7 +62,7 @@ def test_markers_are_generic_in_the_opponent_view_and_named_in_the_owner_view(
 
 
 def test_a_passphrase_encrypts_the_notes_in_the_file(
-    factory: SessionFactory, axis: dict[str, int], db_path: Path
+    factory: SessionFactory, axis: dict[str, int], stored_bytes: Callable[[], bytes]
 ) -> None:
     roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sector="C4")
     roster.set_passphrase(factory, side_id=axis["side"], passphrase=PASS)
@@ -71,7 +71,7 @@ def test_a_passphrase_encrypts_the_notes_in_the_file(
             roster.roster(factory, side_id=axis["side"], owner=True, passphrase=wrong)
     owner = _markers(factory, axis["side"], owner=True, passphrase=PASS)
     assert [m.real for m in owner] == [True, False, False]
-    raw = b"".join(p.read_bytes() for p in db_path.parent.glob("campaign.db*"))
+    raw = stored_bytes()
     assert b'"real"' not in raw and b"plain:" not in raw
     with pytest.raises(InvalidInput, match="at least 6 characters"):
         roster.set_passphrase(factory, side_id=axis["side"], passphrase="abc", old_passphrase=PASS)

@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import UniqueConstraint, text
+from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field, SQLModel
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -33,12 +33,12 @@ class Campaign(CampaignBase, table=True):
     repair_limit_structure: int | None = Field(default=None, ge=0)
     repair_limit_flotation: int | None = Field(default=None, ge=0)
     # Fire (shell-splash) markers mark this turn's salvos: cleared when the turn advances.
-    clear_fire_each_turn: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
+    clear_fire_each_turn: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     # War at Sea: the fleet point budget, the optional extra decoys (seed 004 §1), and the
     # optional variant in which any attack on a surface unit reveals a concealed sub (§9).
     was_fleet_points: int = Field(default=100, ge=1, sa_column_kwargs={"server_default": "100"})
-    extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": text("1")})
-    any_attack_reveals: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    any_attack_reveals: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # A task force in a minefield halts when a quarter has struck mines ("struck", DOMAIN B1)
     # or, read literally, when a quarter has been drawn ("drawn").
     mine_halt_rule: str = Field(

@@ -1,6 +1,6 @@
 """Squadrons, their commanders and crews, ships and their batteries (SMR2 §3)."""
 
-from sqlalchemy import UniqueConstraint, text
+from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -82,7 +82,7 @@ class Ship(ShipBase, table=True):
     gunnery_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     hull_boxes: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     hull_damage: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    crippled: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    crippled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     fuel_full: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_empty: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})

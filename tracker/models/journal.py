@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from sqlalchemy import text
+from sqlalchemy import false
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
@@ -21,7 +21,7 @@ class JournalEntry(SQLModel, table=True):
     # JSON text {"before", "after", "dice", "changes"}: plain text so every backend stores it
     # alike. "changes" lists the rows touched ({"table", "id", "before", "after"}): what undo uses.
     detail: str = Field(default="{}")
-    undoable: bool = Field(default=False, sa_column_kwargs={"server_default": text("0")})
+    undoable: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # Undo appends an inverse entry that names the entry it reverts; history is never rewritten.
     reverts_id: int | None = Field(default=None, foreign_key="journalentry.id")
     reverted_by_id: int | None = Field(default=None, foreign_key="journalentry.id")

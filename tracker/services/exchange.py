@@ -433,7 +433,10 @@ def import_campaign(
             raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in this "
                                 "file: import it under another name"})  # fmt: skip
         conn = session.connection()
-        conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
+        if conn.dialect.name == "sqlite":
+            # Rows go in parents first; a row naming a later row of its own table is deferred
+            # to an update below, so this only matters for the checks at commit.
+            conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
         ids: Ids = {}
         defer: list[Any] = []
         for table in _import_order():

@@ -878,7 +878,7 @@ def ship_by_name(
         wanted = name.strip().casefold()  # SQLite's lower() folds ASCII only
         ships = session.exec(
             select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
-            .where(Side.campaign_id == campaign_id)
+            .where(Side.campaign_id == campaign_id).order_by(col(Ship.id))
         ).all()  # fmt: skip
         sides = {row.id: row.name for row in session.exec(
             select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip

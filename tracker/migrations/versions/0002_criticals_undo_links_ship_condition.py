@@ -56,7 +56,7 @@ def upgrade() -> None:
 
     with op.batch_alter_table('journalentry', schema=None) as batch_op:
         batch_op.add_column(sa.Column('side_id', sa.Integer(), nullable=True))
-        batch_op.add_column(sa.Column('undoable', sa.Boolean(), server_default=sa.text('0'), nullable=False))
+        batch_op.add_column(sa.Column('undoable', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.add_column(sa.Column('reverts_id', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('reverted_by_id', sa.Integer(), nullable=True))
         batch_op.create_index(batch_op.f('ix_journalentry_kind'), ['kind'], unique=False)

@@ -93,7 +93,7 @@ def upgrade() -> None:
     with op.batch_alter_table('campaign', schema=None) as batch_op:
         batch_op.add_column(sa.Column('repair_limit_structure', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('repair_limit_flotation', sa.Integer(), nullable=True))
-        batch_op.add_column(sa.Column('clear_fire_each_turn', sa.Boolean(), server_default=sa.text('1'), nullable=False))
+        batch_op.add_column(sa.Column('clear_fire_each_turn', sa.Boolean(), server_default=sa.true(), nullable=False))
 
     with op.batch_alter_table('scenario', schema=None) as batch_op:
         batch_op.add_column(sa.Column('outcome', sqlmodel.sql.sqltypes.AutoString(length=200), server_default='', nullable=False))

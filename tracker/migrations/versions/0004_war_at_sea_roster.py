@@ -76,8 +76,8 @@ def upgrade() -> None:
 
     with op.batch_alter_table('campaign', schema=None) as batch_op:
         batch_op.add_column(sa.Column('was_fleet_points', sa.Integer(), server_default='100', nullable=False))
-        batch_op.add_column(sa.Column('extra_decoys_allowed', sa.Boolean(), server_default=sa.text('1'), nullable=False))
-        batch_op.add_column(sa.Column('any_attack_reveals', sa.Boolean(), server_default=sa.text('0'), nullable=False))
+        batch_op.add_column(sa.Column('extra_decoys_allowed', sa.Boolean(), server_default=sa.true(), nullable=False))
+        batch_op.add_column(sa.Column('any_attack_reveals', sa.Boolean(), server_default=sa.false(), nullable=False))
 
     # ### end Alembic commands ###
 

@@ -137,7 +137,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('gunnery_lost', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('hull_boxes', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('hull_damage', sa.Integer(), server_default='0', nullable=False))
-        batch_op.add_column(sa.Column('crippled', sa.Boolean(), server_default=sa.text('0'), nullable=False))
+        batch_op.add_column(sa.Column('crippled', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.add_column(sa.Column('fuel_full', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('fuel_empty', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('fuel_lost', sa.Integer(), server_default='0', nullable=False))

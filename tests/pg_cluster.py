@@ -1,0 +1,108 @@
+"""Run a command beside a throw-away PostgreSQL cluster: `python tests/pg_cluster.py CMD...`.
+
+The cluster lives in a temporary folder (initdb, then pg_ctl on a free loopback port) and is
+stopped and removed when the command ends, however it ends. The command sees its URL in
+TRACKER_TEST_PG (a database `tracker_test`, user `postgres`, password `tracker-test`), and the
+cluster's folder in TRACKER_TEST_PG_DIR so a test can stop and start the server itself.
+As root (CI here), the server runs as the `postgres` user that Debian's package creates, since
+PostgreSQL refuses to run as root. Without PostgreSQL installed, the command runs without it
+and the PostgreSQL tests say why they were skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PASSWORD = "tracker-test"
+DATABASE = "tracker_test"
+
+
+def find_bin(name: str) -> str | None:
+    """initdb and pg_ctl: on PATH, else in Debian's versioned folder."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)
+    return str(candidates[0]) if candidates else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def as_server_user(command: list[str]) -> list[str]:
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+def start(folder: Path, port: int) -> None:
+    """initdb into folder/data and start the server on 127.0.0.1:port; raise if it fails."""
+    initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
+    assert initdb and pg_ctl
+    data = folder / "data"
+    password_file = folder / "password"
+    password_file.write_text(PASSWORD)
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+        shutil.chown(password_file, "postgres", "postgres")
+    quiet = {"stdout": subprocess.DEVNULL}
+    subprocess.run(
+        as_server_user([initdb, "-D", str(data), "-U", "postgres", "-A", "scram-sha-256",
+                        f"--pwfile={password_file}", "-E", "UTF8", "--no-sync"]),
+        check=True, **quiet,
+    )  # fmt: skip
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        as_server_user([pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"),
+                        "-w", "start"]),
+        check=True, **quiet,
+    )  # fmt: skip
+    env = {**os.environ, "PGPASSWORD": PASSWORD}
+    subprocess.run(
+        ["psql", "-q", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", "postgres",
+         "-c", f"CREATE DATABASE {DATABASE}"],
+        check=True, env=env, **quiet,
+    )  # fmt: skip
+
+
+def stop(folder: Path) -> None:
+    pg_ctl = find_bin("pg_ctl")
+    if pg_ctl and (folder / "data" / "postmaster.pid").exists():
+        subprocess.run(
+            as_server_user([pg_ctl, "-D", str(folder / "data"), "-m", "immediate", "-w", "stop"]),
+            stdout=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+
+
+def main(command: list[str]) -> int:
+    if not command:
+        print(__doc__, file=sys.stderr)
+        return 2
+    if not (find_bin("initdb") and find_bin("pg_ctl")):
+        print("pg_cluster: PostgreSQL is not installed; running without it", file=sys.stderr)
+        return subprocess.call(command)
+    folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
+    os.chmod(folder, 0o755)
+    port = free_port()
+    try:
+        start(folder, port)
+        url = f"postgresql+psycopg://postgres:{PASSWORD}@127.0.0.1:{port}/{DATABASE}"
+        env = {**os.environ, "TRACKER_TEST_PG": url, "TRACKER_TEST_PG_DIR": str(folder)}
+        return subprocess.call(command, env=env)
+    finally:
+        stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
