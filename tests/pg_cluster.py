@@ -62,16 +62,25 @@ def start(folder: Path, port: int) -> None:
         check=True, **quiet,
     )  # fmt: skip
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        as_server_user([pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"),
-                        "-w", "start"]),
-        check=True, **quiet,
-    )  # fmt: skip
+    (folder / "options").write_text(options)
+    start_server(folder)
     env = {**os.environ, "PGPASSWORD": PASSWORD}
     subprocess.run(
         ["psql", "-q", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", "postgres",
          "-c", f"CREATE DATABASE {DATABASE}"],
         check=True, env=env, **quiet,
+    )  # fmt: skip
+
+
+def start_server(folder: Path) -> None:
+    """Start the cluster's server (again) with the options it was made with; wait for it."""
+    pg_ctl = find_bin("pg_ctl")
+    assert pg_ctl
+    options = (folder / "options").read_text()
+    subprocess.run(
+        as_server_user([pg_ctl, "-D", str(folder / "data"), "-o", options, "-l",
+                        str(folder / "log"), "-w", "start"]),
+        check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
 
 

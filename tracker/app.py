@@ -9,21 +9,27 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import Screen
 from textual.theme import Theme
 
 from tracker import paths, settings
 from tracker.rules.dice import Dice
-from tracker.screens.base import TrackerScreen
+from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
 from tracker.services import history
 from tracker.services.common import SessionFactory
 from tracker.services.errors import InvalidInput
+from tracker.watch import WATCH_SECONDS, ChangeWatch
 
 # The settings' theme names for Textual's own dark and light themes.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
+# Shown in the header of every screen of the umpire's view (--umpire).
+UMPIRE_LABEL = "umpire view · read-only"
+# The app's actions that write, unavailable in the umpire's view.
+WRITING_ACTIONS = frozenset({"undo", "redo"})
 STYLE_FILES = (
     "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
     "journal.tcss", "roster.tcss", "ledger.tcss", "dialogs.tcss",
@@ -31,10 +37,13 @@ STYLE_FILES = (
 
 
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
-    """(key, description, action) of each binding the screen itself declares."""
+    """(key, description, action) of each binding the screen itself declares and allows now
+    (the umpire's read-only view leaves out those that write or show a secret)."""
     keys = []
     for binding in screen.BINDINGS:
-        if isinstance(binding, Binding) and binding.description:
+        if not isinstance(binding, Binding) or not binding.description:
+            continue
+        if not isinstance(screen, TrackerScreen) or screen.allows(binding.action):
             name = binding.tooltip or binding.description
             keys.append((binding.key.replace(",", " / "), name, binding.action))
     return keys
@@ -58,9 +67,15 @@ class TrackerApp(App[None]):
         *,
         rng: random.Random | None = None,
         open_campaign_id: int | None = None,
+        read_only: bool = False,
+        watch_seconds: float = WATCH_SECONDS,
     ) -> None:
         super().__init__()
         self.factory = factory
+        # The umpire's view (--umpire): the database refuses writes, and no secret is shown.
+        self.read_only = read_only
+        # How often other players' changes are looked for (tests shorten it).
+        self.watch_seconds = watch_seconds
         # Dice come from this one Random so a test can seed them; players may always type rolls.
         self.rng = rng or random.Random()
         self.dice = Dice(self.rng)
@@ -68,16 +83,32 @@ class TrackerApp(App[None]):
 
     def on_mount(self) -> None:
         loaded = settings.read()
+        if self.read_only:
+            self.sub_title = UMPIRE_LABEL
         self._apply_theme(loaded.settings.theme)
         self.theme_changed_signal.subscribe(self, self._save_theme)
         for warning in loaded.warnings:
             self.notify(warning, title="Settings", severity="warning", timeout=10)
+        self.change_watch = ChangeWatch(self, self.factory, self.watch_seconds)
         self.push_screen(WelcomeScreen())
         if self.open_campaign_id is not None:
-            problem = remember_campaign(self.factory, self.open_campaign_id)
+            # The umpire's view leaves the player's settings as they were, too.
+            problem = (
+                None if self.read_only else remember_campaign(self.factory, self.open_campaign_id)
+            )
             if problem:
                 self.notify(problem, severity="warning")
             self.push_screen(CampaignScreen(self.open_campaign_id))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.read_only and action in WRITING_ACTIONS)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """Every screen's header says when the app is the umpire's read-only view."""
+        content = super().format_title(title, sub_title)
+        if not self.read_only or sub_title == UMPIRE_LABEL:
+            return content
+        return Content.assemble(content, (" · ", "dim"), (UMPIRE_LABEL, "bold"))
 
     def _apply_theme(self, name: str) -> None:
         """The player's theme: dark, light, or a Textual theme chosen earlier in the palette."""
@@ -100,10 +131,14 @@ class TrackerApp(App[None]):
             return
         keys = [(key, description) for key, description, _ in screen_keys(self.screen)]
         if isinstance(self.screen, TrackerScreen):
-            keys.extend(self.screen.HELP_EXTRA)
-        self.push_screen(HelpScreen(self.screen.sub_title or self.screen.title or "", keys))
+            keys.extend(self.screen.help_extra())
+        name = self.screen.sub_title or self.screen.title or ""
+        self.push_screen(HelpScreen(name, keys, read_only=self.read_only))
 
     def _history(self, undo: bool) -> None:
+        if self.read_only:
+            self.notify(READ_ONLY_MESSAGE, severity="warning")
+            return
         screen = self.screen
         campaign_id = screen.current_campaign_id() if isinstance(screen, TrackerScreen) else None
         if not isinstance(screen, TrackerScreen) or campaign_id is None:
@@ -133,5 +168,7 @@ class TrackerApp(App[None]):
         for key, description, action in screen_keys(screen):
             yield SystemCommand(description, f"Key: {key}", partial(screen.run_action, action))
         yield SystemCommand("Help", "Key: ? : the keys of this screen", self.action_help)
+        if self.read_only:
+            return
         yield SystemCommand("Undo", "Key: ctrl+z : undo the newest change", self.action_undo)
         yield SystemCommand("Redo", "Key: ctrl+y : redo the newest undo", self.action_redo)

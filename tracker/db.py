@@ -8,17 +8,26 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session
 
 from tracker import paths, settings
+from tracker.errors import (
+    ChangedElsewhere,
+    ConnectionLost,
+    DatabaseUnavailable,
+    ReadOnlyDatabase,
+)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -62,18 +71,110 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
 def _begin(conn: Any) -> None:
+    # IMMEDIATE: a transaction takes the write lock when it starts, so a change that reads a
+    # ship and then writes it cannot interleave with another program's change to that ship;
+    # the other program waits (busy_timeout) instead of failing or losing an update.
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _begin_deferred(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN")
 
 
-def make_engine(target: str) -> Engine:
-    """An engine for a path or URL; SQLite connections get the house pragmas."""
+def make_engine(target: str, *, read_only: bool = False) -> Engine:
+    """An engine for a path or URL; SQLite connections get the house pragmas.
+
+    read_only (the umpire's view): SQLite opens the file with mode=ro, PostgreSQL sessions
+    are read-only transactions; either way the database refuses any write.
+    """
     url = to_url(target)
-    engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = sqlite_path(url)
+        if read_only and path is not None:
+            # The URL stays the file's own; connections open it through an SQLite URI with
+            # mode=ro, whose path is percent-encoded (so ?, # and % in a name stay the name).
+            uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+            engine = create_engine(
+                url,
+                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
+            )
+            event.listen(engine, "connect", _set_read_only_pragmas)
+            event.listen(engine, "begin", _begin_deferred)
+            return engine
+        engine = create_engine(url)
         event.listen(engine, "connect", _set_sqlite_pragmas)
         event.listen(engine, "begin", _begin)
-    return engine
+        return engine
+    options: dict[str, Any] = {"connect_timeout": 5}
+    if read_only:
+        options["options"] = "-c default_transaction_read_only=on"
+    # pool_pre_ping: a connection the server dropped is replaced before use, so the app
+    # carries on by itself once the server is back.
+    return create_engine(url, pool_pre_ping=True, connect_args=options)
+
+
+def database_error(exc: BaseException) -> DatabaseUnavailable | None:
+    """What a driver error means to the player, or None when it is not about the database's
+    availability (a bug, which must surface as itself)."""
+    if isinstance(exc, StaleDataError):
+        return ChangedElsewhere(
+            "another player changed this just now: nothing was written; "
+            "look at the fresh state and try again"
+        )
+    if not isinstance(exc, DBAPIError):
+        return None
+    orig = exc.orig
+    state = str(getattr(orig, "sqlstate", "") or "")
+    text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    if state == "25006" or "readonly database" in text or "read-only" in text:
+        return ReadOnlyDatabase("this is a read-only view: nothing can be changed here")
+    if state in {"40001", "40P01"}:
+        return ChangedElsewhere(
+            "another player changed this at the same moment: nothing was written; try again"
+        )
+    if exc.connection_invalidated or state.startswith("08") or state in {"57P01", "57P03"}:
+        return ConnectionLost(
+            f"lost the connection to the database ({text}): nothing was written; "
+            "tracker reconnects by itself, try again in a moment"
+        )
+    if "database is locked" in text:
+        return DatabaseUnavailable(
+            "another program held the campaign file for 5 seconds: nothing was written; try again"
+        )
+    if type(orig).__name__ == "OperationalError" and _driver_backend(exc) == "postgresql":
+        return ConnectionLost(
+            f"cannot reach the database ({text}): nothing was written; "
+            "tracker reconnects by itself, try again in a moment"
+        )
+    return None
+
+
+def _driver_backend(exc: DBAPIError) -> str:
+    module = type(exc.orig).__module__
+    return "postgresql" if module.startswith("psycopg") else "sqlite"
+
+
+@contextmanager
+def translated_errors() -> Iterator[None]:
+    """Driver errors about the database (lost, read-only, changed elsewhere, locked) become
+    the player's DatabaseUnavailable; anything else passes through unchanged."""
+    try:
+        yield
+    except (DBAPIError, StaleDataError) as exc:
+        problem = database_error(exc)
+        if problem is None:
+            raise
+        raise problem from exc
 
 
 def session_factory(engine: Engine) -> SessionFactory:
@@ -90,12 +191,25 @@ def session_scope(factory: SessionFactory) -> Iterator[Session]:
     """One transaction: commit on success, roll back on any exception."""
     session = factory()
     try:
-        yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
+        with translated_errors():
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                _rollback(session)
+                raise
     finally:
+        _close(session)
+
+
+def _rollback(session: Session) -> None:
+    # The connection may be gone: then the server has rolled the transaction back already.
+    with suppress(DBAPIError):
+        session.rollback()
+
+
+def _close(session: Session) -> None:
+    with suppress(DBAPIError):
         session.close()
 
 
@@ -103,8 +217,14 @@ def checkpoint(factory: SessionFactory) -> None:
     """Fold the WAL into the file and empty it, so no old page lingers beside the file."""
     session = factory()
     try:
-        if session.get_bind().dialect.name == "sqlite":
-            session.connection().exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        bind = session.get_bind()
+        if bind.dialect.name == "sqlite":
+            engine = bind if isinstance(bind, Engine) else bind.engine
+            # Outside any transaction (a checkpoint cannot run inside one): straight to the
+            # driver's connection, which is in autocommit mode (see _set_sqlite_pragmas).
+            with engine.connect() as conn:
+                raw: Any = conn.connection.driver_connection
+                raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         session.close()
 
@@ -219,6 +339,52 @@ def backup_file(path: Path, reason: str, *, keep: int | None = None) -> Path:
     return target
 
 
+def shown_url(engine: Engine) -> str:
+    """The database's URL as a message may show it: never with its password."""
+    return engine.url.render_as_string(hide_password=True)
+
+
+def inspect_server(engine: Engine) -> str | None:
+    """Check a database on a server without changing it; return its schema revision (None if
+    it is empty). Raises DatabaseProblem when it cannot be reached or logged into, holds
+    another program's tables, or has a newer schema."""
+    from sqlalchemy import inspect, text
+
+    where = shown_url(engine)
+    try:
+        with engine.connect() as conn:
+            tables = set(inspect(conn).get_table_names())
+            revision = None
+            if "alembic_version" in tables:
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+                revision = row[0] if row else None
+    except DBAPIError as exc:
+        first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "no answer"
+        raise DatabaseProblem(
+            f"cannot open {where} ({first}): check the host, port, database name, user and "
+            "password in the URL, and that the server is running"
+        ) from exc
+    if tables and "alembic_version" not in tables:
+        raise DatabaseProblem(
+            f"{where} holds tables of another program (no tracker schema): "
+            "give tracker a database of its own"
+        )
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseProblem(
+            f"{where} was written by a newer tracker (schema {revision}): "
+            "upgrade tracker to open it; the database was left unchanged."
+        )
+    return revision
+
+
+def schema_revision(target: str, engine: Engine) -> str | None:
+    """The schema revision of the database at target (engine open on it), read without writing."""
+    path = sqlite_path(to_url(target))
+    if path is not None:
+        return inspect_file(path)
+    return inspect_server(engine)
+
+
 def migrate(engine: Engine) -> Path | None:
     """Bring the schema to head; back up an existing file first. Returns the backup made, if any."""
     from alembic import command
@@ -231,6 +397,8 @@ def migrate(engine: Engine) -> Path | None:
             return None
         if revision is not None:
             backup = backup_file(path, f"before-{head_revision()}")
+    elif engine.dialect.name != "sqlite" and inspect_server(engine) == head_revision():
+        return None
     command.upgrade(_alembic_config(engine), "head")
     return backup
 
@@ -240,10 +408,11 @@ def scratch_scope(factory: SessionFactory) -> Iterator[Session]:
     """A transaction that is always rolled back: work out what a change would do, write nothing."""
     session = factory()
     try:
-        yield session
+        with translated_errors():
+            yield session
     finally:
-        session.rollback()
-        session.close()
+        _rollback(session)
+        _close(session)
 
 
 # Backups: naming, listing, pruning and restoring. Only names of our own pattern are touched.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -39,6 +40,11 @@ def resolve_db(cli_value: str | None) -> str:
 def is_url(value: str) -> bool:
     """True for a SQLAlchemy URL (sqlite:///x.db, postgresql+psycopg://...), False for a path."""
     return "://" in value
+
+
+def shown(target: str) -> str:
+    """A path or URL as a message may show it: a URL's password becomes ***."""
+    return re.sub(r"(://[^:/@]*:)[^/]*@", r"\1***@", target) if is_url(target) else target
 
 
 def backups_dir(db_path: Path) -> Path:

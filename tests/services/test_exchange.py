@@ -116,11 +116,12 @@ def _other_id(factory: SessionFactory) -> int:
 
 
 def _raw_rows(engine: Engine, table: str, ids: list[int]) -> list[dict[str, Any]]:
-    """Rows as stored, read with SQLAlchemy's table (no tracker code), in id order."""
+    """Rows as stored, read with SQLAlchemy's table (no tracker code), in id order; without
+    the row version, which counts the changes a row has seen (an imported row starts at 1)."""
     rows = SQLModel.metadata.tables[table]
     with engine.connect() as conn:
         found = conn.execute(rows.select().where(rows.c.id.in_(ids)).order_by(rows.c.id))
-        return [dict(row._mapping) for row in found]
+        return [{k: v for k, v in row._mapping.items() if k != "version"} for row in found]
 
 
 def _references(table: str) -> dict[str, str]:

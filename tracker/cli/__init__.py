@@ -14,12 +14,13 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from tracker import __version__, paths
 
 EXIT_BAD_FILE = 2
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
-COMMANDS: tuple[str, ...] = ("data", "csv_files", "backups", "restore", "printing")
+COMMANDS: tuple[str, ...] = ("data", "csv_files", "backups", "restore", "printing", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help=f"campaign file or SQLAlchemy URL (default: ${paths.DB_ENV_VAR}, "
         "else saves/campaign.db)",
+    )
+    parser.add_argument(
+        "--umpire",
+        action="store_true",
+        help="open read-only for a public screen: nothing can be written, no secret is shown",
     )
     parser.add_argument("--version", action="version", version=f"tracker {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -49,12 +55,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
+    if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
+        print(f"tracker: {args.command} writes to the database; run it without --umpire",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_FILE
     if getattr(args, "before_migrate", False):
         # A command on the file as it is (backups, restore): it must work on a file the app
         # cannot open, and must not upgrade one; it gets no session factory.
         return int(args.handler(args, None, target))
 
-    from tracker.db import DatabaseProblem, make_engine, migrate, session_factory, sqlite_path
+    from tracker.db import DatabaseProblem, session_factory, sqlite_path
 
     existing = sqlite_path(target if paths.is_url(target) else f"sqlite:///{target}")
     if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
@@ -64,8 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_FILE
 
     try:
-        engine = make_engine(target)
-        backup = migrate(engine)
+        engine = connect(target, read_only=args.umpire)
+        backup = open_database(engine, target, umpire=args.umpire)
     except DatabaseProblem as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return EXIT_BAD_FILE
@@ -86,9 +96,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tracker.app import TrackerApp
 
-    TrackerApp(factory, open_campaign_id=open_campaign_id).run()
+    TrackerApp(factory, open_campaign_id=open_campaign_id, read_only=args.umpire).run()
     engine.dispose()
     return 0
+
+
+def connect(target: str, *, read_only: bool) -> Any:
+    """An engine for target, or DatabaseProblem for a URL of no database tracker can use."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from tracker.db import DatabaseProblem, make_engine
+
+    try:
+        return make_engine(target, read_only=read_only)
+    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+        raise DatabaseProblem(
+            f"{paths.shown(target)!r} is not a database tracker can use: give a file path, "
+            "or a URL such as postgresql+psycopg://user:password@host/database"
+        ) from exc
+
+
+def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
+    """Migrate the database to this version's schema (None, or the backup made first); the
+    umpire's read-only view cannot migrate, so it needs a database that is up to date."""
+    from tracker.db import DatabaseProblem, head_revision, migrate, schema_revision
+
+    if not umpire:
+        return migrate(engine)
+    revision = schema_revision(target, engine)
+    if revision != head_revision():
+        raise DatabaseProblem(
+            "the umpire's view cannot upgrade or create a campaign database: "
+            "open it once without --umpire first"
+        )
+    return None
 
 
 def run() -> None:

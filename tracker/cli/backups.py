@@ -37,8 +37,8 @@ def campaign_path(target: str) -> Path | None:
     path = sqlite_path(to_url(target))
     if path is None:
         print(
-            f"tracker: {target} is not an SQLite file: tracker keeps file backups of SQLite "
-            "campaign files only; use the database's own backup tools.",
+            f"tracker: {paths.shown(target)} is not an SQLite file: tracker keeps file backups "
+            "of SQLite campaign files only; use the database's own backup tools (pg_dump).",
             file=sys.stderr,
         )
     return path

@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
         help="; ".join(f"{kind}: {what}" for kind, what in INTO.items()),
     )
     load.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
-    load.set_defaults(handler=run, needs_file=True)
+    load.set_defaults(handler=run, needs_file=True, writes=True)
 
 
 def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:

@@ -24,7 +24,7 @@ def add_parser(sub: Any) -> None:
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
     load.add_argument("--name", help="import under this name (a campaign's name is never merged)")
-    load.set_defaults(handler=run_import)
+    load.set_defaults(handler=run_import, writes=True)
 
 
 def _fail(message: str) -> int:

@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
         help="keep the newest N backups of the file (default: the keep_backups setting)",
     )
     # Runs on the file as it is: restoring is the way out for a file the app cannot open.
-    parser.set_defaults(handler=run, before_migrate=True)
+    parser.set_defaults(handler=run, before_migrate=True, writes=True)
 
 
 def find_backup(wanted: str, path: Path) -> Path | None:

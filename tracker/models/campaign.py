@@ -5,6 +5,8 @@ from datetime import UTC, datetime
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field, SQLModel
 
+from tracker.models.versioned import Versioned
+
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
 
 
@@ -27,7 +29,7 @@ class CampaignBase(SQLModel):
     )
 
 
-class Campaign(CampaignBase, table=True):
+class Campaign(CampaignBase, Versioned, table=True):
     # The group's own repair allowance between scenarios, per ship (SMR2 12.2 is not in our
     # sources); None means no limit.
     repair_limit_structure: int | None = Field(default=None, ge=0)
@@ -58,7 +60,7 @@ class ScenarioBase(SQLModel):
     notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})
 
 
-class Scenario(ScenarioBase, table=True):
+class Scenario(ScenarioBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
@@ -69,7 +71,7 @@ class SideBase(SQLModel):
     nation: str = Field(default="", max_length=40)
 
 
-class Side(SideBase, table=True):
+class Side(SideBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

@@ -5,11 +5,12 @@ from datetime import datetime
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.versioned import Versioned
 
 CRITICAL_KINDS = ("structural", "underwater")
 
 
-class Critical(SQLModel, table=True):
+class Critical(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     kind: str = Field(max_length=12)  # structural | underwater

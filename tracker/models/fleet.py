@@ -3,8 +3,10 @@
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
+from tracker.models.versioned import Versioned
 
-class Commander(SQLModel, table=True):
+
+class Commander(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     name: str = Field(default="", max_length=60)
@@ -18,7 +20,7 @@ class Commander(SQLModel, table=True):
     status: str = Field(default="active", max_length=10)  # active | lost
 
 
-class Crew(SQLModel, table=True):
+class Crew(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     acquisition: str = Field(default="random", max_length=10)
@@ -29,7 +31,7 @@ class Crew(SQLModel, table=True):
     modifier_now: int = Field(ge=-2, le=2)
 
 
-class Squadron(SQLModel, table=True):
+class Squadron(Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -60,7 +62,7 @@ class ShipBase(SQLModel):
     notes: str = Field(default="", max_length=4000)
 
 
-class Ship(ShipBase, table=True):
+class Ship(ShipBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -88,7 +90,7 @@ class Ship(ShipBase, table=True):
     fuel_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
 
 
-class Battery(SQLModel, table=True):
+class Battery(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     mount: str = Field(max_length=12)  # turret | casemate | shielded | open | SRAA | DP

@@ -6,6 +6,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.versioned import Versioned
 
 COUNTER_SIZES = ("long", "small")
 MINEFIELD_STATUSES = ("sowing", "active", "scattered", "swept", "expended")
@@ -24,7 +25,7 @@ class SeaBoundary(SQLModel, table=True):
     area_b: str = Field(max_length=40)
 
 
-class Minefield(SQLModel, table=True):
+class Minefield(Versioned, table=True):
     """One minefield on the ledger, on a boundary (Second World War at Sea) or in a sector
     (War at Sea). A secret one keeps its place and notes in `sealed`, like a marker's note."""
 
@@ -73,7 +74,7 @@ class MineTableRow(MineTableRowBase, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
-class MineCheck(SQLModel, table=True):
+class MineCheck(Versioned, table=True):
     """A task force entering a minefield: ships drawn from two cups, one roll each (seed 000)."""
 
     id: int | None = Field(default=None, primary_key=True)

@@ -6,6 +6,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.versioned import Versioned
 
 UNIT_TYPES = (
     "battleship", "cruiser", "destroyer", "carrier", "auxiliary", "torpedo boat", "submarine",
@@ -34,13 +35,13 @@ class WasUnitBase(SQLModel):
     notes: str = Field(default="", max_length=2000)
 
 
-class WasUnit(WasUnitBase, table=True):
+class WasUnit(WasUnitBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
 
 
-class SubMarker(SQLModel, table=True):
+class SubMarker(Versioned, table=True):
     """A generic face-down marker; which one is the real submarine is in `secret`."""
 
     __table_args__ = (UniqueConstraint("side_id", "code"),)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from textual import actions
 from textual.screen import Screen
 
 from tracker.rules.dice import Dice
+from tracker.screens.guard import guard_class
 from tracker.services.common import SessionFactory
 from tracker.services.errors import NotFound
+
+READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
 
 class TrackerScreen(Screen[Any]):
@@ -17,6 +21,16 @@ class TrackerScreen(Screen[Any]):
 
     # Keys a widget of the screen handles (enter on a table row): listed in help too.
     HELP_EXTRA: ClassVar[list[tuple[str, str]]] = []
+    # The screen's actions the umpire's read-only view (--umpire) keeps: each neither writes to
+    # the database nor shows a secret. Every other action a tracker screen defines is disabled
+    # there (gone from the footer, the palette and help; its key does nothing), so a key added
+    # later stays out of the umpire's view until it is listed here.
+    READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A database that stops answering is said on screen, never a crash (screens.guard).
+        guard_class(cls)
 
     @property
     def factory(self) -> SessionFactory:
@@ -32,6 +46,43 @@ class TrackerScreen(Screen[Any]):
     def dice(self) -> Dice:
         dice: Dice = getattr(self.app, "dice")  # noqa: B009
         return dice
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the app is the umpire's read-only view: nothing written, no secret shown."""
+        return bool(getattr(self.app, "read_only", False))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        writes = action not in self.READ_ONLY_ACTIONS and self._own_action(action)
+        return not (self.read_only and writes)
+
+    @classmethod
+    def _own_action(cls, action: str) -> bool:
+        """Whether a tracker screen defines the action (Textual's own, such as copying the
+        selected text, are left alone)."""
+        name = f"action_{action}"
+        return any(name in vars(klass) for klass in cls.__mro__ if issubclass(klass, TrackerScreen))
+
+    def allows(self, action: str) -> bool:
+        """Whether a binding's action (`fire(1)`, `app.focus_next`) is available here now."""
+        namespace, name, parameters = actions.parse(action)
+        return bool(namespace) or bool(self.check_action(name, parameters))
+
+    def help_extra(self) -> list[tuple[str, str]]:
+        """The keys a widget handles, as the help screen lists them."""
+        return list(self.HELP_EXTRA)
+
+    def refuse_if_read_only(self) -> bool:
+        """In the umpire's read-only view say that nothing can be changed, and return True;
+        for what a widget does on its own (enter on a row), which no binding disables."""
+        if self.read_only:
+            self.notify(READ_ONLY_MESSAGE, severity="warning")
+            return True
+        return False
+
+    def hint(self, text: str) -> str:
+        """A hint at a key that changes something: shown, except in the umpire's view."""
+        return "" if self.read_only else text
 
     def current_campaign_id(self) -> int | None:
         """The campaign the screen shows: undo and redo (ctrl+z, ctrl+y) act on it."""

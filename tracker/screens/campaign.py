@@ -73,6 +73,9 @@ class CampaignScreen(TrackerScreen):
             show=False,
         ),
     ]
+    # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
+    # adds, edits and records nothing (damage entry only records, so it stays closed).
+    READ_ONLY_ACTIONS = frozenset({"back", "repairs", "roster", "ledger", "journal", "tables"})
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -138,7 +141,8 @@ class CampaignScreen(TrackerScreen):
                     target = leaf
                 first_squadron = first_squadron or leaf
         if not overview.sides:
-            tree.root.add_leaf(Text("No sides yet: press s to add one.", style="dim italic"))
+            tree.root.add_leaf(Text("No sides yet" + self.hint(": press s to add one") + ".",
+                                    style="dim italic"))  # fmt: skip
         self.call_after_refresh(self._place_cursor, target or first_squadron)
         table = self.query_one("#scenario-table", DataTable)
         table.clear()

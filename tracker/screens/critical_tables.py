@@ -30,6 +30,7 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
         Binding("e,enter", "edit", "Edit row", tooltip="Edit the critical table row"),
         Binding("x,delete", "delete", "Delete row", tooltip="Delete the critical table row"),
     ]
+    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -56,7 +57,8 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
             change = f"{stat} {amount:+d}" if stat else ""
             table.add_row(kind, roll, Text(effect), change)
         if not self.rows:
-            table.add_row(Text("No rows yet: press a to type your rulebook's table.", "dim"))
+            table.add_row(Text("No rows yet" + self.hint(": press a to type your rulebook's "
+                                                         "table") + ".", "dim"))  # fmt: skip
         elif cursor >= 0:
             table.move_cursor(row=min(cursor, len(self.rows) - 1))
 

@@ -17,6 +17,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.guard import guarded
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
@@ -81,6 +82,9 @@ class DamageEntryScreen(TrackerScreen):
         Binding("ctrl+t", "tables", "Crit tables", tooltip="The campaign's critical-hit tables"),
         Binding("down", "focus_ships", "Ships", show=False, tooltip="Pick a ship from the finder"),
     ]
+    # Damage entry only records, and the umpire's view opens no way to it; should it be
+    # reached, it records nothing.
+    READ_ONLY_ACTIONS = frozenset({"back", "tables", "focus_ships"})
 
     def __init__(self, campaign_id: int, ship_id: int | None = None) -> None:
         super().__init__()
@@ -159,6 +163,7 @@ class DamageEntryScreen(TrackerScreen):
         return CriticalRequest(kind=critical.kind, effect=critical.text, roll=critical.roll)
 
     @on(Input.Changed, "#shorthand")
+    @guarded
     def refresh_preview(self) -> None:
         """Parse the line and show what it would do; nothing is written."""
         line_text = self.query_one("#shorthand", Input).value
@@ -231,8 +236,11 @@ class DamageEntryScreen(TrackerScreen):
         self.pending = (request, line)
 
     @on(Input.Submitted, "#shorthand")
+    @guarded
     def record(self) -> None:
         """Record the previewed hit (rolling any `crit ?` now), then announce what follows."""
+        if self.refuse_if_read_only():
+            return
         if self.pending is None:
             self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
             return

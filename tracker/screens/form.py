@@ -16,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tracker.rules.dice import Dice
+from tracker.screens.guard import guarded
 from tracker.services.errors import InvalidInput, NotFound
 
 
@@ -80,6 +81,7 @@ class FormScreen(ModalScreen[Any]):
         dice_field: str | None = None,
         dice_sides: int = 10,
         rng: random.Random | None = None,
+        read_only_ok: bool = False,
     ) -> None:
         super().__init__()
         self.form_title = title
@@ -91,6 +93,9 @@ class FormScreen(ModalScreen[Any]):
         self.dice_sides = dice_sides
         self.rng = rng or random.Random()
         self.rolled: int | None = None  # the last d10 the app rolled into the roll field
+        # A form whose submit neither writes to the database nor shows a secret (printing a
+        # sheet to a file): the only kind the umpire's read-only view may save.
+        self.read_only_ok = read_only_ok
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -165,6 +170,10 @@ class FormScreen(ModalScreen[Any]):
                 break
 
     def action_save(self) -> None:
+        if getattr(self.app, "read_only", False) and not self.read_only_ok:
+            # No screen of the umpire's view opens such a form; should one, it is refused here.
+            self.show_errors({"form": "read-only umpire view: nothing can be changed here"})
+            return
         values, errors = self._collect()
         if errors:
             self.show_errors(errors)
@@ -199,6 +208,7 @@ class FormScreen(ModalScreen[Any]):
             self.query_one(f"#field-{self.fields[0].key}").focus()
         self.refresh_preview()
 
+    @guarded
     def refresh_preview(self) -> None:
         """Recompute the live preview from whatever the fields hold now."""
         if self.preview is None:
@@ -211,6 +221,7 @@ class FormScreen(ModalScreen[Any]):
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
+    @guarded
     def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
         self._check_field(event.control.id or "")
         self.refresh_preview()

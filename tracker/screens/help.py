@@ -19,6 +19,12 @@ GLOBAL_KEYS = (
     ("ctrl+r", "Roll the die a form asks for (d10 or d6), once per form"),
     ("escape", "Back, or cancel a form"),
 )
+# Keys of what the umpire's read-only view never does: undo and redo, roll a die into a form.
+WRITING_KEYS = frozenset({"ctrl+z / ctrl+y", "ctrl+r"})
+UMPIRE_NOTE = (
+    "The umpire's read-only view: nothing can be changed and no secret is shown, "
+    "so only the keys that look are here."
+)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -26,21 +32,27 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
 
-    def __init__(self, screen_name: str, keys: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self, screen_name: str, keys: Sequence[tuple[str, str]], *, read_only: bool = False
+    ) -> None:
         super().__init__()
         self.screen_name = screen_name
         self.keys = list(keys)
+        self.read_only = read_only
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog"):
             yield Label(f"Keys: {self.screen_name}", id="help-title", markup=False)
+            if self.read_only:
+                yield Static(UMPIRE_NOTE, id="help-umpire", markup=False)
             yield DataTable(id="help-table", cursor_type="none", show_cursor=False)
             yield Static("Press escape to close.", id="help-footer")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Key", "Action")
-        for key, description in [*self.keys, *GLOBAL_KEYS]:
+        global_keys = [k for k in GLOBAL_KEYS if not (self.read_only and k[0] in WRITING_KEYS)]
+        for key, description in [*self.keys, *global_keys]:
             table.add_row(key, description)
 
     def action_close(self) -> None:

@@ -31,6 +31,7 @@ class JournalScreen(TrackerScreen):
         Binding("slash", "search", "Search", key_display="/", tooltip="Search the journal"),
         Binding("c", "clear_filters", "Clear", tooltip="Clear every filter"),
     ]  # fmt: skip
+    READ_ONLY_ACTIONS = frozenset({"back", "service_record", "search", "clear_filters"})
 
     def __init__(self, campaign_id: int, ship_id: int | None = None) -> None:
         super().__init__()
@@ -106,7 +107,9 @@ class JournalScreen(TrackerScreen):
         if ship is not None:
             shown += " · service record of the ship chosen above"
         self.query_one("#journal-status", Static).update(
-            shown + " · struck-through entries were undone · u undoes the selected entry"
+            shown
+            + " · struck-through entries were undone"
+            + self.hint(" · u undoes the selected entry")
         )
 
     @on(Input.Changed, "#journal-search")

@@ -112,6 +112,9 @@ class LedgerScreen(OwnerViewScreen):
                 tooltip="Ships' counters from a CSV file, matched by ship name (all or none)"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal", show=False),
     ]  # fmt: skip
+    # The umpire's view: the opponent view only. m is kept only to watch a check in progress
+    # (see check_action); starting one is a write.
+    READ_ONLY_ACTIONS = frozenset({"back", "table", "journal"})
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -119,6 +122,12 @@ class LedgerScreen(OwnerViewScreen):
         self.view: Ledger | None = None
         self.owner_side_id: int | None = None
         self.sides: list[tuple[str, int]] = []
+        self.running_check: int | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "check" and self.read_only:
+            return self.running_check is not None
+        return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -146,10 +155,11 @@ class LedgerScreen(OwnerViewScreen):
     def reload(self) -> None:
         overview = campaigns.get_overview(self.factory, campaign_id=self.campaign_id)
         self.sides = [(side.name, side.id) for side in overview.sides]
+        owner = self.owner and not self.read_only
         self.view = view = mines.ledger(
             self.factory, campaign_id=self.campaign_id,
-            owner_side_id=self.owner_side_id if self.owner else None,
-            passphrase=self.passphrase,
+            owner_side_id=self.owner_side_id if owner else None,
+            passphrase=self.passphrase if owner else None,
         )  # fmt: skip
         self.title = f"Minefield ledger: {overview.campaign.name}"
         owner_name = next((name for name, sid in self.sides if sid == self.owner_side_id), "")
@@ -161,17 +171,22 @@ class LedgerScreen(OwnerViewScreen):
                        f"{len(view.minefields)} in all")  # fmt: skip
         secret = sum(1 for field in view.minefields if field.hidden)
         if secret:
-            heading.append(f" · {secret} secret (v: owner view)", style="italic")
+            heading.append(f" · {secret} secret" + self.hint(" (v: owner view)"),
+                           style="italic")  # fmt: skip
         if self.owner:
             heading.append(f" · OWNER VIEW of {owner_name}: hide it before the opponent looks "
                            "(v)", style="bold yellow")  # fmt: skip
-        running = mines.current_check(self.factory, campaign_id=self.campaign_id)
+        self.running_check = running = mines.current_check(
+            self.factory, campaign_id=self.campaign_id
+        )
+        self.refresh_bindings()
         if running is not None:
-            heading.append(f" · mine check #{running} in progress: m resumes it",
+            shows = "m shows it" if self.read_only else "m resumes it"
+            heading.append(f" · mine check #{running} in progress: {shows}",
                            style="bold yellow")  # fmt: skip
         if not view.boundaries:
-            heading.append("\nNo boundaries yet: b adds one (two sea areas of your map).",
-                           style="dim")  # fmt: skip
+            heading.append("\nNo boundaries yet" + self.hint(": b adds one (two sea areas of "
+                           "your map)") + ".", style="dim")  # fmt: skip
         self.query_one("#ledger-heading", Static).update(heading)
         table = self.query_one("#minefield-table", DataTable)
         cursor = table.cursor_row
@@ -181,16 +196,17 @@ class LedgerScreen(OwnerViewScreen):
         if view.minefields:
             table.move_cursor(row=min(max(cursor, 0), len(view.minefields) - 1))
         else:
-            table.add_row("", Text("No minefield yet: n sows one, a drops them from the air.",
-                                   style="dim"))  # fmt: skip
+            table.add_row("", Text("No minefield yet" + self.hint(": n sows one, a drops them "
+                                   "from the air") + ".", style="dim"))  # fmt: skip
         self._show_detail()
         counters = self.query_one("#counter-table", DataTable)
         counters.clear()
         for item in view.counters:
             counters.add_row(*counter_row(item))
         if not view.counters:
-            counters.add_row(Text("No ship has a Second World War at Sea counter yet: u on a "
-                                  "record sheet enters one.", style="dim"))  # fmt: skip
+            counters.add_row(Text("No ship has a Second World War at Sea counter yet" +
+                                  self.hint(": u on a record sheet enters one") + ".",
+                                  style="dim"))  # fmt: skip
 
     def _show_detail(self) -> None:
         field = self._field(quiet=True)
@@ -429,6 +445,8 @@ class LedgerScreen(OwnerViewScreen):
                    note="Its place and notes become public, for both sides.")  # fmt: skip
 
     def action_toggle_view(self) -> None:
+        if self.refuse_if_read_only():
+            return
         if self.owner:
             self.ask_owner_view(False, lambda _: None)
             return
@@ -465,6 +483,8 @@ class LedgerScreen(OwnerViewScreen):
         running = mines.current_check(self.factory, campaign_id=self.campaign_id)
         if running is not None:
             self.app.push_screen(MineCheckScreen(self.campaign_id, running))
+            return
+        if self.refuse_if_read_only():
             return
         field = self._field()
         if field is None:

@@ -123,6 +123,7 @@ class MineCheckScreen(TrackerScreen):
         Binding("x", "abandon", "Abandon", tooltip="Abandon a check set up by mistake",
                 show=False),
     ]  # fmt: skip
+    READ_ONLY_ACTIONS = frozenset({"back", "table"})
 
     def __init__(self, campaign_id: int, check_id: int) -> None:
         super().__init__()
@@ -182,7 +183,7 @@ class MineCheckScreen(TrackerScreen):
         message = Text(view.message)
         if view.status == "halted":
             message = Text(f"STOP: {view.message}", style="bold yellow")
-        elif view.status == "in_progress":
+        elif view.status == "in_progress" and not self.read_only:
             message.append("\nr or enter: draw the next ship and roll its d6 (ctrl+r rolls).")
         self.query_one("#check-message", Static).update(message)
 

@@ -75,6 +75,7 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
         Binding("e,enter", "edit", "Edit row", tooltip="Edit the mine damage table row"),
         Binding("x,delete", "delete", "Delete row", tooltip="Delete the mine damage table row"),
     ]
+    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -103,6 +104,8 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
         if self.rows and cursor >= 0:
             table.move_cursor(row=min(cursor, len(self.rows) - 1))
         message, warn = gaps_text(table_view)
+        if self.read_only and not self.rows:
+            message = "No rows yet: until they are typed in, every mine roll asks for its result."
         gaps = self.query_one("#mine-gaps", Static)
         gaps.update(message)
         gaps.set_class(warn, "-warning")

@@ -2,7 +2,7 @@
 
 The opponent view is the default. The owner view needs the side's passphrase (when it has
 one), is checked before anything is shown, and falls back to the opponent view after a
-minute idle and whenever the screen is left.
+minute idle and whenever the screen is left. The umpire's read-only view never shows it.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class OwnerViewScreen(TrackerScreen):
     ) -> None:
         """Show the owner view, asking for the passphrase when the side has one; `check`
         raises the service's refusal for a wrong one, inside the form, so nothing is shown."""
+        if self.refuse_if_read_only():
+            return
         if self.owner:
             self._hide()
             self.reload()
@@ -62,6 +64,8 @@ class OwnerViewScreen(TrackerScreen):
                        submit), done)  # fmt: skip
 
     def _show_owner(self, passphrase: str | None) -> None:
+        if self.refuse_if_read_only():
+            return
         self.owner, self.passphrase = True, passphrase
         self.idle = self.set_timer(OWNER_IDLE_SECONDS, self._idle_hide)
         self.reload()

@@ -39,11 +39,11 @@ LEGEND = (
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 
 
-def commander_block(record: RecordSheet) -> str:
+def commander_block(record: RecordSheet, hints: bool = True) -> str:
     """The commander's box: rating, modifier and radius now/base, unit limit, cost."""
     commander = record.commander
     if commander is None:
-        return "No commander yet.\nPress r to roll or buy one."
+        return "No commander yet." + ("\nPress r to roll or buy one." if hints else "")
     how = (
         f"rolled {commander.roll} at {smr.training_numeral(commander.training)}"
         if commander.acquisition == "random"
@@ -59,12 +59,13 @@ def commander_block(record: RecordSheet) -> str:
     )
 
 
-def crew_block(record: RecordSheet) -> str:
+def crew_block(record: RecordSheet, hints: bool = True) -> str:
     """The crew's box: quality, roll, modifier now/base, points percentage, optional rule."""
     crew = record.crew
     rule = "on" if record.crew_roll_adds_commander else "off"
     if crew is None:
-        return f"No crew rating yet.\nPress w to roll or buy one.\nOptional commander rule: {rule}"
+        hint = "\nPress w to roll or buy one." if hints else ""
+        return f"No crew rating yet.{hint}\nOptional commander rule: {rule}"
     return (
         f"{crew.quality} · {printing.crew_how(crew)}\n"
         f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
@@ -189,6 +190,9 @@ class RecordSheetScreen(TrackerScreen):
             show=False,
         ),
     ]
+    # The umpire's view reads the sheet, opens its ships and the journal, and prints it to a
+    # file (the database is not touched); every change to the squadron is left out.
+    READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
@@ -214,7 +218,7 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block").border_title = "Commander"
         self.query_one("#crew-block").border_title = "Crew"
         self.query_one("#totals-block").border_title = "Squadron"
-        self.query_one("#counter-panel").border_subtitle = COUNTER_KEYS
+        self.query_one("#counter-panel").border_subtitle = self.hint(COUNTER_KEYS)
         table = self.query_one(DataTable)
         # Keep the red of a flagged track visible under the cursor.
         table.cursor_foreground_priority = "renderable"
@@ -236,8 +240,9 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#sheet-heading", Static).update(
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
-        self.query_one("#commander-block", Static).update(commander_block(record))
-        self.query_one("#crew-block", Static).update(crew_block(record))
+        hints = not self.read_only
+        self.query_one("#commander-block", Static).update(commander_block(record, hints))
+        self.query_one("#crew-block", Static).update(crew_block(record, hints))
         self.query_one("#totals-block", Static).update(totals_block(record))
         self.counters = {
             ship.id: mines.counter(self.factory, ship_id=ship.id) for ship in record.ships
@@ -254,7 +259,7 @@ class RecordSheetScreen(TrackerScreen):
         if record.ships:
             table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
         self.query_one("#sheet-empty", Static).update(
-            "" if record.ships else "No ships in this squadron. Press a to add one."
+            "" if record.ships else "No ships in this squadron." + self.hint(" Press a to add one.")
         )
         self._show_counter()
 
@@ -273,7 +278,8 @@ class RecordSheetScreen(TrackerScreen):
         if has_counter(counter):
             panel.update(counter_summary(counter))
         else:
-            panel.update(Text(f"{ship.name} has no counter values yet: press u to enter them.",
+            panel.update(Text(f"{ship.name} has no counter values yet"
+                              + self.hint(": press u to enter them") + ".",
                               style="dim"))  # fmt: skip
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -371,8 +377,9 @@ class RecordSheetScreen(TrackerScreen):
 
         def submit(values: dict[str, Any]) -> bool:
             fleet.update_ship(
-                self.factory, ship_id=ship.id, fields=ship_forms.to_ship_fields(values)
-            )
+                self.factory, ship_id=ship.id, fields=ship_forms.to_ship_fields(values),
+                expected_version=ship.version,
+            )  # fmt: skip
             return True
 
         self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
@@ -596,6 +603,6 @@ class RecordSheetScreen(TrackerScreen):
         note = "The squadron as it stands now, with boxes and lines for pencil."
         self.app.push_screen(
             FormScreen(f"Print {self.record.squadron_name}", fields, submit, note=note,
-                       preview=preview, rng=self.rng),
+                       preview=preview, rng=self.rng, read_only_ok=True),
             done,
         )  # fmt: skip

@@ -57,6 +57,8 @@ class RepairsScreen(TrackerScreen):
         Binding("h", "history", "History", tooltip="The ship's Structure and Flotation over time"),
     ]
     HELP_EXTRA = [("enter", "Repair the selected ship")]
+    # The umpire's view reads "since last battle" and the continuity check; it repairs nothing.
+    READ_ONLY_ACTIONS = frozenset({"back", "history"})
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -116,8 +118,12 @@ class RepairsScreen(TrackerScreen):
             return None
         return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
 
+    def help_extra(self) -> list[tuple[str, str]]:
+        return [] if self.read_only else super().help_extra()
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_repair()
+        if not self.refuse_if_read_only():
+            self.action_repair()
 
     def action_back(self) -> None:
         self.dismiss()

@@ -114,6 +114,8 @@ class RosterScreen(OwnerViewScreen):
         Binding("P", "passphrase", "Passphrase", tooltip="Set or change the side's passphrase",
                 show=False),
     ]  # fmt: skip
+    # The umpire's view: the opponent view only, never the owner's notes or the passphrase.
+    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, side_id: int) -> None:
         super().__init__()
@@ -140,9 +142,11 @@ class RosterScreen(OwnerViewScreen):
         return self.view.campaign_id if self.view else None
 
     def reload(self) -> None:
+        owner = self.owner and not self.read_only
         self.view = view = roster.roster(
-            self.factory, side_id=self.side_id, owner=self.owner, passphrase=self.passphrase
-        )
+            self.factory, side_id=self.side_id, owner=owner,
+            passphrase=self.passphrase if owner else None,
+        )  # fmt: skip
         self.title = f"Fleet roster: {view.side_name}"
         self.sub_title = "OWNER VIEW: decoy notes shown" if view.owner_view else "Opponent view"
         heading = Text()
@@ -150,7 +154,8 @@ class RosterScreen(OwnerViewScreen):
         over = view.points > view.budget
         heading.append(f"{view.points} of {view.budget} points", style="bold red" if over else "")
         heading.append(f" ({view.budget - view.points} left)   ")
-        heading.append("notes encrypted" if view.encrypted else "no passphrase set (P sets one)")
+        heading.append("notes encrypted" if view.encrypted else
+                       "no passphrase set" + self.hint(" (P sets one)"))  # fmt: skip
         if view.owner_view:
             heading.append("   OWNER VIEW: hide it before the opponent looks (v)", "bold yellow")
         self.query_one("#roster-heading", Static).update(heading)

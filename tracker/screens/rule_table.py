@@ -50,7 +50,8 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         # A DataTable takes enter itself (RowSelected); the screen's enter binding never sees it.
-        self.action_edit()
+        if not self.refuse_if_read_only():
+            self.action_edit()
 
     def action_delete(self) -> None:
         row = self._selected()

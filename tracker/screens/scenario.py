@@ -40,6 +40,7 @@ class ScenarioScreen(TrackerScreen):
         ),
         Binding("f", "factor", "Correction", tooltip="A side's correction factor (SMR2 12.1)"),
     ]
+    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, scenario_id: int) -> None:
         super().__init__()
@@ -85,7 +86,8 @@ class ScenarioScreen(TrackerScreen):
                 ship.structure, ship.flotation, Text("SUNK", "bold red") if ship.sunk else "",
             )  # fmt: skip
         if not detail.participants:
-            table.add_row(Text("No ships yet: press p to choose who takes part.", "dim"))
+            table.add_row(Text("No ships yet" + self.hint(": press p to choose who takes part")
+                               + ".", "dim"))  # fmt: skip
 
     def _status_is(self, *statuses: str) -> bool:
         """Refuse at once (before any form) an action the scenario's status does not allow."""

@@ -120,6 +120,7 @@ class ShipDetailScreen(TrackerScreen):
         Binding("j", "service_record", "Service record", tooltip="This ship's journal entries"),
         Binding("h", "history", "History", tooltip="Structure and Flotation over the campaign"),
     ]
+    READ_ONLY_ACTIONS = frozenset({"back", "service_record", "history"})
 
     def __init__(self, ship_id: int) -> None:
         super().__init__()

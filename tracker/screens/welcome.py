@@ -24,6 +24,12 @@ WELCOME = (
     "n new campaign · enter open · s open the River Plate sample · ? help · q quit"
 )
 EMPTY = "No campaigns in this file yet. Press n to start one, or s to open the River Plate sample."
+# The umpire's read-only view offers no new campaign, nor the sample (both are written).
+UMPIRE_WELCOME = (
+    "Umpire's view, read-only: nothing can be changed here and no side's secrets are shown.\n"
+    "enter open · ? help · q quit"
+)
+UMPIRE_EMPTY = "No campaigns in this file yet: the umpire's view shows them once a player adds one."
 
 
 def _blank(value: int | None) -> int | str:
@@ -130,6 +136,7 @@ class WelcomeScreen(TrackerScreen):
         Binding("x,delete", "delete", "Delete"),
         Binding("s", "sample", "Sample campaign"),
     ]
+    READ_ONLY_ACTIONS = frozenset({"open"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -139,9 +146,10 @@ class WelcomeScreen(TrackerScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(WELCOME, id="welcome-banner", markup=False)
+        yield Static(UMPIRE_WELCOME if self.read_only else WELCOME, id="welcome-banner",
+                     markup=False)  # fmt: skip
         yield DataTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
-        yield Static(EMPTY, id="welcome-empty", markup=False)
+        yield Static(UMPIRE_EMPTY if self.read_only else EMPTY, id="welcome-empty", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -187,14 +195,16 @@ class WelcomeScreen(TrackerScreen):
     def action_open(self) -> None:
         summary = self._selected()
         if summary is None:
-            self.notify("No campaign to open: press n to start one.", severity="warning")
+            self.notify("No campaign to open" + self.hint(": press n to start one") + ".",
+                        severity="warning")  # fmt: skip
             return
         self.open_campaign(summary.id)
 
     def open_campaign(self, campaign_id: int) -> None:
         """Push the campaign's screen; it becomes the player's last campaign."""
         self.focus_id = campaign_id
-        warning = remember_campaign(self.factory, campaign_id)
+        # The umpire's view leaves the player's settings as they were, too.
+        warning = None if self.read_only else remember_campaign(self.factory, campaign_id)
         if warning:
             self.notify(warning, severity="warning")
         self.app.push_screen(CampaignScreen(campaign_id))

@@ -8,9 +8,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tracker.db import SessionFactory
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import ChangedElsewhere, InvalidInput, NotFound
 
-__all__ = ["SessionFactory", "flush_unique", "get_row", "name_taken"]
+__all__ = ["SessionFactory", "flush_unique", "get_row", "name_taken", "require_version"]
 
 T = TypeVar("T")
 
@@ -63,3 +63,13 @@ def flush_unique(
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(message) from exc
+
+
+def require_version(row: Any, expected: int | None, name: str) -> None:
+    """Refuse an edit made on a form that showed an older version of the row (see
+    models.versioned): another player changed it since, and their change must not be lost."""
+    if expected is not None and row.version != expected:
+        raise ChangedElsewhere(
+            f"{name} was changed by another player while your form was open: nothing was "
+            "written; close the form to see their change, then edit again"
+        )

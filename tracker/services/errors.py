@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from tracker.errors import (
+    ChangedElsewhere,
+    ConnectionLost,
+    DatabaseUnavailable,
+    InvalidInput,
+    NotFound,
+    ReadOnlyDatabase,
+)
 
-class InvalidInput(ValueError):
-    """Some fields are wrong; `errors` maps each field to a message that says what to do."""
-
-    def __init__(self, errors: dict[str, str]) -> None:
-        self.errors = dict(errors)
-        super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
-
-
-class NotFound(LookupError):
-    """The row asked for no longer exists (deleted elsewhere, or a stale screen)."""
+__all__ = [
+    "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput", "NotFound",
+    "ReadOnlyDatabase", "check", "require_range", "require_text",
+]  # fmt: skip
 
 
 def check(errors: dict[str, str]) -> None:

@@ -44,6 +44,15 @@ def _tables() -> list[Table]:
     return [table for table in SQLModel.metadata.sorted_tables if table.name != "alembic_version"]
 
 
+# Bookkeeping, not campaign data: an imported row starts at version 1 (models.versioned).
+NOT_EXPORTED = frozenset({"version"})
+
+
+def _data_columns(table: Table) -> list[Any]:
+    """The columns a campaign file carries."""
+    return [column for column in table.columns if column.name not in NOT_EXPORTED]
+
+
 def _refs(table: Table) -> dict[str, str]:
     """Each column of the table that names a row of another (or the same) table."""
     refs = {fk.parent.name: fk.column.table.name for fk in table.foreign_keys}
@@ -119,7 +128,8 @@ def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[dict[str,
             if not links:
                 continue
             where = or_(*links)
-        rows = conn.execute(table_select(table).where(where).order_by(table.c.id)).mappings().all()
+        query = table_select(*_data_columns(table)).where(where).order_by(table.c.id)
+        rows = conn.execute(query).mappings().all()
         found[table.name] = [dict(row) for row in rows]
         member_ids[table.name] = [row["id"] for row in rows]
     return found
@@ -263,7 +273,7 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
 def _check_rows(tables: dict[str, Any], problems: _Problems) -> None:
     for name, rows in tables.items():
         table = _TABLES_BY_NAME[name]
-        columns = {column.name: column for column in table.columns}
+        columns = {column.name: column for column in _data_columns(table)}
         seen: set[int] = set()
         for index, row in enumerate(rows):
             where = f"{name}[{index}]"
@@ -393,7 +403,7 @@ def _import_order() -> list[Table]:
 
 def _row_values(table: Table, row: dict[str, Any], ids: Ids, defer: list[Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for column in table.columns:
+    for column in _data_columns(table):
         value = row[column.name]
         if column.name == "id":
             continue

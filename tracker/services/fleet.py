@@ -11,7 +11,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
-from tracker.services.common import flush_unique, get_row
+from tracker.services.common import flush_unique, get_row, require_version
 from tracker.services.errors import InvalidInput, check, require_range, require_text
 from tracker.services.views import TestResult
 
@@ -217,11 +217,22 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields
         return ship.id
 
 
-def update_ship(factory: SessionFactory, *, ship_id: int, fields: ShipFields) -> None:
-    """Change a ship's data or present state; Structure or Flotation above max is refused."""
+def update_ship(
+    factory: SessionFactory,
+    *,
+    ship_id: int,
+    fields: ShipFields,
+    expected_version: int | None = None,
+) -> None:
+    """Change a ship's data or present state; Structure or Flotation above max is refused.
+
+    expected_version: the version the player's form showed; when another player has changed
+    the ship since, the edit is refused instead of overwriting their change.
+    """
     values = _validate_ship(fields)
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
+        require_version(ship, expected_version, ship.name)
         side = get_row(session, Side, ship.side_id)
         before = journal.row_state(ship)
         for key, value in values.items():
@@ -250,8 +261,8 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         source = get_row(session, Ship, ship_id)
         side = get_row(session, Side, source.side_id)
         data = source.model_dump(
-            exclude={"id", "name", "structure_now", "flotation_now", "fire_markers", "sunk",
-                     "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
+            exclude={"id", "version", "name", "structure_now", "flotation_now", "fire_markers",
+                     "sunk", "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
         )  # fmt: skip
         ship = Ship(
             **data,
@@ -264,7 +275,9 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         _flush_ship(session, name, source.side_id)
         assert ship.id is not None
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
-            session.add(Battery(**battery.model_dump(exclude={"id", "ship_id"}), ship_id=ship.id))
+            session.add(
+                Battery(**battery.model_dump(exclude={"id", "version", "ship_id"}), ship_id=ship.id)
+            )
         journal.append(
             session,
             campaign_id=side.campaign_id,

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
+    Campaign,
     Commander,
     Crew,
     Critical,
@@ -376,3 +377,16 @@ def list_entries(
                 )
             )
         return views
+
+
+def change_mark(factory: SessionFactory) -> tuple[int, int, int]:
+    """A mark that moves whenever any program changes the database: the newest journal entry,
+    and the number and newest id of the campaigns (which have no journal of their own).
+
+    Screens compare it every few seconds to pick up other players' changes by themselves.
+    """
+    with session_scope(factory) as session:
+        newest = session.exec(select(func.max(JournalEntry.id))).one()
+        campaigns = select(func.count(col(Campaign.id)), func.max(Campaign.id))
+        count, last = session.exec(campaigns).one()
+        return (newest or 0, count or 0, last or 0)

@@ -81,8 +81,12 @@ def append(
 
 
 def row_state(row: SQLModel) -> dict[str, Any]:
-    """A row's fields without its id: the before or after of a change."""
-    return row.model_dump(exclude={"id"})
+    """A row's fields without its id and version: the before or after of a change.
+
+    The version is the database's own bookkeeping (see models.versioned): an undo writes the
+    old fields back as a new change, which raises the version again.
+    """
+    return row.model_dump(exclude={"id", "version"})
 
 
 def changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -98,6 +98,7 @@ def ship_view(
         out_of_command=out_of_command,
         batteries=batteries,
         campaign_id=campaign_id,
+        version=ship.version,
     )
 
 

@@ -136,6 +136,8 @@ class ShipView:
     out_of_command: bool
     batteries: tuple[BatteryView, ...] = field(default=())
     campaign_id: int = 0
+    # The row version read (models.versioned): an edit form sends it back as expected_version.
+    version: int = 1
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,39 @@
+"""The errors a player is shown instead of a crash: every layer may raise them, none is imported.
+
+InvalidInput and NotFound are what services raise for input they refuse; the database errors
+below are InvalidInput too, so every screen that shows a refused form shows them the same way.
+Nothing is written when one is raised.
+"""
+
+from __future__ import annotations
+
+
+class InvalidInput(ValueError):
+    """Some fields are wrong; `errors` maps each field to a message that says what to do."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
+
+
+class NotFound(LookupError):
+    """The row asked for no longer exists (deleted elsewhere, or a stale screen)."""
+
+
+class DatabaseUnavailable(InvalidInput):
+    """The change could not reach the database; it was rolled back as a whole."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__({"database": message})
+
+
+class ConnectionLost(DatabaseUnavailable):
+    """The database server cannot be reached (or dropped the connection mid-change)."""
+
+
+class ReadOnlyDatabase(DatabaseUnavailable):
+    """The database is open read-only (the umpire's view): nothing may be written."""
+
+
+class ChangedElsewhere(DatabaseUnavailable):
+    """Another player changed the same row since it was read: this change was not made."""
