@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?=
 
-.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean system-deps
+.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean system-deps bench soak
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,12 @@ demo: $(STAMP)
 	$(BIN)/tracker demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check tracker tests
-	$(BIN)/ruff format --check tracker tests
+	$(BIN)/ruff check tracker tests bench
+	$(BIN)/ruff format --check tracker tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy bench
 
 contracts: $(STAMP)
 	$(BIN)/lint-imports
@@ -49,6 +50,18 @@ system-deps:
 	fi
 
 test: system-deps lint typecheck contracts pytest wheel-check
+
+# The crash test at length: 5,000 SIGKILLs of a process changing a campaign file (20-40 min).
+SOAK_KILLS ?= 5000
+soak: $(STAMP)
+	TRACKER_CRASH_KILLS=$(SOAK_KILLS) $(BIN)/pytest -q -p no:cacheprovider -s \
+		tests/services/test_crash_kill.py
+
+# The benchmark: five speed and memory ratios, written to bench/results.md. A few
+# minutes; not part of `make test`, which runs a smoke run of it on tiny campaigns.
+# BENCH_ARGS="--profile" shows where the time goes; "--runs 9" steadies the medians.
+bench: $(STAMP)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 # Refresh the lock file after changing dependencies in pyproject.toml.
 lock: $(STAMP)

@@ -3,6 +3,7 @@ rows in every table, and SQL run straight at a file (imported as a plain module 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import sqlite3
@@ -21,6 +22,7 @@ from tracker.app import TrackerApp
 from tracker.cli import main
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.screens.form import FormScreen
+from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import (
     campaigns,
     damage,
@@ -137,6 +139,28 @@ async def fill_form(pilot, values: dict[str, Any]) -> None:  # type: ignore[no-u
 
 
 S = TypeVar("S", bound=Screen[Any])
+
+
+async def open_sheet(pilot) -> RecordSheetScreen:  # type: ignore[no-untyped-def]
+    """From the campaign screen, enter: the first squadron's record sheet."""
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, RecordSheetScreen)
+    return screen
+
+
+def file_sha(path: Path) -> str:
+    """The file's SHA-256: to show an attempt left it byte for byte as it was."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection that leaves no -wal or -shm beside the file: with none there,
+    nothing is outside the file and it is read as immutable."""
+    mode = "ro" if sidecars(path) else "ro&immutable=1"
+    return sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
 
 
 async def press_to(pilot, *keys: str, screen: type[S]) -> S:  # type: ignore[no-untyped-def]

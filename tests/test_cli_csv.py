@@ -381,3 +381,11 @@ def test_the_exit_status_reaches_the_shell(campaign_file: Path, tmp_path: Path) 
         f"{source}: {problem}" for problem in BAD_SHIPS_PROBLEMS
     ]
     assert rows(campaign_file) == before
+
+
+def test_the_command_lines_kinds_are_the_importers() -> None:
+    """The command line names the kinds without importing the importer (it loads when used)."""
+    from tracker.cli import csv_files
+    from tracker.services import csv_import
+
+    assert tuple(csv_import.KINDS) == csv_files.KINDS

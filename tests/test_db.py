@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, func, select
 
 import tracker.models
-from tracker import db
+from tracker import campaign_file, db
 from tracker.db import (
     DatabaseProblem,
     SessionFactory,
@@ -263,3 +263,42 @@ def test_opening_a_good_file_at_head_leaves_no_wal_or_shm(tmp_path: Path) -> Non
     path = real_campaign_file(tmp_path / "campaign.db")
     assert db.inspect_file(path) == head_revision()
     assert sidecars(path) == []
+
+
+def _left_file(folder: Path) -> Path:
+    """A campaign file with the sample in it, closed cleanly and noted as tracker left it."""
+    path = folder / "campaign.db"
+    engine = make_engine(str(path))
+    migrate(engine)
+    demo.create_sample_campaign(session_factory(engine))
+    engine.dispose()
+    db.remember_left(path)
+    return path
+
+
+def test_a_file_as_tracker_left_it_skips_the_full_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _left_file(tmp_path)
+    assert db.left_by_tracker(path)
+    scans: list[object] = []
+    monkeypatch.setattr(campaign_file, "_check_values", lambda conn: scans.append(conn))
+    assert db.inspect_file(path) == head_revision()
+    assert scans == []  # no pass over every value
+    # A leftover -wal (a crash after the note) means the full checks again.
+    path.with_name("campaign.db-wal").write_bytes(b"")
+    assert not db.left_by_tracker(path)
+    db.inspect_file(path)
+    assert len(scans) == 1
+
+
+def test_a_file_changed_by_another_program_is_checked_in_full(tmp_path: Path) -> None:
+    path = _left_file(tmp_path)
+    # Another program writes a journal entry whose detail is not JSON.
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE journalentry SET detail = '{cut short' WHERE id = 1")
+    conn.commit()
+    conn.close()
+    assert not db.left_by_tracker(path)
+    with pytest.raises(DatabaseProblem, match="damaged"):
+        db.inspect_file(path)

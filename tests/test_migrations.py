@@ -87,3 +87,15 @@ def test_upgrading_from_each_revision_keeps_every_row(tmp_path: Path, revision: 
     finally:
         conn.close()
     assert hardy == ("Hardy", 3, "")
+
+
+def test_the_revisions_read_from_the_files_are_alembics() -> None:
+    """tracker reads the migrations' revision lines itself at start-up (no Alembic import):
+    the same head, the same revisions, each following the same one as in Alembic's reading."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(db.MIGRATIONS_DIR))
+    assert db.head_revision() == script.get_current_head()
+    assert db.revision_chain() == {
+        rev.revision: rev.down_revision for rev in script.walk_revisions()
+    }

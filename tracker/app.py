@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -14,15 +14,16 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from tracker import paths, settings
+from tracker.errors import CannotOpen, DatabaseUnavailable
 from tracker.rules.dice import Dice
 from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
-from tracker.screens.campaign import CampaignScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
-from tracker.services import history
-from tracker.services.common import SessionFactory
 from tracker.services.errors import InvalidInput
 from tracker.watch import WATCH_SECONDS, ChangeWatch
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
 
 # The settings' theme names for Textual's own dark and light themes.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -49,6 +50,15 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
     return keys
 
 
+class Opened(NamedTuple):
+    """What opening the database gave: the sessions, the campaign to show first (the sample
+    just made, say), and a line for the player (the file was upgraded)."""
+
+    factory: SessionFactory
+    open_campaign_id: int | None = None
+    note: str | None = None
+
+
 class TrackerApp(App[None]):
     """Campaign list first; everything else is pushed from there."""
 
@@ -63,15 +73,21 @@ class TrackerApp(App[None]):
 
     def __init__(
         self,
-        factory: SessionFactory,
+        factory: SessionFactory | None,
         *,
         rng: random.Random | None = None,
         open_campaign_id: int | None = None,
         read_only: bool = False,
         watch_seconds: float = WATCH_SECONDS,
+        opener: Callable[[], Opened] | None = None,
     ) -> None:
         super().__init__()
-        self.factory = factory
+        # None until `opener` has opened the database, in a thread, while the first screen
+        # paints: the database libraries load behind it (the command line passes an opener).
+        self.factory: SessionFactory = factory  # type: ignore[assignment]
+        self.opener = opener
+        # Why the database could not be opened; the command line says it on stderr, exit 2.
+        self.failure: str | None = None
         # The umpire's view (--umpire): the database refuses writes, and no secret is shown.
         self.read_only = read_only
         # How often other players' changes are looked for (tests shorten it).
@@ -89,8 +105,51 @@ class TrackerApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._save_theme)
         for warning in loaded.warnings:
             self.notify(warning, title="Settings", severity="warning", timeout=10)
-        self.change_watch = ChangeWatch(self, self.factory, self.watch_seconds)
         self.push_screen(WelcomeScreen())
+        if self.factory is None and self.opener is not None:
+            # After the first paint: the thread's imports would otherwise hold the GIL while
+            # the first screen is being drawn.
+            self.call_after_refresh(self._start_opening)
+        else:
+            self._database_ready()
+
+    def _start_opening(self) -> None:
+        self.run_worker(self._open_database, thread=True, name="open-database")
+
+    def _open_database(self) -> None:
+        """In a thread: open (and upgrade) the database while the first screen is up."""
+        assert self.opener is not None
+        try:
+            opened = self.opener()
+        except CannotOpen as exc:
+            self.call_from_thread(self._cannot_open, str(exc))
+        except DatabaseUnavailable as exc:
+            self.call_from_thread(self._cannot_open, "; ".join(exc.errors.values()))
+        else:
+            self.call_from_thread(self._opened, opened)
+
+    def _cannot_open(self, message: str) -> None:
+        self.failure = message
+        self.exit(return_code=2)
+
+    def _opened(self, opened: Opened) -> None:
+        self.factory = opened.factory
+        if opened.open_campaign_id is not None:
+            self.open_campaign_id = opened.open_campaign_id
+        if opened.note:
+            self.notify(opened.note, title="Campaign file", timeout=10)
+        self._database_ready()
+
+    def _database_ready(self) -> None:
+        """The database is open: fill the first screen, watch for others' changes, and open
+        the campaign asked for."""
+        from tracker.screens.campaign import CampaignScreen
+
+        self.change_watch = ChangeWatch(self, self.factory, self.watch_seconds)
+        # A welcome screen not mounted yet fills itself when it mounts (the factory is set).
+        welcome = self.screen
+        if isinstance(welcome, WelcomeScreen) and welcome.is_mounted:
+            welcome.database_ready()
         if self.open_campaign_id is not None:
             # The umpire's view leaves the player's settings as they were, too.
             problem = (
@@ -145,6 +204,8 @@ class TrackerApp(App[None]):
             self.notify("Open a campaign first: undo and redo work within one.", severity="warning")
             return
         try:
+            from tracker.services import history
+
             result = (history.undo_last if undo else history.redo_last)(
                 self.factory, campaign_id=campaign_id
             )

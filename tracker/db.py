@@ -15,13 +15,25 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, MetaData, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session
 
 from tracker import paths, settings
+from tracker.campaign_file import (
+    MIGRATIONS_DIR,
+    SQLITE_HEADER,
+    DatabaseProblem,
+    _read_only,
+    head_revision,
+    inspect_file,
+    known_revisions,
+    left_by_tracker,
+    remember_left,
+    revision_chain,
+)
 from tracker.errors import (
     ChangedElsewhere,
     ConnectionLost,
@@ -29,14 +41,12 @@ from tracker.errors import (
     ReadOnlyDatabase,
 )
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+__all__ = [
+    "MIGRATIONS_DIR", "SQLITE_HEADER", "DatabaseProblem", "head_revision", "inspect_file",
+    "known_revisions", "left_by_tracker", "remember_left", "revision_chain",
+]  # fmt: skip
 
 SessionFactory = Callable[[], Session]
-
-
-class DatabaseProblem(Exception):
-    """A campaign file that cannot be used; the message says what is wrong and what to do."""
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -151,6 +161,15 @@ def database_error(exc: BaseException) -> DatabaseUnavailable | None:
         return DatabaseUnavailable(
             "another program held the campaign file for 5 seconds: nothing was written; try again"
         )
+    if "database or disk is full" in text or state == "53100":
+        return DatabaseUnavailable(
+            "the disk is full: nothing was written; free some space and try again"
+        )
+    if "Could not decode to UTF-8" in text:
+        return DatabaseUnavailable(
+            "the campaign file is damaged (a text in it is not UTF-8): nothing was written; "
+            "restore it from a backup (tracker backups, tracker restore)"
+        )
     if type(orig).__name__ == "OperationalError" and _driver_backend(exc) == "postgresql":
         return ConnectionLost(
             f"cannot reach the database ({text}): nothing was written; "
@@ -239,94 +258,6 @@ def _alembic_config(engine: Engine) -> Any:
     return config
 
 
-def head_revision() -> str:
-    """The newest schema revision this version of tracker knows."""
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory(str(MIGRATIONS_DIR))
-    head = script.get_current_head()
-    assert head is not None
-    return head
-
-
-def known_revisions() -> set[str]:
-    """Every schema revision this version of tracker can upgrade from."""
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory(str(MIGRATIONS_DIR))
-    return {rev.revision for rev in script.walk_revisions()}
-
-
-@contextmanager
-def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection that leaves no -wal or -shm file behind when there was none."""
-    wal = path.with_name(path.name + "-wal")
-    # Without a -wal there is nothing outside the main file: immutable reads it without
-    # creating sidecars. With one, SQLite must read it, and the sidecars were there already.
-    mode = "ro" if wal.exists() else "ro&immutable=1"
-    conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
-    try:
-        yield conn
-    finally:
-        conn.close()
-
-
-def inspect_file(path: Path) -> str | None:
-    """Check a campaign file without changing it; return its schema revision (None if new or empty).
-
-    Raises DatabaseProblem for a folder, a non-SQLite file, a damaged file or a newer schema.
-    """
-    if path.is_dir():
-        raise DatabaseProblem(
-            f"{path} is a folder, not a campaign file: pass a file path with --db."
-        )
-    if not path.parent.is_dir():
-        raise DatabaseProblem(
-            f"the folder {path.parent} does not exist: create it, or choose another path with --db."
-        )
-    if not path.exists() or path.stat().st_size == 0:
-        if path.exists():
-            raise DatabaseProblem(
-                f"{path} is empty (0 bytes): restore it from {paths.backups_dir(path)} "
-                "or remove it to start a new campaign file."
-            )
-        return None
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
-        raise DatabaseProblem(
-            f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
-        )
-    try:
-        with _read_only(path) as conn:
-            result = conn.execute("PRAGMA quick_check").fetchone()
-            if not result or result[0] != "ok":
-                raise sqlite3.DatabaseError(result[0] if result else "no answer")
-            has_version = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='alembic_version'"
-            ).fetchone()
-            revision = None
-            if has_version:
-                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-                revision = row[0] if row else None
-            elif conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise DatabaseProblem(
-                    f"{path} is an SQLite file of another program (no tracker schema): "
-                    "choose another file with --db."
-                )
-    except sqlite3.DatabaseError as exc:
-        raise DatabaseProblem(
-            f"{path} is damaged ({exc}): restore it from {paths.backups_dir(path)} "
-            "or choose another file with --db."
-        ) from exc
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseProblem(
-            f"{path} was written by a newer tracker (schema {revision}): "
-            "upgrade tracker to open it; the file was left unchanged."
-        )
-    return revision
-
-
 def backup_file(path: Path, reason: str, *, keep: int | None = None) -> Path:
     """Copy a campaign file with SQLite's online backup API into backups/ beside it, then keep
     only the newest `keep` backups of that file (default: the player's keep_backups setting).
@@ -377,6 +308,37 @@ def inspect_server(engine: Engine) -> str | None:
     return revision
 
 
+def check_schema(engine: Engine, metadata: MetaData) -> None:
+    """DatabaseProblem when a table or column of tracker's schema (metadata) is missing from the
+    database, which would stop the app at the first query that uses it: the database was
+    changed by another program, or damaged where the integrity check cannot see (a name in the
+    schema's text)."""
+    from sqlalchemy import inspect
+
+    path = sqlite_path(str(engine.url))
+    if path is not None:  # read apart from the engine, whose transactions take the write lock
+        with _read_only(path) as raw:
+            query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            columns = {
+                table: {row[1] for row in raw.execute(f'PRAGMA table_info("{table}")')}
+                for (table,) in raw.execute(query).fetchall()
+            }
+    else:
+        with engine.connect() as conn:
+            found = inspect(conn).get_multi_columns()
+        columns = {table: {column["name"] for column in info} for (_, table), info in found.items()}
+    for table in metadata.sorted_tables:
+        names = columns.get(table.name)
+        missing = [column.name for column in table.columns if column.name not in (names or ())]
+        if missing:
+            lacks = f"the table {table.name}" if names is None else f"{table.name}.{missing[0]}"
+            raise DatabaseProblem(
+                f"{path or shown_url(engine)} lacks {lacks} of "
+                "tracker's schema: it was changed by another program or is damaged; restore a "
+                "backup (tracker backups) or choose another file with --db."
+            )
+
+
 def schema_revision(target: str, engine: Engine) -> str | None:
     """The schema revision of the database at target (engine open on it), read without writing."""
     path = sqlite_path(to_url(target))
@@ -387,20 +349,51 @@ def schema_revision(target: str, engine: Engine) -> str | None:
 
 def migrate(engine: Engine) -> Path | None:
     """Bring the schema to head; back up an existing file first. Returns the backup made, if any."""
-    from alembic import command
-
     backup: Path | None = None
     path = sqlite_path(str(engine.url))
     if path is not None:
         revision = inspect_file(path)
+        _check_writable(path)
         if revision == head_revision():
             return None
         if revision is not None:
             backup = backup_file(path, f"before-{head_revision()}")
     elif engine.dialect.name != "sqlite" and inspect_server(engine) == head_revision():
         return None
-    command.upgrade(_alembic_config(engine), "head")
+    from alembic import command  # only for an upgrade: 11 MiB the app rarely needs
+
+    try:
+        command.upgrade(_alembic_config(engine), "head")
+    except DBAPIError as exc:
+        # The upgrade is one transaction: it was rolled back, the database is as it was.
+        problem = database_error(exc)
+        if problem is not None:
+            reason = "; ".join(problem.errors.values())
+        else:  # a schema the migrations do not expect: damaged, or changed by another program
+            first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
+            reason = (
+                f"{first}: nothing was written; it may be damaged or changed by another "
+                "program: restore a backup (tracker backups)"
+            )
+        kept = f" (a copy is kept as {backup})" if backup else ""
+        where = path or shown_url(engine)
+        raise DatabaseProblem(f"could not upgrade {where}{kept}: {reason}") from exc
     return backup
+
+
+def _check_writable(path: Path) -> None:
+    """DatabaseProblem unless SQLite can write the file and, beside it, its -wal, -shm and
+    backups/ (a read-only file would open and then refuse the player's first change)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        raise DatabaseProblem(
+            f"{path} is read-only: make it writable (chmod u+w) to play, "
+            "or look at it with --umpire."
+        )
+    if not os.access(path.parent, os.W_OK):
+        raise DatabaseProblem(
+            f"the folder {path.parent} is read-only, and tracker writes beside the campaign "
+            "file (its journal and backups/): make the folder writable, or move the file."
+        )
 
 
 @contextmanager
@@ -542,7 +535,7 @@ def _damaged(path: Path) -> bool:
     try:
         inspect_file(path)
     except DatabaseProblem as exc:
-        return isinstance(exc.__cause__, sqlite3.DatabaseError)
+        return isinstance(exc.__cause__, (sqlite3.DatabaseError, UnicodeDecodeError))
     return False
 
 

@@ -8,6 +8,10 @@ Nothing is written when one is raised.
 from __future__ import annotations
 
 
+class CannotOpen(Exception):
+    """The database cannot be used at all; the message says what is wrong and what to do."""
+
+
 class InvalidInput(ValueError):
     """Some fields are wrong; `errors` maps each field to a message that says what to do."""
 

@@ -8,13 +8,14 @@ never freezes the keyboard; losing it, and getting it back, is said once each.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
-from tracker.services import history
-from tracker.services.common import SessionFactory
 from tracker.services.errors import DatabaseUnavailable, NotFound
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
 
 WATCH_SECONDS = 2.0
 
@@ -36,6 +37,8 @@ class ChangeWatch:
         )
 
     def _read(self) -> None:
+        from tracker.services import history
+
         try:
             mark = history.change_mark(self.factory)
         except DatabaseUnavailable as exc:

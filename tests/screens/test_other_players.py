@@ -10,6 +10,7 @@ from typing import Any
 
 import pg_cluster
 import pytest
+from campaign_files import open_sheet
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from textual.widgets import DataTable, Input
@@ -36,15 +37,6 @@ def _app_and_other(target: str) -> tuple[TrackerApp, SessionFactory, int]:
     return app, session_factory(make_engine(target)), squadron_id
 
 
-async def _open_sheet(pilot: Any) -> RecordSheetScreen:
-    await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, RecordSheetScreen)
-    return screen
-
-
 async def _wait_for(pilot: Any, condition: Any, seconds: float = 5.0) -> None:
     for _ in range(int(seconds / 0.05)):
         if condition():
@@ -65,7 +57,7 @@ def _first_row_text(screen: RecordSheetScreen) -> str:
 async def test_a_hit_recorded_by_another_player_appears_without_a_key(tmp_path: Path) -> None:
     app, other, _squadron_id = _app_and_other(str(tmp_path / "campaign.db"))
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_sheet(pilot)
+        screen = await open_sheet(pilot)
         ship = screen.record.ships[0]
         damage.record_hit(other, request=HitRequest(ship_id=ship.id, structure=2))
         await _wait_for(
@@ -78,7 +70,7 @@ async def test_a_hit_recorded_by_another_player_appears_without_a_key(tmp_path: 
 async def test_an_edit_on_a_form_the_other_player_overtook_is_refused(tmp_path: Path) -> None:
     app, other, squadron_id = _app_and_other(str(tmp_path / "campaign.db"))
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_sheet(pilot)
+        screen = await open_sheet(pilot)
         ship = screen.record.ships[0]
         await pilot.press("e")
         await pilot.pause()
@@ -129,7 +121,7 @@ async def test_the_app_says_when_the_server_is_lost_and_when_it_is_back() -> Non
         target = url.set(database=name).render_as_string(hide_password=False)
         app, _other, _squadron = _app_and_other(target)
         async with app.run_test(size=(120, 40)) as pilot:
-            await _open_sheet(pilot)
+            await open_sheet(pilot)
             pg_cluster.stop(folder)
             try:
                 await _wait_for(pilot, lambda: "cannot reach the database" in _noted(app))

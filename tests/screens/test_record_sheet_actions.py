@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from campaign_files import open_sheet
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
@@ -25,15 +26,6 @@ def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, 
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
     app = TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id)
     return app, factory, squadron_id
-
-
-async def open_sheet(pilot) -> RecordSheetScreen:  # type: ignore[no-untyped-def]
-    await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, RecordSheetScreen)
-    return screen
 
 
 async def test_fire_markers_and_a_rolled_commander(tmp_path: Path) -> None:

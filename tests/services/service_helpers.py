@@ -16,7 +16,7 @@ from sqlalchemy import Engine, text
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
-from tracker.models import Battery, Critical, JournalEntry
+from tracker.models import Battery, Critical, JournalEntry, Ship
 from tracker.services import campaigns, damage, fleet
 from tracker.services.errors import InvalidInput
 
@@ -155,3 +155,31 @@ def empty_pg(engine: Engine) -> None:
     names = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
     with engine.begin() as conn:
         conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+
+
+def ship_states(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    """Every ship's fields (id and version aside) and every critical's status, as stored."""
+    with session_scope(factory) as session:
+        rows = session.exec(select(Ship)).all()
+        ships = {s.id or 0: s.model_dump(exclude={"id", "version"}) for s in rows}
+        crits = {c.id or 0: c.status for c in session.exec(select(Critical)).all()}
+    return ships, crits
+
+
+def replayed_states(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    """Each ship as created, then every journal entry's row changes applied in order: what the
+    journal says the ships and criticals are now (ship_states says what they are)."""
+    ships: dict[int, dict[str, Any]] = {}
+    crits: dict[int, str] = {}
+    with session_scope(factory) as session:
+        entries = session.exec(select(JournalEntry).order_by(col(JournalEntry.id))).all()
+    for entry in entries:
+        detail = json.loads(entry.detail)
+        if entry.kind == "ship" and entry.ship_id not in ships:
+            ships[entry.ship_id or 0] = dict(detail["after"])  # create_ship: the full row
+        for change in detail.get("changes") or []:
+            if change["table"] == "ship":
+                ships[change["id"]].update(change["after"])
+            elif change["table"] == "critical":
+                crits[change["id"]] = change["after"]["status"]
+    return ships, crits

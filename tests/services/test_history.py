@@ -18,8 +18,10 @@ from service_helpers import (
     attempt,
     fresh_factory,
     get_row,
+    replayed_states,
     rows_of_ship,
     save_table,
+    ship_states,
 )
 from sqlalchemy import Engine
 from sqlmodel import col, select
@@ -484,30 +486,6 @@ def _run(factory: SessionFactory, campaign_id: int, ships: list[int], op: tuple[
         history.redo_last(factory, campaign_id=campaign_id)
 
 
-def _state(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
-    with session_scope(factory) as session:
-        rows = session.exec(select(Ship)).all()
-        ships = {s.id or 0: s.model_dump(exclude={"id", "version"}) for s in rows}
-        crits = {c.id or 0: c.status for c in session.exec(select(Critical)).all()}
-    return ships, crits
-
-
-def _replayed(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
-    """Each ship as created, then every entry's row changes applied in order."""
-    ships: dict[int, dict[str, Any]] = {}
-    crits: dict[int, str] = {}
-    for entry in _entries(factory):
-        detail = json.loads(entry.detail)
-        if entry.kind == "ship" and entry.ship_id not in ships:
-            ships[entry.ship_id or 0] = dict(detail["after"])  # create_ship: the full row
-        for change in detail.get("changes") or []:
-            if change["table"] == "ship":
-                ships[change["id"]].update(change["after"])
-            elif change["table"] == "critical":
-                crits[change["id"]] = change["after"]["status"]
-    return ships, crits
-
-
 @settings(
     max_examples=25,
     deadline=None,
@@ -539,7 +517,7 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
             )
             for name in ("Exeter", "Ajax", "Achilles")
         ]
-        created, _ = _state(factory)
+        created, _ = ship_states(factory)
         count = len(_entries(factory))
 
         # A few hits first, so that repairs, fixes and undos have something to work on.
@@ -555,8 +533,8 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
             count = now
 
         # (a) Replaying every entry's row changes gives the rows in the database.
-        final = _state(factory)
-        replayed_ships, replayed_crits = _replayed(factory)
+        final = ship_states(factory)
+        replayed_ships, replayed_crits = replayed_states(factory)
         assert replayed_crits == final[1]
         for ship_id, row in final[0].items():
             for key in SHIP_FIELDS:
@@ -573,11 +551,11 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
                 break
             undone += 1
             assert undone < 100
-        ships_now, crits_now = _state(factory)
+        ships_now, crits_now = ship_states(factory)
         assert ships_now == created
         assert set(crits_now.values()) <= {"void"}
         # ... then redo as many: back to where the sequence ended.
         for _ in range(undone):
             history.redo_last(factory, campaign_id=campaign.id)
-        assert _state(factory) == final
-        assert _replayed(factory) == final
+        assert ship_states(factory) == final
+        assert replayed_states(factory) == final

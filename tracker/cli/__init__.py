@@ -19,6 +19,10 @@ from typing import Any
 from tracker import __version__, paths
 
 EXIT_BAD_FILE = 2
+UMPIRE_NEEDS_HEAD = (
+    "the umpire's view cannot upgrade or create a campaign database: "
+    "open it once without --umpire first"
+)
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
 COMMANDS: tuple[str, ...] = ("data", "csv_files", "backups", "restore", "printing", "serve")
 
@@ -64,7 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # cannot open, and must not upgrade one; it gets no session factory.
         return int(args.handler(args, None, target))
 
+    handler = getattr(args, "handler", None)
+    if handler is None and not paths.is_url(target):
+        # The app on a campaign file: refused here when the file is bad, then opened behind
+        # the first screen, which paints before the database libraries have loaded.
+        return run_app(target, umpire=args.umpire, demo=args.command == "demo")
+
     from tracker.db import DatabaseProblem, session_factory, sqlite_path
+    from tracker.errors import DatabaseUnavailable
 
     existing = sqlite_path(target if paths.is_url(target) else f"sqlite:///{target}")
     if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
@@ -73,32 +84,98 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return EXIT_BAD_FILE
 
+    engine = None
     try:
         engine = connect(target, read_only=args.umpire)
         backup = open_database(engine, target, umpire=args.umpire)
     except DatabaseProblem as exc:
+        if engine is not None:
+            engine.dispose()  # closes what the attempt opened, and any -wal or -shm it made
         print(f"tracker: {exc}", file=sys.stderr)
         return EXIT_BAD_FILE
     if backup is not None:
         print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
     factory = session_factory(engine)
-    handler = getattr(args, "handler", None)
-    if handler is not None:
-        # A sub-command that does its work and exits without opening the app.
-        status: int = handler(args, factory, target)
-        engine.dispose()
-        return status
     open_campaign_id = None
-    if args.command == "demo":
-        from tracker.services.demo import create_sample_campaign
+    try:
+        if handler is not None:
+            # A sub-command that does its work and exits without opening the app.
+            status: int = handler(args, factory, target)
+            engine.dispose()
+            left_as_is(target)
+            return status
+        if args.command == "demo":
+            from tracker.services.demo import create_sample_campaign
 
-        open_campaign_id = create_sample_campaign(factory)
+            open_campaign_id = create_sample_campaign(factory)
+    except DatabaseUnavailable as exc:  # locked, disk full, damaged: nothing was written
+        engine.dispose()
+        print(f"tracker: {'; '.join(exc.errors.values())}", file=sys.stderr)
+        return EXIT_BAD_FILE
 
     from tracker.app import TrackerApp
 
     TrackerApp(factory, open_campaign_id=open_campaign_id, read_only=args.umpire).run()
     engine.dispose()
+    left_as_is(target)
     return 0
+
+
+def run_app(target: str, *, umpire: bool, demo: bool) -> int:
+    """Check the campaign file with the standard library alone, start the app at once, and
+    let it open the database in a thread; the exit status (2 when the file cannot be used)."""
+    from pathlib import Path
+
+    from tracker.campaign_file import DatabaseProblem, head_revision, inspect_file
+
+    path = Path(target).expanduser()
+    try:
+        revision = inspect_file(path)
+    except DatabaseProblem as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    if umpire and revision != head_revision():
+        print("tracker: " + UMPIRE_NEEDS_HEAD, file=sys.stderr)
+        return EXIT_BAD_FILE
+    engines: list[Any] = []
+
+    def opener() -> Any:
+        from tracker.app import Opened
+        from tracker.db import session_factory
+
+        engine = connect(target, read_only=umpire)
+        engines.append(engine)
+        backup = open_database(engine, target, umpire=umpire)
+        factory = session_factory(engine)
+        campaign_id = None
+        if demo:
+            from tracker.services.demo import create_sample_campaign
+
+            campaign_id = create_sample_campaign(factory)
+        note = f"Upgraded the campaign file; the old one is kept as {backup}" if backup else None
+        return Opened(factory, campaign_id, note)
+
+    from tracker.app import TrackerApp
+
+    app = TrackerApp(None, opener=opener, read_only=umpire)
+    app.run()
+    for engine in engines:
+        engine.dispose()
+    if app.failure is not None:
+        print(f"tracker: {app.failure}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    left_as_is(target)
+    return 0
+
+
+def left_as_is(target: str) -> None:
+    """A campaign file closed cleanly is noted as tracker left it, so the next start can skip
+    the checks that read the whole file (db.left_by_tracker)."""
+    from tracker.db import remember_left, sqlite_path, to_url
+
+    path = sqlite_path(to_url(target))
+    if path is not None and path.is_file():
+        remember_left(path)
 
 
 def connect(target: str, *, read_only: bool) -> Any:
@@ -119,17 +196,18 @@ def connect(target: str, *, read_only: bool) -> Any:
 def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
     """Migrate the database to this version's schema (None, or the backup made first); the
     umpire's read-only view cannot migrate, so it needs a database that is up to date."""
-    from tracker.db import DatabaseProblem, head_revision, migrate, schema_revision
+    from sqlmodel import SQLModel
 
+    import tracker.models  # noqa: F401  (every table on the metadata)
+    from tracker.db import DatabaseProblem, check_schema, head_revision, migrate, schema_revision
+
+    backup = None
     if not umpire:
-        return migrate(engine)
-    revision = schema_revision(target, engine)
-    if revision != head_revision():
-        raise DatabaseProblem(
-            "the umpire's view cannot upgrade or create a campaign database: "
-            "open it once without --umpire first"
-        )
-    return None
+        backup = migrate(engine)
+    elif schema_revision(target, engine) != head_revision():
+        raise DatabaseProblem(UMPIRE_NEEDS_HEAD)
+    check_schema(engine, SQLModel.metadata)
+    return backup
 
 
 def run() -> None:

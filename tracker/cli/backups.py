@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker import paths, settings
-from tracker.db import Backup, DatabaseProblem, inspect_file, list_backups, sqlite_path, to_url
+from tracker.campaign_file import DatabaseProblem, inspect_file
+
+if TYPE_CHECKING:
+    from tracker.db import Backup
 
 EXIT_BAD_INPUT = 2
 # What inspect_file said is wrong with a backup, in a word for the list.
@@ -34,6 +37,8 @@ def add_parser(sub: Any) -> None:
 
 def campaign_path(target: str) -> Path | None:
     """The campaign file behind --db; None, with a line on stderr, for another kind of database."""
+    from tracker.db import sqlite_path, to_url
+
     path = sqlite_path(to_url(target))
     if path is None:
         print(
@@ -82,6 +87,8 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
     if path is None:
         return EXIT_BAD_INPUT
     keep = warn_settings().keep_backups
+    from tracker.db import list_backups
+
     found = list_backups(path)
     folder = paths.backups_dir(path)
     if not found:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tracker.services import campaigns, csv_import
-from tracker.services.common import SessionFactory
-from tracker.services.errors import InvalidInput
+if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
+
+# The kinds of file services.csv_import reads (a test keeps the two lists equal).
+KINDS = ("ships", "units", "counters")
 
 EXIT_BAD_INPUT = 2
 INTO = {
@@ -26,7 +28,7 @@ def add_parser(sub: Any) -> None:
         description="Every row is checked as a form would check it; any problem and nothing is "
         "written. The columns are listed in the README (CSV columns).",
     )
-    load.add_argument("kind", choices=csv_import.KINDS)
+    load.add_argument("kind", choices=KINDS)
     load.add_argument("file", metavar="FILE")
     load.add_argument(
         "--into",
@@ -39,6 +41,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
+    from tracker.services import campaigns
+
     """Every way to name a target of this kind, lower-cased, with its id (None if ambiguous)."""
     names: dict[str, list[int]] = {}
 
@@ -59,6 +63,9 @@ def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import csv_import
+    from tracker.services.errors import InvalidInput
+
     found = _targets(factory, args.kind).get(args.into.strip().lower())
     if found is None or found < 0:
         why = "names more than one: add the side or campaign before it" if found else "is not found"

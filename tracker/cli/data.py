@@ -7,11 +7,11 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tracker.services import campaigns, exchange
-from tracker.services.common import SessionFactory
-from tracker.services.errors import InvalidInput
+if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
+    from tracker.services.errors import InvalidInput
 
 EXIT_BAD_INPUT = 2
 
@@ -37,6 +37,8 @@ def _problem(exc: InvalidInput) -> str:
 
 
 def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
+    from tracker.services import campaigns
+
     found = campaigns.list_campaigns(factory)
     wanted = wanted.strip()
     # A name first: a campaign named "2" is not campaign number 2.
@@ -52,6 +54,8 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import campaigns, exchange
+
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
         names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
@@ -79,6 +83,9 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
 
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import campaigns, exchange
+    from tracker.services.errors import InvalidInput
+
     path = Path(args.file)
     try:
         if path.stat().st_size > exchange.MAX_BYTES:

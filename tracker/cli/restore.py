@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tracker import paths, settings
+from tracker.campaign_file import DatabaseProblem, head_revision
 from tracker.cli.backups import campaign_path, schema_of, warn_settings
-from tracker.db import DatabaseProblem, head_revision, restore_backup
 
 EXIT_BAD_INPUT = 2
 EXIT_DECLINED = 1
@@ -93,6 +93,8 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
             print("Nothing was restored.")
             return EXIT_DECLINED
     try:
+        from tracker.db import restore_backup
+
         restored = restore_backup(backup, path, keep=keep)
     except DatabaseProblem as exc:
         return _fail(f"{exc}: nothing was restored, {path} is as it was")

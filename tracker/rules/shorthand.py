@@ -137,11 +137,22 @@ def _is_item(word: str) -> bool:
     )  # fmt: skip
 
 
+_LONG = 10**9
+
+
+def _digits(text: str) -> int:
+    """The number the digits say; past nine digits only that it is too long to be a count or a
+    roll (int() itself refuses more than 4300 digits, with a ValueError of its own)."""
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else _LONG + 1
+
+
 def _number(word: str, text: str, start: int, end: int, what: str) -> int:
-    value = int(text)
+    value = _digits(text)
     if value > MAX_POINTS:
+        shown = value if value <= _LONG else f"{len(text)} digits"
         raise ShorthandError(
-            f"{word!r}: {what} of {value} is more than {MAX_POINTS}; check the number",
+            f"{word!r}: {what} of {shown} is more than {MAX_POINTS}; check the number",
             word=word, start=start, end=end,
         )  # fmt: skip
     return value
@@ -212,7 +223,7 @@ def _critical(kind: str, word: str, start: int, end: int, quoted: bool) -> Criti
     if word == "?" and not quoted:
         return CriticalInput(kind=kind, auto=True)
     if _DIGITS.fullmatch(word) and not quoted:
-        roll = int(word)
+        roll = _digits(word)
         if not 1 <= roll <= 100:
             raise ShorthandError(
                 f"{word!r}: a critical die roll must be 1..100", word=word, start=start, end=end

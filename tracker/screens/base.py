@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import actions
 from textual.screen import Screen
 
 from tracker.rules.dice import Dice
 from tracker.screens.guard import guard_class
-from tracker.services.common import SessionFactory
 from tracker.services.errors import NotFound
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
 
 READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 

@@ -91,6 +91,7 @@ class DamageEntryScreen(TrackerScreen):
         self.campaign_id = campaign_id
         self.default_ship_id = ship_id
         self.picks: list[ShipPick] = []
+        self.picks_for: str | None = None  # the ship words self.picks were found for
         self.pending: tuple[HitRequest, DamageLine] | None = None
 
     def compose(self) -> ComposeResult:
@@ -125,13 +126,19 @@ class DamageEntryScreen(TrackerScreen):
         )
 
     def _resolve_ship(self, words: str) -> ShipPick | None:
-        self.picks = damage.find_ships(self.factory, campaign_id=self.campaign_id, query=words)
         options = self.query_one("#ship-candidates", OptionList)
-        options.clear_options()
-        options.add_options(
-            Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"), id=str(p.id))
-            for p in self.picks
-        )
+        if words == self.picks_for:
+            # Typing the damage after the name: the same ships, without searching them all again.
+            options.highlighted = None  # as clearing the list does
+        else:
+            self.picks = damage.find_ships(self.factory, campaign_id=self.campaign_id, query=words)
+            self.picks_for = words
+            options.clear_options()
+            options.add_options(
+                Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"),
+                       id=str(p.id))
+                for p in self.picks
+            )  # fmt: skip
         if words.strip():
             return self.picks[0] if self.picks else None
         if self.default_ship_id is not None:
@@ -164,8 +171,14 @@ class DamageEntryScreen(TrackerScreen):
 
     @on(Input.Changed, "#shorthand")
     @guarded
-    def refresh_preview(self) -> None:
-        """Parse the line and show what it would do; nothing is written."""
+    def refresh_preview(self, event: Input.Changed | None = None) -> None:
+        """Parse the line and show what it would do; nothing is written.
+
+        Called other than for an edit of the line (event None), the ships may have changed too:
+        their picks are found again.
+        """
+        if event is None:
+            self.picks_for = None
         line_text = self.query_one("#shorthand", Input).value
         preview = self.query_one("#damage-preview", Static)
         self.pending = None
@@ -253,6 +266,7 @@ class DamageEntryScreen(TrackerScreen):
             self.notify("\n".join(exc.errors.values()), severity="error")
             self._show_dice()
             return
+        self.picks_for = None  # the hit may have sunk a ship the picks show
         self.query_one("#shorthand", Input).value = ""
         self.default_ship_id = result.ship_id
         self._announce(result)

@@ -153,15 +153,15 @@ class LedgerScreen(OwnerViewScreen):
         fields.focus()
 
     def reload(self) -> None:
-        overview = campaigns.get_overview(self.factory, campaign_id=self.campaign_id)
-        self.sides = [(side.name, side.id) for side in overview.sides]
+        campaign_name, sides = campaigns.side_names(self.factory, campaign_id=self.campaign_id)
+        self.sides = list(sides)
         owner = self.owner and not self.read_only
         self.view = view = mines.ledger(
             self.factory, campaign_id=self.campaign_id,
             owner_side_id=self.owner_side_id if owner else None,
             passphrase=self.passphrase if owner else None,
         )  # fmt: skip
-        self.title = f"Minefield ledger: {overview.campaign.name}"
+        self.title = f"Minefield ledger: {campaign_name}"
         owner_name = next((name for name, sid in self.sides if sid == self.owner_side_id), "")
         self.sub_title = f"OWNER VIEW: {owner_name}" if self.owner else "Opponent view"
         heading = Text()

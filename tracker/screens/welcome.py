@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,12 +12,16 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker import settings
 from tracker.rules import smr
 from tracker.screens.base import TrackerScreen
-from tracker.screens.campaign import CampaignScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services import backups, campaigns, demo
-from tracker.services.common import SessionFactory
 from tracker.services.views import CampaignSummary
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
+
+# The welcome screen paints before the database libraries are loaded (the app opens the file
+# in a thread meanwhile), so the services and the screens behind it are imported when used.
+OPENING = "Opening the campaign file…"
 
 WELCOME = (
     "Naval campaign tracker: Squadron Record Sheets for Stations Manned and Ready! Part 2.\n"
@@ -38,6 +42,8 @@ def _blank(value: int | None) -> int | str:
 
 def remember_campaign(factory: SessionFactory, campaign_id: int) -> str | None:
     """Keep the campaign as the player's last one, so the next start offers it."""
+    from tracker.services import backups
+
     key = backups.database_key(factory)
     return settings.remember(last_campaign=settings.LastCampaign(key, campaign_id))
 
@@ -157,12 +163,33 @@ class WelcomeScreen(TrackerScreen):
         self.sub_title = "Campaigns"
         table = self.query_one(DataTable)
         table.add_columns("Campaign", "Current scenario", "Sides", "Ships", "Scale")
+        if self.factory is None:  # the app is still opening the database
+            self.query_one("#welcome-empty", Static).update(OPENING)
+            table.display = False
+            return
+        self.database_ready()
+
+    def database_ready(self) -> None:
+        """The database is open: show its campaigns, the cursor on the one opened last."""
+        from tracker.services import backups
+
+        self.query_one("#welcome-empty", Static).update(UMPIRE_EMPTY if self.read_only else EMPTY)
         last = settings.load().last_campaign
         if last is not None and last.database == backups.database_key(self.factory):
             self.focus_id = last.campaign_id
         self.reload()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.factory is None:  # nothing to act on while the file is being opened
+            return False
+        return super().check_action(action, parameters)
 
     def reload(self) -> None:
+        if self.factory is None:  # still opening: database_ready() fills the screen
+            return
+        from tracker.services import campaigns
+
         self.summaries = campaigns.list_campaigns(self.factory)
         table = self.query_one(DataTable)
         row = table.cursor_row
@@ -207,9 +234,13 @@ class WelcomeScreen(TrackerScreen):
         warning = None if self.read_only else remember_campaign(self.factory, campaign_id)
         if warning:
             self.notify(warning, severity="warning")
+        from tracker.screens.campaign import CampaignScreen
+
         self.app.push_screen(CampaignScreen(campaign_id))
 
     def action_new(self) -> None:
+        from tracker.services import campaigns
+
         def submit(values: dict[str, Any]) -> CampaignSummary:
             return campaigns.create_campaign(self.factory, **values)
 
@@ -233,6 +264,8 @@ class WelcomeScreen(TrackerScreen):
             self.notify("No campaign to edit: press n to start one.", severity="warning")
             return
 
+        from tracker.services import campaigns
+
         def submit(values: dict[str, Any]) -> CampaignSummary:
             return campaigns.update_campaign(self.factory, campaign_id=summary.id, **values)
 
@@ -246,6 +279,8 @@ class WelcomeScreen(TrackerScreen):
         if summary is None:
             self.notify("No campaign to delete.", severity="warning")
             return
+
+        from tracker.services import campaigns
 
         def done(yes: bool | None) -> None:
             if yes:
@@ -262,6 +297,8 @@ class WelcomeScreen(TrackerScreen):
         )
 
     def action_sample(self) -> None:
+        from tracker.services import demo
+
         campaign_id = demo.create_sample_campaign(self.factory)
         self.reload()
         self.open_campaign(campaign_id)

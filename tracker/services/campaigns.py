@@ -23,7 +23,7 @@ from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken
 from tracker.services.common import get_row as _get
-from tracker.services.errors import InvalidInput, check, require_text
+from tracker.services.errors import InvalidInput, check, require_plain, require_text
 from tracker.services.views import (
     CampaignOverview,
     CampaignSummary,
@@ -87,6 +87,7 @@ def parse_outcomes(text: str) -> str:
         errors["zero_outcomes"] = "give at least one outcome, e.g. Sunk; Dead in the water"
     elif any(len(item) > 60 for item in items) or len("\n".join(items)) > 400:
         errors["zero_outcomes"] = "each outcome at most 60 characters, 400 in all"
+    require_plain(errors, "zero_outcomes", text)
     check(errors)
     return "\n".join(items)
 
@@ -96,6 +97,7 @@ def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
     name = require_text(errors, "name", name, 80)
     if len(notes) > 4000:
         errors["notes"] = "must be at most 4000 characters"
+    require_plain(errors, "notes", notes)
     if model_scale not in smr.SCALES:
         errors["model_scale"] = f"must be one of {', '.join(smr.SCALES)}"
     check(errors)
@@ -109,8 +111,9 @@ def _set_repair_options(
     errors: dict[str, str] = {}
     limits = {"repair_limit_structure": structure, "repair_limit_flotation": flotation}
     for key, value in limits.items():
-        if isinstance(value, int) and value < 0:
-            errors[key] = f"must be 0 or more, or blank for no limit, got {value}"
+        # A ship's tracks go up to 9999 (the ship form's bound): no allowance needs more.
+        if isinstance(value, int) and not 0 <= value <= 9999:
+            errors[key] = f"must be 0..9999, or blank for no limit, got {value}"
     check(errors)
     for key, value in limits.items():
         if value is not ...:
@@ -244,6 +247,21 @@ def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
         session.delete(campaign)
 
 
+def side_names(
+    factory: SessionFactory, *, campaign_id: int
+) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """The campaign's name and its sides' (name, id) pairs, for a screen that needs no more.
+
+    A large campaign's overview counts the ships of hundreds of squadrons: too dear for a title.
+    """
+    with session_scope(factory) as session:
+        campaign = _get(session, Campaign, campaign_id)
+        sides = session.exec(
+            select(Side.name, Side.id).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
+        ).all()
+        return campaign.name, tuple((name, side_id or 0) for name, side_id in sides)
+
+
 def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOverview:
     """The campaign with its sides, squadrons and scenarios, for the campaign screen."""
     with session_scope(factory) as session:
@@ -312,6 +330,7 @@ def add_scenario(
     title = require_text(errors, "title", title, 120)
     if len(date) > 40:
         errors["date"] = "must be at most 40 characters"
+    require_plain(errors, "date", date)
     check(errors)
     with session_scope(factory) as session:
         _get(session, Campaign, campaign_id)
@@ -339,6 +358,7 @@ def _validate_side(name: str, nation: str) -> tuple[str, str]:
     name = require_text(errors, "name", name, 60)
     if len(nation.strip()) > 40:
         errors["nation"] = "must be at most 40 characters"
+    require_plain(errors, "nation", nation)
     check(errors)
     return name, nation.strip()
 
@@ -416,6 +436,7 @@ def update_scenario(
     title = require_text(errors, "title", title, 120)
     if len(date.strip()) > 40:
         errors["date"] = "must be at most 40 characters"
+    require_plain(errors, "date", date)
     check(errors)
     with session_scope(factory) as session:
         scenario = _get(session, Scenario, scenario_id)

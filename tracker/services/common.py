@@ -8,16 +8,24 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tracker.db import SessionFactory
-from tracker.services.errors import ChangedElsewhere, InvalidInput, NotFound
+from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
 
-__all__ = ["SessionFactory", "flush_unique", "get_row", "name_taken", "require_version"]
+__all__ = [
+    "SessionFactory", "beyond_ids", "flush_unique", "get_row", "name_taken", "require_version",
+]  # fmt: skip
 
 T = TypeVar("T")
 
 
+def beyond_ids(*row_ids: int | None) -> bool:
+    """True when an id lies beyond any database integer: it names no row, and SQLite cannot
+    even be asked for one (OverflowError)."""
+    return any(row_id is not None and not -MAX_INT <= row_id <= MAX_INT for row_id in row_ids)
+
+
 def get_row(session: Session, model: type[T], row_id: int) -> T:
     """The row with that id, or NotFound naming what is missing."""
-    row = session.get(model, row_id)
+    row = None if beyond_ids(row_id) else session.get(model, row_id)
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row

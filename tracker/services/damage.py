@@ -13,13 +13,13 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
-from tracker.models import Campaign, Critical, CriticalTableRow, Ship, Side, Squadron
+from tracker.models import Campaign, Critical, CriticalTableRow, Scenario, Ship, Side, Squadron
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
 from tracker.services import journal, scenarios
-from tracker.services.common import get_row
-from tracker.services.errors import InvalidInput, check, require_range
+from tracker.services.common import beyond_ids, get_row
+from tracker.services.errors import InvalidInput, bad_character, check, require_plain, require_range
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
 CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
@@ -92,24 +92,32 @@ class CriticalView:
     status: str
 
 
+# What a ShipPick shows, in its order (more columns than select's typed overloads take).
+_PICK_COLUMNS: tuple[Any, ...] = (
+    col(Ship.id), col(Ship.name), col(Side.name), col(Squadron.name), col(Ship.sunk),
+)  # fmt: skip
+
+
 def find_ships(
     factory: SessionFactory, *, campaign_id: int, query: str, limit: int = 8
 ) -> list[ShipPick]:
     """Ships of the campaign whose names match the query, best first, afloat before sunk."""
+    if beyond_ids(campaign_id):
+        return []
     with session_scope(factory) as session:
+        # Columns, not Ship objects: this runs on every keystroke, over every ship.
         rows = session.exec(
-            select(Ship, Side.name, Squadron.name)
+            select(*_PICK_COLUMNS)
             .join(Side, col(Ship.side_id) == col(Side.id))
             .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
             .where(Side.campaign_id == campaign_id)
             .order_by(col(Ship.id))
         ).all()
-        picks = [
-            ShipPick(id=ship.id or 0, name=ship.name, side=side, squadron=squadron, sunk=ship.sunk)
-            for ship, side, squadron in rows
-        ]
-    order = rank_names(query, [pick.name for pick in picks])
-    ranked = [picks[index] for index in order]
+    order = rank_names(query, [row[1] for row in rows])
+    ranked = [
+        ShipPick(id=ship_id or 0, name=name, side=side, squadron=squadron, sunk=sunk)
+        for ship_id, name, side, squadron, sunk in (rows[index] for index in order)
+    ]
     return sorted(ranked, key=lambda pick: pick.sunk)[:limit]
 
 
@@ -125,6 +133,8 @@ def _validate(request: HitRequest) -> None:
             errors["criticals"] = "each critical needs its effect typed, or a die roll"
         elif len(critical.effect) > 200:
             errors["criticals"] = "a critical's effect must be at most 200 characters"
+        elif bad_character(critical.effect) is not None:
+            errors["criticals"] = "a critical's effect holds a control character: retype it"
         elif critical.roll is not None and not 1 <= critical.roll <= 100:
             errors["criticals"] = f"a critical die roll must be 1..100, got {critical.roll}"
     if not (
@@ -177,17 +187,23 @@ def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
 
 def _apply(
     session: Session, request: HitRequest
-) -> tuple[DamageResult, list[journal.RowChange], int, int]:
-    """Change the rows in the session as the hit says; returns the result and the row changes."""
+) -> tuple[DamageResult, list[journal.RowChange], int, int, Scenario | None]:
+    """Change the rows in the session as the hit says; returns the result and the row changes
+    (and the current scenario, which the journal entry names)."""
     _validate(request)
     ship = get_row(session, Ship, request.ship_id)
     side = get_row(session, Side, ship.side_id)
     if ship.sunk:
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
-    taking_part, playing = scenarios.is_taking_part(session, side.campaign_id, request.ship_id)
+    # Looked up once: the scenario in play is the current one whenever there is one.
+    scenario = journal.current_scenario(session, side.campaign_id)
+    in_play = scenario if scenario is not None and scenario.status == "in_play" else None
+    taking_part, playing = scenarios.is_taking_part(
+        session, side.campaign_id, request.ship_id, in_play
+    )
     if not taking_part:
         raise InvalidInput({"line": f"{ship.name} is not taking part in {playing}"})
-    if not playing and scenarios.between_scenarios(session, side.campaign_id):
+    if not playing and scenarios.between_scenarios(session, side.campaign_id, in_play):
         # A hit or repair here would break the carried state: start of N+1 = end of N + repairs.
         raise InvalidInput(
             {"line": "no scenario is in play: begin the next one to record hits; repairs "
@@ -222,7 +238,6 @@ def _apply(
     if ship.condition and structure and flotation:
         ship.condition = ""  # repaired back above zero: the journal keeps what happened there
 
-    scenario = journal.current_scenario(session, side.campaign_id)
     changes: list[journal.RowChange] = []
     applied: list[str] = []
     dice: list[dict[str, Any]] = []
@@ -247,7 +262,7 @@ def _apply(
             label += f" ({critical.roll})"
             dice.append({"die": "critical", "kind": critical.kind, "roll": critical.roll})
         applied.append(f"{label}: {effect}")
-    active = _active_criticals(session, request.ship_id)
+    active = _active_criticals(session, request.ship_id) if request.fixes else []
     fixed: list[str] = []
     for number in request.fixes:
         if not 1 <= number <= len(active):
@@ -285,7 +300,7 @@ def _apply(
         zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
         dice=tuple(dice),
     )
-    return result, changes, side.campaign_id, ship.side_id
+    return result, changes, side.campaign_id, ship.side_id, scenario
 
 
 def describe(result: DamageResult) -> str:
@@ -306,14 +321,14 @@ def describe(result: DamageResult) -> str:
 def preview_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     """What recording the hit would do, worked out in a transaction that is rolled back."""
     with scratch_scope(factory) as session:
-        result, _, _, _ = _apply(session, request)
+        result, _, _, _, _ = _apply(session, request)
         return result
 
 
 def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     """Apply a hit or an in-game repair and journal it, in one transaction (DOMAIN 1.5)."""
     with session_scope(factory) as session:
-        result, changes, campaign_id, side_id = _apply(session, request)
+        result, changes, campaign_id, side_id, scenario = _apply(session, request)
         entry = journal.append(
             session,
             campaign_id=campaign_id,
@@ -325,7 +340,7 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
             before=changes[0].before,
             after=changes[0].after,
             dice={"criticals": list(result.dice)} if result.dice else None,
-            changes=tuple(changes),
+            changes=tuple(changes), scenario=scenario,
         )  # fmt: skip
         return DamageResult(**{**result.__dict__, "entry_id": entry.id})
 
@@ -352,6 +367,7 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
         errors["outcome"] = "choose or type what happened"
     elif len(outcome) > 60:
         errors["outcome"] = "must be at most 60 characters"
+    require_plain(errors, "outcome", outcome)
     check(errors)
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
@@ -422,6 +438,7 @@ def save_table_row(
         errors["effect"] = "type the effect as your rulebook gives it"
     elif len(effect) > 200:
         errors["effect"] = "must be at most 200 characters"
+    require_plain(errors, "effect", effect)
     if stat and stat not in CRITICAL_STATS:
         errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
     require_range(errors, "amount", amount, -99, 99)
@@ -468,6 +485,8 @@ def critical_table(
     factory: SessionFactory, *, campaign_id: int, kind: str
 ) -> Sequence[tuple[int, int, int, str, str, int]]:
     """(id, low, high, effect, stat, amount) rows of one of the campaign's critical tables."""
+    if beyond_ids(campaign_id) or bad_character(kind) is not None:
+        return []
     with session_scope(factory) as session:
         rows = session.exec(
             select(CriticalTableRow)

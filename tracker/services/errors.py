@@ -12,9 +12,14 @@ from tracker.errors import (
 )
 
 __all__ = [
-    "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput", "NotFound",
-    "ReadOnlyDatabase", "check", "require_range", "require_text",
+    "MAX_INT", "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput",
+    "NotFound", "ReadOnlyDatabase", "bad_character", "check", "require_plain", "require_range",
+    "require_text",
 ]  # fmt: skip
+
+# The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
+# campaign file moves between the two (README "Campaign files").
+MAX_INT = 2**31 - 1
 
 
 def check(errors: dict[str, str]) -> None:
@@ -33,10 +38,31 @@ def require_range(
 
 
 def require_text(errors: dict[str, str], field: str, value: str, max_length: int) -> str:
-    """Record an error for blank or over-long text; return it stripped."""
+    """Record an error for blank or over-long text, or text holding a control character;
+    return it stripped."""
     value = value.strip()
     if not value:
         errors[field] = "must not be blank"
     elif len(value) > max_length:
         errors[field] = f"must be at most {max_length} characters, got {len(value)}"
+    require_plain(errors, field, value)
     return value
+
+
+def bad_character(text: str) -> str | None:
+    """The first character no text may hold, or None: a control character (tab and line breaks
+    aside), which PostgreSQL (NUL) or the campaign file's reader refuses, or half a surrogate
+    pair, which is no character at all and cannot be written as UTF-8."""
+    for char in text:
+        code = ord(char)
+        if (code < 32 and char not in "\t\n\r") or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            return char
+    return None
+
+
+def require_plain(errors: dict[str, str], field: str, value: str) -> None:
+    """Record an error for text holding a character no text may hold (see bad_character)."""
+    char = bad_character(value)
+    if char is not None and field not in errors:
+        what = "a control character" if ord(char) < 0xD800 else "half a character"
+        errors[field] = f"holds {what} (U+{ord(char):04X}): retype it without it"

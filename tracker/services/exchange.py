@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Boolean, Column, DateTime, Integer, String, Table, or_, text
@@ -25,7 +25,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign
 from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
 from tracker.rules import smr
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import MAX_INT, InvalidInput, bad_character
 
 FORMAT = "tracker-campaign"
 VERSION = 1
@@ -69,10 +69,27 @@ def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
     return ids.get(table, {}).get(value, missing)
 
 
+def _reference_names() -> dict[str, str]:
+    """Every column name that names a row, with its table (side_id: side), across the schema."""
+    names: dict[str, str] = {}
+    for table in _tables():
+        for key, target in _refs(table).items():
+            assert names.setdefault(key, target) == target, f"{key} names two tables"
+    return names
+
+
 def _map_journal(detail: str, ids: Ids) -> str:
     """The row ids of an entry's changes, and the references among their fields; a row not in
-    the campaign any more becomes 0, which undo treats as deleted."""
+    the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
+    after (an added ship's side and squadron, a transfer's squadron) are renumbered too."""
     data = json.loads(detail)
+    names = _reference_names()
+    for side in ("before", "after"):
+        state = data.get(side)
+        if isinstance(state, dict):
+            for key, value in state.items():
+                if key in names and isinstance(value, int) and not isinstance(value, bool):
+                    state[key] = _map_id(ids, names[key], value, None)
     for change in data.get("changes") or []:
         table = change["table"]
         change["id"] = _map_id(ids, table, change["id"], 0)
@@ -191,7 +208,7 @@ class _Problems:
 
 
 def _bad_text(value: str) -> bool:
-    return any(ord(char) < 32 and char not in "\t\n\r" for char in value) or "\x7f" in value
+    return bad_character(value) is not None
 
 
 def _kind(column: Column[Any]) -> Any:
@@ -208,13 +225,17 @@ def _check_value(column: Column[Any], value: Any) -> str | None:
         return None if isinstance(value, bool) else "must be true or false"
     if isinstance(kind, Integer):
         ok = isinstance(value, int) and not isinstance(value, bool)
-        return None if ok and abs(value) < 2**53 else "must be a whole number"
+        if ok and not -MAX_INT - 1 <= value <= MAX_INT:
+            return f"must be a whole number from {-MAX_INT - 1} to {MAX_INT}"
+        return None if ok else "must be a whole number"
     if isinstance(kind, DateTime):
         try:
-            datetime.fromisoformat(value)
-        except (TypeError, ValueError):
+            moment = datetime.fromisoformat(value)
+            moment.astimezone(UTC)  # as it is stored: 0001-01-01T00:00+01:00 has no UTC time
+        except (TypeError, ValueError, OverflowError):
             return "must be a date and time (ISO 8601)"
-        return None
+        # Stored in UTC: a time without its offset could be anywhere (models.campaign.utcnow).
+        return None if moment.tzinfo is not None else "must give its UTC offset (+00:00)"
     if isinstance(kind, String):
         if not isinstance(value, str):
             return "must be text"
@@ -315,6 +336,128 @@ def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
                 problems.add(f"{name}[{index}].{column} does not hold what tracker writes there")
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value: Any, *keys: str) -> bool:
+    return isinstance(value, dict) and all(isinstance(value.get(key, ""), str) for key in keys)
+
+
+def _path(value: Any) -> bool:
+    """A drifting minefield's moves: [{"turn", "from", "to", "d6"}]."""
+    return isinstance(value, list) and all(
+        _texts(step, "from", "to") and {"from", "to"} <= step.keys()
+        and all(step.get(key) is None or _whole(step[key]) for key in ("turn", "d6"))
+        for step in value
+    )  # fmt: skip
+
+
+def _dice(value: Any) -> bool:
+    """An entry's dice as the journal shows them: the criticals rolled, or numbers (a d6 or a
+    d10, the modifiers with their sign and what they add up to, a seed)."""
+    if value is None:
+        return True
+    if not isinstance(value, dict):
+        return False
+    if "criticals" in value:
+        rolls = value["criticals"]
+        return isinstance(rolls, list) and all(
+            _texts(roll, "kind") and roll.get("kind") and _whole(roll.get("roll")) for roll in rolls
+        )
+    rolled = value.get("d10") is not None
+    return (
+        all(number is None or isinstance(number, int) for number in value.values())
+        and ("drm" not in value or (_whole(value["drm"]) and "modified" in value))
+        and not (rolled and "total" in value and not _whole(value.get("modifier")))
+        and not (rolled and value.get("commander_modifier") is not None
+                 and "modified" not in value)
+    )  # fmt: skip
+
+
+def _detail(value: Any) -> bool:
+    return (isinstance(value, dict) and _dice(value.get("dice"))
+            and all(value.get(key) is None or isinstance(value[key], dict)
+                    for key in ("before", "after")))  # fmt: skip
+
+
+def _attacks(value: Any) -> bool:
+    """A unit card's attack dice: {"main": [r0, r1, r2, r3], ...}, null where the card has -."""
+    return isinstance(value, dict) and all(
+        isinstance(dice, list) and len(dice) == 4
+        and all(die is None or (_whole(die) and 0 <= die <= 20) for die in dice)
+        for dice in value.values()
+    )  # fmt: skip
+
+
+def _criticals(value: Any) -> bool:
+    return isinstance(value, list) and all(_texts(item, "kind", "effect") for item in value)
+
+
+def _marker_note(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("real"), bool)
+            and isinstance(value.get("salt"), str))  # fmt: skip
+
+
+def _sealed_place(value: Any) -> bool:
+    """A secret minefield's place and notes (mines._store_place)."""
+    areas = value.get("boundary") if isinstance(value, dict) else None
+    return (_texts(value, "sector", "notes", "layer_name") and _path(value.get("path", []))
+            and (areas is None or (isinstance(areas, list) and len(areas) == 2
+                                   and all(isinstance(area, str) for area in areas))))  # fmt: skip
+
+
+# The text columns that hold JSON, and what the screens read from them.
+JSON_SHAPES: dict[tuple[str, str], Callable[[Any], bool]] = {
+    ("journalentry", "detail"): _detail,
+    ("minefield", "path"): _path,
+    ("shipsnapshot", "criticals"): _criticals,
+    ("shipsnapshot", "counter"): lambda value: isinstance(value, dict),
+    ("wasunit", "attacks"): _attacks,
+}
+# Notes kept plain ("plain:{json}") or sealed under the side's passphrase ("fernet:token").
+NOTES: dict[tuple[str, str], Callable[[Any], bool]] = {
+    ("submarker", "secret"): _marker_note,
+    ("minefield", "sealed"): _sealed_place,
+}
+
+
+def _shape_problem(name: str, column: str, value: str, locked: bool) -> str | None:
+    """What is wrong with what a JSON column or a note holds, or None."""
+    if (name, column) in NOTES:
+        if name == "minefield" and not value:
+            return None  # a minefield that is not secret keeps its place in its columns
+        if value.startswith("fernet:"):
+            return None if locked else "is sealed, but its side has no passphrase to open it"
+        shape = NOTES[name, column]
+        if not value.startswith("plain:"):
+            return "is neither a plain nor a sealed note"
+        value = value[len("plain:") :]
+    else:
+        shape = JSON_SHAPES[name, column]
+    try:
+        return None if shape(json.loads(value)) else "does not hold what tracker writes there"
+    except (ValueError, RecursionError):
+        return "is not JSON"
+
+
+def _check_shapes(tables: dict[str, Any], problems: _Problems) -> None:
+    """The JSON columns and the notes hold what tracker writes there, so the screens can read
+    them; a sealed note belongs to a side with a passphrase."""
+    locked = {row["side_id"] for row in tables.get("sidesecret", [])}
+    for name, column in [*JSON_SHAPES, *NOTES]:
+        for index, row in enumerate(tables.get(name, [])):
+            if isinstance(row[column], str):
+                problem = _shape_problem(name, column, row[column], row.get("side_id") in locked)
+                if problem is not None:
+                    problems.add(f"{name}[{index}].{column} {problem}")
+        if name == "minefield" and column == "sealed":
+            for index, row in enumerate(tables.get(name, [])):
+                if bool(row["sealed"]) != row["secret"]:
+                    problems.add(f"{name}[{index}].sealed must hold the place of a secret "
+                                 "minefield, and only of one")  # fmt: skip
+
+
 def _check_references(tables: dict[str, Any], problems: _Problems) -> None:
     present = {name: {row["id"] for row in rows} for name, rows in tables.items()}
     for name, rows in tables.items():
@@ -367,6 +510,7 @@ def read_document(raw: bytes) -> dict[str, Any]:
     _check_rows(tables, problems)
     problems.check()
     _check_json(tables, problems)
+    _check_shapes(tables, problems)
     _check_references(tables, problems)
     problems.check()
     return document

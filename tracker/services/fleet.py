@@ -12,7 +12,13 @@ from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, get_row, require_version
-from tracker.services.errors import InvalidInput, check, require_range, require_text
+from tracker.services.errors import (
+    InvalidInput,
+    check,
+    require_plain,
+    require_range,
+    require_text,
+)
 from tracker.services.views import TestResult
 
 MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
@@ -70,6 +76,7 @@ def _validate_ship(fields: ShipFields) -> dict[str, Any]:
         text = getattr(fields, key).strip()
         if len(text) > limit:
             errors[key] = f"must be at most {limit} characters, got {len(text)}"
+        require_plain(errors, key, text)
         values[key] = text
     require_range(errors, "size_modifier", fields.size_modifier, -3, 3)
     require_range(errors, "speed_kn", fields.speed_kn, 0, 60)
@@ -111,6 +118,7 @@ def _validate_squadron(name: str, notes: str) -> tuple[str, str]:
     notes = notes.strip()
     if len(notes) > 2000:
         errors["notes"] = f"must be at most 2000 characters, got {len(notes)}"
+    require_plain(errors, "notes", notes)
     check(errors)
     return name, notes
 
@@ -376,6 +384,7 @@ def _validate_battery(
                               ("range_bands", range_bands, 40), ("notes", notes, 400)):  # fmt: skip
         if len(value.strip()) > limit:
             errors[key] = f"must be at most {limit} characters"
+        require_plain(errors, key, value)
     check(errors)
 
 
@@ -469,6 +478,7 @@ def set_commander(
     grade = _grade_for(acquisition, training, roll, errors)
     if len(name.strip()) > 60:
         errors["name"] = "must be at most 60 characters"
+    require_plain(errors, "name", name)
     check(errors)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +28,8 @@ from tracker.models import (
     SubMarker,
 )
 from tracker.services import journal
-from tracker.services.common import get_row
-from tracker.services.errors import InvalidInput
+from tracker.services.common import beyond_ids, get_row
+from tracker.services.errors import InvalidInput, bad_character
 
 TABLES: dict[str, Any] = {
     "ship": Ship,
@@ -190,6 +191,7 @@ def _newest(campaign_id: int, *conditions: Any) -> Any:
 def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
     """Undo the campaign's newest change still in force (ctrl+z)."""
     with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
         candidates = session.exec(
             _newest(
                 campaign_id,
@@ -209,6 +211,7 @@ def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
 def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
     """Redo the newest undo, unless a new change was made since (ctrl+y)."""
     with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
         newest_action = session.exec(
             _newest(
                 campaign_id,
@@ -267,20 +270,32 @@ def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilt
         ).all()
         sides = session.exec(select(Side).where(Side.campaign_id == campaign_id)).all()
         ships = session.exec(
-            select(Ship)
+            select(Ship.name, Ship.id)
             .join(Side, col(Ship.side_id) == col(Side.id))
             .where(Side.campaign_id == campaign_id)
             .order_by(col(Ship.name))
         ).all()
-        kinds = session.exec(
-            select(JournalEntry.kind).where(JournalEntry.campaign_id == campaign_id).distinct()
-        ).all()
         return JournalFilters(
             scenarios=tuple((s.title, s.id or 0) for s in scenarios),
             sides=tuple((s.name, s.id or 0) for s in sides),
-            ships=tuple((s.name, s.id or 0) for s in ships),
-            kinds=tuple(sorted(kinds)),
+            ships=tuple((name, ship_id or 0) for name, ship_id in ships),
+            kinds=tuple(sorted(_kinds(session, campaign_id))),
         )
+
+
+def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
+    """The kinds in a campaign's journal, found by skipping from each kind to the next one on
+    the (campaign_id, kind) index: a few lookups, where DISTINCT reads every entry."""
+    kind = col(JournalEntry.kind)
+    first = select(func.min(kind).label("kind")).where(JournalEntry.campaign_id == campaign_id)
+    found = first.cte("kinds", recursive=True)
+    following = (
+        select(func.min(kind))
+        .where(JournalEntry.campaign_id == campaign_id, kind > found.c.kind)
+        .scalar_subquery()
+    )
+    found = found.union_all(select(following).where(found.c.kind.is_not(None)))
+    return session.exec(select(found.c.kind).where(found.c.kind.is_not(None))).all()
 
 
 def _dice_text(detail: dict[str, Any]) -> str:
@@ -322,6 +337,10 @@ def list_entries(
     limit: int = 500,
 ) -> list[EntryView]:
     """A campaign's journal, newest first, filtered; at most `limit` lines (newest kept)."""
+    if beyond_ids(campaign_id, scenario_id, side_id, ship_id) or bad_character(
+        f"{kind or ''}{search}"
+    ):
+        return []  # no entry names such a row or holds such a character
     with session_scope(factory) as session:
         query = select(JournalEntry).where(JournalEntry.campaign_id == campaign_id)
         if scenario_id is not None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any
 
-from sqlmodel import Session, SQLModel, col, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, SQLModel, case, col, select
 
 from tracker.models import JournalEntry, Scenario
 
@@ -24,16 +26,20 @@ class RowChange:
         return {"table": self.table, "id": self.row_id, "before": self.before, "after": self.after}
 
 
+_RANK = case((col(Scenario.status) == "in_play", 0), (col(Scenario.status) == "planned", 1),
+             else_=2)  # fmt: skip
+# One row, ranked in the database, by a statement built once: every journal entry asks for it.
+_CURRENT_SCENARIO = (
+    select(Scenario)
+    .where(Scenario.campaign_id == bindparam("campaign_id"))
+    .order_by(_RANK, case((_RANK < 2, col(Scenario.position)), else_=-col(Scenario.position)))
+    .limit(1)
+)
+
+
 def current_scenario(session: Session, campaign_id: int) -> Scenario | None:
     """The scenario in play, else the first planned one, else the last closed one."""
-    scenarios = session.exec(
-        select(Scenario).where(Scenario.campaign_id == campaign_id).order_by(col(Scenario.position))
-    ).all()
-    for status in ("in_play", "planned"):
-        for scenario in scenarios:
-            if scenario.status == status:
-                return scenario
-    return scenarios[-1] if scenarios else None
+    return session.exec(_CURRENT_SCENARIO, params={"campaign_id": campaign_id}).first()
 
 
 def append(
@@ -49,12 +55,18 @@ def append(
     dice: dict[str, Any] | None = None,
     changes: tuple[RowChange, ...] = (),
     reverts_id: int | None = None,
+    undoable: bool | None = None,
+    scenario: Scenario | EllipsisType | None = ...,
 ) -> JournalEntry:
     """Add one entry describing a change; the caller's commit makes it durable with the change.
 
-    An entry with `changes` can be undone: undo writes each row's `before` back.
+    An entry with `changes` can be undone: undo writes each row's `before` back. undoable=False
+    keeps the changes for the record (the journal replays to the database) without offering
+    an undo, for a step that is taken back another way (a closed scenario is reopened).
+    `scenario` is the current scenario when the caller already looked it up in this session.
     """
-    scenario = current_scenario(session, campaign_id)
+    if isinstance(scenario, EllipsisType):
+        scenario = current_scenario(session, campaign_id)
     entry = JournalEntry(
         campaign_id=campaign_id,
         scenario_id=scenario.id if scenario else None,
@@ -72,7 +84,7 @@ def append(
             },
             sort_keys=True,
         ),
-        undoable=bool(changes),
+        undoable=bool(changes) if undoable is None else undoable,
         reverts_id=reverts_id,
     )
     session.add(entry)

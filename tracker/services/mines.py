@@ -30,8 +30,15 @@ from tracker.models import (
 from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS, MINEFIELD_STATUSES
 from tracker.rules import mine_check, swwas
 from tracker.services import journal, secrets
-from tracker.services.common import get_row
-from tracker.services.errors import InvalidInput, check, require_range, require_text
+from tracker.services.common import beyond_ids, get_row
+from tracker.services.errors import (
+    MAX_INT,
+    InvalidInput,
+    check,
+    require_plain,
+    require_range,
+    require_text,
+)
 from tracker.services.roster import side_key
 
 __all__ = [
@@ -43,6 +50,7 @@ __all__ = [
 
 LIVE = ("sowing", "active")  # minefields that are on the map
 MAX_AREA = 40
+MAX_TURN = 999  # as the ledger's forms take a turn
 
 
 # --- views -------------------------------------------------------------------------------
@@ -204,16 +212,38 @@ def _set_fuel(ship: Ship, fuel: swwas.Fuel) -> None:
     ship.fuel_full, ship.fuel_empty, ship.fuel_lost = fuel.full, fuel.empty, fuel.lost
 
 
-def _laid_by(session: Session, ship_id: int) -> list[Minefield]:
+# (id, status, laid_by) of a minefield a ship laid: all a counter needs of it.
+_LAID_COLUMNS = (col(Minefield.id), col(Minefield.status), col(Minefield.laid_by))
+
+
+def _laid_by(session: Session, ship_id: int) -> list[Any]:
     return list(
         session.exec(
-            select(Minefield).where(Minefield.layer_ship_id == ship_id, Minefield.status != "void")
+            select(*_LAID_COLUMNS)
+            .where(Minefield.layer_ship_id == ship_id, Minefield.status != "void")
+            .order_by(col(Minefield.id))
         ).all()
     )
 
 
-def _counter_view(session: Session, ship: Ship, side: Side) -> CounterView:
-    laid = _laid_by(session, ship.id or 0)
+def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int, list[Any]]:
+    """What _laid_by gives, for every ship of these sides at once (a ledger has many ships)."""
+    laid: dict[int, list[Any]] = {}
+    for row in session.exec(
+        select(col(Minefield.layer_ship_id), *_LAID_COLUMNS)
+        .join(Ship, col(Ship.id) == col(Minefield.layer_ship_id))
+        .where(col(Ship.side_id).in_(side_ids), Minefield.status != "void")
+        .order_by(col(Minefield.id))
+    ).all():  # fmt: skip
+        laid.setdefault(row[0] or 0, []).append(row)
+    return laid
+
+
+def _counter_view(
+    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Any]] | None = None
+) -> CounterView:
+    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships."""
+    laid = _laid_by(session, ship.id or 0) if laid_by is None else laid_by.get(ship.id or 0, [])
     sowing = next((field.id for field in laid if field.status == "sowing"), None)
     return CounterView(
         ship_id=ship.id or 0, name=ship.name, side_id=side.id or 0, side_name=side.name,
@@ -365,6 +395,9 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
 
 def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
     """Record a torpedo attack; a submarine sowing a minefield may not make one (seed 000)."""
+    errors: dict[str, str] = {}
+    require_plain(errors, "target", target)
+    check(errors)
     with session_scope(factory) as session:
         ship, side = _afloat(session, ship_id, "factors")
         view = _counter_view(session, ship, side)
@@ -415,12 +448,19 @@ def add_boundary(factory: SessionFactory, *, campaign_id: int, area_a: str, area
         return row.id or 0
 
 
-def _boundary_views(session: Session, campaign_id: int) -> tuple[BoundaryView, ...]:
-    rows = session.exec(
+def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
+    return session.exec(
         select(SeaBoundary)
         .where(SeaBoundary.campaign_id == campaign_id)
         .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
     ).all()
+
+
+def _boundary_views(
+    session: Session, campaign_id: int, rows: Sequence[SeaBoundary] | None = None
+) -> tuple[BoundaryView, ...]:
+    """`rows` are the campaign's boundaries in order, when the caller loaded them already."""
+    rows = _boundary_rows(session, campaign_id) if rows is None else rows
     return tuple(BoundaryView(id=row.id or 0, area_a=row.area_a, area_b=row.area_b)
                  for row in rows)  # fmt: skip
 
@@ -428,9 +468,13 @@ def _boundary_views(session: Session, campaign_id: int) -> tuple[BoundaryView, .
 # --- minefields --------------------------------------------------------------------------
 
 
-def _place_label(session: Session, boundary_id: int | None, sector: str) -> str:
+def _place_label(
+    session: Session, boundary_id: int | None, sector: str,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> str:  # fmt: skip
+    """`boundaries` holds the campaign's boundaries by id, when the caller loaded them once."""
     if boundary_id is not None:
-        boundary = session.get(SeaBoundary, boundary_id)
+        boundary = (boundaries or {}).get(boundary_id) or session.get(SeaBoundary, boundary_id)
         return f"{boundary.area_a} | {boundary.area_b}" if boundary else "?"
     return f"sector {sector}" if sector else "?"
 
@@ -481,17 +525,21 @@ def _validate_place(
         errors["boundary"] = "give a boundary (Second World War at Sea) or a sector (War at " \
             "Sea), not both"  # fmt: skip
     elif boundary_id is not None:
-        boundary = session.get(SeaBoundary, boundary_id)
+        boundary = None if beyond_ids(boundary_id) else session.get(SeaBoundary, boundary_id)
         if boundary is None or boundary.campaign_id != campaign_id:
             errors["boundary"] = "that boundary is not on this campaign's map: add it first"
     elif len(sector) > 12:
         errors["sector"] = "must be at most 12 characters"
+    require_plain(errors, "sector", sector)
     return sector
 
 
 def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | None, int | None]:
     """The scenario in play and the turn: the one given (not beyond the current turn of a
     scenario in play), else the current one; None between scenarios when none is given."""
+    if turn is not None and not 1 <= turn <= MAX_TURN:
+        raise InvalidInput({"turn": f"must be 1..{MAX_TURN}, or blank for the current turn, "
+                            f"got {turn}"})  # fmt: skip
     scenario = journal.current_scenario(session, campaign_id)
     playing = scenario if scenario and scenario.status == "in_play" else None
     if playing is not None and turn is not None and turn > playing.turn:
@@ -551,6 +599,8 @@ def sow_minefield(
         errors["notes"] = "must be at most 2000 characters"
     if len(layer_name.strip()) > 60:
         errors["layer_name"] = "must be at most 60 characters"
+    require_plain(errors, "notes", notes)
+    require_plain(errors, "layer_name", layer_name)
     with session_scope(factory) as session:
         side = get_row(session, Side, side_id)
         campaign_id = side.campaign_id
@@ -784,8 +834,9 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
 
 
 def _field_view(
-    session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool
-) -> MinefieldView:
+    session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> MinefieldView:  # fmt: skip
     hidden = field.secret and not readable
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": []} if hidden
              else _place(session, field, key))  # fmt: skip
@@ -795,7 +846,7 @@ def _field_view(
     return MinefieldView(
         id=field.id or 0, side_id=side.id or 0, side_name=side.name,
         where="secret" if hidden else _place_label(session, place["boundary_id"],
-                                                   place["sector"]),
+                                                   place["sector"], boundaries),
         boundary_id=place["boundary_id"], sector=place["sector"],
         count_here=0, status=field.status,
         laid_by=field.laid_by, layer=place.get("layer_name", ""),
@@ -838,10 +889,12 @@ def ledger(
             .where(Minefield.campaign_id == campaign_id, Minefield.status != "void")
             .order_by(col(Minefield.id))
         ).all()
+        # Loaded once here rather than one query per minefield and per ship.
+        boundaries = {row.id or 0: row for row in _boundary_rows(session, campaign_id)}
         views = [
             _field_view(session, field, sides[field.side_id],
                         key if field.side_id == owner_side_id else None,
-                        field.side_id == owner_side_id)
+                        field.side_id == owner_side_id, boundaries)
             for field in fields
         ]  # fmt: skip
         views = _with_counts(views)
@@ -853,10 +906,12 @@ def ledger(
             .order_by(col(Ship.side_id), col(Ship.name))
         ).all()  # fmt: skip
         scenario = journal.current_scenario(session, campaign_id)
+        laid_by = _laid_by_ships(session, list(sides))
         return Ledger(
             campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
-            boundaries=_boundary_views(session, campaign_id),
-            counters=tuple(_counter_view(session, ship, sides[ship.side_id]) for ship in ships),
+            boundaries=_boundary_views(session, campaign_id, list(boundaries.values())),
+            counters=tuple(_counter_view(session, ship, sides[ship.side_id], laid_by)
+                           for ship in ships),
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
         )  # fmt: skip
 
@@ -875,6 +930,7 @@ def ship_by_name(
 ) -> int:
     """The id of the campaign's ship of that name (any case), on that side when given."""
     with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
         wanted = name.strip().casefold()  # SQLite's lower() folds ASCII only
         ships = session.exec(
             select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
@@ -907,7 +963,8 @@ def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterV
             select(Ship).where(col(Ship.side_id).in_(list(sides)), col(Ship.sunk).is_(False))
             .order_by(col(Ship.side_id), col(Ship.name))
         ).all()  # fmt: skip
-        return [_counter_view(session, ship, sides[ship.side_id]) for ship in ships]
+        laid_by = _laid_by_ships(session, list(sides))
+        return [_counter_view(session, ship, sides[ship.side_id], laid_by) for ship in ships]
 
 
 # --- the mine damage table ---------------------------------------------------------------
@@ -951,6 +1008,7 @@ def save_mine_row(
         words = ""
     if len(note) > 200:
         errors["note"] = "must be at most 200 characters"
+    require_plain(errors, "note", note)
     check(errors)
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
@@ -1030,6 +1088,8 @@ def start_check(
         errors["first_cup"] = "must be long or small"
     if minefields is not None:
         require_range(errors, "minefields", minefields, 1, 20)
+    if seed is not None:
+        require_range(errors, "seed", seed, 0, MAX_INT)
     if not ship_ids:
         errors["ships"] = "choose the ships of the task force"
     elif len(set(ship_ids)) != len(ship_ids):

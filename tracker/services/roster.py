@@ -18,8 +18,16 @@ from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, Was
 from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
 from tracker.services import journal, secrets
-from tracker.services.common import flush_unique, get_row
-from tracker.services.errors import InvalidInput, check, require_range, require_text
+from tracker.services.common import beyond_ids, flush_unique, get_row
+from tracker.services.errors import (
+    MAX_INT,
+    InvalidInput,
+    bad_character,
+    check,
+    require_plain,
+    require_range,
+    require_text,
+)
 
 ATTACK_LABELS = {
     "main": "Main guns", "secondary": "Secondary guns", "tertiary": "Tertiary guns",
@@ -165,6 +173,7 @@ def _validate(fields: UnitFields) -> dict[str, Any]:
         text = getattr(fields, key).strip()
         if len(text) > limit:
             errors[key] = f"must be at most {limit} characters"
+        require_plain(errors, key, text)
         values[key] = text
     values.update(unit_type=fields.unit_type, year=fields.year, damage=fields.damage,
                   attacks=_attacks(fields.attacks, errors))  # fmt: skip
@@ -234,6 +243,8 @@ def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
 
 def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | None:
     """The side's key when it has a passphrase (which must be given and right), else None."""
+    if beyond_ids(side_id):
+        return None  # no such side
     secret = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
     if secret is None:
         return None
@@ -287,6 +298,7 @@ def assign_markers(
     passphrase: str | None = None,
 ) -> Assignment:
     """Give a submarine its markers (2, plus its extra decoys); `real` is the real one, 1-based."""
+    sector = _checked_sector(sector, turn, blank=True)
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
@@ -299,7 +311,7 @@ def assign_markers(
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
-        return _place(session, side, campaign, unit, real, count, sector.strip(), turn, passphrase)
+        return _place(session, side, campaign, unit, real, count, sector, turn, passphrase)
 
 
 def _place(
@@ -375,13 +387,28 @@ def _unit_view(unit: WasUnit) -> UnitView:
     )  # fmt: skip
 
 
+def _checked_sector(sector: str, turn: int | None, *, blank: bool) -> str:
+    """The sector as stored (stripped), and the turn, or InvalidInput."""
+    sector = sector.strip()
+    errors: dict[str, str] = {}
+    if (not sector and not blank) or len(sector) > 12:
+        errors["sector"] = "name the sector (at most 12 characters)"
+    require_plain(errors, "sector", sector)
+    _check_turn(errors, turn)
+    check(errors)
+    return sector
+
+
+def _check_turn(errors: dict[str, str], turn: int | None) -> None:
+    if turn is not None:
+        require_range(errors, "turn", turn, 1, MAX_INT)
+
+
 def move_marker(
     factory: SessionFactory, *, marker_id: int, sector: str, turn: int | None = None
 ) -> list[str]:
     """Move a marker; warnings (not refusals) when it moved already this turn or shares a sector."""
-    sector = sector.strip()
-    if not sector or len(sector) > 12:
-        raise InvalidInput({"sector": "name the sector (at most 12 characters)"})
+    sector = _checked_sector(sector, turn, blank=False)
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         if marker.state == "removed":
@@ -421,7 +448,10 @@ def verify_seal(
     factory: SessionFactory, *, seal: str, side_id: int, passphrase: str | None = None
 ) -> bool:
     """True when the notes of the markers under this seal still match it (nothing edited)."""
+    if bad_character(seal) is not None:
+        raise InvalidInput({"seal": f"no markers carry the seal {seal!r}"})
     with session_scope(factory) as session:
+        get_row(session, Side, side_id)
         key = side_key(session, side_id, passphrase)
         marker = session.exec(select(SubMarker).where(
             SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
@@ -476,6 +506,9 @@ def reconceal(
 ) -> Assignment:
     """A revealed sub that slips away (fog, smoke, storm, or no enemy placed by it, seed §10-11)
     becomes two fresh markers in its sector; older decoys elsewhere stay on the map (C6)."""
+    errors: dict[str, str] = {}
+    _check_turn(errors, turn)
+    check(errors)
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)

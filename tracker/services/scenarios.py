@@ -10,6 +10,7 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -32,7 +33,7 @@ from tracker.models import (
 from tracker.rules import damage as rules
 from tracker.services import backups, journal
 from tracker.services.common import get_row
-from tracker.services.errors import InvalidInput, check, require_range
+from tracker.services.errors import InvalidInput, check, require_plain, require_range
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,8 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
 
 def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Sequence[int]) -> None:
     """Choose the ships taking part in a planned scenario; sunk ships never take part again."""
+    if len(set(ship_ids)) != len(ship_ids):
+        raise InvalidInput({"ships": "a ship is chosen twice: tick each ship once"})
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
         if scenario.status != "planned":
@@ -207,8 +210,11 @@ def set_correction_factor(
 ) -> None:
     """A side's correction factor for a scenario, as the player's rules give it."""
     value = value.strip()
+    errors: dict[str, str] = {}
     if len(value) > 60:
-        raise InvalidInput({"value": "must be at most 60 characters"})
+        errors["value"] = "must be at most 60 characters"
+    require_plain(errors, "value", value)
+    check(errors)
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
         side = get_row(session, Side, side_id)
@@ -325,6 +331,8 @@ def close_scenario(
         errors["outcome"] = "must be at most 200 characters"
     if len(notes) > 4000:
         errors["notes"] = "must be at most 4000 characters"
+    require_plain(errors, "outcome", outcome)
+    require_plain(errors, "notes", notes)
     check(errors)
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
@@ -333,17 +341,24 @@ def close_scenario(
         ships = _participants(session, scenario_id)
         for ship in ships:
             session.add(_snapshot(session, scenario, ship, "end"))
+        changes = []
         if get_row(session, Campaign, scenario.campaign_id).clear_fire_each_turn:
             # This battle's fire markers do not follow the ships into the next one.
             for ship in ships:
+                if ship.fire_markers:
+                    changes.append(journal.RowChange("ship", ship.id or 0,
+                                                     {"fire_markers": ship.fire_markers},
+                                                     {"fire_markers": 0}))  # fmt: skip
                 ship.fire_markers = 0
         scenario.status = "closed"
         scenario.outcome, scenario.notes = outcome.strip(), notes
         session.flush()
+        # The cleared fire markers are in the entry, so the journal replays to the ships; a
+        # close is taken back by reopening the scenario, not by undo.
         journal.append(
             session, campaign_id=scenario.campaign_id, kind="close",
             summary=f"{scenario.title} closed: {outcome.strip() or 'no outcome given'}",
-            after={"outcome": scenario.outcome},
+            after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
         )  # fmt: skip
     # After the commit: the copy holds the closed scenario, a point worth going back to.
     backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
@@ -355,6 +370,9 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
     reason = reason.strip()
     if not reason:
         raise InvalidInput({"reason": "say why it is reopened: the journal keeps the reason"})
+    errors: dict[str, str] = {}
+    require_plain(errors, "reason", reason)
+    check(errors)
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
         if scenario.status != "closed":
@@ -462,6 +480,7 @@ def repair_ship(
     require_range(errors, "flotation", flotation, 0, 999)
     if len(notes) > 400:
         errors["notes"] = "must be at most 400 characters"
+    require_plain(errors, "notes", notes)
     check(errors)
     if fuel and not in_port:
         errors["fuel"] = "fuel lost to mines is repaired only in a friendly port"
@@ -647,9 +666,16 @@ def ship_history(factory: SessionFactory, *, ship_id: int) -> list[HistoryPoint]
         return _history(session, ship_id)
 
 
-def is_taking_part(session: Session, campaign_id: int, ship_id: int) -> tuple[bool, str]:
-    """Whether a ship may be hit now: True when no scenario is in play or it takes part in it."""
-    playing = _in_play(session, campaign_id)
+def is_taking_part(
+    session: Session, campaign_id: int, ship_id: int,
+    playing: Scenario | EllipsisType | None = ...,
+) -> tuple[bool, str]:  # fmt: skip
+    """Whether a ship may be hit now: True when no scenario is in play or it takes part in it.
+
+    `playing` is the scenario in play (None: none) when the caller already looked it up.
+    """
+    if isinstance(playing, EllipsisType):
+        playing = _in_play(session, campaign_id)
     if playing is None:
         return True, ""
     taking_part = session.exec(
@@ -660,9 +686,16 @@ def is_taking_part(session: Session, campaign_id: int, ship_id: int) -> tuple[bo
     return taking_part is not None, playing.title
 
 
-def between_scenarios(session: Session, campaign_id: int) -> bool:
-    """True once a scenario was played and none is in play: the campaign is between battles."""
-    if _in_play(session, campaign_id) is not None:
+def between_scenarios(
+    session: Session, campaign_id: int, playing: Scenario | EllipsisType | None = ...
+) -> bool:
+    """True once a scenario was played and none is in play: the campaign is between battles.
+
+    `playing` is the scenario in play (None: none) when the caller already looked it up.
+    """
+    if isinstance(playing, EllipsisType):
+        playing = _in_play(session, campaign_id)
+    if playing is not None:
         return False
     return (
         session.exec(

@@ -14,9 +14,6 @@ import json
 import secrets as random_bytes
 from typing import Any
 
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-
 from tracker.services.errors import InvalidInput
 
 CHECK_TEXT = b"tracker side passphrase check"
@@ -31,8 +28,12 @@ def new_salt() -> str:
 
 def derive_key(passphrase: str, salt: str) -> bytes:
     """The Fernet key for a passphrase and salt (scrypt, n=2**14, r=8, p=1)."""
+    # cryptography loads on a side's first secret, not with the app (7 MiB it rarely needs).
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     kdf = Scrypt(salt=bytes.fromhex(salt), length=32, n=2**14, r=8, p=1)
-    return base64.urlsafe_b64encode(kdf.derive(passphrase.encode()))
+    # surrogatepass: any text typed or pasted is a passphrase, even half a character.
+    return base64.urlsafe_b64encode(kdf.derive(passphrase.encode("utf-8", "surrogatepass")))
 
 
 def make_verifier(passphrase: str, salt: str) -> str:
@@ -41,11 +42,15 @@ def make_verifier(passphrase: str, salt: str) -> str:
         raise InvalidInput(
             {"passphrase": f"use at least {MIN_PASSPHRASE} characters, got {len(passphrase)}"}
         )
+    from cryptography.fernet import Fernet
+
     return Fernet(derive_key(passphrase, salt)).encrypt(CHECK_TEXT).decode()
 
 
 def check_passphrase(passphrase: str, salt: str, verifier: str) -> bytes:
     """The key, if the passphrase is right; InvalidInput (nothing revealed) if not."""
+    from cryptography.fernet import Fernet, InvalidToken
+
     key = derive_key(passphrase, salt)
     try:
         if Fernet(key).decrypt(verifier.encode()) == CHECK_TEXT:
@@ -60,6 +65,8 @@ def seal_note(note: dict[str, Any], key: bytes | None) -> str:
     text = json.dumps(note, sort_keys=True)
     if key is None:
         return PLAIN + text
+    from cryptography.fernet import Fernet
+
     return SEALED + Fernet(key).encrypt(text.encode()).decode()
 
 
@@ -70,6 +77,8 @@ def open_note(stored: str, key: bytes | None) -> dict[str, Any]:
         return note
     if key is None:
         raise InvalidInput({"passphrase": "these notes are encrypted: give the side's passphrase"})
+    from cryptography.fernet import Fernet, InvalidToken
+
     try:
         opened: dict[str, Any] = json.loads(Fernet(key).decrypt(stored[len(SEALED) :].encode()))
     except InvalidToken as exc:

@@ -1,0 +1,237 @@
+"""Figures 2 and 4: a worker that holds the app open on one campaign file and measures what
+bench/run.py asks for, so that the small and the large campaign's measurements take turns
+(each ratio's two sides then see the same load of the machine).
+
+The app runs under Textual's headless driver (App.run_test); keys are posted as the terminal
+driver posts them. A time runs from the key to the screen painted with its data and settled:
+the new screen (or the preview) has read its data, every widget has handled what it was sent,
+and the screen has refreshed. No `pilot.press`/`pilot.pause`, which sleep 20 ms or more per
+call and would pad both sides of a ratio alike.
+
+    python -m bench.screens FILE --campaign-id 1 --ship NAME [--profile DIR --label small]
+
+then one JSON command a line on stdin, one JSON answer a line on stdout:
+
+    {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41}
+    {"op": "damage"}     (the record sheet, then d)       -> {}
+    {"op": "keystroke", "timed": true}                    -> {"seconds": 0.05}
+    {"op": "quit"}       (profiles written, then exit)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from tracker.app import TrackerApp
+from tracker.db import make_engine, session_factory
+from tracker.screens.campaign import CampaignScreen
+from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.journal import JournalScreen
+from tracker.screens.ledger import LedgerScreen
+from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.roster import RosterScreen
+
+SIZE = (120, 40)
+TIMEOUT = 60.0
+
+# (name, key on the campaign screen, the screen it opens, "its data is in")
+SCREENS: tuple[tuple[str, str, type[Screen[Any]], Callable[[Any], bool]], ...] = (
+    ("record sheet", "enter", RecordSheetScreen, lambda screen: screen.record is not None),
+    ("roster", "f", RosterScreen, lambda screen: screen.view is not None),
+    ("ledger", "m", LedgerScreen, lambda screen: screen.view is not None),
+    ("journal", "j", JournalScreen, lambda screen: bool(screen.entries)),
+)
+SCREEN_NAMES = tuple(name for name, *_ in SCREENS)
+
+
+def post_key(app: TrackerApp, key: str) -> None:
+    """A key as the terminal driver delivers it."""
+    character = key if len(key) == 1 else None
+    event = events.Key(key, character)
+    event.set_sender(app)
+    app.post_message(event)
+
+
+async def settled(app: TrackerApp) -> None:
+    """Every widget of the screen has handled what it was sent, and the screen has refreshed
+    (twice over: handling a message may send another, a reload after a filter is set, say)."""
+    for _ in range(2):
+        screen = app.screen
+        waiting = []
+        for node in (app, *screen.walk_children(with_self=True)):
+            done = asyncio.Event()
+            if node.call_later(done.set):
+                waiting.append(done.wait())
+        await asyncio.wait_for(asyncio.gather(*waiting), TIMEOUT)
+        await asyncio.wait_for(screen.wait_for_refresh(), TIMEOUT)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    deadline = time.perf_counter() + TIMEOUT
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the app did not get there in time")
+        await asyncio.sleep(0)
+
+
+@contextmanager
+def profiling(profile: cProfile.Profile | None) -> Iterator[None]:
+    if profile is not None:
+        profile.enable()
+    try:
+        yield
+    finally:
+        if profile is not None:
+            profile.disable()
+
+
+async def open_screen(
+    app: TrackerApp,
+    key: str,
+    kind: type[Screen[Any]],
+    ready: Callable[[Any], bool],
+    profile: cProfile.Profile | None,
+) -> float:
+    """Seconds from the key to the screen painted with its data; then back (escape)."""
+    with profiling(profile):
+        started = time.perf_counter()
+        post_key(app, key)
+        await until(lambda: isinstance(app.screen, kind) and ready(app.screen))
+        await settled(app)
+        seconds = time.perf_counter() - started
+    post_key(app, "escape")
+    await until(lambda: isinstance(app.screen, CampaignScreen))
+    await settled(app)
+    return seconds
+
+
+async def keystroke(
+    app: TrackerApp, line: str, key: str, profile: cProfile.Profile | None
+) -> float:
+    """With `line` typed in damage entry, seconds from one more key to the preview repainted."""
+    field = app.screen.query_one("#shorthand", Input)
+    preview = app.screen.query_one("#damage-preview", Static)
+    field.value = line
+    field.cursor_position = len(line)
+    await until(lambda: field.value == line)
+    await settled(app)
+    shown = preview.content
+    with profiling(profile):
+        started = time.perf_counter()
+        post_key(app, key)
+        await until(lambda: preview.content is not shown)
+        await settled(app)
+        return time.perf_counter() - started
+
+
+class Profiles:
+    """cProfile over the timed runs only, one file per measurement (when asked for)."""
+
+    def __init__(self, folder: Path | None, label: str) -> None:
+        self.folder, self.label = folder, label
+        self.profiles: dict[str, cProfile.Profile] = {}
+
+    def of(self, name: str, timed: bool) -> cProfile.Profile | None:
+        if self.folder is None or not timed:
+            return None
+        return self.profiles.setdefault(name, cProfile.Profile())
+
+    def dump(self) -> None:
+        if self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for name, profile in self.profiles.items():
+            profile.dump_stats(self.folder / f"{self.label}-{name.replace(' ', '_')}.prof")
+
+
+def answer(message: dict[str, Any]) -> None:
+    # Straight to the file descriptor: the app redirects sys.stdout while it runs.
+    os.write(1, (json.dumps(message) + "\n").encode())
+
+
+async def command() -> dict[str, Any]:
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    order: dict[str, Any] = json.loads(line) if line.strip() else {"op": "quit"}
+    return order
+
+
+async def to_damage_entry(app: TrackerApp) -> None:
+    """From the campaign screen: the first squadron's record sheet, then d."""
+    post_key(app, "enter")
+    await until(lambda: isinstance(app.screen, RecordSheetScreen))
+    await settled(app)
+    post_key(app, "d")
+    await until(lambda: isinstance(app.screen, DamageEntryScreen))
+    await settled(app)
+
+
+async def serve(args: argparse.Namespace) -> None:
+    engine = make_engine(str(args.path))
+    factory = session_factory(engine)
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=args.campaign_id)
+    profiles = Profiles(args.profile, args.label)
+    screens = {name: (key, kind, ready) for name, key, kind, ready in SCREENS}
+    # The ship typed by name, as the README shows: `exeter s3`.
+    line = (f'"{args.ship}"' if " " in args.ship else args.ship) + " s"
+    try:
+        async with app.run_test(size=SIZE):
+            await until(lambda: isinstance(app.screen, CampaignScreen))
+            await until(lambda: app.screen.overview is not None)  # type: ignore[attr-defined]
+            await settled(app)
+            answer({"ready": True})
+            while (order := await command())["op"] != "quit":
+                if order["op"] == "open":
+                    name = order["screen"]
+                    profile = profiles.of(name, order["timed"])
+                    seconds = await open_screen(app, *screens[name], profile)
+                    answer({"seconds": seconds})
+                elif order["op"] == "damage":
+                    await to_damage_entry(app)
+                    answer({})
+                elif order["op"] == "keystroke":
+                    profile = profiles.of("keystroke", order["timed"])
+                    seconds = await keystroke(app, line, "3", profile)
+                    preview = str(app.screen.query_one("#damage-preview", Static).render())
+                    if args.ship not in preview or "→" not in preview:
+                        raise RuntimeError(f"the preview does not show the hit: {preview!r}")
+                    answer({"seconds": seconds})
+                else:
+                    raise ValueError(f"unknown command {order!r}")
+            app.exit()
+    finally:
+        engine.dispose()
+    profiles.dump()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.screens",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("path", type=Path)
+    parser.add_argument("--campaign-id", type=int, required=True)
+    parser.add_argument("--ship", required=True, help="a ship taking part in the scenario in play")
+    parser.add_argument("--profile", type=Path, help="write cProfile stats of the timed runs here")
+    parser.add_argument("--label", default="screens", help="prefix of the profile files")
+    asyncio.run(serve(parser.parse_args(argv)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""Make tests/revision_files/: one small campaign file per schema revision, kept for good.
+
+    .venv/bin/python tests/make_revision_files.py          # only the revisions not kept yet
+    .venv/bin/python tests/make_revision_files.py --all    # every one again
+
+Run it after adding a migration, and commit the new file. A kept file is history: leave it as it
+is (--all makes different bytes each time, as Alembic's batch migrations recreate a table's
+indexes in no fixed order, though the schema and rows are the same).
+
+Each file is made by the migrations themselves (an empty file upgraded to exactly that
+revision), then given two rows in every table, written with plain SQL from the columns the table
+has at that revision (PRAGMA table_info and foreign_key_list), parents before children: no model
+of today's code is involved, so the file is what a player's file at that revision looked like.
+Row N of every table belongs to campaign N, so the rows agree with each other as the app's would.
+tests/test_revision_files.py upgrades a copy of each to the newest schema and checks every value
+is still there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+FOLDER = Path(__file__).resolve().parent / "revision_files"
+ROWS = 2
+
+# Values the app gives meaning to, for rows 1 and 2 ("table.column" first, then "column"); any
+# other column gets a value of its declared type (see _value).
+KNOWN: dict[str, tuple[Any, Any]] = {
+    "campaign.name": ("Narvik 1940", "River Plate 1939"),
+    "campaign.model_scale": ("1/2400", "1/1200"),
+    "campaign.mine_halt_rule": ("struck", "drawn"),
+    "campaign.zero_outcomes": ("Sunk\nDead in the water\nOther", "Sunk\nScuttled"),
+    "side.name": ("Royal Navy", "Kriegsmarine"),
+    "side.nation": ("GB", "DE"),
+    "ship.name": ("Hardy", "Graf Spee"),
+    "ship.class_name": ("H class", "Deutschland class"),
+    "ship.type_abbrev": ("DD", "PB"),
+    "ship.nation": ("GB", "DE"),
+    "ship.armour_class": ("", "B"),
+    "ship.counter_size": ("small", "long"),
+    "squadron.name": ("2nd Destroyer Flotilla", "Panzerschiff"),
+    "scenario.status": ("closed", "planned"),
+    "scenario.title": ("First Narvik", "Battle of the River Plate"),
+    "scenario.date": ("10 Apr 1940", "13 Dec 1939"),
+    "commander.status": ("active", "lost"),
+    "critical.status": ("active", "repaired"),
+    "critical.kind": ("structural", "underwater"),
+    "criticaltablerow.kind": ("structural", "underwater"),
+    "criticaltablerow.stat": ("speed_kn", ""),
+    "repair.status": ("done", "done"),
+    "minefield.status": ("active", "sowing"),
+    "minefield.laid_by": ("surface", "submarine"),
+    "minefield.sealed": ("", ""),
+    "minefield.secret": (0, 0),
+    "minecheck.status": ("complete", "in_progress"),
+    "minecheck.rule": ("struck", "drawn"),
+    "journalentry.kind": ("ship", "damage"),
+    "journalentry.detail": ('{"changes": []}', "{}"),
+    "submarker.secret": ('plain:{"real": true, "salt": "ab", "unit": 1}', 'plain:{"real": false}'),
+    "submarker.state": ("concealed", "revealed"),
+    "wasunit.unit_type": ("submarine", "destroyer"),
+    "wasunit.speed": ("1", "3"),
+    "wasunit.attacks": ('{"surface": [1, 0, 0, 0]}', "{}"),
+    "acquisition": ("random", "direct"),
+    "mount": ("turret", "casemate"),
+    "phase": ("start", "end"),
+    "cup": ("long", "small"),
+    "first_cup": ("long", "small"),
+    "applies_to": ("all", "long"),
+    "criticals": ("[]", '[{"id": 1, "kind": "structural", "effect": "B turret out"}]'),
+    "counter": ("{}", '{"fuel_lost": 1}'),
+    "path": ("[]", '["A", "B"]'),
+    "effects": ("fuel-1", "none"),
+    "calibre": ("4.7in", "11in"),
+    "training": (3, 5),
+    "grade": (1, 5),
+    "modifier_now": (-2, 2),
+    "structure_max": (4, 28),
+    "structure_now": (3, 20),
+    "flotation_max": (3, 21),
+    "flotation_now": (3, 18),
+}
+
+
+def _value(table: str, column: str, declared: str, row: int) -> Any:
+    """A value of the column's declared type for row 1 or 2, distinct between the rows."""
+    for key in (f"{table}.{column}", column):
+        if key in KNOWN:
+            return KNOWN[key][row - 1]
+    kind = declared.upper()
+    if kind.startswith("BOOLEAN"):
+        return row % 2
+    if kind.startswith("INTEGER"):
+        return row
+    if kind.startswith("DATETIME"):
+        return f"2026-0{row}-1{row} 1{row}:30:00.000000"
+    if kind.startswith("VARCHAR"):
+        text = f"{column} {row}"
+        length = int(kind[len("VARCHAR(") : -1]) if "(" in kind else None
+        if length is not None and len(text) > length:
+            text = f"{column[: length - 2]}{row}"
+        return text
+    raise ValueError(f"{table}.{column}: no value for the type {declared!r}")
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[str, str, bool]]:
+    """(name, declared type, not null) of each column."""
+    return [
+        (name, declared, bool(notnull))
+        for _cid, name, declared, notnull, _default, _pk in conn.execute(
+            f'PRAGMA table_info("{table}")'
+        )
+    ]
+
+
+def _parents(conn: sqlite3.Connection, table: str) -> dict[str, str]:
+    """Each foreign-key column of the table and the table it points at."""
+    return {row[3]: row[2] for row in conn.execute(f'PRAGMA foreign_key_list("{table}")')}
+
+
+def _in_order(conn: sqlite3.Connection) -> list[str]:
+    """The tables, each after every table its foreign keys point at (a self-reference aside)."""
+    tables = sorted(
+        name
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if name != "alembic_version" and not name.startswith("sqlite_")
+    )
+    needs = {table: set(_parents(conn, table).values()) - {table} for table in tables}
+    ordered: list[str] = []
+    while needs:
+        ready = sorted(table for table, parents in needs.items() if parents <= set(ordered))
+        if not ready:
+            raise RuntimeError(f"foreign keys go round in a circle: {sorted(needs)}")
+        ordered.extend(ready)
+        for table in ready:
+            del needs[table]
+    return ordered
+
+
+def fill(conn: sqlite3.Connection) -> dict[str, int]:
+    """Two rows in every table; returns the rows written per table."""
+    written = {}
+    for table in _in_order(conn):
+        parents = _parents(conn, table)
+        columns = _columns(conn, table)
+        for row in range(1, ROWS + 1):
+            values = []
+            for name, declared, notnull in columns:
+                if name == "id":
+                    values.append(row)
+                elif parents.get(name) == table:  # the row before (or itself, if it must)
+                    values.append(row - 1 if row > 1 else (1 if notnull else None))
+                elif name in parents:
+                    values.append(row)  # row N of its parent: campaign N's
+                else:
+                    values.append(_value(table, name, declared, row))
+            names = ", ".join(f'"{name}"' for name, _, _ in columns)
+            marks = ", ".join("?" for _ in columns)
+            conn.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', values)
+        written[table] = ROWS
+    return written
+
+
+def make(revision: str, target: Path) -> dict[str, int]:
+    """The campaign file at exactly `revision`, with rows in every table, written to target."""
+    from alembic import command
+
+    from tracker import db
+
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / target.name
+        engine = db.make_engine(str(path))
+        try:
+            command.upgrade(db._alembic_config(engine), revision)
+        finally:
+            engine.dispose()
+        conn = sqlite3.connect(path)
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            with conn:
+                written = fill(conn)
+            problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if problems:
+                raise RuntimeError(f"rows with broken foreign keys: {problems[:5]}")
+            # Small pages keep the kept files small (one page per table and per index);
+            # the page size changes only outside WAL mode, and the app's files are in WAL mode.
+            conn.execute("PRAGMA journal_mode = DELETE")
+            conn.execute("PRAGMA page_size = 1024")
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA journal_mode = WAL")
+        finally:
+            conn.close()
+        target.write_bytes(path.read_bytes())
+    return written
+
+
+def file_name(revision: str) -> str:
+    return f"campaign-{revision}.db"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="make every file again")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(FOLDER.parents[1]))
+    from tracker import db
+
+    FOLDER.mkdir(exist_ok=True)
+    for revision in sorted(db.known_revisions()):
+        target = FOLDER / file_name(revision)
+        if target.exists() and not args.all:
+            continue
+        written = make(revision, target)
+        print(f"{target.relative_to(FOLDER.parents[1])}: {len(written)} tables, 2 rows each")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""The benchmark harness (bench/, `make bench`) on tiny campaigns, once each, so it cannot rot.
+
+Only that it runs and reports: whether the goals are met is `make bench`'s business, on the
+issue's sizes (its timings on tiny files under a busy test run mean nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMBER = r"(\d+(?:\.\d+)?)"
+ROW = re.compile(
+    rf"^\| (?P<figure>[1-5]) \| (?P<title>[^|]+) \| [^|:]+: {NUMBER} (?:ms|MiB) "
+    rf"\| [^|:]+: {NUMBER} (?:ms|MiB) \| {NUMBER}x \| <= {NUMBER}x \| (?:yes|NO) \|$"
+)
+
+
+def run_module(*args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    return done
+
+
+def test_the_generator_writes_what_it_was_asked_for(tmp_path: Path) -> None:
+    done = run_module(
+        "bench.generate", str(tmp_path / "tiny.db"), "--preset", "tiny-large",
+        "--sizes", "journal=250,markers=5",
+    )  # fmt: skip
+    made = json.loads(done.stdout)
+    assert made["read_back"] == {
+        "squadrons": 4, "sheet_ships": 3, "markers": 5, "minefields": 6, "journal": 250,
+        "entries_read": 50,
+    }  # fmt: skip
+
+
+def test_the_benchmark_prints_and_writes_its_five_ratios(tmp_path: Path) -> None:
+    out = tmp_path / "results.md"
+    done = run_module(
+        "bench.run", "--preset", "tiny", "--runs", "1", "--warmup", "0",
+        "--workdir", str(tmp_path / "work"), "--out", str(out),
+    )  # fmt: skip
+    written = out.read_text()
+    rows = [ROW.match(line) for line in written.splitlines() if re.match(r"\| \d \|", line)]
+    assert all(rows), written
+    assert [row["figure"] for row in rows if row] == ["1", "2", "3", "4", "5"]
+    for row in filter(None, rows):
+        baseline, measured, ratio, goal = (float(value) for value in row.groups()[2:])
+        assert baseline > 0 and measured > 0 and goal > 0
+        # The times are shown to 0.1 (ms or MiB), the ratio of the unrounded ones to 0.01.
+        low, high = (measured - 0.05) / (baseline + 0.05), (measured + 0.05) / (baseline - 0.05)
+        assert low - 0.005 <= ratio <= high + 0.005, row.group(0)
+    assert "| record sheet |" in written and "| journal |" in written
+    assert written in done.stdout

@@ -1,0 +1,242 @@
+"""A campaign file as it lies on disk: what it is, and whether tracker can open it.
+
+Standard library only (sqlite3), so the command line can refuse a bad file, and find a good
+one's schema revision, before the database libraries have loaded (tracker.db re-exports all of
+it, and does the rest).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tracker import paths, settings
+from tracker.errors import CannotOpen
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+class DatabaseProblem(CannotOpen):
+    """A campaign file that cannot be used; the message says what is wrong and what to do."""
+
+
+_REVISION = re.compile(r"^revision: str = '([^']+)'", re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision: [^=]+= (?:None|'([^']+)')", re.MULTILINE)
+
+
+@functools.cache
+def revision_chain() -> dict[str, str | None]:
+    """Each migration's revision and the one it follows, read from the header lines Alembic
+    writes into every migration file. Opening a campaign only needs these names, and reading
+    them costs a millisecond where importing Alembic costs a quarter of a second; the test
+    suite checks they agree with Alembic's own reading."""
+    chain: dict[str, str | None] = {}
+    for path in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        revision, down = _REVISION.search(text), _DOWN_REVISION.search(text)
+        assert revision and down, f"{path.name} lacks Alembic's revision lines"
+        chain[revision[1]] = down[1]
+    return chain
+
+
+def head_revision() -> str:
+    """The newest schema revision this version of tracker knows."""
+    chain = revision_chain()
+    heads = set(chain) - set(chain.values())
+    assert len(heads) == 1, f"the migrations must have one head, not {sorted(heads)}"
+    return heads.pop()
+
+
+def known_revisions() -> set[str]:
+    """Every schema revision this version of tracker can upgrade from."""
+    return set(revision_chain())
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection that leaves no -wal or -shm file behind when there was none."""
+    wal = path.with_name(path.name + "-wal")
+    # Without a -wal there is nothing outside the main file: immutable reads it without
+    # creating sidecars. With one, SQLite must read it, and the sidecars were there already.
+    mode = "ro" if wal.exists() else "ro&immutable=1"
+    conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# The columns that hold a JSON document (tests/test_damaged_files.py keeps this list in step
+# with the models: the text columns whose default is "{}" or "[]").
+JSON_COLUMNS = frozenset(
+    {
+        ("journalentry", "detail"),
+        ("minefield", "path"),
+        ("shipsnapshot", "counter"),
+        ("shipsnapshot", "criticals"),
+        ("wasunit", "attacks"),
+    }
+)
+
+
+def _value_faults(table: str, column: str, declared: str) -> str | None:
+    """An SQL condition true for a value of the column tracker cannot have written."""
+    name, kind = f'"{column}"', declared.upper()
+    if (table, column) in JSON_COLUMNS:
+        return f"typeof({name}) != 'text' OR NOT json_valid({name})"
+    if kind.startswith(("INTEGER", "BOOLEAN")):
+        return f"typeof({name}) NOT IN ('integer', 'null')"
+    if kind.startswith("VARCHAR"):
+        return f"typeof({name}) NOT IN ('text', 'null')"
+    if kind.startswith("DATETIME"):
+        not_a_time = f"typeof({name}) = 'text' AND julianday({name}) IS NULL"
+        return f"typeof({name}) NOT IN ('text', 'null') OR ({not_a_time})"
+    return None
+
+
+def _check_values(conn: sqlite3.Connection) -> None:
+    """sqlite3.DatabaseError naming the first value of a wrong type, a time that is no time or
+    a JSON document that does not parse: damage in a value, which the integrity check cannot
+    see and which would stop the app when it reads the row (one pass over each table)."""
+    query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    for (table,) in conn.execute(query).fetchall():
+        faults = [
+            (column, condition)
+            for _cid, column, declared, *_ in conn.execute(f'PRAGMA table_info("{table}")')
+            if (condition := _value_faults(table, column, declared)) is not None
+        ]
+        if not faults:
+            continue
+        which = " ".join(f"WHEN {condition} THEN ?" for _, condition in faults)
+        found = conn.execute(
+            f'SELECT rowid, CASE {which} END AS fault FROM "{table}" '
+            "WHERE fault IS NOT NULL LIMIT 1",
+            [column for column, _ in faults],
+        ).fetchone()
+        if found is not None:
+            raise sqlite3.DatabaseError(
+                f"{table}.{found[1]} of row {found[0]} is not what tracker wrote"
+            )
+
+
+# Files tracker closed cleanly, as it left them: (size, mtime, -wal size) per resolved path.
+# The full checks at open read the whole file (integrity_check and a pass over every value:
+# 0.9 s for 100,000 journal entries); a file just as tracker left it skips them.
+CHECKED_NAME = "checked.json"
+CHECKED_KEEP = 50
+
+
+def _mark(path: Path) -> list[int]:
+    stat = path.stat()
+    wal = path.with_name(path.name + "-wal")
+    return [stat.st_size, stat.st_mtime_ns, wal.stat().st_size if wal.exists() else -1]
+
+
+def _checked() -> dict[str, list[int]]:
+    try:
+        data = json.loads((settings.config_dir() / CHECKED_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def left_by_tracker(path: Path) -> bool:
+    """True when the file is exactly as tracker left it at its last clean close: same size,
+    same modification time to the nanosecond, no -wal. Anything else changed it (a copy, a
+    crash, another program, damage), and it is checked in full."""
+    try:
+        return _checked().get(str(path.resolve())) == _mark(path)
+    except OSError:
+        return False
+
+
+def remember_left(path: Path) -> None:
+    """Note the file as tracker leaves it (after its engine is disposed), newest last; a note
+    that cannot be written only means a full check at the next open."""
+    try:
+        marks = _checked()
+        key = str(path.resolve())
+        marks.pop(key, None)
+        marks[key] = _mark(path)
+        kept = dict(list(marks.items())[-CHECKED_KEEP:])
+        folder = settings.config_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(prefix=f".{CHECKED_NAME}.", dir=folder)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(kept, stream)
+        os.replace(temp, folder / CHECKED_NAME)
+    except OSError:
+        pass
+
+
+def inspect_file(path: Path) -> str | None:
+    """Check a campaign file without changing it; return its schema revision (None if new or empty).
+
+    Raises DatabaseProblem for a folder, a non-SQLite file, a damaged file or a newer schema.
+    """
+    if path.is_dir():
+        raise DatabaseProblem(
+            f"{path} is a folder, not a campaign file: pass a file path with --db."
+        )
+    if not path.parent.is_dir():
+        raise DatabaseProblem(
+            f"the folder {path.parent} does not exist: create it, or choose another path with --db."
+        )
+    if not path.exists() or path.stat().st_size == 0:
+        if path.exists():
+            raise DatabaseProblem(
+                f"{path} is empty (0 bytes): restore it from {paths.backups_dir(path)} "
+                "or remove it to start a new campaign file."
+            )
+        return None
+    with path.open("rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        raise DatabaseProblem(
+            f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
+        )
+    deep = not left_by_tracker(path)
+    try:
+        with _read_only(path) as conn:
+            if deep:
+                # integrity_check, not quick_check: a damaged index passes the quick one.
+                result = conn.execute("PRAGMA integrity_check").fetchone()
+                if not result or result[0] != "ok":
+                    raise sqlite3.DatabaseError(result[0] if result else "no answer")
+            has_version = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='alembic_version'"
+            ).fetchone()
+            revision = None
+            if has_version:
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+                if deep:
+                    _check_values(conn)
+            elif conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise DatabaseProblem(
+                    f"{path} is an SQLite file of another program (no tracker schema): "
+                    "choose another file with --db."
+                )
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        # SQLite's message can quote damaged bytes of the schema, which do not decode; the
+        # integrity check's runs over lines, under a "*** in database main ***" heading.
+        text = str(exc) if isinstance(exc, sqlite3.DatabaseError) else "unreadable schema"
+        reason = "; ".join(line for line in text.splitlines() if not line.startswith("***"))
+        raise DatabaseProblem(
+            f"{path} is damaged ({reason}): restore it from {paths.backups_dir(path)} "
+            "or choose another file with --db."
+        ) from exc
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseProblem(
+            f"{path} was written by a newer tracker (schema {revision}): "
+            "upgrade tracker to open it; the file was left unchanged."
+        )
+    return revision
