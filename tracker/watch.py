@@ -8,6 +8,7 @@ never freezes the keyboard; losing it, and getting it back, is said once each.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -28,6 +29,8 @@ class ChangeWatch:
         self.factory = factory
         self.mark: tuple[int, int, int] | None = None
         self.lost = False
+        # Counts the screen's own reloads: a look begun before one is out of date.
+        self.reloads = 0
         app.set_interval(seconds, self.check, name="change-watch")
 
     def check(self) -> None:
@@ -36,26 +39,38 @@ class ChangeWatch:
             self._read, thread=True, exclusive=True, group="change-watch", exit_on_error=False
         )
 
+    def screen_reloaded(self) -> None:
+        """The screen on top has just read its data (after the player's own change, say): what
+        the database holds now is on screen, so only a later change calls for a reload."""
+        from tracker.services import history
+
+        self.reloads += 1
+        with suppress(DatabaseUnavailable):  # the next look says so
+            self.mark = history.change_mark(self.factory)
+
     def _read(self) -> None:
         from tracker.services import history
 
+        begun = self.reloads
         try:
             mark = history.change_mark(self.factory)
         except DatabaseUnavailable as exc:
             self.app.call_from_thread(self._unavailable, "\n".join(exc.errors.values()))
             return
-        self.app.call_from_thread(self._seen, mark)
+        self.app.call_from_thread(self._seen, mark, begun)
 
     def _unavailable(self, message: str) -> None:
         if not self.lost:
             self.lost = True
             self.app.notify(message, title="Database", severity="error", timeout=15)
 
-    def _seen(self, mark: tuple[int, int, int]) -> None:
+    def _seen(self, mark: tuple[int, int, int], begun: int) -> None:
         back = self.lost
         if back:
             self.lost = False
             self.app.notify("The database answers again.", title="Database")
+        elif begun != self.reloads:
+            return  # the screen read the database after this look began: nothing new here
         if self.mark is not None and (mark != self.mark or back):
             self._reload_top()
         self.mark = mark

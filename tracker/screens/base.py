@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import actions
@@ -18,6 +20,20 @@ if TYPE_CHECKING:
 READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
 
+def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
+    """The screen's reload, telling the app's change watch that it is up to date, so the
+    player's own changes do not make the screen read everything a second time."""
+
+    @functools.wraps(reload)
+    def run(self: Any) -> None:
+        reload(self)
+        watch = getattr(self.app, "change_watch", None)
+        if watch is not None:
+            watch.screen_reloaded()
+
+    return run
+
+
 class TrackerScreen(Screen[Any]):
     """A screen that reads and writes through services, with the app's factory and dice."""
 
@@ -31,6 +47,8 @@ class TrackerScreen(Screen[Any]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "reload" in vars(cls):
+            cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
         # A database that stops answering is said on screen, never a crash (screens.guard).
         guard_class(cls)
 
