@@ -973,12 +973,9 @@ def mutate(document: dict[str, Any], data: st.DataObject) -> None:
 _COPIES = itertools.count(1)
 
 
+@pytest.mark.usefixtures("fuzz")  # the import lands beside the fuzz campaign
 def test_a_mutated_campaign_file_is_imported_valid_or_refused_with_nothing_written(
-    sample_document: str,
-    backend: str,
-    fuzz: Fuzz,
-    factory: SessionFactory,
-    db_state: Callable[[], Snapshot],
+    sample_document: str, backend: str, factory: SessionFactory, db_state: Callable[[], Snapshot]
 ) -> None:
     run_examples(
         lambda data: _import_file(sample_document, factory, db_state, data), FILE_EXAMPLES, backend
