@@ -10,7 +10,10 @@ other exception is a defect of the product.
 
 Each test builds its campaign once (a copy of a template file on SQLite, built through the
 services on PostgreSQL) and its examples run one after another on it, so later examples meet
-the state earlier ones left. Examples are derandomized: CI sees the same inputs every run.
+the state earlier ones left. Arguments are plausible (what a form would send) with junk mixed
+in: none, one or several of them junk. Examples are derandomized, so CI sees the same inputs
+every run; PostgreSQL runs half as many as SQLite, and TRACKER_FUZZ_SCALE=N runs N times as
+many for a deeper search by hand.
 """
 
 from __future__ import annotations
@@ -696,11 +699,11 @@ _CSV_JUNK = st.one_of(
 )
 
 
-# Plausible cells by column; a column not named here takes a few letters.
 def _numbers(low: int, high: int) -> st.SearchStrategy[str]:
     return st.integers(low, high).map(str)
 
 
+# Plausible cells by column; a column not named here takes a small number.
 _CSV_CELLS: dict[str, st.SearchStrategy[str]] = {
     "name": st.sampled_from(["Hood", "Renown", "Exeter", "U-99", "[bold]Ajax[/]", "Émile"]),
     "size_modifier": _numbers(-3, 3),
