@@ -31,9 +31,12 @@ contracts: $(STAMP)
 	$(BIN)/lint-imports
 
 # The service tests run twice: on SQLite, and on a throw-away PostgreSQL cluster that
-# tests/pg_cluster.py starts on a free loopback port and removes afterwards.
+# tests/pg_cluster.py starts on a free loopback port and removes afterwards. The suite runs in
+# TEST_WORKERS processes (pytest-xdist), each with a cluster of its own.
+TEST_WORKERS ?= 2
 pytest: $(STAMP)
-	$(BIN)/python tests/pg_cluster.py $(BIN)/pytest -q -p no:cacheprovider
+	TRACKER_TEST_PG_CLUSTERS=$(TEST_WORKERS) $(BIN)/python tests/pg_cluster.py \
+		$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
 
 # The wheel must carry styles/: build it, install it in a fresh venv outside the checkout, start it.
 wheel-check: $(STAMP)

@@ -15,6 +15,13 @@ from tracker.db import SessionFactory, make_engine, migrate, session_factory
 # Snapshots must render colour the same everywhere.
 os.environ.pop("NO_COLOR", None)
 
+# Under pytest-xdist each worker (gw0, gw1, ...) takes a PostgreSQL cluster of its own, started by
+# tests/pg_cluster.py with TRACKER_TEST_PG_CLUSTERS; set before any test module reads the URL.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get(f"TRACKER_TEST_PG_{_worker[2:]}"):
+    os.environ["TRACKER_TEST_PG"] = os.environ[f"TRACKER_TEST_PG_{_worker[2:]}"]
+    os.environ["TRACKER_TEST_PG_DIR"] = os.environ[f"TRACKER_TEST_PG_DIR_{_worker[2:]}"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _no_real_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

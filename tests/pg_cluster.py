@@ -4,6 +4,8 @@ The cluster lives in a temporary folder (initdb, then pg_ctl on a free loopback 
 stopped and removed when the command ends, however it ends. The command sees its URL in
 TRACKER_TEST_PG (a database `tracker_test`, user `postgres`, password `tracker-test`), and the
 cluster's folder in TRACKER_TEST_PG_DIR so a test can stop and start the server itself.
+With TRACKER_TEST_PG_CLUSTERS=N it starts N clusters, named in TRACKER_TEST_PG_0.. and
+TRACKER_TEST_PG_DIR_0..; each pytest-xdist worker takes its own (tests/conftest.py).
 As root (CI here), the server runs as the `postgres` user that Debian's package creates, since
 PostgreSQL refuses to run as root. Without PostgreSQL installed, the command runs without it
 and the PostgreSQL tests say why they were skipped.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -100,17 +103,35 @@ def main(command: list[str]) -> int:
     if not (find_bin("initdb") and find_bin("pg_ctl")):
         print("pg_cluster: PostgreSQL is not installed; running without it", file=sys.stderr)
         return subprocess.call(command)
-    folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
-    os.chmod(folder, 0o755)
-    port = free_port()
+    # One cluster per pytest-xdist worker: a test that stops its server (connection loss)
+    # must not pull the database from under a test running in the other worker.
+    count = max(1, int(os.environ.get("TRACKER_TEST_PG_CLUSTERS", "1")))
+    # A SIGTERM (a CI time-out, a killed run) still stops and removes the clusters.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    child: subprocess.Popen[bytes] | None = None
+    folders: list[Path] = []
+    env = dict(os.environ)
     try:
-        start(folder, port)
-        url = f"postgresql+psycopg://postgres:{PASSWORD}@127.0.0.1:{port}/{DATABASE}"
-        env = {**os.environ, "TRACKER_TEST_PG": url, "TRACKER_TEST_PG_DIR": str(folder)}
-        return subprocess.call(command, env=env)
+        for number in range(count):
+            folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
+            folders.append(folder)
+            os.chmod(folder, 0o755)
+            port = free_port()
+            start(folder, port)
+            url = f"postgresql+psycopg://postgres:{PASSWORD}@127.0.0.1:{port}/{DATABASE}"
+            env[f"TRACKER_TEST_PG_{number}"] = url
+            env[f"TRACKER_TEST_PG_DIR_{number}"] = str(folder)
+        env["TRACKER_TEST_PG"] = env["TRACKER_TEST_PG_0"]
+        env["TRACKER_TEST_PG_DIR"] = env["TRACKER_TEST_PG_DIR_0"]
+        child = subprocess.Popen(command, env=env)
+        return child.wait()
     finally:
-        stop(folder)
-        shutil.rmtree(folder, ignore_errors=True)
+        if child is not None and child.poll() is None:
+            child.terminate()
+            child.wait()
+        for folder in folders:
+            stop(folder)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
