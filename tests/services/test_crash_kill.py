@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import sqlite3
 import time
@@ -133,7 +134,11 @@ def _work_until_killed(path: Path, setup: Setup, write_end: int, seed: int) -> N
 
 
 def _kill_one(path: Path, setup: Setup, rng: random.Random) -> list[str]:
-    """Fork a worker, let it run for a random moment, SIGKILL it; what it acknowledged."""
+    """Fork a worker, let it acknowledge a random number of changes (none to three) and run a
+    random moment more, SIGKILL it; what it acknowledged. Waiting for acknowledgements rather
+    than for time puts the kills among the changes on a loaded machine as on an idle one."""
+    wanted = rng.randrange(4)
+    extra = rng.uniform(0.0, 0.03)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child never returns into pytest
@@ -143,13 +148,21 @@ def _kill_one(path: Path, setup: Setup, rng: random.Random) -> list[str]:
         finally:
             os._exit(0)
     os.close(write_end)
-    time.sleep(rng.uniform(0.01, 0.15))
+    data = b""
+    while data.count(b"\n") < wanted:
+        # A bound only against a child that hangs; a slow machine just waits longer.
+        ready, _, _ = select.select([read_end], [], [], 120)
+        chunk = os.read(read_end, 65536) if ready else b""
+        if not chunk:
+            break
+        data += chunk
+    time.sleep(extra)
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read().decode()
+        text = (data + pipe.read()).decode()
     # A line cut short by the kill was never acknowledged.
-    return data.splitlines() if data.endswith("\n") else data.splitlines()[:-1]
+    return text.splitlines() if text.endswith("\n") else text.splitlines()[:-1]
 
 
 def _check_file(path: Path, acknowledged: list[str], setup: Setup, whole: set[int]) -> None:
@@ -201,7 +214,5 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
         except AssertionError as exc:
             raise AssertionError(f"after kill {kill + 1} (seed {SEED}): {exc}") from exc
     elapsed = time.monotonic() - started
-    # The file did move on: most kills landed after some changes had committed.
-    assert total > KILLS, (total, KILLS)
     print(f"{KILLS} kills, {total} acknowledged changes kept, {len(whole)} imports whole, "
           f"{elapsed:.1f} s")  # fmt: skip
