@@ -3,15 +3,22 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 DB ?=
 
 .PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean system-deps bench soak
 
+# `make run` installs what the app needs (requirements.lock); `make test` adds the developer
+# tools (requirements-dev.lock: the same pins plus pytest, ruff, mypy and the rest).
 $(STAMP): requirements.lock pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+$(DEV_STAMP): $(STAMP) requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
+	touch $(DEV_STAMP)
 
 run: $(STAMP)
 	$(BIN)/tracker $(if $(DB),--db $(DB))
@@ -19,27 +26,27 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/tracker demo
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check tracker tests bench
 	$(BIN)/ruff format --check tracker tests bench
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy bench
 
-contracts: $(STAMP)
+contracts: $(DEV_STAMP)
 	$(BIN)/lint-imports
 
 # The service tests run twice: on SQLite, and on a throw-away PostgreSQL cluster that
 # tests/pg_cluster.py starts on a free loopback port and removes afterwards. The suite runs in
 # TEST_WORKERS processes (pytest-xdist), each with a cluster of its own.
 TEST_WORKERS ?= 2
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	TRACKER_TEST_PG_CLUSTERS=$(TEST_WORKERS) $(BIN)/python tests/pg_cluster.py \
 		$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
 
 # The wheel must carry styles/: build it, install it in a fresh venv outside the checkout, start it.
-wheel-check: $(STAMP)
+wheel-check: $(DEV_STAMP)
 	$(BIN)/python tests/wheel_check.py
 
 # The printing tests render record sheets in Debian's chromium and count pages with pdfinfo;
@@ -56,20 +63,22 @@ test: system-deps lint typecheck contracts pytest wheel-check
 
 # The crash test at length: 5,000 SIGKILLs of a process changing a campaign file (20-40 min).
 SOAK_KILLS ?= 5000
-soak: $(STAMP)
+soak: $(DEV_STAMP)
 	TRACKER_CRASH_KILLS=$(SOAK_KILLS) $(BIN)/pytest -q -p no:cacheprovider -s \
 		tests/services/test_crash_kill.py
 
 # The benchmark: five speed and memory ratios, written to bench/results.md. A few
 # minutes; not part of `make test`, which runs a smoke run of it on tiny campaigns.
 # BENCH_ARGS="--profile" shows where the time goes; "--runs 9" steadies the medians.
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
-# Refresh the lock file after changing dependencies in pyproject.toml.
-lock: $(STAMP)
-	$(BIN)/pip-compile --quiet --extra dev --strip-extras --no-emit-index-url \
-		--no-emit-find-links -o requirements.lock pyproject.toml
+# Refresh both lock files after changing dependencies in pyproject.toml: the dev lock first,
+# then the runtime lock within its pins, so the two never disagree.
+LOCK_FLAGS := --quiet --strip-extras --no-emit-index-url --no-emit-find-links
+lock: $(DEV_STAMP)
+	$(BIN)/pip-compile $(LOCK_FLAGS) --extra dev -o requirements-dev.lock pyproject.toml
+	$(BIN)/pip-compile $(LOCK_FLAGS) -c requirements-dev.lock -o requirements.lock pyproject.toml
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
