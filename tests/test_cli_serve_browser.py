@@ -9,6 +9,7 @@ Every request the browser makes beyond 127.0.0.1 (the page asks for a web font) 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -84,9 +85,9 @@ async def open_the_printed_address(context: Any, address: str) -> tuple[Any, lis
     return page, frames
 
 
-async def screen_text(frames: list[Any], wanted: str) -> str:
+async def screen_text(frames: list[Any], wanted: str, timeout: float = START_TIMEOUT) -> str:
     """The app's output the browser received, as text, once it shows wanted (bounded wait)."""
-    async with asyncio.timeout(START_TIMEOUT):
+    async with asyncio.timeout(timeout):
         while True:
             output = b"".join(frame for frame in frames if isinstance(frame, bytes))
             text = ANSI.sub("", output.decode("utf-8", errors="replace"))
@@ -104,6 +105,15 @@ async def test_chromium_opens_the_printed_address_and_sees_the_welcome_screen(
             text = await screen_text(frames, WELCOME)
             assert "Campaigns" in text
             assert len(served.apps()) == 1
+            # The player types into it: `n` opens the new campaign form.
+            await page.focus(".xterm-helper-textarea")
+            for _ in range(6):  # a key can come before the app has taken the page's focus
+                await page.keyboard.press("n")
+                with contextlib.suppress(TimeoutError):
+                    await screen_text(frames, "Cancel (esc)", timeout=5)
+                    break
+            else:
+                raise AssertionError("the new campaign form did not open")
             await page.screenshot(path=str(tmp_path / "served.png"))
         assert served.err() == ""
 
