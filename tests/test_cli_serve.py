@@ -36,6 +36,7 @@ from serving import (
 )
 from sqlalchemy import Engine
 
+from tracker import paths
 from tracker.cli import build_parser
 from tracker.cli import serve as serve_cli
 from tracker.cli.serve import app_command, shown_target
@@ -356,6 +357,7 @@ def test_a_wildcard_host_prints_the_warning_under_the_address(
     monkeypatch.setattr(serve_cli, "listen_problem", lambda host, port: None)
     monkeypatch.setattr(serve_cli, "lan_address", lambda: "192.0.2.7")
     monkeypatch.setattr(serve_cli, "stop_children", lambda: None)
+    monkeypatch.setenv(paths.DB_ENV_VAR, "")  # run() sets it for the apps: restored after
     args = argparse.Namespace(host="0.0.0.0", port=8123, public_url=None, umpire=False)
     assert serve_cli.run(args, None, str(db_path)) == 0  # type: ignore[arg-type]
     banner, note = capsys.readouterr().out.splitlines()

@@ -233,7 +233,9 @@ def die_with_server() -> Callable[[], None] | None:
     signal it, and textual's web driver keeps the app running when its stdin closes. SIGKILL,
     not SIGTERM: with the server gone the app's stdout is a broken pipe, so a clean exit could
     fail halfway, and every write of the app is a transaction, so nothing is left half-done.
-    The app is the server's own child (started without a shell), which the signal needs."""
+    The signal follows the death of the thread that forked the app: the event loop's, which
+    is the server's main thread. The app is the server's own child (started without a shell),
+    which the signal needs."""
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (AttributeError, OSError):
