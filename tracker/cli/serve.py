@@ -1,20 +1,34 @@
 """`tracker serve [--host HOST] [--port PORT] [--public-url URL]`: the app in a web browser.
 
-textual-serve runs one `python -m tracker --db TARGET` process per browser tab and relays its
-screen over a websocket; every tab works on the same campaign file, as the terminal app does.
+textual-serve runs one `python -m tracker` process per browser tab (the database reaches it in
+TRACKER_DB) and relays its screen over a websocket; every tab works on the same campaign file,
+as the terminal app does.
+
+Private by default, as Jupyter is: each start mints a token that the printed address carries.
+Every request must bring it, in the address or in the cookie the first good request sets, and
+the websocket that starts an app must also come from the served page's own origin: a page of
+another site (or of another port of this machine, which the browser sends the cookie from too)
+is refused before any app starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import errno
+import ipaddress
+import logging
 import os
+import secrets
 import shlex
 import signal
 import socket
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from tracker import paths
 
@@ -27,6 +41,9 @@ DEFAULT_PORT = 8000
 # Seconds the browsers' apps get to quit when the server stops, before they are killed.
 QUIT_GRACE = 5.0
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
+# Linux's prctl option that has the kernel signal a process when its parent dies.
+PR_SET_PDEATHSIG = 1
+log = logging.getLogger("tracker.serve")
 
 
 def add_parser(sub: Any) -> None:
@@ -36,7 +53,8 @@ def add_parser(sub: Any) -> None:
         help="serve the tracker to web browsers (textual-serve)",
         description="Serve the tracker on a web page: each browser tab that opens it runs its "
         "own tracker on this campaign file. Listens on this machine only unless --host says "
-        "otherwise; anyone who can reach the page can use the app.",
+        "otherwise. The address it prints carries a secret token: only a browser given that "
+        "address can use the app.",
     )
     parser.add_argument(
         "--host",
@@ -70,11 +88,11 @@ def port_number(text: str) -> int:
     return value
 
 
-def app_command(*, umpire: bool) -> str:
-    """The shell command textual-serve starts for each browser tab. The database reaches it in
+def app_command(*, umpire: bool) -> list[str]:
+    """The command started for each browser tab, without a shell. The database reaches it in
     the environment (TRACKER_DB, set by run): a command line is visible to every user of the
     machine, and a PostgreSQL URL may carry a password."""
-    return shlex.join([sys.executable, "-m", "tracker"] + (["--umpire"] if umpire else []))
+    return [sys.executable, "-m", "tracker"] + (["--umpire"] if umpire else [])
 
 
 def shown_target(target: str) -> str:
@@ -128,24 +146,151 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
+def origin(url: str) -> str | None:
+    """An address's origin as a browser compares it (scheme://host:port, lower case, the default
+    port spelled out); None when it is no http(s) address."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = parts.hostname
+    if scheme not in ("http", "https") or not host or parts.username is not None:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port or (443 if scheme == 'https' else 80)}"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether host names this machine only (every address it resolves to is a loopback one)."""
+    if host in WILDCARD_HOSTS:
+        return False
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(
+        ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in found
+    )
+
+
+def reach_note(host: str) -> str | None:
+    """What a player must know when the server listens beyond this machine (None when not)."""
+    if is_loopback(host):
+        return None
+    where = "every network of this machine" if host in WILDCARD_HOSTS else repr(host)
+    return (
+        f"tracker serve: listening on {where}, not this machine only. Anyone on that network "
+        "who has the address above, token included, can open this campaign and change it; "
+        "the traffic is not encrypted (token and campaign cross the network in clear) unless "
+        "a TLS proxy is in front: give its https address with --public-url."
+    )
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may use the served app: whoever brings the token, and for the websocket that starts
+    an app, only from the served page's own origin."""
+
+    token: str
+    cookie: str
+    origin: str | None
+    secure: bool
+
+    def refusal(
+        self, *, query_token: str | None, cookie_token: str | None, origin_header: str | None,
+        starts_app: bool,
+    ) -> str | None:  # fmt: skip
+        """Why a request is refused (None when it may go on). A token in the address is the
+        one that counts: a wrong one is not rescued by an older cookie."""
+        given = query_token if query_token is not None else cookie_token
+        if given is None:
+            return "no token: open the address that `tracker serve` printed, token included"
+        # Bytes, as compare_digest refuses str with characters beyond ASCII.
+        if not secrets.compare_digest(given.encode(), self.token.encode()):
+            return "a wrong token: open the address that `tracker serve` printed, token included"
+        if starts_app and (origin_header is None or origin(origin_header) != self.origin):
+            shown = "none" if origin_header is None else repr(origin_header[:100])
+            return (
+                f"the app opens only from this server's own page ({self.origin}); "
+                f"the request came from origin {shown}"
+            )
+        return None
+
+
+def die_with_server() -> Callable[[], None] | None:
+    """What each browser's app runs between fork and exec so that it ends when the server
+    does, however the server ends (None where Linux's prctl is missing).
+
+    The kernel sends the app SIGKILL the moment the server process dies, even by SIGKILL, when
+    nothing of the server is left to clean up; a process group would need a live server to
+    signal it, and textual's web driver keeps the app running when its stdin closes. SIGKILL,
+    not SIGTERM: with the server gone the app's stdout is a broken pipe, so a clean exit could
+    fail halfway, and every write of the app is a transaction, so nothing is left half-done.
+    The signal follows the death of the thread that forked the app: the event loop's, which
+    is the server's main thread. The app is the server's own child (started without a shell),
+    which the signal needs."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):
+        return None
+    server = os.getpid()
+
+    def preexec() -> None:
+        # Resolved before the fork: loading a library in the child of a threaded process can
+        # deadlock.
+        if prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+        if os.getppid() != server:  # the server died before the signal was armed
+            os._exit(1)
+
+    return preexec
+
+
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    """Check the address, print where the page is, serve until SIGINT or SIGTERM."""
+    """Check the address, print where the page is (with its token), serve until SIGINT or
+    SIGTERM."""
     problem = listen_problem(args.host, args.port)
     if problem is not None:
         print(f"tracker serve: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     url = (args.public_url or public_url(args.host, args.port)).rstrip("/")
+    if origin(url) is None:
+        print(
+            f"tracker serve: --public-url {url!r} is not an http:// or https:// address "
+            "(for example https://tracker.example.org)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     os.environ[paths.DB_ENV_VAR] = target
-    server = make_server(app_command(umpire=args.umpire), args.host, args.port, url)
+    access = Access(
+        token=secrets.token_urlsafe(32),
+        # Cookies are shared by every port of a host: one per port, so that two servers on
+        # one machine do not overwrite each other's.
+        cookie=f"tracker-token-{args.port}",
+        origin=origin(url),
+        secure=url.lower().startswith("https:"),
+    )
+    server = make_server(app_command(umpire=args.umpire), args.host, args.port, url, access)
     on_host = (
         f" (listening on {args.host or '*'})"
         if args.public_url or args.host in WILDCARD_HOSTS
         else ""
     )
     print(
-        f"tracker: serving {shown_target(target)} at {url}{on_host} (ctrl+c to stop)",
+        f"tracker: serving {shown_target(target)} at {url}/?token={access.token}{on_host} "
+        "(ctrl+c to stop)",
         flush=True,
     )
+    note = reach_note(args.host)
+    if note is not None:
+        print(note, flush=True)
     try:
         server.serve()
     except KeyboardInterrupt:  # before textual-serve's own SIGINT handler is in place
@@ -158,24 +303,68 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     return 0
 
 
-def make_server(command: str, host: str, port: int, url: str) -> Any:
+def make_server(command: list[str], host: str, port: int, url: str, access: Access) -> Any:
     """textual-serve's Server, quiet, without the command line (which may carry a database
-    password) on the page, and stopping every browser's app before it exits."""
+    password) on the page, refusing what access refuses, its apps tied to its life, and
+    stopping every browser's app before it exits. Built on textual-serve 1.1.3's internals
+    (`_make_app`, `AppService._open_app_process`): the version is pinned."""
     import asyncio
-    import logging
 
     from aiohttp import web
-    from textual_serve.server import Server
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server, to_int
+
+    preexec = die_with_server()
+
+    class TrackerAppService(AppService):
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            # As textual-serve's, without `sh -c` between the server and the app.
+            self._process = process = await asyncio.create_subprocess_exec(
+                *command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=self._build_environment(width=width, height=height),
+                preexec_fn=preexec,
+            )
+            self._stdin = process.stdin
+            return process
+
+    @web.middleware
+    async def check_access(request: web.Request, handler: Any) -> web.StreamResponse:
+        refusal = access.refusal(
+            query_token=request.query.get("token"),
+            cookie_token=request.cookies.get(access.cookie),
+            origin_header=request.headers.get("Origin"),
+            starts_app=request.match_info.route.name == "websocket",
+        )
+        if refusal is not None:
+            log.warning("refused %s %s from %s: %s", request.method, request.path,
+                        request.remote, refusal)  # fmt: skip
+            raise web.HTTPForbidden(text=f"tracker serve: {refusal}\n")
+        response: web.StreamResponse = await handler(request)
+        if "token" in request.query and not response.prepared:
+            # The page's own requests (script, styles, websocket) then need no token.
+            response.set_cookie(access.cookie, access.token, path="/", httponly=True,
+                                samesite="Strict", secure=access.secure)  # fmt: skip
+        return response
 
     class TrackerServer(Server):
         def __init__(self) -> None:
             # The page's title defaults to the command: never show it to a browser.
-            super().__init__(command, host=host, port=port, title="tracker", public_url=url)
+            super().__init__(
+                shlex.join(command), host=host, port=port, title="tracker", public_url=url
+            )
             self.sessions: set[asyncio.Task[Any]] = set()
 
         def initialize_logging(self) -> None:
             # textual-serve logs every request at INFO; only trouble earns a line here.
             logging.basicConfig(level=logging.WARNING, format="tracker serve: %(message)s")
+
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(check_access)
+            return app
 
         async def on_startup(self, app: web.Application) -> None:
             """No banner: run() has printed the one line that matters."""
@@ -185,10 +374,43 @@ def make_server(command: str, host: str, port: int, url: str) -> Any:
             assert task is not None
             self.sessions.add(task)
             try:
-                response: web.WebSocketResponse = await super().handle_websocket(request)
-                return response
+                return await self.run_session(request)
             finally:
                 self.sessions.discard(task)
+
+        async def run_session(self, request: web.Request) -> web.WebSocketResponse:
+            """textual-serve's handle_websocket, with the tracker's app service."""
+            websocket = web.WebSocketResponse(heartbeat=15)
+            width = to_int(request.query.get("width", "80"), 80)
+            height = to_int(request.query.get("height", "24"), 24)
+            app_service: AppService | None = None
+
+            async def close() -> None:
+                await websocket.close()
+
+            try:
+                await websocket.prepare(request)
+                app_service = TrackerAppService(
+                    shlex.join(command),
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=close,
+                    download_manager=self.download_manager,
+                )
+                await app_service.start(width, height)
+                try:
+                    await self._process_messages(websocket, app_service)
+                finally:
+                    # The app quits and its output ends before the websocket closes.
+                    await app_service.stop()
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:
+                log.exception(error)
+            finally:
+                if app_service is not None:
+                    await app_service.stop()
+            return websocket
 
         async def on_shutdown(self, app: web.Application) -> None:
             # A cancelled session tells its app to quit, waits for its output to end, then
@@ -213,8 +435,8 @@ def make_server(command: str, host: str, port: int, url: str) -> Any:
 
 
 def child_pids() -> set[int]:
-    """This process's descendants (the browsers' apps, and the `sh -c` textual-serve starts
-    each in); Linux only, where /proc says whose child a process is, else empty."""
+    """This process's descendants (the browsers' apps and whatever they started); Linux only,
+    where /proc says whose child a process is, else empty."""
     parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
