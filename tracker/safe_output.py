@@ -23,9 +23,9 @@ from pathlib import Path
 from tracker import paths
 
 SIDECARS = {
-    "-wal": "its write-ahead log",
-    "-shm": "its shared-memory index",
-    "-journal": "its rollback journal",
+    "-wal": "the write-ahead log",
+    "-shm": "the shared-memory index",
+    "-journal": "the rollback journal",
 }
 # The first bytes of SQLite's own files: a database, a write-ahead log, a rollback journal.
 SQLITE_MAGIC = {
@@ -99,26 +99,27 @@ def _sqlite_kind(path: Path) -> str | None:
 
 
 def _protected(target: Path, campaign: Path | None) -> str | None:
-    """What target is, when it is a file the tracker never overwrites; else None."""
+    """Why target is never written, when it is a file the tracker keeps; else None."""
+    never = "which is never overwritten"
     if campaign is not None:
         named = Path(os.path.abspath(campaign.expanduser()))
         for base in dict.fromkeys((named, Path(os.path.realpath(named)))):
             if _identical(target, base):
-                return "the campaign file"
+                return f"it is the campaign file, {never}"
             for suffix, what in SIDECARS.items():
                 if _identical(target, base.with_name(base.name + suffix)):
-                    return f"{what} ({suffix}) of the campaign file"
+                    return f"it is {what} ({suffix}) of the campaign file, {never}"
             backups = paths.backups_dir(base)
             if _inside(target, Path(os.path.realpath(backups))) or _inside(target, backups):
-                return f"in the backups folder {backups}"
+                return f"it is in the backups folder {backups}, where only tracker writes"
     found = _sqlite_kind(target)
     if found is not None:
-        return found
+        return f"it is {found}, {never}"
     name = target.name.rstrip(". ")
     for suffix, what in SIDECARS.items():
         stem = name[: -len(suffix)] if name.casefold().endswith(suffix) else ""
         if stem and _sqlite_kind(target.with_name(stem)) is not None:
-            return f"{what} ({suffix}) of the SQLite database {stem}"
+            return f"it is {what} ({suffix}) of the SQLite database {stem}, {never}"
     return None
 
 
@@ -138,21 +139,21 @@ def check_target(
     text = os.fspath(path).strip()
     if not text:
         raise OutputRefused("no file name given: type the name of the file to write")
-    target = Path(os.path.realpath(Path(text).expanduser()))
-    shown = text if Path(text).expanduser() == target else f"{text} (that is {target})"
+    typed = Path(os.path.abspath(Path(text).expanduser()))
+    target = Path(os.path.realpath(typed))
+    shown = text if typed == target else f"{text} (that is {target})"
     if target.is_dir():
         raise OutputRefused(f"cannot write {target}: it is a folder: give a file name")
     if os.path.basename(text) in ("", ".", ".."):
         # "c.db/" would be c.db to pathlib; a name that ends like a folder's is not a file's.
         raise OutputRefused(f"{text} ends like a folder's name: give a file name")
+    what = _protected(target, campaign)
+    if what is not None:
+        raise OutputRefused(f"refused to write {shown}: {what}; {CHOOSE}")
     folder = target.parent
     if not folder.is_dir():
         why = "is not a folder" if folder.exists() else "does not exist"
         raise OutputRefused(f"cannot write {target}: {folder} {why}")
-    what = _protected(target, campaign)
-    if what is not None:
-        raise OutputRefused(f"refused to write {shown}: it is {what}, which is never "
-                            f"overwritten; {CHOOSE}")  # fmt: skip
     if os.path.lexists(target):
         if new_only:
             raise OutputRefused(f"{shown} already exists and the umpire's read-only view "

@@ -321,5 +321,5 @@ def replace_first(exc: ExistingFile, what: str, then: Callable[[], Any]) -> Conf
         then,
         yes="Yes, replace it (y)",
         field="path",
-        declined=f"{exc.path} was left as it was: choose another file name",
+        declined=f"{exc.path} was left as it was: choose another file name, or save again",
     )
