@@ -258,3 +258,15 @@ def test_a_campaign_left_open_by_the_app_keeps_its_wal(world: hp.World) -> None:
             safe_output.write_text(copied, "x", campaign=world.campaign, replace=True)
     finally:
         connection.close()
+
+
+@pytest.mark.parametrize("command", sorted(WRITING_COMMANDS))
+def test_a_campaign_named_by_url_is_known_as_the_same_file(
+    world: hp.World, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """--db sqlite:///c.db names the same file as c.db: a print to it is refused too."""
+    before = world.fingerprint()
+    with contextlib.chdir(world.folder):
+        done = run_main(capsys, ["--db", "sqlite:///c.db", *WRITING_COMMANDS[command], "c.db"])
+    assert done.status == 2 and "it is the campaign file" in done.err
+    assert world.fingerprint() == before
