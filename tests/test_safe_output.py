@@ -270,3 +270,29 @@ def test_a_campaign_named_by_url_is_known_as_the_same_file(
         done = run_main(capsys, ["--db", "sqlite:///c.db", *WRITING_COMMANDS[command], "c.db"])
     assert done.status == 2 and "it is the campaign file" in done.err
     assert world.fingerprint() == before
+
+
+@SETTINGS
+@given(
+    name=st.text(
+        alphabet=st.characters(
+            codec="utf-8", exclude_characters="/\x00", exclude_categories=["Cs"]
+        ),
+        min_size=1,
+        max_size=40,
+    ).filter(lambda n: n.strip() not in ("", ".", "..") and len(n.encode()) < 200)
+)
+def test_an_ordinary_new_name_is_written_once_and_then_asked_about(
+    world: hp.World, name: str
+) -> None:
+    """The refusals are no blanket: any other name in a folder of the player's is written
+    (as the name given, less surrounding spaces), and a second time only once confirmed."""
+    folder = world.folder / "sub"
+    for old in folder.iterdir():
+        old.unlink()
+    written = safe_output.write_text(folder / name, "sheet", campaign=world.campaign)
+    assert written == Path(str(folder / name).strip())
+    assert written.read_text(encoding="utf-8") == "sheet"
+    with pytest.raises(safe_output.ExistingFile):
+        safe_output.write_text(folder / name, "again", campaign=world.campaign)
+    assert [p.name for p in folder.iterdir()] == [written.name]
