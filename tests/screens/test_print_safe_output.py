@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+from pathlib import Path
 
+import pytest
 from hostile_paths import (  # noqa: F401 (fixtures)
     NOTES,
     World,
@@ -19,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, Label
 
+from tracker import safe_output
 from tracker.app import TrackerApp
 from tracker.db import make_engine, session_factory
 from tracker.screens.confirm import ConfirmScreen
@@ -95,17 +99,23 @@ def test_the_print_dialog_refuses_every_path_to_a_protected_file(
     assert world.fingerprint() == before
 
 
+async def _asked(pilot, form: FormScreen, sheet: Path) -> ConfirmScreen:  # type: ignore[no-untyped-def]
+    """Save the form to sheet, a file that exists: the question it asks first."""
+    form.query_one("#field-path", Input).value = str(sheet)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    question = pilot.app.screen
+    assert isinstance(question, ConfirmScreen)
+    return question
+
+
 async def test_an_existing_file_is_replaced_only_after_yes(world: World) -> None:
     sheet = world.players_file("notes.html")
     app, engine = _app(world)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             form = await _print_form(pilot)
-            form.query_one("#field-path", Input).value = str(sheet)
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            question = app.screen
-            assert isinstance(question, ConfirmScreen)
+            question = await _asked(pilot, form, sheet)
             assert question.question == f"{sheet} already exists. Replace it with this sheet?"
             await pilot.press("n")
             await pilot.pause()
@@ -144,3 +154,28 @@ async def test_the_umpire_dialog_writes_new_files_and_never_replaces_one(world: 
         engine.dispose()
     assert sheet.read_text(encoding="utf-8") == NOTES
     assert fresh.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+async def test_a_write_that_fails_is_said_beside_the_file_and_leaves_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheet = world.players_file("notes.html")
+
+    def full(_: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(safe_output.os, "fsync", full)
+    app, engine = _app(world)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            form = await _print_form(pilot)
+            await _asked(pilot, form, sheet)
+            await pilot.press("y")  # replace it: the write then fails
+            await pilot.pause()
+            assert app.screen is form
+            said = str(form.query_one("#error-path", Label).render())
+            assert "No space left on device; nothing was changed" in said
+    finally:
+        engine.dispose()
+    assert sheet.read_text(encoding="utf-8") == NOTES
+    assert [p.name for p in sheet.parent.iterdir()] == ["notes.html"]
