@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import shutil
 import sqlite3
+import stat
+import threading
 from pathlib import Path
 
 import hostile_paths as hp
@@ -296,3 +299,31 @@ def test_an_ordinary_new_name_is_written_once_and_then_asked_about(
     with pytest.raises(safe_output.ExistingFile):
         safe_output.write_text(folder / name, "again", campaign=world.campaign)
     assert [p.name for p in folder.iterdir()] == [written.name]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("replace", [False, True])
+def test_a_named_pipe_is_refused_without_being_opened(world: hp.World, replace: bool) -> None:
+    """Opening a FIFO to read its first bytes would wait for a writer forever."""
+    pipe = world.folder / "sub" / "pipe.html"
+    os.mkfifo(pipe)
+    outcome: list[BaseException | None] = []
+
+    def attempt() -> None:
+        try:
+            safe_output.write_text(pipe, "x", campaign=world.campaign, replace=replace)
+        except (safe_output.OutputRefused, safe_output.ExistingFile) as exc:
+            outcome.append(exc)
+        else:
+            outcome.append(None)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=60)  # not a speed limit: without the check the call never returns
+    stuck = worker.is_alive()
+    if stuck:
+        os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))  # lets the stuck reader go
+        worker.join()
+    assert not stuck, "the write waited on the pipe"
+    assert "is not a regular file: choose another file name" in str(outcome[0])
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)

@@ -90,6 +90,8 @@ def _identical(a: Path, b: Path) -> bool:
 
 def _sqlite_kind(path: Path) -> str | None:
     """What SQLite file path holds, judged by its first bytes (None for anything else)."""
+    if not path.is_file():
+        return None  # a FIFO or a device is never opened: reading one can wait forever
     try:
         with path.open("rb") as handle:
             head = handle.read(16)
