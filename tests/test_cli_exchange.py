@@ -473,6 +473,9 @@ def test_export_by_number_and_over_an_old_file(
     target = tmp_path / "out.json"
     target.write_text("an older export", encoding="utf-8")
     outcome = run("--db", campaign_file, "export", str(made.sample_id), "--to", target)
+    assert outcome.status == 2 and "add --force to replace it" in outcome.err
+    assert target.read_text(encoding="utf-8") == "an older export"
+    outcome = run("--db", campaign_file, "export", str(made.sample_id), "--to", target, "--force")
     assert (outcome.status, outcome.err) == (0, "")
     assert target.read_text(encoding="utf-8") == made.text
 

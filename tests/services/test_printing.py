@@ -15,6 +15,7 @@ from service_helpers import Refused, World
 from tracker import paths
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
+from tracker.safe_output import ExistingFile
 from tracker.services import campaigns, damage, fleet, mines, printing
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
@@ -314,8 +315,13 @@ def test_write_sheet_writes_html_or_markdown_and_returns_the_path(
         factory, squadron_id=world.alpha_id, path=str(tmp_path / "alpha.md"), fmt="markdown"
     )
     assert notes.read_text(encoding="utf-8").startswith("# Alpha: Squadron Record Sheet")
-    # A second print replaces the first whole, and no temporary file is left behind.
-    printing.write_sheet(factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html")
+    # A second print replaces the first whole once confirmed, and leaves no temporary file.
+    with pytest.raises(ExistingFile):
+        printing.write_sheet(factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html")
+    assert "size: Letter" in page.read_text(encoding="utf-8")
+    printing.write_sheet(
+        factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html", replace=True
+    )
     assert "size: A4" in page.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("alpha")) == [
         "alpha.html", "alpha.md",

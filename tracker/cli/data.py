@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tracker.cli.printing import add_force, not_forced
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -20,6 +20,7 @@ def add_parser(sub: Any) -> None:
     export = sub.add_parser("export", help="write a whole campaign to a JSON file")
     export.add_argument("campaign", help="the campaign's name (or its number)")
     export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
+    add_force(export)
     export.set_defaults(handler=run_export, needs_file=True)
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
@@ -61,23 +62,19 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
         names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
         names = names or "none"
         return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
-    path = Path(args.to)
-    if not path.parent.is_dir():
-        return _fail(f"cannot write {path}: the folder {path.parent} does not exist")
-    text = exchange.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
-    # Written beside the target and renamed over it: a reader never sees half a file.
-    temporary: str | None = None
+    from tracker import safe_output
+    from tracker.db import sqlite_path, to_url
+
+    def document() -> str:
+        return exchange.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
+
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except OSError as exc:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        return _fail(f"cannot write {path}: {exc.strerror}")
+        path = safe_output.write_text(args.to, document, campaign=sqlite_path(to_url(target)),
+                                      replace=args.force, new_only=args.umpire)  # fmt: skip
+    except safe_output.OutputRefused as exc:
+        return _fail(str(exc))
+    except safe_output.ExistingFile as exc:
+        return _fail(not_forced(exc))
     print(f"tracker: wrote {path}")
     return 0
 

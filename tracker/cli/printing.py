@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tracker.safe_output import ExistingFile
     from tracker.services.common import SessionFactory
 
 EXIT_BAD_INPUT = 2
@@ -35,11 +36,13 @@ def add_parser(sub: Any) -> None:
         type=str.lower,
         help="page size of the HTML page (default: a4)",
     )
+    add_force(parser)
     parser.set_defaults(handler=run, needs_file=True)
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     """Find the squadron, write the file whole (or nothing), print the path written."""
+    from tracker.safe_output import ExistingFile
     from tracker.services import printing
     from tracker.services.errors import InvalidInput
 
@@ -47,10 +50,29 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     try:
         squadron_id = printing.find_squadron(factory, args.squadron)
         written = printing.write_sheet(
-            factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper
-        )
+            factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
+            replace=args.force, new_only=args.umpire,
+        )  # fmt: skip
     except InvalidInput as exc:
         print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except ExistingFile as exc:
+        print(f"tracker print: {not_forced(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(f"tracker: wrote {written}")
     return 0
+
+
+def add_force(parser: argparse.ArgumentParser) -> None:
+    """--force: the one way a command replaces a file that exists (never the campaign file)."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the file if it exists (never the campaign file, its backups, or any file "
+        "in the umpire's view)",
+    )
+
+
+def not_forced(exc: ExistingFile) -> str:
+    """The one line a command says when the file it would write exists and --force is missing."""
+    return f"{exc.path} already exists: add --force to replace it, or choose another file name"

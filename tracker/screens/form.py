@@ -16,6 +16,8 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tracker.rules.dice import Dice
+from tracker.safe_output import ExistingFile
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.guard import guarded
 from tracker.services.errors import InvalidInput, NotFound
 
@@ -59,6 +61,21 @@ def _allowed(spec: FieldSpec) -> str:
     if spec.low is not None:
         return f"{spec.low} or more"
     return ""
+
+
+class ConfirmFirst(Exception):
+    """Raised by a form's submit to ask the player first (replace a file that exists?): on yes
+    the form saves `then()`'s result; on no it stays open with `declined` beside `field`."""
+
+    def __init__(
+        self, question: str, then: Callable[[], Any], *, yes: str, field: str, declined: str
+    ) -> None:
+        super().__init__(question)
+        self.question = question
+        self.then = then
+        self.yes = yes
+        self.field = field
+        self.declined = declined
 
 
 class FormScreen(ModalScreen[Any]):
@@ -178,16 +195,33 @@ class FormScreen(ModalScreen[Any]):
         if errors:
             self.show_errors(errors)
             return
+        self._finish(values, lambda: self.submit(values))
+
+    def _finish(self, values: dict[str, Any], submit: Callable[[], Any]) -> None:
         try:
-            result = self.submit(values)
+            result = submit()
         except InvalidInput as exc:
             self.show_errors(exc.errors)
             return
         except NotFound as exc:
             self.show_errors({"form": f"{exc}: close this form and look again"})
             return
+        except ConfirmFirst as ask:
+            self._ask(values, ask)
+            return
         self._log_typed_roll(values)
         self.dismiss(result)
+
+    def _ask(self, values: dict[str, Any], ask: ConfirmFirst) -> None:
+        """Put the question over the form; nothing happens until the player answers yes."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._finish(values, ask.then)
+            else:
+                self.show_errors({ask.field: ask.declined})
+
+        self.app.push_screen(ConfirmScreen(ask.question, yes=ask.yes), answered)
 
     def _log_typed_roll(self, values: dict[str, Any]) -> None:
         """A die the player rolled at the table and typed goes into the dice log too."""
@@ -278,3 +312,14 @@ class FormScreen(ModalScreen[Any]):
     @on(Input.Submitted)
     def _enter_pressed(self) -> None:
         self.action_save()
+
+
+def replace_first(exc: ExistingFile, what: str, then: Callable[[], Any]) -> ConfirmFirst:
+    """The question a form asks before its file replaces one that exists (field `path`)."""
+    return ConfirmFirst(
+        f"{exc.path} already exists. Replace it with {what}?",
+        then,
+        yes="Yes, replace it (y)",
+        field="path",
+        declined=f"{exc.path} was left as it was: choose another file name, or save again",
+    )

@@ -13,12 +13,13 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import smr
+from tracker.safe_output import ExistingFile
 from tracker.screens import ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import zero_outcome_form
@@ -576,11 +577,18 @@ class RecordSheetScreen(TrackerScreen):
             path = str(values.get("path") or "").strip()
             return md_path if values.get("fmt") == "markdown" and path == html_path else path
 
-        def submit(values: dict[str, Any]) -> object:
+        def write(values: dict[str, Any], replace: bool) -> object:
             return printing.write_sheet(
                 self.factory, squadron_id=self.squadron_id, path=target(values),
-                fmt=values["fmt"], paper=values["paper"],
+                fmt=values["fmt"], paper=values["paper"], replace=replace,
+                new_only=self.read_only,
             )  # fmt: skip
+
+        def submit(values: dict[str, Any]) -> object:
+            try:
+                return write(values, replace=False)
+            except ExistingFile as exc:
+                raise replace_first(exc, "this sheet", lambda: write(values, replace=True)) from exc
 
         def done(written: object) -> None:
             # Nothing on the sheet changed; the path is shown as typed, brackets and all.

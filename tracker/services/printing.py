@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -19,7 +18,7 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
-from tracker import paths
+from tracker import paths, safe_output
 from tracker.db import SessionFactory, session_scope, sqlite_path
 from tracker.models import Campaign, Side, Squadron
 from tracker.rules import smr
@@ -612,12 +611,18 @@ def default_sheet_path(factory: SessionFactory, *, squadron_id: int, fmt: str = 
     return campaign_folder(factory) / name
 
 
-def campaign_folder(factory: SessionFactory) -> Path:
-    """The folder of the campaign file (saves/ when the campaign is not in a file)."""
+def campaign_file(factory: SessionFactory) -> Path | None:
+    """The campaign file behind the factory (None when the campaign is not in a file)."""
     with session_scope(factory) as session:
         url = session.get_bind().engine.url.render_as_string(hide_password=True)
     db_file = sqlite_path(url)
-    return Path(os.path.abspath(db_file)).parent if db_file else paths.default_saves_dir()
+    return Path(os.path.abspath(db_file)) if db_file else None
+
+
+def campaign_folder(factory: SessionFactory) -> Path:
+    """The folder of the campaign file (saves/ when the campaign is not in a file)."""
+    db_file = campaign_file(factory)
+    return db_file.parent if db_file else paths.default_saves_dir()
 
 
 def write_sheet(
@@ -627,43 +632,31 @@ def write_sheet(
     path: str | Path,
     fmt: str = "html",
     paper: str = "a4",
+    replace: bool = False,
+    new_only: bool = False,
 ) -> Path:
     """Write the squadron's printable sheet to a file, whole or not at all; returns its path.
 
-    The text goes to a temporary file in the same folder that is then renamed over the target,
-    so a full disk or a refused write never leaves half a sheet (or clobbers the last one).
+    The file goes through safe_output: never over the campaign file or a backup, over another
+    existing file only when `replace` says the player confirmed (ExistingFile otherwise), and
+    never over any existing file when `new_only` (the umpire's view).
     """
     errors: dict[str, str] = {}
     if fmt not in FORMATS:
         errors["fmt"] = f"must be html or markdown, got {fmt!r}"
     if paper not in PAPERS:
         errors["paper"] = f"must be a4 or letter, got {paper!r}"
-    text = str(path).strip()
-    if not text:
+    if not str(path).strip():
         errors["path"] = "must not be blank"
     check(errors)
-    target = Path(os.path.abspath(Path(text).expanduser()))
-    folder = target.parent
-    if target.is_dir():
-        raise InvalidInput({"path": f"{target} is a folder: give a file name"})
-    if not folder.is_dir():
-        why = "is not a folder" if folder.exists() else "does not exist"
-        raise InvalidInput({"path": f"cannot write {target}: {folder} {why}"})
-    content = (
-        squadron_html(factory, squadron_id=squadron_id, paper=paper)
-        if fmt == "html"
-        else squadron_markdown(factory, squadron_id=squadron_id)
-    )
+
+    def content() -> str:
+        if fmt == "html":
+            return squadron_html(factory, squadron_id=squadron_id, paper=paper)
+        return squadron_markdown(factory, squadron_id=squadron_id)
+
     try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise InvalidInput({"path": f"cannot write in {folder}: {exc.strerror}"}) from exc
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(content)
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would keep a sheet from its own players
-        os.replace(temporary, target)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise InvalidInput({"path": f"cannot write {target}: {exc.strerror}"}) from exc
-    return target
+        return safe_output.write_text(path, content, campaign=campaign_file(factory),
+                                      replace=replace, new_only=new_only)  # fmt: skip
+    except safe_output.OutputRefused as exc:
+        raise InvalidInput({"path": str(exc)}) from exc

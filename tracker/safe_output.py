@@ -1,0 +1,240 @@
+"""Every file the tracker writes on a player's word (a printed sheet, an export) goes through here.
+
+A path typed by a player can name the campaign file itself, through a link, a `..`, a trailing
+dot or another case of the same name; written there, months of play become an HTML page. So the
+path is resolved first and refused when it is the campaign file, one of SQLite's files beside it
+(-wal, -shm, -journal), anything in the backups folder or any other SQLite database. A file that
+exists is replaced only when the player said so (a dialog, or --force), never in the umpire's
+read-only view, and always by renaming a finished, fsynced temporary file over it, so a failed
+write leaves the old file as it was and no temporary file behind.
+
+A leaf module (standard library and tracker.paths only) so that the command line, the services
+and the screens may all call it; it knows nothing of the database.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from tracker import paths
+
+SIDECARS = {
+    "-wal": "the write-ahead log",
+    "-shm": "the shared-memory index",
+    "-journal": "the rollback journal",
+}
+# The first bytes of SQLite's own files: a database, a write-ahead log, a rollback journal.
+SQLITE_MAGIC = {
+    b"SQLite format 3\x00": "an SQLite database (a campaign file or a backup)",
+    b"\x37\x7f\x06\x82": "an SQLite write-ahead log",
+    b"\x37\x7f\x06\x83": "an SQLite write-ahead log",
+    b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7": "an SQLite rollback journal",
+}
+CHOOSE = "choose another file name"
+# Errors of a file system that cannot make hard links (FAT, some network shares).
+_NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.ENOSYS, errno.EMLINK}
+
+
+class OutputRefused(Exception):
+    """A file the tracker will not write; the message says which and what to do."""
+
+
+class ExistingFile(Exception):
+    """The file exists: it is replaced only once the player confirms (a dialog, or --force)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} already exists")
+        self.path = path
+
+
+def _key(name: str) -> str:
+    # Windows and macOS treat "C.DB", "c.db." and "c.db " as c.db: so does this check.
+    return name.rstrip(". ").casefold()
+
+
+def _same_name(a: Path, b: Path) -> bool:
+    return _key(a.name) == _key(b.name) and _same_folder(a.parent, b.parent)
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    if [_key(part) for part in a.parts] == [_key(part) for part in b.parts]:
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """True when path is folder or anything under it (by name, in any case, or by the folder's
+    identity on disk)."""
+    for parent in (path, *path.parents):
+        if len(parent.parts) == len(folder.parts) and _same_folder(parent, folder):
+            return True
+    return False
+
+
+def _identical(a: Path, b: Path) -> bool:
+    """The same file on disk: the same name, or a hard link (st_dev and st_ino)."""
+    if _same_name(a, b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _sqlite_kind(path: Path) -> str | None:
+    """What SQLite file path holds, judged by its first bytes (None for anything else)."""
+    if not path.is_file():
+        return None  # a FIFO or a device is never opened: reading one can wait forever
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return None
+    return next((what for magic, what in SQLITE_MAGIC.items() if head.startswith(magic)), None)
+
+
+def _protected(target: Path, campaign: Path | None) -> str | None:
+    """Why target is never written, when it is a file the tracker keeps; else None."""
+    never = "which is never overwritten"
+    if campaign is not None:
+        named = Path(os.path.abspath(campaign.expanduser()))
+        for base in dict.fromkeys((named, Path(os.path.realpath(named)))):
+            if _identical(target, base):
+                return f"it is the campaign file, {never}"
+            for suffix, what in SIDECARS.items():
+                if _identical(target, base.with_name(base.name + suffix)):
+                    return f"it is {what} ({suffix}) of the campaign file, {never}"
+            backups = paths.backups_dir(base)
+            if _inside(target, Path(os.path.realpath(backups))) or _inside(target, backups):
+                return f"it is in the backups folder {backups}, where only tracker writes"
+    found = _sqlite_kind(target)
+    if found is not None:
+        return f"it is {found}, {never}"
+    name = target.name.rstrip(". ")
+    for suffix, what in SIDECARS.items():
+        stem = name[: -len(suffix)] if name.casefold().endswith(suffix) else ""
+        if stem and _sqlite_kind(target.with_name(stem)) is not None:
+            return f"it is {what} ({suffix}) of the SQLite database {stem}, {never}"
+    return None
+
+
+def check_target(
+    path: str | os.PathLike[str],
+    *,
+    campaign: Path | None,
+    replace: bool = False,
+    new_only: bool = False,
+) -> Path:
+    """The real path a write to `path` would replace, or OutputRefused / ExistingFile.
+
+    `campaign` is the open campaign file (None for a database that is not a file); `replace`
+    says the player confirmed replacing an existing file; `new_only` (the umpire's view)
+    refuses any existing file, confirmed or not.
+    """
+    text = os.fspath(path).strip()
+    if not text:
+        raise OutputRefused("no file name given: type the name of the file to write")
+    typed = Path(os.path.abspath(Path(text).expanduser()))
+    target = Path(os.path.realpath(typed))
+    shown = text if typed == target else f"{text} (that is {target})"
+    if target.is_dir():
+        raise OutputRefused(f"cannot write {target}: it is a folder: give a file name")
+    if os.path.basename(text) in ("", ".", ".."):
+        # "c.db/" would be c.db to pathlib; a name that ends like a folder's is not a file's.
+        raise OutputRefused(f"{text} ends like a folder's name: give a file name")
+    what = _protected(target, campaign)
+    if what is not None:
+        raise OutputRefused(f"refused to write {shown}: {what}; {CHOOSE}")
+    folder = target.parent
+    if not folder.is_dir():
+        why = "is not a folder" if folder.exists() else "does not exist"
+        raise OutputRefused(f"cannot write {target}: {folder} {why}")
+    if os.path.lexists(target):
+        if new_only:
+            raise OutputRefused(f"{shown} already exists and the umpire's read-only view "
+                                f"writes only new files: {CHOOSE}")  # fmt: skip
+        if not target.is_file():
+            raise OutputRefused(f"{shown} is not a regular file: {CHOOSE}")
+        if not replace:
+            raise ExistingFile(target)
+    return target
+
+
+def write_text(
+    path: str | os.PathLike[str],
+    text: str | bytes | Callable[[], str | bytes],
+    *,
+    campaign: Path | None,
+    replace: bool = False,
+    new_only: bool = False,
+) -> Path:
+    """Write text (as UTF-8, newlines as given) or bytes to path, whole or not at all, after
+    check_target: a temporary file in the same folder is flushed, fsynced and renamed into
+    place. Returns the path written.
+
+    Text may be a function that makes it, called only once the path is accepted: a refused
+    path costs nothing and is said at once.
+    """
+    target = check_target(path, campaign=campaign, replace=replace, new_only=new_only)
+    made = text() if callable(text) else text
+    data = made.encode("utf-8") if isinstance(made, str) else made
+    folder = target.parent
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputRefused(f"cannot write {target}: {exc.strerror} (in {folder})") from exc
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would keep a sheet from its own players
+        if replace and not new_only:
+            os.replace(temporary, target)
+        else:
+            _rename_new(temporary, target)
+        _sync_folder(folder)
+    except FileExistsError as exc:  # made by another program since the check
+        if new_only:
+            raise OutputRefused(f"{target} already exists and the umpire's read-only view "
+                                f"writes only new files: {CHOOSE}") from exc  # fmt: skip
+        raise ExistingFile(target) from exc
+    except OSError as exc:
+        raise OutputRefused(f"cannot write {target}: {exc.strerror}; nothing was changed") from exc
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+    return target
+
+
+def _rename_new(temporary: str, target: Path) -> None:
+    """Put temporary at target only if nothing is there: a hard link fails on an existing
+    name where a rename would replace it."""
+    try:
+        os.link(temporary, target)
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from exc
+        os.replace(temporary, target)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself survives a power cut once the folder is synced (where it can be)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
