@@ -121,6 +121,23 @@ def campaign_fields(
             ],
         ),
         FieldSpec(
+            "half_strength_scope",
+            "Half strength counts the ships a squadron",
+            kind="select",
+            value=summary.half_strength_scope if summary else "scenario",
+            options=[
+                ("began this scenario with", "scenario"),
+                ("was formed with (whole campaign)", "campaign"),
+            ],
+        ),
+        FieldSpec(
+            "aircraft_mission",
+            "An aircraft's mine capacity is per",
+            kind="select",
+            value=summary.aircraft_mission if summary else "turn",
+            options=[("turn (one mission a turn)", "turn"), ("scenario", "scenario")],
+        ),
+        FieldSpec(
             "zero_outcomes",
             "At zero Structure/Flotation",
             value="; ".join(summary.zero_outcomes.splitlines())
