@@ -74,15 +74,20 @@ def crew_block(record: RecordSheet, hints: bool = True) -> str:
     )
 
 
+def strength_lines(original: int, afloat: int, half: bool) -> str:
+    """Original ships afloat and half strength, worded alike on the sheet and the scenario."""
+    if not original:
+        return "Afloat: no original ships\nHalf strength: -"
+    return (
+        f"Afloat {afloat} of {original} original\n"
+        f"Half strength: {'YES: morale tests' if half else 'no'}"
+    )
+
+
 def totals_block(record: RecordSheet) -> str:
     """Squadron totals: points, original ships afloat, half strength, ships beyond his limit."""
-    half = "YES: morale tests" if record.half_strength else "no"
-    text = (
-        f"Points {record.points_total}\n"
-        f"Afloat {record.original_afloat} of {record.original_count} original\n"
-        f"Half strength: {half}\n"
-        f"Scale {record.model_scale}"
-    )
+    strength = strength_lines(record.original_count, record.original_afloat, record.half_strength)
+    text = f"Points {record.points_total}\n{strength}\nScale {record.model_scale}"
     afloat = sum(1 for ship in record.ships if not ship.sunk)
     if record.commander and afloat > record.commander.command_limit:
         # SMR2 §3.3: only that many may take In Command actions in a turn.
@@ -427,17 +432,18 @@ class RecordSheetScreen(TrackerScreen):
             self.notify("No other squadron on this side to transfer to.", severity="warning")
             return
 
-        def submit(values: dict[str, Any]) -> bool:
-            fleet.transfer_ship(self.factory, ship_id=ship.id, to_squadron_id=values["squadron"])
-            return True
+        def submit(values: dict[str, Any]) -> str:
+            return fleet.transfer_ship(
+                self.factory, ship_id=ship.id, to_squadron_id=values["squadron"]
+            )
 
         self._form(
             f"Transfer {ship.name}",
             [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
                        options=others)],
             submit,
-            note="Out of Command for the rest of this turn; it still counts for its original "
-            "squadron's morale (SMR2 §3.4).",
+            note="It keeps its own crew; during a battle it is Out of Command until the end of "
+            "the turn (SMR2 §3.2, §3.4).",
         )  # fmt: skip
 
     def action_fire(self, delta: int) -> None:
