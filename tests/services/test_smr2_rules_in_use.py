@@ -265,3 +265,17 @@ def test_smr2_3_4_half_strength_option_is_checked(world: World, factory: Session
             model_scale="1/2400", crew_roll_adds_commander=False, half_strength_scope="battle",
         )  # fmt: skip
     assert "scenario" in caught.value.errors["half_strength_scope"]
+
+
+def test_smr2_3_5_a_radius_cut_stays_when_the_squadron_becomes_an_air_group(
+    world: World, factory: SessionFactory
+) -> None:
+    appoint(factory, world.alpha_id, training=4, acquisition="direct")  # Skilled: 50 cm, air 25
+    fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=20)
+    fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Alpha", air=True, notes="")
+    commander = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander
+    assert commander is not None
+    assert (commander.radius_base_cm, commander.radius_now_cm) == (25, 10)  # 25 - 20, floor 10
+    fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Alpha", air=False, notes="")
+    commander = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander
+    assert commander is not None and commander.radius_now_cm == 50 - 15

@@ -162,6 +162,13 @@ class RecordSheetScreen(TrackerScreen):
         Binding(
             "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
         ),
+        Binding(
+            "M",
+            "restore_command",
+            "Restore",
+            tooltip="Restore the commander's rated modifier and radius, by a rule you name",
+            show=False,
+        ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
         Binding(
@@ -516,6 +523,20 @@ class RecordSheetScreen(TrackerScreen):
             ship_forms.reduction_fields(),
             submit,
             note="Floors: modifier -2, radius 10 cm; the number of ships commanded never drops.",
+        )
+
+    def action_restore_command(self) -> None:
+        def submit(values: dict[str, Any]) -> str:
+            return fleet.restore_command(
+                self.factory, squadron_id=self.squadron_id, rule=values["rule"]
+            )
+
+        self._form(
+            "Restore the commander",
+            [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
+            submit,
+            note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
+            "§3.5); the seed gives no rule that ends them: name the one your group plays.",
         )
 
     def action_edit_squadron(self) -> None:

@@ -149,7 +149,7 @@ def update_squadron(
     """Rename a squadron, switch ships/air group, or change its notes.
 
     Switching between ships and air group re-reads the commander's radius from the other column
-    of T1 (SMR2 §3.1); combat reductions to the radius start again from that base.
+    of T1 (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
     """
     name, notes = _validate_squadron(name, notes)
     with session_scope(factory) as session:
@@ -161,8 +161,12 @@ def update_squadron(
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
             if commander.air != air:
+                cut = smr.command_radius_cm(commander.grade, air=commander.air)
+                cut -= commander.radius_now_cm
                 commander.air = air
-                commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=air)
+                commander.radius_now_cm = smr.reduced_radius_cm(
+                    smr.command_radius_cm(commander.grade, air=air), max(0, cut)
+                )
         _flush_squadron(session, side, name, squadron_id)
         old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
         journal.append(

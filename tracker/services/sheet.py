@@ -121,8 +121,9 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
     return session.get(Crew, squadron.crew_id) if squadron.crew_id else None
 
 
-def _crew_percent(session: Session, ship: Ship) -> int:
-    crew = crew_of(session, ship)
+def _crew_percent(session: Session, ship: Ship, squadron_crew: Crew | None) -> int:
+    """The ship's crew points percentage; `squadron_crew` is its squadron's crew, loaded once."""
+    crew = squadron_crew if ship.crew_id is None else session.get(Crew, ship.crew_id)
     return smr.crew_cost_percent(crew.training) if crew else 0
 
 
@@ -235,7 +236,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
         views = tuple(
             ship_view(
                 ship,
-                crew_percent=_crew_percent(session, ship),
+                crew_percent=_crew_percent(session, ship, crew),
                 scale=campaign.model_scale,
                 out_of_command=_out_of_command(ship, scenario),
                 batteries=_batteries(session, ship.id or 0),
@@ -284,9 +285,10 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         side = get_row(session, Side, ship.side_id)
         campaign = get_row(session, Campaign, side.campaign_id)
         scenario = journal.current_scenario(session, side.campaign_id)
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         view = ship_view(
             ship,
-            crew_percent=_crew_percent(session, ship),
+            crew_percent=_crew_percent(session, ship, crew),
             scale=campaign.model_scale,
             out_of_command=_out_of_command(ship, scenario),
             batteries=_batteries(session, ship_id),
