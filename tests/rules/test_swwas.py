@@ -36,6 +36,8 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "refuel",
         "port_repair",
         "mine_check_halts",
+        "fast_entry",
+        "speed_available",
     }
     assert set(swwas.__all__) == agreed
     public = {name for name in vars(swwas) if not name.startswith("_")}
@@ -323,3 +325,28 @@ def test_mine_check_halts_matches_a_quarter_rounded_up(size: int, data: st.DataO
     assert mine_check_halts(struck, size) is (struck >= math.ceil(size / 4))
     if struck < size:
         assert mine_check_halts(struck + 1, size) >= mine_check_halts(struck, size)
+
+
+# --- entering a minefield at speed (seed 000 die-roll modifiers) --------------------------------
+
+
+@given(speed=st.integers(0, 20))
+def test_fast_entry_is_exactly_when_mine_drm_adds_2(speed: int) -> None:
+    assert swwas.fast_entry(speed) == (mine_drm(1, speed) == 2)
+
+
+@given(rating=st.integers(0, 20), lost=st.integers(0, 25))
+def test_speed_available_is_the_rating_less_what_mines_took_never_below_0(
+    rating: int, lost: int
+) -> None:
+    can = swwas.speed_available(rating, lost)
+    assert 0 <= can <= rating
+    assert can == rating - lost or (can == 0 and lost >= rating)
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.5, "3"])
+def test_speed_available_refuses_what_is_not_a_count(bad: Any) -> None:
+    with pytest.raises(ValueError, match="speed_rating"):
+        swwas.speed_available(bad, 0)
+    with pytest.raises(ValueError, match="speed_lost"):
+        swwas.speed_available(3, bad)

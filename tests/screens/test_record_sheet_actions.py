@@ -15,7 +15,7 @@ from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, demo, fleet, scenarios, sheet
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
@@ -48,10 +48,14 @@ async def test_fire_markers_and_a_rolled_commander(tmp_path: Path) -> None:
     assert record.commander.grade == smr.grade_from_roll(4, expected_roll)
 
 
-async def test_transfer_marks_the_ship_out_of_command(tmp_path: Path) -> None:
+async def test_transfer_in_battle_marks_the_ship_out_of_command(tmp_path: Path) -> None:
     app, factory, squadron_id = sample(tmp_path)
     side_id = sheet.load_record_sheet(factory, squadron_id=squadron_id).side_id
     other = fleet.create_squadron(factory, side_id=side_id, name="Force K")
+    battle = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    ships = [s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=ships)
+    scenarios.start_scenario(factory, scenario_id=battle)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_sheet(pilot)
         await pilot.press("down", "t")  # Ajax

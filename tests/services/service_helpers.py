@@ -16,8 +16,8 @@ from sqlalchemy import Engine, text
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
-from tracker.models import Battery, Critical, JournalEntry, Ship
-from tracker.services import campaigns, damage, fleet
+from tracker.models import Battery, Critical, JournalEntry, Ship, Side
+from tracker.services import campaigns, damage, fleet, scenarios
 from tracker.services.errors import InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -183,3 +183,21 @@ def replayed_states(factory: SessionFactory) -> tuple[dict[int, dict[str, Any]],
             elif change["table"] == "critical":
                 crits[change["id"]] = change["after"]["status"]
     return ships, crits
+
+
+def begin_with_all(factory: SessionFactory, world: World) -> None:
+    """Begin the world's scenario with every ship of the campaign taking part."""
+    ships = [ship for ship in _all_ships(factory, world.campaign_id) if not ship.sunk]
+    scenarios.set_participants(
+        factory, scenario_id=world.scenario_id, ship_ids=[ship.id or 0 for ship in ships]
+    )
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+
+
+def _all_ships(factory: SessionFactory, campaign_id: int) -> list[Ship]:
+    with session_scope(factory) as session:
+        side_ids = session.exec(select(Side.id).where(Side.campaign_id == campaign_id)).all()
+        ships = session.exec(select(Ship).where(col(Ship.side_id).in_(side_ids))).all()
+        for ship in ships:
+            session.expunge(ship)
+        return list(ships)

@@ -15,6 +15,7 @@ from service_helpers import (
     Snapshot,
     World,
     attempt,
+    begin_with_all,
     get_row,
     rows_of_ship,
     save_table,
@@ -615,6 +616,7 @@ def test_sinking_one_of_two_original_ships_puts_the_squadron_at_half_strength(
     journaled: Journaled,
 ) -> None:
     add_ship(world.alpha_id, "Ajax")
+    begin_with_all(factory, world)
     _hit(factory, exeter, structure=9)
     with journaled(world.campaign_id) as new:
         notes = damage.confirm_condition(factory, ship_id=exeter, outcome=" Sunk ")
@@ -639,6 +641,7 @@ def test_half_strength_is_announced_once_when_it_is_reached(
     world: World, factory: SessionFactory, add_ship: Callable[..., int]
 ) -> None:
     ships = [add_ship(world.alpha_id, name) for name in ("Exeter", "Ajax", "Achilles")]
+    begin_with_all(factory, world)
     # 2 of 3 afloat is more than half.
     assert damage.confirm_condition(factory, ship_id=ships[0], outcome="sunk") == ["Exeter: sunk"]
     assert get_row(factory, Ship, ships[0]).sunk is True
@@ -653,6 +656,7 @@ def test_half_strength_counts_original_members_only(
 ) -> None:
     ajax = add_ship(world.alpha_id, "Ajax")
     add_ship(world.bravo_id, "Achilles")
+    begin_with_all(factory, world)
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
     # Ajax now sails with Bravo but still counts for Alpha (SMR2 §3.4).
     notes = damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")

@@ -26,7 +26,7 @@ from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Ship, Squadron
-from tracker.services import campaigns, fleet, sheet
+from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput, NotFound
 from tracker.services.fleet import ShipFields
 
@@ -468,6 +468,8 @@ def test_copy_ship_to_a_taken_or_invalid_name_is_refused_and_nothing_written(
 def test_transfer_ship_moves_it_and_journals(
     world: World, factory: SessionFactory, ajax: int, journaled: Journaled
 ) -> None:
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ajax])
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
     with journaled(world.campaign_id) as new:
         fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
     ship = get_row(factory, Ship, ajax)

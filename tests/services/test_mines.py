@@ -7,16 +7,28 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import Journaled, Refused, World, edit_campaign, get_row
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from service_helpers import (
+    Journaled,
+    Refused,
+    World,
+    attempt,
+    edit_campaign,
+    fresh_factory,
+    get_row,
+)
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
 from tracker.services import campaigns, history, mines, roster, scenarios
+from tracker.services.errors import InvalidInput
 
 PASS = "minelayer7"
 LONG_NAMES = ("Nelson", "Rodney", "Sheffield")
@@ -552,7 +564,9 @@ def test_an_aircraft_drops_no_more_minefields_than_its_greater_attack_factor(
     refused(lambda: drop(3, 1, [0]), "rolls")
     refused(lambda: drop(3, 1, [7]), "rolls")
     assert len(drop(3, 1, [4, 5, 6])) == 3
-    assert len(drop(0, 2, [4, 5])) == 2
+    other = _drop(factory, world, mined.boundary_id, "II./KG 26", naval_attack=0, land_attack=2,
+                  rolls=[4, 5])  # fmt: skip
+    assert len(other) == 2
 
 
 # --- a scattered failed drop is in the ledger -----------------------------------------------
@@ -1147,3 +1161,206 @@ def test_a_mine_table_row_no_modified_roll_can_reach_is_refused(
     error = refused(lambda: _mine_row(factory, world.campaign_id, (low, high, "sunk")), "low")
     assert "would never be rolled" in error.errors["low"]
     assert _mine_row(factory, world.campaign_id, (10, 14, "sunk"))  # reaches 10 and 11
+
+
+# --- the seed's rules where play uses them (docs/RULES.md §Mines) ---------------------------
+
+
+def test_mines_surface_minelayer_sowing_may_still_torpedo(
+    factory: SessionFactory, world: World, mined: Mined, add_ship: AddShip
+) -> None:
+    layer = _counter(factory, add_ship(world.raider_id, "Brummer"), counter_size="long",
+                     speed_rating=3, torpedo_factors=2)  # fmt: skip
+    field = _sow(factory, world, mined.boundary_id, layer_ship_id=layer)
+    assert _field(factory, field).status == "sowing"
+    assert mines.counter(factory, ship_id=layer).sowing_id is None
+    assert mines.torpedo_attack(factory, ship_id=layer, factors=2) == (
+        "Brummer made a torpedo attack with 2 factors"
+    )
+
+
+def _two_factor_drop(factory: SessionFactory, world: World, boundary: int, rolls: list[int],
+                     **options: Any) -> list[str]:  # fmt: skip
+    return _drop(factory, world, boundary, "X./KG 26", naval_attack=2, land_attack=1,
+                 rolls=rolls, **options)  # fmt: skip
+
+
+def test_mines_aircraft_capacity_per_mission(
+    factory: SessionFactory, world: World, mined: Mined, refused: Refused, add_ship: AddShip
+) -> None:
+    ship = add_ship(world.alpha_id, "Nelson")
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    assert len(_two_factor_drop(factory, world, mined.boundary_id, [4])) == 1
+    assert len(_two_factor_drop(factory, world, mined.boundary_id, [2])) == 1  # scattered counts
+    error = refused(lambda: _two_factor_drop(factory, world, mined.boundary_id, [5]), "rolls")
+    assert error.errors["rolls"] == (
+        "X./KG 26 carries 2 minefields a mission (the greater attack factor) and has dropped 2 "
+        "this turn: none left"
+    )
+    # Another aircraft has its own load; the next turn is a new mission.
+    assert len(_drop(factory, world, mined.boundary_id, "III./KG 26", rolls=[6])) == 1
+    scenarios.advance_turn(factory, scenario_id=world.scenario_id)
+    assert len(_two_factor_drop(factory, world, mined.boundary_id, [5, 6])) == 2
+
+
+def test_mines_aircraft_capacity_per_mission_of_a_scenario_when_the_campaign_says_so(
+    factory: SessionFactory, world: World, mined: Mined, refused: Refused, add_ship: AddShip
+) -> None:
+    edit_campaign(factory, world.campaign_id, "Test campaign", aircraft_mission="scenario")
+    ship = add_ship(world.alpha_id, "Nelson")
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    _two_factor_drop(factory, world, mined.boundary_id, [4])
+    scenarios.advance_turn(factory, scenario_id=world.scenario_id)
+    error = refused(lambda: _two_factor_drop(factory, world, mined.boundary_id, [5, 6]), "rolls")
+    assert error.errors["rolls"].endswith("has dropped 1 this scenario: at most 1 more")
+
+
+def test_mines_aircraft_capacity_counts_its_secret_drops_between_scenarios(
+    factory: SessionFactory, world: World, mined: Mined, refused: Refused
+) -> None:
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    _two_factor_drop(factory, world, mined.boundary_id, [4], secret=True, passphrase=PASS)
+    # The aircraft's earlier drop is sealed: counting it takes the side's passphrase.
+    refused(lambda: _two_factor_drop(factory, world, mined.boundary_id, [5, 6]), "passphrase")
+    error = refused(
+        lambda: _two_factor_drop(factory, world, mined.boundary_id, [5, 6], passphrase=PASS),
+        "rolls",
+    )
+    assert error.errors["rolls"].endswith("has dropped 1 this turn: at most 1 more")
+    assert len(_two_factor_drop(factory, world, mined.boundary_id, [5], passphrase=PASS)) == 1
+
+
+def test_mines_task_force_is_one_side(
+    factory: SessionFactory, world: World, mined: Mined, task_force: TaskForce,
+    add_ship: AddShip, refused: Refused,
+) -> None:  # fmt: skip
+    raider = _counter(factory, add_ship(world.raider_id, "Hipper"), **LONG_COUNTER)
+    error = refused(
+        lambda: mines.start_check(
+            factory, minefield_id=mined.field_ids[0], ship_ids=[*task_force.ships, raider],
+            speed=2,
+        ),
+        "ships",
+    )  # fmt: skip
+    assert error.errors["ships"] == (
+        "a task force is one side's ships: Hipper is Red's, the others Blue's; check each "
+        "side's task force on its own"
+    )
+
+
+def test_mines_speed_3_needs_a_damaged_speed_rating_that_makes_it(
+    factory: SessionFactory, world: World, mined: Mined, task_force: TaskForce, refused: Refused
+) -> None:
+    slowed = task_force.long[0]
+    mines.save_counter(factory, ship_id=slowed, **{**LONG_COUNTER, "speed_lost": 2})
+    error = refused(
+        lambda: mines.start_check(
+            factory, minefield_id=mined.field_ids[0], ship_ids=task_force.ships, speed=3
+        ),
+        "speed",
+    )
+    assert error.errors["speed"] == (
+        "Nelson makes speed 2 at most (rating 4, 2 lost to mines): the task force moves at 2 or "
+        "less, or leaves it behind"
+    )
+    check_id = mines.start_check(
+        factory, minefield_id=mined.field_ids[0], ship_ids=task_force.ships, speed=2
+    )
+    assert mines.check_view(factory, check_id=check_id).speed == 2
+
+
+@pytest.mark.parametrize(("rating", "lost", "speed"), [(0, 0, 3), (2, 0, 3), (5, 3, 3), (4, 4, 1)])
+def test_mines_a_ship_cannot_enter_faster_than_it_can_move(
+    factory: SessionFactory, world: World, mined: Mined, add_ship: AddShip, refused: Refused,
+    rating: int, lost: int, speed: int,
+) -> None:  # fmt: skip
+    ship = _counter(factory, add_ship(world.alpha_id, "Kite"), counter_size="small",
+                    speed_rating=rating, speed_lost=lost)  # fmt: skip
+    refused(
+        lambda: mines.start_check(
+            factory, minefield_id=mined.field_ids[0], ship_ids=[ship], speed=speed
+        ),
+        "speed",
+    )
+
+
+def test_mines_counter_full_fuel_correction_says_what_it_bypasses(
+    factory: SessionFactory, world: World, task_force: TaskForce, journaled: Journaled
+) -> None:
+    ship = task_force.long[0]
+    with session_scope(factory) as session:
+        row = session.get(Ship, ship)
+        assert row is not None
+        row.fuel_full, row.fuel_lost = 1, 2  # two factors lost to a mine
+    with journaled(world.campaign_id) as new:
+        summary = mines.save_counter(factory, ship_id=ship, **{**LONG_COUNTER, "fuel_full": 3})
+    assert summary.endswith(
+        "; correction: full fuel 1 -> 3 while 2 factors lost to mines stay lost, bypassing "
+        "'refuel lost factors only in a friendly port'"
+    )
+    assert (new.only.kind, new.only.summary) == ("correction", summary)
+    counter = mines.counter(factory, ship_id=ship)
+    assert (counter.fuel.full, counter.fuel.lost) == (3, 2)
+    # Less full fuel, or none lost, is an ordinary counter edit.
+    with journaled(world.campaign_id) as new:
+        mines.save_counter(factory, ship_id=ship, **{**LONG_COUNTER, "fuel_full": 2})
+    assert new.only.kind == "counter"
+
+
+def test_mines_drift_stamped_with_its_turn_and_once_per_turn(
+    factory: SessionFactory, world: World, add_ship: AddShip, refused: Refused
+) -> None:
+    ab, bc, cd = (
+        _boundary(factory, world, *areas) for areas in (("A", "B"), ("B", "C"), ("C", "D"))
+    )
+    drifting = _sow(factory, world, ab, complete=True, drifting=True)
+    ship = add_ship(world.alpha_id, "Nelson")
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    assert mines.not_drifted(factory, campaign_id=world.campaign_id) == 1
+    mines.drift(factory, minefield_id=drifting, to_boundary_id=bc)
+    assert mines.not_drifted(factory, campaign_id=world.campaign_id) == 0
+    error = refused(lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=cd),
+                    "minefield")  # fmt: skip
+    assert error.errors["minefield"] == (
+        f"minefield #{drifting} already drifted on turn 1: a minefield drifts once a turn, at "
+        "its end"
+    )
+    scenarios.advance_turn(factory, scenario_id=world.scenario_id)
+    assert mines.not_drifted(factory, campaign_id=world.campaign_id) == 1
+    mines.drift(factory, minefield_id=drifting, to_boundary_id=cd)
+    assert _field(factory, drifting).path == ("turn 1: A | B → B | C", "turn 2: B | C → C | D")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    naval=st.integers(0, 4),
+    land=st.integers(0, 4),
+    calls=st.lists(st.integers(1, 4), min_size=1, max_size=5),
+)
+def test_mines_aircraft_never_drops_more_than_its_capacity_in_a_mission(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    naval: int,
+    land: int,
+    calls: list[int],
+) -> None:
+    capacity = max(naval, land)
+    with fresh_factory(tmp_path_factory, migrated_template, "drops") as factory:
+        campaign = campaigns.create_campaign(factory, name="C")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Red")
+        boundary = mines.add_boundary(factory, campaign_id=campaign.id, area_a="A", area_b="B")
+        dropped = 0
+        for size in calls:
+            outcome = attempt(
+                lambda size=size: mines.aerial_drop(
+                    factory, side_id=side.id, aircraft="KG 26", naval_attack=naval,
+                    land_attack=land, circled=False, rolls=[4] * size, boundary_id=boundary,
+                )
+            )  # fmt: skip
+            assert outcome is None or isinstance(outcome, InvalidInput)
+            assert (outcome is None) == (dropped + size <= capacity)
+            dropped += size if outcome is None else 0
+        assert dropped <= capacity

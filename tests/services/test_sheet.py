@@ -12,16 +12,16 @@ from service_helpers import (
     Refused,
     World,
     appoint,
+    begin_with_all,
     count_rows,
     edit_campaign,
     get_row,
 )
-from sqlmodel import select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Commander, Scenario, Ship
 from tracker.rules import smr
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, demo, fleet, scenarios, sheet
 from tracker.services.fleet import ShipFields
 
 
@@ -166,7 +166,8 @@ def test_setting_a_commander_again_replaces_the_same_row(
     appoint(factory, world.alpha_id, name="B", training=5, acquisition="random", roll=1)
     c = _commander(factory, world.alpha_id)
     assert (c.id, c.name, c.roll, c.rating) == (first_id, "B", 1, "Average")
-    assert (c.modifier_now, c.radius_now_cm, c.cost) == (0, 40, 3600)
+    # The same rating, re-rolled: his combat reductions stay with him (SMR2 §3.5).
+    assert (c.modifier_now, c.radius_now_cm, c.cost) == (-1, 30, 3600)
     assert count_rows(factory, Commander) == 1
 
 
@@ -450,6 +451,15 @@ def test_transferred_ship_is_out_of_command_on_its_new_sheet_for_the_rest_of_the
     ajax = next(
         s for s in sheet.load_record_sheet(factory, squadron_id=force_g).ships if s.name == "Ajax"
     )
+    scenario_id = campaigns.get_overview(factory, campaign_id=campaign_id).scenarios[0].id
+    afloat = [
+        ship.id
+        for side in overview.sides
+        for squadron in side.squadrons
+        for ship in sheet.load_record_sheet(factory, squadron_id=squadron.id).ships
+    ]
+    scenarios.set_participants(factory, scenario_id=scenario_id, ship_ids=afloat)
+    scenarios.start_scenario(factory, scenario_id=scenario_id)
 
     fleet.transfer_ship(factory, ship_id=ajax.id, to_squadron_id=detached)
 
@@ -467,37 +477,58 @@ def test_transferred_ship_is_out_of_command_on_its_new_sheet_for_the_rest_of_the
     assert (old_sheet.original_count, old_sheet.original_afloat) == (3, 3)
     assert sheet.load_ship(factory, ship_id=ajax.id)[0].out_of_command is True
 
-    # From the next turn it is In Command (no service advances turns yet: set it directly).
-    with session_scope(factory) as session:
-        scenario = session.exec(select(Scenario).where(Scenario.campaign_id == campaign_id)).one()
-        scenario.turn = 2
+    # From the next turn it is In Command.
+    scenarios.advance_turn(factory, scenario_id=scenario_id)
     assert [
         s.out_of_command for s in sheet.load_record_sheet(factory, squadron_id=detached).ships
     ] == [False]
     assert sheet.load_ship(factory, ship_id=ajax.id)[0].out_of_command is False
 
 
-def test_transfer_in_a_scenario_added_later_marks_that_scenario(
+def test_smr2_3_4_transfer_before_a_scenario_begins_is_not_out_of_command(
     world: World, factory: SessionFactory, add_ship: Callable[..., int]
 ) -> None:
-    # The world's first scenario is closed; the added one is the current scenario.
+    # The world's first scenario is closed; the added one is planned, not yet begun.
     with session_scope(factory) as session:
         first = session.get(Scenario, world.scenario_id)
         assert first is not None
         first.status = "closed"
     later = campaigns.add_scenario(factory, campaign_id=world.campaign_id, title="Second clash")
     ship_id = add_ship(world.alpha_id, "Ajax")
+    summary = fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
+    assert "Out of Command" not in summary
+    record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
+    assert (record.scenario, [s.out_of_command for s in record.ships]) == (later.title, [False])
+    ship = get_row(factory, Ship, ship_id)
+    assert (ship.transferred_scenario_id, ship.transferred_turn) == (None, None)
+    # Turn 1 of the battle: it starts in its new squadron, In Command.
+    scenarios.set_participants(factory, scenario_id=later.id, ship_ids=[ship_id])
+    scenarios.start_scenario(factory, scenario_id=later.id)
+    record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
+    assert (record.turn, [s.out_of_command for s in record.ships]) == (1, [False])
+
+
+def test_smr2_3_4_transfer_after_the_last_scenario_closed_is_not_out_of_command(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    ship_id = add_ship(world.alpha_id, "Ajax")
+    scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ship_id])
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    scenarios.close_scenario(factory, scenario_id=world.scenario_id)
     fleet.transfer_ship(factory, ship_id=ship_id, to_squadron_id=world.bravo_id)
     record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
-    assert (record.scenario, [s.out_of_command for s in record.ships]) == (later.title, [True])
-    ship = get_row(factory, Ship, ship_id)
-    assert (ship.transferred_scenario_id, ship.transferred_turn) == (later.id, 1)
+    assert (record.scenario_status, [s.out_of_command for s in record.ships]) == (
+        "closed",
+        [False],
+    )
+    assert sheet.load_ship(factory, ship_id=ship_id)[0].out_of_command is False
 
 
 def test_half_strength_counts_original_members_only(
     world: World, factory: SessionFactory, add_ship: Callable[..., int]
 ) -> None:
     ids = [add_ship(world.alpha_id, name) for name in ("A", "B", "C", "D")]
+    begin_with_all(factory, world)
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
     assert (record.original_count, record.original_afloat, record.half_strength) == (4, 4, False)
 
@@ -515,6 +546,7 @@ def test_a_joiners_loss_counts_against_its_original_squadron(
 ) -> None:
     alpha = [add_ship(world.alpha_id, name) for name in ("A1", "A2")]
     bravo = [add_ship(world.bravo_id, name) for name in ("B1", "B2")]
+    begin_with_all(factory, world)
     fleet.transfer_ship(factory, ship_id=alpha[0], to_squadron_id=world.bravo_id)
     _set(factory, alpha[0], sunk=True)
     alpha_sheet = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)

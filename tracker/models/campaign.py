@@ -46,6 +46,16 @@ class Campaign(CampaignBase, Versioned, table=True):
     mine_halt_rule: str = Field(
         default="struck", max_length=6, sa_column_kwargs={"server_default": "struck"}
     )
+    # A squadron's original composition for half strength (SMR2 §3.4): the ships it began the
+    # current scenario with ("scenario") or the ships it was formed with ("campaign").
+    half_strength_scope: str = Field(
+        default="scenario", max_length=8, sa_column_kwargs={"server_default": "scenario"}
+    )
+    # An aircraft's mine capacity is per mission (seed 000): a mission is a game turn ("turn")
+    # or a whole scenario ("scenario").
+    aircraft_mission: str = Field(
+        default="turn", max_length=8, sa_column_kwargs={"server_default": "turn"}
+    )
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
 

@@ -71,6 +71,9 @@ class Ship(ShipBase, Versioned, table=True):
     original_squadron_id: int = Field(foreign_key="squadron.id", index=True)
     transferred_turn: int | None = Field(default=None)
     transferred_scenario_id: int | None = Field(default=None)
+    # The ship's own crew once it has left its first squadron: a crew belongs to its ship
+    # (SMR2 §3.2); None while the ship's crew is its squadron's.
+    crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
     sunk: bool = Field(default=False)
     # What the player confirmed when Structure or Flotation reached zero (the seeds do not say).
     condition: str = Field(default="", max_length=60, sa_column_kwargs={"server_default": ""})

@@ -43,6 +43,9 @@ class ShipSnapshot(SQLModel, table=True):
     condition: str = Field(default="", max_length=60)
     # JSON list of the criticals in force: [{"id", "kind", "effect"}]
     criticals: str = Field(default="[]")
+    # The squadron the ship was in at that moment: a squadron's original composition for a
+    # scenario is the ships it began it with (SMR2 §3.4).
+    squadron_id: int | None = Field(default=None, foreign_key="squadron.id", ondelete="SET NULL")
     commander_modifier: int | None = None
     commander_radius_cm: int | None = None
     crew_modifier: int | None = None

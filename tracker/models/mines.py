@@ -55,6 +55,11 @@ class Minefield(Versioned, table=True):
     notes: str = Field(default="", max_length=2000)
     # JSON list of a drifting minefield's moves: [{"turn", "from", "to", "d6"}]
     path: str = Field(default="[]")
+    # The scenario and turn of its last drift: a minefield drifts once per turn at most.
+    drift_scenario_id: int | None = Field(
+        default=None, foreign_key="scenario.id", ondelete="SET NULL"
+    )
+    drift_turn: int | None = Field(default=None)
     at: datetime = Field(default_factory=utcnow)
 
 

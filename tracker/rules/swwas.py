@@ -21,11 +21,13 @@ __all__ = [
     "Fuel",
     "aerial_minefield_effective",
     "aircraft_mine_capacity",
+    "fast_entry",
     "lose_fuel",
     "mine_check_halts",
     "mine_drm",
     "port_repair",
     "refuel",
+    "speed_available",
     "sub_torpedo_factors_left",
 ]
 
@@ -87,6 +89,23 @@ def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
     roll = checks.check_range("roll", roll, 1, 6, "1..6")
     circled = checks.check_bool("circled", circled)
     return roll >= (3 if circled else 4)
+
+
+def fast_entry(speed: int) -> bool:
+    """Return whether a ship entering a minefield at this speed takes the +2: speed 3 or more
+    (seed 000 die-roll modifiers)."""
+    return checks.check_at_least("speed", speed, 0) >= _FAST_SPEED
+
+
+def speed_available(speed_rating: int, speed_lost: int) -> int:
+    """Return the speed a ship can still make: its rating less what mines took, never below 0.
+
+    A ship enters a minefield at the speed it moves, so one whose damaged rating is below 3
+    cannot be entered at speed 3 and take the +2 (seed 000 die-roll modifiers).
+    """
+    rating = checks.check_at_least("speed_rating", speed_rating, 0)
+    lost = checks.check_at_least("speed_lost", speed_lost, 0)
+    return max(0, rating - lost)
 
 
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:

@@ -75,15 +75,20 @@ def crew_block(record: RecordSheet, hints: bool = True) -> str:
     )
 
 
+def strength_lines(original: int, afloat: int, half: bool) -> str:
+    """Original ships afloat and half strength, worded alike on the sheet and the scenario."""
+    if not original:
+        return "Afloat: no original ships\nHalf strength: -"
+    return (
+        f"Afloat {afloat} of {original} original\n"
+        f"Half strength: {'YES: morale tests' if half else 'no'}"
+    )
+
+
 def totals_block(record: RecordSheet) -> str:
     """Squadron totals: points, original ships afloat, half strength, ships beyond his limit."""
-    half = "YES: morale tests" if record.half_strength else "no"
-    text = (
-        f"Points {record.points_total}\n"
-        f"Afloat {record.original_afloat} of {record.original_count} original\n"
-        f"Half strength: {half}\n"
-        f"Scale {record.model_scale}"
-    )
+    strength = strength_lines(record.original_count, record.original_afloat, record.half_strength)
+    text = f"Points {record.points_total}\n{strength}\nScale {record.model_scale}"
     afloat = sum(1 for ship in record.ships if not ship.sunk)
     if record.commander and afloat > record.commander.command_limit:
         # SMR2 §3.3: only that many may take In Command actions in a turn.
@@ -157,6 +162,13 @@ class RecordSheetScreen(TrackerScreen):
         Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
         Binding(
             "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
+        ),
+        Binding(
+            "M",
+            "restore_command",
+            "Restore",
+            tooltip="Restore the commander's rated modifier and radius, by a rule you name",
+            show=False,
         ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
@@ -428,17 +440,18 @@ class RecordSheetScreen(TrackerScreen):
             self.notify("No other squadron on this side to transfer to.", severity="warning")
             return
 
-        def submit(values: dict[str, Any]) -> bool:
-            fleet.transfer_ship(self.factory, ship_id=ship.id, to_squadron_id=values["squadron"])
-            return True
+        def submit(values: dict[str, Any]) -> str:
+            return fleet.transfer_ship(
+                self.factory, ship_id=ship.id, to_squadron_id=values["squadron"]
+            )
 
         self._form(
             f"Transfer {ship.name}",
             [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
                        options=others)],
             submit,
-            note="Out of Command for the rest of this turn; it still counts for its original "
-            "squadron's morale (SMR2 §3.4).",
+            note="It keeps its own crew; during a battle it is Out of Command until the end of "
+            "the turn (SMR2 §3.2, §3.4).",
         )  # fmt: skip
 
     def action_fire(self, delta: int) -> None:
@@ -511,6 +524,20 @@ class RecordSheetScreen(TrackerScreen):
             ship_forms.reduction_fields(),
             submit,
             note="Floors: modifier -2, radius 10 cm; the number of ships commanded never drops.",
+        )
+
+    def action_restore_command(self) -> None:
+        def submit(values: dict[str, Any]) -> str:
+            return fleet.restore_command(
+                self.factory, squadron_id=self.squadron_id, rule=values["rule"]
+            )
+
+        self._form(
+            "Restore the commander",
+            [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
+            submit,
+            note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
+            "§3.5); the seed gives no rule that ends them: name the one your group plays.",
         )
 
     def action_edit_squadron(self) -> None:

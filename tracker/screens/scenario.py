@@ -10,9 +10,11 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
+from tracker.screens.record_sheet import strength_lines
 from tracker.services import damage, mines, scenarios
 from tracker.services.errors import InvalidInput
 from tracker.services.scenarios import ScenarioDetail
@@ -75,6 +77,10 @@ class ScenarioScreen(TrackerScreen):
         heading.append("\n")
         for _, name, factor in detail.sides:
             heading.append(f"{name}: correction factor {factor or '-'}   ")
+        for name, original, afloat, half in detail.strengths:
+            heading.append(f"\n{name}: ")
+            heading.append(strength_lines(original, afloat, half).replace("\n", " · "),
+                           style="bold red" if half else "")  # fmt: skip
         if detail.outcome or detail.notes:
             heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
         self.query_one("#scenario-heading", Static).update(heading)
@@ -148,16 +154,31 @@ class ScenarioScreen(TrackerScreen):
         )
 
     def action_next_turn(self) -> None:
-        self._run(
-            lambda: scenarios.advance_turn(self.factory, scenario_id=self.scenario_id),
-            "Turn {result}",
+        """Drifting minefields scatter at the end of the turn: asked before it ends, so each
+        drift is stamped with the turn it happens in."""
+        if self.detail is None:
+            return
+        left = mines.not_drifted(self.factory, campaign_id=self.detail.campaign_id)
+
+        def advance(yes: bool | None = True) -> None:
+            if yes:
+                self._run(
+                    lambda: scenarios.advance_turn(self.factory, scenario_id=self.scenario_id),
+                    "Turn {result}",
+                )
+
+        if not left:
+            advance()
+            return
+        self.app.push_screen(
+            ConfirmScreen(
+                f"End of turn {self.detail.turn}: {left} drifting minefield"
+                f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
+                "ledger). Begin the next turn anyway?",
+                yes="Yes, next turn (y)",
+            ),
+            advance,
         )
-        if self.detail is not None:
-            drifting = mines.drifting(self.factory, campaign_id=self.detail.campaign_id)
-            if drifting:
-                self.notify(f"End of turn: {drifting} drifting minefield"
-                            f"{'s' * (drifting != 1)} scatter (g on the minefield ledger).",
-                            severity="warning", timeout=10)  # fmt: skip
 
     def action_damage(self) -> None:
         if self.detail is not None:

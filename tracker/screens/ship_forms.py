@@ -236,7 +236,8 @@ def counter_note(counter: CounterView) -> str:
     if counter.fuel.lost:
         note += (
             f" {counter.fuel.lost} fuel factors lost to mines stay lost until a repair in a "
-            "friendly port (Repairs)."
+            "friendly port (Repairs): more full fuel typed here bypasses that rule and is "
+            "journaled as a correction."
         )
     return note
 

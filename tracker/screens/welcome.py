@@ -48,6 +48,17 @@ def remember_campaign(factory: SessionFactory, campaign_id: int) -> str | None:
     return settings.remember(last_campaign=settings.LastCampaign(key, campaign_id))
 
 
+# The readings a campaign chooses between: (option, label, choices with the default first).
+READINGS: tuple[tuple[str, str, list[tuple[str, str]]], ...] = (
+    ("mine_halt_rule", "Task force in a minefield halts when a quarter",
+     [("have struck mines", "struck"), ("have been drawn (literal reading)", "drawn")]),
+    ("half_strength_scope", "Half strength counts the ships a squadron",
+     [("began this scenario with", "scenario"), ("was formed with (whole campaign)", "campaign")]),
+    ("aircraft_mission", "An aircraft's mine capacity is per",
+     [("turn (one mission a turn)", "turn"), ("scenario", "scenario")]),
+)  # fmt: skip
+
+
 def campaign_fields(
     summary: CampaignSummary | None, default_scale: str = "1/2400"
 ) -> list[FieldSpec]:
@@ -110,15 +121,15 @@ def campaign_fields(
             kind="bool",
             value=summary.any_attack_reveals if summary else False,
         ),
-        FieldSpec(
-            "mine_halt_rule",
-            "Task force in a minefield halts when a quarter",
-            kind="select",
-            value=summary.mine_halt_rule if summary else "struck",
-            options=[
-                ("have struck mines", "struck"),
-                ("have been drawn (literal reading)", "drawn"),
-            ],
+        *(
+            FieldSpec(
+                key,
+                label,
+                kind="select",
+                options=options,
+                value=getattr(summary, key) if summary else options[0][1],
+            )
+            for key, label, options in READINGS
         ),
         FieldSpec(
             "zero_outcomes",

@@ -59,6 +59,8 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         extra_decoys_allowed=campaign.extra_decoys_allowed,
         any_attack_reveals=campaign.any_attack_reveals,
         mine_halt_rule=campaign.mine_halt_rule,
+        half_strength_scope=campaign.half_strength_scope,
+        aircraft_mission=campaign.aircraft_mission,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -76,6 +78,7 @@ OPTIONS = {
     "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
     "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
     "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals", "mine_halt_rule",
+    "half_strength_scope", "aircraft_mission",
 }  # fmt: skip
 
 
@@ -121,12 +124,24 @@ def _set_repair_options(
 
 
 MINE_HALT_RULES = ("struck", "drawn")
+HALF_STRENGTH_SCOPES = ("scenario", "campaign")
+AIRCRAFT_MISSIONS = ("turn", "scenario")
+
+# The readings a campaign chooses between, each with what the player is told for a wrong word.
+CHOICE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "mine_halt_rule": (MINE_HALT_RULES, "must be struck (a quarter struck mines) or drawn "
+                       "(a quarter drawn, the literal reading)"),
+    "half_strength_scope": (HALF_STRENGTH_SCOPES, "must be scenario (the ships a squadron began "
+                            "the scenario with) or campaign (the ships it was formed with)"),
+    "aircraft_mission": (AIRCRAFT_MISSIONS, "must be turn (an aircraft flies one mission a turn) "
+                         "or scenario (one mission a scenario)"),
+}  # fmt: skip
 
 
-def _check_halt_rule(rule: str) -> None:
-    if rule not in MINE_HALT_RULES:
-        raise InvalidInput({"mine_halt_rule": "must be struck (a quarter struck mines) or drawn "
-                            "(a quarter drawn, the literal reading)"})  # fmt: skip
+def _check_choices(values: dict[str, str | None]) -> None:
+    errors = {key: CHOICE_OPTIONS[key][1] for key, value in values.items()
+              if value is not None and value not in CHOICE_OPTIONS[key][0]}  # fmt: skip
+    check(errors)
 
 
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
@@ -151,11 +166,14 @@ def create_campaign(
     extra_decoys_allowed: bool = True,
     any_attack_reveals: bool = False,
     mine_halt_rule: str = "struck",
+    half_strength_scope: str = "scenario",
+    aircraft_mission: str = "turn",
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     if not 1 <= was_fleet_points <= 10_000:
         raise InvalidInput({"was_fleet_points": "must be 1..10000"})
-    _check_halt_rule(mine_halt_rule)
+    _check_choices({"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
+                    "aircraft_mission": aircraft_mission})  # fmt: skip
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
@@ -171,6 +189,8 @@ def create_campaign(
             extra_decoys_allowed=extra_decoys_allowed,
             any_attack_reveals=any_attack_reveals,
             mine_halt_rule=mine_halt_rule,
+            half_strength_scope=half_strength_scope,
+            aircraft_mission=aircraft_mission,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
@@ -196,8 +216,13 @@ def update_campaign(
     extra_decoys_allowed: bool | None = None,
     any_attack_reveals: bool | None = None,
     mine_halt_rule: str | None = None,
+    half_strength_scope: str | None = None,
+    aircraft_mission: str | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options (options not given are kept)."""
+    choices = {"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
+               "aircraft_mission": aircraft_mission}  # fmt: skip
+    _check_choices(choices)
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes) if zero_outcomes is not None else None
     with session_scope(factory) as session:
@@ -220,9 +245,9 @@ def update_campaign(
             campaign.extra_decoys_allowed = extra_decoys_allowed
         if any_attack_reveals is not None:
             campaign.any_attack_reveals = any_attack_reveals
-        if mine_halt_rule is not None:
-            _check_halt_rule(mine_halt_rule)
-            campaign.mine_halt_rule = mine_halt_rule
+        for key, value in choices.items():
+            if value is not None:
+                setattr(campaign, key, value)
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

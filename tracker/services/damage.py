@@ -20,6 +20,7 @@ from tracker.rules.shorthand import rank_names
 from tracker.services import journal, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character, check, require_plain, require_range
+from tracker.services.sheet import counted_in, squadron_strength
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
 CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
@@ -354,9 +355,8 @@ def zero_outcomes(factory: SessionFactory, *, ship_id: int) -> list[str]:
         return [line.strip() for line in campaign.zero_outcomes.splitlines() if line.strip()]
 
 
-def _afloat_of(session: Session, squadron_id: int) -> tuple[int, int]:
-    originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
-    return len(originals), sum(1 for ship in originals if not ship.sunk)
+def _half(original: int, afloat: int) -> bool:
+    return original > 0 and smr.half_strength(original, afloat)
 
 
 def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) -> list[str]:
@@ -372,15 +372,16 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         side = get_row(session, Side, ship.side_id)
-        squadron = get_row(session, Squadron, ship.original_squadron_id)
-        was_half = smr.half_strength(*_afloat_of(session, squadron.id or 0))
+        scenario = journal.current_scenario(session, side.campaign_id)
+        squadron = get_row(session, Squadron, counted_in(session, ship, scenario))
+        was_half = _half(*squadron_strength(session, squadron.id or 0, scenario))
         before = journal.row_state(ship)
         ship.condition = outcome
         ship.sunk = outcome.lower() == "sunk"
         session.flush()
-        original, afloat = _afloat_of(session, squadron.id or 0)
+        original, afloat = squadron_strength(session, squadron.id or 0, scenario)
         notes = [f"{ship.name}: {outcome}"]
-        if ship.sunk and smr.half_strength(original, afloat) and not was_half:
+        if ship.sunk and _half(original, afloat) and not was_half:
             notes.append(
                 f"{squadron.name} at half strength or less ({afloat} of {original} original "
                 "ships afloat): morale tests"

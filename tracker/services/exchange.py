@@ -264,6 +264,8 @@ _BOUNDS = _bounds()
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("campaign", "model_scale"): smr.SCALES,
     ("campaign", "mine_halt_rule"): ("struck", "drawn"),
+    ("campaign", "half_strength_scope"): ("scenario", "campaign"),
+    ("campaign", "aircraft_mission"): ("turn", "scenario"),
     ("scenario", "status"): ("planned", "in_play", "closed", "archived"),
     ("ship", "counter_size"): ("", *COUNTER_SIZES),
     ("minefield", "status"): (*MINEFIELD_STATUSES, "void"),

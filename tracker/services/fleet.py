@@ -149,7 +149,7 @@ def update_squadron(
     """Rename a squadron, switch ships/air group, or change its notes.
 
     Switching between ships and air group re-reads the commander's radius from the other column
-    of T1 (SMR2 §3.1); combat reductions to the radius start again from that base.
+    of T1 (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
     """
     name, notes = _validate_squadron(name, notes)
     with session_scope(factory) as session:
@@ -161,8 +161,12 @@ def update_squadron(
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
             if commander.air != air:
+                cut = smr.command_radius_cm(commander.grade, air=commander.air)
+                cut -= commander.radius_now_cm
                 commander.air = air
-                commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=air)
+                commander.radius_now_cm = smr.reduced_radius_cm(
+                    smr.command_radius_cm(commander.grade, air=air), max(0, cut)
+                )
         _flush_squadron(session, side, name, squadron_id)
         old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
         journal.append(
@@ -314,8 +318,25 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> None:
         session.delete(ship)
 
 
-def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int) -> None:
-    """Move a ship to another squadron of its side: Out of Command for the turn (P-A5)."""
+def _own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
+    """Give a ship leaving its squadron a crew row of its own, a copy of the one it served with.
+
+    Crew quality belongs to each ship's crew (SMR2 §3.2): a transferred ship keeps its rating,
+    its modifier now and its points, whatever the new squadron's crew is. An undo of the transfer
+    gives the ship its squadron's crew back (the copy is left unused).
+    """
+    if ship.crew_id is not None or squadron.crew_id is None:
+        return
+    served = get_row(session, Crew, squadron.crew_id)
+    crew = Crew(**served.model_dump(exclude={"id", "version"}))
+    session.add(crew)
+    session.flush()
+    ship.crew_id = crew.id
+
+
+def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int) -> str:
+    """Move a ship to another squadron of its side, with its own crew (SMR2 §3.2); during a battle
+    it is Out of Command until the end of the current game turn (SMR2 §3.4)."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         target = get_row(session, Squadron, to_squadron_id)
@@ -327,23 +348,30 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         if ship.sunk:
             raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
         scenario = journal.current_scenario(session, side.campaign_id)
+        # Only a transfer in play is Out of Command: before a battle or between battles the
+        # ship simply starts the next one in its new squadron (docs/RULES.md §SMR2).
+        playing = scenario if scenario is not None and scenario.status == "in_play" else None
         old_squadron = get_row(session, Squadron, ship.squadron_id)
         before = journal.row_state(ship)
+        _own_crew(session, ship, old_squadron)
         ship.squadron_id = to_squadron_id
-        ship.transferred_scenario_id = scenario.id if scenario else None
-        ship.transferred_turn = scenario.turn if scenario else None
+        ship.transferred_scenario_id = playing.id if playing else None
+        ship.transferred_turn = playing.turn if playing else None
+        summary = f"{ship.name} transferred from {old_squadron.name} to {target.name}"
+        if playing is not None:
+            summary += f": Out of Command until the end of turn {playing.turn}"
         journal.append(
             session,
             campaign_id=side.campaign_id,
             kind="transfer",
             ship_id=ship_id,
             side_id=ship.side_id,
-            summary=f"{ship.name} transferred from {old_squadron.name} to {target.name}: "
-            "Out of Command for the rest of the turn",
+            summary=summary,
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
             changes=(journal.row_change("ship", ship_id, before, journal.row_state(ship)),),
         )
+        return summary
 
 
 def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> None:
@@ -488,23 +516,22 @@ def set_commander(
         if commander is None:
             commander = Commander(campaign_id=side.campaign_id, training=training, grade=grade,
                                   modifier_now=0, radius_now_cm=10)  # fmt: skip
-        rating = (acquisition, training, roll if acquisition == "random" else None, grade)
-        same = before is not None and rating == (
-            commander.acquisition,
-            commander.training,
-            commander.roll,
-            commander.grade,
-        )
         commander.name = name.strip()
         commander.air = squadron.air
         commander.acquisition = acquisition
         commander.training, commander.grade = training, grade
-        commander.roll = rating[2]
-        if not same:
-            # A new rating starts at its base values; saving the same one (a renamed commander)
-            # keeps the combat reductions he has suffered.
-            commander.modifier_now = smr.grade_modifier(grade)
-            commander.radius_now_cm = smr.command_radius_cm(grade, air=squadron.air)
+        commander.roll = roll if acquisition == "random" else None
+        # Combat reductions stay with the commander, whatever he is re-rolled or re-bought as
+        # (SMR2 §3.5): they end only by a restoration the player names (restore_command).
+        modifier_cut = radius_cut = 0
+        if before is not None:
+            modifier_cut = max(0, smr.grade_modifier(before["grade"]) - before["modifier_now"])
+            base_cm = smr.command_radius_cm(before["grade"], air=before["air"])
+            radius_cut = max(0, base_cm - before["radius_now_cm"])
+        commander.modifier_now = smr.reduced_modifier(smr.grade_modifier(grade), modifier_cut)
+        commander.radius_now_cm = smr.reduced_radius_cm(
+            smr.command_radius_cm(grade, air=squadron.air), radius_cut
+        )
         commander.status = "active"
         session.add(commander)
         session.flush()
@@ -556,7 +583,9 @@ def set_crew(
                      "assign the squadron's commander first"}
                 )  # fmt: skip
             commander = get_row(session, Commander, squadron.commander_id)
-            commander_modifier = commander.modifier_now
+            # Crews are generated before play: the commander's rated modifier, not one cut by
+            # combat since (SMR2 §3.2 optional rule, docs/RULES.md §SMR2).
+            commander_modifier = smr.grade_modifier(commander.grade)
             modified = smr.crew_roll(roll, commander_modifier)
         grade = (
             training if acquisition == "direct" else smr.grade_from_roll(training, modified or 1)
@@ -663,6 +692,38 @@ def reduce_command(
             after=after,
             changes=tuple(rows),
         )
+
+
+def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> str:
+    """Give the commander back his rated modifier and radius, by a rule the player names.
+
+    Combat reductions stay with a commander (SMR2 §3.5); the seed gives no rule that restores
+    them, so the player names the one the group plays (docs/RULES.md §SMR2).
+    """
+    errors: dict[str, str] = {}
+    rule = require_text(errors, "rule", rule, 200)
+    check(errors)
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        if squadron.commander_id is None:
+            raise InvalidInput({"rule": f"{squadron.name} has no commander"})
+        commander = get_row(session, Commander, squadron.commander_id)
+        before = journal.row_state(commander)
+        commander.modifier_now = smr.grade_modifier(commander.grade)
+        commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=commander.air)
+        change = journal.row_change("commander", commander.id, before, journal.row_state(commander))
+        if not change.after:
+            raise InvalidInput({"rule": f"{squadron.name}'s commander has no combat reductions"})
+        summary = (
+            f"{squadron.name}: commander restored to {commander.modifier_now:+d}, "
+            f"{commander.radius_now_cm} cm ({rule})"
+        )
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="reduction", side_id=squadron.side_id,
+            summary=summary, before=change.before, after=change.after, changes=(change,),
+        )  # fmt: skip
+        return summary
 
 
 def record_test(

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
+    JournalEntry,
     MineCheck,
     MineCheckShip,
     Minefield,
@@ -244,7 +245,10 @@ def _counter_view(
 ) -> CounterView:
     """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships."""
     laid = _laid_by(session, ship.id or 0) if laid_by is None else laid_by.get(ship.id or 0, [])
-    sowing = next((field.id for field in laid if field.status == "sowing"), None)
+    # Only a submarine's sowing stops its torpedo attacks; a surface minelayer sowing may still
+    # make them (seed 000 "Submarines as Minelayers", docs/RULES.md §Mines).
+    sowing = next((field.id for field in laid
+                   if field.status == "sowing" and field.laid_by == "submarine"), None)  # fmt: skip
     return CounterView(
         ship_id=ship.id or 0, name=ship.name, side_id=side.id or 0, side_name=side.name,
         counter_size=ship.counter_size, speed_rating=ship.speed_rating,
@@ -337,7 +341,15 @@ def save_counter(
         ship.crippled = ship.crippled if crippled is None else crippled
         summary = f"{ship.name}: counter {counter_size or '(no size)'}, speed {speed_rating}, " \
             f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
-        _journal_ship(session, ship, side, before, "counter", summary)
+        kind = "counter"
+        if ship.fuel_lost and fuel_full > before["fuel_full"]:
+            # Lost factors refuel only in a friendly port (seed 000): more full fuel beside them
+            # is a correction the player may make, said and journaled as one.
+            kind = "correction"
+            summary += (f"; correction: full fuel {before['fuel_full']} -> {fuel_full} while "
+                        f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
+                        "'refuel lost factors only in a friendly port'")  # fmt: skip
+        _journal_ship(session, ship, side, before, kind, summary)
         return summary
 
 
@@ -394,7 +406,8 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
 
 
 def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
-    """Record a torpedo attack; a submarine sowing a minefield may not make one (seed 000)."""
+    """Record a torpedo attack; a submarine sowing a minefield may not make one, a surface
+    minelayer may (seed 000)."""
     errors: dict[str, str] = {}
     require_plain(errors, "target", target)
     check(errors)
@@ -725,6 +738,7 @@ def aerial_drop(
     name = require_text(errors, "aircraft", aircraft, 60)
     require_range(errors, "naval_attack", naval_attack, 0, 99)
     require_range(errors, "land_attack", land_attack, 0, 99)
+    capacity = 0
     if "naval_attack" not in errors and "land_attack" not in errors:
         capacity = swwas.aircraft_mine_capacity(naval_attack, land_attack)
         if not rolls:
@@ -740,6 +754,13 @@ def aerial_drop(
         check(errors)
         key = side_key(session, side_id, passphrase) if secret else None
         scenario_id, turn = _turn(session, side.campaign_id, turn)
+        dropped = _dropped_this_mission(session, side, name, scenario_id, turn, passphrase)
+        if dropped + len(rolls) > capacity:
+            left = max(0, capacity - dropped)
+            raise InvalidInput({"rolls": f"{name} carries {capacity} minefields a mission (the "
+                                f"greater attack factor) and has dropped {dropped} this "
+                                f"{_mission_word(session, side)}: "
+                                + (f"at most {left} more" if left else "none left")})  # fmt: skip
         results = []
         for roll in rolls:
             works = swwas.aerial_minefield_effective(roll, circled=circled)
@@ -764,6 +785,49 @@ def aerial_drop(
                 changes=(_new_field_change(field),),
             )  # fmt: skip
         return results
+
+
+def _mission_word(session: Session, side: Side) -> str:
+    campaign = get_row(session, Campaign, side.campaign_id)
+    return "scenario" if campaign.aircraft_mission == "scenario" else "turn"
+
+
+def _dropped_this_mission(
+    session: Session, side: Side, aircraft: str, scenario_id: int | None, turn: int | None,
+    passphrase: str | None,
+) -> int:  # fmt: skip
+    """How many minefields (effective or scattered) this aircraft has dropped on its mission.
+
+    Capacity is per aircraft per mission (seed 000): a mission is the game turn, or the whole
+    scenario when the campaign says so; between scenarios, the drops since the last scenario
+    closed with no turn given are one mission (docs/RULES.md §Mines).
+    """
+    query = select(Minefield).where(
+        Minefield.side_id == side.id, Minefield.laid_by == "aircraft",
+        Minefield.status != "void", Minefield.scenario_id == scenario_id,
+    )  # fmt: skip
+    if scenario_id is None or _mission_word(session, side) == "turn":
+        query = query.where(
+            col(Minefield.turn_started).is_(None) if turn is None
+            else Minefield.turn_started == turn
+        )  # fmt: skip
+    if scenario_id is None and turn is None:
+        closed = session.exec(
+            select(func.max(JournalEntry.at)).where(
+                JournalEntry.campaign_id == side.campaign_id, JournalEntry.kind == "close")
+        ).one()  # fmt: skip
+        if closed is not None:
+            query = query.where(Minefield.at > closed)
+    fields = session.exec(query).all()
+    key = None
+    if any(field.secret for field in fields):
+        key = side_key(session, side.id or 0, passphrase)
+    wanted = aircraft.casefold()
+    return sum(
+        1
+        for field in fields
+        if str(_place(session, field, key).get("layer_name", "")).casefold() == wanted
+    )
 
 
 def drift(
@@ -791,13 +855,17 @@ def drift(
         check(errors)
         key = side_key(session, side.id or 0, passphrase) if field.secret else None
         place = _place(session, field, key)
-        _, turn = _turn(session, field.campaign_id, turn)
+        scenario_id, turn = _turn(session, field.campaign_id, turn)
+        if turn is not None and (field.drift_scenario_id, field.drift_turn) == (scenario_id, turn):
+            raise InvalidInput({"minefield": f"minefield #{field.id} already drifted on turn "
+                                f"{turn}: a minefield drifts once a turn, at its end"})  # fmt: skip
         old = _place_label(session, place["boundary_id"], place["sector"])
         new = _place_label(session, to_boundary_id, to_sector)
         place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
         place["boundary_id"], place["sector"] = to_boundary_id, to_sector
         before = journal.row_state(field)
         _store_place(session, field, place, key)
+        field.drift_scenario_id, field.drift_turn = scenario_id, turn
         way = f" (d6 {d6})" if d6 is not None else ""
         summary = f"{side.name}: minefield #{field.id} drifted" + (
             "" if field.secret else f" from {old} to {new}") + way  # fmt: skip
@@ -914,6 +982,23 @@ def ledger(
                            for ship in ships),
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
         )  # fmt: skip
+
+
+def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many drifting minefields on the map have not yet drifted in the turn in play: they
+    scatter at the end of the turn, before the next one begins (seed 004 item 13)."""
+    with session_scope(factory) as session:
+        playing = journal.current_scenario(session, campaign_id)
+        if playing is None or playing.status != "in_play":
+            return 0
+        rows = session.exec(select(Minefield).where(
+            Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
+            col(Minefield.status).in_(LIVE))).all()  # fmt: skip
+        return sum(
+            1
+            for row in rows
+            if (row.drift_scenario_id, row.drift_turn) != (playing.id, playing.turn)
+        )
 
 
 def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
@@ -1069,6 +1154,24 @@ def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> Mine
 # --- a task force enters a minefield -----------------------------------------------------
 
 
+def _too_slow(ship: Ship, speed: int) -> str | None:
+    """Why a ship cannot move at the task force's speed, or None when it can (seed 000: the +2
+    is for a ship moving speed 3 or more, which its damaged speed rating must allow)."""
+    if not ship.speed_rating:
+        if swwas.fast_entry(speed):
+            return (f"{ship.name} has no speed rating on its counter: enter it (u on the record "
+                    f"sheet) before it enters at speed {speed}")  # fmt: skip
+        return None
+    can = swwas.speed_available(ship.speed_rating, ship.speed_lost)
+    if speed <= can:
+        return None
+    lost = f", {ship.speed_lost} lost to mines" if ship.speed_lost else ""
+    return (
+        f"{ship.name} makes speed {can} at most (rating {ship.speed_rating}{lost}): the task "
+        f"force moves at {can} or less, or leaves it behind"
+    )
+
+
 def start_check(
     factory: SessionFactory,
     *,
@@ -1111,12 +1214,20 @@ def start_check(
                                 "finish or abandon it first"})  # fmt: skip
         campaign = get_row(session, Campaign, field.campaign_id)
         cups: dict[str, list[int]] = {"long": [], "small": []}
+        sides: dict[int, str] = {}
         for ship_id in ship_ids:
             ship, side, _ = _ship_and_campaign(session, ship_id)
+            sides.setdefault(side.id or 0, side.name)
             if side.campaign_id != field.campaign_id:
                 errors["ships"] = f"{ship.name} is in another campaign"
             elif ship.sunk:
                 errors["ships"] = f"{ship.name} is sunk"
+            elif len(sides) > 1:
+                errors["ships"] = (f"a task force is one side's ships: {ship.name} is "
+                                   f"{side.name}'s, the others {next(iter(sides.values()))}'s; "
+                                   "check each side's task force on its own")  # fmt: skip
+            elif (problem := _too_slow(ship, speed)) is not None:
+                errors["speed"] = problem
             elif ship.counter_size not in COUNTER_SIZES:
                 errors["ships"] = (f"{ship.name} has no counter size: enter long or small on "
                                    "its counter (u on the record sheet)")  # fmt: skip

@@ -19,7 +19,6 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
     Commander,
-    Crew,
     Critical,
     Participation,
     Repair,
@@ -31,9 +30,11 @@ from tracker.models import (
     Squadron,
 )
 from tracker.rules import damage as rules
+from tracker.rules import smr
 from tracker.services import backups, journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput, check, require_plain, require_range
+from tracker.services.sheet import crew_of, squadron_strength
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class ScenarioDetail:
     notes: str
     sides: tuple[tuple[int, str, str], ...]  # (side id, name, correction factor)
     participants: tuple[ParticipantView, ...]
+    # (squadron, original, afloat, half strength) by the campaign's reading (SMR2 §3.4)
+    strengths: tuple[tuple[str, int, int, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,12 +170,17 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
             )
             for ship in _participants(session, scenario_id)
         )  # fmt: skip
+        strengths = []
+        for squadron_id, name in squadrons.items():
+            original, afloat = squadron_strength(session, squadron_id or 0, scenario)
+            if original:
+                strengths.append((name, original, afloat, smr.half_strength(original, afloat)))
         return ScenarioDetail(
             id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,
             position=scenario.position, date=scenario.date, status=scenario.status,
             turn=scenario.turn, outcome=scenario.outcome, notes=scenario.notes,
             sides=tuple((side.id or 0, side.name, factors.get(side.id or 0, "")) for side in sides),
-            participants=participants,
+            participants=participants, strengths=tuple(strengths),
         )  # fmt: skip
 
 
@@ -243,7 +251,7 @@ COUNTER_STATE = ("fuel_full", "fuel_empty", "fuel_lost", "speed_lost", "gunnery_
 def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> ShipSnapshot:
     squadron = get_row(session, Squadron, ship.squadron_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-    crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+    crew = crew_of(session, ship)
     criticals = session.exec(
         select(Critical)
         .where(Critical.ship_id == ship.id, Critical.status == "active")
@@ -251,6 +259,7 @@ def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> S
     ).all()
     return ShipSnapshot(
         scenario_id=scenario.id or 0, ship_id=ship.id or 0, phase=phase,
+        squadron_id=ship.squadron_id,
         structure=ship.structure_now, flotation=ship.flotation_now,
         fire_markers=ship.fire_markers, speed_kn=ship.speed_kn, sunk=ship.sunk,
         condition=ship.condition,

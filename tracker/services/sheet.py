@@ -5,7 +5,17 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Campaign, Commander, Crew, Scenario, Ship, Side, Squadron
+from tracker.models import (
+    Battery,
+    Campaign,
+    Commander,
+    Crew,
+    Scenario,
+    Ship,
+    ShipSnapshot,
+    Side,
+    Squadron,
+)
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row
@@ -102,10 +112,97 @@ def ship_view(
     )
 
 
+def crew_of(session: Session, ship: Ship) -> Crew | None:
+    """The ship's crew: its own once it has left its first squadron, else its squadron's
+    (crew quality belongs to each ship's crew, SMR2 §3.2)."""
+    if ship.crew_id is not None:
+        return session.get(Crew, ship.crew_id)
+    squadron = get_row(session, Squadron, ship.squadron_id)
+    return session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+
+
+def _crew_percent(session: Session, ship: Ship, squadron_crew: Crew | None) -> int:
+    """The ship's crew points percentage; `squadron_crew` is its squadron's crew, loaded once."""
+    crew = squadron_crew if ship.crew_id is None else session.get(Crew, ship.crew_id)
+    return smr.crew_cost_percent(crew.training) if crew else 0
+
+
+def squadron_strength(
+    session: Session, squadron_id: int, scenario: Scenario | None
+) -> tuple[int, int]:
+    """(original, afloat) of a squadron for half strength (SMR2 §3.4), by the campaign's reading.
+
+    "scenario" (the default): the ships it began the scenario with, as the start snapshots
+    recorded them; before a scenario begins, the ships it has afloat. "campaign": the ships it
+    was formed with, wherever they are now (docs/RULES.md §SMR2).
+    """
+    squadron = get_row(session, Squadron, squadron_id)
+    side = get_row(session, Side, squadron.side_id)
+    campaign = get_row(session, Campaign, side.campaign_id)
+    if campaign.half_strength_scope == "campaign":
+        originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
+        return len(originals), sum(1 for ship in originals if not ship.sunk)
+    snapshots = (
+        session.exec(
+            select(ShipSnapshot, Ship)
+            .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
+            .where(ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "start")
+        ).all()
+        if scenario is not None
+        else []
+    )
+    if not snapshots:
+        members = session.exec(
+            select(Ship).where(Ship.squadron_id == squadron_id, col(Ship.sunk).is_(False))
+        ).all()
+        return len(members), len(members)
+    assert scenario is not None
+    ends = {
+        snap.ship_id: snap.sunk
+        for snap in session.exec(
+            select(ShipSnapshot).where(
+                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "end"
+            )
+        ).all()
+    }
+    # A snapshot from before the squadron was kept counts the ship's first squadron.
+    began = [
+        ship for snap, ship in snapshots
+        if (snap.squadron_id if snap.squadron_id is not None else ship.original_squadron_id)
+        == squadron_id
+    ]  # fmt: skip
+    return len(began), sum(1 for ship in began if not ends.get(ship.id or 0, ship.sunk))
+
+
+def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
+    """The squadron whose strength a ship counts towards (SMR2 §3.4): the one it was formed in,
+    or under the "scenario" reading the one it began the scenario in."""
+    side = get_row(session, Side, ship.side_id)
+    campaign = get_row(session, Campaign, side.campaign_id)
+    if campaign.half_strength_scope == "campaign":
+        return ship.original_squadron_id
+    start = (
+        session.exec(
+            select(ShipSnapshot).where(
+                ShipSnapshot.scenario_id == scenario.id,
+                ShipSnapshot.ship_id == ship.id,
+                ShipSnapshot.phase == "start",
+            )
+        ).first()
+        if scenario is not None
+        else None
+    )
+    if start is not None and start.squadron_id is not None:
+        return start.squadron_id
+    return ship.squadron_id
+
+
 def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
-    # Transferred this turn of this scenario: Out of Command until the turn ends (SMR2 §3.4).
+    # Transferred in this turn of the battle in play: Out of Command until the turn ends
+    # (SMR2 §3.4); a transfer before or between battles is not.
     return (
         scenario is not None
+        and scenario.status == "in_play"
         and ship.transferred_scenario_id == scenario.id
         and ship.transferred_turn == scenario.turn
     )
@@ -133,22 +230,20 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
         scenario = journal.current_scenario(session, campaign.id or 0)
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        crew_percent = smr.crew_cost_percent(crew.training) if crew else 0
         ships = session.exec(
             select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
         ).all()
         views = tuple(
             ship_view(
                 ship,
-                crew_percent=crew_percent,
+                crew_percent=_crew_percent(session, ship, crew),
                 scale=campaign.model_scale,
                 out_of_command=_out_of_command(ship, scenario),
                 batteries=_batteries(session, ship.id or 0),
             )
             for ship in ships
         )
-        originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
-        afloat = sum(1 for ship in originals if not ship.sunk)
+        original, afloat = squadron_strength(session, squadron_id, scenario)
         return RecordSheet(
             campaign_id=campaign.id or 0,
             campaign_name=campaign.name,
@@ -167,9 +262,9 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             crew=_crew_view(crew) if crew else None,
             ships=views,
             points_total=sum(view.points_total for view in views),
-            original_count=len(originals),
+            original_count=original,
             original_afloat=afloat,
-            half_strength=bool(originals) and smr.half_strength(len(originals), afloat),
+            half_strength=bool(original) and smr.half_strength(original, afloat),
         )
 
 
@@ -189,11 +284,11 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         squadron = get_row(session, Squadron, ship.squadron_id)
         side = get_row(session, Side, ship.side_id)
         campaign = get_row(session, Campaign, side.campaign_id)
-        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         scenario = journal.current_scenario(session, side.campaign_id)
+        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         view = ship_view(
             ship,
-            crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
+            crew_percent=_crew_percent(session, ship, crew),
             scale=campaign.model_scale,
             out_of_command=_out_of_command(ship, scenario),
             batteries=_batteries(session, ship_id),

@@ -23,6 +23,8 @@ class CampaignSummary:
     extra_decoys_allowed: bool = True
     any_attack_reveals: bool = False
     mine_halt_rule: str = "struck"
+    half_strength_scope: str = "scenario"
+    aircraft_mission: str = "turn"
 
 
 @dataclass(frozen=True)
