@@ -66,9 +66,13 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "DECOY_COST",
         "MAX_EXTRA_DECOYS",
         "SEA_MOVE_SECTORS",
+        "ConcealCause",
+        "reconceal_markers",
+        "reconceal_refusal",
+        "torpedo_hits",
     }
     public = {name for name in vars(was) if not name.startswith("_")}
-    imported = {"annotations", "Sequence", "checks"}
+    imported = {"annotations", "Sequence", "StrEnum", "checks"}
     assert public - imported == set(was.__all__)
 
 
@@ -608,3 +612,38 @@ def test_best_searcher_has_the_lowest_base(present: list[str]) -> None:
     assert best in present
     assert all(search_target(best) <= search_target(other) for other in present)
     assert (best == "submarine") == (set(present) == {"submarine"})
+
+
+# --- re-concealment (§10-11) and a torpedo attack's hits (§9e) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cause", "markers"),
+    [("moved_into_weather", 1), ("no_enemy_placed", 1), ("got_away", 2), ("weather_entered", 1)],
+)
+def test_seed_10_only_getting_away_places_two_markers(cause: str, markers: int) -> None:
+    assert was.reconceal_markers(was.ConcealCause(cause)) == markers
+
+
+@given(cause=st.sampled_from(list(was.ConcealCause)), moved=st.booleans())
+def test_seed_11_a_sub_that_did_not_move_stays_revealed_unless_weather_entered(
+    cause: was.ConcealCause, moved: bool
+) -> None:
+    refusal = was.reconceal_refusal(cause, moved_this_turn=moved)
+    allowed = moved or cause is was.ConcealCause.WEATHER_ENTERED
+    assert (refusal is None) is allowed
+    if refusal is not None:
+        assert "remains revealed (§11)" in refusal
+
+
+@given(rolls=st.lists(st.integers(1, 6), min_size=1, max_size=10), night=st.booleans(),
+       earlier=st.booleans())  # fmt: skip
+def test_torpedo_hits_count_the_dice_that_hit(rolls: list[int], night: bool, earlier: bool) -> None:
+    hits = was.torpedo_hits(rolls, night=night, target_hit_earlier=earlier)
+    assert hits == sum(torpedo_die_hits(r, night=night, target_hit_earlier=earlier) for r in rolls)
+
+
+@pytest.mark.parametrize("rolls", [[], "56", [0], [7], 6])
+def test_torpedo_hits_refuse_what_is_not_a_list_of_dice(rolls: Any) -> None:
+    with pytest.raises(ValueError, match="roll"):
+        was.torpedo_hits(rolls)

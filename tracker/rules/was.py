@@ -16,6 +16,7 @@ Bf-110 join) fixes the order: friendly bonuses first, clamp at 2+, then the pena
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from tracker.rules import checks
 
@@ -25,13 +26,17 @@ __all__ = [
     "MAX_EXTRA_DECOYS",
     "SEARCHERS",
     "SEA_MOVE_SECTORS",
+    "ConcealCause",
     "best_searcher",
     "extra_decoy_cost",
+    "reconceal_markers",
+    "reconceal_refusal",
     "search_breakdown",
     "search_succeeds",
     "search_target",
     "sub_mine_damage",
     "torpedo_die_hits",
+    "torpedo_hits",
 ]
 
 SEARCHERS: tuple[str, ...] = ("patrol_bomber", "aircraft", "surface", "submarine")
@@ -242,3 +247,48 @@ def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool
     night = checks.check_bool("night", night)
     hit_earlier = checks.check_bool("target_hit_earlier", target_hit_earlier)
     return roll >= (5 if night and hit_earlier else 6)
+
+
+def torpedo_hits(
+    rolls: Sequence[int], *, night: bool = False, target_hit_earlier: bool = False
+) -> int:
+    """Return how many of a torpedo attack's dice hit (seed §9e, see torpedo_die_hits)."""
+    if isinstance(rolls, str) or not isinstance(rolls, Sequence) or not rolls:
+        raise ValueError(f"rolls must be a non-empty sequence of d6 rolls 1..6, got {rolls!r}")
+    return sum(torpedo_die_hits(roll, night=night, target_hit_earlier=target_hit_earlier)
+               for roll in rolls)  # fmt: skip
+
+
+class ConcealCause(StrEnum):
+    """Why a revealed submarine disappears from view again (seed §10 a-c, §11)."""
+
+    MOVED_INTO_WEATHER = "moved_into_weather"  # §10a: it moved into storm/smoke/fog
+    NO_ENEMY_PLACED = "no_enemy_placed"  # §10b: no enemy placed in its square
+    GOT_AWAY = "got_away"  # §10c: allowed to get away
+    WEATHER_ENTERED = "weather_entered"  # §11: a squall/fog marker entered its square
+
+
+def reconceal_markers(cause: ConcealCause) -> int:
+    """Return how many markers replace a re-concealed sub: two when it got away, else one.
+
+    §10a and §10b replace the sub with "a decoy counter", §11 with "a marker"; only §10c
+    "place two markers in its place".
+    """
+    return 2 if ConcealCause(cause) is ConcealCause.GOT_AWAY else 1
+
+
+def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | None:
+    """Return why a revealed sub cannot re-conceal now, or None when it can (seed §10-11).
+
+    "Revealed submarines that do not move during the Sea Movement phase remain revealed", unless
+    a squall/fog marker enters the square by random placement (§11); moving into weather (§10a)
+    is a move by definition.
+    """
+    cause = ConcealCause(cause)
+    moved = checks.check_bool("moved_this_turn", moved_this_turn)
+    if moved or cause is ConcealCause.WEATHER_ENTERED:
+        return None
+    return (
+        "it did not move this turn: a revealed submarine that stays put remains revealed "
+        "(§11), unless a squall or fog marker enters its square"
+    )

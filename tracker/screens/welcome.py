@@ -132,6 +132,14 @@ def campaign_fields(
             for key, label, options in READINGS
         ),
         FieldSpec(
+            "owner_idle_seconds",
+            "Owner view hides after (seconds idle)",
+            kind="int",
+            value=summary.owner_idle_seconds if summary else 60,
+            low=10,
+            high=3600,
+        ),
+        FieldSpec(
             "zero_outcomes",
             "At zero Structure/Flotation",
             value="; ".join(summary.zero_outcomes.splitlines())

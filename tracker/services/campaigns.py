@@ -61,6 +61,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         mine_halt_rule=campaign.mine_halt_rule,
         half_strength_scope=campaign.half_strength_scope,
         aircraft_mission=campaign.aircraft_mission,
+        owner_idle_seconds=campaign.owner_idle_seconds,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -78,8 +79,17 @@ OPTIONS = {
     "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
     "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
     "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals", "mine_halt_rule",
-    "half_strength_scope", "aircraft_mission",
+    "half_strength_scope", "aircraft_mission", "owner_idle_seconds",
 }  # fmt: skip
+
+
+OWNER_IDLE_RANGE = (10, 3600)
+
+
+def _check_idle_seconds(seconds: int) -> None:
+    low, high = OWNER_IDLE_RANGE
+    if not low <= seconds <= high:
+        raise InvalidInput({"owner_idle_seconds": f"give {low}..{high} seconds, got {seconds}"})
 
 
 def parse_outcomes(text: str) -> str:
@@ -168,12 +178,14 @@ def create_campaign(
     mine_halt_rule: str = "struck",
     half_strength_scope: str = "scenario",
     aircraft_mission: str = "turn",
+    owner_idle_seconds: int = 60,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     if not 1 <= was_fleet_points <= 10_000:
         raise InvalidInput({"was_fleet_points": "must be 1..10000"})
     _check_choices({"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
                     "aircraft_mission": aircraft_mission})  # fmt: skip
+    _check_idle_seconds(owner_idle_seconds)
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
@@ -191,6 +203,7 @@ def create_campaign(
             mine_halt_rule=mine_halt_rule,
             half_strength_scope=half_strength_scope,
             aircraft_mission=aircraft_mission,
+            owner_idle_seconds=owner_idle_seconds,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
@@ -218,6 +231,7 @@ def update_campaign(
     mine_halt_rule: str | None = None,
     half_strength_scope: str | None = None,
     aircraft_mission: str | None = None,
+    owner_idle_seconds: int | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options (options not given are kept)."""
     choices = {"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
@@ -248,6 +262,9 @@ def update_campaign(
         for key, value in choices.items():
             if value is not None:
                 setattr(campaign, key, value)
+        if owner_idle_seconds is not None:
+            _check_idle_seconds(owner_idle_seconds)
+            campaign.owner_idle_seconds = owner_idle_seconds
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

@@ -25,6 +25,7 @@ class CampaignSummary:
     mine_halt_rule: str = "struck"
     half_strength_scope: str = "scenario"
     aircraft_mission: str = "turn"
+    owner_idle_seconds: int = 60
 
 
 @dataclass(frozen=True)
