@@ -144,7 +144,9 @@ def test_closing_a_scenario_backs_up_the_file_with_the_close_in_it(
 def test_no_file_backup_for_a_database_that_is_not_a_file(tmp_path: Path) -> None:
     engine = make_engine("sqlite://")  # in memory: nothing to copy, and no error
     try:
-        assert backups.back_up(session_factory(engine), reason="test") is None
+        assert backups.back_up(session_factory(engine), reason="test") == backups.TakenBackup(
+            None, None
+        )
     finally:
         engine.dispose()
 

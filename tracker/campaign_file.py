@@ -11,11 +11,14 @@ import functools
 import json
 import os
 import re
+import shutil
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from urllib.parse import quote
 
 from tracker import paths, settings
 from tracker.errors import CannotOpen
@@ -60,14 +63,24 @@ def known_revisions() -> set[str]:
     return set(revision_chain())
 
 
+def read_only_uri(path: Path) -> str:
+    """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it.
+
+    Without a -wal there is nothing outside the main file (the last program to close it moved
+    the WAL in and removed it): immutable reads it without creating sidecars. With one, another
+    program has the file open, SQLite must read its -wal too, and the sidecars are there
+    already. Immutable hides later changes from the connection, so it must be opened afresh to
+    see them (the umpire's view opens one per session).
+    """
+    wal = path.with_name(path.name + "-wal")
+    mode = "ro" if wal.exists() else "ro&immutable=1"
+    return f"file:{quote(str(path.resolve()))}?mode={mode}"
+
+
 @contextmanager
 def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection that leaves no -wal or -shm file behind when there was none."""
-    wal = path.with_name(path.name + "-wal")
-    # Without a -wal there is nothing outside the main file: immutable reads it without
-    # creating sidecars. With one, SQLite must read it, and the sidecars were there already.
-    mode = "ro" if wal.exists() else "ro&immutable=1"
-    conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
+    conn = sqlite3.connect(read_only_uri(path), uri=True)
     try:
         yield conn
     finally:
@@ -177,15 +190,68 @@ def remember_left(path: Path) -> None:
         pass
 
 
+RESTORE_PREFIX = ".restore-"
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_restores(path: Path) -> list[Path]:
+    """Remove the scratch copies that restores killed midway left in the backups folder (a
+    restore's own process id is in its name: one still running is left alone); returns them."""
+    folder = paths.backups_dir(path)
+    removed: list[Path] = []
+    with suppress(OSError):
+        for entry in folder.iterdir():
+            name = entry.name
+            if not name.startswith(RESTORE_PREFIX) or not entry.is_dir() or entry.is_symlink():
+                continue
+            pid = name[len(RESTORE_PREFIX) :].partition("-")[0]
+            if pid.isdigit() and int(pid) != os.getpid() and _running(int(pid)):
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+def not_a_readable_file(path: Path, what: str) -> str | None:
+    """Why path cannot be read as a file ("... is a FIFO, not a backup"), or None (a readable
+    file, or nothing there). Said before any read: reading a FIFO waits for a writer forever,
+    and a device (/dev/zero) reads as an endless or an empty file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror})"
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+             (stat.S_ISSOCK, "a socket"))  # fmt: skip
+    kind = next((name for test, name in kinds if test(mode)), None)
+    if kind is not None:
+        return f"{path} is {kind}, not a {what}"
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror}): check its permissions"
+    return None
+
+
 def inspect_file(path: Path) -> str | None:
     """Check a campaign file without changing it; return its schema revision (None if new or empty).
 
     Raises DatabaseProblem for a folder, a non-SQLite file, a damaged file or a newer schema.
     """
-    if path.is_dir():
-        raise DatabaseProblem(
-            f"{path} is a folder, not a campaign file: pass a file path with --db."
-        )
+    problem = not_a_readable_file(path, "campaign file")
+    if problem is not None:
+        raise DatabaseProblem(f"{problem}: pass the path of a campaign file with --db.")
     if not path.parent.is_dir():
         raise DatabaseProblem(
             f"the folder {path.parent} does not exist: create it, or choose another path with --db."

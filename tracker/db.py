@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import Engine, MetaData, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from tracker import paths, settings
 from tracker.campaign_file import (
     MIGRATIONS_DIR,
+    RESTORE_PREFIX,
     SQLITE_HEADER,
     DatabaseProblem,
     _read_only,
@@ -31,7 +32,10 @@ from tracker.campaign_file import (
     inspect_file,
     known_revisions,
     left_by_tracker,
+    not_a_readable_file,
+    read_only_uri,
     remember_left,
+    remove_stale_restores,
     revision_chain,
 )
 from tracker.errors import (
@@ -43,7 +47,8 @@ from tracker.errors import (
 
 __all__ = [
     "MIGRATIONS_DIR", "SQLITE_HEADER", "DatabaseProblem", "head_revision", "inspect_file",
-    "known_revisions", "left_by_tracker", "remember_left", "revision_chain",
+    "known_revisions", "left_by_tracker", "not_a_readable_file", "remember_left",
+    "remove_stale_restores", "revision_chain",
 ]  # fmt: skip
 
 SessionFactory = Callable[[], Session]
@@ -111,12 +116,16 @@ def make_engine(target: str, *, read_only: bool = False) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         path = sqlite_path(url)
         if read_only and path is not None:
-            # The URL stays the file's own; connections open it through an SQLite URI with
-            # mode=ro, whose path is percent-encoded (so ?, # and % in a name stay the name).
-            uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+            # The URL stays the file's own; connections open it through an SQLite URI that
+            # refuses writes and creates no -wal or -shm (campaign_file.read_only_uri). A
+            # connection is opened per session, not pooled: one opened immutable while no
+            # other program had the file open must not outlive a change made since.
             engine = create_engine(
                 url,
-                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
+                creator=lambda: sqlite3.connect(
+                    read_only_uri(path), uri=True, check_same_thread=False
+                ),
+                poolclass=NullPool,
             )
             event.listen(engine, "connect", _set_read_only_pragmas)
             event.listen(engine, "begin", _begin_deferred)
@@ -576,15 +585,22 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
     through a normal connection, so the WAL of a running app sees the restored pages and no
     stale -wal is left to replay over them.
     """
-    if path.is_dir():
-        raise DatabaseProblem(f"{path} is a folder, not a campaign file")
+    for item, what in ((path, "campaign file"), (backup, "backup")):
+        problem = not_a_readable_file(item, what)
+        if problem is not None:
+            raise DatabaseProblem(problem)
     with backup.open("rb") as handle:
         header = handle.read(len(SQLITE_HEADER))
     if header != SQLITE_HEADER:
         raise DatabaseProblem(f"{backup.name} is not a tracker backup (not SQLite)")
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".restore-", dir=folder) as scratch:
+    remove_stale_restores(path)
+    # Named with this process's id: a restore killed midway leaves its copy, which the next
+    # start removes (remove_stale_restores), and never one of a restore still running.
+    with tempfile.TemporaryDirectory(
+        prefix=f"{RESTORE_PREFIX}{os.getpid()}-", dir=folder
+    ) as scratch:
         copy = Path(scratch) / "restore.db"
         try:
             _backup_into(backup, copy)

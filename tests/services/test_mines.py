@@ -288,7 +288,7 @@ def test_acceptance_task_force_of_3_long_5_small_enters_3_minefields_at_speed_3(
         lambda: scenarios.repair_ship(factory, ship_id=second_hit, fuel=True), "structure"
     )
     assert "repairs between scenarios come after it closes" in error.errors["structure"]
-    assert scenarios.close_scenario(factory, scenario_id=world.scenario_id) == 8
+    assert scenarios.close_scenario(factory, scenario_id=world.scenario_id).ships == 8
     error = refused(
         lambda: scenarios.repair_ship(factory, ship_id=second_hit, fuel=True, in_port=False),
         "fuel",

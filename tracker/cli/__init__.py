@@ -63,6 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tracker: {args.command} writes to the database; run it without --umpire",
               file=sys.stderr)  # fmt: skip
         return EXIT_BAD_FILE
+    if not args.umpire and not paths.is_url(target):
+        from pathlib import Path
+
+        from tracker.campaign_file import remove_stale_restores
+
+        # What a restore killed midway left (a full copy of a backup) goes at the next start.
+        remove_stale_restores(Path(target).expanduser())
     if getattr(args, "before_migrate", False):
         # A command on the file as it is (backups, restore): it must work on a file the app
         # cannot open, and must not upgrade one; it gets no session factory.

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tracker import paths, settings
-from tracker.campaign_file import DatabaseProblem, head_revision
+from tracker.campaign_file import DatabaseProblem, head_revision, not_a_readable_file
 from tracker.cli.backups import campaign_path, schema_of, warn_settings
 
 EXIT_BAD_INPUT = 2
@@ -54,7 +54,8 @@ def find_backup(wanted: str, path: Path) -> Path | None:
     candidates = [Path(wanted).expanduser()]
     if os.sep not in wanted and "/" not in wanted:
         candidates.insert(0, paths.backups_dir(path) / wanted)
-    return next((item for item in candidates if item.is_file()), None)
+    # Anything there is found, then refused by name if it is no file (a FIFO, a device).
+    return next((item for item in candidates if os.path.lexists(item)), None)
 
 
 def _fail(message: str) -> int:
@@ -74,11 +75,19 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
     path = campaign_path(target)
     if path is None:
         return EXIT_BAD_INPUT
+    from tracker.db import remove_stale_restores
+
+    remove_stale_restores(path)
     backup = find_backup(args.backup, path)
     if backup is None:
         return _fail(
             f"no backup {args.backup!r} in {paths.backups_dir(path)}: `tracker backups` lists them"
         )
+    # Refused before any question or read: a FIFO would wait forever for a writer.
+    for item, what in ((path, "campaign file"), (backup, "backup")):
+        problem = not_a_readable_file(item, what)
+        if problem is not None:
+            return _fail(f"{problem}: nothing was restored")
     if path.exists() and backup.resolve() == path.resolve():
         return _fail(f"{backup} is the campaign file itself: choose one of its backups")
     keep = args.keep or warn_settings().keep_backups

@@ -192,15 +192,26 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("notes", "Notes"),
         ]
 
-        def submit(values: dict[str, Any]) -> int:
+        def submit(values: dict[str, Any]) -> scenarios.ClosedScenario:
             return scenarios.close_scenario(self.factory, scenario_id=self.scenario_id, **values)
 
         self.app.push_screen(
             FormScreen(f"Close {self.detail.title}", fields, submit,
                        note="Every ship's end state is kept; repairs come next (r on the "
                        "campaign screen)."),
-            lambda ships: self.reload() if ships is not None else None,
+            self._close_done,
         )  # fmt: skip
+
+    def _close_done(self, closed: scenarios.ClosedScenario | None) -> None:
+        if closed is None:
+            return
+        self.reload()
+        if closed.backup_failure is not None:
+            # The player would otherwise believe the close left a backup to go back to.
+            self.notify(f"The scenario is closed, but {closed.backup_failure}. Free some space "
+                        "or fix the folder, and copy the campaign file somewhere safe.",
+                        title="No backup", severity="error", timeout=30,
+                        markup=False)  # fmt: skip
 
     def action_reopen(self) -> None:
         if self.detail is None or not self._status_is("closed"):

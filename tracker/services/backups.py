@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
+from tracker import paths
 from tracker.db import DatabaseProblem, SessionFactory, backup_file, sqlite_path
 
 log = logging.getLogger(__name__)
@@ -35,18 +37,31 @@ def database_key(factory: SessionFactory) -> str:
         session.close()
 
 
-def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) -> Path | None:
-    """Copy the campaign file into backups/ beside it, keeping the newest `keep` (default: the
-    player's keep_backups setting); None for a database that is not an SQLite file.
+@dataclass(frozen=True)
+class TakenBackup:
+    """What a backup came to: the copy made, or why none could be written (the player must be
+    told: they would otherwise believe there is one). Both None for a database that is not an
+    SQLite file, which tracker does not back up."""
 
-    A failed copy is logged and swallowed: it runs after the player's change has been saved,
-    and must not make that change look refused.
+    path: Path | None
+    failure: str | None
+
+
+def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) -> TakenBackup:
+    """Copy the campaign file into backups/ beside it, keeping the newest `keep` (default: the
+    player's keep_backups setting).
+
+    A failed copy (a full disk, a folder that cannot be written) raises nothing: it runs after
+    the player's change has been saved, and must not make that change look refused. It is
+    logged, and said in the result for the caller to tell the player.
     """
     path = campaign_file(factory)
     if path is None or not path.exists():
-        return None
+        return TakenBackup(None, None)
     try:
-        return backup_file(path, reason, keep=keep)
+        return TakenBackup(backup_file(path, reason, keep=keep), None)
     except (OSError, sqlite3.Error, DatabaseProblem, ValueError) as exc:
         log.warning("could not back up %s (%s): %s", path, reason, exc)
-        return None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return TakenBackup(None, f"no backup of {path} could be written into "
+                           f"{paths.backups_dir(path)} ({why})")  # fmt: skip

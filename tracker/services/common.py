@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -31,6 +34,47 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     return row
 
 
+# Where a bulk import keeps each scope's names, read once (see names_read_once).
+KNOWN_NAMES = "tracker.known_names"
+
+
+@contextmanager
+def names_read_once(connection: Connection) -> Iterator[None]:
+    """While many rows are added on one connection (a CSV import), each scope's names are read
+    once, then kept up to date as rows are added: one set, not a reload of the side per row.
+
+    A row refused after its name was taken (its savepoint rolled back) must call forget_names.
+    """
+    connection.info[KNOWN_NAMES] = {}
+    try:
+        yield
+    finally:
+        connection.info.pop(KNOWN_NAMES, None)
+
+
+def forget_names(connection: Connection) -> None:
+    """Read the names afresh at the next check (a savepoint that took one was rolled back)."""
+    known = connection.info.get(KNOWN_NAMES)
+    if known is not None:
+        known.clear()
+
+
+def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
+    """The scope's names, casefolded, when a bulk import keeps them (names_read_once)."""
+    known = session.connection().info.get(KNOWN_NAMES)
+    if known is None:
+        return None
+    key = (model.__tablename__, tuple(sorted(scope.items())))
+    if key not in known:
+        query = select(model.name)
+        for column, value in scope.items():
+            query = query.where(getattr(model, column) == value)
+        with session.no_autoflush:
+            known[key] = {name.casefold() for name in session.exec(query).all()}
+    names: set[str] = known[key]
+    return names
+
+
 def name_taken(
     session: Session, model: Any, name: str, *, exclude_id: int | None = None, **scope: int
 ) -> bool:
@@ -38,11 +82,13 @@ def name_taken(
 
     `Exeter` and `exeter` on one side would be two ships the finder cannot tell apart.
     """
+    wanted = name.casefold()
+    if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
+        return wanted in known
     # Compared in Python: SQLite's lower() folds ASCII only, and Émile is ÉMILE too.
     query = select(model)
     for key, value in scope.items():
         query = query.where(getattr(model, key) == value)
-    wanted = name.casefold()
     # No autoflush: the row being saved may already carry the clashing name.
     with session.no_autoflush:
         return any(
@@ -71,6 +117,8 @@ def flush_unique(
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(message) from exc
+    if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
+        known.add(name.casefold())
 
 
 def require_version(row: Any, expected: int | None, name: str) -> None:

@@ -15,10 +15,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
 from tracker.db import SessionFactory
 from tracker.services import fleet, mines, roster
+from tracker.services.common import forget_names, names_read_once
 from tracker.services.errors import InvalidInput, NotFound
 
 KINDS = ("ships", "units", "counters")
@@ -95,11 +97,14 @@ class Report:
 
 
 @contextmanager
-def _one_transaction(factory: SessionFactory, commit: Callable[[], bool]) -> Iterator[Any]:
+def _one_transaction(
+    factory: SessionFactory, commit: Callable[[], bool]
+) -> Iterator[tuple[Any, Connection]]:
     """A factory whose sessions all work inside one outer transaction: each service call's own
-    commit only releases a savepoint, and the outer one commits if `commit()` says so."""
+    commit only releases a savepoint, and the outer one commits if `commit()` says so. Names
+    are read once per scope for the whole file (common.names_read_once)."""
     bind = factory().get_bind()
-    with bind.connect() as connection:  # type: ignore[union-attr]
+    with bind.connect() as connection, names_read_once(connection):  # type: ignore[union-attr]
         outer = connection.begin()
 
         def inner() -> Session:
@@ -107,7 +112,7 @@ def _one_transaction(factory: SessionFactory, commit: Callable[[], bool]) -> Ite
                            join_transaction_mode="create_savepoint")  # fmt: skip
 
         try:
-            yield inner
+            yield inner, connection
         except BaseException:
             outer.rollback()
             raise
@@ -187,18 +192,19 @@ def _save_unit(factory: Any, side_id: int, values: dict[str, Any]) -> int:
         raise InvalidInput(errors) from exc
 
 
-def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
+def _writer(kind: str, target_id: int, factory: Any) -> Callable[[Any, dict[str, Any]], object]:
     if kind == "ships":
         return lambda factory, values: fleet.create_ship(
             factory, squadron_id=target_id, fields=fleet.ShipFields(**values)
         )
     if kind == "units":
         return lambda factory, values: _save_unit(factory, target_id, values)
+    # The campaign's ships are read once, in the transaction, not once per row.
+    find_ship = mines.ship_finder(factory, campaign_id=target_id)
 
     def counter(factory: Any, values: dict[str, Any]) -> object:
         values = dict(values)
-        ship = mines.ship_by_name(factory, campaign_id=target_id, name=values.pop("ship"),
-                                  side=values.pop("side", None))  # fmt: skip
+        ship = find_ship(values.pop("ship"), values.pop("side", None))
         now = mines.counter(factory, ship_id=ship)
         kept = {"torpedo_factors": now.torpedo_factors, "mines_loaded": now.mines_loaded,
                 "hull_boxes": now.hull_boxes, "fuel_full": now.fuel.full,
@@ -234,23 +240,27 @@ def import_csv(
                         "commas (in a spreadsheet: CSV UTF-8)")  # fmt: skip
     # Without a required column no row can be saved; its cells are still checked.
     complete = all(column.name in header for column in COLUMNS[kind] if column.required)
-    write = _writer(kind, target_id)
+    # Every row is read and checked before the write lock is taken: it is held for the writes.
+    checked: list[tuple[int, dict[str, Any], dict[str, str]]] = []
+    for number, record in rows:
+        if len(record) > len(header):
+            checked.append((number, {}, {"": "more cells than columns"}))
+            continue
+        cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
+        checked.append((number, *_convert(kind, cells)))
     written = 0
-    with _one_transaction(factory, lambda: not problems and not dry_run) as inner:
-        for number, record in rows:
-            if len(record) > len(header):
-                problems.append(f"row {number}: more cells than columns")
-                continue
-            cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
-            values, errors = _convert(kind, cells)
-            if not errors and complete:
+    with _one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
+        write = _writer(kind, target_id, inner) if complete else None
+        for number, values, errors in checked:
+            if not errors and write is not None:
                 try:
                     write(inner, values)
                     written += 1
                 except (InvalidInput, NotFound) as exc:
                     errors = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
-            problems += [f"row {number}, {column}: {message}" for column, message in
-                         errors.items()]  # fmt: skip
+                    forget_names(connection)  # the row's savepoint, and any name it took, went
+            problems += [f"row {number}" + (f", {column}" if column else "") + f": {message}"
+                         for column, message in errors.items()]  # fmt: skip
             if len(problems) >= MAX_PROBLEMS:
                 problems.append("... and more: fix these first")
                 break

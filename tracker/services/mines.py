@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -1014,29 +1014,41 @@ def ship_by_name(
     factory: SessionFactory, *, campaign_id: int, name: str, side: str | None = None
 ) -> int:
     """The id of the campaign's ship of that name (any case), on that side when given."""
+    return ship_finder(factory, campaign_id=campaign_id)(name, side)
+
+
+def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, str | None], int]:
+    """ship_by_name for many names: the campaign's ships are read once (a CSV of counters
+    names hundreds), and each name is then found among them."""
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
-        wanted = name.strip().casefold()  # SQLite's lower() folds ASCII only
-        ships = session.exec(
-            select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
-            .where(Side.campaign_id == campaign_id).order_by(col(Ship.id))
-        ).all()  # fmt: skip
         sides = {row.id: row.name for row in session.exec(
             select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        ships = session.exec(
+            select(col(Ship.id), col(Ship.name), col(Ship.side_id))
+            .where(col(Ship.side_id).in_(list(sides))).order_by(col(Ship.id))
+        ).all()  # fmt: skip
+    by_name: dict[str, list[tuple[int, str]]] = {}
+    for ship_id, ship_name, side_id in ships:
+        # SQLite's lower() folds ASCII only: names are compared casefolded, here.
+        by_name.setdefault(ship_name.casefold(), []).append((ship_id or 0, sides[side_id]))
+
+    def find(name: str, side: str | None = None) -> int:
         matches = [
-            ship
-            for ship in ships
-            if ship.name.casefold() == wanted
-            and (not side or sides[ship.side_id].casefold() == side.strip().casefold())
+            ship_id
+            for ship_id, side_name in by_name.get(name.strip().casefold(), [])
+            if not side or side_name.casefold() == side.strip().casefold()
         ]
         if not matches:
             where = f" on {side.strip()!r}" if side else " in this campaign"
             raise InvalidInput({"ship": f"no ship named {name.strip()!r}{where}"})
         if len(matches) > 1:
-            names = ", ".join(sides[ship.side_id] for ship in matches)
+            names = ", ".join(side_name for _, side_name in by_name[name.strip().casefold()])
             raise InvalidInput({"ship": f"{name.strip()!r} is a ship of {names}: say which in "
                                 "the side column"})  # fmt: skip
-        return matches[0].id or 0
+        return matches[0]
+
+    return find
 
 
 def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:

@@ -190,8 +190,13 @@ def _campaign_of_side(session: Session, side_id: int) -> tuple[Side, Campaign]:
 
 
 def _points(session: Session, side_id: int) -> int:
-    units = session.exec(select(WasUnit).where(WasUnit.side_id == side_id)).all()
-    return sum(u.points + was.extra_decoy_cost(u.extra_decoys) for u in units)
+    # Summed by the database, not over every unit loaded: a CSV import checks it for each row.
+    totals = session.exec(
+        select(col(WasUnit.extra_decoys), func.count(), func.sum(WasUnit.points))
+        .where(WasUnit.side_id == side_id).group_by(col(WasUnit.extra_decoys))
+    ).all()  # fmt: skip
+    return sum(int(points or 0) + count * was.extra_decoy_cost(decoys)
+               for decoys, count, points in totals)  # fmt: skip
 
 
 def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasUnit) -> None:

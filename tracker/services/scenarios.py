@@ -9,7 +9,9 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
@@ -33,7 +35,13 @@ from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.services import backups, journal
 from tracker.services.common import get_row
-from tracker.services.errors import InvalidInput, check, require_plain, require_range
+from tracker.services.errors import (
+    DatabaseUnavailable,
+    InvalidInput,
+    check,
+    require_plain,
+    require_range,
+)
 from tracker.services.sheet import crew_of, squadron_strength
 
 
@@ -330,11 +338,21 @@ def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
         return scenario.turn
 
 
+@dataclass(frozen=True)
+class ClosedScenario:
+    """A scenario just closed: how many ships' end states were kept, and the backup taken
+    after it, or why none could be written (backup_failure, also in the journal)."""
+
+    ships: int
+    backup: Path | None
+    backup_failure: str | None
+
+
 def close_scenario(
     factory: SessionFactory, *, scenario_id: int, outcome: str = "", notes: str = ""
-) -> int:
+) -> ClosedScenario:
     """End a scenario in play: every ship's end state is recorded, then the file is backed up;
-    returns how many ships."""
+    a backup that cannot be written is said in the result and in the journal."""
     errors: dict[str, str] = {}
     if len(outcome.strip()) > 200:
         errors["outcome"] = "must be at most 200 characters"
@@ -370,8 +388,22 @@ def close_scenario(
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
         )  # fmt: skip
     # After the commit: the copy holds the closed scenario, a point worth going back to.
-    backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
-    return len(ships)
+    taken = backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
+    if taken.failure is not None:
+        _journal_backup_failure(factory, scenario_id=scenario_id, failure=taken.failure)
+    return ClosedScenario(len(ships), taken.path, taken.failure)
+
+
+def _journal_backup_failure(factory: SessionFactory, *, scenario_id: int, failure: str) -> None:
+    """A journal line for a backup that could not be written, so the record shows there is
+    none; on a full disk this line may not be written either, and the result still says it."""
+    with suppress(DatabaseUnavailable), session_scope(factory) as session:
+        scenario = _scenario(session, scenario_id)
+        journal.append(
+            session, campaign_id=scenario.campaign_id, kind="backup",
+            summary=f"No backup after closing {scenario.title}: {failure}",
+            after={"backup": None}, undoable=False, scenario=scenario,
+        )  # fmt: skip
 
 
 def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -> None:
