@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.app import App, SystemCommand
@@ -13,7 +14,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tracker import paths, settings
+from tracker import crash_log, paths, settings
 from tracker.errors import CannotOpen, DatabaseUnavailable
 from tracker.rules.dice import Dice
 from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
@@ -96,6 +97,19 @@ class TrackerApp(App[None]):
         self.rng = rng or random.Random()
         self.dice = Dice(self.rng)
         self.open_campaign_id = open_campaign_id
+        # The first unexpected error, and the log it was written to (crash_log): the command
+        # line says where, and exits with status 1.
+        self.crash: BaseException | None = None
+        self.crash_path: Path | None = None
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A crash: its traceback goes to a log file, and the terminal gets only the line the
+        command line prints (crash_log says why)."""
+        if self.crash is None:
+            self.crash = error
+            self.crash_path = crash_log.write(error)
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
 
     def on_mount(self) -> None:
         loaded = settings.read()

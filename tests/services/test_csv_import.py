@@ -612,4 +612,6 @@ def test_a_counters_file_changes_only_its_own_columns_and_names_the_side_when_it
 def test_a_control_character_in_a_cell_is_refused(factory: SessionFactory, world: World) -> None:
     raw = csv_file(SHIP_HEADER, "Hero\x07,20,18")
     report = load(factory, "ships", raw, world.alpha_id)
-    assert report.problems == ("row 2, name: holds a control character: retype it",)
+    assert report.problems == (
+        "row 2, name: holds a control character (U+0007): retype it without it",
+    )

@@ -14,11 +14,13 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tracker import __version__, paths
 
 EXIT_BAD_FILE = 2
+EXIT_CRASH = 1
 UMPIRE_NEEDS_HEAD = (
     "the umpire's view cannot upgrade or create a campaign database: "
     "open it once without --umpire first"
@@ -122,8 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tracker.app import TrackerApp
 
-    TrackerApp(factory, open_campaign_id=open_campaign_id, read_only=args.umpire).run()
+    app = TrackerApp(factory, open_campaign_id=open_campaign_id, read_only=args.umpire)
+    app.run()
     engine.dispose()
+    if app.crash is not None:
+        return crashed(app.crash, app.crash_path)
     left_as_is(target)
     return 0
 
@@ -131,8 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     """Check the campaign file with the standard library alone, start the app at once, and
     let it open the database in a thread; the exit status (2 when the file cannot be used)."""
-    from pathlib import Path
-
     from tracker.campaign_file import DatabaseProblem, head_revision, inspect_file
 
     path = Path(target).expanduser()
@@ -171,8 +174,18 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     if app.failure is not None:
         print(f"tracker: {app.failure}", file=sys.stderr)
         return EXIT_BAD_FILE
+    if app.crash is not None:
+        return crashed(app.crash, app.crash_path)
     left_as_is(target)
     return 0
+
+
+def crashed(error: BaseException, path: Path | None) -> int:
+    """Say on stderr where the crash's log is; the exit status of a crash."""
+    from tracker import crash_log
+
+    print(crash_log.say(error, path), file=sys.stderr)
+    return EXIT_CRASH
 
 
 def left_as_is(target: str) -> None:
@@ -218,5 +231,12 @@ def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
 
 
 def run() -> None:
-    """Console-script wrapper so the exit status reaches the shell."""
-    sys.exit(main())
+    """Console-script wrapper so the exit status reaches the shell; a crash outside the app
+    is logged and said in one line, as one inside it is."""
+    try:
+        status = main()
+    except Exception as exc:
+        from tracker import crash_log
+
+        status = crashed(exc, crash_log.write(exc))
+    sys.exit(status)

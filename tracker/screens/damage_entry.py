@@ -21,7 +21,7 @@ from tracker.screens.guard import guarded
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import InvalidInput, bad_name_character, character_problem
 from tracker.widgets.track_bar import track_bar
 
 PLACEHOLDER = 'exeter s3 f1 fm+1 crit "B turret out"'
@@ -104,7 +104,7 @@ class DamageEntryScreen(TrackerScreen):
                 with Vertical(id="finder"):
                     yield Label("Ships", classes="caption")
                     yield OptionList(id="ship-candidates")
-                yield Static("", id="damage-preview")
+                yield Static("", id="damage-preview", markup=False)
                 with Vertical(id="dice-panel"):
                     yield Label("Dice", classes="caption")
                     yield Static("", id="dice-log", markup=False)
@@ -186,6 +186,14 @@ class DamageEntryScreen(TrackerScreen):
             line = parse_line(line_text)
         except ShorthandError as error:
             preview.update(error_text(line_text, error))
+            preview.set_class(True, "-error")
+            return
+        char = bad_name_character(line.ship)
+        if char is not None:  # no ship's name holds one: say so, not "no ship matches"
+            start = line_text.find(char)
+            preview.update(error_text(line_text, ShorthandError(
+                f"the ship's name holds {character_problem(char)}: retype it without it",
+                word=char, start=start, end=start + 1)))  # fmt: skip
             preview.set_class(True, "-error")
             return
         ship = self._resolve_ship(line.ship)

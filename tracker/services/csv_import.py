@@ -21,7 +21,7 @@ from sqlmodel import Session
 from tracker.db import SessionFactory
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import InvalidInput, NotFound, require_plain
 
 KINDS = ("ships", "units", "counters")
 LOWER = {"unit_type", "counter_size"}  # words any case may spell
@@ -165,9 +165,10 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
             if column.required:
                 errors[column.name] = "is required"
             continue
-        if any(ord(char) < 32 and char not in "\t\n\r" for char in text) or "\x7f" in text:
-            errors[column.name] = "holds a control character: retype it"
-        elif column.kind in ("int", "optional int"):
+        require_plain(errors, column.name, text)  # a name's own rule is its service's
+        if column.name in errors:
+            continue
+        if column.kind in ("int", "optional int"):
             try:
                 values[column.name] = int(text)
             except ValueError:

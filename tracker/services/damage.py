@@ -19,7 +19,14 @@ from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
 from tracker.services import journal, scenarios
 from tracker.services.common import beyond_ids, get_row
-from tracker.services.errors import InvalidInput, bad_character, check, require_plain, require_range
+from tracker.services.errors import (
+    InvalidInput,
+    bad_character,
+    character_problem,
+    check,
+    require_plain,
+    require_range,
+)
 from tracker.services.sheet import counted_in, squadron_strength
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
@@ -134,8 +141,10 @@ def _validate(request: HitRequest) -> None:
             errors["criticals"] = "each critical needs its effect typed, or a die roll"
         elif len(critical.effect) > 200:
             errors["criticals"] = "a critical's effect must be at most 200 characters"
-        elif bad_character(critical.effect) is not None:
-            errors["criticals"] = "a critical's effect holds a control character: retype it"
+        elif (char := bad_character(critical.effect)) is not None:
+            errors["criticals"] = (
+                f"a critical's effect holds {character_problem(char)}: retype it without it"
+            )
         elif critical.roll is not None and not 1 <= critical.roll <= 100:
             errors["criticals"] = f"a critical die roll must be 1..100, got {critical.roll}"
     if not (

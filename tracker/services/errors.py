@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from tracker.errors import (
     ChangedElsewhere,
     ConnectionLost,
@@ -13,8 +15,8 @@ from tracker.errors import (
 
 __all__ = [
     "MAX_INT", "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput",
-    "NotFound", "ReadOnlyDatabase", "bad_character", "check", "require_plain", "require_range",
-    "require_text",
+    "NotFound", "ReadOnlyDatabase", "bad_character", "bad_name_character", "character_problem",
+    "check", "require_plain", "require_range", "require_text",
 ]  # fmt: skip
 
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
@@ -38,31 +40,70 @@ def require_range(
 
 
 def require_text(errors: dict[str, str], field: str, value: str, max_length: int) -> str:
-    """Record an error for blank or over-long text, or text holding a control character;
-    return it stripped."""
+    """Record an error for a blank or over-long name, or one holding a character no name may
+    hold (see bad_name_character); return it stripped."""
     value = value.strip()
     if not value:
         errors[field] = "must not be blank"
     elif len(value) > max_length:
         errors[field] = f"must be at most {max_length} characters, got {len(value)}"
-    require_plain(errors, field, value)
+    require_plain(errors, field, value, name=True)
     return value
+
+
+# Bidirectional embeddings, overrides and isolates: each reorders the text after it, up to its
+# end or the end of the paragraph, so what a print or a screen shows is not what was typed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Direction marks: invisible, and refused in names only (see bad_name_character).
+BIDI_MARKS = frozenset("\u200e\u200f\u061c")
 
 
 def bad_character(text: str) -> str | None:
     """The first character no text may hold, or None: a control character (tab and line breaks
-    aside), which PostgreSQL (NUL) or the campaign file's reader refuses, or half a surrogate
-    pair, which is no character at all and cannot be written as UTF-8."""
+    aside), which PostgreSQL (NUL), the campaign file's reader or a terminal (C1, U+0080 to
+    U+009F) takes as a command; half a surrogate pair, which is no character at all and cannot
+    be written as UTF-8; or a bidirectional control, which shows the text after it reordered."""
     for char in text:
         code = ord(char)
-        if (code < 32 and char not in "\t\n\r") or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+        if (
+            (code < 32 and char not in "\t\n\r")
+            or 0x7F <= code <= 0x9F
+            or 0xD800 <= code <= 0xDFFF
+            or char in BIDI_CONTROLS
+        ):
             return char
     return None
 
 
-def require_plain(errors: dict[str, str], field: str, value: str) -> None:
-    """Record an error for text holding a character no text may hold (see bad_character)."""
-    char = bad_character(value)
+def bad_name_character(text: str) -> str | None:
+    """The first character no name may hold, or None: what no text may hold, and any other
+    invisible format character (Unicode category Cf: zero-width joiners, U+FEFF, direction
+    marks), with which two names that look the same would differ.
+
+    Free text (notes) keeps these: a zero-width joiner builds an emoji, a non-joiner or a
+    direction mark shapes Persian or mixed-script prose, and a note names nothing."""
+    bad = bad_character(text)
+    if bad is not None:
+        return bad
+    return next((char for char in text if unicodedata.category(char) == "Cf"), None)
+
+
+def character_problem(char: str) -> str:
+    """What a refused character is, for a message: 'a control character (U+009B)'."""
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        what = "half a character"
+    elif char in BIDI_CONTROLS or char in BIDI_MARKS:
+        what = "a bidirectional control"
+    elif unicodedata.category(char) == "Cf":
+        what = "an invisible formatting character"
+    else:
+        what = "a control character"
+    return f"{what} (U+{code:04X})"
+
+
+def require_plain(errors: dict[str, str], field: str, value: str, *, name: bool = False) -> None:
+    """Record an error for text holding a character no text (with name, no name) may hold."""
+    char = (bad_name_character if name else bad_character)(value)
     if char is not None and field not in errors:
-        what = "a control character" if ord(char) < 0xD800 else "half a character"
-        errors[field] = f"holds {what} (U+{ord(char):04X}): retype it without it"
+        errors[field] = f"holds {character_problem(char)}: retype it without it"

@@ -25,7 +25,13 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign
 from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
 from tracker.rules import smr
-from tracker.services.errors import MAX_INT, InvalidInput, bad_character
+from tracker.services.errors import (
+    MAX_INT,
+    InvalidInput,
+    bad_character,
+    bad_name_character,
+    character_problem,
+)
 
 FORMAT = "tracker-campaign"
 VERSION = 1
@@ -47,6 +53,9 @@ def _tables() -> list[Table]:
 
 # Bookkeeping, not campaign data: an imported row starts at version 1 (models.versioned).
 NOT_EXPORTED = frozenset({"version"})
+# The text columns holding a name, which refuse what a name refuses (errors.bad_name_character);
+# the others are free text.
+NAME_COLUMNS = frozenset({"name", "title", "area_a", "area_b", "layer_name", "sector"})
 
 
 def _data_columns(table: Table) -> list[Any]:
@@ -208,10 +217,6 @@ class _Problems:
             raise InvalidInput({"file": "; ".join(self.items)})
 
 
-def _bad_text(value: str) -> bool:
-    return bad_character(value) is not None
-
-
 def _kind(column: Column[Any]) -> Any:
     """The column's SQL type, under any decorator (a UTC timestamp is a DateTime)."""
     return getattr(column.type, "impl", column.type)
@@ -242,8 +247,9 @@ def _check_value(column: Column[Any], value: Any) -> str | None:
             return "must be text"
         if kind.length is not None and len(value) > kind.length:
             return f"must be at most {kind.length} characters"
-        if _bad_text(value):
-            return "holds a control character"
+        char = (bad_name_character if column.name in NAME_COLUMNS else bad_character)(value)
+        if char is not None:
+            return f"holds {character_problem(char)}: edit the file without it"
     return None
 
 
@@ -581,7 +587,7 @@ def import_campaign(
     """
     tables: dict[str, list[dict[str, Any]]] = document["tables"]
     campaign_name = (name if name is not None else tables["campaign"][0]["name"]).strip()
-    if not campaign_name or len(campaign_name) > 80 or _bad_text(campaign_name):
+    if not campaign_name or len(campaign_name) > 80 or bad_name_character(campaign_name):
         raise InvalidInput({"name": "give the campaign a name of 1 to 80 characters"})
     with session_scope(factory) as session:
         clash = session.exec(select(Campaign).where(

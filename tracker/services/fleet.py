@@ -506,7 +506,7 @@ def set_commander(
     grade = _grade_for(acquisition, training, roll, errors)
     if len(name.strip()) > 60:
         errors["name"] = "must be at most 60 characters"
-    require_plain(errors, "name", name)
+    require_plain(errors, "name", name, name=True)
     check(errors)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)

@@ -543,7 +543,7 @@ def _validate_place(
             errors["boundary"] = "that boundary is not on this campaign's map: add it first"
     elif len(sector) > 12:
         errors["sector"] = "must be at most 12 characters"
-    require_plain(errors, "sector", sector)
+    require_plain(errors, "sector", sector, name=True)
     return sector
 
 
@@ -613,7 +613,7 @@ def sow_minefield(
     if len(layer_name.strip()) > 60:
         errors["layer_name"] = "must be at most 60 characters"
     require_plain(errors, "notes", notes)
-    require_plain(errors, "layer_name", layer_name)
+    require_plain(errors, "layer_name", layer_name, name=True)
     with session_scope(factory) as session:
         side = get_row(session, Side, side_id)
         campaign_id = side.campaign_id

@@ -441,7 +441,7 @@ def _checked_sector(sector: str, turn: int | None, *, blank: bool) -> str:
     errors: dict[str, str] = {}
     if (not sector and not blank) or len(sector) > 12:
         errors["sector"] = "name the sector (at most 12 characters)"
-    require_plain(errors, "sector", sector)
+    require_plain(errors, "sector", sector, name=True)
     _check_turn(errors, turn)
     check(errors)
     return sector
