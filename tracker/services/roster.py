@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
