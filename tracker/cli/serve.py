@@ -283,9 +283,10 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         if args.public_url or args.host in WILDCARD_HOSTS
         else ""
     )
+    # The address on a line of its own, whole, to copy or click even where the line wraps.
     print(
-        f"tracker: serving {shown_target(target)} at {url}/?token={access.token}{on_host} "
-        "(ctrl+c to stop)",
+        f"tracker: serving {shown_target(target)}{on_host} (ctrl+c to stop); open this "
+        f"address, token included, in a browser:\n{url}/?token={access.token}",
         flush=True,
     )
     note = reach_note(args.host)
