@@ -52,8 +52,11 @@ FUZZ = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# The characters of a cookie's value (RFC 6265's cookie-octet): what a client can send there.
-COOKIE_CHARACTERS = "".join(chr(code) for code in range(0x21, 0x7F) if chr(code) not in '",;')
+# The characters of a cookie's value (RFC 6265's cookie-octet), and bytes beyond ASCII that
+# are no UTF-8 (http.client sends a header's characters as latin-1 bytes).
+COOKIE_CHARACTERS = "".join(
+    chr(code) for code in [*range(0x21, 0x7F), *range(0x80, 0x100)] if chr(code) not in '\\",;'
+)
 
 
 @needs_proc

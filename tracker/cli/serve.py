@@ -212,8 +212,9 @@ class Access:
         given = query_token if query_token is not None else cookie_token
         if given is None:
             return "no token: open the address that `tracker serve` printed, token included"
-        # Bytes, as compare_digest refuses str with characters beyond ASCII.
-        if not secrets.compare_digest(given.encode(), self.token.encode()):
+        # Bytes, as compare_digest refuses str with characters beyond ASCII; a header's bytes
+        # that are no UTF-8 arrive as lone surrogates.
+        if not secrets.compare_digest(given.encode(errors="surrogatepass"), self.token.encode()):
             return "a wrong token: open the address that `tracker serve` printed, token included"
         if starts_app and (origin_header is None or origin(origin_header) != self.origin):
             shown = "none" if origin_header is None else repr(origin_header[:100])
