@@ -31,7 +31,7 @@ WELCOME = "No campaigns in this file yet"
 ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b."
 )
-BANNER_TOKEN = re.compile(r"/\?token=([A-Za-z0-9_-]+) ")
+BANNER_TOKEN = re.compile(r"^http://127\.0\.0\.1:[0-9]+/\?token=([A-Za-z0-9_-]+)$", re.M)
 
 
 def free_port() -> int:

@@ -212,8 +212,9 @@ class Access:
         given = query_token if query_token is not None else cookie_token
         if given is None:
             return "no token: open the address that `tracker serve` printed, token included"
-        # Bytes, as compare_digest refuses str with characters beyond ASCII.
-        if not secrets.compare_digest(given.encode(), self.token.encode()):
+        # Bytes, as compare_digest refuses str with characters beyond ASCII; a header's bytes
+        # that are no UTF-8 arrive as lone surrogates.
+        if not secrets.compare_digest(given.encode(errors="surrogatepass"), self.token.encode()):
             return "a wrong token: open the address that `tracker serve` printed, token included"
         if starts_app and (origin_header is None or origin(origin_header) != self.origin):
             shown = "none" if origin_header is None else repr(origin_header[:100])
@@ -283,9 +284,10 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         if args.public_url or args.host in WILDCARD_HOSTS
         else ""
     )
+    # The address on a line of its own, whole, to copy or click even where the line wraps.
     print(
-        f"tracker: serving {shown_target(target)} at {url}/?token={access.token}{on_host} "
-        "(ctrl+c to stop)",
+        f"tracker: serving {shown_target(target)}{on_host} (ctrl+c to stop); open this "
+        f"address, token included, in a browser:\n{url}/?token={access.token}",
         flush=True,
     )
     note = reach_note(args.host)
