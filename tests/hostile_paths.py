@@ -109,7 +109,7 @@ def hostile_paths(
     relative = PROTECTED[kind]
     target = world.folder / relative
     forms = ["absolute", "dotdot", "from-sub", "case", "dots", "slash", "symlink", "chain",
-             "folder-link"]  # fmt: skip
+             "folder-link", "link-dotdot"]  # fmt: skip
     if kind in EXISTING:
         forms.append("hardlink")
     form = draw(st.sampled_from(forms))
@@ -147,6 +147,13 @@ def hostile_paths(
         folder, _, name = relative.rpartition("/")
         link.symlink_to(world.folder / folder if folder else world.folder)
         path = f"{link}/{name}"
+    elif form == "link-dotdot":
+        # A link to a folder three levels down: "link/../../../../x" climbs from where the
+        # link points (back to the world's folder), not from where it sits, as the system does.
+        deep = world.links / f"{link.name}-x" / "y" / "z"
+        deep.mkdir(parents=True)
+        link.symlink_to(deep)
+        path = f"{link}/../../../../{relative}"
     else:  # hardlink
         os.link(target, link)
         path = str(link)

@@ -327,3 +327,16 @@ def test_a_named_pipe_is_refused_without_being_opened(world: hp.World, replace: 
     assert not stuck, "the write waited on the pipe"
     assert "is not a regular file: choose another file name" in str(outcome[0])
     assert stat.S_ISFIFO(pipe.lstat().st_mode)
+
+
+def test_a_campaign_opened_through_a_link_keeps_both_names_and_both_backup_folders(
+    world: hp.World,
+) -> None:
+    """--db link/c.db where link/c.db points at the real file: SQLite keeps -wal beside the
+    real file, tracker keeps backups beside the name; every one of them is refused."""
+    named = world.links / "c.db"
+    named.symlink_to(world.campaign)
+    for path in (world.campaign, world.folder / "c.db-wal", world.backup,
+                 world.links / "c.db-wal", world.links / "backups" / "sheet.html"):  # fmt: skip
+        with pytest.raises(safe_output.OutputRefused, match="refused to write"):
+            safe_output.write_text(path, "x", campaign=named, replace=True)

@@ -141,9 +141,11 @@ def check_target(
     text = os.fspath(path).strip()
     if not text:
         raise OutputRefused("no file name given: type the name of the file to write")
-    typed = Path(os.path.abspath(Path(text).expanduser()))
+    # Links are followed before each "..", as the system does: "link/../x" is beside the
+    # folder the link points to, not beside the link.
+    typed = Path(text).expanduser()
     target = Path(os.path.realpath(typed))
-    shown = text if typed == target else f"{text} (that is {target})"
+    shown = text if os.path.abspath(typed) == str(target) else f"{text} (that is {target})"
     if target.is_dir():
         raise OutputRefused(f"cannot write {target}: it is a folder: give a file name")
     if os.path.basename(text) in ("", ".", ".."):
