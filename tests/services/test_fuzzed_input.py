@@ -245,7 +245,8 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     scenarios.set_participants(factory, scenario_id=second.id, ship_ids=[exeter, spee])
     scenarios.set_participants(factory, scenario_id=first.id, ship_ids=list(ships))
     scenarios.start_scenario(factory, scenario_id=first.id)
-    check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=list(ships),
+    # A task force is one side's ships (RULES.md §Mines): Blue's three.
+    check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=[exeter, ajax, seal],
                               speed=1, seed=1)  # fmt: skip
     damage.record_hit(factory, request=damage.HitRequest(ship_id=ajax, structure=1))
     fleet.set_fire_markers(factory, ship_id=ajax, count=2)
