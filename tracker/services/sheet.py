@@ -74,6 +74,7 @@ def ship_view(
     out_of_command: bool,
     batteries: tuple[BatteryView, ...] = (),
     campaign_id: int = 0,
+    own_crew: CrewView | None = None,
 ) -> ShipView:
     """A ship with its derived values: 1/3 flags, crew-adjusted points, base width."""
     assert ship.id is not None
@@ -109,6 +110,7 @@ def ship_view(
         batteries=batteries,
         campaign_id=campaign_id,
         version=ship.version,
+        own_crew=own_crew,
     )
 
 
@@ -121,10 +123,23 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
     return session.get(Crew, squadron.crew_id) if squadron.crew_id else None
 
 
-def _crew_percent(session: Session, ship: Ship, squadron_crew: Crew | None) -> int:
-    """The ship's crew points percentage; `squadron_crew` is its squadron's crew, loaded once."""
-    crew = squadron_crew if ship.crew_id is None else session.get(Crew, ship.crew_id)
-    return smr.crew_cost_percent(crew.training) if crew else 0
+def _sheet_ship(
+    session: Session, ship: Ship, squadron_crew: Crew | None, scale: str,
+    scenario: Scenario | None, campaign_id: int = 0,
+) -> ShipView:  # fmt: skip
+    """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
+    `squadron_crew` is its squadron's crew, loaded once for a whole sheet."""
+    own = session.get(Crew, ship.crew_id) if ship.crew_id is not None else None
+    crew = own if ship.crew_id is not None else squadron_crew
+    return ship_view(
+        ship,
+        crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
+        scale=scale,
+        out_of_command=_out_of_command(ship, scenario),
+        batteries=_batteries(session, ship.id or 0),
+        campaign_id=campaign_id,
+        own_crew=_crew_view(own) if own else None,
+    )
 
 
 def squadron_strength(
@@ -234,14 +249,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
         ).all()
         views = tuple(
-            ship_view(
-                ship,
-                crew_percent=_crew_percent(session, ship, crew),
-                scale=campaign.model_scale,
-                out_of_command=_out_of_command(ship, scenario),
-                batteries=_batteries(session, ship.id or 0),
-            )
-            for ship in ships
+            _sheet_ship(session, ship, crew, campaign.model_scale, scenario) for ship in ships
         )
         original, afloat = squadron_strength(session, squadron_id, scenario)
         return RecordSheet(
@@ -286,12 +294,5 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         campaign = get_row(session, Campaign, side.campaign_id)
         scenario = journal.current_scenario(session, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        view = ship_view(
-            ship,
-            crew_percent=_crew_percent(session, ship, crew),
-            scale=campaign.model_scale,
-            out_of_command=_out_of_command(ship, scenario),
-            batteries=_batteries(session, ship_id),
-            campaign_id=side.campaign_id,
-        )
+        view = _sheet_ship(session, ship, crew, campaign.model_scale, scenario, side.campaign_id)
         return view, f"{side.name} · {squadron.name}"
