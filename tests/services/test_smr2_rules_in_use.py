@@ -313,3 +313,16 @@ def test_smr2_3_2_a_ship_with_its_own_crew_tests_and_takes_reductions_with_it(
         ),
         "subject",
     )
+
+
+@pytest.mark.parametrize(("training", "roll", "expected"), [(3, 5, -1), (3, 9, 0), (5, 10, 1)])
+def test_smr2_3_5_crew_reductions_survive_a_reroll(
+    world: World, factory: SessionFactory, training: int, roll: int, expected: int
+) -> None:
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=4)
+    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)  # Average 0 -> -1
+    fleet.set_crew(
+        factory, squadron_id=world.alpha_id, training=training, acquisition="random", roll=roll
+    )
+    crew = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).crew
+    assert crew is not None and crew.modifier_now == expected == crew.modifier_base - 1

@@ -595,17 +595,13 @@ def set_crew(
         if crew is None:
             crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
         rolled = roll if acquisition == "random" else None
-        same = before is not None and (acquisition, training, rolled, grade) == (
-            crew.acquisition,
-            crew.training,
-            crew.roll,
-            crew.grade,
-        )
+        # Combat reductions stay with the crew through a re-roll or re-buy, as a commander's do
+        # (SMR2 §3.5): the cut it bears is taken from its new rating.
+        cut = max(0, smr.grade_modifier(crew.grade) - crew.modifier_now) if before else 0
         crew.acquisition, crew.training, crew.grade = acquisition, training, grade
         crew.roll = rolled
         crew.roll_modified = modified if acquisition == "random" else None
-        if not same:
-            crew.modifier_now = smr.grade_modifier(grade)
+        crew.modifier_now = smr.reduced_modifier(smr.grade_modifier(grade), cut)
         session.add(crew)
         session.flush()
         squadron.crew_id = crew.id
