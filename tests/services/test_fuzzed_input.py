@@ -255,7 +255,8 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     u47 = next(m.id for m in roster.roster(factory, side_id=blue.id, owner=True).markers if m.real)
     roster.record_search(factory, marker_id=u47, party=roster.SearchParty("aircraft"), roll=6)
     roster.attack_marker(factory, marker_id=u47, success=True)  # U-47 revealed
-    check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=list(ships),
+    # A task force is one side's ships (RULES.md §Mines): Blue's three.
+    check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=[exeter, ajax, seal],
                               speed=1, seed=1)  # fmt: skip
     damage.record_hit(factory, request=damage.HitRequest(ship_id=ajax, structure=1))
     fleet.set_fire_markers(factory, ship_id=ajax, count=2)

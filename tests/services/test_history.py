@@ -16,6 +16,7 @@ from service_helpers import (
     World,
     appoint,
     attempt,
+    begin_with_all,
     fresh_factory,
     get_row,
     replayed_states,
@@ -353,8 +354,11 @@ def test_undo_of_a_rerolled_commander_and_crew_restores_the_earlier_ones(
 def test_undo_of_a_transfer_restores_the_squadron(
     world: World, factory: SessionFactory, exeter: int
 ) -> None:
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+    begin_with_all(factory, world)  # a transfer in battle is Out of Command (RULES.md §SMR2)
     fleet.transfer_ship(factory, ship_id=exeter, to_squadron_id=world.bravo_id)
     ship = get_row(factory, Ship, exeter)
+    assert ship.crew_id is not None  # it took its own crew along
     assert (ship.squadron_id, ship.transferred_scenario_id, ship.transferred_turn) == (
         world.bravo_id,
         world.scenario_id,
@@ -363,7 +367,11 @@ def test_undo_of_a_transfer_restores_the_squadron(
     history.undo_last(factory, campaign_id=world.campaign_id)
     ship = get_row(factory, Ship, exeter)
     assert (ship.squadron_id, ship.original_squadron_id) == (world.alpha_id, world.alpha_id)
-    assert (ship.transferred_scenario_id, ship.transferred_turn) == (None, None)
+    assert (ship.transferred_scenario_id, ship.transferred_turn, ship.crew_id) == (
+        None,
+        None,
+        None,
+    )
     history.redo_last(factory, campaign_id=world.campaign_id)
     assert get_row(factory, Ship, exeter).squadron_id == world.bravo_id
 

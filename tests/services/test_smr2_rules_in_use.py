@@ -279,3 +279,50 @@ def test_smr2_3_5_a_radius_cut_stays_when_the_squadron_becomes_an_air_group(
     fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Alpha", air=False, notes="")
     commander = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander
     assert commander is not None and commander.radius_now_cm == 50 - 15
+
+
+def test_smr2_3_2_a_ship_with_its_own_crew_tests_and_takes_reductions_with_it(
+    world: World, factory: SessionFactory, add_ship: AddShip, refused: Refused
+) -> None:
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
+    fleet.set_crew(factory, squadron_id=world.bravo_id, training=1, acquisition="direct")
+    ajax = add_ship(world.alpha_id, "Ajax")
+    stays = add_ship(world.bravo_id, "Achilles")
+    fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
+    ship_test = fleet.record_test(
+        factory, squadron_id=world.bravo_id, subject="crew", roll=4, ship_id=ajax
+    )
+    squadron_test = fleet.record_test(factory, squadron_id=world.bravo_id, subject="crew", roll=4)
+    assert (ship_test.modifier, ship_test.passed) == (2, True)  # Ajax's Elite crew
+    assert (squadron_test.modifier, squadron_test.passed) == (-2, False)  # Bravo's Green crew
+    # A ship without a crew of its own tests with its squadron's.
+    assert (
+        fleet.record_test(
+            factory, squadron_id=world.bravo_id, subject="crew", roll=4, ship_id=stays
+        ).modifier
+        == -2
+    )
+    fleet.reduce_command(factory, squadron_id=world.bravo_id, crew_by=1, ship_id=ajax)
+    record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
+    own = next(ship.own_crew for ship in record.ships if ship.id == ajax)
+    assert own is not None and (own.quality, own.modifier_now) == ("Elite", 1)
+    assert record.crew is not None and record.crew.modifier_now == -2
+    refused(
+        lambda: fleet.record_test(
+            factory, squadron_id=world.alpha_id, subject="crew", roll=4, ship_id=ajax
+        ),
+        "subject",
+    )
+
+
+@pytest.mark.parametrize(("training", "roll", "expected"), [(3, 5, -1), (3, 9, 0), (5, 10, 1)])
+def test_smr2_3_5_crew_reductions_survive_a_reroll(
+    world: World, factory: SessionFactory, training: int, roll: int, expected: int
+) -> None:
+    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=4)
+    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)  # Average 0 -> -1
+    fleet.set_crew(
+        factory, squadron_id=world.alpha_id, training=training, acquisition="random", roll=roll
+    )
+    crew = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).crew
+    assert crew is not None and crew.modifier_now == expected == crew.modifier_base - 1

@@ -66,12 +66,22 @@ def crew_block(record: RecordSheet, hints: bool = True) -> str:
     rule = "on" if record.crew_roll_adds_commander else "off"
     if crew is None:
         hint = "\nPress w to roll or buy one." if hints else ""
-        return f"No crew rating yet.{hint}\nOptional commander rule: {rule}"
-    return (
+        return f"No crew rating yet.{hint}\nOptional commander rule: {rule}" + own_crews(record)
+    text = (
         f"{crew.quality} · {printing.crew_how(crew)}\n"
         f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
         f"Points {crew.cost_percent:+d}% on each ship\n"
         f"Optional commander rule: {rule}"
+    )
+    return text + own_crews(record)
+
+
+def own_crews(record: RecordSheet) -> str:
+    """The ships that sail with a crew of their own, taken from their first squadron (§3.2)."""
+    return "".join(
+        f"\n{ship.name}: own crew {ship.own_crew.quality} {ship.own_crew.modifier_now:+d}"
+        for ship in record.ships
+        if ship.own_crew is not None
     )
 
 
@@ -502,29 +512,35 @@ class RecordSheetScreen(TrackerScreen):
             return
         ship = self._ship()
 
+        own = ship if ship is not None and ship.own_crew is not None else None
+
         def submit(values: dict[str, Any]) -> TestResult:
-            return fleet.record_test(self.factory, squadron_id=self.squadron_id, **values)
+            return fleet.record_test(self.factory, squadron_id=self.squadron_id,
+                                     ship_id=own.id if own else None, **values)  # fmt: skip
 
         self._form(
             "Command / crew test",
             ship_forms.test_fields(self.record, bool(ship and ship.fire_markers)),
             submit,
-            preview=ship_forms.test_preview(self.record),
+            preview=ship_forms.test_preview(self.record, own),
             dice_field="roll",
-            note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes.",
+            note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
+            + (f" A crew test is of {own.name}'s own crew." if own else ""),
         )
 
     def action_reduce(self) -> None:
+        ship = self._ship()
+        own = ship if ship is not None and ship.own_crew is not None else None
+
         def submit(values: dict[str, Any]) -> bool:
-            fleet.reduce_command(self.factory, squadron_id=self.squadron_id, **values)
+            fleet.reduce_command(self.factory, squadron_id=self.squadron_id,
+                                 ship_id=own.id if own else None, **values)  # fmt: skip
             return True
 
-        self._form(
-            "Combat reductions",
-            ship_forms.reduction_fields(),
-            submit,
-            note="Floors: modifier -2, radius 10 cm; the number of ships commanded never drops.",
-        )
+        note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
+        if own is not None:
+            note += f" The crew reduction goes to {own.name}'s own crew."
+        self._form("Combat reductions", ship_forms.reduction_fields(), submit, note=note)
 
     def action_restore_command(self) -> None:
         def submit(values: dict[str, Any]) -> str:

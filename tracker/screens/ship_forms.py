@@ -166,11 +166,13 @@ def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-def test_preview(sheet: RecordSheet) -> Any:
-    """The test's arithmetic as it stands, and whether it passes (6 or more)."""
+def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
+    """The test's arithmetic as it stands, and whether it passes (6 or more); a crew test of a
+    ship with a crew of its own (`own`) uses that crew (SMR2 §3.2)."""
 
     def preview(values: dict[str, Any]) -> str:
-        rated = sheet.commander if values.get("subject") == "commander" else sheet.crew
+        crew = own.own_crew if own is not None else sheet.crew
+        rated = sheet.commander if values.get("subject") == "commander" else crew
         if rated is None:
             return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
         roll, extra = values.get("roll"), values.get("extra") or 0

@@ -595,17 +595,13 @@ def set_crew(
         if crew is None:
             crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
         rolled = roll if acquisition == "random" else None
-        same = before is not None and (acquisition, training, rolled, grade) == (
-            crew.acquisition,
-            crew.training,
-            crew.roll,
-            crew.grade,
-        )
+        # Combat reductions stay with the crew through a re-roll or re-buy, as a commander's do
+        # (SMR2 §3.5): the cut it bears is taken from its new rating.
+        cut = max(0, smr.grade_modifier(crew.grade) - crew.modifier_now) if before else 0
         crew.acquisition, crew.training, crew.grade = acquisition, training, grade
         crew.roll = rolled
         crew.roll_modified = modified if acquisition == "random" else None
-        if not same:
-            crew.modifier_now = smr.grade_modifier(grade)
+        crew.modifier_now = smr.reduced_modifier(smr.grade_modifier(grade), cut)
         session.add(crew)
         session.flush()
         squadron.crew_id = crew.id
@@ -627,6 +623,20 @@ def set_crew(
         )
 
 
+def _tested_crew(session: Session, squadron: Squadron, ship_id: int | None, field: str) -> int:
+    """The crew a crew test or reduction is for: the ship's own when it has one, else the
+    squadron's (SMR2 §3.2)."""
+    if ship_id is not None:
+        ship = get_row(session, Ship, ship_id)
+        if ship.squadron_id != squadron.id:
+            raise InvalidInput({field: f"{ship.name} is not in {squadron.name}"})
+        if ship.crew_id is not None:
+            return ship.crew_id
+    if squadron.crew_id is None:
+        raise InvalidInput({field: f"{squadron.name} has no crew rating yet"})
+    return squadron.crew_id
+
+
 def reduce_command(
     factory: SessionFactory,
     *,
@@ -634,8 +644,13 @@ def reduce_command(
     modifier_by: int = 0,
     radius_by_cm: int = 0,
     crew_by: int = 0,
+    ship_id: int | None = None,
 ) -> None:
-    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm, P-A6)."""
+    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm, P-A6).
+
+    ship_id: a ship of the squadron with a crew of its own (SMR2 §3.2): the crew reduction goes
+    to that crew, not the squadron's.
+    """
     errors: dict[str, str] = {}
     for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
                        ("crew_by", crew_by)):  # fmt: skip
@@ -665,16 +680,15 @@ def reduce_command(
                 )
             )
         if crew_by:
-            if squadron.crew_id is None:
-                raise InvalidInput({"crew_by": f"{squadron.name} has no crew rating to reduce"})
-            crew = get_row(session, Crew, squadron.crew_id)
+            crew_id = _tested_crew(session, squadron, ship_id, "crew_by")
+            crew = get_row(session, Crew, crew_id)
             before["crew_modifier"] = crew.modifier_now
             crew.modifier_now = smr.reduced_modifier(crew.modifier_now, crew_by)
             after["crew_modifier"] = crew.modifier_now
             rows.append(
                 journal.RowChange(
                     "crew",
-                    squadron.crew_id,
+                    crew_id,
                     {"modifier_now": before["crew_modifier"]},
                     {"modifier_now": after["crew_modifier"]},
                 )
@@ -734,8 +748,12 @@ def record_test(
     roll: int,
     under_fire: bool = False,
     extra: int = 0,
+    ship_id: int | None = None,
 ) -> TestResult:
-    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes (P-A3)."""
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes (P-A3).
+
+    ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2).
+    """
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
         errors["subject"] = "must be 'commander' or 'crew'"
@@ -745,7 +763,11 @@ def record_test(
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        row_id = squadron.commander_id if subject == "commander" else squadron.crew_id
+        row_id = (
+            squadron.commander_id
+            if subject == "commander"
+            else _tested_crew(session, squadron, ship_id, "subject")
+        )
         if row_id is None:
             raise InvalidInput({"subject": f"{squadron.name} has no {subject} rating yet"})
         rated: Commander | Crew = (

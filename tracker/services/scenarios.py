@@ -42,7 +42,8 @@ from tracker.services.errors import (
     require_plain,
     require_range,
 )
-from tracker.services.sheet import crew_of, squadron_strength
+from tracker.services.sheet import crew_of
+from tracker.services.sheet import strengths as sheet_strengths
 
 
 @dataclass(frozen=True)
@@ -178,11 +179,13 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
             )
             for ship in _participants(session, scenario_id)
         )  # fmt: skip
-        strengths = []
-        for squadron_id, name in squadrons.items():
-            original, afloat = squadron_strength(session, squadron_id or 0, scenario)
-            if original:
-                strengths.append((name, original, afloat, smr.half_strength(original, afloat)))
+        campaign = get_row(session, Campaign, scenario.campaign_id)
+        counted = sheet_strengths(session, campaign, scenario)
+        strengths = [
+            (name, *counted[squadron_id], smr.half_strength(*counted[squadron_id]))
+            for squadron_id, name in squadrons.items()
+            if squadron_id in counted
+        ]
         return ScenarioDetail(
             id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,
             position=scenario.position, date=scenario.date, status=scenario.status,

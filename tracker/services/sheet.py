@@ -74,6 +74,7 @@ def ship_view(
     out_of_command: bool,
     batteries: tuple[BatteryView, ...] = (),
     campaign_id: int = 0,
+    own_crew: CrewView | None = None,
 ) -> ShipView:
     """A ship with its derived values: 1/3 flags, crew-adjusted points, base width."""
     assert ship.id is not None
@@ -109,6 +110,7 @@ def ship_view(
         batteries=batteries,
         campaign_id=campaign_id,
         version=ship.version,
+        own_crew=own_crew,
     )
 
 
@@ -121,57 +123,92 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
     return session.get(Crew, squadron.crew_id) if squadron.crew_id else None
 
 
-def _crew_percent(session: Session, ship: Ship, squadron_crew: Crew | None) -> int:
-    """The ship's crew points percentage; `squadron_crew` is its squadron's crew, loaded once."""
-    crew = squadron_crew if ship.crew_id is None else session.get(Crew, ship.crew_id)
-    return smr.crew_cost_percent(crew.training) if crew else 0
+def _sheet_ship(
+    session: Session, ship: Ship, squadron_crew: Crew | None, scale: str,
+    scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
+) -> ShipView:  # fmt: skip
+    """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
+    `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
+    loaded once for a whole sheet."""
+    own = None
+    if ship.crew_id is not None:
+        own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
+    crew = own if ship.crew_id is not None else squadron_crew
+    return ship_view(
+        ship,
+        crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
+        scale=scale,
+        out_of_command=_out_of_command(ship, scenario),
+        batteries=_batteries(session, ship.id or 0),
+        campaign_id=campaign_id,
+        own_crew=_crew_view(own) if own else None,
+    )
 
 
-def squadron_strength(
-    session: Session, squadron_id: int, scenario: Scenario | None
-) -> tuple[int, int]:
-    """(original, afloat) of a squadron for half strength (SMR2 §3.4), by the campaign's reading.
+def strengths(
+    session: Session, campaign: Campaign, scenario: Scenario | None
+) -> dict[int, tuple[int, int]]:
+    """(original, afloat) of each squadron of the campaign for half strength (SMR2 §3.4), by the
+    campaign's reading; a squadron with no original ships is left out.
 
     "scenario" (the default): the ships it began the scenario with, as the start snapshots
     recorded them; before a scenario begins, the ships it has afloat. "campaign": the ships it
-    was formed with, wherever they are now (docs/RULES.md §SMR2).
+    was formed with, wherever they are now (docs/RULES.md §SMR2). Read as plain columns, once
+    for every squadron: a large campaign's sheet pays one small query, not one per ship.
     """
-    squadron = get_row(session, Squadron, squadron_id)
-    side = get_row(session, Side, squadron.side_id)
-    campaign = get_row(session, Campaign, side.campaign_id)
+    side_ids = select(Side.id).where(Side.campaign_id == campaign.id).scalar_subquery()
+    tally: dict[int, tuple[int, int]] = {}
+
+    def count(squadron_id: int, afloat: bool) -> None:
+        original, now = tally.get(squadron_id, (0, 0))
+        tally[squadron_id] = (original + 1, now + afloat)
+
     if campaign.half_strength_scope == "campaign":
-        originals = session.exec(select(Ship).where(Ship.original_squadron_id == squadron_id)).all()
-        return len(originals), sum(1 for ship in originals if not ship.sunk)
-    snapshots = (
+        for squadron_id, sunk in session.exec(
+            select(Ship.original_squadron_id, Ship.sunk).where(col(Ship.side_id).in_(side_ids))
+        ).all():
+            count(squadron_id, not sunk)
+        return tally
+    starts = (
         session.exec(
-            select(ShipSnapshot, Ship)
+            select(ShipSnapshot.ship_id, ShipSnapshot.squadron_id, Ship.original_squadron_id,
+                   Ship.sunk)
             .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
             .where(ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "start")
         ).all()
         if scenario is not None
         else []
-    )
-    if not snapshots:
-        members = session.exec(
-            select(Ship).where(Ship.squadron_id == squadron_id, col(Ship.sunk).is_(False))
-        ).all()
-        return len(members), len(members)
+    )  # fmt: skip
+    if not starts:
+        for member_of in session.exec(
+            select(Ship.squadron_id).where(
+                col(Ship.side_id).in_(side_ids), col(Ship.sunk).is_(False)
+            )
+        ).all():
+            count(member_of, True)
+        return tally
     assert scenario is not None
-    ends = {
-        snap.ship_id: snap.sunk
-        for snap in session.exec(
-            select(ShipSnapshot).where(
+    ends = dict(
+        session.exec(
+            select(ShipSnapshot.ship_id, ShipSnapshot.sunk).where(
                 ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "end"
             )
         ).all()
-    }
-    # A snapshot from before the squadron was kept counts the ship's first squadron.
-    began = [
-        ship for snap, ship in snapshots
-        if (snap.squadron_id if snap.squadron_id is not None else ship.original_squadron_id)
-        == squadron_id
-    ]  # fmt: skip
-    return len(began), sum(1 for ship in began if not ends.get(ship.id or 0, ship.sunk))
+    )
+    for ship_id, kept_squadron_id, first_squadron_id, sunk in starts:
+        # A snapshot from before the squadron was kept counts the ship's first squadron.
+        began_in = kept_squadron_id if kept_squadron_id is not None else first_squadron_id
+        count(began_in, not ends.get(ship_id, sunk))
+    return tally
+
+
+def squadron_strength(
+    session: Session, squadron_id: int, scenario: Scenario | None
+) -> tuple[int, int]:
+    """(original, afloat) of one squadron for half strength (SMR2 §3.4): see strengths."""
+    squadron = get_row(session, Squadron, squadron_id)
+    campaign = get_row(session, Campaign, get_row(session, Side, squadron.side_id).campaign_id)
+    return strengths(session, campaign, scenario).get(squadron_id, (0, 0))
 
 
 def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
@@ -233,17 +270,16 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
         ships = session.exec(
             select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
         ).all()
+        own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
+        own_crews = {
+            row.id or 0: row
+            for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
+        }
         views = tuple(
-            ship_view(
-                ship,
-                crew_percent=_crew_percent(session, ship, crew),
-                scale=campaign.model_scale,
-                out_of_command=_out_of_command(ship, scenario),
-                batteries=_batteries(session, ship.id or 0),
-            )
+            _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews)
             for ship in ships
         )
-        original, afloat = squadron_strength(session, squadron_id, scenario)
+        original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         return RecordSheet(
             campaign_id=campaign.id or 0,
             campaign_name=campaign.name,
@@ -286,12 +322,5 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         campaign = get_row(session, Campaign, side.campaign_id)
         scenario = journal.current_scenario(session, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        view = ship_view(
-            ship,
-            crew_percent=_crew_percent(session, ship, crew),
-            scale=campaign.model_scale,
-            out_of_command=_out_of_command(ship, scenario),
-            batteries=_batteries(session, ship_id),
-            campaign_id=side.campaign_id,
-        )
+        view = _sheet_ship(session, ship, crew, campaign.model_scale, scenario, side.campaign_id)
         return view, f"{side.name} · {squadron.name}"

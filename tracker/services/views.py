@@ -139,6 +139,8 @@ class ShipView:
     out_of_command: bool
     batteries: tuple[BatteryView, ...] = field(default=())
     campaign_id: int = 0
+    # The crew the ship took with it from its first squadron (SMR2 §3.2); None: its squadron's.
+    own_crew: CrewView | None = None
     # The row version read (models.versioned): an edit form sends it back as expected_version.
     version: int = 1
 
