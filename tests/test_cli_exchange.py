@@ -311,8 +311,8 @@ def _huge_text_in_json(path: Path, made: Made) -> None:
 JUNK = {
     "random_bytes": (_random_junk, "not UTF-8"),
     "text": (_text_junk, "is not JSON"),
-    "nested_arrays": (_nested_junk, "nested too deeply"),
-    "nested_objects": (_nested_objects, "nested too deeply"),
+    "nested_arrays": (_nested_junk, "is not a tracker campaign file"),
+    "nested_objects": (_nested_objects, "is not a tracker campaign file"),
     "huge_text": (_huge_text_in_json, "campaign[0].notes must be at most 4000"),
 }
 
@@ -334,7 +334,8 @@ def test_a_file_larger_than_any_campaign_is_refused_unread(
     source = tmp_path / "huge.json"
     with source.open("wb") as handle:  # sparse: nothing is written to the disk
         handle.truncate(exchange.MAX_BYTES + 1)
-    refused("import", source, words=(str(source), "larger than a campaign file can be"))
+    limit = f"a campaign file over {exchange.MAX_BYTES // 2**20} MB is refused"
+    refused("import", source, words=(str(source), limit))
 
 
 def test_a_missing_file_is_refused(refused: Refused, tmp_path: Path) -> None:

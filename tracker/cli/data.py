@@ -85,8 +85,9 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
     path = Path(args.file)
     try:
-        if path.stat().st_size > exchange.MAX_BYTES:
-            return _fail(f"{path} is larger than a campaign file can be")
+        size = path.stat().st_size
+        if size > exchange.MAX_BYTES:  # refused unread
+            return _fail(f"{path}: {exchange.too_large(size)}; nothing was imported")
         raw = path.read_bytes()
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror}")

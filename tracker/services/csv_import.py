@@ -193,19 +193,21 @@ def _save_unit(factory: Any, side_id: int, values: dict[str, Any]) -> int:
         raise InvalidInput(errors) from exc
 
 
-def _writer(kind: str, target_id: int, factory: Any) -> Callable[[Any, dict[str, Any]], object]:
+def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
     if kind == "ships":
         return lambda factory, values: fleet.create_ship(
             factory, squadron_id=target_id, fields=fleet.ShipFields(**values)
         )
     if kind == "units":
         return lambda factory, values: _save_unit(factory, target_id, values)
-    # The campaign's ships are read once, in the transaction, not once per row.
-    find_ship = mines.ship_finder(factory, campaign_id=target_id)
+    # The campaign's ships are read once, at the first row (in the transaction), not per row.
+    finder: list[Callable[[str, str | None], int]] = []
 
     def counter(factory: Any, values: dict[str, Any]) -> object:
         values = dict(values)
-        ship = find_ship(values.pop("ship"), values.pop("side", None))
+        if not finder:  # a campaign that is not there is each row's problem
+            finder.append(mines.ship_finder(factory, campaign_id=target_id))
+        ship = finder[0](values.pop("ship"), values.pop("side", None))
         now = mines.counter(factory, ship_id=ship)
         kept = {"torpedo_factors": now.torpedo_factors, "mines_loaded": now.mines_loaded,
                 "hull_boxes": now.hull_boxes, "fuel_full": now.fuel.full,
@@ -251,7 +253,7 @@ def import_csv(
         checked.append((number, *_convert(kind, cells)))
     written = 0
     with _one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
-        write = _writer(kind, target_id, inner) if complete else None
+        write = _writer(kind, target_id) if complete else None
         for number, values, errors in checked:
             if not errors and write is not None:
                 try:

@@ -10,8 +10,10 @@ gives every row a new id in the target file and never merges into a campaign of 
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -47,8 +49,15 @@ EXTRA_REFS: dict[str, dict[str, str]] = {
 Ids = dict[str, dict[int, int]]
 
 
+@functools.cache
+def _all_tables() -> tuple[Table, ...]:
+    return tuple(t for t in SQLModel.metadata.sorted_tables if t.name != "alembic_version")
+
+
 def _tables() -> list[Table]:
-    return [table for table in SQLModel.metadata.sorted_tables if table.name != "alembic_version"]
+    # Sorting the schema's tables takes a millisecond: a journal of thousands of entries asks
+    # for them once per entry.
+    return list(_all_tables())
 
 
 # Bookkeeping, not campaign data: an imported row starts at version 1 (models.versioned).
@@ -79,6 +88,7 @@ def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
     return ids.get(table, {}).get(value, missing)
 
 
+@functools.cache
 def _reference_names() -> dict[str, str]:
     """Every column name that names a row, with its table (side_id: side), across the schema."""
     names: dict[str, str] = {}
@@ -202,6 +212,10 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 _TABLES_BY_NAME: dict[str, Table] = {table.name: table for table in _tables()}
+_COLUMNS: dict[str, dict[str, Column[Any]]] = {
+    name: {column.name: column for column in _data_columns(table)}
+    for name, table in _TABLES_BY_NAME.items()
+}
 
 
 class _Problems:
@@ -211,6 +225,9 @@ class _Problems:
     def add(self, message: str) -> None:
         if len(self.items) < MAX_PROBLEMS:
             self.items.append(message)
+
+    def full(self) -> bool:
+        return len(self.items) >= MAX_PROBLEMS
 
     def check(self) -> None:
         if self.items:
@@ -300,37 +317,32 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _check_rows(tables: dict[str, Any], problems: _Problems) -> None:
-    for name, rows in tables.items():
-        table = _TABLES_BY_NAME[name]
-        columns = {column.name: column for column in _data_columns(table)}
-        seen: set[int] = set()
-        for index, row in enumerate(rows):
-            where = f"{name}[{index}]"
-            if not isinstance(row, dict):
-                problems.add(f"{where} is not an object")
-                continue
-            for key in row.keys() - columns.keys():
-                problems.add(f"{where} has an unknown field {key!r}")
-            for key in columns.keys() - row.keys():
-                problems.add(f"{where} lacks the field {key!r}")
-            wrong = False
-            for key, column in columns.items():
-                if key in row and (error := _check_value(column, row[key])) is not None:
-                    problems.add(f"{where}.{key} {error}")
-                    wrong = True
-            if not wrong and row.keys() >= columns.keys():
-                for message in _rule_problems(name, row):
-                    problems.add(f"{where}.{message}")
-            row_id = row.get("id")
-            if row_id is None:
-                problems.add(f"{where}.id must not be null")
-            elif not isinstance(row_id, int):
-                continue  # named above as a wrong type (a list or an object cannot be looked up)
-            elif row_id in seen:
-                problems.add(f"{where}.id {row_id} is used twice")
-            else:
-                seen.add(row_id)
+def _check_row(
+    name: str, index: int, row: dict[str, Any], seen: set[int], problems: _Problems
+) -> None:
+    """What is wrong with one row of a table (its fields, their types and rules, its id); an
+    unknown field was named as it was read."""
+    columns = _COLUMNS[name]
+    where = f"{name}[{index}]"
+    for key in columns.keys() - row.keys():
+        problems.add(f"{where} lacks the field {key!r}")
+    wrong = False
+    for key, column in columns.items():
+        if key in row and (error := _check_value(column, row[key])) is not None:
+            problems.add(f"{where}.{key} {error}")
+            wrong = True
+    if not wrong and row.keys() >= columns.keys():
+        for message in _rule_problems(name, row):
+            problems.add(f"{where}.{message}")
+    row_id = row.get("id")
+    if row_id is None:
+        problems.add(f"{where}.id must not be null")
+    elif not isinstance(row_id, int):
+        return  # named above as a wrong type
+    elif row_id in seen:
+        problems.add(f"{where}.id {row_id} is used twice")
+    else:
+        seen.add(row_id)
 
 
 def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
@@ -480,44 +492,204 @@ def _check_references(tables: dict[str, Any], problems: _Problems) -> None:
                                  "is not in the file")  # fmt: skip
 
 
-def read_document(raw: bytes) -> dict[str, Any]:
-    """Parse and check a campaign document; InvalidInput names the first problems found."""
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput({"file": f"is {len(raw) // 2**20} MB, more than a campaign file can "
-                            f"be ({MAX_BYTES // 2**20} MB)"})  # fmt: skip
-    try:
-        document = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise InvalidInput({"file": f"is not UTF-8 text (byte {exc.start})"}) from exc
-    except json.JSONDecodeError as exc:
-        raise InvalidInput({"file": f"is not JSON (line {exc.lineno}, column {exc.colno}: "
-                            f"{exc.msg}); a file cut short ends like this"}) from exc  # fmt: skip
-    except RecursionError as exc:
-        raise InvalidInput(
-            {"file": "is not a campaign file (its JSON is nested too deeply)"}
-        ) from exc
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
+def too_large(size: int) -> str:
+    """The refusal of a file over the size limit, saying the limit."""
+    limit, mb = MAX_BYTES // 2**20, round(size / 2**20)
+    return (f"a campaign file over {limit} MB is refused (this one is {mb} MB): check that "
+            "it is a file written by tracker export")  # fmt: skip
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_SCALAR = json.JSONDecoder()
+
+
+class _Reader:
+    """Walks a campaign document without building more than one row at a time.
+
+    A campaign file has a fixed shape: an object whose "tables" holds lists of flat rows. Only
+    that shape is walked, and every value is read as a scalar (text, number, true, false,
+    null); an object or a list anywhere else is refused as soon as it starts, so a hostile
+    file (a million empty objects, deep nesting) is refused before it takes memory.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def peek(self) -> str:
+        char = self.text[self.pos : self.pos + 1]
+        if char and char in " \t\n\r":
+            match = _SPACE.match(self.text, self.pos)
+            assert match is not None
+            self.pos = match.end()
+            char = self.text[self.pos : self.pos + 1]
+        return char
+
+    def fail(self, message: str) -> json.JSONDecodeError:
+        return json.JSONDecodeError(message, self.text, self.pos)
+
+    def take(self, char: str) -> None:
+        if self.peek() != char:
+            raise self.fail(f"Expecting {char!r}")
+        self.pos += 1
+
+    def scalar(self) -> Any:
+        """A value that is no object or list (the caller looked at peek() first)."""
+        value, self.pos = _SCALAR.raw_decode(self.text, self.pos)
+        return value
+
+    def members(self) -> Iterator[str]:
+        """The keys of the object starting here; the caller reads each key's value."""
+        self.take("{")
+        if self.peek() == "}":
+            self.pos += 1
+            return
+        while True:
+            if self.peek() != '"':
+                raise self.fail("Expecting property name enclosed in double quotes")
+            key, self.pos = json.decoder.scanstring(self.text, self.pos + 1)  # type: ignore[attr-defined]
+            self.take(":")
+            yield key
+            if self.peek() == ",":
+                self.pos += 1
+                continue
+            self.take("}")
+            return
+
+    def elements(self) -> Iterator[int]:
+        """The indexes of the list starting here; the caller reads each element."""
+        self.take("[")
+        if self.peek() == "]":
+            self.pos += 1
+            return
+        index = 0
+        while True:
+            yield index
+            index += 1
+            if self.peek() == ",":
+                self.pos += 1
+                continue
+            self.take("]")
+            return
+
+    def end(self) -> None:
+        if self.peek():
+            raise self.fail("Extra data")
+
+
+def _container(char: str) -> bool:
+    return char in ("{", "[")
+
+
+def _read_row(reader: _Reader, name: str, where: str, problems: _Problems) -> dict[str, Any]:
+    columns = _COLUMNS[name]
+    row: dict[str, Any] = {}
+    for key in reader.members():
+        column = columns.get(key)
+        if column is None:  # named, and not kept: a row of a million made-up fields is refused
+            problems.add(f"{where} has an unknown field {key!r}")
+            if problems.full():
+                problems.check()
+        if _container(reader.peek()):
+            error = "is not a value" if column is None else _check_value(column, [])
+            problems.add(f"{where}.{key} {error}")
+            problems.check()  # it is not read: an object or a list may be any size
+        value = reader.scalar()
+        if column is not None:
+            row[column.name] = value  # the column's own string, not one more per row
+    return row
+
+
+def _read_tables(reader: _Reader, problems: _Problems) -> dict[str, list[dict[str, Any]]]:
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for name in reader.members():
+        if name not in _TABLES_BY_NAME:
+            problems.add(f"unknown table {name!r}")
+        elif name in tables:
+            problems.add(f"table {name!r} is given twice")
+        elif reader.peek() != "[":
+            problems.add(f"table {name!r} is not a list of rows")
+        problems.check()
+        rows = tables[name] = []
+        seen: set[int] = set()
+        for index in reader.elements():
+            where = f"{name}[{index}]"
+            if reader.peek() != "{":
+                problems.add(f"{where} is not an object")
+                problems.check()
+            row = _read_row(reader, name, where, problems)
+            _check_row(name, index, row, seen, problems)
+            if problems.full():
+                problems.check()
+            if not problems.items:  # a file with problems is refused: its rows are not kept
+                rows.append(row)
+    return tables
+
+
+def _check_header(document: dict[str, Any]) -> None:
+    """Refuse a file of another format, or of a newer tracker, by its first fields."""
+    if document.get("format", FORMAT) != FORMAT:
         raise InvalidInput({"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'})
-    version = document.get("version")
+    version = document.get("version", VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise InvalidInput({"file": "has no format version"})
     if version > VERSION:
         raise InvalidInput({"file": f"was written by a newer tracker (format version {version}; "
                             f"this one reads up to {VERSION}): update tracker"})  # fmt: skip
-    tables = document.get("tables")
+
+
+def _read(text: str, problems: _Problems) -> dict[str, Any]:
+    """The document, its shape checked as it is read (see _Reader)."""
+    reader = _Reader(text)
+    first = reader.peek()
+    if first != "{":
+        if first != "[":
+            reader.scalar()  # not JSON at all, or a single value
+        raise InvalidInput({"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'})
+    document: dict[str, Any] = {}
+    for key in reader.members():
+        if key == "tables" and reader.peek() == "{":
+            document[key] = _read_tables(reader, problems)
+        elif _container(reader.peek()):
+            if "format" not in document and key != "tables":
+                raise InvalidInput(
+                    {"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'}
+                )
+            raise InvalidInput({"file": f'has no "{key}" object' if key == "tables"
+                                else f'its "{key}" is not a single value'})  # fmt: skip
+        else:
+            document[key] = reader.scalar()
+            _check_header(document)
+    reader.end()
+    return document
+
+
+def read_document(raw: bytes) -> dict[str, Any]:
+    """Parse and check a campaign document; InvalidInput names the first problems found.
+
+    Its peak memory stays within a few times the file's size: the shape is checked while it
+    is read, one row at a time (_Reader), and a file over MAX_BYTES is refused unread.
+    """
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput({"file": too_large(len(raw))})
     problems = _Problems()
+    try:
+        document = _read(raw.decode("utf-8-sig"), problems)
+    except UnicodeDecodeError as exc:
+        raise InvalidInput({"file": f"is not UTF-8 text (byte {exc.start})"}) from exc
+    except json.JSONDecodeError as exc:
+        raise InvalidInput({"file": f"is not JSON (line {exc.lineno}, column {exc.colno}: "
+                            f"{exc.msg}); a file cut short ends like this"}) from exc  # fmt: skip
+    if document.get("format") != FORMAT:
+        raise InvalidInput({"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'})
+    if "version" not in document:
+        raise InvalidInput({"file": "has no format version"})
+    problems.check()
+    tables = document.get("tables")
     if not isinstance(tables, dict):
         raise InvalidInput({"file": 'has no "tables" object'})
-    for name, rows in tables.items():
-        if name not in _TABLES_BY_NAME:
-            problems.add(f"unknown table {name!r}")
-        elif not isinstance(rows, list):
-            problems.add(f"table {name!r} is not a list of rows")
-    problems.check()
     if len(tables.get("campaign", [])) != 1:
         raise InvalidInput({"file": "must hold exactly one campaign"})
-    _check_rows(tables, problems)
-    problems.check()
     _check_json(tables, problems)
     _check_shapes(tables, problems)
     _check_references(tables, problems)

@@ -1,0 +1,153 @@
+"""A campaign file's import takes memory within a few times the file's size, whatever the file
+holds: a real campaign grown large, or a hostile document (a million empty objects, nesting
+thousands deep, a row of made-up fields). Measured with tracemalloc in a fresh interpreter, in
+bytes against the file's size; the time it takes is not asserted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from campaign_files import full_sample_campaign
+
+from tracker.db import make_engine, migrate, session_factory
+from tracker.services import exchange
+
+REPO = Path(__file__).resolve().parents[1]
+SIZE = 1_500_000  # bytes of each hostile document: refused at once, measured quickly
+REAL_SIZE = 400_000  # bytes of a real campaign grown: thousands of rows, each checked
+# The decoded text of the file is one of the "few": a campaign's rows add less than twice it.
+BOUND = 4
+HEAD = b'{"format": "tracker-campaign", "version": 1, "tables": {'
+
+MEASURE = """
+import sys, tracemalloc
+from pathlib import Path
+from tracker.services import exchange
+from tracker.services.errors import InvalidInput
+raw = Path(sys.argv[1]).read_bytes()
+tracemalloc.start()
+try:
+    exchange.read_document(raw)
+    outcome = "read"
+except InvalidInput as exc:
+    outcome = "refused: " + "; ".join(exc.errors.values())
+print(tracemalloc.get_traced_memory()[1])
+print(outcome[:300])
+"""
+
+
+def _repeat(item: bytes, size: int, joiner: bytes = b",") -> bytes:
+    return joiner.join([item] * (size // (len(item) + len(joiner))))
+
+
+def _empty_rows(size: int) -> bytes:
+    return HEAD + b'"ship": [' + _repeat(b"{}", size) + b"]}}"
+
+
+def _empty_objects(size: int) -> bytes:
+    return b"[" + _repeat(b"{}", size) + b"]"
+
+
+def _empty_lists_as_rows(size: int) -> bytes:
+    return HEAD + b'"battery": [' + _repeat(b"[]", size) + b"]}}"
+
+
+def _numbers_as_rows(size: int) -> bytes:
+    return HEAD + b'"ship": [' + _repeat(b"7", size) + b"]}}"
+
+
+def _deep_in_a_row(size: int) -> bytes:
+    return HEAD + b'"ship": [{"name": ' + b"[" * size
+
+
+def _deep_at_the_top(size: int) -> bytes:
+    return b'{"a":' * (size // 5)
+
+
+def _made_up_fields(size: int) -> bytes:
+    fields = b",".join(b'"f%d": 1.5' % n for n in range(size // 12))
+    return HEAD + b'"ship": [{' + fields + b"}]}}"
+
+
+def _made_up_tables(size: int) -> bytes:
+    tables = b",".join(b'"t%d": []' % n for n in range(size // 10))
+    return HEAD + tables + b"}}"
+
+
+def _short_texts(size: int) -> bytes:
+    return b'{"format": [' + _repeat(b'"ab"', size) + b"]}"
+
+
+HOSTILE = {
+    "empty_rows": _empty_rows, "empty_objects": _empty_objects,
+    "empty_lists_as_rows": _empty_lists_as_rows, "numbers_as_rows": _numbers_as_rows,
+    "deep_in_a_row": _deep_in_a_row, "deep_at_the_top": _deep_at_the_top,
+    "made_up_fields": _made_up_fields, "made_up_tables": _made_up_tables,
+    "short_texts": _short_texts,
+}  # fmt: skip
+
+
+def _peak(path: Path) -> tuple[int, str]:
+    result = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path)], cwd=REPO, capture_output=True, text=True,
+        timeout=600, check=True,
+    )  # fmt: skip
+    peak, outcome = result.stdout.splitlines()
+    return int(peak), outcome
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_hostile_document_is_refused_within_a_few_times_its_size(
+    tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_bytes(HOSTILE[kind](SIZE))
+    size = path.stat().st_size
+    assert size >= SIZE * 0.9
+    peak, outcome = _peak(path)
+    assert outcome.startswith("refused: "), outcome
+    assert peak <= BOUND * size, f"{kind}: {peak:,} bytes for a file of {size:,}"
+
+
+@pytest.fixture(scope="module")
+def sample_document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The sample campaign with rows in every table, as tracker export writes it."""
+    engine = make_engine(str(tmp_path_factory.mktemp("sample") / "campaign.db"))
+    try:
+        migrate(engine)
+        factory = session_factory(engine)
+        filled = full_sample_campaign(factory)
+        return exchange.export_campaign(factory, campaign_id=filled.campaign_id)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("table", ["journalentry", "ship"])
+def test_a_real_campaign_grown_large_is_read_within_a_few_times_its_size(
+    tmp_path: Path, sample_document: dict[str, Any], table: str
+) -> None:
+    """The sample campaign with one table's rows copied (new ids) until the file is large."""
+    document = json.loads(json.dumps(sample_document))
+    rows = document["tables"][table]
+    originals = list(rows)
+    next_id = max(row["id"] for row in rows) + 1
+    text = exchange.dumps(document)
+    while len(text) < REAL_SIZE:
+        for row in originals:
+            copy = {**row, "id": next_id}
+            if "name" in copy and table == "ship":
+                copy["name"] = f"{row['name']} {next_id}"
+            rows.append(copy)
+            next_id += 1
+        text = exchange.dumps(document)
+    path = tmp_path / "large.json"
+    path.write_text(text, encoding="utf-8")
+    size = path.stat().st_size
+    peak, outcome = _peak(path)
+    assert outcome == "read"
+    assert peak <= BOUND * size, f"{table}: {peak:,} bytes for a file of {size:,}"
