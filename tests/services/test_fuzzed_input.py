@@ -38,7 +38,8 @@ from sqlmodel import SQLModel
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
 from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS
 from tracker.models.roster import UNIT_TYPES
-from tracker.rules import smr
+from tracker.rules import smr, was
+from tracker.rules.was import ConcealCause
 from tracker.services import (
     campaigns,
     csv_import,
@@ -118,6 +119,12 @@ def many(arg: Arg, max_size: int = 4, *, unique: bool = False) -> Arg:
 
 
 FLAG = Arg(BOOLS, BOOLS)
+# The hunters a search form sends (seed 004 §4); junk counts and searchers are refused.
+SEARCH_PARTY = Arg(
+    st.builds(roster.SearchParty, st.sampled_from(was.SEARCHERS), *[st.integers(0, 5)] * 3,
+              BOOLS),
+    st.builds(roster.SearchParty, TEXT, *[INTS] * 3, BOOLS),
+)  # fmt: skip
 PASSWORDS = Arg(st.sampled_from([None, PASSPHRASE]), st.sampled_from([None, "wrong-one"]) | TEXT)
 
 
@@ -225,13 +232,13 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
                                  (red.id, "U-32", "submarine"), (blue.id, "U-99", "submarine"))
     )  # fmt: skip
     seals = tuple(
-        roster.assign_markers(factory, unit_id=unit, real=1, sector=sector).seal
-        for unit, sector in ((units[0], "A1"), (units[2], "B2"))
+        seal
+        for unit, sectors in ((units[0], ("A1", "A2")), (units[2], ("B2", "B3")))
+        for seal in roster.assign_markers(factory, unit_id=unit, real=1, sectors=sectors).seals
     )
     roster.set_passphrase(factory, side_id=red.id, passphrase=PASSPHRASE)
     markers = tuple(row[0] for side in (blue.id, red.id)
                     for row in roster.markers_of(factory, side_id=side))  # fmt: skip
-    roster.attack_marker(factory, marker_id=markers[0], success=True)  # U-47 revealed
     boundary = mines.add_boundary(factory, campaign_id=campaign.id, area_a="North", area_b="South")
     other = mines.add_boundary(factory, campaign_id=campaign.id, area_a="East", area_b="West")
     minefields = (
@@ -245,6 +252,9 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     scenarios.set_participants(factory, scenario_id=second.id, ship_ids=[exeter, spee])
     scenarios.set_participants(factory, scenario_id=first.id, ship_ids=list(ships))
     scenarios.start_scenario(factory, scenario_id=first.id)
+    u47 = next(m.id for m in roster.roster(factory, side_id=blue.id, owner=True).markers if m.real)
+    roster.record_search(factory, marker_id=u47, party=roster.SearchParty("aircraft"), roll=6)
+    roster.attack_marker(factory, marker_id=u47, success=True)  # U-47 revealed
     check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=list(ships),
                               speed=1, seed=1)  # fmt: skip
     damage.record_hit(factory, request=damage.HitRequest(ship_id=ajax, structure=1))
@@ -546,6 +556,7 @@ CALLS = [
                       old_passphrase=PASSWORDS)),
     Call("assign_markers", roster.assign_markers,
          lambda f: kw(unit_id=ids(f.units), real=number(1, 3), sector=text("A1"),
+                      sectors=many(text("C1", "C2", "C3"), 3, unique=True),
                       turn=maybe(number(1, 9)), passphrase=PASSWORDS)),
     Call("roster", roster.roster,
          lambda f: kw(side_id=ids(f.sides), owner=FLAG, passphrase=PASSWORDS)),
@@ -558,14 +569,17 @@ CALLS = [
          lambda f: kw(marker_id=ids(f.markers), success=FLAG, damage=number(0, 3),
                       passphrase=PASSWORDS)),
     Call("reconceal", roster.reconceal,
-         lambda f: kw(unit_id=ids(f.units), real=number(1, 2), turn=maybe(number(1, 9)),
-                      passphrase=PASSWORDS)),
+         lambda f: kw(unit_id=ids(f.units), real=number(1, 2), cause=choice(*ConcealCause),
+                      sectors=many(text("E1", "E2"), 2, unique=True), passphrase=PASSWORDS)),
     Call("sub_attacks", roster.sub_attacks,
-         lambda f: kw(marker_id=ids(f.markers), same_sector=FLAG, passphrase=PASSWORDS)),
+         lambda f: kw(marker_id=ids(f.markers), same_sector=FLAG,
+                      torpedo_dice=many(number(1, 6)), night=FLAG, target_hit_earlier=FLAG,
+                      passphrase=PASSWORDS)),
     Call("record_search", roster.record_search,
-         lambda f: kw(marker_id=ids(f.markers), target=number(2, 7), roll=number(1, 6))),
+         lambda f: kw(marker_id=ids(f.markers), party=SEARCH_PARTY, roll=number(1, 6))),
     Call("mine_roll", roster.mine_roll,
-         lambda f: kw(unit_id=ids(f.units), roll=number(1, 6), passphrase=PASSWORDS)),
+         lambda f: kw(unit_id=ids(f.units), roll=number(1, 6), sector=text("C3", "D4"),
+                      secret_minefield=FLAG, passphrase=PASSWORDS)),
     Call("delete_unit", roster.delete_unit, lambda f: kw(unit_id=ids(f.units))),
     # counters and fuel
     Call("save_counter", mines.save_counter,

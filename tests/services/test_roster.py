@@ -1,37 +1,78 @@
-"""The fleet roster with decoy notes: units, markers, secrets, seals (seed 004, DOMAIN 3)."""
+"""The fleet roster with decoy notes: units, markers, secrets, seals, and the hunt in play
+(seed 004; docs/RULES.md §Subs). Tests of a seed paragraph are named after it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
-from sqlmodel import select
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import SubMarker
-from tracker.services import campaigns, roster
+from tracker.models import JournalEntry, SubMarker
+from tracker.rules import was
+from tracker.rules.was import ConcealCause
+from tracker.services import campaigns, fleet, mines, roster, scenarios
 from tracker.services.errors import InvalidInput
-from tracker.services.roster import UnitFields
+from tracker.services.fleet import ShipFields
+from tracker.services.roster import SearchParty, UnitFields
 
 PASS = "wolfpack42"
+FOUND = SearchParty(searcher="patrol_bomber")  # 4+: a roll of 6 always finds
+GENERATED = settings(
+    max_examples=25, deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)  # fmt: skip
 
 
 @pytest.fixture
 def axis(factory: SessionFactory) -> dict[str, int]:
-    """A side with two submarines (one with an extra decoy) and a destroyer."""
+    """A side with two submarines (one with an extra decoy) and a scenario in play, turn 1."""
     campaign = campaigns.create_campaign(factory, name="Atlantic")
+    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX-229")
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
+    allies = campaigns.create_side(factory, campaign_id=campaign.id, name="Allies").id
     u66 = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-66", unit_type="submarine", points=12, armor=3, vital_armor=6, hull_points=2,
         extra_decoys=1, abilities="Elusive Quarry\nWolfpack",
         attacks={"torpedo": [3, 3, 2, None]}))  # fmt: skip
     u552 = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-552", unit_type="submarine", points=13, hull_points=1))  # fmt: skip
-    return {"campaign": campaign.id, "side": side, "U-66": u66, "U-552": u552}
+    # A scenario goes in play with ships taking part: an escort of the record sheets.
+    escorts = fleet.create_squadron(factory, side_id=allies, name="Escort Group B3")
+    ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
+    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=scenario.id)
+    return {"campaign": campaign.id, "scenario": scenario.id, "side": side, "allies": allies,
+            "U-66": u66, "U-552": u552}  # fmt: skip
 
 
 def _markers(factory: SessionFactory, side: int, **kwargs: object) -> list[roster.MarkerView]:
     return list(roster.roster(factory, side_id=side, **kwargs).markers)  # type: ignore[arg-type]
+
+
+def _by_code(factory: SessionFactory, side: int) -> dict[str, roster.MarkerView]:
+    return {m.code: m for m in _markers(factory, side, owner=True)}
+
+
+def _place(factory: SessionFactory, axis: dict[str, int], unit: str, real: int,
+           *sectors: str) -> roster.Assignment:  # fmt: skip
+    return roster.assign_markers(factory, unit_id=axis[unit], real=real, sectors=sectors,
+                                 rng=random.Random(4))  # fmt: skip
+
+
+def _found(factory: SessionFactory, marker_id: int) -> None:
+    assert "found" in roster.record_search(factory, marker_id=marker_id, party=FOUND, roll=6)
+
+
+def _summaries(factory: SessionFactory, campaign: int) -> list[str]:
+    with session_scope(factory) as session:
+        entries = session.exec(select(JournalEntry).where(
+            JournalEntry.campaign_id == campaign).order_by(col(JournalEntry.id))).all()  # fmt: skip
+        return [entry.summary for entry in entries]
 
 
 def test_points_include_extra_decoys_and_the_budget_is_kept(
@@ -49,133 +90,340 @@ def test_points_include_extra_decoys_and_the_budget_is_kept(
     assert roster.roster(factory, side_id=axis["side"]).points == 30
 
 
-def test_markers_are_generic_in_the_opponent_view_and_named_in_the_owner_view(
+def test_par1_3_each_marker_gets_its_own_sector_random_code_and_seal(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    assignment = roster.assign_markers(factory, unit_id=axis["U-66"], real=2, sector="C4", turn=1)
-    assert assignment.codes == ("M-01", "M-02", "M-03") and assignment.real_code == "M-02"
+    assignment = _place(factory, axis, "U-66", 2, "C4", "D7", "F2")
+    owner = _by_code(factory, axis["side"])
+    assert [owner[code].sector for code in assignment.codes] == ["C4", "D7", "F2"]
+    assert [owner[code].real for code in assignment.codes] == [False, True, False]
+    assert assignment.real_code == assignment.codes[1]
+    # One seal per marker, each verifying alone: no seal groups two markers.
+    assert len(set(assignment.seals)) == 3
+    assert [owner[code].seal for code in assignment.codes] == list(assignment.seals)
+    for seal in assignment.seals:
+        assert roster.verify_seal(factory, seal=seal, side_id=axis["side"])
     opponent = _markers(factory, axis["side"])
-    assert [(m.code, m.real, m.unit_id) for m in opponent] == [
-        ("M-01", None, None), ("M-02", None, None), ("M-03", None, None)]  # fmt: skip
-    owner = _markers(factory, axis["side"], owner=True)
-    assert [m.real for m in owner] == [False, True, False]
+    assert {(m.real, m.unit_id) for m in opponent} == {(None, None)}
+    with pytest.raises(InvalidInput, match="its own sector"):
+        _place(factory, axis, "U-552", 1, "A1", "A1")
+    with pytest.raises(InvalidInput, match="one sector for each of the 2 markers"):
+        _place(factory, axis, "U-552", 1, "A1")
+    with pytest.raises(InvalidInput) as caught:  # said beside the marker's own sector field
+        _place(factory, axis, "U-552", 1, "A1", " ")
+    assert list(caught.value.errors) == ["sector_2"]
+
+
+def test_par2_codes_are_drawn_at_random_not_one_after_another(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    drawn: set[tuple[str, ...]] = set()
+
+    @GENERATED
+    @given(seed=st.integers(0, 2**32))
+    def draw(seed: int) -> None:
+        assignment = roster.assign_markers(
+            factory, unit_id=axis["U-552"], real=1, sectors=["A1", "B2"], rng=random.Random(seed)
+        )
+        numbers = sorted(int(code[2:]) for code in assignment.codes)
+        drawn.add(assignment.codes)
+        assert len(set(numbers)) == 2 and all(1 <= n <= 999 for n in numbers)
+        with session_scope(factory) as session:  # off the map again for the next draw
+            for marker in session.exec(select(SubMarker)).all():
+                session.delete(marker)
+
+    draw()
+    assert len(drawn) > 10  # many different pairs, and not only neighbours
+    assert any(abs(int(a[2:]) - int(b[2:])) > 1 for a, b in drawn)
 
 
 def test_a_passphrase_encrypts_the_notes_in_the_file(
     factory: SessionFactory, axis: dict[str, int], stored_bytes: Callable[[], bytes]
 ) -> None:
-    roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sector="C4")
+    assignment = _place(factory, axis, "U-66", 1, "C4", "C5", "C6")
     roster.set_passphrase(factory, side_id=axis["side"], passphrase=PASS)
     for wrong in ("", "nope", "wolfpack4"):
         with pytest.raises(InvalidInput, match="passphrase"):
             roster.roster(factory, side_id=axis["side"], owner=True, passphrase=wrong)
-    owner = _markers(factory, axis["side"], owner=True, passphrase=PASS)
-    assert [m.real for m in owner] == [True, False, False]
+    owner = {m.code: m.real for m in _markers(factory, axis["side"], owner=True, passphrase=PASS)}
+    assert [owner[code] for code in assignment.codes] == [True, False, False]
     raw = stored_bytes()
     assert b'"real"' not in raw and b"plain:" not in raw
     with pytest.raises(InvalidInput, match="at least 6 characters"):
         roster.set_passphrase(factory, side_id=axis["side"], passphrase="abc", old_passphrase=PASS)
 
 
-def test_the_seal_holds_until_the_notes_are_edited_behind_the_trackers_back(
+def test_a_seal_holds_until_its_note_is_edited_behind_the_trackers_back(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    assignment = roster.assign_markers(factory, unit_id=axis["U-552"], real=1, sector="D2")
-    assert roster.verify_seal(factory, seal=assignment.seal, side_id=axis["side"])
-    with session_scope(factory) as session:
-        for marker in session.exec(select(SubMarker)).all():  # a tamperer swaps real and decoy
-            marker.secret = (
-                marker.secret.replace('"real": true', '"real": X')
-                .replace('"real": false', '"real": true')
-                .replace('"real": X', '"real": false')
-            )
-    assert not roster.verify_seal(factory, seal=assignment.seal, side_id=axis["side"])
+    assignment = _place(factory, axis, "U-552", 1, "D2", "D3")
+    with session_scope(factory) as session:  # a tamperer turns the decoy into the real one
+        marker = session.exec(select(SubMarker).where(
+            SubMarker.code == assignment.codes[1])).one()  # fmt: skip
+        marker.secret = marker.secret.replace('"real": false', '"real": true')
+    assert roster.verify_seal(factory, seal=assignment.seals[0], side_id=axis["side"])
+    assert not roster.verify_seal(factory, seal=assignment.seals[1], side_id=axis["side"])
+    decoy = _by_code(factory, axis["side"])[assignment.codes[1]]
+    _found(factory, decoy.id)
+    message = roster.attack_marker(factory, marker_id=decoy.id, success=True, damage=1)
+    assert message.endswith(f"seal {assignment.seals[1]} BROKEN")
 
 
-def test_move_warns_attack_reveals_decoy_removed_and_reconceal_makes_two_fresh_markers(
+def test_par3_moves_warn_one_sector_a_turn_and_one_sub_per_sector(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    roster.assign_markers(factory, unit_id=axis["U-66"], real=2, sector="C4", turn=1)
-    m1, m2, _ = _markers(factory, axis["side"])
+    first, second, _ = _place(factory, axis, "U-66", 2, "C4", "D4", "E4").codes
+    markers = _by_code(factory, axis["side"])
+    m1, m2 = markers[first], markers[second]
     assert roster.move_marker(factory, marker_id=m1.id, sector="C5", turn=2) == []
     assert roster.move_marker(factory, marker_id=m1.id, sector="C6", turn=2) == [
-        "M-01 already moved this turn (one sector a turn)"]  # fmt: skip
+        f"{first} already moved this turn (one sector a turn)"]  # fmt: skip
     assert roster.move_marker(factory, marker_id=m2.id, sector="C6", turn=2) == [
-        "C6 already holds M-01: one sub marker per sector"]  # fmt: skip
-    assert roster.attack_marker(factory, marker_id=m1.id, success=False) == (
-        "M-01: attack failed, the marker stays concealed"
-    )
-    assert roster.attack_marker(factory, marker_id=m1.id, success=True) == (
-        f"M-01 was a decoy: removed; seal {m1.seal} verified"
-    )
-    with pytest.raises(InvalidInput, match="decoy already removed"):
-        roster.attack_marker(factory, marker_id=m1.id, success=True)
-    assert roster.attack_marker(factory, marker_id=m2.id, success=True, damage=1) == (
-        f"M-02 is U-66: revealed, 1 hull damage; seal {m1.seal} verified"
-    )
-    view = roster.roster(factory, side_id=axis["side"])
-    assert next(u for u in view.units if u.name == "U-66").crippled
-    revealed = [m for m in view.markers if m.state == "revealed"]
-    assert [(m.code, m.unit_id) for m in revealed] == [("M-02", axis["U-66"])]
-    fresh = roster.reconceal(factory, unit_id=axis["U-66"], real=1, turn=3)
-    assert fresh.codes == ("M-04", "M-05")
-    states = {m.code: (m.state, m.sector) for m in _markers(factory, axis["side"])}
-    assert states == {
-        "M-01": ("removed", "C6"), "M-02": ("removed", "C6"), "M-03": ("concealed", "C4"),
-        "M-04": ("concealed", "C6"), "M-05": ("concealed", "C6"),
-    }  # fmt: skip
+        f"C6 already holds {first}: one sub marker per sector"]  # fmt: skip
 
 
-def test_a_reveal_says_when_the_seal_is_broken(
+def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    roster.assign_markers(factory, unit_id=axis["U-552"], real=1, sector="D2")
-    _, second = _markers(factory, axis["side"])
-    with session_scope(factory) as session:  # the notes edited behind the tracker's back
-        for marker in session.exec(select(SubMarker)).all():
-            marker.secret = (
-                marker.secret.replace('"real": true', '"real": X')
-                .replace('"real": false', '"real": true')
-                .replace('"real": X', '"real": false')
-            )
-    message = roster.attack_marker(factory, marker_id=second.id, success=True, damage=1)
-    assert message == f"M-02 is U-552: revealed, 1 hull damage; seal {second.seal} BROKEN"
+    real, decoy = _place(factory, axis, "U-552", 1, "D2", "E5").codes
+    markers = _by_code(factory, axis["side"])
+    with pytest.raises(InvalidInput, match="not found by a search this turn"):
+        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
+    missed = roster.record_search(factory, marker_id=markers[decoy].id, party=FOUND, roll=1)
+    assert missed == (
+        f"{decoy} not found (d6 1 vs 4+): it cannot be attacked this turn; the "
+        "air units that searched may attack other enemy units in the square"
+    )
+    with pytest.raises(InvalidInput, match="not found by a search this turn"):
+        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
+    with pytest.raises(InvalidInput, match="one search per square per turn"):
+        roster.record_search(factory, marker_id=markers[decoy].id, party=FOUND, roll=6)
+    scenarios.advance_turn(factory, scenario_id=axis["scenario"])
+    with pytest.raises(InvalidInput, match="not found by a search this turn"):
+        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
+    _found(factory, markers[decoy].id)
+    assert roster.attack_marker(factory, marker_id=markers[decoy].id, success=False) == (
+        f"{decoy}: attack failed, the marker stays concealed"
+    )  # found this turn: the surface phase may attack it again
+    assert roster.attack_marker(factory, marker_id=markers[decoy].id, success=True).startswith(
+        f"{decoy} was a decoy: removed; seal"
+    )
+    states = {m.code: m.state for m in _markers(factory, axis["side"])}
+    assert states == {real: "concealed", decoy: "removed"}
 
 
-def test_a_concealed_sub_attacking_in_its_own_sector_is_revealed(
+def test_par4_one_search_per_square_per_turn(factory: SessionFactory, axis: dict[str, int]) -> None:
+    first, _ = _place(factory, axis, "U-552", 1, "D2", "E5").codes
+    other = _place(factory, axis, "U-66", 3, "D3", "F1", "G7").codes[0]
+    markers = _by_code(factory, axis["side"])
+    roster.move_marker(factory, marker_id=markers[other].id, sector="D2", turn=1)  # warned
+    roster.record_search(factory, marker_id=markers[first].id, party=FOUND, roll=2)
+    with pytest.raises(InvalidInput, match="sector D2 was searched this turn already"):
+        roster.record_search(factory, marker_id=markers[other].id, party=FOUND, roll=6)
+
+
+def test_par4_the_hunt_needs_a_scenario_in_play(factory: SessionFactory) -> None:
+    campaign = campaigns.create_campaign(factory, name="Between battles")
+    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
+    sub = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-47", unit_type="submarine", points=10))  # fmt: skip
+    roster.assign_markers(factory, unit_id=sub, real=1, sectors=["A1", "A2"])
+    marker = _markers(factory, side)[0]
+    with pytest.raises(InvalidInput, match="no scenario is in play"):
+        roster.record_search(factory, marker_id=marker.id, party=FOUND, roll=6)
+
+
+def test_par4_elusive_quarry_comes_from_the_owners_data_and_only_the_target_shows(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    roster.assign_markers(factory, unit_id=axis["U-552"], real=2, sector="D2")
-    decoy, real = _markers(factory, axis["side"])
+    u66 = _place(factory, axis, "U-66", 1, "C4", "C5", "C6").codes
+    u552 = _place(factory, axis, "U-552", 2, "D4", "D5").codes
+    markers = _by_code(factory, axis["side"])
+    counts = st.integers(0, 4)
+
+    @GENERATED
+    @given(searcher=st.sampled_from(was.SEARCHERS), extra=counts, hunters=counts,
+           enemies=counts, night=st.booleans())  # fmt: skip
+    def targets(searcher: str, extra: int, hunters: int, enemies: int, night: bool) -> None:
+        party = SearchParty(searcher, extra, hunters, enemies, night)
+        for codes, elusive in ((u66, True), (u552, False)):
+            expected = was.search_target(searcher, extra_asw_units=extra, sub_hunters=hunters,
+                                         enemy_units=enemies, night_or_weather=night,
+                                         elusive_quarry=elusive)  # fmt: skip
+            for code in codes:  # the decoys of an Elusive Quarry sub are elusive too
+                assert (
+                    roster.search_target(factory, marker_id=markers[code].id, party=party)
+                    == expected
+                )
+
+    targets()
+    hunters = SearchParty(searcher="surface", extra_asw_units=1, sub_hunters=1)
+    message = roster.record_search(factory, marker_id=markers[u66[2]].id, party=hunters, roll=4)
+    assert message.startswith(f"{u66[2]} not found (d6 4 vs 5+)")  # 5 - 1 - 0 (cancelled) + 1
+    assert not any("Elusive" in line for line in _summaries(factory, axis["campaign"]))
+
+
+def test_par5_destroyed_sub_leaves_play(factory: SessionFactory, axis: dict[str, int]) -> None:
+    codes = _place(factory, axis, "U-66", 2, "C4", "C5", "C6").codes
+    markers = _by_code(factory, axis["side"])
+    _found(factory, markers[codes[1]].id)
+    message = roster.attack_marker(factory, marker_id=markers[codes[1]].id, success=True,
+                                   damage=2)  # fmt: skip
+    gone = ", ".join(sorted(codes))
+    assert message.startswith(f"{codes[1]} is U-66: revealed, destroyed, its markers leave "
+                              f"play ({gone}); seal")  # fmt: skip
+    assert {m.state for m in _markers(factory, axis["side"])} == {"removed"}
+    assert any(f"leave play ({gone})" in line for line in _summaries(factory, axis["campaign"]))
+    unit = next(u for u in roster.roster(factory, side_id=axis["side"]).units if u.name == "U-66")
+    assert unit.destroyed and unit.damage == 2
+    for cause in ConcealCause:
+        with pytest.raises(InvalidInput, match="not revealed"):
+            roster.reconceal(factory, unit_id=axis["U-66"], cause=cause)
+    with pytest.raises(InvalidInput, match="out of play"):
+        roster.attack_marker(factory, marker_id=markers[codes[0]].id, success=True)
+    with pytest.raises(InvalidInput, match="destroyed"):
+        _place(factory, axis, "U-66", 1, "A1", "A2", "A3")
+
+
+def test_par5_par12_a_sub_destroyed_by_a_mine_takes_its_markers_out_of_play(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="D2",
+                        complete=True)  # fmt: skip
+    _place(factory, axis, "U-552", 1, "D2", "E5")
+    message = roster.mine_roll(factory, unit_id=axis["U-552"], roll=2, sector="D2")
+    assert message.startswith("U-552 struck a mine in D2 (d6 2): destroyed, its markers leave")
+    assert {m.state for m in _markers(factory, axis["side"])} == {"removed"}
+    with pytest.raises(InvalidInput, match="destroyed"):
+        roster.mine_roll(factory, unit_id=axis["U-552"], roll=3, sector="D2")
+
+
+def _revealed(factory: SessionFactory, axis: dict[str, int], unit: str) -> roster.MarkerView:
+    """The unit's real marker, found and revealed by an attack doing no damage."""
+    count = 3 if unit == "U-66" else 2
+    codes = _place(factory, axis, unit, 1, *(f"H{n}" for n in range(count))).codes
+    real = _by_code(factory, axis["side"])[codes[0]]
+    _found(factory, real.id)
+    roster.attack_marker(factory, marker_id=real.id, success=True, damage=0)
+    return real
+
+
+@pytest.mark.parametrize(
+    ("cause", "markers"),
+    [(ConcealCause.MOVED_INTO_WEATHER, 1), (ConcealCause.NO_ENEMY_PLACED, 1),
+     (ConcealCause.GOT_AWAY, 2), (ConcealCause.WEATHER_ENTERED, 1)],
+)  # fmt: skip
+def test_par10_one_marker_for_weather_or_no_enemy_two_when_it_got_away(
+    factory: SessionFactory, axis: dict[str, int], cause: ConcealCause, markers: int
+) -> None:
+    shown = _revealed(factory, axis, "U-552")
+    roster.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
+    fresh = roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=markers,
+                             rng=random.Random(1))  # fmt: skip
+    assert len(fresh.codes) == markers and len(set(fresh.seals)) == markers
+    owner = _by_code(factory, axis["side"])
+    assert owner[shown.code].state == "removed"
+    assert [(owner[c].state, owner[c].sector) for c in fresh.codes] == [
+        ("concealed", "J9")
+    ] * markers
+    assert [owner[c].real for c in fresh.codes] == [n == markers for n in range(1, markers + 1)]
+
+
+def test_par11_a_revealed_sub_that_did_not_move_stays_revealed_unless_weather_entered(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    shown = _revealed(factory, axis, "U-552")
+    for cause in (ConcealCause.MOVED_INTO_WEATHER, ConcealCause.NO_ENEMY_PLACED,
+                  ConcealCause.GOT_AWAY):  # fmt: skip
+        with pytest.raises(InvalidInput, match=r"did not move this turn.*\(§11\)"):
+            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=1)
+    roster.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
+    scenarios.advance_turn(factory, scenario_id=axis["scenario"])  # turn 2: it has not moved
+    with pytest.raises(InvalidInput, match="did not move this turn"):
+        roster.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.GOT_AWAY, real=1)
+    fresh = roster.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.WEATHER_ENTERED)
+    assert len(fresh.codes) == 1
+    with pytest.raises(InvalidInput, match="choose why"):
+        roster.reconceal(factory, unit_id=axis["U-66"], cause="fog")  # type: ignore[arg-type]
+
+
+def test_par9_a_concealed_sub_attacking_in_its_own_sector_is_revealed(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    decoy, real = _place(factory, axis, "U-552", 2, "D2", "D3").codes
+    markers = _by_code(factory, axis["side"])
     with pytest.raises(InvalidInput, match="a decoy cannot attack"):
-        roster.sub_attacks(factory, marker_id=decoy.id, same_sector=True)
-    assert roster.sub_attacks(factory, marker_id=real.id, same_sector=False) == (
-        "M-02 attacks from concealment and stays concealed"
+        roster.sub_attacks(factory, marker_id=markers[decoy].id, same_sector=True)
+    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=False) == (
+        f"{real} attacks from concealment and stays concealed"
     )
-    assert roster.sub_attacks(factory, marker_id=real.id, same_sector=True) == (
-        "M-02 is U-552: revealed by its attack"
+    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=True) == (
+        f"{real} is U-552: revealed by its attack"
     )
-    assert [m.state for m in _markers(factory, axis["side"])] == ["concealed", "revealed"]
+    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=True) == (
+        "U-552 attacks, revealed"
+    )  # §9a: a revealed sub attacks in the usual manner
+    states = {m.code: m.state for m in _markers(factory, axis["side"])}
+    assert states == {decoy: "concealed", real: "revealed"}
 
 
-def test_the_hunt_and_the_minefield_are_journaled(
+def test_par9e_night_torpedoes_hit_on_5_and_6_against_a_target_hit_earlier(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sector="C4")
-    marker = _markers(factory, axis["side"])[0]
-    assert roster.record_search(factory, marker_id=marker.id, target=4, roll=4) == (
-        "M-01 found (d6 4 vs 4+): it may be attacked"
+    real, _ = _place(factory, axis, "U-552", 1, "D2", "D3").codes
+    marker = _by_code(factory, axis["side"])[real]
+
+    @GENERATED
+    @given(dice=st.lists(st.integers(1, 6), min_size=1, max_size=6), night=st.booleans(),
+           earlier=st.booleans())  # fmt: skip
+    def attack(dice: list[int], night: bool, earlier: bool) -> None:
+        message = roster.sub_attacks(
+            factory,
+            marker_id=marker.id,
+            same_sector=False,
+            torpedo_dice=dice,
+            night=night,
+            target_hit_earlier=earlier,
+        )
+        hits = sum(roll >= (5 if night and earlier else 6) for roll in dice)
+        assert f": {hits} {'hit' if hits == 1 else 'hits'} on " in message
+        assert message.endswith("5+ (night, target hit earlier this turn)" if night and earlier
+                                else "on 6")  # fmt: skip
+
+    attack()
+    with pytest.raises(InvalidInput, match=r"1\.\.6"):
+        roster.sub_attacks(factory, marker_id=marker.id, same_sector=False, torpedo_dice=[7])
+
+
+def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    with pytest.raises(InvalidInput, match="no minefield is recorded in C4: record it on the "
+                       r"minefield ledger first$"):  # fmt: skip
+        roster.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4")
+    mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="C4",
+                        complete=True)  # fmt: skip
+    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=3, sector="c4") == (
+        "U-66 passed the minefield in c4 (d6 3)"
     )
-    assert roster.record_search(factory, marker_id=marker.id, target=2, roll=1) == (
-        "M-01 not found (d6 1 vs 2+)"
-    )
-    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=3) == (
-        "U-66 passed the minefield (d6 3)"
-    )
-    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=1) == (
-        "U-66 struck a mine (d6 1): 1 hull damage"
+    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4") == (
+        "U-66 struck a mine in C4 (d6 1): 1 hull damage"
     )
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
-        roster.mine_roll(factory, unit_id=axis["U-66"], roll=7)
+        roster.mine_roll(factory, unit_id=axis["U-66"], roll=7, sector="C4")
     unit = next(u for u in roster.roster(factory, side_id=axis["side"]).units if u.name == "U-66")
     assert (unit.damage, unit.crippled) == (1, True)
+
+
+def test_par12_another_sides_secret_minefield_is_taken_on_its_owners_word(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    roster.set_passphrase(factory, side_id=axis["allies"], passphrase="convoy-escort")
+    mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="F6",
+                        complete=True, secret=True, passphrase="convoy-escort")  # fmt: skip
+    with pytest.raises(InvalidInput, match="another side's secret minefield lies there, say so"):
+        roster.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6")
+    assert (
+        roster.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6", secret_minefield=True)
+        == "U-552 passed the minefield in F6 (d6 4)"
+    )

@@ -10,8 +10,9 @@ from textual.widgets import Checkbox, Input, Select
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, migrate, session_factory
-from tracker.services import campaigns, roster, secrets
-from tracker.services.roster import UnitFields
+from tracker.services import campaigns, fleet, roster, scenarios, secrets
+from tracker.services.fleet import ShipFields
+from tracker.services.roster import SearchParty, UnitFields
 
 SIZE = (120, 40)
 
@@ -37,10 +38,18 @@ def fleet_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TrackerApp:
         name="Z 20 Karl Galster", unit_type="destroyer", nation="Germany", points=8, speed="2",
         armor=2, vital_armor=7, hull_points=2, abilities="Chase the Salvoes\nClose Escort",
         attacks={"main": [3, 2, 1, None], "asw": [4, None, None, None]}))  # fmt: skip
-    roster.assign_markers(factory, unit_id=u66, real=2, sector="C4")
-    roster.assign_markers(factory, unit_id=u552, real=1, sector="F7")
-    markers = roster.markers_of(factory, side_id=side)
-    roster.attack_marker(factory, marker_id=markers[2][0], success=True)  # a decoy: removed
+    dice = random.Random(2)  # the markers' public codes are drawn at random
+    roster.assign_markers(factory, unit_id=u66, real=2, sectors=["C4", "D5", "B3"], rng=dice)
+    roster.assign_markers(factory, unit_id=u552, real=1, sectors=["F7", "G6"], rng=dice)
+    # The hunt is played in a scenario: one in play, with a ship of the record sheets in it.
+    escort = fleet.create_squadron(factory, side_id=side, name="Escort")
+    ship = fleet.create_ship(factory, squadron_id=escort, fields=ShipFields(name="Z 23"))
+    scenario = campaigns.add_scenario(factory, campaign_id=campaign_id, title="Biscay")
+    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=scenario.id)
+    decoy = next(m for m in roster.roster(factory, side_id=side).markers if m.sector == "B3")
+    roster.record_search(factory, marker_id=decoy.id, party=SearchParty("surface"), roll=6)
+    roster.attack_marker(factory, marker_id=decoy.id, success=True)  # a decoy: removed
     return TrackerApp(factory, rng=random.Random(6), open_campaign_id=campaign_id)
 
 
@@ -52,13 +61,16 @@ def test_roster_owner_view(snap_compare, fleet_app: TrackerApp) -> None:  # type
     assert snap_compare(fleet_app, terminal_size=SIZE, press=["f", "v"])
 
 
-def test_search_helper_worked_example(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
+def test_search_for_a_marker_shows_the_final_target_only(
+    snap_compare, fleet_app: TrackerApp
+) -> None:  # type: ignore[no-untyped-def]
     async def fill(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("f", "s")
         await pilot.pause()
         screen = pilot.app.screen
         screen.query_one("#field-searcher", Select).value = "patrol_bomber"
-        # PBY + Javelin (Sub Hunter) + Fletcher, then a Z-20 and a Bf-110 arrive: 4+ (seed 004).
+        # PBY + Javelin (Sub Hunter) + Fletcher, then a Z-20 and a Bf-110 arrive: 4+ (seed 004),
+        # 5+ against the Elusive Quarry of U-66, whose marker is under the cursor: only 5+ shows.
         for key, value in (("extra_asw_units", "2"), ("sub_hunters", "1"), ("enemy_units", "2"),
                            ("roll", "4")):  # fmt: skip
             screen.query_one(f"#field-{key}", Input).value = value

@@ -41,6 +41,9 @@ class Campaign(CampaignBase, Versioned, table=True):
     was_fleet_points: int = Field(default=100, ge=1, sa_column_kwargs={"server_default": "100"})
     extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     any_attack_reveals: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    # Seconds without a key before the owner view of the roster and ledger hides itself.
+    owner_idle_seconds: int = Field(default=60, ge=10, le=3600,
+                                    sa_column_kwargs={"server_default": "60"})  # fmt: skip
     # A task force in a minefield halts when a quarter has struck mines ("struck", DOMAIN B1)
     # or, read literally, when a quarter has been drawn ("drawn").
     mine_halt_rule: str = Field(

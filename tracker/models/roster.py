@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
@@ -53,6 +53,12 @@ class SubMarker(Versioned, table=True):
     state: str = Field(default="concealed", max_length=10)
     created_turn: int | None = Field(default=None)
     moved_turn: int | None = Field(default=None)
+    # The hunt (seed §4): the scenario and turn of the last search for this marker, and whether
+    # it found it. An aircraft or surface unit may attack a concealed marker only when found
+    # this turn; one search per square per turn.
+    search_scenario_id: int | None = Field(default=None)
+    search_turn: int | None = Field(default=None)
+    search_found: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # The owner's note: "plain:{json}" or, with a passphrase, "fernet:{token}". Never shown in
     # the opponent view.
     secret: str = Field(default="")

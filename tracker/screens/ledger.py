@@ -522,8 +522,11 @@ class LedgerScreen(OwnerViewScreen):
             return
         fields = [
             FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
+            FieldSpec("sector", "Sector it entered"),
             FieldSpec("roll", "d6 (1: 1 hull damage, 2: 2)", kind="int", value="", low=1,
                       high=6),
+            FieldSpec("secret_minefield", "Another side's secret minefield lies there (its "
+                      "owner says so)", kind="bool", value=False),
             FieldSpec("passphrase", "Its side's passphrase (if it has one)", password=True,
                       optional=True),
         ]  # fmt: skip

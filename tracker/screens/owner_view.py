@@ -1,20 +1,25 @@
 """The owner's view of a side's secrets, shared by the roster and the minefield ledger.
 
 The opponent view is the default. The owner view needs the side's passphrase (when it has
-one), is checked before anything is shown, and falls back to the opponent view after a
-minute idle and whenever the screen is left. The umpire's read-only view never shows it.
+one), is checked before anything is shown, and falls back to the opponent view after the
+campaign's idle time (a minute unless the campaign says otherwise) and whenever another screen
+takes its place; a dialog of its own actions (a move, an attack) keeps it. The umpire's
+read-only view never shows it.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
+from textual.screen import ModalScreen
 from textual.timer import Timer
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.form import FieldSpec, FormScreen
 
 OWNER_IDLE_SECONDS = 60.0
+IDLE_CHECK_SECONDS = 1.0  # how often the idle time is looked at: the view hides within a second
 
 
 class OwnerViewScreen(TrackerScreen):
@@ -25,10 +30,24 @@ class OwnerViewScreen(TrackerScreen):
         self.owner = False
         self.passphrase: str | None = None
         self.idle: Timer | None = None
+        # The clock the idle time is measured by: tests drive their own.
+        self.clock: Callable[[], float] = time.monotonic
+        self.last_active = 0.0
+
+    def owner_idle_seconds(self) -> float:
+        """Seconds without a key before the owner view hides (the campaign's option)."""
+        return OWNER_IDLE_SECONDS
 
     def on_screen_suspend(self) -> None:
-        # Leaving the screen (a form, another screen) hides the secrets again.
-        self._hide()
+        # Another screen in its place hides the secrets; a dialog over it (a move, an attack on
+        # the marker under the cursor) is part of the owner's work and keeps them.
+        if not isinstance(self.app.screen, ModalScreen):
+            self._hide()
+        self.last_active = self.clock()
+
+    def on_screen_resume(self) -> None:
+        # Textual calls the base class's handler too (it reloads): this one only notes the time.
+        self.last_active = self.clock()
 
     def _hide(self) -> None:
         self.owner, self.passphrase = False, None
@@ -67,14 +86,21 @@ class OwnerViewScreen(TrackerScreen):
         if self.refuse_if_read_only():
             return
         self.owner, self.passphrase = True, passphrase
-        self.idle = self.set_timer(OWNER_IDLE_SECONDS, self._idle_hide)
+        self.last_active = self.clock()
+        if self.idle is None:
+            self.idle = self.set_interval(IDLE_CHECK_SECONDS, self.hide_if_idle)
         self.reload()
 
-    def _idle_hide(self) -> None:
+    def hide_if_idle(self) -> None:
+        """Hide the owner view once it has been idle for the campaign's idle time."""
+        if not self.owner or self.app.screen is not self:
+            return  # a dialog of the owner's is open: the owner is at work
+        seconds = self.owner_idle_seconds()
+        if self.clock() - self.last_active < seconds:
+            return
         self._hide()
         self.reload()
-        self.notify("Owner view hidden after a minute idle.")
+        self.notify(f"Owner view hidden after {seconds:g} s idle.")
 
     def on_key(self) -> None:
-        if self.idle is not None:
-            self.idle.reset()
+        self.last_active = self.clock()

@@ -27,9 +27,19 @@ from tracker.services.roster import (
     UNIT_TYPES,
     MarkerView,
     Roster,
+    SearchParty,
     UnitView,
     unit_fields_from,
 )
+from tracker.widgets.tables import refill
+
+CONCEAL_CAUSES = [
+    ("It moved into storm, smoke or fog (§10a): one marker", was.ConcealCause.MOVED_INTO_WEATHER),
+    ("No enemy was placed in its square (§10b): one marker", was.ConcealCause.NO_ENEMY_PLACED),
+    ("It got away (§10c): two markers", was.ConcealCause.GOT_AWAY),
+    ("A squall or fog marker entered its square (§11): one marker",
+     was.ConcealCause.WEATHER_ENTERED),
+]  # fmt: skip
 
 
 def dice_text(dice: list[int | None] | None) -> str:
@@ -88,6 +98,20 @@ def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[A
     return row
 
 
+def unit_row(unit: UnitView) -> list[Any]:
+    """A unit card's row; a destroyed unit says so."""
+    attacks = ", ".join(f"{ATTACK_LABELS[k][:3]} {dice_text(v)}" for k, v in
+                        unit.attacks.items() if k in ATTACK_LABELS)  # fmt: skip
+    state = " destroyed" if unit.destroyed else " crippled" if unit.crippled else ""
+    return [
+        Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
+        f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
+        Text(f"{unit.damage}{state}", style="red" if unit.damage else ""),
+        Text(attacks, overflow="ellipsis", no_wrap=True),
+        Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
+    ]  # fmt: skip
+
+
 class RosterScreen(OwnerViewScreen):
     """Units above, markers below; v shows the owner's notes (passphrase), briefly."""
 
@@ -102,11 +126,13 @@ class RosterScreen(OwnerViewScreen):
         Binding("m", "assign", "Markers", tooltip="Place a submarine's markers, real one noted"),
         Binding("g", "move", "Move", tooltip="Move a marker to a sector"),
         Binding("t", "attack", "Attack", tooltip="Resolve an attack on a marker"),
-        Binding("c", "reconceal", "Conceal", tooltip="Re-conceal a revealed sub as two markers"),
+        Binding("c", "reconceal", "Conceal",
+                tooltip="Re-conceal a revealed sub: one marker, or two when it got away"),
         Binding("s", "search", "Search",
                 tooltip="The hunt: search for the selected marker (the roll is journaled)"),
         Binding("k", "sub_attack", "Sub attacks", show=False,
-                tooltip="The selected marker's submarine attacks (may reveal it)"),
+                tooltip="The selected marker's submarine attacks: reveal, torpedo dice (night "
+                "rule)"),
         Binding("n", "mine", "Mine roll", show=False,
                 tooltip="The selected submarine enters a minefield: d6, 1-2 hull damage"),
         Binding("I", "import_units", "Import CSV", show=False,
@@ -141,6 +167,9 @@ class RosterScreen(OwnerViewScreen):
     def current_campaign_id(self) -> int | None:
         return self.view.campaign_id if self.view else None
 
+    def owner_idle_seconds(self) -> float:
+        return float(self.view.owner_idle_seconds) if self.view else super().owner_idle_seconds()
+
     def reload(self) -> None:
         owner = self.owner and not self.read_only
         self.view = view = roster.roster(
@@ -159,24 +188,13 @@ class RosterScreen(OwnerViewScreen):
         if view.owner_view:
             heading.append("   OWNER VIEW: hide it before the opponent looks (v)", "bold yellow")
         self.query_one("#roster-heading", Static).update(heading)
-        units = self.query_one("#unit-table", DataTable)
-        units.clear()
-        for unit in view.units:
-            attacks = ", ".join(f"{ATTACK_LABELS[k][:3]} {dice_text(v)}" for k, v in
-                                unit.attacks.items() if k in ATTACK_LABELS)  # fmt: skip
-            units.add_row(
-                Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
-                f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
-                Text(f"{unit.damage}" + (" crippled" if unit.crippled else ""),
-                     style="red" if unit.damage else ""),
-                Text(attacks, overflow="ellipsis", no_wrap=True),
-                Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
-            )  # fmt: skip
+        refill(self.query_one("#unit-table", DataTable),
+               ((str(unit.id), unit_row(unit)) for unit in view.units))  # fmt: skip
         names = {unit.id: unit.name for unit in view.units}
-        markers = self.query_one("#marker-table", DataTable)
-        markers.clear()
-        for marker in view.markers:
-            markers.add_row(*marker_row(marker, view.owner_view, names))
+        refill(
+            self.query_one("#marker-table", DataTable),
+            ((str(m.id), marker_row(m, view.owner_view, names)) for m in view.markers),
+        )
 
     def _unit(self) -> UnitView | None:
         if self.view is None or not self.view.units:
@@ -200,8 +218,9 @@ class RosterScreen(OwnerViewScreen):
             if isinstance(result, str):
                 self.notify(result)
             if isinstance(result, roster.Assignment):
-                self.notify(f"Markers {', '.join(result.codes)}; public seal {result.seal}: "
-                            "say it aloud or write it down", timeout=15)  # fmt: skip
+                seals = ", ".join(f"{code} {seal}" for code, seal in
+                                  zip(result.codes, result.seals, strict=True))  # fmt: skip
+                self.notify(f"Public seals: {seals}: say them aloud or write them down", timeout=15)
             if isinstance(result, list):
                 for warning in result:
                     self.notify(warning, severity="warning")
@@ -281,22 +300,24 @@ class RosterScreen(OwnerViewScreen):
         fields = [
             FieldSpec("real", f"Which marker is real (1..{count})", kind="int", value="",
                       low=1, high=count),
-            FieldSpec("sector", "Sector placed in"),
+            *(FieldSpec(f"sector_{n}", f"Sector of marker {n}") for n in range(1, count + 1)),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> roster.Assignment:
             passphrase = self._with_passphrase(values)
+            sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
             return roster.assign_markers(
-                self.factory, unit_id=unit.id, passphrase=passphrase,
-                turn=self.view.turn if self.view else None, **values,
+                self.factory, unit_id=unit.id, passphrase=passphrase, sectors=sectors,
+                turn=self.view.turn if self.view else None, rng=self.rng, **values,
             )  # fmt: skip
 
         self._form(
             f"Markers for {unit.name}",
             fields,
             submit,
-            note="Do this where the opponent cannot see: the real one is your secret.",
+            note="Each marker in its own sector (seed §2-3). Do this where the opponent cannot "
+            "see: the real one is your secret.",
         )
 
     def action_move(self) -> None:
@@ -344,21 +365,26 @@ class RosterScreen(OwnerViewScreen):
         if unit is None:
             return
         fields = [
-            FieldSpec("real", f"Which new marker is real (1..{was.MARKERS_PER_SUB})", kind="int",
-                      value="", low=1, high=was.MARKERS_PER_SUB),
+            FieldSpec("cause", "Why it slips away", kind="select",
+                      value=was.ConcealCause.GOT_AWAY, options=CONCEAL_CAUSES),
+            FieldSpec("real", "Which new marker is real, when two (1..2)", kind="int", value=1,
+                      low=1, high=2),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> roster.Assignment:
             passphrase = self._with_passphrase(values)
+            if was.reconceal_markers(values["cause"]) == 1:
+                values["real"] = 1  # one marker: the sub itself
             return roster.reconceal(self.factory, unit_id=unit.id, passphrase=passphrase,
-                                    **values)  # fmt: skip
+                                    rng=self.rng, **values)  # fmt: skip
 
         self._form(
             f"Re-conceal {unit.name}",
             fields,
             submit,
-            note="Fog, smoke or storm entered, or no enemy placed in its sector (seed §10).",
+            note="A revealed sub that did not move this turn stays revealed, unless a squall or "
+            "fog marker entered its square (seed §11).",
         )
 
     def action_sub_attack(self) -> None:
@@ -367,27 +393,39 @@ class RosterScreen(OwnerViewScreen):
             return
         fields = [
             FieldSpec("same_sector", "Its target is in its own sector", kind="bool", value=True),
+            FieldSpec("torpedo_dice", "Torpedo dice rolled (blank: none)", value="",
+                      optional=True),
+            FieldSpec("night", "Night", kind="bool", value=False),
+            FieldSpec("target_hit_earlier", "The target was hit earlier this turn", kind="bool",
+                      value=False),
             *self._secret_fields(),
-        ]
+        ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> str:
             passphrase = self._with_passphrase(values)
+            words = (values.pop("torpedo_dice") or "").replace(",", " ").split()
+            if not all(word.isdigit() for word in words):
+                raise InvalidInput({"torpedo_dice": "give the dice as numbers 1..6, e.g. 5 6 3"})
             return roster.sub_attacks(self.factory, marker_id=marker.id, passphrase=passphrase,
-                                      **values)  # fmt: skip
+                                      torpedo_dice=[int(w) for w in words], **values)  # fmt: skip
 
         self._form(
             f"{marker.code} attacks",
             fields,
             submit,
             note="Seed §9: a target in its own sector reveals it (any attack does, if the "
-            "campaign plays that variant). Resolve the attack itself as usual.",
+            "campaign plays that variant). A torpedo die hits on a 6; at night, against a target "
+            "hit earlier this turn, on a 5 or 6 (§9e).",
         )
 
     def action_mine(self) -> None:
         unit = self._unit()
         if unit is None:
             return
-        fields = [FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
+        fields = [FieldSpec("sector", "Sector it entered"),
+                  FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
+                  FieldSpec("secret_minefield", "Another side's secret minefield lies there "
+                            "(its owner says so)", kind="bool", value=False),
                   *self._secret_fields()]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> str:
@@ -402,7 +440,8 @@ class RosterScreen(OwnerViewScreen):
             dice_field="roll",
             dice_sides=6,
             rng=self.rng,
-            note="Seed §12: 1 -> 1 hull damage, 2 -> 2, else nothing. Kept secret.",
+            note="Seed §12: 1 -> 1 hull damage, 2 -> 2, else nothing. Kept secret. The sector "
+            "must hold a minefield on the ledger.",
         )
 
     def action_passphrase(self) -> None:
@@ -421,19 +460,23 @@ class RosterScreen(OwnerViewScreen):
         self._form("Side's passphrase", fields, submit)
 
     def action_search(self) -> None:
-        marker = self.view.markers[self._marker_row()] if self.view and self.view.markers else None
+        marker = self._marker()
+        if marker is None:
+            return
 
-        def record(target: int, roll: int) -> str:
-            assert marker is not None
-            return roster.record_search(self.factory, marker_id=marker.id, target=target,
+        def record(party: SearchParty, roll: int) -> str:
+            return roster.record_search(self.factory, marker_id=marker.id, party=party,
                                         roll=roll)  # fmt: skip
 
+        def target_of(party: SearchParty) -> int:
+            return roster.search_target(self.factory, marker_id=marker.id, party=party)
+
         self.app.push_screen(
-            search_helper_form(self.rng, record if marker else None,
-                               marker.code if marker else ""),
+            search_helper_form(self.rng, record, marker.code, target_of),
             lambda verdict: self._verdict(verdict),
         )  # fmt: skip
 
     def _verdict(self, verdict: str | None) -> None:
         if verdict:
             self.notify(verdict)
+        self.reload()

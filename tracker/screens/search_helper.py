@@ -1,4 +1,9 @@
-"""The hunt: the search target for a sector, step by step, and the roll (seed 004 §4)."""
+"""The hunt: the search target for a sector and the roll (seed 004 §4).
+
+Against a marker on the roster the target comes from the service, which adds the hunted sub's
+own abilities (Elusive Quarry): the hunter sees the final number only, never why. Without a
+marker the helper works the target out step by step from what the player ticks.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ from typing import Any
 
 from tracker.rules import was
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.services.errors import InvalidInput
+from tracker.services.roster import SearchParty
 
 SEARCHER_LABELS = {
     "patrol_bomber": "Patrol bomber (4+)",
@@ -15,39 +22,68 @@ SEARCHER_LABELS = {
     "surface": "Surface unit with ASW (5+)",
     "submarine": "Submarine (5+, no modifiers)",
 }
+COUNTS = ("extra_asw_units", "sub_hunters", "enemy_units")
+
+
+def _party(values: dict[str, Any]) -> SearchParty | None:
+    if not all(isinstance(values.get(key), int) for key in COUNTS):
+        return None
+    return SearchParty(
+        searcher=values["searcher"], night_or_weather=bool(values.get("night_or_weather")),
+        **{key: values[key] for key in COUNTS},
+    )  # fmt: skip
+
+
+def _roll_text(values: dict[str, Any], target: int) -> str:
+    roll = values.get("roll")
+    if not isinstance(roll, int):
+        return "\nType the d6, or press ctrl+r to roll."
+    found = was.search_succeeds(roll, target)
+    verdict = "FOUND: it may be attacked" if found else "not found"
+    return f"\nd6 {roll}: {verdict}" + (" (a 1 always fails)" if roll == 1 else "")
 
 
 def search_preview(values: dict[str, Any]) -> str:
     """The target with each modifier, then what the roll does."""
-    extra, hunters, enemies = (values.get(k) for k in ("extra_asw_units", "sub_hunters",
-                                                       "enemy_units"))  # fmt: skip
-    if not (isinstance(extra, int) and isinstance(hunters, int) and isinstance(enemies, int)):
+    party = _party(values)
+    if party is None:
         return "Give the numbers of units present."
     steps = was.search_breakdown(
-        values["searcher"], extra_asw_units=extra, sub_hunters=hunters, enemy_units=enemies,
-        night_or_weather=bool(values.get("night_or_weather")),
+        party.searcher, extra_asw_units=party.extra_asw_units, sub_hunters=party.sub_hunters,
+        enemy_units=party.enemy_units, night_or_weather=party.night_or_weather,
         elusive_quarry=bool(values.get("elusive_quarry")),
     )  # fmt: skip
     target = sum(change for _, change in steps)
     shown = ", ".join(label if change == 0 or label.startswith("base") else f"{label} {change:+d}"
                       for label, change in steps)  # fmt: skip
     text = f"{shown} = {target}+" if target <= 6 else f"{shown} = {target}+: cannot succeed"
-    roll = values.get("roll")
-    if isinstance(roll, int):
-        found = was.search_succeeds(roll, target)
-        verdict = "FOUND: it may be attacked" if found else "not found"
-        text += f"\nd6 {roll}: {verdict}" + (" (a 1 always fails)" if roll == 1 else "")
-    else:
-        text += "\nType the d6, or press ctrl+r to roll."
-    return text
+    return text + _roll_text(values, target)
+
+
+def _marker_preview(target_of: Callable[[SearchParty], int]) -> Callable[[dict[str, Any]], str]:
+    def preview(values: dict[str, Any]) -> str:
+        party = _party(values)
+        if party is None:
+            return "Give the numbers of units present."
+        try:
+            target = target_of(party)
+        except InvalidInput as exc:
+            return "; ".join(exc.errors.values())
+        # The final number only: the hunted sub's own abilities are its owner's secret.
+        text = f"Target: {target}+" if target <= 6 else f"Target: {target}+: cannot succeed"
+        return text + _roll_text(values, target)
+
+    return preview
 
 
 def search_helper_form(
     rng: random.Random | None = None,
-    record: Callable[[int, int], str] | None = None,
+    record: Callable[[SearchParty, int], str] | None = None,
     marker: str = "",
+    target_of: Callable[[SearchParty], int] | None = None,
 ) -> FormScreen:
-    """A form that works out a search; with `record`, a roll is journaled against the marker."""
+    """A form that works out a search; with `record`, a roll is journaled against the marker,
+    and `target_of` gives its final target (hidden modifiers included)."""
     fields = [
         FieldSpec("searcher", "Best searcher present", kind="select", value="patrol_bomber",
                   options=[(label, key) for key, label in SEARCHER_LABELS.items()]),
@@ -58,25 +94,23 @@ def search_helper_form(
         FieldSpec("enemy_units", "Enemy air/surface units there", kind="int", value=0, low=0,
                   high=20),
         FieldSpec("night_or_weather", "Night, smoke or weather", kind="bool", value=False),
-        FieldSpec("elusive_quarry", "Hunted sub has Elusive Quarry", kind="bool", value=False),
         FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6, optional=True),
     ]  # fmt: skip
+    if target_of is None:
+        fields.insert(-1, FieldSpec("elusive_quarry", "Hunted sub has Elusive Quarry",
+                                    kind="bool", value=False))  # fmt: skip
+    preview = search_preview if target_of is None else _marker_preview(target_of)
 
     def submit(values: dict[str, Any]) -> str:
-        roll = values.get("roll")
-        if record is not None and isinstance(roll, int):
-            target = was.search_target(
-                values["searcher"], extra_asw_units=values["extra_asw_units"],
-                sub_hunters=values["sub_hunters"], enemy_units=values["enemy_units"],
-                night_or_weather=values["night_or_weather"],
-                elusive_quarry=values["elusive_quarry"],
-            )  # fmt: skip
-            return record(target, roll)
-        return search_preview(values).splitlines()[-1]
+        roll, party = values.get("roll"), _party(values)
+        if record is not None and isinstance(roll, int) and party is not None:
+            return record(party, roll)
+        return preview(values).splitlines()[-1]
 
     title = f"Search for marker {marker}" if marker else "Search for a submarine marker"
     return FormScreen(
-        title, fields, submit, preview=search_preview,
+        title, fields, submit, preview=preview,
         dice_field="roll", dice_sides=6, rng=rng,
-        note="One search per sector with enemy markers; the unit with the best chance rolls.",
+        note="One search per square per turn, by the unit with the best chance; a marker is "
+        "attacked only once a search found it this turn.",
     )  # fmt: skip

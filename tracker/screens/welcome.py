@@ -111,6 +111,14 @@ def campaign_fields(
             value=summary.any_attack_reveals if summary else False,
         ),
         FieldSpec(
+            "owner_idle_seconds",
+            "Owner view hides after (seconds idle)",
+            kind="int",
+            value=summary.owner_idle_seconds if summary else 60,
+            low=10,
+            high=3600,
+        ),
+        FieldSpec(
             "mine_halt_rule",
             "Task force in a minefield halts when a quarter",
             kind="select",

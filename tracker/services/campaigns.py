@@ -59,6 +59,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         extra_decoys_allowed=campaign.extra_decoys_allowed,
         any_attack_reveals=campaign.any_attack_reveals,
         mine_halt_rule=campaign.mine_halt_rule,
+        owner_idle_seconds=campaign.owner_idle_seconds,
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
@@ -76,7 +77,17 @@ OPTIONS = {
     "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
     "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
     "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals", "mine_halt_rule",
+    "owner_idle_seconds",
 }  # fmt: skip
+
+
+OWNER_IDLE_RANGE = (10, 3600)
+
+
+def _check_idle_seconds(seconds: int) -> None:
+    low, high = OWNER_IDLE_RANGE
+    if not low <= seconds <= high:
+        raise InvalidInput({"owner_idle_seconds": f"give {low}..{high} seconds, got {seconds}"})
 
 
 def parse_outcomes(text: str) -> str:
@@ -151,11 +162,13 @@ def create_campaign(
     extra_decoys_allowed: bool = True,
     any_attack_reveals: bool = False,
     mine_halt_rule: str = "struck",
+    owner_idle_seconds: int = 60,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
     if not 1 <= was_fleet_points <= 10_000:
         raise InvalidInput({"was_fleet_points": "must be 1..10000"})
     _check_halt_rule(mine_halt_rule)
+    _check_idle_seconds(owner_idle_seconds)
     name = _validate_campaign(name, notes, model_scale)
     outcomes = parse_outcomes(zero_outcomes)
     with session_scope(factory) as session:
@@ -171,6 +184,7 @@ def create_campaign(
             extra_decoys_allowed=extra_decoys_allowed,
             any_attack_reveals=any_attack_reveals,
             mine_halt_rule=mine_halt_rule,
+            owner_idle_seconds=owner_idle_seconds,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
@@ -196,6 +210,7 @@ def update_campaign(
     extra_decoys_allowed: bool | None = None,
     any_attack_reveals: bool | None = None,
     mine_halt_rule: str | None = None,
+    owner_idle_seconds: int | None = None,
 ) -> CampaignSummary:
     """Rename a campaign or change its notes and rule options (options not given are kept)."""
     name = _validate_campaign(name, notes, model_scale)
@@ -223,6 +238,9 @@ def update_campaign(
         if mine_halt_rule is not None:
             _check_halt_rule(mine_halt_rule)
             campaign.mine_halt_rule = mine_halt_rule
+        if owner_idle_seconds is not None:
+            _check_idle_seconds(owner_idle_seconds)
+            campaign.owner_idle_seconds = owner_idle_seconds
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         journal.append(
             session,

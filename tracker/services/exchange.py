@@ -36,6 +36,7 @@ EXTRA_REFS: dict[str, dict[str, str]] = {
     "journalentry": {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship"},
     "critical": {"scenario_id": "scenario"},
     "ship": {"transferred_scenario_id": "scenario"},
+    "submarker": {"search_scenario_id": "scenario"},
 }
 Ids = dict[str, dict[int, int]]
 

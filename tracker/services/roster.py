@@ -7,11 +7,12 @@ with a passphrase set it is stored encrypted, and every assignment carries a pub
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
@@ -83,6 +84,7 @@ class UnitView:
     hull_points: int
     damage: int
     crippled: bool
+    destroyed: bool
     attacks: dict[str, list[int | None]]
     abilities: tuple[str, ...]
     extra_decoys: int
@@ -103,6 +105,7 @@ class Roster:
     budget: int
     encrypted: bool
     turn: int | None  # the turn of the scenario in play, if one is: moves are counted by it
+    owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after it
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ class Assignment:
 
     codes: tuple[str, ...]
     real_code: str
-    seal: str
+    seals: tuple[str, ...]  # one per marker, in the order of codes
 
 
 def parse_dice(text: str) -> list[int | None] | None:
@@ -282,10 +285,31 @@ def set_passphrase(
     checkpoint(factory)
 
 
-def _next_codes(session: Session, side_id: int, count: int) -> list[str]:
-    used = session.exec(select(func.count()).select_from(SubMarker).where(
-        SubMarker.side_id == side_id)).one()  # fmt: skip
-    return [f"M-{used + index + 1:02d}" for index in range(count)]
+def _draw_codes(session: Session, side_id: int, count: int, rng: random.Random) -> list[str]:
+    """Public codes drawn at random among the side's unused ones, so that neither their order
+    nor their numbers tell which markers were placed together (seed §2-3)."""
+    used = set(session.exec(select(SubMarker.code).where(SubMarker.side_id == side_id)).all())
+    width = 2 if len(used) + count <= 60 else 3  # keep a draw among many free codes
+    free = [code for n in range(1, 10**width) if (code := f"M-{n:0{width}d}") not in used]
+    return rng.sample(free, count)
+
+
+def _checked_sectors(sectors: Sequence[str], sector: str, count: int) -> list[str]:
+    """One sector per marker (each typed by the owner), or the one `sector` for all of them."""
+    if not sectors:
+        return [_checked_sector(sector, None, blank=True)] * count
+    if isinstance(sectors, str) or len(sectors) != count:
+        raise InvalidInput({"sectors": f"give one sector for each of the {count} markers"})
+    checked = []
+    for n, text in enumerate(sectors, start=1):
+        try:
+            checked.append(_checked_sector(text, None, blank=False))
+        except InvalidInput as exc:  # said beside the marker's own sector field
+            raise InvalidInput({f"sector_{n}": exc.errors["sector"]}) from None
+    if len(set(checked)) != len(checked):
+        raise InvalidInput({"sectors": "one sub marker per sector (seed §3): give each marker "
+                            "its own sector"})  # fmt: skip
+    return checked
 
 
 def assign_markers(
@@ -293,17 +317,27 @@ def assign_markers(
     *,
     unit_id: int,
     real: int,
+    sectors: Sequence[str] = (),
     sector: str = "",
     turn: int | None = None,
     passphrase: str | None = None,
+    rng: random.Random | None = None,
 ) -> Assignment:
-    """Give a submarine its markers (2, plus its extra decoys); `real` is the real one, 1-based."""
-    sector = _checked_sector(sector, turn, blank=True)
+    """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
+    random public code and a seal of its own; `real` is the real one, 1-based (seed §1-3).
+
+    `sectors` names each marker's sector in order; `sector` alone puts all of them in one.
+    """
+    errors: dict[str, str] = {}
+    _check_turn(errors, turn)
+    check(errors)
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
         if unit.unit_type != "submarine":
             raise InvalidInput({"unit": f"{unit.name} is not a submarine"})
+        if _destroyed(unit):
+            raise InvalidInput({"unit": f"{unit.name} was destroyed: it is out of play (§5)"})
         live = session.exec(select(SubMarker).where(
             SubMarker.unit_id == unit_id, SubMarker.state != "removed")).first()  # fmt: skip
         if live is not None:
@@ -311,32 +345,39 @@ def assign_markers(
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
-        return _place(session, side, campaign, unit, real, count, sector, turn, passphrase)
+        places = _checked_sectors(sectors, sector, count)
+        return _place(session, side, campaign, unit, real, places, turn, passphrase, rng)
 
 
 def _place(
-    session: Session, side: Side, campaign: Campaign, unit: WasUnit, real: int, count: int,
-    sector: str, turn: int | None, passphrase: str | None,
+    session: Session, side: Side, campaign: Campaign, unit: WasUnit, real: int,
+    sectors: list[str], turn: int | None, passphrase: str | None, rng: random.Random | None,
 ) -> Assignment:  # fmt: skip
     key = side_key(session, side.id or 0, passphrase)
-    codes = _next_codes(session, side.id or 0, count)
-    salt = secrets.new_salt()
-    assignment = {code: index == real for index, code in enumerate(codes, start=1)}
-    seal = secrets.seal_of(assignment, salt)
-    for code, is_real in assignment.items():
-        note = {"unit": unit.id, "real": is_real, "salt": salt}
-        marker = SubMarker(
+    codes = _draw_codes(session, side.id or 0, len(sectors), rng or random.SystemRandom())
+    seals = []
+    for index, (code, sector) in enumerate(zip(codes, sectors, strict=True), start=1):
+        # One commitment per marker: its seal binds its own code and role, nothing else.
+        salt = secrets.new_salt()
+        note = {"unit": unit.id, "real": index == real, "salt": salt, "v": 2}
+        seal = secrets.seal_of(_sealed_as(code, note), salt)
+        seals.append(seal)
+        session.add(SubMarker(
             side_id=side.id or 0, unit_id=unit.id or 0, code=code, sector=sector,
             created_turn=turn, secret=secrets.seal_note(note, key), seal=seal,
+        ))  # fmt: skip
+        session.flush()
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            summary=f"{side.name}: marker {code} placed in {sector or '?'} (seal {seal})",
         )  # fmt: skip
-        session.add(marker)
-    session.flush()
-    journal.append(
-        session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
-        summary=f"{side.name}: markers {', '.join(codes)} placed in {sector or '?'} "
-        f"(seal {seal})",
-    )  # fmt: skip
-    return Assignment(codes=tuple(codes), real_code=codes[real - 1], seal=seal)
+    return Assignment(codes=tuple(codes), real_code=codes[real - 1], seals=tuple(seals))
+
+
+def _sealed_as(code: str, note: dict[str, Any]) -> dict[str, bool]:
+    """What a marker's own seal commits to: its code, real or decoy (row ids are left out:
+    they change when a campaign is exported and imported again)."""
+    return {code: bool(note["real"])}
 
 
 def roster(
@@ -371,6 +412,7 @@ def roster(
             points=_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
+            owner_idle_seconds=campaign.owner_idle_seconds,
         )  # fmt: skip
 
 
@@ -381,6 +423,7 @@ def _unit_view(unit: WasUnit) -> UnitView:
         vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=unit.damage,
         # Crippled: damaged down to one hull point left (a 1-point unit is never crippled).
         crippled=unit.damage > 0 and unit.hull_points - unit.damage == 1,
+        destroyed=_destroyed(unit),
         attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
         extra_decoys=unit.extra_decoys, notes=unit.notes,
@@ -434,6 +477,10 @@ def move_marker(
 
 
 def _seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
+    note = secrets.open_note(marker.secret, key)
+    if note.get("v") == 2:
+        return secrets.seal_of(_sealed_as(marker.code, note), note["salt"]) == marker.seal
+    # Markers placed before seals were per marker share one seal over their whole group.
     markers = session.exec(select(SubMarker).where(
         SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal)).all()  # fmt: skip
     notes = {m.code: secrets.open_note(m.secret, key) for m in markers}
@@ -460,6 +507,37 @@ def verify_seal(
         return _seal_holds(session, marker, key)
 
 
+def _destroyed(unit: WasUnit) -> bool:
+    return unit.damage >= unit.hull_points
+
+
+def _now(session: Session, campaign: Campaign) -> tuple[int, int]:
+    """(scenario id, turn) of the scenario in play: the hunt is counted turn by turn (§4)."""
+    scenario = journal.current_scenario(session, campaign.id or 0)
+    if scenario is None or scenario.status != "in_play":
+        raise InvalidInput({"marker": "no scenario is in play: the hunt is played turn by turn, "
+                            "start the scenario first"})  # fmt: skip
+    return scenario.id or 0, scenario.turn
+
+
+def _leave_play(session: Session, unit: WasUnit) -> list[str]:
+    """A destroyed sub and every marker of it leave play (§5); the codes removed."""
+    markers = session.exec(select(SubMarker).where(
+        SubMarker.unit_id == unit.id, SubMarker.state != "removed")).all()  # fmt: skip
+    for marker in markers:
+        marker.state = "removed"
+    return sorted(marker.code for marker in markers)
+
+
+def _damage_sub(session: Session, unit: WasUnit, damage: int) -> str:
+    """Apply hull damage; a sub at its hull points is destroyed and leaves play (§5, §12)."""
+    unit.damage = min(unit.hull_points, unit.damage + max(0, damage))
+    if not _destroyed(unit):
+        return f"{unit.damage} hull damage"
+    gone = _leave_play(session, unit)
+    return f"destroyed, its markers leave play ({', '.join(gone)})"
+
+
 def attack_marker(
     factory: SessionFactory,
     *,
@@ -468,25 +546,34 @@ def attack_marker(
     damage: int = 0,
     passphrase: str | None = None,
 ) -> str:
-    """An attack on a concealed marker (seed §5-8): a success reveals it; a decoy is removed."""
+    """An attack on a marker (seed §4-8): a concealed one must have been found by a search this
+    turn; a success reveals it, a decoy is removed, a destroyed sub leaves play with its markers."""
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
         if marker.state == "removed":
-            raise InvalidInput({"marker": f"{marker.code} is a decoy already removed"})
+            raise InvalidInput({"marker": f"{marker.code} is out of play already"})
+        if marker.state == "concealed" and not _found_now(marker, _now(session, campaign)):
+            raise InvalidInput(
+                {
+                    "marker": f"{marker.code} was not found by a search this turn: "
+                    "a marker is attacked only after a successful search (§4)"
+                }
+            )
         if not success:
-            message = f"{marker.code}: attack failed, the marker stays concealed"
+            message = f"{marker.code}: attack failed, the marker stays {marker.state}"
         else:
             note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
             unit = get_row(session, WasUnit, marker.unit_id)
             if note["real"]:
-                unit.damage = min(unit.hull_points, unit.damage + max(0, damage))
                 marker.state = "revealed"
-                message = f"{marker.code} is {unit.name}: revealed, {unit.damage} hull damage"
+                message = (
+                    f"{marker.code} is {unit.name}: revealed, {_damage_sub(session, unit, damage)}"
+                )
             else:
                 marker.state = "removed"
                 message = f"{marker.code} was a decoy: removed"
-            # Revealed: anyone may now check the notes against the seal shown at assignment.
+            # Revealed: anyone may now check this marker's note against its own seal.
             sealed = _seal_holds(session, marker, side_key(session, side.id or 0, passphrase))
             message += f"; seal {marker.seal} " + ("verified" if sealed else "BROKEN")
         journal.append(
@@ -496,19 +583,29 @@ def attack_marker(
         return message
 
 
+def _found_now(marker: SubMarker, now: tuple[int, int]) -> bool:
+    return marker.search_found and (marker.search_scenario_id, marker.search_turn) == now
+
+
 def reconceal(
     factory: SessionFactory,
     *,
     unit_id: int,
-    real: int,
-    turn: int | None = None,
+    cause: was.ConcealCause,
+    real: int = 1,
+    sectors: Sequence[str] = (),
     passphrase: str | None = None,
+    rng: random.Random | None = None,
 ) -> Assignment:
-    """A revealed sub that slips away (fog, smoke, storm, or no enemy placed by it, seed §10-11)
-    becomes two fresh markers in its sector; older decoys elsewhere stay on the map (C6)."""
-    errors: dict[str, str] = {}
-    _check_turn(errors, turn)
-    check(errors)
+    """A revealed sub slips away (seed §10-11): one marker replaces it when it moved into weather
+    or no enemy was placed by it, two when it got away; one that did not move this turn stays
+    revealed unless weather entered its square. Older decoys elsewhere stay on the map (C6)."""
+    try:
+        cause = was.ConcealCause(cause)
+    except ValueError:
+        raise InvalidInput({"cause": "choose why it slips away: "
+                            f"{', '.join(was.ConcealCause)}"}) from None  # fmt: skip
+    count = was.reconceal_markers(cause)
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
@@ -516,12 +613,16 @@ def reconceal(
             SubMarker.unit_id == unit_id, SubMarker.state == "revealed")).first()  # fmt: skip
         if shown is None:
             raise InvalidInput({"unit": f"{unit.name} is not revealed"})
-        if not 1 <= real <= was.MARKERS_PER_SUB:
-            raise InvalidInput({"real": f"choose which of the {was.MARKERS_PER_SUB} is real"})
+        _, turn = _now(session, campaign)
+        refusal = was.reconceal_refusal(cause, moved_this_turn=shown.moved_turn == turn)
+        if refusal:
+            raise InvalidInput({"cause": f"{unit.name}: {refusal}"})
+        if not 1 <= real <= count:
+            raise InvalidInput({"real": f"choose which of the {count} new markers is real"})
+        places = _checked_sectors(sectors, shown.sector, count)
         shown.state = "removed"
         session.flush()
-        return _place(session, side, campaign, unit, real, was.MARKERS_PER_SUB, shown.sector, turn,
-                      passphrase)  # fmt: skip
+        return _place(session, side, campaign, unit, real, places, turn, passphrase, rng)
 
 
 def markers_of(factory: SessionFactory, *, side_id: int) -> Sequence[tuple[int, str, str, str]]:
@@ -534,43 +635,120 @@ def markers_of(factory: SessionFactory, *, side_id: int) -> Sequence[tuple[int, 
 
 
 def sub_attacks(
-    factory: SessionFactory, *, marker_id: int, same_sector: bool, passphrase: str | None = None
+    factory: SessionFactory,
+    *,
+    marker_id: int,
+    same_sector: bool,
+    torpedo_dice: Sequence[int] = (),
+    night: bool = False,
+    target_hit_earlier: bool = False,
+    passphrase: str | None = None,
 ) -> str:
-    """A concealed sub attacks (seed §9): a target in its own sector reveals it; so does any
-    attack when the campaign plays that variant. Only the real sub's marker can attack."""
+    """A submarine attacks (seed §9): a concealed one is revealed by a target in its own sector
+    (by any attack in the campaign's variant); torpedo dice hit on a 6, or a 5 at night against
+    a target hit earlier this turn (§9e). Only the real sub's marker can attack."""
+    if any(not 1 <= roll <= 6 for roll in torpedo_dice):
+        raise InvalidInput({"torpedo_dice": "each torpedo die shows 1..6"})
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
-        if marker.state != "concealed":
-            raise InvalidInput({"marker": f"{marker.code} is {marker.state}, not concealed"})
+        if marker.state == "removed":
+            raise InvalidInput({"marker": f"{marker.code} is out of play"})
         note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
-        if same_sector or campaign.any_attack_reveals:
+        unit = get_row(session, WasUnit, marker.unit_id)
+        if marker.state == "revealed":
+            message = f"{unit.name} attacks, revealed"
+        elif same_sector or campaign.any_attack_reveals:
             marker.state = "revealed"
-            unit = get_row(session, WasUnit, marker.unit_id)
             message = f"{marker.code} is {unit.name}: revealed by its attack"
         else:
             message = f"{marker.code} attacks from concealment and stays concealed"
+        dice: dict[str, Any] | None = None
+        if torpedo_dice:
+            hits = was.torpedo_hits(list(torpedo_dice), night=night,
+                                    target_hit_earlier=target_hit_earlier)  # fmt: skip
+            needs = "5+ (night, target hit earlier this turn)" if night and target_hit_earlier \
+                else "6"  # fmt: skip
+            shown = " ".join(str(roll) for roll in torpedo_dice)
+            message += f"; torpedoes d6 {shown}: {hits} {'hit' if hits == 1 else 'hits'} on {needs}"
+            # The journal's dice are numbers by name (what an exchanged file is checked for).
+            dice = {f"torpedo_{n}": roll for n, roll in enumerate(torpedo_dice, start=1)}
+            dice["hits"] = hits
         journal.append(
             session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
-            summary=f"{side.name}: {message}",
+            summary=f"{side.name}: {message}", dice=dice,
         )  # fmt: skip
         return message
 
 
-def record_search(factory: SessionFactory, *, marker_id: int, target: int, roll: int) -> str:
-    """The hunt's roll against a marker, journaled; a success means it may be attacked (§4)."""
+@dataclass(frozen=True)
+class SearchParty:
+    """The hunters in a square as the searching player counts them (seed §4)."""
+
+    searcher: str
+    extra_asw_units: int = 0
+    sub_hunters: int = 0
+    enemy_units: int = 0
+    night_or_weather: bool = False
+
+
+def _hidden_target(unit: WasUnit, party: SearchParty) -> int:
+    """The search target with the hunted sub's own abilities, which the hunter does not see:
+    Elusive Quarry applies to every marker of the sub (§4)."""
+    abilities = {line.strip().casefold() for line in unit.abilities.splitlines()}
+    try:
+        return was.search_target(
+            party.searcher, extra_asw_units=party.extra_asw_units,
+            sub_hunters=party.sub_hunters, enemy_units=party.enemy_units,
+            night_or_weather=party.night_or_weather,
+            elusive_quarry="elusive quarry" in abilities,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise InvalidInput({"searcher": str(exc)}) from exc
+
+
+def search_target(factory: SessionFactory, *, marker_id: int, party: SearchParty) -> int:
+    """The d6 target to find this marker: the final number only, never why (seed §4)."""
+    with session_scope(factory) as session:
+        marker = get_row(session, SubMarker, marker_id)
+        return _hidden_target(get_row(session, WasUnit, marker.unit_id), party)
+
+
+def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty, roll: int) -> str:
+    """The hunt's one search for a square this turn, by its best unit (seed §4), journaled with
+    the final target only; a success lets the marker be attacked this turn."""
     if not 1 <= roll <= 6:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
-        found = was.search_succeeds(roll, max(2, target))
+        if marker.state != "concealed":
+            raise InvalidInput({"marker": f"{marker.code} is {marker.state}: only a concealed "
+                                "marker is searched for"})  # fmt: skip
+        now = _now(session, campaign)
+        square = session.exec(select(SubMarker).where(
+            SubMarker.side_id == marker.side_id, SubMarker.state != "removed",
+            SubMarker.sector == marker.sector, SubMarker.search_scenario_id == now[0],
+            SubMarker.search_turn == now[1])).first()  # fmt: skip
+        if square is not None:
+            where = f"sector {marker.sector}" if marker.sector else marker.code
+            raise InvalidInput(
+                {
+                    "marker": f"{where} was searched this turn already: one search "
+                    "per square per turn, by the unit with the best chance (§4)"
+                }
+            )
+        target = _hidden_target(get_row(session, WasUnit, marker.unit_id), party)
+        found = was.search_succeeds(roll, target)
+        marker.search_scenario_id, marker.search_turn = now
+        marker.search_found = found
         message = (
-            f"{marker.code} found (d6 {roll} vs {target}+): it may be attacked"
+            f"{marker.code} found (d6 {roll} vs {target}+): it may be attacked this turn"
             if found
-            else f"{marker.code} not found (d6 {roll} vs {target}+)"
+            else f"{marker.code} not found (d6 {roll} vs {target}+): it cannot be attacked this "
+            "turn; the air units that searched may attack other enemy units in the square"
         )
         journal.append(
             session, campaign_id=campaign.id or 0, kind="search", side_id=side.id,
@@ -579,30 +757,68 @@ def record_search(factory: SessionFactory, *, marker_id: int, target: int, roll:
         return message
 
 
+def _mined(session: Session, campaign_id: int, sector: str, key: bytes | None) -> bool | None:
+    """Whether an active minefield is recorded in the sector: True, False, or None when only
+    another side's sealed minefields could be there (their places are not readable)."""
+    fields = session.exec(select(Minefield).where(
+        Minefield.campaign_id == campaign_id, Minefield.status == "active")).all()  # fmt: skip
+    unreadable = False
+    for field in fields:
+        if not field.secret:
+            place = field.sector
+        elif field.sealed.startswith(secrets.PLAIN) or key is not None:
+            try:
+                place = secrets.open_note(field.sealed, key).get("sector", "")
+            except InvalidInput:
+                unreadable = True
+                continue
+        else:
+            unreadable = True
+            continue
+        if place.strip().casefold() == sector.casefold():
+            return True
+    return None if unreadable else False
+
+
 def mine_roll(
-    factory: SessionFactory, *, unit_id: int, roll: int, passphrase: str | None = None
+    factory: SessionFactory,
+    *,
+    unit_id: int,
+    roll: int,
+    sector: str,
+    secret_minefield: bool = False,
+    passphrase: str | None = None,
 ) -> str:
     """A submarine entering a mined sector rolls a d6 (seed §12): 1 hull damage on a 1, 2 on a
-    2; the owner applies it without revealing the sub (DOMAIN C8)."""
+    2; the owner applies it without revealing the sub (DOMAIN C8). The sector must hold a
+    minefield on the ledger, or a secret one its owner vouches for; a destroyed sub leaves play."""
     damage = was.sub_mine_damage(roll) if 1 <= roll <= 6 else None
     if damage is None:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
+    sector = _checked_sector(sector, None, blank=False)
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
         if unit.unit_type != "submarine":
             raise InvalidInput({"roll": f"{unit.name} is not a submarine"})
-        side_key(session, side.id or 0, passphrase)  # the owner's act: the passphrase is asked for
+        if _destroyed(unit):
+            raise InvalidInput({"unit": f"{unit.name} was destroyed: it is out of play (§5)"})
+        key = side_key(session, side.id or 0, passphrase)  # the owner's act: the passphrase
+        mined = _mined(session, campaign.id or 0, sector, key)
+        if not mined and not (mined is None and secret_minefield):
+            hint = (" or, when another side's secret minefield lies there, say so"
+                    if mined is None else "")  # fmt: skip
+            raise InvalidInput({"sector": f"no minefield is recorded in {sector}: record it on "
+                                f"the minefield ledger first{hint}"})  # fmt: skip
         before = unit.damage
-        unit.damage = min(unit.hull_points, unit.damage + damage)
-        message = (
-            f"{unit.name} struck a mine (d6 {roll}): {damage} hull damage"
-            if damage
-            else f"{unit.name} passed the minefield (d6 {roll})"
-        )
+        message = f"{unit.name} passed the minefield in {sector} (d6 {roll})"
+        if damage:
+            hurt = _damage_sub(session, unit, damage)
+            message = f"{unit.name} struck a mine in {sector} (d6 {roll}): {hurt}"
         journal.append(
             session, campaign_id=campaign.id or 0, kind="mine", side_id=side.id,
-            summary=f"{side.name}: a submarine rolled for a minefield (d6 {roll})",
+            summary=f"{side.name}: a submarine rolled for a minefield (d6 {roll})"
+            + (" and was destroyed" if _destroyed(unit) else ""),
             dice={"d6": roll}, before={"damage": before}, after={"damage": unit.damage},
         )  # fmt: skip
         return message

@@ -23,6 +23,7 @@ class CampaignSummary:
     extra_decoys_allowed: bool = True
     any_attack_reveals: bool = False
     mine_halt_rule: str = "struck"
+    owner_idle_seconds: int = 60
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,28 @@
+"""Refilling a table without losing the player's place in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from textual.widgets import DataTable
+
+
+def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
+    """Replace a table's rows (each with its key), keeping the cursor on the row it was on.
+
+    A key of the row's own thing (a marker's id) follows it wherever it lands after the reload;
+    when that row is gone, the cursor stays at the same height, so the next key never acts on
+    a row the player did not choose.
+    """
+    before, index = None, table.cursor_row
+    if table.row_count and index >= 0:
+        before = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    table.clear()
+    keys = []
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+        keys.append(key)
+    target = keys.index(before) if before in keys else min(max(index, 0), len(keys) - 1)
+    if keys and target != table.cursor_row:  # clear() put it on the first row
+        table.move_cursor(row=target, animate=False)
