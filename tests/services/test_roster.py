@@ -427,3 +427,22 @@ def test_par12_another_sides_secret_minefield_is_taken_on_its_owners_word(
         roster.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6", secret_minefield=True)
         == "U-552 passed the minefield in F6 (d6 4)"
     )
+
+
+def test_par2_after_a_reveal_its_siblings_look_like_any_other_marker(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    u66 = _place(factory, axis, "U-66", 1, "C4", "C5", "C6").codes
+    u552 = _place(factory, axis, "U-552", 1, "D4", "D5").codes
+    markers = _by_code(factory, axis["side"])
+    _found(factory, markers[u66[0]].id)
+    roster.attack_marker(factory, marker_id=markers[u66[0]].id, success=True, damage=1)
+    seen = {m.code: m for m in _markers(factory, axis["side"])}
+    assert (seen[u66[0]].state, seen[u66[0]].unit_id) == ("revealed", axis["U-66"])
+    # U-66's decoys and U-552's markers: the same face, each its own seal, none the revealed one's.
+    others = [seen[code] for code in (*u66[1:], *u552)]
+    assert {(m.state, m.unit_id, m.real) for m in others} == {("concealed", None, None)}
+    assert len({m.seal for m in others} | {seen[u66[0]].seal}) == 5
+    summaries = _summaries(factory, axis["campaign"])
+    placed = [line for line in summaries if "placed in" in line]
+    assert len(placed) == 5 and all(line.count("M-") == 1 for line in placed)  # one per marker
