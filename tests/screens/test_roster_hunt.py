@@ -200,17 +200,17 @@ async def test_the_owner_view_stays_open_30_s_idle_and_hides_after_the_campaigns
         await _on_marker(pilot, screen, marker.code)
         await press_to(pilot, "g", screen=FormScreen)  # a move: the owner at work
         clock.now += 7
-        screen.check_idle()
+        screen.hide_if_idle()
         await fill_form(pilot, {"sector": "B1"})
         assert screen.owner, "a move of the owner's own must not hide the owner view"
         clock.now += 30
-        screen.check_idle()
+        screen.hide_if_idle()
         await pilot.pause()
         assert screen.owner and "REAL" in app.export_screenshot()
         clock.now += 59.5  # 89.5 s since the last key
-        screen.check_idle()
+        screen.hide_if_idle()
         assert screen.owner
         clock.now += 0.5
-        screen.check_idle()
+        screen.hide_if_idle()
         await pilot.pause()
         assert not screen.owner and "REAL" not in app.export_screenshot()

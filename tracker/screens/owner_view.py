@@ -88,10 +88,10 @@ class OwnerViewScreen(TrackerScreen):
         self.owner, self.passphrase = True, passphrase
         self.last_active = self.clock()
         if self.idle is None:
-            self.idle = self.set_interval(IDLE_CHECK_SECONDS, self.check_idle)
+            self.idle = self.set_interval(IDLE_CHECK_SECONDS, self.hide_if_idle)
         self.reload()
 
-    def check_idle(self) -> None:
+    def hide_if_idle(self) -> None:
         """Hide the owner view once it has been idle for the campaign's idle time."""
         if not self.owner or self.app.screen is not self:
             return  # a dialog of the owner's is open: the owner is at work

@@ -23,6 +23,6 @@ def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> 
     for key, cells in rows:
         table.add_row(*cells, key=key)
         keys.append(key)
-    if keys:
-        table.move_cursor(row=keys.index(before) if before in keys else
-                          min(max(index, 0), len(keys) - 1), animate=False)  # fmt: skip
+    target = keys.index(before) if before in keys else min(max(index, 0), len(keys) - 1)
+    if keys and target != table.cursor_row:  # clear() put it on the first row
+        table.move_cursor(row=target, animate=False)
