@@ -177,5 +177,6 @@ def test_the_hunt_and_the_minefield_are_journaled(
     )
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
         roster.mine_roll(factory, unit_id=axis["U-66"], roll=7)
-    unit = next(u for u in roster.roster(factory, side_id=axis["side"]).units if u.name == "U-66")
+    owner = roster.roster(factory, side_id=axis["side"], owner=True)
+    unit = next(u for u in owner.units if u.name == "U-66")
     assert (unit.damage, unit.crippled) == (1, True)

@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tracker.cli.viewers import add_for_argument
+
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
     from tracker.services.errors import InvalidInput
@@ -20,6 +22,11 @@ def add_parser(sub: Any) -> None:
     export = sub.add_parser("export", help="write a whole campaign to a JSON file")
     export.add_argument("campaign", help="the campaign's name (or its number)")
     export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
+    add_for_argument(
+        export,
+        "owner: the whole campaign, secret notes sealed as stored (default); opponent or "
+        "umpire: a view to read, with every secret not yet revealed left out",
+    )
     export.set_defaults(handler=run_export, needs_file=True)
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
@@ -55,6 +62,7 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
+    from tracker.services.visibility import Viewer
 
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
@@ -64,7 +72,8 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
     path = Path(args.to)
     if not path.parent.is_dir():
         return _fail(f"cannot write {path}: the folder {path.parent} does not exist")
-    text = exchange.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
+    text = exchange.dumps(exchange.export_campaign(
+        factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
     # Written beside the target and renamed over it: a reader never sees half a file.
     temporary: str | None = None
     try:

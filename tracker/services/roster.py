@@ -14,10 +14,10 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
-from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
+from tracker.models import Campaign, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
-from tracker.services import journal, secrets
+from tracker.services import journal, sealing, secrets, visibility
 from tracker.services.common import beyond_ids, flush_unique, get_row
 from tracker.services.errors import (
     MAX_INT,
@@ -81,8 +81,8 @@ class UnitView:
     armor: int
     vital_armor: int
     hull_points: int
-    damage: int
-    crippled: bool
+    damage: int | None  # None: a concealed submarine's damage, in the opponent view
+    crippled: bool | None
     attacks: dict[str, list[int | None]]
     abilities: tuple[str, ...]
     extra_decoys: int
@@ -255,21 +255,15 @@ def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | 
 
 def set_passphrase(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None = None
-) -> None:
-    """Set or change a side's passphrase; every secret note is encrypted again under it."""
+) -> sealing.Sealed:
+    """Set or change a side's passphrase; every secret of the side is sealed again under it, in
+    the campaign file and in its backups (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
         side, campaign = _campaign_of_side(session, side_id)
         old_key = side_key(session, side_id, old_passphrase)
         salt = secrets.new_salt()
         verifier = secrets.make_verifier(passphrase, salt)
-        new_key = secrets.derive_key(passphrase, salt)
-        for marker in session.exec(select(SubMarker).where(SubMarker.side_id == side_id)).all():
-            marker.secret = secrets.seal_note(secrets.open_note(marker.secret, old_key), new_key)
-        secret_fields = select(Minefield).where(
-            Minefield.side_id == side_id, col(Minefield.secret).is_(True)
-        )
-        for field in session.exec(secret_fields).all():
-            field.sealed = secrets.seal_note(secrets.open_note(field.sealed, old_key), new_key)
+        sealing.reseal_side(session, side_id, old_key, secrets.derive_key(passphrase, salt))
         row = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
         row.salt, row.verifier = salt, verifier
@@ -279,7 +273,10 @@ def set_passphrase(
             summary=f"{side.name}: passphrase {'changed' if old_key else 'set'}; notes encrypted",
         )  # fmt: skip
     # The plain notes' old pages must not linger in the WAL beside the file.
-    checkpoint(factory)
+    folded = checkpoint(factory)
+    plain = sealing.reseal_backups(factory, side_id=side_id, passphrase=passphrase,
+                                   old_passphrase=old_passphrase)  # fmt: skip
+    return sealing.Sealed(plain_backups=plain, checkpointed=folded)
 
 
 def _next_codes(session: Session, side_id: int, count: int) -> list[str]:
@@ -367,20 +364,26 @@ def roster(
         scenario = journal.current_scenario(session, campaign.id or 0)
         return Roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
-            units=tuple(_unit_view(unit) for unit in units), markers=tuple(views),
+            units=tuple(_unit_view(unit, owner, markers) for unit in units),
+            markers=tuple(views),
             points=_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
         )  # fmt: skip
 
 
-def _unit_view(unit: WasUnit) -> UnitView:
+def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> UnitView:
+    states = {marker.state for marker in markers if marker.unit_id == unit.id}
+    viewer = visibility.Viewer.OWNER if owner else visibility.Viewer.OPPONENT
+    revealed = not visibility.concealed_unit(unit.unit_type, states)
+    damage = visibility.shown("wasunit", "damage", unit.damage, viewer=viewer, own=owner,
+                              revealed=revealed)  # fmt: skip
     return UnitView(
         id=unit.id or 0, name=unit.name, unit_type=unit.unit_type, nation=unit.nation,
         points=unit.points, year=unit.year, speed=unit.speed, armor=unit.armor,
-        vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=unit.damage,
+        vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=damage,
         # Crippled: damaged down to one hull point left (a 1-point unit is never crippled).
-        crippled=unit.damage > 0 and unit.hull_points - unit.damage == 1,
+        crippled=None if damage is None else damage > 0 and unit.hull_points - damage == 1,
         attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
         extra_decoys=unit.extra_decoys, notes=unit.notes,
@@ -592,7 +595,7 @@ def mine_roll(
         side, campaign = _campaign_of_side(session, unit.side_id)
         if unit.unit_type != "submarine":
             raise InvalidInput({"roll": f"{unit.name} is not a submarine"})
-        side_key(session, side.id or 0, passphrase)  # the owner's act: the passphrase is asked for
+        key = side_key(session, side.id or 0, passphrase)  # the owner's act: asked for
         before = unit.damage
         unit.damage = min(unit.hull_points, unit.damage + damage)
         message = (
@@ -602,7 +605,9 @@ def mine_roll(
         )
         journal.append(
             session, campaign_id=campaign.id or 0, kind="mine", side_id=side.id,
-            summary=f"{side.name}: a submarine rolled for a minefield (d6 {roll})",
-            dice={"d6": roll}, before={"damage": before}, after={"damage": unit.damage},
+            summary=f"{side.name}: a submarine rolled for a minefield",
+            sealed=visibility.sealed_detail(key, summary=message, dice={"d6": roll},
+                                            before={"damage": before},
+                                            after={"damage": unit.damage}),
         )  # fmt: skip
         return message
