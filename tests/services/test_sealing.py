@@ -102,3 +102,14 @@ def test_a_checkpoint_blocked_by_another_reader_is_reported_and_the_next_open_fi
         assert not Path(f"{db_path}-wal").exists() or Path(f"{db_path}-wal").stat().st_size == 0
     finally:
         reopened.dispose()
+
+
+def test_a_backup_with_nothing_plain_in_it_is_left_as_it_was(
+    factory: SessionFactory, world: World, db_path: Path
+) -> None:
+    early = backups.back_up(factory, reason="closed-scenario-0")  # before any secret
+    assert early is not None
+    before = early.read_bytes()
+    _secrets(factory, world)
+    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    assert result.plain_backups == () and early.read_bytes() == before

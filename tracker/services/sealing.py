@@ -68,6 +68,14 @@ def _reseal_backup(
     new_key: bytes,
 ) -> bool:  # fmt: skip
     """Seal one backup's copy of the side under the new key; False when it cannot be done."""
+    try:
+        if secrets.PLAIN.encode() not in path.read_bytes():
+            # Nothing plain in it (taken before any secret, or sealed already): left as it is,
+            # whatever schema it has (a backup taken before an upgrade keeps the old one).
+            return True
+    except OSError as exc:
+        log.warning("could not read backup %s: %s", path, exc)
+        return False
     engine = make_engine(str(path))
     try:
         factory = session_factory(engine)
