@@ -241,18 +241,37 @@ def _close(session: Session) -> None:
         session.close()
 
 
-def checkpoint(factory: SessionFactory) -> None:
-    """Fold the WAL into the file and empty it, so no old page lingers beside the file."""
+CHECKPOINT_TRIES = 3
+CHECKPOINT_WAIT_MS = 500
+
+
+def checkpoint(factory: SessionFactory, *, tries: int = CHECKPOINT_TRIES) -> bool:
+    """Fold the WAL into the file and empty it, so no old page lingers beside the file.
+
+    False when it could not complete after `tries` attempts: another program holds a read
+    transaction on an older state of the file, whose pages stay until it ends.
+    """
     session = factory()
     try:
         bind = session.get_bind()
-        if bind.dialect.name == "sqlite":
-            engine = bind if isinstance(bind, Engine) else bind.engine
-            # Outside any transaction (a checkpoint cannot run inside one): straight to the
-            # driver's connection, which is in autocommit mode (see _set_sqlite_pragmas).
-            with engine.connect() as conn:
-                raw: Any = conn.connection.driver_connection
-                raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if bind.dialect.name != "sqlite":
+            return True
+        engine = bind if isinstance(bind, Engine) else bind.engine
+        # Outside any transaction (a checkpoint cannot run inside one): straight to the
+        # driver's connection, which is in autocommit mode (see _set_sqlite_pragmas).
+        with engine.connect() as conn:
+            raw: Any = conn.connection.driver_connection
+            # Each try waits a little for the readers (the busy handler), not the whole
+            # busy_timeout a write waits.
+            raw.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+            try:
+                for _ in range(max(1, tries)):
+                    busy = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                    if not busy:
+                        return True
+                return False
+            finally:
+                raw.execute("PRAGMA busy_timeout=5000")
     finally:
         session.close()
 

@@ -172,7 +172,9 @@ async def test_the_panel_shows_crippled_speed_lost_and_sowing(tmp_path: Path) ->
         await press(pilot, "down")
         shown = panel(screen)
         assert "small counter" in shown
-        assert "Torpedo factors 2 of 4" in shown
+        # In front of both players: how many torpedo factors carry mines is the owner's secret
+        # (the ledger's owner view shows it); the public minefield it sows shows.
+        assert "Torpedo factors ? of 4" in shown and "loaded" not in shown
         assert f"sowing: no torpedo attacks (minefield #{field})" in shown
         await press(pilot, "down")
         assert "Achilles has no counter values yet: press u" in panel(screen)

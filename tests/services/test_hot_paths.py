@@ -110,7 +110,9 @@ def test_the_ledger_names_each_boundary_and_counts_what_each_ship_laid(
                         laid_by="submarine", layer_ship_id=sub)  # fmt: skip
     mines.sow_minefield(factory, side_id=world.blue_id, boundary_id=None, sector="K7",
                         laid_by="surface", layer_name="Teviot Bank")  # fmt: skip
-    ledger = mines.ledger(factory, campaign_id=world.campaign_id)
+    # The owner's view: the opponent's hides how many torpedo factors carry mines.
+    assert mines.ledger(factory, campaign_id=world.campaign_id).counters[0].mines_hidden
+    ledger = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id)
     assert [view.where for view in ledger.minefields] == [
         "North Sea | Skagerrak", "North Sea | Skagerrak", "sector K7",
     ]  # fmt: skip

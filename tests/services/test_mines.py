@@ -726,7 +726,8 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     summary = mines.drift(factory, minefield_id=secret, to_boundary_id=kattegat, turn=2)
     assert summary == f"Red: minefield #{secret} drifted"  # no place in the journal
     entry = _journal(factory, world.campaign_id)[-1]
-    assert not entry.undoable and "Kattegat" not in entry.detail and notes not in entry.detail
+    assert not entry.undoable and "Kattegat" not in entry.summary + entry.detail.split("plain:")[0]
+    assert notes not in entry.detail
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     raw = stored_bytes()
     assert notes.encode() not in raw
@@ -750,8 +751,8 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     result = history.undo_last(factory, campaign_id=world.campaign_id)
     assert (
         result.summary
-        == f"Undid #{_sowing_entry(factory, world, secret)}: Red: a surface minelayer laid "
-        f"minefield #{secret} (a secret place)"
+        == f"Undid #{_sowing_entry(factory, world, secret)}: Red: secret minefield #{secret} "
+        "(active)"
     )
     assert get_row(factory, Minefield, secret).sealed == sealed
     assert secret not in [
@@ -763,7 +764,7 @@ def _sowing_entry(factory: SessionFactory, world: World, minefield_id: int) -> i
     return next(
         entry.id or 0
         for entry in _journal(factory, world.campaign_id)
-        if entry.summary.endswith(f"laid minefield #{minefield_id} (a secret place)")
+        if entry.summary.endswith(f"secret minefield #{minefield_id} (active)")
     )
 
 

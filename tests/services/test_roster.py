@@ -411,7 +411,8 @@ def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
     )
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
         roster.mine_roll(factory, unit_id=axis["U-66"], roll=7, sector="C4")
-    unit = next(u for u in roster.roster(factory, side_id=axis["side"]).units if u.name == "U-66")
+    owner = roster.roster(factory, side_id=axis["side"], owner=True)
+    unit = next(u for u in owner.units if u.name == "U-66")
     assert (unit.damage, unit.crippled) == (1, True)
 
 

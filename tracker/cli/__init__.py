@@ -219,11 +219,22 @@ def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
     from sqlmodel import SQLModel
 
     import tracker.models  # noqa: F401  (every table on the metadata)
-    from tracker.db import DatabaseProblem, check_schema, head_revision, migrate, schema_revision
+    from tracker.db import (
+        DatabaseProblem,
+        check_schema,
+        checkpoint,
+        head_revision,
+        migrate,
+        schema_revision,
+        session_factory,
+    )
 
     backup = None
     if not umpire:
         backup = migrate(engine)
+        # A passphrase set while another program read the file may have left the plain notes'
+        # pages in its log: this open folds them in (docs/RULES.md §Secrets).
+        checkpoint(session_factory(engine), tries=1)
     elif schema_revision(target, engine) != head_revision():
         raise DatabaseProblem(UMPIRE_NEEDS_HEAD)
     check_schema(engine, SQLModel.metadata)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.printing import add_force, not_forced
+from tracker.cli.viewers import add_for_argument
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -21,6 +22,11 @@ def add_parser(sub: Any) -> None:
     export.add_argument("campaign", help="the campaign's name (or its number)")
     export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
     add_force(export)
+    add_for_argument(
+        export,
+        "owner: the whole campaign, secret notes sealed as stored (default); opponent or "
+        "umpire: a view to read, with every secret not yet revealed left out",
+    )
     export.set_defaults(handler=run_export, needs_file=True)
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
@@ -56,6 +62,7 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
+    from tracker.services.visibility import Viewer
 
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
@@ -66,7 +73,8 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
     from tracker.db import sqlite_path, to_url
 
     def document() -> str:
-        return exchange.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
+        return exchange.dumps(exchange.export_campaign(
+            factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
 
     try:
         path = safe_output.write_text(args.to, document, campaign=sqlite_path(to_url(target)),

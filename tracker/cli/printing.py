@@ -1,10 +1,13 @@
-"""`tracker print SQUADRON --html FILE | --markdown FILE [--paper a4|letter]`: a printable sheet."""
+"""`tracker print SQUADRON --html FILE | --markdown FILE [--paper a4|letter] [--for WHO]`: a
+printable sheet."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from typing import TYPE_CHECKING, Any
+
+from tracker.cli.viewers import add_for_argument
 
 if TYPE_CHECKING:
     from tracker.safe_output import ExistingFile
@@ -37,6 +40,11 @@ def add_parser(sub: Any) -> None:
         help="page size of the HTML page (default: a4)",
     )
     add_force(parser)
+    add_for_argument(
+        parser,
+        "who the sheet is for: the opponent's and the umpire's hide a minelayer's mines "
+        "(default: owner)",
+    )
     parser.set_defaults(handler=run, needs_file=True)
 
 
@@ -45,13 +53,14 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.safe_output import ExistingFile
     from tracker.services import printing
     from tracker.services.errors import InvalidInput
+    from tracker.services.visibility import Viewer
 
     fmt, path = ("html", args.html) if args.html is not None else ("markdown", args.markdown)
     try:
         squadron_id = printing.find_squadron(factory, args.squadron)
         written = printing.write_sheet(
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
-            replace=args.force, new_only=args.umpire,
+            replace=args.force, new_only=args.umpire, viewer=Viewer(args.viewer),
         )  # fmt: skip
     except InvalidInput as exc:
         print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)

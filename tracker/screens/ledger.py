@@ -23,6 +23,7 @@ from tracker.screens.owner_view import OwnerViewScreen
 from tracker.services import campaigns, mines, roster
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import Ledger, MinefieldView
+from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 
 STATUS_STYLE = {
@@ -70,11 +71,12 @@ def counter_row(view: mines.CounterView) -> list[Any]:
     if view.sowing_id is not None:
         state.append(Text(f"sowing #{view.sowing_id}: no torpedoes", style="yellow"))
     mines_text = f"{view.mines_aboard}/{view.mines_loaded}" if view.mines_loaded else "-"
+    left = HIDDEN if view.mines_hidden else view.torpedoes_left
     return [
         Text(view.name, style="bold"), Text(view.side_name), view.counter_size or "?",
         f"{speed}" + (f" (-{view.speed_lost})" if view.speed_lost else ""),
-        f"{view.torpedoes_left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
-        mines_text,
+        f"{left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
+        HIDDEN if view.mines_hidden else mines_text,
         f"{view.hull_damage}/{view.hull_boxes}" if view.hull_boxes else str(view.hull_damage),
         f"-{view.gunnery_lost}" if view.gunnery_lost else "",
         fuel_track(view.fuel), Text(", ").join(state),
@@ -497,9 +499,11 @@ class LedgerScreen(OwnerViewScreen):
             return
         row = self.query_one("#counter-table", DataTable).cursor_row
         ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
+        left = HIDDEN if ship.mines_hidden else ship.torpedoes_left
         fields = [
-            FieldSpec("factors", f"Torpedo factors (of {ship.torpedoes_left})", kind="int",
-                      value=ship.torpedoes_left or "", low=1, high=99),
+            FieldSpec("factors", f"Torpedo factors (of {left})", kind="int",
+                      value="" if ship.mines_hidden else ship.torpedoes_left or "", low=1,
+                      high=99),
             FieldSpec("target", "Target", optional=True),
         ]  # fmt: skip
 

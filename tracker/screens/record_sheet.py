@@ -26,6 +26,7 @@ from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import fleet, mines, printing, sheet
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
+from tracker.services.visibility import Viewer
 from tracker.widgets.track_bar import track_bar
 
 # (label, width): sized so the whole row fits a 120-column terminal; damage comes first.
@@ -268,7 +269,9 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#crew-block", Static).update(crew_block(record, hints))
         self.query_one("#totals-block", Static).update(totals_block(record))
         self.counters = {
-            ship.id: mines.counter(self.factory, ship_id=ship.id) for ship in record.ships
+            # In front of both players: a minelayer's mines show in the ledger's owner view.
+            ship.id: mines.counter(self.factory, ship_id=ship.id, viewer=Viewer.OPPONENT)
+            for ship in record.ships
         }
         table = self.query_one(DataTable)
         row = table.cursor_row
@@ -582,7 +585,7 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        counter = self.counters.get(ship.id) or mines.counter(self.factory, ship_id=ship.id)
+        counter = mines.counter(self.factory, ship_id=ship.id)  # the form edits the real values
 
         def submit(values: dict[str, Any]) -> str:
             return service(self.factory, ship_id=ship.id, **values)

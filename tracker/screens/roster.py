@@ -19,6 +19,7 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.owner_view import OwnerViewScreen
+from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
@@ -31,6 +32,8 @@ from tracker.services.roster import (
     UnitView,
     unit_fields_from,
 )
+from tracker.services.sealing import Sealed
+from tracker.services.visibility import HIDDEN
 from tracker.widgets.tables import refill
 
 CONCEAL_CAUSES = [
@@ -45,6 +48,15 @@ CONCEAL_CAUSES = [
 def dice_text(dice: list[int | None] | None) -> str:
     """An attack row as the card shows it: `3 2 1 -`."""
     return " ".join("-" if d is None else str(d) for d in (dice or [None] * 4))
+
+
+def damage_text(unit: UnitView) -> str:
+    """The Dmg column: the placeholder for a concealed sub's damage in the opponent view."""
+    if unit.damage is None:
+        return HIDDEN
+    return f"{unit.damage}" + (
+        " destroyed" if unit.destroyed else " crippled" if unit.crippled else ""
+    )
 
 
 def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
@@ -66,7 +78,7 @@ def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
                   low=0, high=30),
         FieldSpec("hull_points", "Hull points", kind="int", value=unit.hull_points if unit else 1,
                   low=1, high=20),
-        FieldSpec("damage", "Hull damage taken", kind="int", value=unit.damage if unit else 0,
+        FieldSpec("damage", "Hull damage taken", kind="int", value=unit.damage or 0 if unit else 0,
                   low=0, high=20),
         *(FieldSpec(f"attack_{row}", f"{label}, dice r0-r3",
                     value=dice_text(attacks.get(row)) if row in attacks else "")
@@ -102,11 +114,10 @@ def unit_row(unit: UnitView) -> list[Any]:
     """A unit card's row; a destroyed unit says so."""
     attacks = ", ".join(f"{ATTACK_LABELS[k][:3]} {dice_text(v)}" for k, v in
                         unit.attacks.items() if k in ATTACK_LABELS)  # fmt: skip
-    state = " destroyed" if unit.destroyed else " crippled" if unit.crippled else ""
     return [
         Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
         f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
-        Text(f"{unit.damage}{state}", style="red" if unit.damage else ""),
+        Text(damage_text(unit), style="red" if unit.damage else ""),
         Text(attacks, overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
@@ -251,6 +262,10 @@ class RosterScreen(OwnerViewScreen):
     def action_edit_unit(self) -> None:
         unit = self._unit()
         if unit is None:
+            return
+        if unit.damage is None:
+            self.notify(f"{unit.name}'s damage is secret: edit it in the owner view (v).",
+                        severity="warning")  # fmt: skip
             return
 
         def submit(values: dict[str, Any]) -> int:
@@ -450,14 +465,18 @@ class RosterScreen(OwnerViewScreen):
         if self.view is not None and self.view.encrypted:
             fields.insert(0, FieldSpec("old_passphrase", "Current passphrase", password=True))
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Sealed:
             # A typo here would lock the side's notes away for good: it is typed twice.
             if values.pop("again") != values["passphrase"]:
                 raise InvalidInput({"again": "the two passphrases differ: type them again"})
-            roster.set_passphrase(self.factory, side_id=self.side_id, **values)
-            return "Passphrase set: the notes are encrypted in the file."
+            return roster.set_passphrase(self.factory, side_id=self.side_id, **values)
 
-        self._form("Side's passphrase", fields, submit)
+        def done(result: object) -> None:
+            if isinstance(result, Sealed):
+                tell_sealed(self, self.factory, result)
+            self.reload()
+
+        self.app.push_screen(FormScreen("Side's passphrase", fields, submit), done)
 
     def action_search(self) -> None:
         marker = self._marker()

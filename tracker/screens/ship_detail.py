@@ -18,6 +18,7 @@ from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
 from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
+from tracker.services.visibility import HIDDEN, Viewer
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.track_bar import track_bar
 
@@ -69,7 +70,11 @@ def counter_summary(counter: CounterView) -> Text:
     if counter.fuel.lost:
         text.append(f" · {counter.fuel.lost} lost to mines: a friendly-port repair restores them",
                     style="yellow")  # fmt: skip
-    text.append(f"\nTorpedo factors {counter.torpedoes_left}")
+    if counter.mines_hidden:
+        text.append(f"\nTorpedo factors {HIDDEN} of {counter.torpedo_factors}: how many carry "
+                    "mines shows in the ledger's owner view")  # fmt: skip
+    else:
+        text.append(f"\nTorpedo factors {counter.torpedoes_left}")
     if counter.mines_loaded:
         text.append(f" of {counter.torpedo_factors} · minefields {counter.mines_loaded} loaded "
                     f"in their place, {counter.mines_aboard} aboard")  # fmt: skip
@@ -147,7 +152,8 @@ class ShipDetailScreen(TrackerScreen):
         self.ship, where = sheet.load_ship(self.factory, ship_id=self.ship_id)
         self.title = self.ship.name
         self.sub_title = "Ship"
-        counter = mines.counter(self.factory, ship_id=self.ship_id)
+        # In front of both players: a minelayer's mines show in the ledger's owner view only.
+        counter = mines.counter(self.factory, ship_id=self.ship_id, viewer=Viewer.OPPONENT)
         self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where, counter))
         table = self.query_one("#battery-table", DataTable)
         row = table.cursor_row

@@ -27,6 +27,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign
 from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
 from tracker.rules import smr
+from tracker.services import visibility
 from tracker.services.errors import (
     MAX_INT,
     InvalidInput,
@@ -34,6 +35,7 @@ from tracker.services.errors import (
     bad_name_character,
     character_problem,
 )
+from tracker.services.visibility import Viewer
 
 FORMAT = "tracker-campaign"
 VERSION = 1
@@ -176,8 +178,15 @@ def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-def export_campaign(factory: SessionFactory, *, campaign_id: int) -> dict[str, Any]:
-    """The campaign as a document (see the module's docstring and README "Campaign files")."""
+def export_campaign(
+    factory: SessionFactory, *, campaign_id: int, viewer: Viewer = Viewer.OWNER
+) -> dict[str, Any]:
+    """The campaign as a document (see the module's docstring and README "Campaign files").
+
+    For the opponent or the umpire (`viewer`), every secret not yet revealed is left out as the
+    roster and the ledger leave it out (docs/RULES.md §Secrets): such a document is a view to
+    read, not a campaign to import.
+    """
     with session_scope(factory) as session:
         if session.get(Campaign, campaign_id) is None:
             raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
@@ -200,7 +209,11 @@ def export_campaign(factory: SessionFactory, *, campaign_id: int) -> dict[str, A
                     item[column] = remap(row[column], ids)
             out.append(item)
         tables[table.name] = out
-    return {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
+    document = {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
+    if viewer is not Viewer.OWNER:
+        visibility.tables_as_seen(tables, viewer=viewer)
+        document["view"] = str(viewer)
+    return document
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -633,6 +646,9 @@ def _check_header(document: dict[str, Any]) -> None:
     version = document.get("version", VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise InvalidInput({"file": "has no format version"})
+    if "view" in document:
+        raise InvalidInput({"file": f"is the {document['view']}'s view of a campaign, with its "
+                            "secrets left out: import the owner's export instead"})  # fmt: skip
     if version > VERSION:
         raise InvalidInput({"file": f"was written by a newer tracker (format version {version}; "
                             f"this one reads up to {VERSION}): update tracker"})  # fmt: skip

@@ -27,7 +27,7 @@ from tracker.models import (
     Squadron,
     SubMarker,
 )
-from tracker.services import journal
+from tracker.services import journal, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -300,6 +300,8 @@ def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
 
 def _dice_text(detail: dict[str, Any]) -> str:
     """The dice of an entry in table words: raw roll, each modifier, the total."""
+    if not visibility.dice_shown(detail):
+        return visibility.HIDDEN  # a secret change: its dice are sealed with it
     dice = detail.get("dice") or {}
     if "criticals" in dice:
         return ", ".join(f"{d['kind'][0]}crit {d['roll']}" for d in dice["criticals"])

@@ -57,6 +57,7 @@ def append(
     reverts_id: int | None = None,
     undoable: bool | None = None,
     scenario: Scenario | EllipsisType | None = ...,
+    sealed: dict[str, Any] | None = None,
 ) -> JournalEntry:
     """Add one entry describing a change; the caller's commit makes it durable with the change.
 
@@ -64,6 +65,7 @@ def append(
     keeps the changes for the record (the journal replays to the database) without offering
     an undo, for a step that is taken back another way (a closed scenario is reopened).
     `scenario` is the current scenario when the caller already looked it up in this session.
+    `sealed` is the private part of a secret change (visibility.sealed_detail).
     """
     if isinstance(scenario, EllipsisType):
         scenario = current_scenario(session, campaign_id)
@@ -81,6 +83,7 @@ def append(
                 "after": after,
                 "dice": dice,
                 "changes": [change.as_json() for change in changes],
+                **(sealed or {}),
             },
             sort_keys=True,
         ),

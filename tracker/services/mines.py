@@ -30,7 +30,7 @@ from tracker.models import (
 )
 from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS, MINEFIELD_STATUSES
 from tracker.rules import mine_check, swwas
-from tracker.services import journal, secrets
+from tracker.services import journal, secrets, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     MAX_INT,
@@ -78,6 +78,9 @@ class CounterView:
     crippled: bool
     sunk: bool
     fuel: swwas.Fuel
+    # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
+    # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
+    mines_hidden: bool = False
 
     @property
     def torpedoes_left(self) -> int:
@@ -213,42 +216,53 @@ def _set_fuel(ship: Ship, fuel: swwas.Fuel) -> None:
     ship.fuel_full, ship.fuel_empty, ship.fuel_lost = fuel.full, fuel.empty, fuel.lost
 
 
-# (id, status, laid_by) of a minefield a ship laid: all a counter needs of it.
-_LAID_COLUMNS = (col(Minefield.id), col(Minefield.status), col(Minefield.laid_by))
-
-
-def _laid_by(session: Session, ship_id: int) -> list[Any]:
+def _laid_by(session: Session, ship_id: int) -> list[Minefield]:
+    """The minefields a ship laid (not undone): all a counter needs of it."""
     return list(
         session.exec(
-            select(*_LAID_COLUMNS)
+            select(Minefield)
             .where(Minefield.layer_ship_id == ship_id, Minefield.status != "void")
             .order_by(col(Minefield.id))
         ).all()
     )
 
 
-def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int, list[Any]]:
+def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int, list[Minefield]]:
     """What _laid_by gives, for every ship of these sides at once (a ledger has many ships)."""
-    laid: dict[int, list[Any]] = {}
-    for row in session.exec(
-        select(col(Minefield.layer_ship_id), *_LAID_COLUMNS)
+    laid: dict[int, list[Minefield]] = {}
+    for field in session.exec(
+        select(Minefield)
         .join(Ship, col(Ship.id) == col(Minefield.layer_ship_id))
         .where(col(Ship.side_id).in_(side_ids), Minefield.status != "void")
         .order_by(col(Minefield.id))
     ).all():  # fmt: skip
-        laid.setdefault(row[0] or 0, []).append(row)
+        laid.setdefault(field.layer_ship_id or 0, []).append(field)
     return laid
 
 
 def _counter_view(
-    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Any]] | None = None
-) -> CounterView:
-    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships."""
+    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]] | None = None,
+    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+) -> CounterView:  # fmt: skip
+    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships;
+    `viewer` is who looks: the opponent and the umpire see no minelayer's secret."""
     laid = _laid_by(session, ship.id or 0) if laid_by is None else laid_by.get(ship.id or 0, [])
+
     # Only a submarine's sowing stops its torpedo attacks; a surface minelayer sowing may still
-    # make them (seed 000 "Submarines as Minelayers", docs/RULES.md §Mines).
-    sowing = next((field.id for field in laid
-                   if field.status == "sowing" and field.laid_by == "submarine"), None)  # fmt: skip
+    # make them (RULES.md §Mines).
+    def sub_sowing(fields: list[Minefield]) -> int | None:
+        return next((field.id for field in fields if field.status == "sowing"
+                     and field.laid_by == "submarine"), None)  # fmt: skip
+
+    if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
+        # Only public minefields count; the mines aboard read as the placeholder.
+        laid = [field for field in laid if not field.secret]
+        shown = visibility.shown("ship", "mines_loaded", ship.mines_loaded, viewer=viewer,
+                                 own=False, revealed=False)  # fmt: skip
+        if shown is None:
+            return replace(_counter_view(session, ship, side, {ship.id or 0: []}), mines_loaded=0,
+                           sowing_id=sub_sowing(laid), mines_hidden=True)  # fmt: skip
+    sowing = sub_sowing(laid)
     return CounterView(
         ship_id=ship.id or 0, name=ship.name, side_id=side.id or 0, side_name=side.name,
         counter_size=ship.counter_size, speed_rating=ship.speed_rating,
@@ -260,10 +274,13 @@ def _counter_view(
     )  # fmt: skip
 
 
-def counter(factory: SessionFactory, *, ship_id: int) -> CounterView:
+def counter(
+    factory: SessionFactory, *, ship_id: int, viewer: visibility.Viewer = visibility.Viewer.OWNER
+) -> CounterView:
+    """A ship's counter as `viewer` sees it (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
-        return _counter_view(session, ship, get_row(session, Side, ship.side_id))
+        return _counter_view(session, ship, get_row(session, Side, ship.side_id), viewer=viewer)
 
 
 def _ship_and_campaign(session: Session, ship_id: int) -> tuple[Ship, Side, Campaign]:
@@ -650,14 +667,22 @@ def sow_minefield(
         _store_place(session, field, place, key)
         session.add(field)
         session.flush()
-        where = "a secret place" if secret else _place_label(session, boundary_id, sector)
         verb = "laid" if complete else "began sowing"
+        summary = (f"{side.name}: {name or 'a ' + laid_by + ' minelayer'} {verb} minefield "
+                   f"#{field.id} ({_place_label(session, boundary_id, sector)})")  # fmt: skip
         journal.append(
             session, campaign_id=campaign_id, kind="minefield", side_id=side_id,
-            summary=f"{side.name}: {field.layer_name or 'a ' + laid_by + ' minelayer'} {verb} "
-            f"minefield #{field.id} ({where})", changes=(_new_field_change(field),),
+            summary=_secret_summary(side, field, summary) if secret else summary,
+            changes=(_new_field_change(field),),
+            sealed=visibility.sealed_detail(key, summary=summary) if secret else None,
         )  # fmt: skip
         return field.id or 0
+
+
+def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
+    """What the journal says in clear of a secret minefield's change: its number, no more
+    (its place, minelayer, way of laying, drift and dice are sealed: docs/RULES.md §Secrets)."""
+    return f"{side.name}: secret minefield #{field.id} ({field.status})"
 
 
 def _field_and_side(session: Session, minefield_id: int) -> tuple[Minefield, Side]:
@@ -778,11 +803,13 @@ def aerial_drop(
             result = (f"minefield #{field.id}: d6 {roll} ({need}) "
                       f"{'effective' if works else 'scattered'}")  # fmt: skip
             results.append(result)
+            summary = f"{side.name}: {name} dropped {result}"
             journal.append(
                 session, campaign_id=side.campaign_id, kind="minefield", side_id=side_id,
-                summary=f"{side.name}: {'aircraft' if secret else name} dropped {result}",
-                dice={"d6": roll},
-                changes=(_new_field_change(field),),
+                summary=_secret_summary(side, field, summary) if secret else summary,
+                dice=None if secret else {"d6": roll}, changes=(_new_field_change(field),),
+                sealed=visibility.sealed_detail(key, summary=summary, dice={"d6": roll})
+                if secret else None,
             )  # fmt: skip
         return results
 
@@ -867,15 +894,21 @@ def drift(
         _store_place(session, field, place, key)
         field.drift_scenario_id, field.drift_turn = scenario_id, turn
         way = f" (d6 {d6})" if d6 is not None else ""
-        summary = f"{side.name}: minefield #{field.id} drifted" + (
-            "" if field.secret else f" from {old} to {new}") + way  # fmt: skip
+        summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
         dice = {"d6": d6} if d6 is not None else None
         if field.secret:
-            # The journal keeps no copy of a sealed place: a passphrase set or changed later
-            # re-seals the minefield, not the journal, and an undo would write back the old
-            # seal (plain, or under the old key). So a secret drift is not undoable.
-            journal.append(session, campaign_id=field.campaign_id, kind="minefield",
-                           side_id=side.id, summary=summary, dice=dice)  # fmt: skip
+            # A secret drift says nothing in clear, and is not undoable: its before and after
+            # would be the sealed notes alone, which the row already keeps.
+            journal.append(
+                session,
+                campaign_id=field.campaign_id,
+                kind="minefield",
+                side_id=side.id,
+                summary=_secret_summary(side, field, summary),
+                sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
+            )
+            # What the screen says aloud: no place, no die.
+            return f"{side.name}: minefield #{field.id} drifted"
         else:
             _field_change(session, field, side, before, summary, dice=dice)
         return summary
@@ -888,11 +921,9 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
         if not field.secret:
             raise InvalidInput({"minefield": f"minefield #{field.id} is already revealed"})
         place = _place(session, field, side_key(session, side.id or 0, passphrase))
+        # The before keeps the sealed note as it is: an undo seals the place again under the
+        # passphrase (a passphrase changed later re-seals the journal too: roster.set_passphrase).
         before = journal.row_state(field)
-        # Revealed, the place is public: an undo seals it back plain, which opens under any
-        # passphrase the side has set or changed to since (the old token would not).
-        _store_place(session, field, place, None)  # still secret: sealed plain, by area names
-        before["sealed"] = field.sealed
         field.secret = False
         _store_place(session, field, place, None)
         where = _place_label(session, field.boundary_id, field.sector)
@@ -906,6 +937,9 @@ def _field_view(
     boundaries: dict[int, SeaBoundary] | None = None,
 ) -> MinefieldView:  # fmt: skip
     hidden = field.secret and not readable
+    viewer = visibility.Viewer.OWNER if readable else visibility.Viewer.OPPONENT
+    seen = visibility.row_as_seen("minefield", journal.row_state(field), viewer=viewer,
+                                  own=readable, revealed=not field.secret)  # fmt: skip
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": []} if hidden
              else _place(session, field, key))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
@@ -917,9 +951,10 @@ def _field_view(
                                                    place["sector"], boundaries),
         boundary_id=place["boundary_id"], sector=place["sector"],
         count_here=0, status=field.status,
-        laid_by=field.laid_by, layer=place.get("layer_name", ""),
+        laid_by=seen["laid_by"], layer=place.get("layer_name", ""),
         turn_started=field.turn_started, turn_completed=field.turn_completed,
-        drop_roll=field.drop_roll, drifting=field.drifting, secret=field.secret, hidden=hidden,
+        drop_roll=seen["drop_roll"], drifting=seen["drifting"], secret=field.secret,
+        hidden=hidden,
         notes=place["notes"], path=path,
     )  # fmt: skip
 
@@ -978,8 +1013,10 @@ def ledger(
         return Ledger(
             campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
             boundaries=_boundary_views(session, campaign_id, list(boundaries.values())),
-            counters=tuple(_counter_view(session, ship, sides[ship.side_id], laid_by)
-                           for ship in ships),
+            counters=tuple(_counter_view(
+                session, ship, sides[ship.side_id], laid_by,
+                visibility.Viewer.OWNER if ship.side_id == owner_side_id
+                else visibility.Viewer.OPPONENT) for ship in ships),
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
         )  # fmt: skip
 
@@ -1002,11 +1039,12 @@ def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
 
 
 def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many drifting minefields are on the map: they scatter at the end of each turn."""
+    """How many public drifting minefields are on the map: they scatter at the end of each turn
+    (a secret one's drifting is its owner's to know)."""
     with session_scope(factory) as session:
         rows = session.exec(select(Minefield).where(
             Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
-            col(Minefield.status).in_(LIVE))).all()  # fmt: skip
+            col(Minefield.secret).is_(False), col(Minefield.status).in_(LIVE))).all()  # fmt: skip
         return len(rows)
 
 

@@ -22,12 +22,13 @@ from tracker import paths, safe_output
 from tracker.db import SessionFactory, session_scope, sqlite_path
 from tracker.models import Campaign, Side, Squadron
 from tracker.rules import smr
-from tracker.services import damage, mines, sheet
+from tracker.services import damage, mines, sheet, visibility
 from tracker.services.common import get_row
 from tracker.services.damage import CriticalView
 from tracker.services.errors import InvalidInput, check
 from tracker.services.mines import CounterView
 from tracker.services.views import CrewView, RecordSheet, ShipView
+from tracker.services.visibility import Viewer
 
 # paper key -> the CSS @page size and the printable width (the page less two 12 mm margins).
 PAPERS = {"a4": ("A4", "186mm"), "letter": ("Letter", "191mm")}
@@ -59,13 +60,16 @@ def _has_counter(counter: CounterView) -> bool:
     return bool(counter.counter_size) or any(values)
 
 
-def load_printed_sheet(factory: SessionFactory, *, squadron_id: int) -> PrintedSheet:
-    """The record sheet of a squadron with each ship's active criticals and counter, to print."""
+def load_printed_sheet(
+    factory: SessionFactory, *, squadron_id: int, viewer: Viewer = Viewer.OWNER
+) -> PrintedSheet:
+    """The record sheet of a squadron with each ship's active criticals and counter, to print
+    for its own side or (`viewer`) for the opponent or the umpire (docs/RULES.md §Secrets)."""
     record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
     ships = []
     for ship in record.ships:
         criticals = damage.list_criticals(factory, ship_id=ship.id)
-        counter = mines.counter(factory, ship_id=ship.id)
+        counter = mines.counter(factory, ship_id=ship.id, viewer=viewer)
         ships.append(
             PrintedShip(
                 ship=ship,
@@ -253,7 +257,9 @@ def _counter_parts(counter: CounterView) -> list[str]:
         parts.append(f"gunnery -{counter.gunnery_lost}")
     if counter.crippled:
         parts.append("CRIPPLED")
-    if counter.torpedo_factors or counter.mines_loaded:
+    if counter.mines_hidden:
+        parts.append(f"torpedo factors {visibility.HIDDEN} of {counter.torpedo_factors}")
+    elif counter.torpedo_factors or counter.mines_loaded:
         parts.append(f"torpedo factors {counter.torpedoes_left}")
     if counter.mines_loaded:
         parts.append(f"mines aboard {counter.mines_aboard} of {counter.mines_loaded}")
@@ -455,11 +461,13 @@ LEGEND = (
 )
 
 
-def squadron_html(factory: SessionFactory, *, squadron_id: int, paper: str = "a4") -> str:
+def squadron_html(
+    factory: SessionFactory, *, squadron_id: int, paper: str = "a4", viewer: Viewer = Viewer.OWNER
+) -> str:
     """The squadron's current state as one self-contained HTML page laid out for A4 or Letter."""
     if paper not in PAPERS:
         raise InvalidInput({"paper": f"must be a4 or letter, got {paper!r}"})
-    printed = load_printed_sheet(factory, squadron_id=squadron_id)
+    printed = load_printed_sheet(factory, squadron_id=squadron_id, viewer=viewer)
     record = printed.record
     size, width = PAPERS[paper]
     kind, scenario = _heading_parts(record)
@@ -551,9 +559,11 @@ def _md_ship(printed: PrintedShip) -> list[str]:
     return [*lines, ""]
 
 
-def squadron_markdown(factory: SessionFactory, *, squadron_id: int) -> str:
+def squadron_markdown(
+    factory: SessionFactory, *, squadron_id: int, viewer: Viewer = Viewer.OWNER
+) -> str:
     """The squadron's current state as Markdown with tables, for the players' own notes."""
-    printed = load_printed_sheet(factory, squadron_id=squadron_id)
+    printed = load_printed_sheet(factory, squadron_id=squadron_id, viewer=viewer)
     record = printed.record
     kind, scenario = _heading_parts(record)
     lines = [
@@ -634,6 +644,7 @@ def write_sheet(
     paper: str = "a4",
     replace: bool = False,
     new_only: bool = False,
+    viewer: Viewer = Viewer.OWNER,
 ) -> Path:
     """Write the squadron's printable sheet to a file, whole or not at all; returns its path.
 
@@ -652,8 +663,8 @@ def write_sheet(
 
     def content() -> str:
         if fmt == "html":
-            return squadron_html(factory, squadron_id=squadron_id, paper=paper)
-        return squadron_markdown(factory, squadron_id=squadron_id)
+            return squadron_html(factory, squadron_id=squadron_id, paper=paper, viewer=viewer)
+        return squadron_markdown(factory, squadron_id=squadron_id, viewer=viewer)
 
     try:
         return safe_output.write_text(path, content, campaign=campaign_file(factory),

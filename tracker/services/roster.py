@@ -18,7 +18,7 @@ from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
-from tracker.services import journal, secrets
+from tracker.services import journal, sealing, secrets, visibility
 from tracker.services.common import beyond_ids, flush_unique, get_row
 from tracker.services.errors import (
     MAX_INT,
@@ -82,8 +82,8 @@ class UnitView:
     armor: int
     vital_armor: int
     hull_points: int
-    damage: int
-    crippled: bool
+    damage: int | None  # None: a concealed submarine's damage, in the opponent view
+    crippled: bool | None
     destroyed: bool
     attacks: dict[str, list[int | None]]
     abilities: tuple[str, ...]
@@ -263,21 +263,15 @@ def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | 
 
 def set_passphrase(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None = None
-) -> None:
-    """Set or change a side's passphrase; every secret note is encrypted again under it."""
+) -> sealing.Sealed:
+    """Set or change a side's passphrase; every secret of the side is sealed again under it, in
+    the campaign file and in its backups (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
         side, campaign = _campaign_of_side(session, side_id)
         old_key = side_key(session, side_id, old_passphrase)
         salt = secrets.new_salt()
         verifier = secrets.make_verifier(passphrase, salt)
-        new_key = secrets.derive_key(passphrase, salt)
-        for marker in session.exec(select(SubMarker).where(SubMarker.side_id == side_id)).all():
-            marker.secret = secrets.seal_note(secrets.open_note(marker.secret, old_key), new_key)
-        secret_fields = select(Minefield).where(
-            Minefield.side_id == side_id, col(Minefield.secret).is_(True)
-        )
-        for field in session.exec(secret_fields).all():
-            field.sealed = secrets.seal_note(secrets.open_note(field.sealed, old_key), new_key)
+        sealing.reseal_side(session, side_id, old_key, secrets.derive_key(passphrase, salt))
         row = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
         row.salt, row.verifier = salt, verifier
@@ -287,7 +281,10 @@ def set_passphrase(
             summary=f"{side.name}: passphrase {'changed' if old_key else 'set'}; notes encrypted",
         )  # fmt: skip
     # The plain notes' old pages must not linger in the WAL beside the file.
-    checkpoint(factory)
+    folded = checkpoint(factory)
+    plain = sealing.reseal_backups(factory, side_id=side_id, passphrase=passphrase,
+                                   old_passphrase=old_passphrase)  # fmt: skip
+    return sealing.Sealed(plain_backups=plain, checkpointed=folded)
 
 
 def _draw_codes(session: Session, side_id: int, count: int, rng: random.Random) -> list[str]:
@@ -413,7 +410,8 @@ def roster(
         scenario = journal.current_scenario(session, campaign.id or 0)
         return Roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
-            units=tuple(_unit_view(unit) for unit in units), markers=tuple(views),
+            units=tuple(_unit_view(unit, owner, markers) for unit in units),
+            markers=tuple(views),
             points=_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
@@ -421,13 +419,18 @@ def roster(
         )  # fmt: skip
 
 
-def _unit_view(unit: WasUnit) -> UnitView:
+def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> UnitView:
+    states = {marker.state for marker in markers if marker.unit_id == unit.id}
+    viewer = visibility.Viewer.OWNER if owner else visibility.Viewer.OPPONENT
+    revealed = not visibility.concealed_unit(unit.unit_type, states)
+    damage = visibility.shown("wasunit", "damage", unit.damage, viewer=viewer, own=owner,
+                              revealed=revealed)  # fmt: skip
     return UnitView(
         id=unit.id or 0, name=unit.name, unit_type=unit.unit_type, nation=unit.nation,
         points=unit.points, year=unit.year, speed=unit.speed, armor=unit.armor,
-        vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=unit.damage,
+        vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=damage,
         # Crippled: damaged down to one hull point left (a 1-point unit is never crippled).
-        crippled=unit.damage > 0 and unit.hull_points - unit.damage == 1,
+        crippled=None if damage is None else damage > 0 and unit.hull_points - damage == 1,
         destroyed=_destroyed(unit),
         attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
@@ -822,8 +825,10 @@ def mine_roll(
             message = f"{unit.name} struck a mine in {sector} (d6 {roll}): {hurt}"
         journal.append(
             session, campaign_id=campaign.id or 0, kind="mine", side_id=side.id,
-            summary=f"{side.name}: a submarine rolled for a minefield (d6 {roll})"
+            summary=f"{side.name}: a submarine rolled for a minefield"
             + (" and was destroyed" if _destroyed(unit) else ""),
-            dice={"d6": roll}, before={"damage": before}, after={"damage": unit.damage},
+            sealed=visibility.sealed_detail(key, summary=message, dice={"d6": roll},
+                                            before={"damage": before},
+                                            after={"damage": unit.damage}),
         )  # fmt: skip
         return message

@@ -1,0 +1,221 @@
+"""One place decides what each viewer sees (docs/RULES.md §Secrets): the declared columns, the
+roster's damage, the ledger's counters and minefields, the journal, the export for the opponent,
+and a reveal undone sealed again. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from service_helpers import World
+from sqlmodel import SQLModel, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import JournalEntry, Minefield, Ship, SubMarker, WasUnit
+from tracker.services import exchange, history, mines, roster, visibility
+from tracker.services.errors import InvalidInput
+from tracker.services.roster import UnitFields
+from tracker.services.visibility import Viewer
+
+PASS = "Doenitz44"
+NOTE = "wreck of the Laconia"
+SECTOR = "Q7"
+
+
+@pytest.mark.parametrize("model", [SubMarker, WasUnit, Minefield, Ship, JournalEntry])
+def test_every_column_of_a_secret_capable_table_is_declared_public_or_secret(
+    model: type[SQLModel],
+) -> None:
+    table = model.__table__  # type: ignore[attr-defined]
+    public = visibility.PUBLIC[table.name]
+    secret = set(visibility.SECRET[table.name]) - {"sealed"} if table.name == "journalentry" \
+        else set(visibility.SECRET[table.name])  # fmt: skip
+    columns = {column.name for column in table.columns}
+    assert not public & secret, "a column is declared both public and secret"
+    assert columns - public - secret == set(), "declare each new column public or secret"
+
+
+def test_a_column_declared_nowhere_is_hidden_from_the_opponent_and_the_umpire() -> None:
+    for viewer in (Viewer.OPPONENT, Viewer.UMPIRE):
+        seen = visibility.row_as_seen("minefield", {"status": "active", "new_column": "x"},
+                                      viewer=viewer, own=False, revealed=False)  # fmt: skip
+        assert seen == {"status": "active", "new_column": visibility.HIDDEN}
+    owner = visibility.row_as_seen("minefield", {"new_column": "x"}, viewer=Viewer.OWNER,
+                                   own=True, revealed=False)  # fmt: skip
+    assert owner == {"new_column": "x"}
+
+
+def _sub(factory: SessionFactory, world: World, name: str = "U-47") -> int:
+    return roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
+        name=name, unit_type="submarine", points=10, hull_points=3))  # fmt: skip
+
+
+def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_revealed(
+    factory: SessionFactory, world: World
+) -> None:
+    unit = _sub(factory, world)
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4", passphrase=PASS)
+    roster.mine_roll(factory, unit_id=unit, roll=2, passphrase=PASS)  # 2 hull damage
+
+    def card(**kwargs: Any) -> roster.UnitView:
+        return roster.roster(factory, side_id=world.red_id, **kwargs).units[0]
+
+    assert (card().damage, card().crippled) == (None, None)
+    owner = card(owner=True, passphrase=PASS)
+    assert (owner.damage, owner.crippled) == (2, True)
+    entry = history.list_entries(factory, campaign_id=world.campaign_id, kind="mine")[0]
+    assert entry.dice == visibility.HIDDEN and "d6" not in entry.summary
+    with session_scope(factory) as session:
+        detail = session.exec(select(JournalEntry).where(JournalEntry.kind == "mine")).one().detail
+    assert '"d6"' not in detail and '"damage"' not in detail and "plain:" not in detail
+    real = roster.roster(factory, side_id=world.red_id, owner=True, passphrase=PASS).markers[0]
+    roster.attack_marker(factory, marker_id=real.id, success=True, damage=0, passphrase=PASS)
+    assert (card().damage, card().crippled) == (2, True)  # revealed: its damage markers show
+
+
+def _minelayer(factory: SessionFactory, world: World, add_ship: Callable[..., int]) -> int:
+    ship = add_ship(world.raider_id, "U-116", type_abbrev="SS")
+    mines.save_counter(factory, ship_id=ship, counter_size="small", speed_rating=1,
+                       torpedo_factors=4, mines_loaded=2)  # fmt: skip
+    return ship
+
+
+def _secret_field(factory: SessionFactory, world: World, layer: int) -> int:
+    return mines.sow_minefield(
+        factory, side_id=world.red_id, laid_by="submarine", sector=SECTOR, layer_ship_id=layer,
+        drifting=True, secret=True, notes=NOTE, passphrase=PASS,
+    )  # fmt: skip
+
+
+def test_the_opponent_sees_no_minelayer_sowing_no_drift_and_no_way_of_laying(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    layer = _minelayer(factory, world, add_ship)
+    field_id = _secret_field(factory, world, layer)
+    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=5, passphrase=PASS)
+    opponent = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.blue_id)
+    counter = next(view for view in opponent.counters if view.ship_id == layer)
+    assert counter.mines_hidden and counter.sowing_id is None and counter.mines_loaded == 0
+    (field,) = opponent.minefields
+    assert (field.laid_by, field.layer, field.drifting, field.drop_roll, field.path) == (
+        visibility.HIDDEN,
+        "",
+        False,
+        None,
+        (),
+    )
+    assert mines.drifting(factory, campaign_id=world.campaign_id) == 0
+    owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,
+                         passphrase=PASS)  # fmt: skip
+    mine = next(view for view in owner.counters if view.ship_id == layer)
+    assert (mine.mines_hidden, mine.sowing_id, mine.mines_loaded) == (False, field_id, 2)
+    assert (owner.minefields[0].laid_by, owner.minefields[0].drifting) == ("submarine", True)
+    lines = history.list_entries(factory, campaign_id=world.campaign_id, kind="minefield")
+    for line in lines:
+        for word in ("U-116", "submarine", "drift", SECTOR, "Q8", NOTE):
+            assert word not in line.summary
+        assert line.dice in ("", visibility.HIDDEN)
+
+
+def _export_for_opponent(factory: SessionFactory, world: World) -> dict[str, Any]:
+    return exchange.export_campaign(factory, campaign_id=world.campaign_id,
+                                    viewer=Viewer.OPPONENT)  # fmt: skip
+
+
+def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    layer = _minelayer(factory, world, add_ship)
+    field_id = _secret_field(factory, world, layer)  # no passphrase yet: sealed plain
+    unit = _sub(factory, world)
+    roster.assign_markers(factory, unit_id=unit, real=2, sector="C4")
+    roster.mine_roll(factory, unit_id=unit, roll=1)
+    document = _export_for_opponent(factory, world)
+    tables = document["tables"]
+    (field,) = tables["minefield"]
+    assert (field["layer_ship_id"], field["drifting"], field["laid_by"], field["sealed"]) == (
+        None,
+        False,
+        visibility.HIDDEN,
+        "",
+    )
+    assert [m["unit_id"] for m in tables["submarker"]] == [None, None]
+    assert {m["secret"] for m in tables["submarker"]} == {""}
+    assert [u["damage"] for u in tables["wasunit"]] == [None]
+    assert next(s for s in tables["ship"] if s["name"] == "U-116")["mines_loaded"] is None
+    counter = next(e for e in tables["journalentry"] if e["kind"] == "counter")
+    (change,) = json.loads(counter["detail"])["changes"]
+    assert change["after"]["mines_loaded"] is None and change["after"]["torpedo_factors"] == 4
+    text = exchange.dumps(document)
+    assert NOTE not in text and SECTOR not in text and "plain:" not in text and '"d6"' not in text
+    with pytest.raises(InvalidInput, match="opponent's view of a campaign"):
+        exchange.read_document(text.encode())
+    mines.reveal(factory, minefield_id=field_id)
+    tables = _export_for_opponent(factory, world)["tables"]
+    (field,) = tables["minefield"]
+    layer_id = next(s["id"] for s in tables["ship"] if s["name"] == "U-116")
+    assert (field["layer_ship_id"], field["drifting"], field["notes"]) == (layer_id, True, NOTE)
+
+
+def test_a_reveal_undone_seals_the_minefield_again_under_the_passphrase(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int],
+    stored_bytes: Callable[[], bytes],
+) -> None:  # fmt: skip
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
+    mines.reveal(factory, minefield_id=field_id, passphrase=PASS)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    with session_scope(factory) as session:
+        field = session.get(Minefield, field_id)
+        assert field is not None and field.secret and field.sealed.startswith("fernet:")
+        details = [e.detail for e in session.exec(select(JournalEntry).where(
+            JournalEntry.side_id == world.red_id, col(JournalEntry.kind) == "undo"))]  # fmt: skip
+    assert details and all("plain:" not in detail for detail in details)
+    assert b"plain:" not in stored_bytes()
+    owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,
+                         passphrase=PASS)  # fmt: skip
+    assert owner.minefields[0].notes == NOTE
+
+
+def test_a_passphrase_changed_after_a_reveal_reseals_the_journal_so_an_undo_still_opens(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
+    mines.reveal(factory, minefield_id=field_id)  # its before kept the plain seal
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    with session_scope(factory) as session:
+        details = [e.detail for e in session.exec(select(JournalEntry).where(
+            JournalEntry.side_id == world.red_id))]  # fmt: skip
+    assert all("plain:" not in detail for detail in details)
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    with pytest.raises(InvalidInput, match="passphrase"):
+        mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id)
+    owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,
+                         passphrase=PASS)  # fmt: skip
+    assert (owner.minefields[0].notes, owner.minefields[0].sector) == (NOTE, SECTOR)
+
+
+def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_the_row(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
+    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=4, passphrase=PASS)
+    with session_scope(factory) as session:
+        entries = session.exec(select(JournalEntry).where(JournalEntry.kind == "minefield")).all()
+        details = [json.loads(entry.detail) for entry in entries]
+    assert len(details) == 2
+    for detail in details:
+        assert detail["sealed"].startswith("fernet:") and detail["dice"] is None
+    key = roster_key(factory, world.red_id)
+    opened = [mines.secrets.open_note(detail["sealed"], key) for detail in details]
+    assert opened[1]["dice"] == {"d6": 4} and "Q8" in opened[1]["summary"]
+
+
+def roster_key(factory: SessionFactory, side_id: int) -> bytes | None:
+    with session_scope(factory) as session:
+        return roster.side_key(session, side_id, PASS)

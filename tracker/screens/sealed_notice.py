@@ -1,0 +1,51 @@
+"""What a player is told after setting a passphrase: where a plain copy of the notes may remain."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from tracker.screens.confirm import ConfirmScreen
+from tracker.services import sealing
+from tracker.services.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
+
+SET = "Passphrase set: the notes are encrypted in the file and in its backups."
+OTHER_PROGRAM = (
+    "Another program is reading the campaign file: a plain copy of the notes may remain in it "
+    "until that program closes. The next time tracker opens the file it finishes the job."
+)
+
+
+def tell_sealed(screen: Screen[object], factory: SessionFactory, result: sealing.Sealed) -> None:
+    """Notify what setting the passphrase did; offer to delete backups still holding plain notes."""
+    if result.checkpointed and not result.plain_backups:
+        screen.notify(SET)
+        return
+    if not result.checkpointed:
+        screen.notify(OTHER_PROGRAM, severity="warning", timeout=20)
+    if not result.plain_backups:
+        return
+    names = ", ".join(path.name for path in result.plain_backups)
+    screen.notify(f"These backups could not be rewritten and still hold plain notes: {names}",
+                  severity="warning", timeout=20)  # fmt: skip
+
+    def answer(yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            gone = sealing.delete_backups(factory, paths=result.plain_backups)
+        except (InvalidInput, OSError) as exc:
+            screen.notify(f"Could not delete them: {exc}", severity="error")
+            return
+        screen.notify(f"Deleted {gone} backup{'s' * (gone != 1)} holding plain notes.")
+
+    count = len(result.plain_backups)
+    screen.app.push_screen(
+        ConfirmScreen(f"Delete the {count} backup{'s' * (count != 1)} that still hold the "
+                      f"plain notes ({names})?"),
+        answer,
+    )  # fmt: skip

@@ -1,0 +1,181 @@
+"""Who sees what: every secret field declared once, and the one place that answers a viewer.
+
+A secret belongs to one side. Its owner sees it after giving the side's passphrase; everyone
+sees it once it is revealed; the opponent and the umpire see a neutral placeholder until then
+(docs/RULES.md §Secrets). A column of a secret-capable table that is declared neither public
+nor secret is hidden: a field added later stays secret until someone says otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from tracker.services import secrets
+
+HIDDEN = "?"
+
+
+class Viewer(StrEnum):
+    """Who is looking: the side's owner (passphrase given), its opponent, or the umpire."""
+
+    OPPONENT = "opponent"
+    OWNER = "owner"
+    UMPIRE = "umpire"
+
+
+# table -> column -> the placeholder the opponent and the umpire see in its place.
+SECRET: dict[str, dict[str, Any]] = {
+    # A marker: which unit it stands for, and the owner's sealed note (real or decoy, salt).
+    "submarker": {"unit_id": None, "secret": ""},
+    # A War at Sea submarine while concealed: its damage (mine damage included) and so whether
+    # it is crippled or destroyed (seed §5: a revealed sub shows its damage markers).
+    "wasunit": {"damage": None},
+    # A secret minefield: its place, who laid it and how, whether it drifts, its path, notes,
+    # and the dice that decided them. Its status and turns are public (the ledger's row).
+    "minefield": {
+        "boundary_id": None,
+        "sector": "",
+        "notes": "",
+        "path": "[]",
+        "layer_name": "",
+        "layer_ship_id": None,
+        "laid_by": HIDDEN,
+        "drifting": False,
+        "drop_roll": None,
+        "sealed": "",
+    },
+    # A minelayer's counter: the mines it loaded in place of torpedo factors (seed 000).
+    "ship": {"mines_loaded": None},
+    # A journal entry of a secret change keeps its dice and before/after in a sealed part.
+    "journalentry": {"sealed": ""},
+}
+
+PUBLIC: dict[str, frozenset[str]] = {
+    "submarker": frozenset({"id", "side_id", "code", "sector", "state", "created_turn",
+                            "moved_turn", "seal", "at", "version"}),
+    "wasunit": frozenset({"id", "side_id", "name", "unit_type", "nation", "points", "year",
+                          "speed", "armor", "vital_armor", "hull_points", "attacks", "abilities",
+                          "extra_decoys", "notes", "version"}),
+    "minefield": frozenset({"id", "campaign_id", "side_id", "status", "scenario_id",
+                            "turn_started", "turn_completed", "secret", "at", "version"}),
+    "ship": frozenset({"id", "side_id", "squadron_id", "original_squadron_id", "name",
+                       "class_name", "type_abbrev", "nation", "size_modifier", "speed_kn",
+                       "armour_class", "structure_max", "structure_now", "flotation_max",
+                       "flotation_now", "fire_markers", "points_base", "torpedoes", "sraa_dp",
+                       "radar", "notes", "transferred_turn", "transferred_scenario_id", "sunk",
+                       "condition", "counter_size", "speed_rating", "speed_lost",
+                       "torpedo_factors", "gunnery_lost", "hull_boxes", "hull_damage",
+                       "crippled", "fuel_full", "fuel_empty", "fuel_lost", "version"}),
+    "journalentry": frozenset({"id", "at", "campaign_id", "scenario_id", "turn", "side_id",
+                               "ship_id", "kind", "summary", "detail", "undoable", "reverts_id",
+                               "reverted_by_id"}),
+}  # fmt: skip
+
+
+def may_see(viewer: Viewer, *, own: bool, revealed: bool) -> bool:
+    """Whether a viewer may read a secret: everyone once revealed, else its owner only."""
+    return revealed or (viewer is Viewer.OWNER and own)
+
+
+def placeholder(table: str, column: str) -> Any:
+    """What a viewer who may not read a column sees in its place."""
+    return SECRET.get(table, {}).get(column, HIDDEN)
+
+
+def shown(table: str, column: str, value: Any, *, viewer: Viewer, own: bool, revealed: bool) -> Any:
+    """A field's value as a viewer sees it: the value, or the column's placeholder."""
+    if column in PUBLIC.get(table, frozenset()) or may_see(viewer, own=own, revealed=revealed):
+        return value
+    return placeholder(table, column)
+
+
+def row_as_seen(
+    table: str, row: Mapping[str, Any], *, viewer: Viewer, own: bool, revealed: bool
+) -> dict[str, Any]:
+    """A whole row as a viewer sees it: each column through `shown`."""
+    return {column: shown(table, column, value, viewer=viewer, own=own, revealed=revealed)
+            for column, value in row.items()}  # fmt: skip
+
+
+def concealed_unit(unit_type: str, marker_states: set[str]) -> bool:
+    """A submarine is concealed unless one of its markers is revealed (seed §5)."""
+    return unit_type == "submarine" and "revealed" not in marker_states
+
+
+# --- the journal ---------------------------------------------------------------------------
+
+
+def sealed_detail(key: bytes | None, **private: Any) -> dict[str, Any]:
+    """The private part of a secret change's journal entry (its dice, its before and after,
+    its full wording), sealed like the row: under the side's passphrase when it has one."""
+    return {"sealed": secrets.seal_note(private, key)}
+
+
+def dice_shown(detail: Mapping[str, Any]) -> bool:
+    """False for an entry whose dice are sealed: the dice column shows the placeholder."""
+    return "sealed" not in detail
+
+
+def _is_note(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith((secrets.PLAIN, secrets.SEALED))
+
+
+def entry_as_seen(detail: str, *, viewer: Viewer, own: bool) -> str:
+    """An entry's detail as a viewer may carry it away: for anyone but its owner, the sealed
+    part and every sealed note its row changes kept are dropped."""
+    if viewer is Viewer.OWNER and own:
+        return detail
+    data = json.loads(detail)
+    if "sealed" in data:
+        data["sealed"] = placeholder("journalentry", "sealed")
+    for change in data.get("changes") or []:
+        table = change.get("table", "")
+        for side in ("before", "after"):
+            state = change.get(side) or {}
+            if table in SECRET:  # what was secret then may be still: left out, as the row is
+                state = row_as_seen(table, state, viewer=viewer, own=False, revealed=False)
+            change[side] = {column: placeholder(table, column) if _is_note(value) else value
+                            for column, value in state.items()}  # fmt: skip
+    return json.dumps(data, sort_keys=True)
+
+
+def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -> None:
+    """A campaign document's rows as a viewer who owns no side sees them, changed in place:
+    every secret not yet revealed replaced by its placeholder (an export for the opponent)."""
+    states: dict[Any, set[str]] = {}
+    for marker in tables.get("submarker", []):
+        states.setdefault(marker["unit_id"], set()).add(marker["state"])
+    revealed: dict[str, Any] = {
+        "submarker": lambda row: row["state"] == "revealed",
+        "wasunit": lambda row: not concealed_unit(row["unit_type"], states.get(row["id"], set())),
+        "minefield": lambda row: not row["secret"],
+        "ship": lambda row: not row["torpedo_factors"],
+        "journalentry": lambda row: True,
+    }
+    for name, is_revealed in revealed.items():
+        tables[name] = [
+            row_as_seen(name, row, viewer=viewer, own=False, revealed=is_revealed(row))
+            for row in tables.get(name, [])
+        ]
+    for row in tables.get("journalentry", []):
+        row["detail"] = entry_as_seen(row["detail"], viewer=viewer, own=False)
+    # The passphrase check is of no use to another player, and only helps guess at it.
+    tables["sidesecret"] = []
+
+
+def reseal_detail(detail: str, old_key: bytes | None, new_key: bytes) -> str:
+    """An entry's detail with its sealed part and every sealed value of its row changes sealed
+    again under a new key (a passphrase set or changed)."""
+    data = json.loads(detail)
+    if data.get("sealed"):
+        data["sealed"] = secrets.seal_note(secrets.open_note(data["sealed"], old_key), new_key)
+    for change in data.get("changes") or []:
+        for state in (change.get("before") or {}, change.get("after") or {}):
+            for column in ("sealed", "secret"):
+                value = state.get(column)
+                if isinstance(value, str) and _is_note(value):
+                    state[column] = secrets.seal_note(secrets.open_note(value, old_key), new_key)
+    return json.dumps(data, sort_keys=True)
