@@ -14,7 +14,7 @@ from tracker.db import SessionFactory, make_engine, migrate, session_factory
 from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
-from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.record_sheet import RecordSheetScreen, crew_block
 from tracker.services import campaigns, demo, fleet, scenarios, sheet
 
 
@@ -67,6 +67,9 @@ async def test_transfer_in_battle_marks_the_ship_out_of_command(tmp_path: Path) 
         assert app.screen.query_one(DataTable).row_count == 2
     moved = sheet.load_record_sheet(factory, squadron_id=other)
     assert [(ship.name, ship.out_of_command) for ship in moved.ships] == [("Ajax", True)]
+    # Force K has no crew rating; Ajax sails with the Veteran crew it took along (SMR2 §3.2).
+    assert crew_block(moved).endswith("\nAjax: own crew Veteran +1")
+    assert [ship.points_total for ship in moved.ships] == [440]
     home = sheet.load_record_sheet(factory, squadron_id=squadron_id)
     assert (home.original_count, home.original_afloat) == (3, 3)
 
