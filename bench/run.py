@@ -1,4 +1,4 @@
-"""`make bench`: five ratios of the tracker's speed and memory, each a median of several runs.
+"""`make bench`: six ratios of the tracker's speed and memory, each a median of several runs.
 
 Absolute times drift on shared machines, so every figure is a ratio against a baseline measured
 in the same run, the same way, the two sides taking turns:
@@ -14,7 +14,9 @@ in the same run, the same way, the two sides taking turns:
    COMMIT into the same file with the pragmas of tracker.db (WAL, synchronous=FULL, ...);
 4. one keystroke in the damage shorthand until the preview is repainted, large against small;
 5. the peak memory (VmHWM, the peak resident set) of the tracker run on the large campaign
-   through to a record sheet, against the bare Textual app (the processes of figure 1).
+   through to a record sheet, against the bare Textual app (the processes of figure 1);
+6. a CSV import of 10,000 ships into one squadron against one of 1,000, as time per row (an
+   import linear in its rows costs the same per row at any size), each into a fresh file.
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results.md (--out).
@@ -59,8 +61,8 @@ from bench import generate
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
-from tracker.db import make_engine, session_factory
-from tracker.services import damage
+from tracker.db import make_engine, migrate, session_factory
+from tracker.services import campaigns, csv_import, damage, fleet
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results.md"
@@ -70,7 +72,9 @@ PRESETS = {
     "default": (generate.SMALL, generate.LARGE),
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
-GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5}
+GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5, 6: 1.5}
+# Figure 6: the rows of the small and the large import, by preset.
+IMPORT_ROWS = {"default": (1_000, 10_000), "tiny": (20, 200)}
 # Figure 3's runs take milliseconds: it takes this many per run of the others.
 HIT_RUNS_PER_RUN = 6
 # Markers on the screens the terminal runs wait for.
@@ -541,6 +545,53 @@ def figure_3(large: Built, workdir: Path, runs: int, warmup: int, profile: Path 
     )
 
 
+def _import_seconds(path: Path, rows: int) -> float:
+    """A CSV file of `rows` ships imported into one squadron of a fresh campaign file."""
+    engine = make_engine(str(path))
+    try:
+        migrate(engine)
+        factory = session_factory(engine)
+        campaign = campaigns.create_campaign(factory, name="Import")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue", nation="")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        lines = ["name,structure_max,flotation_max"]
+        lines += [f"Ship {number},10,8" for number in range(rows)]
+        raw = ("\n".join(lines) + "\n").encode()
+        started = time.perf_counter()
+        report = csv_import.import_csv(factory, kind="ships", raw=raw, target_id=squadron)
+        seconds = time.perf_counter() - started
+    finally:
+        engine.dispose()
+    if not report.ok or report.written != rows:
+        raise RuntimeError(f"the import of {rows} rows failed: {report.problems[:3]}")
+    return seconds
+
+
+def figure_6(workdir: Path, preset: str, runs: int, warmup: int) -> Figure:
+    """A CSV import of the large number of rows against the small one, per row, in turns."""
+    few, many = IMPORT_ROWS[preset]
+    small: list[float] = []
+    large: list[float] = []
+    for run in range(warmup + runs):
+        folder = workdir / f"import-{run}"
+        folder.mkdir(parents=True, exist_ok=True)
+        per_row_small = _import_seconds(folder / "few.db", few) / few
+        per_row_large = _import_seconds(folder / "many.db", many) / many
+        if run >= warmup:
+            small.append(per_row_small)
+            large.append(per_row_large)
+    return Figure(
+        6,
+        f"Import {many:,} rows vs {few:,} (CSV ships, per row)",
+        f"{few:,} rows",
+        median(small),
+        f"{many:,} rows",
+        median(large),
+        "s",
+        {"small": small, "large": large},
+    )
+
+
 # --- where the time goes (--profile) -------------------------------------------------------
 
 
@@ -753,7 +804,8 @@ def report(
             f"{seconds:.0f} s in all, load average {loads[0]:.1f} at the start and {loads[1]:.1f} "
             f"at the end. Each figure is the median of {args.runs} runs (after {args.warmup} "
             f"discarded; figure 3: {len(figures[3].samples['service']) if 3 in figures else 0} "
-            "runs), as a ratio to a baseline measured in the same run.",
+            f"runs; figure 6: {len(figures[6].samples['large']) if 6 in figures else 0}, none "
+            "discarded), as a ratio to a baseline measured in the same run.",
             "",
             table(figures, breakdown),
             "",
@@ -808,10 +860,14 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
         hit_runs = args.hit_runs or HIT_RUNS_PER_RUN * args.runs
         figures[3] = figure_3(large, workdir, hit_runs, args.warmup, profile)
 
+    def imports() -> None:
+        figures[6] = figure_6(workdir, args.preset, args.import_runs, 0)
+
     steps = [
         ({1, 5}, "1 and 5: the whole process, its start and its peak memory", whole),
         ({2, 4}, "2 and 4: screens and the keystroke", screens),
         ({3}, "3: recording a hit", hits),
+        ({6}, "6: importing rows", imports),
     ]
     for numbers, label, step in steps:
         if numbers & wanted:
@@ -852,6 +908,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--large", default="", help="size overrides for the large campaign")
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--only", default="", help="figures to measure, e.g. 2,4")
+    parser.add_argument(
+        "--import-runs", type=int, default=1,
+        help="timed runs of figure 6 (default 1: one import of 10,000 rows takes minutes)",
+    )  # fmt: skip
     parser.add_argument(
         "--profile", action="store_true", help="profile each figure that misses its goal (cProfile)"
     )

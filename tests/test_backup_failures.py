@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from campaign_files import sample_app
+from campaign_files import press_to, sample_app
 
 from tracker import paths
 from tracker.app import TrackerApp
@@ -94,15 +94,9 @@ async def test_the_player_sees_the_backup_failed(
     reason = FAILURES[failure](path, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("tab", "enter")  # the scenario pane, its first scenario
-        await pilot.pause()
-        assert isinstance(app.screen, ScenarioScreen)
-        await pilot.press("c")
-        await pilot.pause()
-        assert isinstance(app.screen, FormScreen)
-        await pilot.press(*"Spee escapes", "ctrl+s")
-        await pilot.pause()
-        assert isinstance(app.screen, ScenarioScreen)
+        await press_to(pilot, "tab", "enter", screen=ScenarioScreen)  # its first scenario
+        await press_to(pilot, "c", screen=FormScreen)
+        await press_to(pilot, *"Spee escapes", "ctrl+s", screen=ScenarioScreen)
         shown = [(n.title, n.message, n.severity) for n in app._notifications]
         failures = [item for item in shown if item[0] == "No backup"]
         assert len(failures) == 1, shown

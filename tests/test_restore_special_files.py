@@ -85,41 +85,32 @@ def _as_given(path: Path, form: str, folder: Path) -> Path:
     return path
 
 
+@pytest.mark.parametrize("role", ["backup", "campaign file"])
 @pytest.mark.parametrize("form", ["path", "link"])
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_a_backup_that_is_no_file_is_refused_at_once(tmp_path: Path, kind: str, form: str) -> None:
-    campaign = real_campaign_file(tmp_path / "campaign.db")
-    before = _sha(campaign)
+def test_what_is_no_file_is_refused_at_once(
+    tmp_path: Path, kind: str, form: str, role: str
+) -> None:
+    """As the backup given (onto a good campaign file) or as the campaign file (from a good
+    backup): refused, named, and nothing changed or written."""
+    (tmp_path / "good").mkdir()
+    good = real_campaign_file(tmp_path / "good" / "campaign.db")
+    before = _sha(good)
     special, words = KINDS[kind](tmp_path)
     given = _as_given(special, form, tmp_path)
+    campaign, backup = (good, given) if role == "backup" else (given, good)
     prefix = DROP_READ_OVERRIDE if kind == "unreadable" else None
-    result = _tracker("--db", str(campaign), "restore", str(given), "--yes", prefix=prefix)
+    result = _tracker("--db", str(campaign), "restore", str(backup), "--yes", prefix=prefix)
     assert result.returncode == 2, result.stderr
     assert f"tracker: {given} {words}" in result.stderr
     assert "nothing was restored" in result.stderr
     assert "empty" not in result.stderr and "remove it" not in result.stderr
-    assert _sha(campaign) == before
-    assert not [p for p in paths.backups_dir(campaign).glob("*") if p.name != "keep.txt"]
-
-
-@pytest.mark.parametrize("form", ["path", "link"])
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_a_campaign_file_that_is_no_file_is_refused_at_once(
-    tmp_path: Path, kind: str, form: str
-) -> None:
-    (tmp_path / "good").mkdir()
-    good = real_campaign_file(tmp_path / "good" / "copy.db")
-    target, words = KINDS[kind](tmp_path)
-    given = _as_given(target, form, tmp_path)
-    prefix = DROP_READ_OVERRIDE if kind == "unreadable" else None
-    result = _tracker("--db", str(given), "restore", str(good), "--yes", prefix=prefix)
-    assert result.returncode == 2, result.stderr
-    assert f"tracker: {given} {words}" in result.stderr
-    assert "nothing was restored" in result.stderr
+    assert _sha(good) == before
+    assert not paths.backups_dir(good).exists()
     if kind == "folder":
-        assert os.listdir(target) == ["keep.txt"]
+        assert os.listdir(special) == ["keep.txt"]
     if kind == "fifo":
-        assert Path(target).is_fifo()
+        assert special.is_fifo()
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])

@@ -208,7 +208,8 @@ class ScenarioScreen(TrackerScreen):
         self.reload()
         if closed.backup_failure is not None:
             # The player would otherwise believe the close left a backup to go back to.
-            self.notify(f"The scenario is closed, but {closed.backup_failure}. Free some space "
+            self.notify(f"The scenario is closed, but no backup was taken: "
+                        f"{closed.backup_failure}. Free some space "
                         "or fix the folder, and copy the campaign file somewhere safe.",
                         title="No backup", severity="error", timeout=30,
                         markup=False)  # fmt: skip

@@ -63,5 +63,5 @@ def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) ->
     except (OSError, sqlite3.Error, DatabaseProblem, ValueError) as exc:
         log.warning("could not back up %s (%s): %s", path, reason, exc)
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return TakenBackup(None, f"no backup of {path} could be written into "
-                           f"{paths.backups_dir(path)} ({why})")  # fmt: skip
+        return TakenBackup(None, f"{path} could not be copied into {paths.backups_dir(path)} "
+                           f"({why})")  # fmt: skip
