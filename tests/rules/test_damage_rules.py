@@ -1,4 +1,4 @@
-"""Damage arithmetic and what follows from it (tracker.rules.damage; SMR2 §2.2, DOMAIN 1.5)."""
+"""Damage arithmetic and what follows from it (tracker.rules.damage; SMR2 §2.2)."""
 
 from __future__ import annotations
 

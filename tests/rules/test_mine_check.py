@@ -1,4 +1,4 @@
-"""The task force's mine check and the players' mine damage table (seed 000, DOMAIN P-B3)."""
+"""The task force's mine check and the players' mine damage table (RULES.md §Mines)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tracker.rules.mine_check import (
 )
 from tracker.rules.swwas import mine_check_halts
 
-# --- quarter_of (P-B3, B1, B2) ------------------------------------------------------------------
+# --- quarter_of (P-B3, B1) ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,7 @@ def test_quarter_of_is_a_quarter_rounded_up_and_at_least_one(size: int) -> None:
     assert mine_check_halts(quarter - 1, size) is False
 
 
-# --- MineEffect (DOMAIN 2.3, B1) ----------------------------------------------------------------
+# --- MineEffect ----------------------------------------------------------------
 
 
 def test_mine_effect_default_is_no_effect() -> None:
@@ -379,7 +379,7 @@ def test_an_overlap_is_reported_for_a_cup_exactly_when_two_rows_share_a_roll(
                     assert covers(first, roll, cup) and covers(second, roll, cup)
 
 
-# --- draw_order (P-B3) --------------------------------------------------------------------------
+# --- draw_order --------------------------------------------------------------------------
 
 LONG_SHIPS = ["L1", "L2", "L3"]
 SMALL_SHIPS = ["S1", "S2", "S3", "S4", "S5"]

@@ -1,4 +1,4 @@
-"""Tests for the SMR2 command & crew rules (seed 003 §2-§3, DOMAIN.md 1.2-1.7)."""
+"""Tests for the SMR2 command & crew rules (RULES.md §SMR2-1.7)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_grade_from_roll_every_cell(training: int, roll: int, grade: int) -> Non
 @pytest.mark.parametrize(
     ("training", "counts"),
     [
-        # How many of the ten d10 faces give each grade (DOMAIN 1.4 probabilities).
+        # How many of the ten d10 faces give each grade (RULES.md §SMR2 probabilities).
         (1, (7, 2, 1, 0, 0)),
         (2, (3, 4, 2, 1, 0)),
         (3, (1, 2, 4, 2, 1)),
@@ -210,7 +210,7 @@ def test_base_width_every_cell(scale: str, size: int, width: float) -> None:
     assert result == width
 
 
-# --- 1/3 markers (§2.2, DOMAIN A1) and half strength (§3.4) ------------------------------------
+# --- 1/3 markers (§2.2) and half strength (§3.4) ------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -245,7 +245,7 @@ def test_half_strength(original: int, afloat: int, expected: bool) -> None:
     assert smr.half_strength(original, afloat) is expected
 
 
-# --- Points with crew percentage (§3.2, DOMAIN A6) ---------------------------------------------
+# --- Points with crew percentage (§3.2) ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -278,9 +278,9 @@ def test_points_with_crew_matches_exact_half_up(points: int, training: int) -> N
     assert result - Fraction(1, 2) <= exact < result + Fraction(1, 2)
 
 
-# --- Command & Crew tests (§3.6, DOMAIN P-A3) --------------------------------------------------
+# --- Command & Crew tests (§3.6) --------------------------------------------------
 
-# Percent of d10 faces that pass, from DOMAIN.md P-A3: modifier -> (not under fire, under fire).
+# Percent of d10 faces that pass, from RULES.md §SMR2: modifier -> (not under fire, under fire).
 SUCCESS_PERCENT = {-2: (30, 10), -1: (40, 20), 0: (50, 30), 1: (60, 40), 2: (70, 50)}
 
 

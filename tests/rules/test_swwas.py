@@ -1,4 +1,4 @@
-"""Tests for the SWWAS mine-warfare variant (seed 000, DOMAIN.md §2.2-2.5, P-B1..P-B4, B1)."""
+"""Tests for the SWWAS mine-warfare variant (RULES.md §Mines-2.5, P-B1..P-B4)."""
 
 from __future__ import annotations
 
@@ -45,12 +45,12 @@ def test_exposes_exactly_the_agreed_names() -> None:
 
 
 @pytest.mark.parametrize("name", swwas.__all__)
-def test_every_public_name_has_a_docstring_citing_the_seed(name: str) -> None:
+def test_every_public_name_has_a_docstring_citing_the_rules(name: str) -> None:
     doc = getattr(swwas, name).__doc__ or ""
-    assert "seed 000" in doc
+    assert "RULES.md §Mines" in doc
 
 
-# --- mine_drm (DOMAIN 2.3) ----------------------------------------------------------------------
+# --- mine_drm -------------------------------------------------------------------------------------
 
 # Expected DRM by minefields (rows 1..5) and speed (columns 0..4).
 DRM_TABLE = {
@@ -79,7 +79,7 @@ def test_mine_drm_cap_holds_for_many_minefields() -> None:
     assert mine_drm(50, 9) == 5
 
 
-# --- aircraft (P-B2) ----------------------------------------------------------------------------
+# --- aircraft ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_aerial_minefield_effective(roll: int, circled: bool, expected: bool) ->
     assert aerial_minefield_effective(roll, circled=circled) is expected
 
 
-# --- submarines (P-B1) --------------------------------------------------------------------------
+# --- submarines --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def test_sub_cannot_load_more_minefields_than_torpedo_factors(total: int, loaded
         sub_torpedo_factors_left(total, loaded)
 
 
-# --- fuel (P-B4) --------------------------------------------------------------------------------
+# --- fuel --------------------------------------------------------------------------------
 
 
 def test_fuel_total() -> None:
@@ -196,7 +196,7 @@ def test_lost_fuel_comes_back_only_through_a_port_repair() -> None:
     assert refuel(port_repair(damaged)) == Fuel(4, 0, 0)
 
 
-# --- halting (P-B3, B1, B2) ---------------------------------------------------------------------
+# --- halting (P-B3, B1) ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("size", range(1, 13))
@@ -327,7 +327,7 @@ def test_mine_check_halts_matches_a_quarter_rounded_up(size: int, data: st.DataO
         assert mine_check_halts(struck + 1, size) >= mine_check_halts(struck, size)
 
 
-# --- entering a minefield at speed (seed 000 die-roll modifiers) --------------------------------
+# --- entering a minefield at speed (die-roll modifiers) -------------------------------------------
 
 
 @given(speed=st.integers(0, 20))

@@ -1,4 +1,4 @@
-"""Tests for the War at Sea fan submarine rules (seed 004, DOMAIN.md §3.4-3.6, D-7)."""
+"""Tests for the War at Sea fan submarine rules (RULES.md §Subs-3.6)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def render(steps: list[tuple[str, int]]) -> str:
 def d7_literal(
     searcher: str, extra: int, hunters: int, enemies: int, night: bool, elusive: bool
 ) -> int:
-    """DOMAIN 3.4's D-7 pseudo-code, written out independently of the module."""
+    """RULES.md §Subs's D-7 pseudo-code, written out independently of the module."""
     if searcher == "submarine":
         return 5
     base = 4 if searcher == "patrol_bomber" else 5
@@ -78,13 +78,13 @@ def test_exposes_exactly_the_agreed_names() -> None:
 
 def test_constants_from_the_seed() -> None:
     assert SEARCHERS == ("patrol_bomber", "aircraft", "surface", "submarine")
-    assert MARKERS_PER_SUB == 2  # seed §1: 2 markers, one the sub, one the decoy (DOMAIN C1)
+    assert MARKERS_PER_SUB == 2  # RULES.md §Subs ¶1: 2 markers, one the sub, one the decoy
     assert DECOY_COST == 5  # seed note: "each additional token costs 5pts"
     assert MAX_EXTRA_DECOYS == 2  # seed note: "limited to 1-2 extra tokens"
-    assert SEA_MOVE_SECTORS == 1  # seed §3: "move one space per turn"
+    assert SEA_MOVE_SECTORS == 1  # RULES.md §Subs ¶3: "move one space per turn"
 
 
-# --- seed 004 worked examples, each one --------------------------------------------------------
+# --- the worked examples, each one ----------------------------------------------------------------
 
 
 def test_base_difficulties() -> None:

@@ -119,7 +119,7 @@ def many(arg: Arg, max_size: int = 4, *, unique: bool = False) -> Arg:
 
 
 FLAG = Arg(BOOLS, BOOLS)
-# The hunters a search form sends (seed 004 §4); junk counts and searchers are refused.
+# The hunters a search form sends (RULES.md §Subs ¶4); junk counts and searchers are refused.
 SEARCH_PARTY = Arg(
     st.builds(roster.SearchParty, st.sampled_from(was.SEARCHERS), *[st.integers(0, 5)] * 3,
               BOOLS),

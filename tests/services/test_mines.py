@@ -1,6 +1,6 @@
 """The minefield ledger, ships' counters and fuel, and a task force entering a minefield, through
-the services on a real migrated file (Second World War at Sea mine-warfare variant, seed 000,
-DOMAIN.md §2; drifting and secured minefields, seed 004 items 12-13)."""
+the services on a real migrated file (Second World War at Sea mine-warfare variant, RULES.md §Mines,
+RULES.md §Mines; drifting and secured minefields, RULES.md §Subs ¶12-13)."""
 
 from __future__ import annotations
 

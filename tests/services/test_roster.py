@@ -1,5 +1,5 @@
 """The fleet roster with decoy notes: units, markers, secrets, seals, and the hunt in play
-(seed 004; docs/RULES.md §Subs). Tests of a seed paragraph are named after it."""
+(RULES.md §Subs; docs/RULES.md §Subs). Tests of a seed paragraph are named after it."""
 
 from __future__ import annotations
 

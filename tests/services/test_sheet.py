@@ -83,7 +83,7 @@ def test_rolled_commander_follows_table_t2(
     grade = smr.COMMAND_RATINGS.index(rating) + 1
     assert (c.rating, c.grade, c.modifier_now) == (rating, grade, grade - 3)
     assert c.radius_now_cm == 10 * (grade + 1)
-    # The price is the level paid for, not the result (DOMAIN 1.5 P-A1).
+    # The price is the level paid for, not the result (RULES.md §SMR2).
     assert c.cost == 100 * (training + 1) ** 2
 
 
@@ -184,7 +184,7 @@ def test_rolled_crew_training_iii_roll_10_is_elite(
     crew = _crew(factory, world.alpha_id)
     assert (crew.quality, crew.grade, crew.modifier_base, crew.modifier_now) == ("Elite", 5, 2, 2)
     assert (crew.roll, crew.roll_modified, crew.training) == (10, 10, 3)
-    # The points adjustment follows the level paid for, not the result (DOMAIN 1.7 A2).
+    # The points adjustment follows the level paid for, not the result (RULES.md §SMR2).
     assert crew.cost_percent == 0
     assert new.only.summary == "Alpha: crew Elite (+2)"
     assert new.detail["dice"] == {"d10": 10, "commander_modifier": None, "modified": 10}
@@ -280,7 +280,7 @@ def test_crew_percentage_shows_in_each_ships_points(
         fleet.set_crew(factory, squadron_id=world.alpha_id, training=training, acquisition="direct")
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
     ajax, achilles = record.ships
-    # 105 at +10% is 115.5 and at -10% is 94.5: both round half up (DOMAIN 1.7 A6).
+    # 105 at +10% is 115.5 and at -10% is 94.5: both round half up (RULES.md §SMR2).
     assert (ajax.points_base, ajax.crew_percent, ajax.points_total) == (105, percent, points)
     assert ajax.points_total == smr.points_with_crew(105, percent)
     assert achilles.points_total == 400 * (100 + percent) // 100
@@ -467,7 +467,7 @@ def test_transferred_ship_is_out_of_command_on_its_new_sheet_for_the_rest_of_the
     assert (new_sheet.scenario, new_sheet.turn) == ("Battle of the River Plate", 1)
     assert [(s.name, s.out_of_command) for s in new_sheet.ships] == [("Ajax", True)]
     assert new_sheet.ships[0].original_squadron_id == force_g
-    # A joiner adds nothing to its new squadron's morale strength (DOMAIN 1.5 P-A5.6).
+    # A joiner adds nothing to its new squadron's morale strength (RULES.md §SMR2.6).
     assert (new_sheet.original_count, new_sheet.half_strength) == (0, False)
     old_sheet = sheet.load_record_sheet(factory, squadron_id=force_g)
     assert [(s.name, s.out_of_command) for s in old_sheet.ships] == [

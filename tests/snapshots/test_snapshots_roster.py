@@ -69,7 +69,7 @@ def test_search_for_a_marker_shows_the_final_target_only(
         await pilot.pause()
         screen = pilot.app.screen
         screen.query_one("#field-searcher", Select).value = "patrol_bomber"
-        # PBY + Javelin (Sub Hunter) + Fletcher, then a Z-20 and a Bf-110 arrive: 4+ (seed 004),
+        # PBY + Javelin (Sub Hunter) + Fletcher, then a Z-20 and a Bf-110 arrive: 4+ (¶4),
         # 5+ against the Elusive Quarry of U-66, whose marker is under the cursor: only 5+ shows.
         for key, value in (("extra_asw_units", "2"), ("sub_hunters", "1"), ("enemy_units", "2"),
                            ("roll", "4")):  # fmt: skip

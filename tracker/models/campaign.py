@@ -36,7 +36,7 @@ class Campaign(CampaignBase, Versioned, table=True):
     repair_limit_flotation: int | None = Field(default=None, ge=0)
     # Fire (shell-splash) markers mark this turn's salvos: cleared when the turn advances.
     clear_fire_each_turn: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
-    # War at Sea: the fleet point budget, the optional extra decoys (seed 004 §1), and the
+    # War at Sea: the fleet point budget, the optional extra decoys (RULES.md §Subs ¶1), and the
     # optional variant in which any attack on a surface unit reveals a concealed sub (§9).
     was_fleet_points: int = Field(default=100, ge=1, sa_column_kwargs={"server_default": "100"})
     extra_decoys_allowed: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
@@ -44,7 +44,7 @@ class Campaign(CampaignBase, Versioned, table=True):
     # Seconds without a key before the owner view of the roster and ledger hides itself.
     owner_idle_seconds: int = Field(default=60, ge=10, le=3600,
                                     sa_column_kwargs={"server_default": "60"})  # fmt: skip
-    # A task force in a minefield halts when a quarter has struck mines ("struck", DOMAIN B1)
+    # A task force in a minefield halts when a quarter has struck mines ("struck")
     # or, read literally, when a quarter has been drawn ("drawn").
     mine_halt_rule: str = Field(
         default="struck", max_length=6, sa_column_kwargs={"server_default": "struck"}
@@ -54,8 +54,8 @@ class Campaign(CampaignBase, Versioned, table=True):
     half_strength_scope: str = Field(
         default="scenario", max_length=8, sa_column_kwargs={"server_default": "scenario"}
     )
-    # An aircraft's mine capacity is per mission (seed 000): a mission is a game turn ("turn")
-    # or a whole scenario ("scenario").
+    # An aircraft's mine capacity is per mission (RULES.md §Mines): a mission is a game turn
+    # ("turn") or a whole scenario ("scenario").
     aircraft_mission: str = Field(
         default="turn", max_length=8, sa_column_kwargs={"server_default": "turn"}
     )

@@ -77,12 +77,12 @@ class Ship(ShipBase, Versioned, table=True):
     sunk: bool = Field(default=False)
     # What the player confirmed when Structure or Flotation reached zero (the seeds do not say).
     condition: str = Field(default="", max_length=60, sa_column_kwargs={"server_default": ""})
-    # Second World War at Sea counter values (seed 000): entered, never derived.
+    # Second World War at Sea counter values (RULES.md §Mines): entered, never derived.
     counter_size: str = Field(default="", max_length=5, sa_column_kwargs={"server_default": ""})
     speed_rating: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     speed_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     torpedo_factors: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    # Minefields loaded in place of torpedo factors at set-up (fixed for the scenario, B7).
+    # Minefields loaded in place of torpedo factors at set-up (fixed for the scenario).
     mines_loaded: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     gunnery_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     hull_boxes: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})

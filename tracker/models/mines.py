@@ -1,4 +1,4 @@
-"""The minefield ledger and the task-force mine check (seed 000; seed 004 items 12-13)."""
+"""The minefield ledger and the task-force mine check (RULES.md §Mines; RULES.md §Subs ¶12-13)."""
 
 from datetime import datetime
 
@@ -15,7 +15,7 @@ APPLIES_TO = ("all", "long", "small")
 
 
 class SeaBoundary(SQLModel, table=True):
-    """A boundary between two sea areas of the campaign's map (DOMAIN B3: the players' own)."""
+    """A boundary between two sea areas of the campaign's map (their own: RULES.md §Mines)."""
 
     __table_args__ = (UniqueConstraint("campaign_id", "area_a", "area_b"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -80,7 +80,7 @@ class MineTableRow(MineTableRowBase, table=True):
 
 
 class MineCheck(Versioned, table=True):
-    """A task force entering a minefield: ships drawn from two cups, one roll each (seed 000)."""
+    """A task force entering a minefield: two cups, one roll a ship drawn (RULES.md §Mines)."""
 
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
@@ -91,7 +91,7 @@ class MineCheck(Versioned, table=True):
     speed: int = Field(default=0, ge=0)
     leaving_board: bool = Field(default=False)
     first_cup: str = Field(default="long", max_length=5)
-    rule: str = Field(default="struck", max_length=6)  # struck | drawn (campaign option, B1)
+    rule: str = Field(default="struck", max_length=6)  # struck | drawn (campaign option)
     seed: int = Field(default=0)
     status: str = Field(default="in_progress", max_length=12)  # in_progress | halted | complete
     at: datetime = Field(default_factory=utcnow)

@@ -1,4 +1,4 @@
-"""The War at Sea fleet roster: unit cards, submarine markers and their secret notes (seed 004)."""
+"""The War at Sea fleet roster: unit cards, sub markers and their secret notes (RULES.md §Subs)."""
 
 from datetime import datetime
 
@@ -53,8 +53,8 @@ class SubMarker(Versioned, table=True):
     state: str = Field(default="concealed", max_length=10)
     created_turn: int | None = Field(default=None)
     moved_turn: int | None = Field(default=None)
-    # The hunt (seed §4): the scenario and turn of the last search for this marker, and whether
-    # it found it. An aircraft or surface unit may attack a concealed marker only when found
+    # The hunt (RULES.md §Subs ¶4): the scenario and turn of the last search for this marker, and
+    # whether it found it. An aircraft or surface unit may attack a concealed marker only when found
     # this turn; one search per square per turn.
     search_scenario_id: int | None = Field(default=None)
     search_turn: int | None = Field(default=None)

@@ -1,4 +1,4 @@
-"""Damage arithmetic and its consequences (SMR2 §2.2 smoke markers, DOMAIN 1.5 P-A7).
+"""Damage arithmetic and its consequences (SMR2 §2.2 smoke markers).
 
 The SMR2 damage and critical tables are not in our sources: the player types their results, and
 these functions only do the arithmetic and name what follows from it.

@@ -1,9 +1,9 @@
-"""A task force entering a minefield, and the players' mine damage table (seed 000, P-B3).
+"""A task force entering a minefield, and the players' mine damage table (RULES.md §Mines).
 
-The seed 000 variant draws ships from two cups, long and small counters, alternating, and rolls
-on a mine damage table that our sources do not give: the players type theirs in, in the words
-of `parse_mine_effects`. This module holds the pure parts: the draw, the quarter of a task
-force, the effect words and the table's overlaps and gaps.
+The mine-warfare variant (RULES.md §Mines) draws ships from two cups, long and small counters,
+alternating, and rolls on a mine damage table that our sources do not give: the players type
+theirs in, in the words of `parse_mine_effects`. This module holds the pure parts: the draw,
+the quarter of a task force, the effect words and the table's overlaps and gaps.
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ _EFFECT = re.compile(r"^(speed|gunnery|fuel|hull)-(\d{1,2})$")
 
 
 def quarter_of(task_force_size: int) -> int:
-    """Return a quarter of the task force rounded up, at least 1 (DOMAIN B2)."""
+    """Return a quarter of the task force rounded up, at least 1 (RULES.md §Mines)."""
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     return -(-size // 4)
 
 
 @dataclass(frozen=True)
 class MineEffect:
-    """What one mine does to a ship: the words of the player's mine damage table (DOMAIN 2.3).
+    """What one mine does to a ship: the words of the player's mine damage table (RULES.md §Mines).
 
     The variant's own table is not in our sources; the effects it names are speed and gunnery
     loss, fuel factors lost, hull damage, crippling and sinking.
@@ -60,7 +60,7 @@ class MineEffect:
 
     @property
     def struck(self) -> bool:
-        """Return whether the ship struck a mine: any result but "none" (DOMAIN B1)."""
+        """Return whether the ship struck a mine: any result but "none" (RULES.md §Mines)."""
         return bool(self.speed or self.gunnery or self.fuel or self.hull or self.crippled
                     or self.sunk)  # fmt: skip
 
@@ -147,10 +147,10 @@ def _ranges(values: list[int]) -> str:
 def draw_order(
     long: Sequence[T], small: Sequence[T], *, first: str, rng: random.Random
 ) -> list[tuple[str, T]]:
-    """Return the order ships are drawn: at random from each cup, alternating cups (seed 000).
+    """Return the order ships are drawn: at random from each cup, alternating (RULES.md §Mines).
 
     ``first`` ("long" or "small") is the cup drawn first; once a cup is empty the draws go on
-    from the other (DOMAIN P-B3 step 6). Shuffling each cup up front and taking from the top is
+    from the other (RULES.md §Mines). Shuffling each cup up front and taking from the top is
     the same as drawing at random each time.
     """
     if first not in CUPS:

@@ -1,12 +1,11 @@
-"""Command & crew rules of *Stations Manned and Ready! Part 2* (SMR2, seed 003 §2-§3).
+"""Command & crew rules of *Stations Manned and Ready! Part 2* (SMR2: RULES.md §SMR2).
 
 Levels and grades are plain ints: training level 1..5 stands for I..V, and a result grade
 1..5 stands for Inept/Green .. Brilliant/Elite. Every function validates its arguments and
 raises ValueError naming the argument and its allowed range; bool is never accepted as an int.
 Dice come from an injected ``random.Random`` so that callers (and tests) control the seed.
 
-Where DOMAIN.md and the seed could disagree the seed wins; for this section they agree once
-the minus signs lost in the seed's extraction are restored (the worked example's "inept 2"
+The rulebook's tables are read with the minus signs restored (the worked example's "inept 2"
 commander and the "below 2 or 10 cm" floor both read as -2).
 """
 
@@ -51,28 +50,28 @@ TRAINING_NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV", "V")
 """Training levels 1..5 as the rulebook writes them (SMR2 §3, I worst, V best)."""
 
 COMMAND_RATINGS: tuple[str, ...] = ("Inept", "Poor", "Average", "Skilled", "Brilliant")
-"""Commander rating names for grades 1..5 (SMR2 §3.1, DOMAIN 1.4 T1)."""
+"""Commander rating names for grades 1..5 (SMR2 §3.1)."""
 
 CREW_QUALITIES: tuple[str, ...] = ("Green", "Raw", "Average", "Veteran", "Elite")
-"""Crew quality names for grades 1..5 (SMR2 §3.2, DOMAIN 1.4 T1)."""
+"""Crew quality names for grades 1..5 (SMR2 §3.2)."""
 
 SCALES: tuple[str, ...] = ("1/1200", "1/2400", "1/3000", "1/6000")
-"""Model scales with a recommended base width (SMR2 §2.3, DOMAIN 1.2)."""
+"""Model scales with a recommended base width (SMR2 §2.3)."""
 
 PASS_MARK = 6
-"""Lowest modified d10 total that passes a Command or Crew test (SMR2 §3.6, DOMAIN 1.5 P-A3)."""
+"""Lowest modified d10 total that passes a Command or Crew test (SMR2 §3.6)."""
 
 MODIFIER_FLOOR = -2
-"""Combat never lowers a command or crew modifier below this (SMR2 §3.5, DOMAIN 1.5 P-A6)."""
+"""Combat never lowers a command or crew modifier below this (SMR2 §3.5)."""
 
 RADIUS_FLOOR_CM = 10
-"""Combat never lowers a command radius below this (SMR2 §3.5, DOMAIN 1.5 P-A6)."""
+"""Combat never lowers a command radius below this (SMR2 §3.5)."""
 
 UNDER_FIRE_PENALTY = 2
 """Deducted from a test roll when the unit is under any fire marker (SMR2 §3.6)."""
 
-# T2 rows written as the book prints them: (last d10 score of the band, resulting grade).
-# Rows I-II start at the worst column and rows IV-V end at the best one (DOMAIN 1.4 D-3).
+# The training table's rows as the book prints them: (last d10 score of the band, grade).
+# Rows I-II start at the worst column and rows IV-V end at the best one (RULES.md §SMR2).
 _T2_BANDS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((7, 1), (9, 2), (10, 3)),
     2: ((3, 1), (7, 2), (9, 3), (10, 4)),
@@ -81,7 +80,7 @@ _T2_BANDS: dict[int, tuple[tuple[int, int], ...]] = {
     5: ((1, 3), (3, 4), (10, 5)),
 }
 
-# Columns: size modifier -3/-2, -1/0, +1..+3 (minus signs restored, DOMAIN 1.2 D-1).
+# Columns: size modifier -3/-2, -1/0, +1..+3 (minus signs restored).
 _BASE_WIDTHS_CM: dict[str, tuple[float, float, float]] = {
     "1/1200": (3.0, 4.0, 5.0),
     "1/2400": (2.0, 3.0, 4.0),
@@ -104,17 +103,17 @@ def _grade(value: object) -> int:
 
 
 def training_numeral(level: int) -> str:
-    """Return the Roman numeral I..V for training level 1..5 (SMR2 §3, DOMAIN 1.3)."""
+    """Return the Roman numeral I..V for training level 1..5 (SMR2 §3)."""
     return TRAINING_NUMERALS[checks.check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
 
 
 def rating_name(grade: int) -> str:
-    """Return the commander rating name (Inept..Brilliant) for grade 1..5 (SMR2 §3.1, T1)."""
+    """Return the commander rating name (Inept..Brilliant) for grade 1..5 (SMR2 §3.1)."""
     return COMMAND_RATINGS[_grade(grade) - 1]
 
 
 def quality_name(grade: int) -> str:
-    """Return the crew quality name (Green..Elite) for grade 1..5 (SMR2 §3.2, DOMAIN 1.4 T1)."""
+    """Return the crew quality name (Green..Elite) for grade 1..5 (SMR2 §3.2)."""
     return CREW_QUALITIES[_grade(grade) - 1]
 
 
@@ -130,31 +129,31 @@ def parse_training(text: str) -> int:
 
 
 def grade_from_roll(training: int, roll: int) -> int:
-    """Return the grade 1..5 that a d10 roll gives at a training level (SMR2 §3, DOMAIN 1.4 T2)."""
+    """Return the grade 1..5 that a d10 roll gives at a training level (SMR2 §3)."""
     bands = _T2_BANDS[_training(training)]
     roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     # The last band always ends at 10, so the loop always returns for a valid roll.
     for last_score, grade in bands:
         if roll <= last_score:
             return grade
-    raise AssertionError("unreachable: T2 bands cover 1..10")  # pragma: no cover
+    raise AssertionError("unreachable: the training bands cover 1..10")  # pragma: no cover
 
 
 def grade_modifier(grade: int) -> int:
-    """Return the command or crew modifier -2..+2 for grade 1..5 (SMR2 §3.1-3.2, DOMAIN 1.4 T1)."""
+    """Return the command or crew modifier -2..+2 for grade 1..5 (SMR2 §3.1-3.2)."""
     return _grade(grade) - 3
 
 
 def commander_cost(training: int, *, air: bool = False) -> int:
-    """Return the points cost of a commander paid at a training level (SMR2 §3.1, DOMAIN 1.4 T1)."""
+    """Return the points cost of a commander paid at a training level (SMR2 §3.1)."""
     level = _training(training)
-    # The price follows the level paid for, never the rolled result (seed §3.1 worked example).
+    # The price follows the level paid for, never the rolled result (SMR2 §3.1 worked example).
     per_step = 25 if checks.check_bool("air", air) else 100
     return per_step * (level + 1) ** 2
 
 
 def command_radius_cm(grade: int, *, air: bool = False) -> int:
-    """Return the command radius in cm for a commander's grade (SMR2 §3.1, DOMAIN 1.4 T1)."""
+    """Return the command radius in cm for a commander's grade (SMR2 §3.1)."""
     level = _grade(grade)
     per_step = 5 if checks.check_bool("air", air) else 10
     return per_step * (level + 1)
@@ -166,13 +165,13 @@ def command_limit(grade: int) -> int:
 
 
 def crew_cost_percent(training: int) -> int:
-    """Return the crew points adjustment in percent for a training level (SMR2 §3.2, T3)."""
-    # Keyed to the level paid for, mirroring the commander rule (DOMAIN 1.7 A2).
+    """Return the crew points adjustment in percent for a training level (SMR2 §3.2)."""
+    # Keyed to the level paid for, mirroring the commander rule (RULES.md §SMR2).
     return 10 * (_training(training) - 3)
 
 
 def points_with_crew(points: int, percent: int) -> int:
-    """Return a ship's points after the crew percentage, rounded half up (SMR2 §3.2, DOMAIN A6)."""
+    """Return a ship's points after the crew percentage, rounded half up (SMR2 §3.2)."""
     points = checks.check_at_least("points", points, 0)
     percent = checks.check_at_least("percent", percent, -100)
     # Exact integer arithmetic: points*(100+percent)/100 rounded half up is
@@ -189,18 +188,18 @@ def crew_roll(roll: int, commander_modifier: int) -> int:
 
 
 def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> int:
-    """Return the modified d10 total of a Command or Crew test (SMR2 §3.6, DOMAIN 1.5 P-A3)."""
+    """Return the modified d10 total of a Command or Crew test (SMR2 §3.6)."""
     roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     modifier = checks.check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
     penalty = UNDER_FIRE_PENALTY if checks.check_bool("under_fire", under_fire) else 0
     if not checks.is_int(extra):
         raise ValueError(f"extra must be an int (any value), got {extra!r}")
-    # No natural-1/natural-10 special case: the seed does not give one (DOMAIN P-A3).
+    # No natural-1/natural-10 special case: the seed does not give one (RULES.md §SMR2).
     return roll + modifier - penalty + extra
 
 
 def test_passes(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> bool:
-    """Return whether a Command or Crew test succeeds: total of 6 or more (SMR2 §3.6, P-A3)."""
+    """Return whether a Command or Crew test succeeds: total of 6 or more (SMR2 §3.6)."""
     return test_total(roll, modifier, under_fire=under_fire, extra=extra) >= PASS_MARK
 
 
@@ -210,21 +209,21 @@ test_passes.__test__ = False  # type: ignore[attr-defined]
 
 
 def reduced_modifier(current: int, by: int) -> int:
-    """Return a command or crew modifier lowered by combat, never below -2 (SMR2 §3.5, P-A6)."""
+    """Return a command or crew modifier lowered by combat, never below -2 (SMR2 §3.5)."""
     current = checks.check_range("current", current, -2, 2, _MODIFIER_RANGE)
     by = checks.check_at_least("by", by, 0)
     return max(MODIFIER_FLOOR, current - by)
 
 
 def reduced_radius_cm(current: int, by: int) -> int:
-    """Return a command radius lowered by combat, never below 10 cm (SMR2 §3.5, DOMAIN P-A6)."""
+    """Return a command radius lowered by combat, never below 10 cm (SMR2 §3.5)."""
     current = checks.check_at_least("current", current, RADIUS_FLOOR_CM)
     by = checks.check_at_least("by", by, 0)
     return max(RADIUS_FLOOR_CM, current - by)
 
 
 def base_width_cm(size_modifier: int, scale: str) -> float:
-    """Return the recommended base width in cm for a size modifier and scale (SMR2 §2.3, D-1)."""
+    """Return the recommended base width in cm for a size modifier and scale (SMR2 §2.3)."""
     size = checks.check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
     if not isinstance(scale, str) or scale not in _BASE_WIDTHS_CM:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -233,7 +232,7 @@ def base_width_cm(size_modifier: int, scale: str) -> float:
 
 
 def at_or_below_third(current: int, maximum: int) -> bool:
-    """Return whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2, DOMAIN A1)."""
+    """Return whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2)."""
     maximum = checks.check_at_least("maximum", maximum, 1)
     current = checks.check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
     # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
@@ -241,9 +240,9 @@ def at_or_below_third(current: int, maximum: int) -> bool:
 
 
 def half_strength(original: int, afloat: int) -> bool:
-    """Return whether a formation is at half its original strength or less (SMR2 §3.4, P-A7)."""
+    """Return whether a formation is at half its original strength or less (SMR2 §3.4)."""
     original = checks.check_at_least("original", original, 1)
-    # Only original members count, so afloat can never exceed the original size (seed §3.4).
+    # Only original members count, so afloat can never exceed the original size (SMR2 §3.4).
     afloat = checks.check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")
     return afloat * 2 <= original
 

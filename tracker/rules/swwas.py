@@ -1,14 +1,14 @@
-"""Mine-warfare variant for *Second World War at Sea* (seed 000, DOMAIN.md §2).
+"""Mine-warfare variant for *Second World War at Sea* (RULES.md §Mines).
 
 Covers the numbers the tracker needs from the variant: the mine-strike die-roll modifiers
-(DOMAIN 2.3), submarine and aircraft minelayers (P-B1, P-B2), fuel factors lost to mines and
-their repair (P-B4) and the 25 % halt of a task force drawing ships through a minefield (P-B3,
-ambiguity B1). Every function validates its arguments and raises ValueError naming the argument
+(RULES.md §Mines), submarine and aircraft minelayers, fuel factors lost to mines and
+their repair and the 25 % halt of a task force drawing ships through a minefield (RULES.md
+§Mines). Every function validates its arguments and raises ValueError naming the argument
 and its allowed range; bool is never accepted as an int.
 
-B1: the seed halts the task force once "25% of the ships in the task force have been drawn";
+The variant halts the task force once "25% of the ships in the task force have been drawn";
 read literally every task force of two or more ships would halt before all were drawn, so, as
-DOMAIN B1 suggests, the count here is of ships that *struck* a mine, rounded up (B2).
+RULES.md §Mines reads it, the count here is of ships that *struck* a mine, rounded up.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _check_fuel(value: object) -> Fuel:
 
 @dataclass(frozen=True)
 class Fuel:
-    """A ship's fuel factors by state: full, empty and lost to mines (seed 000, DOMAIN P-B4)."""
+    """A ship's fuel factors by state: full, empty and lost to mines (RULES.md §Mines)."""
 
     full: int
     empty: int
@@ -57,12 +57,12 @@ class Fuel:
 
     @property
     def total(self) -> int:
-        """Return every fuel factor the ship has, whatever its state (DOMAIN 2.2 fuel_factors)."""
+        """Return every fuel factor the ship has, whatever its state (RULES.md §Mines)."""
         return self.full + self.empty + self.lost
 
 
 def mine_drm(minefields: int, speed: int) -> int:
-    """Return the cumulative mine-strike die-roll modifier, 0..+5 (seed 000, DOMAIN 2.3).
+    """Return the cumulative mine-strike die-roll modifier, 0..+5 (RULES.md §Mines).
 
     ``minefields`` (1 or more) is the number sown across the boundary: +1 for each one over the
     first, at most +3. A ship at ``speed`` 3 or more (0 or more) adds +2, including ships exiting
@@ -75,14 +75,14 @@ def mine_drm(minefields: int, speed: int) -> int:
 
 
 def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:
-    """Return the minefields an aircraft carries: its larger attack factor (seed 000, P-B2)."""
+    """Return the minefields an aircraft carries: its larger attack factor (RULES.md §Mines)."""
     naval = checks.check_at_least("naval_attack", naval_attack, 0)
     land = checks.check_at_least("land_attack", land_attack, 0)
     return max(naval, land)
 
 
 def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
-    """Return whether a d6 aerial drop makes a minefield: 3-6 if circled, else 4-6 (seed 000, P-B2).
+    """Return whether a d6 aerial drop lays a minefield: 3-6 if circled, else 4-6 (RULES.md §Mines).
 
     A failure scatters the mines and creates no effective minefield (ledger status ``scattered``).
     """
@@ -93,7 +93,7 @@ def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
 
 def fast_entry(speed: int) -> bool:
     """Return whether a ship entering a minefield at this speed takes the +2: speed 3 or more
-    (seed 000 die-roll modifiers)."""
+    (RULES.md §Mines die-roll modifiers)."""
     return checks.check_at_least("speed", speed, 0) >= _FAST_SPEED
 
 
@@ -101,7 +101,7 @@ def speed_available(speed_rating: int, speed_lost: int) -> int:
     """Return the speed a ship can still make: its rating less what mines took, never below 0.
 
     A ship enters a minefield at the speed it moves, so one whose damaged rating is below 3
-    cannot be entered at speed 3 and take the +2 (seed 000 die-roll modifiers).
+    cannot be entered at speed 3 and take the +2 (RULES.md §Mines die-roll modifiers).
     """
     rating = checks.check_at_least("speed_rating", speed_rating, 0)
     lost = checks.check_at_least("speed_lost", speed_lost, 0)
@@ -109,7 +109,7 @@ def speed_available(speed_rating: int, speed_lost: int) -> int:
 
 
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
-    """Return a sub's torpedo factors left after loading minefields, one each (seed 000, P-B1)."""
+    """Return a sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
     total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
     loaded = checks.check_range(
         "minefields_loaded",
@@ -122,10 +122,10 @@ def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> in
 
 
 def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
-    """Return the fuel after mine damage takes full factors first, then empty (seed 000, P-B4).
+    """Return the fuel after mine damage takes full factors first, then empty (RULES.md §Mines).
 
     Taken factors become ``lost``; asking for more than full + empty loses them all and no more
-    (DOMAIN B5), so no count goes below zero and the total is unchanged.
+    (RULES.md §Mines), so no count goes below zero and the total is unchanged.
     """
     fuel = _check_fuel(fuel)
     wanted = checks.check_at_least("factors", factors, 0)
@@ -139,7 +139,7 @@ def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
 
 
 def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
-    """Return the fuel after refuelling empty factors, never lost ones (seed 000, DOMAIN P-B4).
+    """Return the fuel after refuelling empty factors, never lost ones (RULES.md §Mines).
 
     ``factors`` is how many empty factors to fill (0..empty); None fills every empty factor.
     """
@@ -158,16 +158,16 @@ def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
 
 
 def port_repair(fuel: Fuel) -> Fuel:
-    """Return the fuel after a friendly-port repair turns lost factors empty (seed 000, P-B4)."""
+    """Return the fuel after a friendly-port repair turns lost factors empty (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
     return Fuel(full=fuel.full, empty=fuel.empty + fuel.lost, lost=0)
 
 
 def mine_check_halts(struck: int, task_force_size: int) -> bool:
-    """Return whether a task force halts and replots: a quarter (rounded up) struck (seed 000, B1).
+    """Return whether a task force halts: a quarter of it, rounded up, struck (RULES.md §Mines).
 
     ``task_force_size`` is 1 or more ships and ``struck`` 0..size counts ships that struck a mine
-    so far (DOMAIN B1 default reading; B2 rounds the quarter up, so at least one).
+    so far (RULES.md §Mines default reading; the quarter is rounded up, so at least one).
     """
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")

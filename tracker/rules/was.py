@@ -1,16 +1,16 @@
-"""Fan "Advanced, Optional Rules for Submarine Warfare" for *War at Sea* (seed 004, DOMAIN.md §3).
+"""Fan "Advanced, Optional Rules for Submarine Warfare" for *War at Sea* (RULES.md §Subs).
 
 Covers the numbers the tracker needs from the fan rules: the d6 search target for finding a
-concealed submarine marker (seed §4, DOMAIN 3.4 and the decoded order D-7), extra decoy markers
-(seed closing note), damage to a submarine entering a minefield (seed §12) and the night torpedo
-rule (seed §9e). Every function validates its arguments and raises ValueError naming the argument
-and its allowed range; bool is never accepted as an int.
+concealed submarine marker (RULES.md §Subs ¶4), extra decoy markers, damage to a submarine
+entering a minefield (¶12) and the night torpedo rule (¶9e). Every function validates its
+arguments and raises ValueError naming the argument and its allowed range; bool is never
+accepted as an int.
 
 A search *target* is the lowest d6 roll that succeeds ("4+" is 4). The seed words its modifiers
 as changes to the die ("-1 difficulty modifier" for night, "+1 to the result" per extra friendly
-unit); here they are applied to the target instead, with the sign flipped, exactly as DOMAIN 3.4
+unit); here they are applied to the target instead, with the sign flipped, exactly as RULES.md §Subs
 tabulates them. The seed's worked example (PBY + Javelin + Fletcher = 2+, and 4+ once a Z-20 and a
-Bf-110 join) fixes the order: friendly bonuses first, clamp at 2+, then the penalties (D-7).
+Bf-110 join) fixes the order: friendly bonuses first, clamp at 2+, then the penalties.
 """
 
 from __future__ import annotations
@@ -40,26 +40,26 @@ __all__ = [
 ]
 
 SEARCHERS: tuple[str, ...] = ("patrol_bomber", "aircraft", "surface", "submarine")
-"""Kinds of unit that can roll a sub search, best first (seed §4, DOMAIN 3.4 search table).
+"""Kinds of unit that can roll a sub search, best first (RULES.md §Subs ¶4 search table).
 
 ``aircraft`` is any other aircraft with ASW (a depth-charge symbol among its attack types),
 ``surface`` any surface unit with ASW (destroyers, MTBs, ...), ``submarine`` a sub hunting a sub.
 """
 
 MARKERS_PER_SUB = 2
-"""Markers per submarine at fleet construction: the real sub and one decoy (seed §1, DOMAIN C1)."""
+"""Markers per submarine at fleet construction: the real sub and one decoy (RULES.md §Subs ¶1)."""
 
 DECOY_COST = 5
-"""Points cost of each extra decoy marker bought for a submarine (seed closing note, P-C1)."""
+"""Points cost of each extra decoy marker bought for a submarine (seed closing note)."""
 
 MAX_EXTRA_DECOYS = 2
-"""Most extra decoy markers one submarine may buy: "limited to 1-2 extra tokens" (seed note)."""
+"""Most extra decoys one submarine may buy: "limited to 1-2 extra tokens" (RULES.md §Subs)."""
 
 SEA_MOVE_SECTORS = 1
-"""Sectors a sub marker (real or decoy) moves in one Sea Movement phase (seed §3, DOMAIN P-C2)."""
+"""Sectors a sub marker (real or decoy) moves in one Sea Movement phase (RULES.md §Subs ¶3)."""
 
-# Base d6 targets by searcher (seed §4: patrol bombers 4+, other ASW aircraft and surface 5+,
-# submarines 5+ with no modifiers at all).
+# Base d6 targets by searcher (RULES.md §Subs ¶4: patrol bombers 4+, other ASW aircraft and
+# surface 5+, submarines 5+ with no modifiers at all).
 _BASE_TARGETS: dict[str, int] = {
     "patrol_bomber": 4,
     "aircraft": 5,
@@ -67,7 +67,7 @@ _BASE_TARGETS: dict[str, int] = {
     "submarine": 5,
 }
 
-_MIN_TARGET = 2  # A natural 1 always fails, so 2+ is the best target (seed §4).
+_MIN_TARGET = 2  # A natural 1 always fails, so 2+ is the best target (RULES.md §Subs ¶4).
 _IMPOSSIBLE_TARGET = 7  # No d6 reaches 7: a target of 7 or more cannot succeed.
 _MAX_UNITS = 20
 _COUNT_RANGE = f"0..{_MAX_UNITS}"
@@ -101,7 +101,7 @@ def search_breakdown(
     night_or_weather: bool = False,
     elusive_quarry: bool = False,
 ) -> list[tuple[str, int]]:
-    """Return the steps of a sub search target as (label, change) pairs (seed §4, DOMAIN D-7).
+    """Return the steps of a sub search target as (label, change) pairs (RULES.md §Subs ¶4).
 
     The first pair is the base (label "base 4+", value 4); each later value is the change that
     step makes to the target, so the values always sum to :func:`search_target`. Steps that
@@ -122,7 +122,7 @@ def search_breakdown(
 
     base = _BASE_TARGETS[searcher]
     if searcher == "submarine":
-        # "They do not gain/suffer any of the above-mentioned modifiers" (seed §4).
+        # "They do not gain/suffer any of the above-mentioned modifiers" (RULES.md §Subs ¶4).
         return [(f"base {base}+ (submarine: no modifiers)", base)]
 
     steps: list[tuple[str, int]] = [(f"base {base}+", base)]
@@ -130,14 +130,14 @@ def search_breakdown(
         steps.append((_plural(extra, "extra ASW unit", "extra ASW units"), -extra))
     if hunters:
         if elusive:
-            # Elusive Quarry: "cannot have the SA Sub-Hunt used against them" (seed §4).
+            # Elusive Quarry: "cannot have the SA Sub-Hunt used against them" (RULES.md §Subs ¶4).
             label = "Sub Hunter" if hunters == 1 else "Sub Hunters"
             steps.append((f"{label} cancelled by Elusive Quarry", 0))
         else:
             steps.append(("Sub Hunter" if hunters == 1 else f"{hunters} Sub Hunters", -hunters))
     subtotal = sum(value for _, value in steps)
     if subtotal < _MIN_TARGET:
-        # D-7: clamp the friendly subtotal before any penalty, as the seed's example needs.
+        # Clamp the friendly subtotal before any penalty, as the seed's example needs.
         steps.append((f"clamp to {_MIN_TARGET}+", _MIN_TARGET - subtotal))
     if enemies:
         steps.append((_plural(enemies, "enemy unit", "enemy units"), enemies))
@@ -157,7 +157,7 @@ def search_target(
     night_or_weather: bool = False,
     elusive_quarry: bool = False,
 ) -> int:
-    """Return the d6 target (2 or more) to find a concealed sub marker (seed §4, DOMAIN D-7).
+    """Return the d6 target (2 or more) to find a concealed sub marker (RULES.md §Subs ¶4).
 
     ``searcher`` is the unit that rolls (one of SEARCHERS): its base is 4+ for a patrol bomber
     and 5+ for other ASW aircraft and surface ASW units. ``extra_asw_units`` counts the other
@@ -173,12 +173,12 @@ def search_target(
         searcher, extra_asw_units=extra_asw_units, sub_hunters=sub_hunters,
         enemy_units=enemy_units, night_or_weather=night_or_weather, elusive_quarry=elusive_quarry,
     )  # fmt: skip
-    # The breakdown is the arithmetic: its steps add up to the target (D-7 order included).
+    # The breakdown is the arithmetic: its steps add up to the target (the order included).
     return sum(change for _, change in steps)
 
 
 def search_succeeds(roll: int, target: int) -> bool:
-    """Return whether a d6 search roll finds the marker (seed §4, DOMAIN 3.4).
+    """Return whether a d6 search roll finds the marker (RULES.md §Subs ¶4).
 
     ``roll`` is 1..6 and ``target`` is a search target from search_target (2 or more). A natural
     1 always fails, and a target of 7 or more cannot be reached by any roll.
@@ -193,7 +193,7 @@ def search_succeeds(roll: int, target: int) -> bool:
 
 
 def best_searcher(searchers: Sequence[str]) -> str:
-    """Return which of the searchers present should roll: the lowest base (seed §4, DOMAIN P-C3).
+    """Return which of the searchers present should roll: the lowest base (RULES.md §Subs ¶4).
 
     A patrol bomber (4+) beats other ASW aircraft and surface units (5+); a submarine is chosen
     only when no other searcher is present, since it only hunts other subs. Between aircraft and
@@ -212,10 +212,10 @@ def best_searcher(searchers: Sequence[str]) -> str:
 
 
 def extra_decoy_cost(extra_decoys: int) -> int:
-    """Return the points cost of extra decoy markers for one sub: 5 each, at most 2 (seed note).
+    """Return the points cost of extra decoys for one sub: 5 each, at most 2 (RULES.md §Subs).
 
     The seed limits purchases "to 1-2 extra tokens" so a 100-point fleet cannot field "2 subs and
-    30 tokens"; the tracker takes the limit as 2 per submarine (DOMAIN P-C1).
+    30 tokens"; the tracker takes the limit as 2 per submarine (RULES.md §Subs).
     """
     count = checks.check_range(
         "extra_decoys",
@@ -228,7 +228,7 @@ def extra_decoy_cost(extra_decoys: int) -> int:
 
 
 def sub_mine_damage(roll: int) -> int:
-    """Return the hull damage to a sub entering a minefield for a d6 roll (seed §12, DOMAIN 3.4).
+    """Return the hull damage to a sub entering a minefield for a d6 roll (RULES.md §Subs ¶12).
 
     A 1 deals 1 hull damage and a 2 deals 2; 3..6 do nothing (implied by the seed, which names
     only 1 and 2, matching the official Mines ability).
@@ -238,10 +238,10 @@ def sub_mine_damage(roll: int) -> int:
 
 
 def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool = False) -> bool:
-    """Return whether one torpedo die hits in the Submarine Attack phase (seed §9e, DOMAIN 3.4).
+    """Return whether one torpedo die hits in the Submarine Attack phase (RULES.md §Subs ¶9e).
 
     Normally only a 6 hits. At night, against a target already hit in an earlier phase this turn
-    (DOMAIN C7 reads the seed's "previously during any phase" as this turn), a 5 or 6 hits.
+    (RULES.md §Subs reads the seed's "previously during any phase" as this turn), a 5 or 6 hits.
     """
     roll = _roll(roll)
     night = checks.check_bool("night", night)
@@ -252,7 +252,7 @@ def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool
 def torpedo_hits(
     rolls: Sequence[int], *, night: bool = False, target_hit_earlier: bool = False
 ) -> int:
-    """Return how many of a torpedo attack's dice hit (seed §9e, see torpedo_die_hits)."""
+    """Return how many of a torpedo attack's dice hit (RULES.md §Subs ¶9e, see torpedo_die_hits)."""
     if isinstance(rolls, str) or not isinstance(rolls, Sequence) or not rolls:
         raise ValueError(f"rolls must be a non-empty sequence of d6 rolls 1..6, got {rolls!r}")
     return sum(torpedo_die_hits(roll, night=night, target_hit_earlier=target_hit_earlier)
@@ -260,7 +260,7 @@ def torpedo_hits(
 
 
 class ConcealCause(StrEnum):
-    """Why a revealed submarine disappears from view again (seed §10 a-c, §11)."""
+    """Why a revealed submarine disappears from view again (RULES.md §Subs ¶10 a-c, §11)."""
 
     MOVED_INTO_WEATHER = "moved_into_weather"  # §10a: it moved into storm/smoke/fog
     NO_ENEMY_PLACED = "no_enemy_placed"  # §10b: no enemy placed in its square
@@ -278,7 +278,7 @@ def reconceal_markers(cause: ConcealCause) -> int:
 
 
 def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | None:
-    """Return why a revealed sub cannot re-conceal now, or None when it can (seed §10-11).
+    """Return why a revealed sub cannot re-conceal now, or None when it can (RULES.md §Subs ¶10-11).
 
     "Revealed submarines that do not move during the Sea Movement phase remain revealed", unless
     a squall/fog marker enters the square by random placement (§11); moving into weather (§10a)

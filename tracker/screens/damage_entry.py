@@ -1,4 +1,4 @@
-"""Damage entry: one shorthand line per hit, a live preview, Enter records it (SMR2, DOMAIN 1.5)."""
+"""Damage entry: one shorthand line per hit, a live preview, Enter records it (SMR2)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The minefield ledger and fuel loss: who sowed which minefields where, and every ship's fuel.
 
-Second World War at Sea mine-warfare variant (seed 000) with the War at Sea secured and
-drifting minefields (seed 004 items 12-13). Secret minefields show their owner, status and turns
+Second World War at Sea mine-warfare variant (RULES.md §Mines) with the War at Sea secured and
+drifting minefields (RULES.md §Subs ¶12-13). Secret minefields show their owner, status and turns
 only; the owner view (v) opens them with the side's passphrase, briefly, as on the roster.
 """
 
@@ -540,5 +540,5 @@ class LedgerScreen(OwnerViewScreen):
             return roster.mine_roll(self.factory, **values)
 
         self._form("A submarine enters a mined sector", fields, submit, dice_field="roll",
-                   dice_sides=6, note="War at Sea (seed 004 item 12): the owner rolls and "
+                   dice_sides=6, note="War at Sea (RULES.md §Subs ¶12): the owner rolls and "
                    "applies it without revealing the sub.")  # fmt: skip

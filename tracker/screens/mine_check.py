@@ -1,4 +1,4 @@
-"""A task force enters a minefield: two cups, one ship drawn at a time, one d6 each (seed 000).
+"""A task force enters a minefield: two cups, one ship drawn at a time, a d6 each (RULES.md §Mines).
 
 Long counters go in one cup and small ones in the other; ships are drawn at random, alternating
 cups from the one the player chooses, and each rolls on the campaign's mine damage table with the

@@ -331,8 +331,8 @@ class RosterScreen(OwnerViewScreen):
             f"Markers for {unit.name}",
             fields,
             submit,
-            note="Each marker in its own sector (seed §2-3). Do this where the opponent cannot "
-            "see: the real one is your secret.",
+            note="Each marker in its own sector (RULES.md §Subs ¶2-3). Do this where the opponent "
+            "cannot see: the real one is your secret.",
         )
 
     def action_move(self) -> None:
@@ -399,7 +399,7 @@ class RosterScreen(OwnerViewScreen):
             fields,
             submit,
             note="A revealed sub that did not move this turn stays revealed, unless a squall or "
-            "fog marker entered its square (seed §11).",
+            "fog marker entered its square (RULES.md §Subs ¶11).",
         )
 
     def action_sub_attack(self) -> None:

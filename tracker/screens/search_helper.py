@@ -1,4 +1,4 @@
-"""The hunt: the search target for a sector and the roll (seed 004 §4).
+"""The hunt: the search target for a sector and the roll (RULES.md §Subs ¶4).
 
 Against a marker on the roster the target comes from the service, which adds the hunted sub's
 own abilities (Elusive Quarry): the hunter sees the final number only, never why. Without a

@@ -90,7 +90,7 @@ def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
 
 
 def commander_preview(air: bool) -> Any:
-    """A live preview: what the roll or purchase gives (SMR2 §3.1, T1 and T2)."""
+    """A live preview: what the roll or purchase gives (SMR2 §3.1 ratings and training)."""
 
     def preview(values: dict[str, Any]) -> str:
         training = values.get("training")
@@ -265,7 +265,7 @@ def use_fuel_note(counter: CounterView) -> str:
 
 
 def refuel_note(counter: CounterView) -> str:
-    """Refuelling fills empty factors only; lost ones wait for a friendly port (seed 000)."""
+    """Refuelling fills empty factors only; lost ones wait for a friendly port (RULES.md §Mines)."""
     note = "Refuelling fills empty fuel factors only."
     if counter.fuel.lost:
         note += f" {counter.fuel.lost} lost to mines need a repair in a friendly port first."

@@ -1,4 +1,4 @@
-"""Recording hits and repairs during a game, with their consequences (DOMAIN 1.5, SMR2 §2.2, §2.6).
+"""Recording hits and repairs during a game, with their consequences (SMR2 §2.2, §2.6).
 
 The SMR2 damage and critical tables are not in our sources: the player types the points lost and
 each critical's effect, or rolls on a table the campaign holds and the player typed in.
@@ -336,7 +336,7 @@ def preview_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult
 
 
 def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
-    """Apply a hit or an in-game repair and journal it, in one transaction (DOMAIN 1.5)."""
+    """Apply a hit or an in-game repair and journal it, in one transaction (RULES.md §SMR2)."""
     with session_scope(factory) as session:
         result, changes, campaign_id, side_id, scenario = _apply(session, request)
         entry = journal.append(

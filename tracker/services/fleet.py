@@ -1,4 +1,4 @@
-"""Squadrons, ships, batteries, and the SMR2 command and crew actions (DOMAIN 1.3-1.5)."""
+"""Squadrons, ships, batteries, and the SMR2 command and crew actions (RULES.md §SMR2)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tracker.services.errors import (
 from tracker.services.views import TestResult
 
 MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
-# DOMAIN 1.1: the 2nd-edition list, offered as an editable default pick-list.
+# RULES.md §SMR2: the 2nd-edition list, offered as an editable default pick-list.
 TYPE_ABBREVIATIONS = (
     "BB", "BC", "SD", "BBL", "B", "BCD", "BBH", "CV", "CVL", "CVLM", "CVE", "CVEM", "CVS",
     "AC", "CA", "C", "CL", "CP", "CS", "CT", "CM", "CLAA", "DD", "DDE", "TB", "DDT",
@@ -149,7 +149,7 @@ def update_squadron(
     """Rename a squadron, switch ships/air group, or change its notes.
 
     Switching between ships and air group re-reads the commander's radius from the other column
-    of T1 (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
+    of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
     """
     name, notes = _validate_squadron(name, notes)
     with session_scope(factory) as session:
@@ -501,7 +501,7 @@ def set_commander(
     acquisition: str,
     roll: int | None = None,
 ) -> None:
-    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1, P-A1)."""
+    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1)."""
     errors: dict[str, str] = {}
     grade = _grade_for(acquisition, training, roll, errors)
     if len(name.strip()) > 60:
@@ -563,7 +563,7 @@ def set_crew(
     acquisition: str,
     roll: int | None = None,
 ) -> None:
-    """Roll or buy the squadron's crew, optionally plus the commander's modifier (P-A2)."""
+    """Roll or buy the squadron's crew, optionally plus the commander's modifier."""
     errors: dict[str, str] = {}
     _grade_for(acquisition, training, roll, errors)
     check(errors)
@@ -646,7 +646,7 @@ def reduce_command(
     crew_by: int = 0,
     ship_id: int | None = None,
 ) -> None:
-    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm, P-A6).
+    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm).
 
     ship_id: a ship of the squadron with a crew of its own (SMR2 §3.2): the crew reduction goes
     to that crew, not the squadron's.
@@ -750,7 +750,7 @@ def record_test(
     extra: int = 0,
     ship_id: int | None = None,
 ) -> TestResult:
-    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes (P-A3).
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes.
 
     ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2).
     """

@@ -1,7 +1,7 @@
 """The minefield ledger, ships' counters and fuel, and a task force entering a minefield.
 
-Second World War at Sea mine-warfare variant (seed 000, DOMAIN.md §2) and the War at Sea
-secured and drifting minefields (seed 004 items 12-13). A secret minefield keeps its place and
+Second World War at Sea mine-warfare variant (RULES.md §Mines) and the War at Sea
+secured and drifting minefields (RULES.md §Subs ¶12-13). A secret minefield keeps its place and
 notes in a sealed note, under the side's passphrase like a submarine marker's.
 """
 
@@ -84,7 +84,7 @@ class CounterView:
 
     @property
     def torpedoes_left(self) -> int:
-        """Torpedo factors not given over to mines (seed 000: one per minefield loaded)."""
+        """Torpedo factors not given over to mines (RULES.md §Mines: one per minefield loaded)."""
         return swwas.sub_torpedo_factors_left(self.torpedo_factors, self.mines_loaded)
 
     @property
@@ -316,7 +316,7 @@ def save_counter(
     hull_damage: int | None = None,
     crippled: bool | None = None,
 ) -> str:
-    """Enter a ship's counter values; the size is the player's, never derived (DOMAIN 2.1).
+    """Enter a ship's counter values; the size is the player's, never derived (RULES.md §Mines).
 
     The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
     giving it is how a repair or a correction is entered (the repair rules are the group's).
@@ -360,8 +360,8 @@ def save_counter(
             f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
         kind = "counter"
         if ship.fuel_lost and fuel_full > before["fuel_full"]:
-            # Lost factors refuel only in a friendly port (seed 000): more full fuel beside them
-            # is a correction the player may make, said and journaled as one.
+            # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
+            # them is a correction the player may make, said and journaled as one.
             kind = "correction"
             summary += (f"; correction: full fuel {before['fuel_full']} -> {fuel_full} while "
                         f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
@@ -424,7 +424,7 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
 
 def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
     """Record a torpedo attack; a submarine sowing a minefield may not make one, a surface
-    minelayer may (seed 000)."""
+    minelayer may (RULES.md §Mines)."""
     errors: dict[str, str] = {}
     require_plain(errors, "target", target)
     check(errors)
@@ -618,7 +618,7 @@ def sow_minefield(
     """Start sowing a minefield (or enter one already complete) on a boundary or in a sector.
 
     A submarine lays the minefields it loaded in place of torpedo factors, one at a time; it
-    makes no torpedo attack until the one it is sowing is complete (seed 000).
+    makes no torpedo attack until the one it is sowing is complete (RULES.md §Mines).
     """
     errors: dict[str, str] = {}
     if laid_by not in LAYERS:
@@ -758,7 +758,7 @@ def aerial_drop(
     passphrase: str | None = None,
 ) -> list[str]:
     """Aircraft drop minefields, each rolled: 3-6 (circled Naval Attack) or 4-6 takes effect;
-    a failed drop is recorded as scattered (seed 000, augmenting 19.32)."""
+    a failed drop is recorded as scattered (RULES.md §Mines, augmenting 19.32)."""
     errors: dict[str, str] = {}
     name = require_text(errors, "aircraft", aircraft, 60)
     require_range(errors, "naval_attack", naval_attack, 0, 99)
@@ -825,7 +825,7 @@ def _dropped_this_mission(
 ) -> int:  # fmt: skip
     """How many minefields (effective or scattered) this aircraft has dropped on its mission.
 
-    Capacity is per aircraft per mission (seed 000): a mission is the game turn, or the whole
+    Capacity is per aircraft per mission (RULES.md §Mines): a mission is the game turn, or the whole
     scenario when the campaign says so; between scenarios, the drops since the last scenario
     closed with no turn given are one mission (docs/RULES.md §Mines).
     """
@@ -868,7 +868,7 @@ def drift(
     passphrase: str | None = None,
 ) -> str:
     """A drifting minefield scatters at the end of the turn to the place the player gives (or
-    the way a d6 said); the ledger keeps its path (seed 004 item 13)."""
+    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13)."""
     errors: dict[str, str] = {}
     if d6 is not None and not 1 <= d6 <= 6:
         errors["d6"] = "a d6 shows 1..6"
@@ -961,7 +961,7 @@ def _field_view(
 
 def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
     """Each readable minefield with the count of active ones the viewer can place beside it:
-    public ones, and in the owner's view the owner's secret ones too (DOMAIN B6)."""
+    public ones, and in the owner's view the owner's secret ones too (RULES.md §Mines)."""
     places = Counter(
         (view.boundary_id, view.sector) for view in views
         if not view.hidden and view.status == "active"
@@ -1023,7 +1023,7 @@ def ledger(
 
 def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
     """How many drifting minefields on the map have not yet drifted in the turn in play: they
-    scatter at the end of the turn, before the next one begins (seed 004 item 13)."""
+    scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
         playing = journal.current_scenario(session, campaign_id)
         if playing is None or playing.status != "in_play":
@@ -1205,8 +1205,8 @@ def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> Mine
 
 
 def _too_slow(ship: Ship, speed: int) -> str | None:
-    """Why a ship cannot move at the task force's speed, or None when it can (seed 000: the +2
-    is for a ship moving speed 3 or more, which its damaged speed rating must allow)."""
+    """Why a ship cannot move at the task force's speed, or None when it can (RULES.md §Mines:
+    the +2 is for a ship moving speed 3 or more, which its damaged speed rating must allow)."""
     if not ship.speed_rating:
         if swwas.fast_entry(speed):
             return (f"{ship.name} has no speed rating on its counter: enter it (u on the record "
@@ -1234,7 +1234,7 @@ def start_check(
     seed: int | None = None,
 ) -> int:
     """A task force enters a minefield: its long and small counters go in two cups and are drawn
-    at random, alternating from `first_cup` (seed 000, DOMAIN P-B3)."""
+    at random, alternating from `first_cup` (RULES.md §Mines)."""
     errors: dict[str, str] = {}
     require_range(errors, "speed", speed, 0, 20)
     if first_cup not in COUNTER_SIZES:
@@ -1404,7 +1404,7 @@ def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
         ship.hull_damage = min(ship.hull_boxes, hits) if ship.hull_boxes else hits
         done.append(f"hull {effect.hull}")
         if ship.hull_boxes and ship.hull_damage >= ship.hull_boxes and not effect.sunk:
-            # Second World War at Sea: a ship sinks when its hull is used up (DOMAIN 2.1).
+            # Second World War at Sea: a ship sinks when its hull is used up (RULES.md §Mines).
             ship.sunk, ship.condition = True, "Sunk: hull used up by a mine"
             done.append("hull used up: SUNK")
     if effect.crippled:
@@ -1419,8 +1419,8 @@ def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
 def roll_mine(
     factory: SessionFactory, *, check_id: int, roll: int, effects: str | None = None
 ) -> CheckView:
-    """Roll for the next ship drawn: the d6 plus the modifiers (seed 000) on the campaign's mine
-    table; `effects` is the player's result where the table has no row (or no table)."""
+    """Roll for the next ship drawn: the d6 plus the modifiers (RULES.md §Mines) on the campaign's
+    mine table; `effects` is the player's result where the table has no row (or no table)."""
     if not 1 <= roll <= 6:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
     with session_scope(factory) as session:

@@ -233,7 +233,7 @@ def _batteries(ship: ShipView) -> str:
 
 
 def _third(maximum: int) -> int:
-    """The highest value still "at 1/3" (DOMAIN A1: current * 3 <= maximum)."""
+    """The highest value still "at 1/3" (RULES.md §SMR2: current * 3 <= maximum)."""
     return maximum // 3
 
 

@@ -1,4 +1,4 @@
-"""The fleet roster with decoy notes: War at Sea units and submarine markers (seed 004, DOMAIN 3).
+"""The fleet roster with decoy notes: War at Sea units and submarine markers (RULES.md §Subs).
 
 Which marker is the real submarine is the owner's secret note. The opponent view never reads it;
 with a passphrase set it is stored encrypted, and every assignment carries a public seal.
@@ -289,7 +289,7 @@ def set_passphrase(
 
 def _draw_codes(session: Session, side_id: int, count: int, rng: random.Random) -> list[str]:
     """Public codes drawn at random among the side's unused ones, so that neither their order
-    nor their numbers tell which markers were placed together (seed §2-3)."""
+    nor their numbers tell which markers were placed together (RULES.md §Subs ¶2-3)."""
     used = set(session.exec(select(SubMarker.code).where(SubMarker.side_id == side_id)).all())
     width = 2 if len(used) + count <= 60 else 3  # keep a draw among many free codes
     free = [code for n in range(1, 10**width) if (code := f"M-{n:0{width}d}") not in used]
@@ -309,7 +309,7 @@ def _checked_sectors(sectors: Sequence[str], sector: str, count: int) -> list[st
         except InvalidInput as exc:  # said beside the marker's own sector field
             raise InvalidInput({f"sector_{n}": exc.errors["sector"]}) from None
     if len(set(checked)) != len(checked):
-        raise InvalidInput({"sectors": "one sub marker per sector (seed §3): give each marker "
+        raise InvalidInput({"sectors": "one sub marker per sector: give each marker "
                             "its own sector"})  # fmt: skip
     return checked
 
@@ -326,7 +326,7 @@ def assign_markers(
     rng: random.Random | None = None,
 ) -> Assignment:
     """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
-    random public code and a seal of its own; `real` is the real one, 1-based (seed §1-3).
+    random public code and a seal of its own; `real` is the real one, 1-based (RULES.md §Subs ¶1-3).
 
     `sectors` names each marker's sector in order; `sector` alone puts all of them in one.
     """
@@ -554,8 +554,9 @@ def attack_marker(
     damage: int = 0,
     passphrase: str | None = None,
 ) -> str:
-    """An attack on a marker (seed §4-8): a concealed one must have been found by a search this
-    turn; a success reveals it, a decoy is removed, a destroyed sub leaves play with its markers."""
+    """An attack on a marker (RULES.md §Subs ¶4-8): a concealed one must have been found by a
+    search this turn; a success reveals it, a decoy is removed, a destroyed sub leaves play with
+    its markers."""
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
@@ -605,9 +606,9 @@ def reconceal(
     passphrase: str | None = None,
     rng: random.Random | None = None,
 ) -> Assignment:
-    """A revealed sub slips away (seed §10-11): one marker replaces it when it moved into weather
-    or no enemy was placed by it, two when it got away; one that did not move this turn stays
-    revealed unless weather entered its square. Older decoys elsewhere stay on the map (C6)."""
+    """A revealed sub slips away (RULES.md §Subs ¶10-11): one marker replaces it when it moved
+    into weather or no enemy was placed by it, two when it got away; one that did not move this
+    turn stays revealed unless weather entered its square. Older decoys stay on the map."""
     try:
         cause = was.ConcealCause(cause)
     except ValueError:
@@ -652,9 +653,9 @@ def sub_attacks(
     target_hit_earlier: bool = False,
     passphrase: str | None = None,
 ) -> str:
-    """A submarine attacks (seed §9): a concealed one is revealed by a target in its own sector
-    (by any attack in the campaign's variant); torpedo dice hit on a 6, or a 5 at night against
-    a target hit earlier this turn (§9e). Only the real sub's marker can attack."""
+    """A submarine attacks (RULES.md §Subs ¶9): a concealed one is revealed by a target in its
+    own sector (by any attack in the campaign's variant); torpedo dice hit on a 6, or a 5 at night
+    against a target hit earlier this turn (¶9e). Only the real sub's marker can attack."""
     if any(not 1 <= roll <= 6 for roll in torpedo_dice):
         raise InvalidInput({"torpedo_dice": "each torpedo die shows 1..6"})
     with session_scope(factory) as session:
@@ -693,7 +694,7 @@ def sub_attacks(
 
 @dataclass(frozen=True)
 class SearchParty:
-    """The hunters in a square as the searching player counts them (seed §4)."""
+    """The hunters in a square as the searching player counts them (RULES.md §Subs ¶4)."""
 
     searcher: str
     extra_asw_units: int = 0
@@ -718,15 +719,15 @@ def _hidden_target(unit: WasUnit, party: SearchParty) -> int:
 
 
 def search_target(factory: SessionFactory, *, marker_id: int, party: SearchParty) -> int:
-    """The d6 target to find this marker: the final number only, never why (seed §4)."""
+    """The d6 target to find this marker: the final number only, never why (RULES.md §Subs ¶4)."""
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         return _hidden_target(get_row(session, WasUnit, marker.unit_id), party)
 
 
 def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty, roll: int) -> str:
-    """The hunt's one search for a square this turn, by its best unit (seed §4), journaled with
-    the final target only; a success lets the marker be attacked this turn."""
+    """The hunt's one search for a square this turn, by its best unit (RULES.md §Subs ¶4),
+    journaled with the final target only; a success lets the marker be attacked this turn."""
     if not 1 <= roll <= 6:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
     with session_scope(factory) as session:
@@ -797,8 +798,8 @@ def mine_roll(
     secret_minefield: bool = False,
     passphrase: str | None = None,
 ) -> str:
-    """A submarine entering a mined sector rolls a d6 (seed §12): 1 hull damage on a 1, 2 on a
-    2; the owner applies it without revealing the sub (DOMAIN C8). The sector must hold a
+    """A submarine entering a mined sector rolls a d6 (RULES.md §Subs ¶12): 1 hull damage on a 1,
+    2 on a 2; the owner applies it without revealing the sub. The sector must hold a
     minefield on the ledger, or a secret one its owner vouches for; a destroyed sub leaves play."""
     damage = was.sub_mine_damage(roll) if 1 <= roll <= 6 else None
     if damage is None:

@@ -1,4 +1,4 @@
-"""Linked scenarios: taking part, turns, closing with snapshots, repairs between (DOMAIN 1.6).
+"""Linked scenarios: taking part, turns, closing with snapshots, repairs between (RULES.md §SMR2).
 
 SMR2 12.1 (correction factor) and 12.2 (repairs in linked scenarios) are not in our sources: the
 correction factor is the player's text, and repairs follow the group's own allowance, if any.
@@ -517,7 +517,7 @@ def repair_ship(
     """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2).
 
     `fuel`: fuel factors lost to mines turn empty again, which only a friendly port does
-    (Second World War at Sea variant, seed 000).
+    (Second World War at Sea variant, RULES.md §Mines).
     """
     errors: dict[str, str] = {}
     require_range(errors, "structure", structure, 0, 999)

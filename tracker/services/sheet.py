@@ -61,7 +61,7 @@ def _crew_view(crew: Crew) -> CrewView:
         quality=smr.quality_name(crew.grade),
         modifier_base=smr.grade_modifier(crew.grade),
         modifier_now=crew.modifier_now,
-        # DOMAIN A2: keyed to the level paid for, like the commander's cost.
+        # RULES.md §SMR2: keyed to the level paid for, like the commander's cost.
         cost_percent=smr.crew_cost_percent(crew.training),
     )
 
@@ -259,7 +259,7 @@ def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
 
 
 def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:
-    """Everything the Squadron Record Sheet shows for one squadron (DOMAIN 1.3)."""
+    """Everything the Squadron Record Sheet shows for one squadron (RULES.md §SMR2)."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = get_row(session, Side, squadron.side_id)

@@ -31,7 +31,7 @@ SECRET: dict[str, dict[str, Any]] = {
     # A marker: which unit it stands for, and the owner's sealed note (real or decoy, salt).
     "submarker": {"unit_id": None, "secret": ""},
     # A War at Sea submarine while concealed: its damage (mine damage included) and so whether
-    # it is crippled or destroyed (seed §5: a revealed sub shows its damage markers).
+    # it is crippled or destroyed (RULES.md §Subs ¶5: a revealed sub shows its damage markers).
     "wasunit": {"damage": None},
     # A secret minefield: its place, who laid it and how, whether it drifts, its path, notes,
     # and the dice that decided them. Its status and turns are public (the ledger's row).
@@ -47,7 +47,7 @@ SECRET: dict[str, dict[str, Any]] = {
         "drop_roll": None,
         "sealed": "",
     },
-    # A minelayer's counter: the mines it loaded in place of torpedo factors (seed 000).
+    # A minelayer's counter: the mines it loaded in place of torpedo factors (RULES.md §Mines).
     "ship": {"mines_loaded": None},
     # A journal entry of a secret change keeps its dice and before/after in a sealed part.
     "journalentry": {"sealed": ""},
@@ -101,7 +101,7 @@ def row_as_seen(
 
 
 def concealed_unit(unit_type: str, marker_states: set[str]) -> bool:
-    """A submarine is concealed unless one of its markers is revealed (seed §5)."""
+    """A submarine is concealed unless one of its markers is revealed (RULES.md §Subs ¶5)."""
     return unit_type == "submarine" and "revealed" not in marker_states
 
 

@@ -1,4 +1,4 @@
-"""A ship's fuel factors as a row of boxes: full, empty and lost to mines (seed 000)."""
+"""A ship's fuel factors as a row of boxes: full, empty and lost to mines (RULES.md §Mines)."""
 
 from __future__ import annotations
 
