@@ -11,7 +11,7 @@ from campaign_files import fill_form, open_or_create, press_to, sample_app
 from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory
+from tracker.db import SessionFactory, make_engine, migrate, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.mine_check import MineCheckScreen
@@ -187,3 +187,39 @@ async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
         assert field.value == first  # no second roll until the die suits
         assert len(app.dice.log) == 1
         await pilot.press("escape", "q")
+
+
+class _Clock:
+    now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_path: Path) -> None:
+    """The ledger's owner view keeps to the campaign's option, as the roster's does (RULES.md
+    §Subs, owner view): open through 89.5 s without a key, hidden at 90."""
+    engine = make_engine(str(tmp_path / "c.db"))
+    migrate(engine)
+    factory = session_factory(engine)
+    campaign_id = campaigns.create_campaign(factory, name="Faroes", owner_idle_seconds=90).id
+    kms = campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine").id
+    mines.sow_minefield(factory, side_id=kms, laid_by="surface", sector="F6", complete=True,
+                        secret=True, notes="FaroesNorth")  # fmt: skip
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        ledger = await press_to(pilot, "m", screen=LedgerScreen)
+        clock = _Clock()
+        ledger.clock = clock
+        await press_to(pilot, "v", screen=FormScreen)
+        await fill_form(pilot, {})
+        await pilot.pause()
+        assert ledger.owner and "FaroesNorth" in app.export_screenshot()
+        clock.now += 89.5
+        ledger.hide_if_idle()
+        assert ledger.owner
+        clock.now += 0.5
+        ledger.hide_if_idle()
+        await pilot.pause()
+        assert not ledger.owner and "FaroesNorth" not in app.export_screenshot()

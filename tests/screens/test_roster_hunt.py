@@ -1,4 +1,4 @@
-"""The hunt on the fleet roster as players play it (RULES.md §Subs; docs/RULES.md §Subs): markers in
+"""The hunt on the fleet roster as players play it (docs/RULES.md §Subs): markers in
 their own sectors, search then attack the marker under the cursor, a destroyed sub, the two
 kinds of re-concealment, the night torpedo rule, and the owner view's idle time."""
 

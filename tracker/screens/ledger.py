@@ -126,6 +126,9 @@ class LedgerScreen(OwnerViewScreen):
         self.sides: list[tuple[str, int]] = []
         self.running_check: int | None = None
 
+    def owner_idle_seconds(self) -> float:
+        return float(self.view.owner_idle_seconds) if self.view else super().owner_idle_seconds()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "check" and self.read_only:
             return self.running_check is not None

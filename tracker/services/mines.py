@@ -135,6 +135,7 @@ class Ledger:
     boundaries: tuple[BoundaryView, ...]
     counters: tuple[CounterView, ...]
     turn: int | None
+    owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after this idle
 
 
 @dataclass(frozen=True)
@@ -983,7 +984,7 @@ def ledger(
     """The campaign's minefields and ships' counters. Secret minefields show only their owner,
     status and turns, except in the owner's view (with the passphrase when the side has one)."""
     with session_scope(factory) as session:
-        get_row(session, Campaign, campaign_id)
+        campaign = get_row(session, Campaign, campaign_id)
         key = side_key(session, owner_side_id, passphrase) if owner_side_id else None
         sides = {side.id: side for side in session.exec(
             select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
@@ -1018,6 +1019,7 @@ def ledger(
                 visibility.Viewer.OWNER if ship.side_id == owner_side_id
                 else visibility.Viewer.OPPONENT) for ship in ships),
             turn=scenario.turn if scenario and scenario.status == "in_play" else None,
+            owner_idle_seconds=campaign.owner_idle_seconds,
         )  # fmt: skip
 
 
