@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, damage, demo, fleet, history, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, history, roster, scenarios, sheet
 from tracker.services.errors import InvalidInput
+from tracker.services.roster import UnitFields
 
 
 def _state(factory: SessionFactory, ship_id: int) -> tuple[int, int]:
@@ -283,3 +284,23 @@ def test_the_allowance_is_per_period_and_a_ship_that_sat_out_carries_both_period
     third = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Third").id
     _play(factory, third, [rp["Exeter"]])
     _assert_continuity(factory, rp["campaign"])
+
+
+def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
+    factory: SessionFactory,
+) -> None:
+    """The hunt counts the turns of the scenario in play (RULES.md §Subs): a group that plays
+    only War at Sea, with no record-sheet ship, can still begin, turn and close one."""
+    campaign = campaigns.create_campaign(factory, name="Atlantic 1942").id
+    side = campaigns.create_side(factory, campaign_id=campaign, name="Kriegsmarine").id
+    battle = campaigns.add_scenario(factory, campaign_id=campaign, title="HX-229").id
+    with pytest.raises(InvalidInput, match=r"choose the ships taking part first \(p\), or"):
+        scenarios.start_scenario(factory, scenario_id=battle)
+    u66 = UnitFields(name="U-66", unit_type="submarine", points=12, hull_points=2)
+    roster.save_unit(factory, side_id=side, fields=u66)
+    scenarios.start_scenario(factory, scenario_id=battle)
+    assert scenarios.advance_turn(factory, scenario_id=battle) == 2
+    scenarios.close_scenario(factory, scenario_id=battle, outcome="Convoy through")
+    assert [s.status for s in campaigns.get_overview(factory, campaign_id=campaign).scenarios] == [
+        "closed"
+    ]

@@ -30,6 +30,7 @@ from tracker.models import (
     ShipSnapshot,
     Side,
     Squadron,
+    WasUnit,
 )
 from tracker.rules import damage as rules
 from tracker.rules import smr
@@ -282,6 +283,11 @@ def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> S
     )  # fmt: skip
 
 
+def _has_was_units(session: Session, campaign_id: int) -> bool:
+    query = select(WasUnit.id).join(Side, col(WasUnit.side_id) == Side.id)
+    return session.exec(query.where(Side.campaign_id == campaign_id).limit(1)).first() is not None
+
+
 def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
     with session_scope(factory) as session:
@@ -296,8 +302,11 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
             # A ship cannot be in two scenarios at once: one scenario in play at a time.
             raise InvalidInput({"scenario": f"{playing.title} is still in play: close it first"})
         ships = _participants(session, scenario_id)
-        if not ships:
-            raise InvalidInput({"scenario": "choose the ships taking part first (p)"})
+        # A War at Sea game has unit cards, not record-sheet ships: its scenario counts the turns
+        # of the hunt (RULES.md §Subs) with no ship taking part.
+        if not ships and not _has_was_units(session, scenario.campaign_id):
+            raise InvalidInput({"scenario": "choose the ships taking part first (p), or, for a War "
+                                "at Sea game, add units to a side's roster (f)"})  # fmt: skip
         sunk = [ship.name for ship in ships if ship.sunk]
         if sunk:
             raise InvalidInput({"scenario": f"sunk ships cannot take part: {', '.join(sunk)}"})
@@ -307,7 +316,8 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         session.flush()
         journal.append(
             session, campaign_id=scenario.campaign_id, kind="begin",
-            summary=f"{scenario.title} begins: {len(ships)} ships, turn 1",
+            summary=f"{scenario.title} begins: "
+            + (f"{len(ships)} ships, turn 1" if ships else "War at Sea units, turn 1"),
         )  # fmt: skip
 
 
