@@ -30,6 +30,7 @@ from tracker.services.roster import (
     UnitView,
     unit_fields_from,
 )
+from tracker.widgets.plain import PlainTable
 
 
 def dice_text(dice: list[int | None] | None) -> str:
@@ -124,9 +125,9 @@ class RosterScreen(OwnerViewScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="roster-heading")
-        yield DataTable(id="unit-table", cursor_type="row", zebra_stripes=True)
-        yield DataTable(id="marker-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="roster-heading", markup=False)
+        yield PlainTable(id="unit-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
