@@ -24,6 +24,8 @@ from tracker.services.errors import InvalidInput
 from tracker.watch import WATCH_SECONDS, ChangeWatch
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from tracker.services.common import SessionFactory
 
 # The settings' theme names for Textual's own dark and light themes.
@@ -110,6 +112,19 @@ class TrackerApp(App[None]):
             self.crash_path = crash_log.write(error)
         super()._handle_exception(error)
         self._exit_renderables.clear()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast is plain text, whatever the caller asked: toasts name ships, sides and
+        files, and a name such as `Crash[/]` read as markup ended the app."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def on_mount(self) -> None:
         loaded = settings.read()

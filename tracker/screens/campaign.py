@@ -26,6 +26,7 @@ from tracker.screens.ship_forms import side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
 from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
+from tracker.widgets.plain import PlainTable
 
 
 class CampaignScreen(TrackerScreen):
@@ -93,7 +94,7 @@ class CampaignScreen(TrackerScreen):
                 yield Tree("Forces", id="forces-tree")
             with Vertical(id="campaign-scenarios"):
                 yield Label("Scenarios", classes="caption")
-                yield DataTable(id="scenario-table", cursor_type="row")
+                yield PlainTable(id="scenario-table", cursor_type="row")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

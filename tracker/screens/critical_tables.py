@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import damage
+from tracker.widgets.plain import PlainTable
 
 INTRO = (
     "The SMR2 critical-hit tables are not in our sources: type your rulebook's rows here, once per "
@@ -35,7 +36,7 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(INTRO, id="tables-intro", markup=False)
-        yield DataTable(id="table-rows", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="table-rows", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -75,7 +75,7 @@ class CsvImportScreen(ModalScreen[Report | None]):
             yield Static("enter on a file picks it · ctrl+s checks it, then imports it · "
                          "escape cancels", classes="caption")  # fmt: skip
             with VerticalScroll(id="csv-report-box"):
-                yield Static("", id="csv-report")
+                yield Static("", id="csv-report", markup=False)
 
     @on(DirectoryTree.FileSelected)
     def _picked(self, event: DirectoryTree.FileSelected) -> None:

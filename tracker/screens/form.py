@@ -20,6 +20,7 @@ from tracker.safe_output import ExistingFile
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.guard import guarded
 from tracker.services.errors import InvalidInput, NotFound
+from tracker.widgets.plain import plain_options
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,9 @@ class FormScreen(ModalScreen[Any]):
             return Checkbox("", value=bool(spec.value), id=widget_id, compact=True)
         if spec.kind == "select":
             return Select(
-                list(spec.options), value=spec.value, allow_blank=False, id=widget_id, compact=True
-            )
+                plain_options(spec.options), value=spec.value, allow_blank=False, id=widget_id,
+                compact=True,
+            )  # fmt: skip
         suggester = (
             SuggestFromList(spec.suggestions, case_sensitive=False) if spec.suggestions else None
         )

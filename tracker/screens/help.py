@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
+from tracker.widgets.plain import PlainTable
+
 GLOBAL_KEYS = (
     ("?", "This help"),
     ("ctrl+p", "Command palette: every action of this screen, by name"),
@@ -45,7 +47,7 @@ class HelpScreen(ModalScreen[None]):
             yield Label(f"Keys: {self.screen_name}", id="help-title", markup=False)
             if self.read_only:
                 yield Static(UMPIRE_NOTE, id="help-umpire", markup=False)
-            yield DataTable(id="help-table", cursor_type="none", show_cursor=False)
+            yield PlainTable(id="help-table", cursor_type="none", show_cursor=False)
             yield Static("Press escape to close.", id="help-footer")
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.services import history
 from tracker.services.errors import InvalidInput
 from tracker.services.history import EntryView
+from tracker.widgets.plain import PlainTable, plain_options
 
 ALL = "all"
 LIMIT = 500
@@ -47,16 +48,16 @@ class JournalScreen(TrackerScreen):
             yield Select[Any]([], prompt="side", id="filter-side", compact=True)
             yield Select[Any]([], prompt="ship", id="filter-ship", compact=True)
             yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
-        yield DataTable(id="journal-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="journal-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="journal-status", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Journal"
         filters = history.journal_filters(self.factory, campaign_id=self.campaign_id)
-        self.query_one("#filter-scenario", Select).set_options(filters.scenarios)
-        self.query_one("#filter-side", Select).set_options(filters.sides)
-        self.query_one("#filter-ship", Select).set_options(filters.ships)
+        self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))
+        self.query_one("#filter-side", Select).set_options(plain_options(filters.sides))
+        self.query_one("#filter-ship", Select).set_options(plain_options(filters.ships))
         self.query_one("#filter-kind", Select).set_options([(k, k) for k in filters.kinds])
         if self.start_ship_id is not None:
             self.query_one("#filter-ship", Select).value = self.start_ship_id

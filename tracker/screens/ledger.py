@@ -25,6 +25,7 @@ from tracker.services.errors import InvalidInput
 from tracker.services.mines import Ledger, MinefieldView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
+from tracker.widgets.plain import PlainTable
 
 STATUS_STYLE = {
     "sowing": "bold yellow", "active": "bold red", "scattered": "dim", "swept": "dim",
@@ -136,10 +137,10 @@ class LedgerScreen(OwnerViewScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="ledger-heading")
-        yield DataTable(id="minefield-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="ledger-heading", markup=False)
+        yield PlainTable(id="minefield-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="minefield-detail", markup=False)
-        yield DataTable(id="counter-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

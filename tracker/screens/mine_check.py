@@ -24,6 +24,7 @@ from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
 from tracker.services.mines import CheckView, MinefieldView
 from tracker.widgets.fuel_track import fuel_track
+from tracker.widgets.plain import PlainTable
 
 RULE_TEXT = {
     "struck": "halts when a quarter of the task force has struck mines",
@@ -133,10 +134,10 @@ class MineCheckScreen(TrackerScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="check-heading")
-        yield Static("", id="check-cups")
-        yield DataTable(id="draw-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="check-message")
+        yield Static("", id="check-heading", markup=False)
+        yield Static("", id="check-cups", markup=False)
+        yield PlainTable(id="draw-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="check-message", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -13,6 +13,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import mines
 from tracker.services.mines import MineRowView
+from tracker.widgets.plain import PlainTable
 
 INTRO = (
     "The Second World War at Sea mine-warfare variant's Mine Damage Table is not in our sources: "
@@ -80,7 +81,7 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(INTRO, id="mine-table-intro", markup=False)
-        yield DataTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
         yield Static("", id="mine-gaps", markup=False)
         yield Static(effects_help(), id="mine-effects")
         yield Footer(compact=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,7 +29,9 @@ class ParticipantsScreen(ModalScreen[list[int] | None]):
             yield Static(
                 "space or enter ticks a ship · ctrl+s saves · escape cancels", classes="caption"
             )
-            yield SelectionList[int](*self.choices, id="participants-list")
+            # Text, not str: a str prompt is read as markup, and these are ships' names.
+            choices = [(Text(name), value, ticked) for name, value, ticked in self.choices]
+            yield SelectionList[int](*choices, id="participants-list")
 
     def action_save(self) -> None:
         self.dismiss(list(self.query_one(SelectionList).selected))

@@ -27,6 +27,7 @@ from tracker.services import fleet, mines, printing, sheet
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
+from tracker.widgets.plain import PlainTable
 from tracker.widgets.track_bar import track_bar
 
 # (label, width): sized so the whole row fits a 120-column terminal; damage comes first.
@@ -232,7 +233,7 @@ class RecordSheetScreen(TrackerScreen):
             yield Static("", id="commander-block", markup=False)
             yield Static("", id="crew-block", markup=False)
             yield Static("", id="totals-block", markup=False)
-        yield DataTable(id="ship-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="ship-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
         yield Static("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
@@ -300,7 +301,7 @@ class RecordSheetScreen(TrackerScreen):
         counter = self.counters.get(ship.id) if ship else None
         if not panel.display or ship is None or counter is None:
             return
-        panel.border_title = f"Second World War at Sea counter: {ship.name}"
+        panel.border_title = Text(f"Second World War at Sea counter: {ship.name}")  # not markup
         if has_counter(counter):
             panel.update(counter_summary(counter))
         else:

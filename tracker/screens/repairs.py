@@ -14,6 +14,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.scenarios import SinceLastBattle
+from tracker.widgets.plain import PlainTable
 
 COLUMNS = (
     ("Ship", 16), ("Side", 12), ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
@@ -70,8 +71,8 @@ class RepairsScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(INTRO, id="repairs-intro", markup=False)
-        yield DataTable(id="since-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="continuity")
+        yield PlainTable(id="since-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="continuity", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

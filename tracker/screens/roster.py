@@ -34,6 +34,7 @@ from tracker.services.roster import (
 )
 from tracker.services.sealing import Sealed
 from tracker.services.visibility import HIDDEN
+from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import refill
 
 CONCEAL_CAUSES = [
@@ -161,9 +162,9 @@ class RosterScreen(OwnerViewScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="roster-heading")
-        yield DataTable(id="unit-table", cursor_type="row", zebra_stripes=True)
-        yield DataTable(id="marker-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="roster-heading", markup=False)
+        yield PlainTable(id="unit-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -18,6 +18,7 @@ from tracker.screens.record_sheet import strength_lines
 from tracker.services import damage, mines, scenarios
 from tracker.services.errors import InvalidInput
 from tracker.services.scenarios import ScenarioDetail
+from tracker.widgets.plain import PlainTable
 
 STATUS_WORDS = {
     "planned": "planned",
@@ -51,8 +52,8 @@ class ScenarioScreen(TrackerScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="scenario-heading")
-        yield DataTable(id="participant-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="scenario-heading", markup=False)
+        yield PlainTable(id="participant-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -20,6 +20,7 @@ from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import HIDDEN, Viewer
 from tracker.widgets.fuel_track import fuel_track
+from tracker.widgets.plain import PlainTable
 from tracker.widgets.track_bar import track_bar
 
 
@@ -134,9 +135,9 @@ class ShipDetailScreen(TrackerScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="ship-summary")
-        yield DataTable(id="battery-table", cursor_type="row", zebra_stripes=True)
-        yield DataTable(id="critical-table", cursor_type="none", zebra_stripes=True)
+        yield Static("", id="ship-summary", markup=False)
+        yield PlainTable(id="battery-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="critical-table", cursor_type="none", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

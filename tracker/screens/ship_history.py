@@ -10,6 +10,7 @@ from textual_plotext import PlotextPlot
 from tracker.screens.base import TrackerScreen
 from tracker.services import scenarios
 from tracker.services.scenarios import HistoryPoint
+from tracker.widgets.plain import PlainTable
 
 
 def series(points: list[HistoryPoint]) -> tuple[list[str], list[int], list[int]]:
@@ -40,7 +41,7 @@ class ShipHistoryScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield PlotextPlot(id="history-plot")
-        yield DataTable(id="history-table", cursor_type="none")
+        yield PlainTable(id="history-table", cursor_type="none")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services.views import CampaignSummary
+from tracker.widgets.plain import PlainTable
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -173,7 +174,7 @@ class WelcomeScreen(TrackerScreen):
         yield Header()
         yield Static(UMPIRE_WELCOME if self.read_only else WELCOME, id="welcome-banner",
                      markup=False)  # fmt: skip
-        yield DataTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
         yield Static(UMPIRE_EMPTY if self.read_only else EMPTY, id="welcome-empty", markup=False)
         yield Footer(compact=True)
 
