@@ -67,7 +67,7 @@ soak: $(DEV_STAMP)
 	TRACKER_CRASH_KILLS=$(SOAK_KILLS) $(BIN)/pytest -q -p no:cacheprovider -s \
 		tests/services/test_crash_kill.py
 
-# The benchmark: six speed and memory ratios, written to bench/results.md. A few
+# The benchmark: six speed and memory ratios, written to bench/results/latest.md (ignored by git). A few
 # minutes; not part of `make test`, which runs a smoke run of it on tiny campaigns.
 # BENCH_ARGS="--profile" shows where the time goes; "--runs 9" steadies the medians.
 bench: $(DEV_STAMP)

@@ -19,7 +19,8 @@ in the same run, the same way, the two sides taking turns:
    import linear in its rows costs the same per row at any size), each into a fresh file.
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
-in a temporary folder (or --workdir). The table goes to stdout and to bench/results.md (--out).
+in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
+(--out).
 
     python -m bench.run                          # the sizes, 7 runs each (make bench)
     python -m bench.run --runs 9 --profile       # and where the time goes, for each miss
@@ -65,7 +66,8 @@ from tracker.db import make_engine, migrate, session_factory
 from tracker.services import campaigns, csv_import, damage, fleet
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = Path(__file__).resolve().parent / "results.md"
+# Git ignores it: `make bench` leaves the checkout as it found it.
+RESULTS = Path(__file__).resolve().parent / "results" / "latest.md"
 COLUMNS, ROWS = 120, 40
 TIMEOUT = 60.0
 PRESETS = {
