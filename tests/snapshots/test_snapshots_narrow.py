@@ -50,3 +50,7 @@ def test_damage_entry_keeps_its_preview_and_two_criticals(snap_compare, sample) 
 
     assert snap_compare(app, terminal_size=SMALL, run_before=type_hit)
 
+
+def test_add_unit_dialog_fits_with_its_buttons(snap_compare, sample) -> None:  # type: ignore[no-untyped-def]
+    _, app = sample
+    assert snap_compare(app, terminal_size=SMALL, press=["f", "a"])
