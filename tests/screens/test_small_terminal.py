@@ -8,7 +8,7 @@ from campaign_files import sample_app
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
-from textual.widgets import Button
+from textual.widgets import Button, DataTable
 
 from tracker.screens.campaign import CampaignScreen
 
@@ -40,13 +40,18 @@ def _screen_keys(pilot: Pilot[None]) -> list[str]:
 
 
 async def _check_dialog(pilot: Pilot[None], opened_by: str) -> None:
-    """The dialog lies inside the window, and each button can be scrolled into it."""
+    """The dialog lies inside the window, its tables within its width, and each button can be
+    scrolled into it."""
     screen = pilot.app.screen
     window = screen.region
     for child in screen.children:
         assert window.contains_region(child.region), (
             f"{type(screen).__name__} opened by {opened_by!r} is {child.region}, wider or "
             f"taller than the {window.width}x{window.height} window"
+        )
+    for table in screen.query(DataTable):  # the help's actions: wrapped, not cut at the edge
+        assert table.virtual_size.width <= table.scrollable_content_region.width, (
+            f"the table of {type(screen).__name__} opened by {opened_by!r} runs past its width"
         )
     for button in screen.query(Button):
         button.scroll_visible(animate=False, immediate=True)
