@@ -73,6 +73,10 @@ class TrackerApp(App[None]):
         Binding("ctrl+z", "undo", "Undo", show=False),
         Binding("ctrl+y", "redo", "Redo", show=False),
     ]
+    # Each screen gets -narrow below 100 columns and -short below 30 rows, so styles/ can fit
+    # the layouts to an 80x24 terminal.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     def __init__(
         self,

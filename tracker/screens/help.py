@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -52,10 +53,16 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Key", "Action")
         global_keys = [k for k in GLOBAL_KEYS if not (self.read_only and k[0] in WRITING_KEYS)]
-        for key, description in [*self.keys, *global_keys]:
-            table.add_row(key, description)
+        rows = [*self.keys, *global_keys]
+        key_width = max(len(key) for key, _ in rows)
+        # The actions wrap within the dialog (at most 100 columns, as styles/dialogs.tcss has
+        # it) rather than run past an 80-column window: its border, padding, cell padding and
+        # scrollbar take the 12 columns left over.
+        table.add_column("Key", width=key_width)
+        table.add_column("Action", width=min(100, self.app.size.width) - key_width - 12)
+        for key, description in rows:
+            table.add_row(key, Text(description), height=None)
 
     def action_close(self) -> None:
         self.dismiss(None)
