@@ -30,8 +30,8 @@ async def test_a_backup_that_still_holds_plain_notes_is_named_and_deleted_on_a_y
     unit = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-99", unit_type="submarine", points=10))  # fmt: skip
     roster.assign_markers(factory, unit_id=unit, real=1, sector="C4")
-    damaged = backups.back_up(factory, reason="closed-scenario-1")
-    kept = backups.back_up(factory, reason="closed-scenario-2")
+    damaged = backups.back_up(factory, reason="closed-scenario-1").path
+    kept = backups.back_up(factory, reason="closed-scenario-2").path
     assert damaged is not None and kept is not None
     with damaged.open("r+b") as file:  # a header SQLite cannot read: it cannot be rewritten
         file.write(b"not a database!!")

@@ -14,7 +14,7 @@ from sqlmodel import SQLModel, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship, SubMarker, WasUnit
-from tracker.services import exchange, history, mines, roster, visibility
+from tracker.services import exchange, history, mines, roster, scenarios, visibility
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import Viewer
@@ -58,7 +58,9 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
     unit = _sub(factory, world)
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     roster.assign_markers(factory, unit_id=unit, real=1, sector="C4", passphrase=PASS)
-    roster.mine_roll(factory, unit_id=unit, roll=2, passphrase=PASS)  # 2 hull damage
+    mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
+                        complete=True)  # fmt: skip
+    roster.mine_roll(factory, unit_id=unit, roll=2, sector="C4", passphrase=PASS)  # 2 damage
 
     def card(**kwargs: Any) -> roster.UnitView:
         return roster.roster(factory, side_id=world.red_id, **kwargs).units[0]
@@ -71,7 +73,10 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
     with session_scope(factory) as session:
         detail = session.exec(select(JournalEntry).where(JournalEntry.kind == "mine")).one().detail
     assert '"d6"' not in detail and '"damage"' not in detail and "plain:" not in detail
-    real = roster.roster(factory, side_id=world.red_id, owner=True, passphrase=PASS).markers[0]
+    owned = roster.roster(factory, side_id=world.red_id, owner=True, passphrase=PASS).markers
+    real = next(marker for marker in owned if marker.real)
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)  # the hunt counts its turns
+    roster.record_search(factory, marker_id=real.id, party=roster.SearchParty("aircraft"), roll=6)
     roster.attack_marker(factory, marker_id=real.id, success=True, damage=0, passphrase=PASS)
     assert (card().damage, card().crippled) == (2, True)  # revealed: its damage markers show
 
@@ -133,10 +138,12 @@ def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
     field_id = _secret_field(factory, world, layer)  # no passphrase yet: sealed plain
     unit = _sub(factory, world)
     roster.assign_markers(factory, unit_id=unit, real=2, sector="C4")
-    roster.mine_roll(factory, unit_id=unit, roll=1)
+    mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
+                        complete=True)  # fmt: skip
+    roster.mine_roll(factory, unit_id=unit, roll=1, sector="C4")
     document = _export_for_opponent(factory, world)
     tables = document["tables"]
-    (field,) = tables["minefield"]
+    (field,) = [row for row in tables["minefield"] if row["secret"]]
     assert (field["layer_ship_id"], field["drifting"], field["laid_by"], field["sealed"]) == (
         None,
         False,
@@ -156,7 +163,7 @@ def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
         exchange.read_document(text.encode())
     mines.reveal(factory, minefield_id=field_id)
     tables = _export_for_opponent(factory, world)["tables"]
-    (field,) = tables["minefield"]
+    (field,) = [row for row in tables["minefield"] if row["laid_by"] == "submarine"]
     layer_id = next(s["id"] for s in tables["ship"] if s["name"] == "U-116")
     assert (field["layer_ship_id"], field["drifting"], field["notes"]) == (layer_id, True, NOTE)
 

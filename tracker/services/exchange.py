@@ -216,9 +216,24 @@ def export_campaign(
     return document
 
 
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(item) for item in value]
+    return value
+
+
 def dumps(document: dict[str, Any]) -> str:
-    """The document as the file holds it: UTF-8 JSON, keys sorted, one table row per line."""
-    return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The document as the file holds it: UTF-8 JSON, keys sorted, the tables last.
+
+    The header comes first so that a reader, which checks rows as it reads them, refuses a file
+    of a newer tracker or another player's view by its header before it reads any row.
+    """
+    header = {key: _sorted(document[key]) for key in sorted(document) if key != "tables"}
+    if "tables" in document:
+        header["tables"] = _sorted(document["tables"])
+    return json.dumps(header, indent=1, ensure_ascii=False) + "\n"
 
 
 # --- validation ----------------------------------------------------------------------------

@@ -422,7 +422,7 @@ def roster(
 def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> UnitView:
     states = {marker.state for marker in markers if marker.unit_id == unit.id}
     viewer = visibility.Viewer.OWNER if owner else visibility.Viewer.OPPONENT
-    revealed = not visibility.concealed_unit(unit.unit_type, states)
+    revealed = not visibility.concealed_unit(unit.unit_type, states, destroyed=_destroyed(unit))
     damage = visibility.shown("wasunit", "damage", unit.damage, viewer=viewer, own=owner,
                               revealed=revealed)  # fmt: skip
     return UnitView(

@@ -46,6 +46,9 @@ SECRET: dict[str, dict[str, Any]] = {
         "drifting": False,
         "drop_roll": None,
         "sealed": "",
+        # When it last drifted: a secret minefield's drifting is its owner's to know.
+        "drift_scenario_id": None,
+        "drift_turn": None,
     },
     # A minelayer's counter: the mines it loaded in place of torpedo factors (RULES.md §Mines).
     "ship": {"mines_loaded": None},
@@ -54,8 +57,10 @@ SECRET: dict[str, dict[str, Any]] = {
 }
 
 PUBLIC: dict[str, frozenset[str]] = {
+    # The hunt's last search of a marker is the searching player's own act (RULES.md §Subs ¶4).
     "submarker": frozenset({"id", "side_id", "code", "sector", "state", "created_turn",
-                            "moved_turn", "seal", "at", "version"}),
+                            "moved_turn", "seal", "at", "version", "search_scenario_id",
+                            "search_turn", "search_found"}),
     "wasunit": frozenset({"id", "side_id", "name", "unit_type", "nation", "points", "year",
                           "speed", "armor", "vital_armor", "hull_points", "attacks", "abilities",
                           "extra_decoys", "notes", "version"}),
@@ -68,7 +73,8 @@ PUBLIC: dict[str, frozenset[str]] = {
                        "radar", "notes", "transferred_turn", "transferred_scenario_id", "sunk",
                        "condition", "counter_size", "speed_rating", "speed_lost",
                        "torpedo_factors", "gunnery_lost", "hull_boxes", "hull_damage",
-                       "crippled", "fuel_full", "fuel_empty", "fuel_lost", "version"}),
+                       "crippled", "fuel_full", "fuel_empty", "fuel_lost", "version",
+                       "crew_id"}),
     "journalentry": frozenset({"id", "at", "campaign_id", "scenario_id", "turn", "side_id",
                                "ship_id", "kind", "summary", "detail", "undoable", "reverts_id",
                                "reverted_by_id"}),
@@ -100,9 +106,10 @@ def row_as_seen(
             for column, value in row.items()}  # fmt: skip
 
 
-def concealed_unit(unit_type: str, marker_states: set[str]) -> bool:
-    """A submarine is concealed unless one of its markers is revealed (RULES.md §Subs ¶5)."""
-    return unit_type == "submarine" and "revealed" not in marker_states
+def concealed_unit(unit_type: str, marker_states: set[str], *, destroyed: bool = False) -> bool:
+    """A submarine is concealed unless one of its markers is revealed, or it was destroyed and
+    left play with its markers, for all to see (RULES.md §Subs ¶5)."""
+    return unit_type == "submarine" and "revealed" not in marker_states and not destroyed
 
 
 # --- the journal ---------------------------------------------------------------------------
@@ -150,7 +157,13 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
         states.setdefault(marker["unit_id"], set()).add(marker["state"])
     revealed: dict[str, Any] = {
         "submarker": lambda row: row["state"] == "revealed",
-        "wasunit": lambda row: not concealed_unit(row["unit_type"], states.get(row["id"], set())),
+        "wasunit": lambda row: (
+            not concealed_unit(
+                row["unit_type"],
+                states.get(row["id"], set()),
+                destroyed=row["damage"] >= row["hull_points"],
+            )
+        ),
         "minefield": lambda row: not row["secret"],
         "ship": lambda row: not row["torpedo_factors"],
         "journalentry": lambda row: True,
