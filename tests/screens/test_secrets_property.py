@@ -24,7 +24,16 @@ from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.services import backups, campaigns, exchange, fleet, mines, printing, roster
+from tracker.services import (
+    backups,
+    campaigns,
+    exchange,
+    fleet,
+    mines,
+    printing,
+    roster,
+    scenarios,
+)
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import HIDDEN, Viewer
@@ -94,10 +103,11 @@ def _build(folder: Path, s: Secrets) -> Campaign:
     unit = roster.save_unit(factory, side_id=red, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=3))  # fmt: skip
     roster.assign_markers(factory, unit_id=unit, real=1, sector="C4")
-    roster.mine_roll(factory, unit_id=unit, roll=s.mine_d6)
     field = mines.sow_minefield(factory, side_id=red, laid_by="surface", sector=s.laid_in,
                                 layer_name=s.layer, complete=True, drifting=True, secret=True,
                                 notes=s.note)  # fmt: skip
+    # The sub strays into its own side's secret minefield (a roll needs one in the sector).
+    roster.mine_roll(factory, unit_id=unit, roll=s.mine_d6, sector=s.laid_in)
     mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6)
     mines.sow_minefield(factory, side_id=red, laid_by="submarine", sector=s.sub_field_in,
                         layer_ship_id=layer, secret=True, notes=s.sub_note)  # fmt: skip
@@ -191,8 +201,12 @@ async def test_no_secret_shows_in_any_view_until_revealed_and_then_what_is_publi
 
                 # The owner reveals the drifted minefield and the hunt finds the real sub.
                 mines.reveal(c.factory, minefield_id=c.field_id, passphrase=PASS)
-                real = roster.roster(c.factory, side_id=c.red_id, owner=True, passphrase=PASS)
-                roster.attack_marker(c.factory, marker_id=real.markers[0].id, success=True,
+                owned = roster.roster(c.factory, side_id=c.red_id, owner=True, passphrase=PASS)
+                real = next(marker for marker in owned.markers if marker.real)
+                scenarios.start_scenario(c.factory, scenario_id=c.scenario_id)
+                roster.record_search(c.factory, marker_id=real.id,
+                                     party=roster.SearchParty("aircraft"), roll=6)  # fmt: skip
+                roster.attack_marker(c.factory, marker_id=real.id, success=True,
                                      passphrase=PASS)  # fmt: skip
                 text, rows = await _views(app, pilot, c)
         finally:
