@@ -15,7 +15,7 @@ from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
-from tracker.services import campaigns, fleet, history, roster, scenarios
+from tracker.services import campaigns, fleet, history, mines, roster, scenarios
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import MarkerView, SearchParty, UnitFields
 
@@ -214,3 +214,31 @@ async def test_the_owner_view_stays_open_30_s_idle_and_hides_after_the_campaigns
         screen.hide_if_idle()
         await pilot.pause()
         assert not screen.owner and "REAL" not in app.export_screenshot()
+
+
+async def test_a_subs_mine_die_stays_out_of_the_dice_log_every_screen_may_show(
+    tmp_path: Path,
+) -> None:
+    """The mine roll is kept secret (RULES.md §Subs ¶12): its typed d6 goes into the journal
+    sealed, and not into the app's dice log, which damage entry shows to the whole table."""
+    factory, side, _ = _atlantic(tmp_path / "c.db")
+    campaign = campaigns.list_campaigns(factory)[0].id
+    royal_navy = next(s.id for s in campaigns.get_overview(factory, campaign_id=campaign).sides
+                      if s.name == "Royal Navy")  # fmt: skip
+    mines.sow_minefield(factory, side_id=royal_navy, laid_by="surface", sector="C4",
+                        complete=True)  # fmt: skip
+    app = TrackerApp(factory, rng=random.Random(8))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _roster(app, pilot, side)
+        table = screen.query_one("#unit-table", DataTable)
+        table.focus()
+        table.move_cursor(row=[u.name for u in screen.view.units].index("U-66"))  # type: ignore[union-attr]
+        await press_to(pilot, "n", screen=FormScreen)
+        await fill_form(pilot, {"sector": "C4", "roll": "2"})
+        await pilot.pause()
+        assert isinstance(app.screen, RosterScreen), "the mine roll form should have closed"
+    u66 = next(
+        u for u in roster.roster(factory, side_id=side, owner=True).units if u.name == "U-66"
+    )
+    assert u66.damage == 2
+    assert [roll for roll in app.dice.log if "minefield" in str(roll)] == []

@@ -100,6 +100,7 @@ class FormScreen(ModalScreen[Any]):
         dice_sides: int = 10,
         rng: random.Random | None = None,
         read_only_ok: bool = False,
+        secret_die: bool = False,
     ) -> None:
         super().__init__()
         self.form_title = title
@@ -114,6 +115,9 @@ class FormScreen(ModalScreen[Any]):
         # A form whose submit neither writes to the database nor shows a secret (printing a
         # sheet to a file): the only kind the umpire's read-only view may save.
         self.read_only_ok = read_only_ok
+        # A die that decides a secret (a sub's mine roll, a secret minefield's drift) stays out
+        # of the app's dice log, which any screen may show to the player across the table.
+        self.secret_die = secret_die
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -229,7 +233,12 @@ class FormScreen(ModalScreen[Any]):
         """A die the player rolled at the table and typed goes into the dice log too."""
         typed = values.get(self.dice_field) if self.dice_field else None
         dice = getattr(self.app, "dice", None)
-        if isinstance(typed, int) and typed != self.rolled and isinstance(dice, Dice):
+        if (
+            isinstance(typed, int)
+            and typed != self.rolled
+            and isinstance(dice, Dice)
+            and not self.secret_die
+        ):
             dice.record(self.dice_sides, typed, self.form_title)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -289,7 +298,7 @@ class FormScreen(ModalScreen[Any]):
         dice = getattr(self.app, "dice", None)
         roll = (
             dice.roll(self.dice_sides, self.form_title)
-            if isinstance(dice, Dice)
+            if isinstance(dice, Dice) and not self.secret_die
             else self.rng.randint(1, self.dice_sides)
         )
         self.rolled = roll

@@ -385,9 +385,13 @@ class LedgerScreen(OwnerViewScreen):
                 raise InvalidInput({"drops": f"{len(words)} rolls typed: leave this blank, or "
                                     "clear the rolls to have them rolled"})  # fmt: skip
             drops = drops or 1
-            rolls = [int(word) for word in words] or [
-                self.dice.roll(6, f"air drop by {values['aircraft']}") for _ in range(drops)
-            ]
+
+            def roll() -> int:
+                if values.get("secret"):  # its owner's dice: not in the log any screen shows
+                    return self.rng.randint(1, 6)
+                return self.dice.roll(6, f"air drop by {values['aircraft']}")
+
+            rolls = [int(word) for word in words] or [roll() for _ in range(drops)]
             return mines.aerial_drop(self.factory, **values, **place, rolls=rolls,
                                      passphrase=passphrase)  # fmt: skip
 
@@ -418,6 +422,7 @@ class LedgerScreen(OwnerViewScreen):
             submit,
             dice_field="d6",
             dice_sides=6,
+            secret_die=field.secret,
             note="Drifting minefields scatter in the end-of-turn phase: "
             "give the new place (or roll the d6 direction, ctrl+r, and place it).",
         )
@@ -544,5 +549,5 @@ class LedgerScreen(OwnerViewScreen):
             return roster.mine_roll(self.factory, **values)
 
         self._form("A submarine enters a mined sector", fields, submit, dice_field="roll",
-                   dice_sides=6, note="War at Sea (RULES.md §Subs ¶12): the owner rolls and "
-                   "applies it without revealing the sub.")  # fmt: skip
+                   dice_sides=6, secret_die=True, note="War at Sea (RULES.md §Subs ¶12): the "
+                   "owner rolls and applies it without revealing the sub.")  # fmt: skip

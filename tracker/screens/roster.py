@@ -429,7 +429,7 @@ class RosterScreen(OwnerViewScreen):
             f"{marker.code} attacks",
             fields,
             submit,
-            note="Seed §9: a target in its own sector reveals it (any attack does, if the "
+            note="A target in its own sector reveals it (any attack does, if the "
             "campaign plays that variant). A torpedo die hits on a 6; at night, against a target "
             "hit earlier this turn, on a 5 or 6 (§9e).",
         )
@@ -456,8 +456,9 @@ class RosterScreen(OwnerViewScreen):
             dice_field="roll",
             dice_sides=6,
             rng=self.rng,
-            note="Seed §12: 1 -> 1 hull damage, 2 -> 2, else nothing. Kept secret. The sector "
-            "must hold a minefield on the ledger.",
+            secret_die=True,
+            note="A 1 does 1 hull damage, a 2 does 2, else nothing (RULES.md §Subs ¶12). Kept "
+            "secret. The sector must hold a minefield on the ledger.",
         )
 
     def action_passphrase(self) -> None:
