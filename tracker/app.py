@@ -130,6 +130,13 @@ class TrackerApp(App[None]):
         files, and a name such as `Crash[/]` read as markup ended the app."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """ctrl+c says how to quit, in plain words (Textual's own message is markup)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
+
     def on_mount(self) -> None:
         loaded = settings.read()
         if self.read_only:

@@ -178,8 +178,16 @@ def test_par3_moves_warn_one_sector_a_turn_and_one_sub_per_sector(
     assert roster.move_marker(factory, marker_id=m1.id, sector="C5", turn=2) == []
     assert roster.move_marker(factory, marker_id=m1.id, sector="C6", turn=2) == [
         f"{first} already moved this turn (one sector a turn)"]  # fmt: skip
-    assert roster.move_marker(factory, marker_id=m2.id, sector="C6", turn=2) == [
-        f"C6 already holds {first}: one sub marker per sector"]  # fmt: skip
+    assert roster.move_marker(factory, marker_id=m2.id, sector="c6", turn=2) == [
+        f"c6 already holds {first}: one sub marker per sector"]  # fmt: skip
+
+
+@pytest.mark.parametrize("sectors", [("A4", "C1", "a4"), ("b2", "B2", "C1"), ("Ä1", "C1", "ä1")])
+def test_par3_two_markers_of_one_placement_never_share_a_sector_in_any_case(
+    factory: SessionFactory, axis: dict[str, int], sectors: tuple[str, str]
+) -> None:
+    with pytest.raises(InvalidInput, match="one sub marker per sector"):
+        _place(factory, axis, "U-66", 1, *sectors)
 
 
 def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(

@@ -308,7 +308,7 @@ def _checked_sectors(sectors: Sequence[str], sector: str, count: int) -> list[st
             checked.append(_checked_sector(text, None, blank=False))
         except InvalidInput as exc:  # said beside the marker's own sector field
             raise InvalidInput({f"sector_{n}": exc.errors["sector"]}) from None
-    if len(set(checked)) != len(checked):
+    if len({sector.casefold() for sector in checked}) != len(checked):  # A4 and a4 are one
         raise InvalidInput({"sectors": "one sub marker per sector: give each marker "
                             "its own sector"})  # fmt: skip
     return checked
@@ -469,7 +469,7 @@ def move_marker(
         if turn is not None and marker.moved_turn == turn:
             warnings.append(f"{marker.code} already moved this turn (one sector a turn)")
         others = session.exec(select(SubMarker).where(
-            SubMarker.side_id == marker.side_id, SubMarker.sector == sector,
+            SubMarker.side_id == marker.side_id, func.lower(SubMarker.sector) == sector.lower(),
             SubMarker.state != "removed", SubMarker.id != marker_id)).all()  # fmt: skip
         if others:
             warnings.append(f"{sector} already holds {others[0].code}: one sub marker per sector")
