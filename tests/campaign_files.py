@@ -317,3 +317,13 @@ def open_or_create(
     factory = session_factory(engine)
     existing = campaigns.list_campaigns(factory)
     return factory, existing[0].id if existing else build(factory)
+
+
+class FakeClock:
+    """A clock a test moves by hand: an owner view's idle time without waiting for it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

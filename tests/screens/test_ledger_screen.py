@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import fill_form, open_or_create, press_to, sample_app
+from campaign_files import FakeClock, fill_form, open_or_create, press_to, sample_app
 from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
@@ -189,13 +189,6 @@ async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
         await pilot.press("escape", "q")
 
 
-class _Clock:
-    now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_path: Path) -> None:
     """The ledger's owner view keeps to the campaign's option, as the roster's does (RULES.md
     §Subs, owner view): open through 89.5 s without a key, hidden at 90."""
@@ -210,7 +203,7 @@ async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_pa
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         ledger = await press_to(pilot, "m", screen=LedgerScreen)
-        clock = _Clock()
+        clock = FakeClock()
         ledger.clock = clock
         await press_to(pilot, "v", screen=FormScreen)
         await fill_form(pilot, {})

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import fill_form, press_to
+from campaign_files import FakeClock, fill_form, press_to
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
@@ -173,14 +173,6 @@ async def test_the_night_torpedo_rule_from_the_roster(tmp_path: Path) -> None:
 
 def _journal(factory: SessionFactory) -> list[Any]:
     return list(history.list_entries(factory, campaign_id=1))
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_the_owner_view_stays_open_30_s_idle_and_hides_after_the_campaigns_time(
