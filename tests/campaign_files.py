@@ -327,3 +327,21 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def hides_on_the_second(
+    pilot: Any,
+    screen: Any,
+    clock: FakeClock,
+    left: float,
+    secret: str,
+) -> None:
+    """The owner view stays open until `left` seconds more pass without a key, and hides then:
+    open half a second before, closed on the second, its secret gone from the screen."""
+    clock.now += left - 0.5
+    screen.hide_if_idle()
+    assert screen.owner, "the owner view hid before the campaign's idle time"
+    clock.now += 0.5
+    screen.hide_if_idle()
+    await pilot.pause()
+    assert not screen.owner and secret not in pilot.app.export_screenshot()

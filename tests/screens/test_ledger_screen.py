@@ -7,7 +7,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import FakeClock, fill_form, open_or_create, press_to, sample_app
+from campaign_files import (
+    FakeClock,
+    fill_form,
+    hides_on_the_second,
+    open_or_create,
+    press_to,
+    sample_app,
+)
 from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
@@ -209,10 +216,4 @@ async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_pa
         await fill_form(pilot, {})
         await pilot.pause()
         assert ledger.owner and "FaroesNorth" in app.export_screenshot()
-        clock.now += 89.5
-        ledger.hide_if_idle()
-        assert ledger.owner
-        clock.now += 0.5
-        ledger.hide_if_idle()
-        await pilot.pause()
-        assert not ledger.owner and "FaroesNorth" not in app.export_screenshot()
+        await hides_on_the_second(pilot, ledger, clock, 90, "FaroesNorth")

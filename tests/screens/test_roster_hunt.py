@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import FakeClock, fill_form, press_to
+from campaign_files import FakeClock, fill_form, hides_on_the_second, press_to
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
@@ -199,13 +199,7 @@ async def test_the_owner_view_stays_open_30_s_idle_and_hides_after_the_campaigns
         screen.hide_if_idle()
         await pilot.pause()
         assert screen.owner and "REAL" in app.export_screenshot()
-        clock.now += 59.5  # 89.5 s since the last key
-        screen.hide_if_idle()
-        assert screen.owner
-        clock.now += 0.5
-        screen.hide_if_idle()
-        await pilot.pause()
-        assert not screen.owner and "REAL" not in app.export_screenshot()
+        await hides_on_the_second(pilot, screen, clock, 60, "REAL")  # 90 s since the last key
 
 
 async def test_a_subs_mine_die_stays_out_of_the_dice_log_every_screen_may_show(
