@@ -1319,6 +1319,8 @@ def test_mines_drift_stamped_with_its_turn_and_once_per_turn(
     drifting = _sow(factory, world, ab, complete=True, drifting=True)
     ship = add_ship(world.alpha_id, "Nelson")
     scenarios.set_participants(factory, scenario_id=world.scenario_id, ship_ids=[ship])
+    # A secret drifting minefield is its owner's to know: the count said at the table skips it.
+    _sow(factory, world, cd, complete=True, drifting=True, secret=True)
     scenarios.start_scenario(factory, scenario_id=world.scenario_id)
     assert mines.not_drifted(factory, campaign_id=world.campaign_id) == 1
     mines.drift(factory, minefield_id=drifting, to_boundary_id=bc)

@@ -1023,31 +1023,32 @@ def ledger(
         )  # fmt: skip
 
 
+def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
+    """The public drifting minefields on the map: a secret one's drifting is its owner's to know
+    (RULES.md §Secrets), so no count shown at the table includes it."""
+    return session.exec(select(Minefield).where(
+        Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
+        col(Minefield.secret).is_(False), col(Minefield.status).in_(LIVE))).all()  # fmt: skip
+
+
 def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many drifting minefields on the map have not yet drifted in the turn in play: they
+    """How many public drifting minefields have not yet drifted in the turn in play: they
     scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
         playing = journal.current_scenario(session, campaign_id)
         if playing is None or playing.status != "in_play":
             return 0
-        rows = session.exec(select(Minefield).where(
-            Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
-            col(Minefield.status).in_(LIVE))).all()  # fmt: skip
         return sum(
             1
-            for row in rows
+            for row in _public_drifting(session, campaign_id)
             if (row.drift_scenario_id, row.drift_turn) != (playing.id, playing.turn)
         )
 
 
 def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields are on the map: they scatter at the end of each turn
-    (a secret one's drifting is its owner's to know)."""
+    """How many public drifting minefields are on the map: they scatter at the end of each turn."""
     with session_scope(factory) as session:
-        rows = session.exec(select(Minefield).where(
-            Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
-            col(Minefield.secret).is_(False), col(Minefield.status).in_(LIVE))).all()  # fmt: skip
-        return len(rows)
+        return len(_public_drifting(session, campaign_id))
 
 
 def ship_by_name(
