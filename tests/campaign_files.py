@@ -86,7 +86,7 @@ def run_main(capsys: pytest.CaptureFixture[str], argv: list[str]) -> Outcome:
 def migrate_with_head(path: Path, monkeypatch: pytest.MonkeyPatch, head: str) -> Path | None:
     """migrate() on the file with tracker's head revision pretended to be `head` (only one
     revision exists yet, so a newer head is pretended); the backup it took, if any."""
-    monkeypatch.setattr(db, "head_revision", lambda: head)
+    monkeypatch.setattr(db.migration, "head_revision", lambda: head)
     engine = make_engine(str(path))
     try:
         return migrate(engine)

@@ -22,11 +22,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tracker"
 OWN_FILES = {
     ("settings.py", "save"): "the player's settings file, in the settings folder",
     ("campaign_file.py", "remember_left"): "the note of campaign files tracker closed cleanly",
-    ("db.py", "_backup_into"): "a backup, under a name tracker makes in backups/",
-    ("db.py", "_copy_to_backups"): "a backup, under a name tracker makes in backups/",
-    ("db.py", "_copy_raw"): "a raw copy of a damaged file into backups/",
-    ("db.py", "restore_backup"): "restore: a backup copied back over the campaign file",
-    ("db.py", "_install"): "restore: the checked copy renamed over the campaign file",
+    ("db/backups.py", "_backup_into"): "a backup, under a name tracker makes in backups/",
+    ("db/backups.py", "_copy_to_backups"): "a backup, under a name tracker makes in backups/",
+    ("db/backups.py", "_copy_raw"): "a raw copy of a damaged file into backups/",
+    ("db/backups.py", "restore_backup"): "restore: a backup copied back over the campaign file",
+    ("db/backups.py", "_install"): "restore: the checked copy renamed over the campaign file",
     ("crash_log.py", "write"): "a crash's log, under a name tracker makes in crashes/",
 }
 HELPER = "safe_output.py"

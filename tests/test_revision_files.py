@@ -164,7 +164,7 @@ def test_a_migration_that_fails_half_way_leaves_the_file_exactly_as_it_was(
     head = db.head_revision()
     (scripts / "versions" / "9000_fails.py").write_text(FAILING_MIGRATION.format(head=head))
     # Alembic runs from db's folder; the revisions are read from campaign_file's.
-    monkeypatch.setattr(db, "MIGRATIONS_DIR", scripts)
+    monkeypatch.setattr(db.migration, "MIGRATIONS_DIR", scripts)
     monkeypatch.setattr(campaign_file, "MIGRATIONS_DIR", scripts)
     db.revision_chain.cache_clear()  # read from the copy, and afresh after the test
     request.addfinalizer(db.revision_chain.cache_clear)

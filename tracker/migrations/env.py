@@ -33,7 +33,7 @@ def run_migrations_online() -> None:
             # Batch migrations copy and drop tables: with foreign keys on, dropping a parent
             # (campaign) would cascade into every child table. SQLite ignores this pragma inside
             # a transaction, and SQLAlchemy would open one first, so it goes straight to the
-            # driver's connection, which is in autocommit mode (see db._set_sqlite_pragmas).
+            # driver's connection, which is in autocommit mode (see db.engine._set_sqlite_pragmas).
             raw.execute("PRAGMA foreign_keys=OFF")
             if raw.execute("PRAGMA foreign_keys").fetchone()[0] != 0:
                 raise RuntimeError("foreign keys could not be turned off for the migration")

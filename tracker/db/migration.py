@@ -1,0 +1,153 @@
+"""The schema: its revision in a database, the checked upgrade to head, the check of its tables."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, MetaData
+from sqlalchemy.exc import DBAPIError
+
+from tracker.campaign_file import (
+    MIGRATIONS_DIR,
+    DatabaseProblem,
+    _read_only,
+    head_revision,
+    inspect_file,
+    known_revisions,
+)
+from tracker.db.backups import backup_file
+from tracker.db.engine import shown_url, sqlite_path, to_url
+from tracker.db.errors import database_error
+
+
+def _alembic_config(engine: Engine) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    config.attributes["engine"] = engine
+    return config
+
+
+def inspect_server(engine: Engine) -> str | None:
+    """Check a database on a server without changing it; return its schema revision (None if
+    it is empty). Raises DatabaseProblem when it cannot be reached or logged into, holds
+    another program's tables, or has a newer schema."""
+    from sqlalchemy import inspect, text
+
+    where = shown_url(engine)
+    try:
+        with engine.connect() as conn:
+            tables = set(inspect(conn).get_table_names())
+            revision = None
+            if "alembic_version" in tables:
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+                revision = row[0] if row else None
+    except DBAPIError as exc:
+        first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "no answer"
+        raise DatabaseProblem(
+            f"cannot open {where} ({first}): check the host, port, database name, user and "
+            "password in the URL, and that the server is running"
+        ) from exc
+    if tables and "alembic_version" not in tables:
+        raise DatabaseProblem(
+            f"{where} holds tables of another program (no tracker schema): "
+            "give tracker a database of its own"
+        )
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseProblem(
+            f"{where} was written by a newer tracker (schema {revision}): "
+            "upgrade tracker to open it; the database was left unchanged."
+        )
+    return revision
+
+
+def check_schema(engine: Engine, metadata: MetaData) -> None:
+    """DatabaseProblem when a table or column of tracker's schema (metadata) is missing from the
+    database, which would stop the app at the first query that uses it: the database was
+    changed by another program, or damaged where the integrity check cannot see (a name in the
+    schema's text)."""
+    from sqlalchemy import inspect
+
+    path = sqlite_path(str(engine.url))
+    if path is not None:  # read apart from the engine: no pragma, no -wal for a look
+        with _read_only(path) as raw:
+            query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            columns = {
+                table: {row[1] for row in raw.execute(f'PRAGMA table_info("{table}")')}
+                for (table,) in raw.execute(query).fetchall()
+            }
+    else:
+        with engine.connect() as conn:
+            found = inspect(conn).get_multi_columns()
+        columns = {table: {column["name"] for column in info} for (_, table), info in found.items()}
+    for table in metadata.sorted_tables:
+        names = columns.get(table.name)
+        missing = [column.name for column in table.columns if column.name not in (names or ())]
+        if missing:
+            lacks = f"the table {table.name}" if names is None else f"{table.name}.{missing[0]}"
+            raise DatabaseProblem(
+                f"{path or shown_url(engine)} lacks {lacks} of "
+                "tracker's schema: it was changed by another program or is damaged; restore a "
+                "backup (tracker backups) or choose another file with --db."
+            )
+
+
+def schema_revision(target: str, engine: Engine) -> str | None:
+    """The schema revision of the database at target (engine open on it), read without writing."""
+    path = sqlite_path(to_url(target))
+    if path is not None:
+        return inspect_file(path)
+    return inspect_server(engine)
+
+
+def migrate(engine: Engine) -> Path | None:
+    """Bring the schema to head; back up an existing file first. Returns the backup made, if any."""
+    backup: Path | None = None
+    path = sqlite_path(str(engine.url))
+    if path is not None:
+        revision = inspect_file(path)
+        _check_writable(path)
+        if revision == head_revision():
+            return None
+        if revision is not None:
+            backup = backup_file(path, f"before-{head_revision()}")
+    elif engine.dialect.name != "sqlite" and inspect_server(engine) == head_revision():
+        return None
+    from alembic import command  # only for an upgrade: 11 MiB the app rarely needs
+
+    try:
+        command.upgrade(_alembic_config(engine), "head")
+    except DBAPIError as exc:
+        # The upgrade is one transaction: it was rolled back, the database is as it was.
+        problem = database_error(exc)
+        if problem is not None:
+            reason = "; ".join(problem.errors.values())
+        else:  # a schema the migrations do not expect: damaged, or changed by another program
+            first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
+            reason = (
+                f"{first}: nothing was written; it may be damaged or changed by another "
+                "program: restore a backup (tracker backups)"
+            )
+        kept = f" (a copy is kept as {backup})" if backup else ""
+        where = path or shown_url(engine)
+        raise DatabaseProblem(f"could not upgrade {where}{kept}: {reason}") from exc
+    return backup
+
+
+def _check_writable(path: Path) -> None:
+    """DatabaseProblem unless SQLite can write the file and, beside it, its -wal, -shm and
+    backups/ (a read-only file would open and then refuse the player's first change)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        raise DatabaseProblem(
+            f"{path} is read-only: make it writable (chmod u+w) to play, "
+            "or look at it with --umpire."
+        )
+    if not os.access(path.parent, os.W_OK):
+        raise DatabaseProblem(
+            f"the folder {path.parent} is read-only, and tracker writes beside the campaign "
+            "file (its journal and backups/): make the folder writable, or move the file."
+        )
