@@ -249,6 +249,9 @@ class TrackerApp(App[None]):
             result = (history.undo_last if undo else history.redo_last)(
                 self.factory, campaign_id=campaign_id
             )
+        except DatabaseUnavailable as exc:  # the app is no screen: no guard wraps this
+            self.notify(exc.message, title="Database", severity="error")
+            return
         except InvalidInput as exc:
             self.notify("\n".join(exc.errors.values()), severity="warning")
             return

@@ -1,8 +1,10 @@
 """The errors a player is shown instead of a crash: every layer may raise them, none is imported.
 
-InvalidInput and NotFound are what services raise for input they refuse; the database errors
-below are InvalidInput too, so every screen that shows a refused form shows them the same way.
-Nothing is written when one is raised.
+InvalidInput and NotFound are what services raise for input they refuse: the player typed
+something the rules or the campaign refuse, and can fix it. DatabaseUnavailable and its kinds
+are not the player's doing (the database stopped answering, is read-only, or another player got
+there first), so they are no InvalidInput: each caller catches them on their own road. Nothing is
+written when one is raised.
 """
 
 from __future__ import annotations
@@ -24,11 +26,17 @@ class NotFound(LookupError):
     """The row asked for no longer exists (deleted elsewhere, or a stale screen)."""
 
 
-class DatabaseUnavailable(InvalidInput):
-    """The change could not reach the database; it was rolled back as a whole."""
+class DatabaseUnavailable(Exception):
+    """The change could not reach the database; it was rolled back as a whole.
+
+    `errors` has the shape of InvalidInput's ({"database": message}), so a form that keeps the
+    player's typing can show it in its error line.
+    """
 
     def __init__(self, message: str) -> None:
-        super().__init__({"database": message})
+        self.message = message
+        self.errors = {"database": message}
+        super().__init__(message)
 
 
 class ConnectionLost(DatabaseUnavailable):

@@ -23,7 +23,7 @@ from sqlmodel import SQLModel, col, func, select
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import JournalEntry, Ship
 from tracker.services import campaigns, fleet
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import ChangedElsewhere, InvalidInput
 from tracker.services.fleet import ShipFields
 
 
@@ -199,13 +199,14 @@ def stored_bytes(engine: Engine, backend: str, db_path: Path) -> Callable[[], by
 
 @pytest.fixture
 def refused(db_state: Callable[[], Snapshot]) -> Refused:
-    """`refused(call, *keys)` runs a call that must raise InvalidInput and write nothing, and
-    returns the error; given keys, the error must name exactly those fields."""
+    """`refused(call, *keys)` runs a call that must raise InvalidInput (or, refused by the
+    database, ChangedElsewhere: a form older than the row) and write nothing, and returns the
+    error; given keys, the error must name exactly those fields."""
 
-    def run(call: Callable[[], object], *keys: str) -> InvalidInput:
+    def run(call: Callable[[], object], *keys: str) -> InvalidInput | ChangedElsewhere:
         before = db_state()
         outcome = attempt(call)
-        assert isinstance(outcome, InvalidInput), repr(outcome)
+        assert isinstance(outcome, (InvalidInput, ChangedElsewhere)), repr(outcome)
         if keys:
             assert sorted(outcome.errors) == sorted(keys), outcome.errors
         assert db_state() == before

@@ -18,7 +18,7 @@ from sqlmodel import SQLModel, col, func, select
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import Battery, Critical, JournalEntry, Ship, Side
 from tracker.services import campaigns, damage, fleet, scenarios
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import ChangedElsewhere, InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 RowT = TypeVar("RowT", bound=SQLModel)
@@ -57,7 +57,7 @@ class NewEntries:
 # `with journaled(campaign_id) as new: ...` (the fixture in conftest.py).
 Journaled = Callable[[int], AbstractContextManager[NewEntries]]
 # `refused(call, *keys)` (the fixture in conftest.py).
-Refused = Callable[..., InvalidInput]
+Refused = Callable[..., InvalidInput | ChangedElsewhere]
 
 
 def attempt(call: Callable[[], object]) -> Exception | None:

@@ -64,7 +64,7 @@ def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import csv_import
-    from tracker.services.errors import InvalidInput
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
     found = _targets(factory, args.kind).get(args.into.strip().lower())
     if found is None or found < 0:
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
                                        dry_run=args.dry_run)  # fmt: skip
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror}")
-    except InvalidInput as exc:
+    except (InvalidInput, DatabaseUnavailable) as exc:
         return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
     if report.problems:
         for line in report.problems:

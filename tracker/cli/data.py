@@ -12,7 +12,7 @@ from tracker.cli.viewers import add_for_argument
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
-    from tracker.services.errors import InvalidInput
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 EXIT_BAD_INPUT = 2
 
@@ -39,7 +39,7 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def _problem(exc: InvalidInput) -> str:
+def _problem(exc: InvalidInput | DatabaseUnavailable) -> str:
     return "; ".join(exc.errors.values())
 
 
@@ -89,7 +89,7 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
-    from tracker.services.errors import InvalidInput
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
     path = Path(args.file)
     try:
@@ -102,7 +102,7 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
     try:
         document = exchange.read_document(raw)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
-    except InvalidInput as exc:
+    except (InvalidInput, DatabaseUnavailable) as exc:
         hint = " (use --name)" if "name" in exc.errors else ""
         return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     """Find the squadron, write the file whole (or nothing), print the path written."""
     from tracker.safe_output import ExistingFile
     from tracker.services import printing
-    from tracker.services.errors import InvalidInput
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
     from tracker.services.visibility import Viewer
 
     fmt, path = ("html", args.html) if args.html is not None else ("markdown", args.markdown)
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
             replace=args.force, new_only=args.umpire, viewer=Viewer(args.viewer),
         )  # fmt: skip
-    except InvalidInput as exc:
+    except (InvalidInput, DatabaseUnavailable) as exc:
         print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ExistingFile as exc:

@@ -24,7 +24,7 @@ from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import DatabaseUnavailable, InvalidInput
 from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
 from tracker.widgets.plain import PlainTable
 
@@ -286,6 +286,9 @@ class CampaignScreen(TrackerScreen):
                 return
             try:
                 campaigns.delete_scenario(self.factory, scenario_id=scenario.id)
+            except DatabaseUnavailable as exc:  # not a reason to offer the archive instead
+                self.notify(exc.message, title="Database", severity="error")
+                return
             except InvalidInput as exc:
                 why = "\n".join(exc.errors.values())
                 if scenario.status == "planned":
@@ -303,7 +306,7 @@ class CampaignScreen(TrackerScreen):
                 return
             try:
                 scenarios.archive_scenario(self.factory, scenario_id=scenario.id)
-            except InvalidInput as exc:
+            except (InvalidInput, DatabaseUnavailable) as exc:
                 self.notify("\n".join(exc.errors.values()), severity="error")
                 return
             self.reload()

@@ -16,7 +16,7 @@ from textual.widgets import DirectoryTree, Input, Label, Static
 from tracker.screens.base import TrackerScreen
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 # (path, dry_run) -> what the import did or would do
 Runner = Callable[[Path, bool], Report]
@@ -96,7 +96,7 @@ class CsvImportScreen(ModalScreen[Report | None]):
         dry_run = self.checked != path
         try:
             report = self.run(path, dry_run)
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
             report_box.update(Text(f"{path.name}: " + "; ".join(exc.errors.values()),
                                    style="bold red"))  # fmt: skip
             return

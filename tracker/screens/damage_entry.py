@@ -21,7 +21,12 @@ from tracker.screens.guard import guarded
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
-from tracker.services.errors import InvalidInput, bad_name_character, character_problem
+from tracker.services.errors import (
+    DatabaseUnavailable,
+    InvalidInput,
+    bad_name_character,
+    character_problem,
+)
 from tracker.widgets.track_bar import track_bar
 
 PLACEHOLDER = 'exeter s3 f1 fm+1 crit "B turret out"'
@@ -230,7 +235,7 @@ class DamageEntryScreen(TrackerScreen):
                 if request.criticals or _has_change(request)
                 else None
             )
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
             preview.update(Text("\n".join(exc.errors.values()), style="red"))
             preview.set_class(True, "-error")
             return
@@ -270,7 +275,7 @@ class DamageEntryScreen(TrackerScreen):
         try:
             request = self._request(line, ship, rolled=True)
             result = damage.record_hit(self.factory, request=request)
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
             self.notify("\n".join(exc.errors.values()), severity="error")
             self._show_dice()
             return

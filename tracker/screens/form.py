@@ -19,7 +19,7 @@ from tracker.rules.dice import Dice
 from tracker.safe_output import ExistingFile
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.guard import guarded
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 
 
@@ -206,7 +206,9 @@ class FormScreen(ModalScreen[Any]):
     def _finish(self, values: dict[str, Any], submit: Callable[[], Any]) -> None:
         try:
             result = submit()
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
+            # Also reached from a confirmation's answer, which no guard wraps: a database that
+            # stopped answering is said in the form, the player's typing kept for a retry.
             self.show_errors(exc.errors)
             return
         except NotFound as exc:

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.services import history
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import DatabaseUnavailable, InvalidInput
 from tracker.services.history import EntryView
 from tracker.widgets.plain import PlainTable, plain_options
 
@@ -141,7 +141,7 @@ class JournalScreen(TrackerScreen):
             return
         try:
             result = history.undo_entry(self.factory, entry_id=entry.id)
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
             self.notify("\n".join(exc.errors.values()), severity="error")
             return
         self.notify(result.summary, title="Undone")

@@ -16,7 +16,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.record_sheet import strength_lines
 from tracker.services import damage, mines, scenarios
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import DatabaseUnavailable, InvalidInput
 from tracker.services.scenarios import ScenarioDetail
 from tracker.widgets.plain import PlainTable
 
@@ -110,7 +110,7 @@ class ScenarioScreen(TrackerScreen):
     def _run(self, call: Any, success: str) -> None:
         try:
             result = call()
-        except InvalidInput as exc:
+        except (InvalidInput, DatabaseUnavailable) as exc:
             self.notify("\n".join(exc.errors.values()), severity="error")
             return
         self.notify(success.format(result=result))

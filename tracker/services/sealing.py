@@ -29,7 +29,7 @@ from tracker.db import (
 from tracker.models import JournalEntry, Minefield, Side, SideSecret, SubMarker
 from tracker.services import secrets, visibility
 from tracker.services.backups import campaign_file
-from tracker.services.errors import InvalidInput
+from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,14 @@ def _reseal_backup(
             # Back to one file, as a backup is kept: the log folded in and removed.
             raw.execute("PRAGMA journal_mode=DELETE")
         return True
-    except (InvalidInput, DatabaseProblem, SQLAlchemyError, sqlite3.Error, OSError) as exc:
+    except (
+        InvalidInput,
+        DatabaseUnavailable,
+        DatabaseProblem,
+        SQLAlchemyError,
+        sqlite3.Error,
+        OSError,
+    ) as exc:
         log.warning("could not seal the notes in backup %s: %s", path, exc)
         return False
     finally:
