@@ -1,11 +1,18 @@
-"""Make tests/revision_files/: one small campaign file per schema revision, kept for good.
+"""Make tests/revision_files/: one small campaign file per schema revision, kept for good, and
+tests/revision_exports/: the export of each (campaign 1 of the file, as `tracker export` of that
+revision wrote it).
 
     .venv/bin/python tests/make_revision_files.py          # only the revisions not kept yet
     .venv/bin/python tests/make_revision_files.py --all    # every one again
 
-Run it after adding a migration, and commit the new file. A kept file is history: leave it as it
-is (--all makes different bytes each time, as Alembic's batch migrations recreate a table's
-indexes in no fixed order, though the schema and rows are the same).
+Adding a migration is one step more: run it, and commit the two new files (campaign-NNNN.db and
+campaign-NNNN.json). Nothing else: an old export is upgraded by the migrations themselves
+(tracker.services.exchange), and tests/services/test_old_exports.py imports every kept export
+and compares it with its kept file upgraded. Should the new revision add a column whose kept
+value no form would take (a word among a few, a number with bounds), give it a playable value
+in PLAYABLE. A kept file is history: leave it as it is (--all makes different bytes each time,
+as Alembic's batch migrations recreate a table's indexes in no fixed order, though the schema and
+rows are the same); its export is made from it the same way every time.
 
 Each file is made by the migrations themselves (an empty file upgraded to exactly that
 revision), then given two rows in every table, written with plain SQL from the columns the table
@@ -19,9 +26,11 @@ is still there.
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 import sys
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +212,79 @@ def file_name(revision: str) -> str:
     return f"campaign-{revision}.db"
 
 
+# --- kept exports ------------------------------------------------------------------------------
+
+EXPORTS = Path(__file__).resolve().parent / "revision_exports"
+# The values of a kept file that no form would take (a word or a number the file's columns
+# allow, the rules not): an export holds what a player's campaign holds, so these are set, on
+# the copy the export is made from and on the copy it is compared with, where the column is.
+PLAYABLE: dict[str, Any] = {
+    "campaign.half_strength_scope": "scenario",
+    "campaign.aircraft_mission": "turn",
+    "campaign.owner_idle_seconds": 600,
+    "commander.radius_now_cm": 10,
+}
+EXPORT_FORMAT = {"format": "tracker-campaign", "version": 1}
+CAMPAIGN = 1  # row 1 of every table is campaign 1's (see fill)
+
+
+def export_name(revision: str) -> str:
+    return f"campaign-{revision}.json"
+
+
+def make_playable(conn: sqlite3.Connection) -> None:
+    """Set the PLAYABLE values, each where its column exists at the file's revision."""
+    for key, value in PLAYABLE.items():
+        table, column = key.split(".")
+        if column in {name for name, _, _ in _columns(conn, table)}:
+            conn.execute(f'UPDATE "{table}" SET "{column}" = ?', (value,))
+
+
+def _exported(declared: str, value: Any) -> Any:
+    """A stored value as tracker export writes it: true/false, a time with its UTC offset."""
+    kind = declared.upper()
+    if value is not None and kind.startswith("BOOLEAN"):
+        return bool(value)
+    if value is not None and kind.startswith("DATETIME"):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC).isoformat()
+    return value
+
+
+def export_of(path: Path) -> dict[str, Any]:
+    """Campaign 1 of a kept file as `tracker export` of its revision wrote it, read with plain
+    SQL from the columns the file has (no model of today's code). Its rows are numbered 1
+    already, as the export numbers them, and all of them are campaign 1's."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        tables: dict[str, list[dict[str, Any]]] = {}
+        for table in _in_order(conn):
+            columns = [(n, d) for n, d, _ in _columns(conn, table) if n != "version"]
+            names = ", ".join(f'"{name}"' for name, _ in columns)
+            row = conn.execute(
+                f'SELECT {names} FROM "{table}" WHERE id = ?', (CAMPAIGN,)
+            ).fetchone()
+            tables[table] = [{n: _exported(d, v) for (n, d), v in zip(columns, row, strict=True)}]
+    finally:
+        conn.close()
+    return {**EXPORT_FORMAT, "schema": revision, "tables": tables}
+
+
+def make_export(kept: Path, target: Path) -> None:
+    """The kept export of a kept file: its campaign 1, playable, as its revision exported it."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / kept.name
+        copy.write_bytes(kept.read_bytes())
+        conn = sqlite3.connect(copy)
+        try:
+            with conn:
+                make_playable(conn)
+        finally:
+            conn.close()
+        document = export_of(copy)
+    target.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="make every file again")
@@ -217,6 +299,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         written = make(revision, target)
         print(f"{target.relative_to(FOLDER.parents[1])}: {len(written)} tables, 2 rows each")
+    EXPORTS.mkdir(exist_ok=True)
+    for revision in sorted(db.known_revisions()):
+        export = EXPORTS / export_name(revision)
+        if export.exists() and not args.all:
+            continue
+        make_export(FOLDER / file_name(revision), export)
+        print(
+            f"{export.relative_to(FOLDER.parents[1])}: campaign {CAMPAIGN} of {file_name(revision)}"
+        )
     return 0
 
 

@@ -27,6 +27,7 @@ OWN_FILES = {
     ("db/backups.py", "_copy_raw"): "a raw copy of a damaged file into backups/",
     ("db/backups.py", "restore_backup"): "restore: a backup copied back over the campaign file",
     ("db/backups.py", "_install"): "restore: the checked copy renamed over the campaign file",
+    ("db/migration.py", "scratch_database"): "a scratch database, to upgrade an old export in",
     ("crash_log.py", "write"): "a crash's log, under a name tracker makes in crashes/",
 }
 HELPER = "safe_output.py"

@@ -40,6 +40,8 @@ from tracker.db.migration import (
     inspect_server,
     migrate,
     schema_revision,
+    scratch_database,
+    upgrade_scratch,
 )
 from tracker.db.sessions import (
     CHECKPOINT_TRIES,
@@ -53,11 +55,11 @@ from tracker.db.sessions import (
 
 __all__ = [
     "BACKUP_REASON", "CHECKPOINT_TRIES", "CHECKPOINT_WAIT_MS", "MIGRATIONS_DIR", "SQLITE_HEADER",
-    "Backup", "DatabaseProblem", "Restored", "SessionFactory",
-    "_alembic_config", "backup_file", "backup_name", "check_restorable", "check_schema",
-    "checkpoint", "database_error", "head_revision", "inspect_file", "inspect_server",
-    "known_revisions", "left_by_tracker", "list_backups", "make_engine", "migrate",
-    "not_a_readable_file", "prune_backups", "remember_left", "remove_stale_restores",
-    "restore_backup", "revision_chain", "schema_revision", "scratch_scope", "session_factory",
-    "session_scope", "shown_url", "sqlite_path", "to_url", "translated_errors",
+    "Backup", "DatabaseProblem", "Restored", "SessionFactory", "_alembic_config", "backup_file",
+    "backup_name", "check_restorable", "check_schema", "checkpoint", "database_error",
+    "head_revision", "inspect_file", "inspect_server", "known_revisions", "left_by_tracker",
+    "list_backups", "make_engine", "migrate", "not_a_readable_file", "prune_backups",
+    "remember_left", "remove_stale_restores", "restore_backup", "revision_chain",
+    "schema_revision", "scratch_database", "scratch_scope", "session_factory", "session_scope",
+    "shown_url", "sqlite_path", "to_url", "translated_errors", "upgrade_scratch",
 ]  # fmt: skip

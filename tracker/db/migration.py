@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +21,7 @@ from tracker.campaign_file import (
     known_revisions,
 )
 from tracker.db.backups import backup_file
-from tracker.db.engine import shown_url, sqlite_path, to_url
+from tracker.db.engine import make_engine, shown_url, sqlite_path, to_url
 from tracker.db.errors import database_error
 
 
@@ -151,3 +154,25 @@ def _check_writable(path: Path) -> None:
             f"the folder {path.parent} is read-only, and tracker writes beside the campaign "
             "file (its journal and backups/): make the folder writable, or move the file."
         )
+
+
+@contextmanager
+def scratch_database(revision: str) -> Iterator[Engine]:
+    """An empty SQLite database at exactly `revision`, made by the migrations in a temporary
+    folder that goes when the block ends (an export of that revision is upgraded in it)."""
+    from alembic import command
+
+    with tempfile.TemporaryDirectory(prefix="tracker-scratch-") as folder:
+        engine = make_engine(str(Path(folder) / "scratch.db"))
+        try:
+            command.upgrade(_alembic_config(engine), revision)
+            yield engine
+        finally:
+            engine.dispose()
+
+
+def upgrade_scratch(engine: Engine) -> None:
+    """Bring a scratch database to head: no backup, it is no player's file."""
+    from alembic import command
+
+    command.upgrade(_alembic_config(engine), "head")

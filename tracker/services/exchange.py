@@ -6,6 +6,14 @@ campaign's own rule tables included, with secret notes exactly as stored (still 
 ids are renumbered 1, 2, 3 ... per table in the order of the file, and every reference follows
 them, so a campaign exported, imported and exported again gives the same document. Importing
 gives every row a new id in the target file and never merges into a campaign of the same name.
+
+A document names the schema revision it was written at. One of an earlier revision is read
+against that revision's tables, written into a scratch SQLite database made at that revision,
+upgraded there by the same migrations that upgrade a campaign file, and exported again: what a
+tracker of today would have written for it. The migrations are the one place that says how a
+revision changes the data, so a new migration needs nothing here (tests/make_revision_files.py
+keeps an export per revision to prove it). One of a revision this tracker does not know was
+written by a newer tracker, and is refused.
 """
 
 from __future__ import annotations
@@ -14,16 +22,36 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Column, DateTime, Integer, String, Table, or_, text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    or_,
+    text,
+)
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import SQLModel, func, select
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import (
+    SessionFactory,
+    head_revision,
+    known_revisions,
+    scratch_database,
+    session_factory,
+    session_scope,
+    upgrade_scratch,
+)
 from tracker.models import Campaign
 from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
 from tracker.rules import smr
@@ -240,7 +268,10 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 _TABLES_BY_NAME: dict[str, Table] = {table.name: table for table in _tables()}
-_COLUMNS: dict[str, dict[str, Column[Any]]] = {
+# Each table's columns a document carries, by table name: today's schema's, or an earlier
+# revision's (read from a scratch database at that revision) for an older document.
+Columns = dict[str, dict[str, Column[Any]]]
+_COLUMNS: Columns = {
     name: {column.name: column for column in _data_columns(table)}
     for name, table in _TABLES_BY_NAME.items()
 }
@@ -346,11 +377,13 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
 
 
 def _check_row(
-    name: str, index: int, row: dict[str, Any], seen: set[int], problems: _Problems
-) -> None:
+    name: str, index: int, row: dict[str, Any], seen: set[int], problems: _Problems,
+    schema: Columns = _COLUMNS,
+) -> None:  # fmt: skip
     """What is wrong with one row of a table (its fields, their types and rules, its id); an
-    unknown field was named as it was read."""
-    columns = _COLUMNS[name]
+    unknown field was named as it was read. The rules are today's: a row of an earlier schema
+    meets them once it is upgraded."""
+    columns = schema[name]
     where = f"{name}[{index}]"
     for key in columns.keys() - row.keys():
         problems.add(f"{where} lacks the field {key!r}")
@@ -359,7 +392,7 @@ def _check_row(
         if key in row and (error := _check_value(column, row[key])) is not None:
             problems.add(f"{where}.{key} {error}")
             wrong = True
-    if not wrong and row.keys() >= columns.keys():
+    if not wrong and row.keys() >= columns.keys() and schema is _COLUMNS:
         for message in _rule_problems(name, row):
             problems.add(f"{where}.{message}")
     row_id = row.get("id")
@@ -377,7 +410,7 @@ def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
     """The JSON columns whose ids the import renumbers must hold what tracker writes there."""
     for (name, column), remap in JSON_COLUMNS.items():
         for index, row in enumerate(tables.get(name, [])):
-            if row[column] is None:
+            if row.get(column) is None:  # or not a column at the document's revision
                 continue
             try:
                 remap(row[column], {})
@@ -609,8 +642,10 @@ def _container(char: str) -> bool:
     return char in ("{", "[")
 
 
-def _read_row(reader: _Reader, name: str, where: str, problems: _Problems) -> dict[str, Any]:
-    columns = _COLUMNS[name]
+def _read_row(
+    reader: _Reader, name: str, where: str, problems: _Problems, schema: Columns
+) -> dict[str, Any]:
+    columns = schema[name]
     row: dict[str, Any] = {}
     for key in reader.members():
         column = columns.get(key)
@@ -628,10 +663,12 @@ def _read_row(reader: _Reader, name: str, where: str, problems: _Problems) -> di
     return row
 
 
-def _read_tables(reader: _Reader, problems: _Problems) -> dict[str, list[dict[str, Any]]]:
+def _read_tables(
+    reader: _Reader, problems: _Problems, schema: Columns
+) -> dict[str, list[dict[str, Any]]]:
     tables: dict[str, list[dict[str, Any]]] = {}
     for name in reader.members():
-        if name not in _TABLES_BY_NAME:
+        if name not in schema:
             problems.add(f"unknown table {name!r}")
         elif name in tables:
             problems.add(f"table {name!r} is given twice")
@@ -645,8 +682,8 @@ def _read_tables(reader: _Reader, problems: _Problems) -> dict[str, list[dict[st
             if reader.peek() != "{":
                 problems.add(f"{where} is not an object")
                 problems.check()
-            row = _read_row(reader, name, where, problems)
-            _check_row(name, index, row, seen, problems)
+            row = _read_row(reader, name, where, problems, schema)
+            _check_row(name, index, row, seen, problems, schema)
             if problems.full():
                 problems.check()
             if not problems.items:  # a file with problems is refused: its rows are not kept
@@ -667,10 +704,18 @@ def _check_header(document: dict[str, Any]) -> None:
     if version > VERSION:
         raise InvalidInput({"file": f"was written by a newer tracker (format version {version}; "
                             f"this one reads up to {VERSION}): update tracker"})  # fmt: skip
+    schema = document.get("schema", head_revision())
+    if not isinstance(schema, str) or not schema:
+        raise InvalidInput({"file": 'its "schema" is not a schema revision'})
+    if schema not in known_revisions():
+        raise InvalidInput({"file": f"was written by a newer tracker (schema {schema}; this one "
+                            f"knows schemas up to {head_revision()}): update tracker to import "
+                            "it"})  # fmt: skip
 
 
-def _read(text: str, problems: _Problems) -> dict[str, Any]:
-    """The document, its shape checked as it is read (see _Reader)."""
+def _read(text: str, problems: _Problems, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
+    """The document, its shape checked as it is read (see _Reader), its tables against the
+    columns of the schema revision its header names (tracker export writes the header first)."""
     reader = _Reader(text)
     first = reader.peek()
     if first != "{":
@@ -680,7 +725,8 @@ def _read(text: str, problems: _Problems) -> dict[str, Any]:
     document: dict[str, Any] = {}
     for key in reader.members():
         if key == "tables" and reader.peek() == "{":
-            document[key] = _read_tables(reader, problems)
+            schema = columns_for(document.get("schema", head_revision()))
+            document[key] = _read_tables(reader, problems, schema)
         elif _container(reader.peek()):
             if "format" not in document and key != "tables":
                 raise InvalidInput(
@@ -703,9 +749,35 @@ def read_document(raw: bytes) -> dict[str, Any]:
     """
     if len(raw) > MAX_BYTES:
         raise InvalidInput({"file": too_large(len(raw))})
+    with ExitStack() as stack:
+        scratch: list[Engine] = []
+
+        def columns_for(schema: str) -> Columns:
+            if schema == head_revision():
+                return _COLUMNS
+            scratch.append(stack.enter_context(scratch_database(schema)))
+            return _reflected_columns(scratch[0])
+
+        document = _parse(raw, columns_for)
+        if scratch:
+            return _upgraded(document, scratch[0])
+    if document.get("schema", head_revision()) != head_revision():
+        raise InvalidInput({"file": 'names its schema after its tables: put "schema" first, '
+                            "as tracker export writes it"})  # fmt: skip
+    problems = _Problems()
+    tables = document["tables"]
+    _check_json(tables, problems)
+    _check_shapes(tables, problems)
+    _check_references(tables, problems)
+    problems.check()
+    return document
+
+
+def _parse(raw: bytes, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
+    """The document read and its shape checked, its rows against the columns of its schema."""
     problems = _Problems()
     try:
-        document = _read(raw.decode("utf-8-sig"), problems)
+        document = _read(raw.decode("utf-8-sig"), problems, columns_for)
     except UnicodeDecodeError as exc:
         raise InvalidInput({"file": f"is not UTF-8 text (byte {exc.start})"}) from exc
     except json.JSONDecodeError as exc:
@@ -721,11 +793,56 @@ def read_document(raw: bytes) -> dict[str, Any]:
         raise InvalidInput({"file": 'has no "tables" object'})
     if len(tables.get("campaign", [])) != 1:
         raise InvalidInput({"file": "must hold exactly one campaign"})
-    _check_json(tables, problems)
-    _check_shapes(tables, problems)
-    _check_references(tables, problems)
-    problems.check()
     return document
+
+
+def _reflected_columns(engine: Engine) -> Columns:
+    """Each table's columns a document carries, as the database at engine has them."""
+    metadata = MetaData()
+    metadata.reflect(engine)
+    return {
+        table.name: {column.name: column for column in _data_columns(table)}
+        for table in metadata.sorted_tables
+        if table.name != "alembic_version"
+    }
+
+
+def _stored(table: Table, row: dict[str, Any]) -> dict[str, Any]:
+    """A document's row as its table at that revision stores it (times in UTC)."""
+    return {
+        key: datetime.fromisoformat(value).astimezone(UTC)
+        if isinstance(_kind(table.c[key]), DateTime) and value is not None
+        else value
+        for key, value in row.items()
+    }
+
+
+def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
+    """A document of an earlier schema revision as today's tracker would write it: its rows
+    written into a scratch database at that revision, upgraded there by the migrations, and
+    exported again (then checked as any document of today's schema)."""
+    schema, tables = document["schema"], document["tables"]
+    problems = _Problems()
+    _check_json(tables, problems)  # the export below reads the ids inside them
+    problems.check()
+    metadata = MetaData()
+    metadata.reflect(scratch)
+    try:
+        with scratch.begin() as conn:
+            conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
+            for table in metadata.sorted_tables:
+                if tables.get(table.name):
+                    conn.execute(
+                        table.insert(), [_stored(table, row) for row in tables[table.name]]
+                    )
+        upgrade_scratch(scratch)
+    except DBAPIError as exc:
+        first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
+        raise InvalidInput({"file": f"does not hold a campaign of schema {schema} as tracker "
+                            f"wrote it ({first}); nothing was imported"}) from exc  # fmt: skip
+    campaign_id = tables["campaign"][0]["id"]
+    today = export_campaign(session_factory(scratch), campaign_id=campaign_id)
+    return read_document(dumps(today).encode("utf-8"))
 
 
 # --- import --------------------------------------------------------------------------------
