@@ -13,6 +13,10 @@ from sqlalchemy.pool import NullPool
 from tracker import paths
 from tracker.campaign_file import read_only_uri
 
+# The execution option a read scope sets on its connection (see sessions.read_scope): its
+# transaction begins without the write lock.
+READ_ONLY_OPTION = "tracker_read"
+
 
 def sqlite_path(url: str) -> Path | None:
     """The file behind a sqlite URL, or None for another backend or an in-memory database."""
@@ -60,9 +64,14 @@ def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _begin(conn: Any) -> None:
-    # IMMEDIATE: a transaction takes the write lock when it starts, so a change that reads a
-    # ship and then writes it cannot interleave with another program's change to that ship;
-    # the other program waits (busy_timeout) instead of failing or losing an update.
+    # A read (a screen's data, the change poll) begins a plain transaction: in WAL mode it
+    # reads one consistent state of the file and blocks no writer, nor waits for one.
+    if conn.get_execution_options().get(READ_ONLY_OPTION):
+        conn.exec_driver_sql("BEGIN")
+        return
+    # IMMEDIATE: a change takes the write lock when it starts, so a change that reads a ship
+    # and then writes it cannot interleave with another program's change to that ship; the
+    # other program waits (busy_timeout) instead of failing or losing an update.
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 

@@ -1,4 +1,4 @@
-"""Sessions and their scopes: a change (committed) and a scratch (rolled back)."""
+"""Sessions and their scopes: a change (write lock), a read (no lock), a scratch (rolled back)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
+from tracker.db.engine import READ_ONLY_OPTION
 from tracker.db.errors import translated_errors
 
 SessionFactory = Callable[[], Session]
@@ -26,7 +27,8 @@ def session_factory(engine: Engine) -> SessionFactory:
 
 @contextmanager
 def session_scope(factory: SessionFactory) -> Iterator[Session]:
-    """One transaction: commit on success, roll back on any exception."""
+    """One change: a transaction that takes the write lock when it begins (SQLite's BEGIN
+    IMMEDIATE), commits on success and rolls back on any exception."""
     session = factory()
     try:
         with translated_errors():
@@ -38,6 +40,43 @@ def session_scope(factory: SessionFactory) -> Iterator[Session]:
                 raise
     finally:
         _close(session)
+
+
+class WriteInReadScope(RuntimeError):
+    """A read scope was handed a change: a bug in the caller, which must use session_scope."""
+
+
+@contextmanager
+def read_scope(factory: SessionFactory) -> Iterator[Session]:
+    """One read: a plain transaction that takes no write lock, so it neither waits for a
+    change in progress nor holds one up; it sees one state of the database (the one of its
+    first read), and refuses a change (PostgreSQL: a READ ONLY
+    transaction; any backend: WriteInReadScope before a flush)."""
+    session = factory()
+    try:
+        with translated_errors():
+            try:
+                options: dict[str, Any] = {READ_ONLY_OPTION: True}
+                if session.get_bind().dialect.name == "postgresql":
+                    # One state of the database for the whole read, as SQLite's WAL gives.
+                    options.update(postgresql_readonly=True, isolation_level="REPEATABLE READ")
+                session.connection(execution_options=options)
+                event.listen(session, "before_flush", _refuse_flush)
+                yield session
+                if session.new or session.dirty or session.deleted:
+                    _refuse_flush(session)
+                # Nothing to write: the commit ends the read, and what it loaded stays
+                # readable afterwards, as after a change (a rollback would expire it).
+                session.commit()
+            except BaseException:
+                _rollback(session)
+                raise
+    finally:
+        _close(session)
+
+
+def _refuse_flush(session: Session, *_: Any) -> None:
+    raise WriteInReadScope("a read scope was given a change to write: use session_scope")
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import (
     Campaign,
     Commander,
@@ -404,9 +404,10 @@ def change_mark(factory: SessionFactory) -> tuple[int, int, int]:
     """A mark that moves whenever any program changes the database: the newest journal entry,
     and the number and newest id of the campaigns (which have no journal of their own).
 
-    Screens compare it every few seconds to pick up other players' changes by themselves.
+    Screens compare it every few seconds to pick up other players' changes by themselves: a
+    read, which neither waits for a change in progress nor holds one up.
     """
-    with session_scope(factory) as session:
+    with read_scope(factory) as session:
         newest = session.exec(select(func.max(JournalEntry.id))).one()
         campaigns = select(func.count(col(Campaign.id)), func.max(Campaign.id))
         count, last = session.exec(campaigns).one()
