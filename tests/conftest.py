@@ -1,4 +1,4 @@
-"""Shared fixtures: a real, migrated SQLite campaign file per test."""
+"""Shared fixtures: a real, migrated SQLite campaign file per test (a copy of one migrated once)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
 from sqlalchemy import Engine
 
 from tracker import settings
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 
 # Snapshots must render colour the same everywhere.
 os.environ.pop("NO_COLOR", None)
@@ -50,8 +51,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def engine(db_path: Path) -> Iterator[Engine]:
-    engine = make_engine(str(db_path))
-    migrate(engine)
+    engine = migrated_engine(db_path)
     yield engine
     engine.dispose()
 
