@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,29 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker.startswith("gw") and os.environ.get(f"TRACKER_TEST_PG_{_worker[2:]}"):
     os.environ["TRACKER_TEST_PG"] = os.environ[f"TRACKER_TEST_PG_{_worker[2:]}"]
     os.environ["TRACKER_TEST_PG_DIR"] = os.environ[f"TRACKER_TEST_PG_DIR_{_worker[2:]}"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--shuffle",
+        metavar="SEED",
+        type=int,
+        help="run the tests in an order shuffled by SEED (`make pytest-shuffled`): no test may "
+        "depend on what another left behind",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = config.getoption("--shuffle")
+    return None if seed is None else f"tests shuffled with --shuffle {seed}"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Shuffle after every other hook; the same seed gives each xdist worker the same order."""
+    seed = config.getoption("--shuffle")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
 
 
 @pytest.fixture(scope="session", autouse=True)
