@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import migrated_engine
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import Engine
 
 from tracker import settings
@@ -16,6 +17,13 @@ from tracker.db import SessionFactory, session_factory
 
 # Snapshots must render colour the same everywhere.
 os.environ.pop("NO_COLOR", None)
+
+# Every property test draws the same examples on every run, in any order and on any machine:
+# derandomized, no example database (hypothesis's default replays a past failure from .hypothesis/
+# first) and no deadline (an example slower than 200 ms on a loaded machine is no failure).
+# A test's own @settings still chooses its number of examples.
+hypothesis_settings.register_profile("tracker", derandomize=True, database=None, deadline=None)
+hypothesis_settings.load_profile("tracker")
 
 # Under pytest-xdist each worker (gw0, gw1, ...) takes a PostgreSQL cluster of its own, started by
 # tests/pg_cluster.py with TRACKER_TEST_PG_CLUSTERS; set before any test module reads the URL.
