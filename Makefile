@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 DB ?=
 
-.PHONY: run test lint typecheck contracts pytest wheel-check demo lock clean system-deps bench soak
+.PHONY: run test lint typecheck contracts pytest pytest-shuffled wheel-check demo lock clean system-deps bench soak
 
 # `make run` installs what the app needs (requirements.lock); `make test` adds the developer
 # tools (requirements-dev.lock: the same pins plus pytest, ruff, mypy and the rest).
@@ -40,10 +40,19 @@ contracts: $(DEV_STAMP)
 # The service tests run twice: on SQLite, and on a throw-away PostgreSQL cluster that
 # tests/pg_cluster.py starts on a free loopback port and removes afterwards. The suite runs in
 # TEST_WORKERS processes (pytest-xdist), each with a cluster of its own.
+# Each worker takes the next test as it frees up (worksteal), so a long walk started late does
+# not leave the other worker idle. PYTEST_ARGS adds to the command line (`--durations=30`, `-x`).
 TEST_WORKERS ?= 2
+PYTEST_ARGS ?=
 pytest: $(DEV_STAMP)
 	TRACKER_TEST_PG_CLUSTERS=$(TEST_WORKERS) $(BIN)/python tests/pg_cluster.py \
-		$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
+		$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The whole suite in a shuffled order, to show no test leans on another's leftovers; the seed is
+# printed in the header, and SEED=n repeats an order.
+SEED ?= $(shell date +%s)
+pytest-shuffled: PYTEST_ARGS += --shuffle $(SEED)
+pytest-shuffled: pytest
 
 # The wheel must carry styles/: build it, install it in a fresh venv outside the checkout, start it.
 wheel-check: $(DEV_STAMP)

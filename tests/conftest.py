@@ -1,19 +1,29 @@
-"""Shared fixtures: a real, migrated SQLite campaign file per test."""
+"""Shared fixtures: a real, migrated SQLite campaign file per test (a copy of one migrated once)."""
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import Engine
 
 from tracker import settings
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 
 # Snapshots must render colour the same everywhere.
 os.environ.pop("NO_COLOR", None)
+
+# Every property test draws the same examples on every run, in any order and on any machine:
+# derandomized, no example database (hypothesis's default replays a past failure from .hypothesis/
+# first) and no deadline (an example slower than 200 ms on a loaded machine is no failure).
+# A test's own @settings still chooses its number of examples.
+hypothesis_settings.register_profile("tracker", derandomize=True, database=None, deadline=None)
+hypothesis_settings.load_profile("tracker")
 
 # Under pytest-xdist each worker (gw0, gw1, ...) takes a PostgreSQL cluster of its own, started by
 # tests/pg_cluster.py with TRACKER_TEST_PG_CLUSTERS; set before any test module reads the URL.
@@ -21,6 +31,29 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker.startswith("gw") and os.environ.get(f"TRACKER_TEST_PG_{_worker[2:]}"):
     os.environ["TRACKER_TEST_PG"] = os.environ[f"TRACKER_TEST_PG_{_worker[2:]}"]
     os.environ["TRACKER_TEST_PG_DIR"] = os.environ[f"TRACKER_TEST_PG_DIR_{_worker[2:]}"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--shuffle",
+        metavar="SEED",
+        type=int,
+        help="run the tests in an order shuffled by SEED (`make pytest-shuffled`): no test may "
+        "depend on what another left behind",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = config.getoption("--shuffle")
+    return None if seed is None else f"tests shuffled with --shuffle {seed}"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Shuffle after every other hook; the same seed gives each xdist worker the same order."""
+    seed = config.getoption("--shuffle")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,8 +83,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def engine(db_path: Path) -> Iterator[Engine]:
-    engine = make_engine(str(db_path))
-    migrate(engine)
+    engine = migrated_engine(db_path)
     yield engine
     engine.dispose()
 
