@@ -13,8 +13,12 @@ from tracker.rules.shorthand import (
     CriticalInput,
     DamageLine,
     ShorthandError,
+    items_of,
+    line_for,
+    match_kind,
     parse_line,
     rank_names,
+    unique_best,
 )
 
 
@@ -420,3 +424,85 @@ def test_rank_names_returns_each_matching_name_once(query: str, names: list[str]
     if wanted and wanted in [" ".join(n.lower().split()) for n in names]:
         first = names[ranked[0]]
         assert " ".join(first.lower().split()) == wanted
+
+
+# --- unique_best: when a typed name is recorded without asking ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "names", "meant"),
+    [
+        ("ho", ["Hotspur", "Hostile", "Havock"], None),  # two names begin with it: ask
+        ("hots", ["Hotspur", "Hostile", "Havock"], 0),  # only Hotspur begins with it
+        ("hav", ["Hotspur", "Hostile", "Havock"], 2),
+        ("hood", ["Hoodoo", "Hood"], 1),  # the whole name beats a beginning
+        ("HOOD", ["hood", "Hood"], None),  # two ships of one name: ask
+        ("spee", ["Admiral Graf Spee", "Admiral Hipper"], 0),
+        ("zz", ["Exeter", "Ajax"], None),  # no match at all
+        ("", ["Exeter"], None),  # no name typed: the screen's last ship, not this rule
+    ],
+)
+def test_unique_best_names_one_ship_only_when_none_matches_as_well(
+    query: str, names: list[str], meant: int | None
+) -> None:
+    assert unique_best(query, names) == meant
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    query=st.text(alphabet="hos tx", max_size=4),
+    names=st.lists(st.text(alphabet="hos txH", min_size=1, max_size=8), max_size=6),
+)
+def test_unique_best_is_the_first_ranked_and_alone_in_its_kind(
+    query: str, names: list[str]
+) -> None:
+    meant = unique_best(query, names)
+    ranked = rank_names(query, names) if query.split() else []
+    if meant is None:
+        # Either nothing matches, or the best kind of match is shared by two names or more.
+        if ranked:
+            best = match_kind(query, names[ranked[0]])
+            assert [match_kind(query, names[i]) for i in ranked].count(best) >= 2
+    else:
+        assert ranked[0] == meant
+        kind = match_kind(query, names[meant])
+        assert all(match_kind(query, names[i]) != kind for i in ranked[1:])
+
+
+# --- items_of and line_for: a line repeated on another ship --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "items"),
+    [
+        ("exeter s3 f1 fm+1", "s3 f1 fm+1"),
+        ('"Admiral Graf Spee" s2 crit "B turret out"', 's2 crit "B turret out"'),
+        ('"S1" f2', "f2"),  # a quoted name is a name, even one that looks like an item
+        ("s3 f1", "s3 f1"),  # no name: the screen's last ship
+        ("exeter", ""),
+    ],
+)
+def test_items_of_leaves_the_ships_name_out(line: str, items: str) -> None:
+    assert items_of(line) == items
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    ship=st.text(alphabet=st.sampled_from("aAsSf1 '\"-+"), min_size=1, max_size=10).filter(
+        lambda name: name.strip() == name and "  " not in name
+    ),
+    structure=st.integers(0, 999),
+    fire=st.integers(-99, 99),
+)
+def test_a_line_for_a_ship_reads_back_as_that_ship_and_those_items(
+    ship: str, structure: int, fire: int
+) -> None:
+    items = f"s{structure} fm{fire:+d}"
+    line = line_for(ship, items)
+    if line == items:  # a name no quoting can carry (both quotes and item-like words)
+        assert "'" in ship and '"' in ship
+        return
+    parsed = parse_line(line)
+    assert parsed.ship == ship
+    assert (parsed.structure, parsed.fire_delta) == (structure, fire)
+    assert items_of(line) == items

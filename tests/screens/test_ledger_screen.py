@@ -178,6 +178,30 @@ async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Pat
     assert mines.counter(factory, ship_id=ship_id).fuel == mines.swwas.Fuel(4, 0, 0)
 
 
+async def test_enter_draws_the_next_ship_as_the_hint_says(tmp_path: Path) -> None:
+    app, factory, campaign_id = app_on(tmp_path / "campaign.db", seed=3)
+    navy = campaigns.get_overview(factory, campaign_id=campaign_id).sides[1].id
+    boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="A", area_b="B")
+    field = mines.sow_minefield(factory, side_id=navy, laid_by="surface", boundary_id=boundary,
+                                complete=True)  # fmt: skip
+    ships = [ship.ship_id for ship in mines.counter_ships(factory, campaign_id=campaign_id)]
+    check_id = mines.start_check(factory, minefield_id=field, ship_ids=ships, speed=1, seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.push_screen(MineCheckScreen(campaign_id, check_id))
+        await pilot.pause()
+        check = app.screen
+        assert isinstance(check, MineCheckScreen)
+        assert "enter: draw the next ship" in str(check.query_one("#check-message").render())
+        for number, d6 in enumerate((1, 2), start=1):
+            form = await press_to(pilot, "enter", screen=FormScreen)
+            assert form.form_title.startswith(f"Draw {number}:")
+            await fill_form(pilot, {"roll": d6, "effects": "none"})
+            assert isinstance(app.screen, MineCheckScreen) and check.view is not None
+            assert check.view.drawn == number
+        await pilot.press("q")
+
+
 async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
     app = sample_app(tmp_path / "campaign.db", seed=9)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -234,32 +234,60 @@ def _critical(kind: str, word: str, start: int, end: int, quoted: bool) -> Criti
     return CriticalInput(kind=kind, text=word.strip())
 
 
-def rank_names(query: str, names: list[str]) -> list[int]:
-    """Indices of the names that match the query, best first (the ship finder).
+def match_kind(query: str, name: str) -> int | None:
+    """How well a name matches the typed words, 0 best, None for no match (the ship finder).
 
-    Exact (any case) beats a prefix, a prefix beats a word prefix, then a substring, then the
-    query's letters in order (``agspee`` finds Admiral Graf Spee). Ties keep the given order.
+    0 the whole name (any case), 1 the name begins with the words, 2 a word of the name begins
+    with them, 3 the words stand anywhere in the name, 4 the words' letters come in order
+    (``agspee`` finds Admiral Graf Spee). Runs of spaces count as one.
     """
     wanted = " ".join(query.lower().split())
-    if not wanted:
+    lowered = " ".join(name.lower().split())
+    if lowered == wanted:
+        return 0
+    if lowered.startswith(wanted):
+        return 1
+    if any(word.startswith(wanted) for word in lowered.split()):
+        return 2
+    if wanted in lowered:
+        return 3
+    if _in_order(wanted.replace(" ", ""), lowered):
+        return 4
+    return None
+
+
+def rank_names(query: str, names: list[str]) -> list[int]:
+    """Indices of the names that match the query, best first by match_kind; ties keep the
+    given order."""
+    if not query.split():
         return list(range(len(names)))
-    scored: list[tuple[int, int]] = []
-    for index, name in enumerate(names):
-        lowered = " ".join(name.lower().split())
-        if lowered == wanted:
-            score = 0
-        elif lowered.startswith(wanted):
-            score = 1
-        elif any(word.startswith(wanted) for word in lowered.split()):
-            score = 2
-        elif wanted in lowered:
-            score = 3
-        elif _in_order(wanted.replace(" ", ""), lowered):
-            score = 4
-        else:
-            continue
-        scored.append((score, index))
+    scored = [
+        (kind, index)
+        for index, name in enumerate(names)
+        if (kind := match_kind(query, name)) is not None
+    ]
     return [index for _, index in sorted(scored)]
+
+
+def best_matches(query: str, names: list[str]) -> list[int]:
+    """Indices of the names sharing the best kind of match (match_kind), in the given order."""
+    if not query.split():
+        return []
+    kinds = [match_kind(query, name) for name in names]
+    found = [kind for kind in kinds if kind is not None]
+    return [index for index, kind in enumerate(kinds) if found and kind == min(found)]
+
+
+def unique_best(query: str, names: list[str]) -> int | None:
+    """The index of the one name that matches better than every other, else None.
+
+    The rule a typed name is recorded by (README "The damage shorthand"): the ship whose kind
+    of match (match_kind) is the best is the one meant, but only when no other ship matches as
+    well; `ho` with Hotspur and Hostile (both begin with it) names neither, `hots` names
+    Hotspur, and `hood` names Hood even beside Hoodoo (a whole name beats a beginning).
+    """
+    tied = best_matches(query, names)
+    return tied[0] if len(tied) == 1 else None
 
 
 def _in_order(letters: str, text: str) -> bool:
@@ -269,3 +297,27 @@ def _in_order(letters: str, text: str) -> bool:
         if position == 0:
             return False
     return True
+
+
+def items_of(line: str) -> str:
+    """The line from its first item on (what the ship took), without the ship's name.
+
+    `exeter s3 f1 fm+1` gives `s3 f1 fm+1`: what a repeated line applies to another ship.
+    """
+    for word, start, _, quoted in _words(line):
+        if not quoted and _is_item(word):
+            return line[start:].strip()
+    return ""
+
+
+def line_for(ship: str, items: str) -> str:
+    """A line naming the ship in full, quoted only when its bare name would not read back as
+    the name (a ship called `S1`, or one whose name holds a quote)."""
+    for name in (ship, f'"{ship}"', f"'{ship}'"):
+        line = f"{name} {items}".strip()
+        try:
+            if parse_line(line).ship == ship:
+                return line
+        except ShorthandError:
+            continue
+    return items

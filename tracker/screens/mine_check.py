@@ -188,6 +188,12 @@ class MineCheckScreen(TrackerScreen):
             message.append("\nr or enter: draw the next ship and roll its d6 (ctrl+r rolls).")
         self.query_one("#check-message", Static).update(message)
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        # The table has the focus and takes enter for itself: enter draws, as the hint says.
+        event.stop()
+        if not self.refuse_if_read_only():
+            self.action_roll()
+
     def action_back(self) -> None:
         self.dismiss()
 

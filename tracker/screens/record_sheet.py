@@ -30,14 +30,16 @@ from tracker.services.visibility import Viewer
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.track_bar import track_bar
 
-# (label, width): sized so the whole row fits a 120-column terminal; damage comes first.
+# (label, width): damage comes first, then the criticals in force; at 120 columns the last
+# columns (the ship's data, not its state) scroll into view with the cursor.
 SHIP_COLUMNS = (
-    ("Ship", 12), ("Structure", 14), ("Flotation", 14), ("Fire", 4), ("Morale", 9),
+    ("Ship", 12), ("Structure", 14), ("Flotation", 14), ("Fire", 4), ("Morale", 9), ("Crits", 12),
     ("Type", 4), ("Class", 9), ("Nation", 9), ("Sz Kn Ar", 8), ("Points", 9), ("Base", 4),
 )  # fmt: skip
 LEGEND = (
     "S⅓ black smoke: Structure at or below 1/3 · F⅓ white smoke: Flotation at or below 1/3 · "
-    "both call for morale tests · OoC Out of Command this turn · Points base→with crew %"
+    "both call for morale tests · OoC Out of Command this turn · Crits: criticals in force, "
+    "the newest named · Points base→with crew %"
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 
@@ -123,6 +125,14 @@ def ship_status(ship: ShipView) -> Text:
     return text
 
 
+def criticals_cell(ship: ShipView) -> Text:
+    """The critical hits in force: how many, then the newest one's effect (`2 B turret out`)."""
+    if not ship.criticals_in_force:
+        return Text("")
+    return Text(f"{ship.criticals_in_force} {ship.newest_critical}", style="yellow",
+                overflow="ellipsis", no_wrap=True)  # fmt: skip
+
+
 def ship_row(ship: ShipView) -> list[Any]:
     """One row of the ships table; names are plain Text so markup in them shows as typed."""
     return [
@@ -131,6 +141,7 @@ def ship_row(ship: ShipView) -> list[Any]:
         track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
         Text(str(ship.fire_markers or ""), style="bold red"),
         ship_status(ship),
+        criticals_cell(ship),
         Text(ship.type_abbrev),
         Text(ship.class_name, overflow="ellipsis", no_wrap=True),
         Text(ship.nation, overflow="ellipsis", no_wrap=True),

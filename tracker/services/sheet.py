@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, col, select
+from dataclasses import replace
+
+from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -10,6 +12,7 @@ from tracker.models import (
     Campaign,
     Commander,
     Crew,
+    Critical,
     Scenario,
     Ship,
     ShipSnapshot,
@@ -134,7 +137,7 @@ def _sheet_ship(
     if ship.crew_id is not None:
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
     crew = own if ship.crew_id is not None else squadron_crew
-    return ship_view(
+    view = ship_view(
         ship,
         crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
         scale=scale,
@@ -143,6 +146,19 @@ def _sheet_ship(
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
     )
+    count, newest = _criticals_in_force(session, ship.id or 0)
+    return replace(view, criticals_in_force=count, newest_critical=newest)
+
+
+def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
+    """How many of the ship's critical hits are in force, and the newest one's effect: what the
+    sheet's row shows, so a player need not open the ship to see them (SMR2 §8.8, §9.9)."""
+    in_force = (Critical.ship_id == ship_id, Critical.status == "active")
+    count = session.exec(select(func.count()).select_from(Critical).where(*in_force)).one()
+    newest = session.exec(
+        select(Critical.effect).where(*in_force).order_by(col(Critical.id).desc()).limit(1)
+    ).first()
+    return count, newest or ""
 
 
 def strengths(

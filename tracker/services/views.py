@@ -143,6 +143,9 @@ class ShipView:
     own_crew: CrewView | None = None
     # The row version read (models.versioned): an edit form sends it back as expected_version.
     version: int = 1
+    # The critical hits in force (neither repaired nor undone), and the newest one's effect.
+    criticals_in_force: int = 0
+    newest_critical: str = ""
 
 
 @dataclass(frozen=True)
