@@ -19,6 +19,7 @@ from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.rules import swwas
 from tracker.screens.form import FormScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.mine_check import MineCheckScreen
@@ -173,9 +174,9 @@ async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Pat
         await pilot.press("q")
     ship_id = next(c.ship_id for c in mines.counter_ships(factory, campaign_id=campaign_id)
                    if c.name == heavy)  # fmt: skip
-    assert mines.counter(factory, ship_id=ship_id).fuel == mines.swwas.Fuel(0, 4, 0)
+    assert mines.counter(factory, ship_id=ship_id).fuel == swwas.Fuel(0, 4, 0)
     mines.refuel_ship(factory, ship_id=ship_id)
-    assert mines.counter(factory, ship_id=ship_id).fuel == mines.swwas.Fuel(4, 0, 0)
+    assert mines.counter(factory, ship_id=ship_id).fuel == swwas.Fuel(4, 0, 0)
 
 
 async def test_enter_draws_the_next_ship_as_the_hint_says(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from sqlmodel import SQLModel, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship, SubMarker, WasUnit
-from tracker.services import exchange, history, mines, roster, scenarios, visibility
+from tracker.services import exchange, history, mines, roster, scenarios, secrets, visibility
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import Viewer
@@ -219,7 +219,7 @@ def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_t
     for detail in details:
         assert detail["sealed"].startswith("fernet:") and detail["dice"] is None
     key = roster_key(factory, world.red_id)
-    opened = [mines.secrets.open_note(detail["sealed"], key) for detail in details]
+    opened = [secrets.open_note(detail["sealed"], key) for detail in details]
     assert opened[1]["dice"] == {"d6": 4} and "Q8" in opened[1]["summary"]
 
 

@@ -1,0 +1,100 @@
+"""The mine warfare rooms: ships' counters and fuel, the minefield ledger, and the mine check.
+
+Second World War at Sea mine-warfare variant (RULES.md §Mines) and the War at Sea secured and
+drifting minefields (RULES.md §Subs ¶12-13). The campaign's mine damage table is one of its typed-in
+rule tables (tracker.services.rule_tables). Callers say `mines.ledger(...)`: the names of the
+rooms are gathered here so that one import reaches them all.
+"""
+
+from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS, MINEFIELD_STATUSES
+from tracker.services.mines.checks import (
+    CheckView,
+    DrawView,
+    abandon_check,
+    check_view,
+    current_check,
+    roll_mine,
+    start_check,
+    table_effect,
+)
+from tracker.services.mines.counters import (
+    CounterView,
+    counter,
+    counter_ships,
+    refuel_ship,
+    save_counter,
+    ship_by_name,
+    ship_finder,
+    torpedo_attack,
+    use_fuel,
+)
+from tracker.services.mines.minefields import (
+    LIVE,
+    MAX_AREA,
+    MAX_TURN,
+    BoundaryView,
+    Ledger,
+    MinefieldView,
+    add_boundary,
+    aerial_drop,
+    complete_minefield,
+    drift,
+    drifting,
+    ledger,
+    not_drifted,
+    reveal,
+    set_status,
+    sow_minefield,
+)
+from tracker.services.rule_tables import (
+    MineRowView,
+    MineTable,
+    delete_mine_row,
+    mine_table,
+    save_mine_row,
+)
+
+__all__ = [
+    "APPLIES_TO",
+    "COUNTER_SIZES",
+    "LAYERS",
+    "LIVE",
+    "MAX_AREA",
+    "MAX_TURN",
+    "MINEFIELD_STATUSES",
+    "BoundaryView",
+    "CheckView",
+    "CounterView",
+    "DrawView",
+    "Ledger",
+    "MineRowView",
+    "MineTable",
+    "MinefieldView",
+    "abandon_check",
+    "add_boundary",
+    "aerial_drop",
+    "check_view",
+    "complete_minefield",
+    "counter",
+    "counter_ships",
+    "current_check",
+    "delete_mine_row",
+    "drift",
+    "drifting",
+    "ledger",
+    "mine_table",
+    "not_drifted",
+    "refuel_ship",
+    "reveal",
+    "roll_mine",
+    "save_counter",
+    "save_mine_row",
+    "set_status",
+    "ship_by_name",
+    "ship_finder",
+    "sow_minefield",
+    "start_check",
+    "table_effect",
+    "torpedo_attack",
+    "use_fuel",
+]

@@ -1,0 +1,369 @@
+"""A ship's Second World War at Sea counter: its values, its fuel, what mines did to it, and its
+torpedo attacks (RULES.md §Mines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import (
+    Campaign,
+    Minefield,
+    Ship,
+    Side,
+)
+from tracker.models.mines import COUNTER_SIZES
+from tracker.rules import swwas
+from tracker.services import journal, visibility
+from tracker.services.common import get_row
+from tracker.services.errors import (
+    InvalidInput,
+    check,
+    require_plain,
+    require_range,
+)
+
+
+@dataclass(frozen=True)
+class CounterView:
+    """A ship's Second World War at Sea counter values and what mines have done to it."""
+
+    ship_id: int
+    name: str
+    side_id: int
+    side_name: str
+    counter_size: str
+    speed_rating: int
+    speed_lost: int
+    torpedo_factors: int
+    mines_loaded: int
+    mines_laid: int
+    sowing_id: int | None
+    gunnery_lost: int
+    hull_boxes: int
+    hull_damage: int
+    crippled: bool
+    sunk: bool
+    fuel: swwas.Fuel
+    # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
+    # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
+    mines_hidden: bool = False
+
+    @property
+    def torpedoes_left(self) -> int:
+        """Torpedo factors not given over to mines (RULES.md §Mines: one per minefield loaded)."""
+        return swwas.sub_torpedo_factors_left(self.torpedo_factors, self.mines_loaded)
+
+    @property
+    def mines_aboard(self) -> int:
+        return max(0, self.mines_loaded - self.mines_laid)
+
+
+# --- counters and fuel -------------------------------------------------------------------
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def _fuel(ship: Ship) -> swwas.Fuel:
+    return swwas.Fuel(full=ship.fuel_full, empty=ship.fuel_empty, lost=ship.fuel_lost)
+
+
+def _set_fuel(ship: Ship, fuel: swwas.Fuel) -> None:
+    ship.fuel_full, ship.fuel_empty, ship.fuel_lost = fuel.full, fuel.empty, fuel.lost
+
+
+def _laid_by(session: Session, ship_id: int) -> list[Minefield]:
+    """The minefields a ship laid (not undone): all a counter needs of it."""
+    return list(
+        session.exec(
+            select(Minefield)
+            .where(Minefield.layer_ship_id == ship_id, Minefield.status != "void")
+            .order_by(col(Minefield.id))
+        ).all()
+    )
+
+
+def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int, list[Minefield]]:
+    """What _laid_by gives, for every ship of these sides at once (a ledger has many ships)."""
+    laid: dict[int, list[Minefield]] = {}
+    for field in session.exec(
+        select(Minefield)
+        .join(Ship, col(Ship.id) == col(Minefield.layer_ship_id))
+        .where(col(Ship.side_id).in_(side_ids), Minefield.status != "void")
+        .order_by(col(Minefield.id))
+    ).all():  # fmt: skip
+        laid.setdefault(field.layer_ship_id or 0, []).append(field)
+    return laid
+
+
+def _counter_view(
+    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]] | None = None,
+    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+) -> CounterView:  # fmt: skip
+    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships;
+    `viewer` is who looks: the opponent and the umpire see no minelayer's secret."""
+    laid = _laid_by(session, ship.id or 0) if laid_by is None else laid_by.get(ship.id or 0, [])
+
+    # Only a submarine's sowing stops its torpedo attacks; a surface minelayer sowing may still
+    # make them (RULES.md §Mines).
+    def sub_sowing(fields: list[Minefield]) -> int | None:
+        return next((field.id for field in fields if field.status == "sowing"
+                     and field.laid_by == "submarine"), None)  # fmt: skip
+
+    if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
+        # Only public minefields count; the mines aboard read as the placeholder.
+        laid = [field for field in laid if not field.secret]
+        shown = visibility.shown("ship", "mines_loaded", ship.mines_loaded, viewer=viewer,
+                                 own=False, revealed=False)  # fmt: skip
+        if shown is None:
+            return replace(_counter_view(session, ship, side, {ship.id or 0: []}), mines_loaded=0,
+                           sowing_id=sub_sowing(laid), mines_hidden=True)  # fmt: skip
+    sowing = sub_sowing(laid)
+    return CounterView(
+        ship_id=ship.id or 0, name=ship.name, side_id=side.id or 0, side_name=side.name,
+        counter_size=ship.counter_size, speed_rating=ship.speed_rating,
+        speed_lost=ship.speed_lost, torpedo_factors=ship.torpedo_factors,
+        mines_loaded=ship.mines_loaded,
+        mines_laid=sum(1 for field in laid if field.laid_by == "submarine"),
+        sowing_id=sowing, gunnery_lost=ship.gunnery_lost, hull_boxes=ship.hull_boxes,
+        hull_damage=ship.hull_damage, crippled=ship.crippled, sunk=ship.sunk, fuel=_fuel(ship),
+    )  # fmt: skip
+
+
+def counter(
+    factory: SessionFactory, *, ship_id: int, viewer: visibility.Viewer = visibility.Viewer.OWNER
+) -> CounterView:
+    """A ship's counter as `viewer` sees it (docs/RULES.md §Secrets)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        return _counter_view(session, ship, get_row(session, Side, ship.side_id), viewer=viewer)
+
+
+def _ship_and_campaign(session: Session, ship_id: int) -> tuple[Ship, Side, Campaign]:
+    ship = get_row(session, Ship, ship_id)
+    side = get_row(session, Side, ship.side_id)
+    return ship, side, get_row(session, Campaign, side.campaign_id)
+
+
+def _journal_ship(
+    session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: str, summary: str,
+    dice: dict[str, Any] | None = None, extra: tuple[journal.RowChange, ...] = (),
+) -> None:  # fmt: skip
+    change = journal.row_change("ship", ship.id, before, journal.row_state(ship))
+    journal.append(
+        session, campaign_id=side.campaign_id, kind=kind, ship_id=ship.id, side_id=side.id,
+        summary=summary, dice=dice, changes=(change, *extra),
+    )  # fmt: skip
+
+
+def save_counter(
+    factory: SessionFactory,
+    *,
+    ship_id: int,
+    counter_size: str,
+    speed_rating: int,
+    torpedo_factors: int = 0,
+    mines_loaded: int = 0,
+    hull_boxes: int = 0,
+    fuel_full: int = 0,
+    fuel_empty: int = 0,
+    speed_lost: int | None = None,
+    gunnery_lost: int | None = None,
+    hull_damage: int | None = None,
+    crippled: bool | None = None,
+) -> str:
+    """Enter a ship's counter values; the size is the player's, never derived (RULES.md §Mines).
+
+    The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
+    giving it is how a repair or a correction is entered (the repair rules are the group's).
+    """
+    errors: dict[str, str] = {}
+    for field, amount, high in (("speed_lost", speed_lost, speed_rating),
+                                ("gunnery_lost", gunnery_lost, 99),
+                                ("hull_damage", hull_damage, hull_boxes or 99)):  # fmt: skip
+        if amount is not None:
+            require_range(errors, field, amount, 0, high)
+    if counter_size not in ("", *COUNTER_SIZES):
+        errors["counter_size"] = "must be long or small (as printed on the counter)"
+    for field, value, high in (
+        ("speed_rating", speed_rating, 20), ("torpedo_factors", torpedo_factors, 99),
+        ("mines_loaded", mines_loaded, 99), ("hull_boxes", hull_boxes, 99),
+        ("fuel_full", fuel_full, 99), ("fuel_empty", fuel_empty, 99),
+    ):  # fmt: skip
+        require_range(errors, field, value, 0, high)
+    if "mines_loaded" not in errors and mines_loaded > torpedo_factors:
+        errors["mines_loaded"] = (
+            f"each minefield takes the place of a torpedo factor: at most {torpedo_factors}"
+        )
+    check(errors)
+    with session_scope(factory) as session:
+        ship, side, _ = _ship_and_campaign(session, ship_id)
+        laid = sum(1 for field in _laid_by(session, ship_id) if field.laid_by == "submarine")
+        if mines_loaded < laid:
+            raise InvalidInput(
+                {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
+            )
+        before = journal.row_state(ship)
+        ship.counter_size, ship.speed_rating = counter_size, speed_rating
+        ship.torpedo_factors, ship.mines_loaded = torpedo_factors, mines_loaded
+        ship.hull_boxes, ship.fuel_full, ship.fuel_empty = hull_boxes, fuel_full, fuel_empty
+        ship.speed_lost = min(ship.speed_lost if speed_lost is None else speed_lost, speed_rating)
+        ship.gunnery_lost = ship.gunnery_lost if gunnery_lost is None else gunnery_lost
+        hits = ship.hull_damage if hull_damage is None else hull_damage
+        ship.hull_damage = min(hits, hull_boxes) if hull_boxes else hits
+        ship.crippled = ship.crippled if crippled is None else crippled
+        summary = f"{ship.name}: counter {counter_size or '(no size)'}, speed {speed_rating}, " \
+            f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
+        kind = "counter"
+        if ship.fuel_lost and fuel_full > before["fuel_full"]:
+            # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
+            # them is a correction the player may make, said and journaled as one.
+            kind = "correction"
+            summary += (f"; correction: full fuel {before['fuel_full']} -> {fuel_full} while "
+                        f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
+                        "'refuel lost factors only in a friendly port'")  # fmt: skip
+        _journal_ship(session, ship, side, before, kind, summary)
+        return summary
+
+
+def _afloat(session: Session, ship_id: int, field: str) -> tuple[Ship, Side]:
+    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
+    ship, side, _ = _ship_and_campaign(session, ship_id)
+    if ship.sunk:
+        raise InvalidInput({field: f"{ship.name} is sunk"})
+    return ship, side
+
+
+def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
+    """Ordinary fuel use, entered by the player: full factors become empty."""
+    with session_scope(factory) as session:
+        ship, side = _afloat(session, ship_id, "factors")
+        if not 1 <= factors <= ship.fuel_full:
+            raise InvalidInput(
+                {"factors": f"{ship.name} has {ship.fuel_full} full fuel factors: use 1.."
+                 f"{ship.fuel_full}" if ship.fuel_full else f"{ship.name} has no full fuel"}
+            )  # fmt: skip
+        before = journal.row_state(ship)
+        ship.fuel_full -= factors
+        ship.fuel_empty += factors
+        summary = f"{ship.name} used {factors} fuel ({ship.fuel_full} full left)"
+        _journal_ship(session, ship, side, before, "fuel", summary)
+        return summary
+
+
+def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = None) -> str:
+    """Refuel empty factors (None: all); factors lost to mines wait for a port repair."""
+    if factors is not None and factors < 1:
+        raise InvalidInput({"factors": "refuel 1 or more factors, or leave it blank for all"})
+    with session_scope(factory) as session:
+        ship, side = _afloat(session, ship_id, "factors")
+        fuel = _fuel(ship)
+        if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
+            lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "
+                    "in a friendly port") if fuel.lost else ""  # fmt: skip
+            raise InvalidInput(
+                {
+                    "factors": f"{ship.name} has {_n(fuel.empty, 'empty fuel factor')} to "
+                    f"refuel{lost}"
+                }
+            )
+        try:
+            after = swwas.refuel(fuel, factors)
+        except ValueError as exc:
+            raise InvalidInput({"factors": str(exc)}) from exc
+        before = journal.row_state(ship)
+        _set_fuel(ship, after)
+        summary = f"{ship.name} refuelled {after.full - fuel.full} ({after.full} full)"
+        _journal_ship(session, ship, side, before, "fuel", summary)
+        return summary
+
+
+def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
+    """Record a torpedo attack; a submarine sowing a minefield may not make one, a surface
+    minelayer may (RULES.md §Mines)."""
+    errors: dict[str, str] = {}
+    require_plain(errors, "target", target)
+    check(errors)
+    with session_scope(factory) as session:
+        ship, side = _afloat(session, ship_id, "factors")
+        view = _counter_view(session, ship, side)
+        if view.sowing_id is not None:
+            raise InvalidInput(
+                {"factors": f"{ship.name} is sowing minefield #{view.sowing_id}: no torpedo "
+                 "attacks until it is complete"}
+            )  # fmt: skip
+        if not 1 <= factors <= view.torpedoes_left:
+            raise InvalidInput(
+                {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "
+                 f"({view.mines_loaded} given over to mines): attack with 1.."
+                 f"{view.torpedoes_left}" if view.torpedoes_left else
+                 f"{ship.name} has no torpedo factors left for an attack"}
+            )  # fmt: skip
+        summary = f"{ship.name} made a torpedo attack with {_n(factors, 'factor')}"
+        summary += f" on {target.strip()}" if target.strip() else ""
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="torpedo", ship_id=ship.id,
+            side_id=side.id, summary=summary[:400], after={"factors": factors},
+        )  # fmt: skip
+        return summary
+
+
+def ship_by_name(
+    factory: SessionFactory, *, campaign_id: int, name: str, side: str | None = None
+) -> int:
+    """The id of the campaign's ship of that name (any case), on that side when given."""
+    return ship_finder(factory, campaign_id=campaign_id)(name, side)
+
+
+def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, str | None], int]:
+    """ship_by_name for many names: the campaign's ships are read once (a CSV of counters
+    names hundreds), and each name is then found among them."""
+    with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
+        sides = {row.id: row.name for row in session.exec(
+            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        ships = session.exec(
+            select(col(Ship.id), col(Ship.name), col(Ship.side_id))
+            .where(col(Ship.side_id).in_(list(sides))).order_by(col(Ship.id))
+        ).all()  # fmt: skip
+    by_name: dict[str, list[tuple[int, str]]] = {}
+    for ship_id, ship_name, side_id in ships:
+        # SQLite's lower() folds ASCII only: names are compared casefolded, here.
+        by_name.setdefault(ship_name.casefold(), []).append((ship_id or 0, sides[side_id]))
+
+    def find(name: str, side: str | None = None) -> int:
+        matches = [
+            ship_id
+            for ship_id, side_name in by_name.get(name.strip().casefold(), [])
+            if not side or side_name.casefold() == side.strip().casefold()
+        ]
+        if not matches:
+            where = f" on {side.strip()!r}" if side else " in this campaign"
+            raise InvalidInput({"ship": f"no ship named {name.strip()!r}{where}"})
+        if len(matches) > 1:
+            names = ", ".join(side_name for _, side_name in by_name[name.strip().casefold()])
+            raise InvalidInput({"ship": f"{name.strip()!r} is a ship of {names}: say which in "
+                                "the side column"})  # fmt: skip
+        return matches[0]
+
+    return find
+
+
+def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:
+    """Every ship afloat in the campaign, with its counter (for choosing a task force)."""
+    with session_scope(factory) as session:
+        sides = {side.id: side for side in session.exec(
+            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        ships = session.exec(
+            select(Ship).where(col(Ship.side_id).in_(list(sides)), col(Ship.sunk).is_(False))
+            .order_by(col(Ship.side_id), col(Ship.name))
+        ).all()  # fmt: skip
+        laid_by = _laid_by_ships(session, list(sides))
+        return [_counter_view(session, ship, sides[ship.side_id], laid_by) for ship in ships]

@@ -1,0 +1,691 @@
+"""The minefield ledger: sea boundaries, minefields sown, dropped, drifting and revealed.
+
+Second World War at Sea mine-warfare variant (RULES.md §Mines) and the War at Sea
+secured and drifting minefields (RULES.md §Subs ¶12-13). A secret minefield keeps its place and
+notes in a sealed note, under the side's passphrase like a submarine marker's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import (
+    Campaign,
+    JournalEntry,
+    Minefield,
+    SeaBoundary,
+    Ship,
+    Side,
+)
+from tracker.models.mines import LAYERS
+from tracker.rules import swwas
+from tracker.services import journal, secrets, visibility
+from tracker.services.common import beyond_ids, get_row
+from tracker.services.errors import (
+    InvalidInput,
+    check,
+    require_plain,
+    require_range,
+    require_text,
+)
+from tracker.services.mines.counters import (
+    CounterView,
+    _counter_view,
+    _laid_by_ships,
+)
+from tracker.services.roster import side_key
+
+LIVE = ("sowing", "active")  # minefields that are on the map
+MAX_AREA = 40
+MAX_TURN = 999  # as the ledger's forms take a turn
+
+
+@dataclass(frozen=True)
+class BoundaryView:
+    id: int
+    area_a: str
+    area_b: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.area_a} | {self.area_b}"
+
+
+@dataclass(frozen=True)
+class MinefieldView:
+    """One ledger line; `hidden` when it is secret and the viewer may not read its place."""
+
+    id: int
+    side_id: int
+    side_name: str
+    where: str
+    boundary_id: int | None
+    sector: str
+    count_here: int
+    status: str
+    laid_by: str
+    layer: str
+    turn_started: int | None
+    turn_completed: int | None
+    drop_roll: int | None
+    drifting: bool
+    secret: bool
+    hidden: bool
+    notes: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ledger:
+    campaign_id: int
+    owner_side_id: int | None
+    minefields: tuple[MinefieldView, ...]
+    boundaries: tuple[BoundaryView, ...]
+    counters: tuple[CounterView, ...]
+    turn: int | None
+    owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after this idle
+
+
+# --- boundaries --------------------------------------------------------------------------
+
+
+def add_boundary(factory: SessionFactory, *, campaign_id: int, area_a: str, area_b: str) -> int:
+    """A boundary between two areas of the campaign's map; A|B and B|A are the same one."""
+    errors: dict[str, str] = {}
+    first = require_text(errors, "area_a", area_a, MAX_AREA)
+    second = require_text(errors, "area_b", area_b, MAX_AREA)
+    if not errors and first.lower() == second.lower():
+        errors["area_b"] = "a boundary lies between two different areas"
+    check(errors)
+    low, high = sorted((first, second), key=str.lower)
+    with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
+        for row in session.exec(select(SeaBoundary).where(
+                SeaBoundary.campaign_id == campaign_id)).all():  # fmt: skip
+            if (row.area_a.lower(), row.area_b.lower()) == (low.lower(), high.lower()):
+                raise InvalidInput({"area_b": f"the boundary {low} | {high} is already there"})
+        row = SeaBoundary(campaign_id=campaign_id, area_a=low, area_b=high)
+        session.add(row)
+        session.flush()
+        journal.append(session, campaign_id=campaign_id, kind="ledger",
+                       summary=f"boundary {low} | {high} added")  # fmt: skip
+        return row.id or 0
+
+
+def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
+    return session.exec(
+        select(SeaBoundary)
+        .where(SeaBoundary.campaign_id == campaign_id)
+        .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
+    ).all()
+
+
+def _boundary_views(
+    session: Session, campaign_id: int, rows: Sequence[SeaBoundary] | None = None
+) -> tuple[BoundaryView, ...]:
+    """`rows` are the campaign's boundaries in order, when the caller loaded them already."""
+    rows = _boundary_rows(session, campaign_id) if rows is None else rows
+    return tuple(BoundaryView(id=row.id or 0, area_a=row.area_a, area_b=row.area_b)
+                 for row in rows)  # fmt: skip
+
+
+# --- minefields --------------------------------------------------------------------------
+
+
+def _place_label(
+    session: Session, boundary_id: int | None, sector: str,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> str:  # fmt: skip
+    """`boundaries` holds the campaign's boundaries by id, when the caller loaded them once."""
+    if boundary_id is not None:
+        boundary = (boundaries or {}).get(boundary_id) or session.get(SeaBoundary, boundary_id)
+        return f"{boundary.area_a} | {boundary.area_b}" if boundary else "?"
+    return f"sector {sector}" if sector else "?"
+
+
+def _place(session: Session, field: Minefield, key: bytes | None) -> dict[str, Any]:
+    """A minefield's place, notes and path, opened from the sealed note when it is secret.
+
+    A sealed note names its boundary by its two areas, not by a row id, so it stays right in a
+    campaign exported and imported again (the seal cannot be rewritten without the passphrase).
+    """
+    if not field.secret:
+        return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
+                "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
+    place = secrets.open_note(field.sealed, key)
+    areas = place.pop("boundary", None)
+    place.setdefault("boundary_id", None)
+    if areas:
+        boundary = session.exec(select(SeaBoundary).where(
+            SeaBoundary.campaign_id == field.campaign_id, SeaBoundary.area_a == areas[0],
+            SeaBoundary.area_b == areas[1])).first()  # fmt: skip
+        place["boundary_id"] = boundary.id if boundary else None
+    return place
+
+
+def _store_place(
+    session: Session, field: Minefield, place: dict[str, Any], key: bytes | None
+) -> None:
+    if field.secret:
+        sealed = {key_: value for key_, value in place.items() if key_ != "boundary_id"}
+        boundary = session.get(SeaBoundary, place["boundary_id"]) if place["boundary_id"] else None
+        sealed["boundary"] = [boundary.area_a, boundary.area_b] if boundary else None
+        field.sealed = secrets.seal_note(sealed, key)
+        field.boundary_id, field.sector, field.notes, field.path = None, "", "", "[]"
+        field.layer_name = ""
+    else:
+        field.sealed = ""
+        field.boundary_id, field.sector = place["boundary_id"], place["sector"]
+        field.notes, field.path = place["notes"], json.dumps(place["path"])
+        field.layer_name = place.get("layer_name", "")
+
+
+def _validate_place(
+    session: Session, campaign_id: int, boundary_id: int | None, sector: str,
+    errors: dict[str, str],
+) -> str:  # fmt: skip
+    sector = sector.strip()
+    if (boundary_id is None) == (not sector):
+        errors["boundary"] = "give a boundary (Second World War at Sea) or a sector (War at " \
+            "Sea), not both"  # fmt: skip
+    elif boundary_id is not None:
+        boundary = None if beyond_ids(boundary_id) else session.get(SeaBoundary, boundary_id)
+        if boundary is None or boundary.campaign_id != campaign_id:
+            errors["boundary"] = "that boundary is not on this campaign's map: add it first"
+    elif len(sector) > 12:
+        errors["sector"] = "must be at most 12 characters"
+    require_plain(errors, "sector", sector, name=True)
+    return sector
+
+
+def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | None, int | None]:
+    """The scenario in play and the turn: the one given (not beyond the current turn of a
+    scenario in play), else the current one; None between scenarios when none is given."""
+    if turn is not None and not 1 <= turn <= MAX_TURN:
+        raise InvalidInput({"turn": f"must be 1..{MAX_TURN}, or blank for the current turn, "
+                            f"got {turn}"})  # fmt: skip
+    scenario = journal.current_scenario(session, campaign_id)
+    playing = scenario if scenario and scenario.status == "in_play" else None
+    if playing is not None and turn is not None and turn > playing.turn:
+        raise InvalidInput({"turn": f"{playing.title} is at turn {playing.turn}: a turn from 1 "
+                            f"to {playing.turn}, or blank for this one"})  # fmt: skip
+    return (playing.id if playing else None), (turn if turn is not None else
+                                               (playing.turn if playing else None))  # fmt: skip
+
+
+def _count_here(session: Session, field: Minefield) -> int:
+    """Live minefields sown across the same boundary or in the same sector (public ones)."""
+    if field.boundary_id is None and not field.sector:
+        return 1
+    query = select(Minefield).where(
+        Minefield.campaign_id == field.campaign_id, Minefield.status == "active",
+        col(Minefield.secret).is_(False),
+    )  # fmt: skip
+    if field.boundary_id is not None:
+        query = query.where(Minefield.boundary_id == field.boundary_id)
+    else:
+        query = query.where(Minefield.sector == field.sector)
+    return max(1, len(session.exec(query).all()))
+
+
+def _new_field_change(field: Minefield) -> journal.RowChange:
+    return journal.RowChange("minefield", field.id or 0, {"status": "void"},
+                             {"status": field.status})  # fmt: skip
+
+
+def sow_minefield(
+    factory: SessionFactory,
+    *,
+    side_id: int,
+    laid_by: str,
+    boundary_id: int | None = None,
+    sector: str = "",
+    layer_ship_id: int | None = None,
+    layer_name: str = "",
+    turn: int | None = None,
+    complete: bool = False,
+    drifting: bool = False,
+    secret: bool = False,
+    notes: str = "",
+    passphrase: str | None = None,
+) -> int:
+    """Start sowing a minefield (or enter one already complete) on a boundary or in a sector.
+
+    A submarine lays the minefields it loaded in place of torpedo factors, one at a time; it
+    makes no torpedo attack until the one it is sowing is complete (RULES.md §Mines).
+    """
+    errors: dict[str, str] = {}
+    if laid_by not in LAYERS:
+        errors["laid_by"] = "must be surface, submarine or aircraft"
+    elif laid_by == "aircraft":
+        errors["laid_by"] = "aircraft drop minefields with a roll each: use the aerial drop"
+    if len(notes) > 2000:
+        errors["notes"] = "must be at most 2000 characters"
+    if len(layer_name.strip()) > 60:
+        errors["layer_name"] = "must be at most 60 characters"
+    require_plain(errors, "notes", notes)
+    require_plain(errors, "layer_name", layer_name, name=True)
+    with session_scope(factory) as session:
+        side = get_row(session, Side, side_id)
+        campaign_id = side.campaign_id
+        sector = _validate_place(session, campaign_id, boundary_id, sector, errors)
+        layer = None
+        if layer_ship_id is not None:
+            layer = get_row(session, Ship, layer_ship_id)
+            if layer.side_id != side_id:
+                errors["layer"] = f"{layer.name} is not {side.name}'s ship"
+            elif layer.sunk:
+                errors["layer"] = f"{layer.name} is sunk"
+        if laid_by == "submarine" and layer is None and "layer" not in errors:
+            errors["layer"] = "choose the submarine that lays it"
+        if laid_by == "submarine" and layer is not None and "layer" not in errors:
+            view = _counter_view(session, layer, side)
+            if view.sowing_id is not None:
+                errors["layer"] = (f"{layer.name} is still sowing minefield "
+                                   f"#{view.sowing_id}: complete it first")  # fmt: skip
+            elif view.mines_aboard < 1:
+                errors["layer"] = (f"{layer.name} has no minefields aboard ({view.mines_loaded} "
+                                   f"loaded, {view.mines_laid} laid)")  # fmt: skip
+        check(errors)
+        key = side_key(session, side_id, passphrase) if secret else None
+        scenario_id, turn = _turn(session, campaign_id, turn)
+        field = Minefield(
+            campaign_id=campaign_id, side_id=side_id, status="active" if complete else "sowing",
+            laid_by=laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
+            turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
+            secret=secret,
+        )  # fmt: skip
+        name = layer.name if layer else layer_name.strip()
+        place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
+                 "notes": notes.strip(), "path": []}  # fmt: skip
+        _store_place(session, field, place, key)
+        session.add(field)
+        session.flush()
+        verb = "laid" if complete else "began sowing"
+        summary = (f"{side.name}: {name or 'a ' + laid_by + ' minelayer'} {verb} minefield "
+                   f"#{field.id} ({_place_label(session, boundary_id, sector)})")  # fmt: skip
+        journal.append(
+            session, campaign_id=campaign_id, kind="minefield", side_id=side_id,
+            summary=_secret_summary(side, field, summary) if secret else summary,
+            changes=(_new_field_change(field),),
+            sealed=visibility.sealed_detail(key, summary=summary) if secret else None,
+        )  # fmt: skip
+        return field.id or 0
+
+
+def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
+    """What the journal says in clear of a secret minefield's change: its number, no more
+    (its place, minelayer, way of laying, drift and dice are sealed: docs/RULES.md §Secrets)."""
+    return f"{side.name}: secret minefield #{field.id} ({field.status})"
+
+
+def _field_and_side(session: Session, minefield_id: int) -> tuple[Minefield, Side]:
+    field = get_row(session, Minefield, minefield_id)
+    if field.status == "void":
+        raise InvalidInput({"minefield": f"minefield #{minefield_id} was undone"})
+    return field, get_row(session, Side, field.side_id)
+
+
+def _field_change(
+    session: Session, field: Minefield, side: Side, before: dict[str, Any], summary: str,
+    dice: dict[str, Any] | None = None,
+) -> None:  # fmt: skip
+    change = journal.row_change("minefield", field.id, before, journal.row_state(field))
+    journal.append(
+        session, campaign_id=field.campaign_id, kind="minefield", side_id=side.id,
+        summary=summary, dice=dice, changes=(change,),
+    )  # fmt: skip
+
+
+def complete_minefield(
+    factory: SessionFactory, *, minefield_id: int, turn: int | None = None
+) -> str:
+    """A minefield being sown is complete: it is active, and its layer may use torpedoes."""
+    with session_scope(factory) as session:
+        field, side = _field_and_side(session, minefield_id)
+        if field.status != "sowing":
+            raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}, "
+                                "not being sown"})  # fmt: skip
+        _, turn = _turn(session, field.campaign_id, turn)
+        if turn is not None and field.turn_started is not None and turn < field.turn_started:
+            raise InvalidInput({"turn": f"it was begun on turn {field.turn_started}: complete it "
+                                "on that turn or later"})  # fmt: skip
+        before = journal.row_state(field)
+        field.status, field.turn_completed = "active", turn
+        summary = f"{side.name}: minefield #{field.id} complete"
+        _field_change(session, field, side, before, summary)
+        return summary
+
+
+def set_status(factory: SessionFactory, *, minefield_id: int, status: str) -> str:
+    """Mark a minefield swept or expended (or active again, as a correction)."""
+    if status not in ("active", "swept", "expended"):
+        raise InvalidInput({"status": "must be active, swept or expended"})
+    with session_scope(factory) as session:
+        field, side = _field_and_side(session, minefield_id)
+        if field.status in ("sowing", "scattered"):
+            raise InvalidInput({"status": f"minefield #{field.id} is {field.status}: "
+                                "there is nothing to sweep yet"})  # fmt: skip
+        if field.status == status:
+            raise InvalidInput({"status": f"minefield #{field.id} is already {status}"})
+        before = journal.row_state(field)
+        field.status = status
+        summary = f"{side.name}: minefield #{field.id} {status}"
+        _field_change(session, field, side, before, summary)
+        return summary
+
+
+def aerial_drop(
+    factory: SessionFactory,
+    *,
+    side_id: int,
+    aircraft: str,
+    naval_attack: int,
+    land_attack: int,
+    circled: bool,
+    rolls: Sequence[int],
+    boundary_id: int | None = None,
+    sector: str = "",
+    turn: int | None = None,
+    drifting: bool = False,
+    secret: bool = False,
+    passphrase: str | None = None,
+) -> list[str]:
+    """Aircraft drop minefields, each rolled: 3-6 (circled Naval Attack) or 4-6 takes effect;
+    a failed drop is recorded as scattered (RULES.md §Mines, augmenting 19.32)."""
+    errors: dict[str, str] = {}
+    name = require_text(errors, "aircraft", aircraft, 60)
+    require_range(errors, "naval_attack", naval_attack, 0, 99)
+    require_range(errors, "land_attack", land_attack, 0, 99)
+    capacity = 0
+    if "naval_attack" not in errors and "land_attack" not in errors:
+        capacity = swwas.aircraft_mine_capacity(naval_attack, land_attack)
+        if not rolls:
+            errors["rolls"] = "roll a d6 for each minefield dropped"
+        elif len(rolls) > capacity:
+            errors["rolls"] = (f"{name or 'the aircraft'} carries {capacity} minefields (the "
+                               f"greater attack factor): at most {capacity} drops")  # fmt: skip
+        elif any(not 1 <= roll <= 6 for roll in rolls):
+            errors["rolls"] = "a d6 shows 1..6"
+    with session_scope(factory) as session:
+        side = get_row(session, Side, side_id)
+        sector = _validate_place(session, side.campaign_id, boundary_id, sector, errors)
+        check(errors)
+        key = side_key(session, side_id, passphrase) if secret else None
+        scenario_id, turn = _turn(session, side.campaign_id, turn)
+        dropped = _dropped_this_mission(session, side, name, scenario_id, turn, passphrase)
+        if dropped + len(rolls) > capacity:
+            left = max(0, capacity - dropped)
+            raise InvalidInput({"rolls": f"{name} carries {capacity} minefields a mission (the "
+                                f"greater attack factor) and has dropped {dropped} this "
+                                f"{_mission_word(session, side)}: "
+                                + (f"at most {left} more" if left else "none left")})  # fmt: skip
+        results = []
+        for roll in rolls:
+            works = swwas.aerial_minefield_effective(roll, circled=circled)
+            field = Minefield(
+                campaign_id=side.campaign_id, side_id=side_id,
+                status="active" if works else "scattered", laid_by="aircraft",
+                scenario_id=scenario_id, turn_started=turn,
+                turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
+            )  # fmt: skip
+            _store_place(session, field, {"boundary_id": boundary_id, "sector": sector, "notes": "",
+                                 "path": [], "layer_name": name}, key)  # fmt: skip
+            session.add(field)
+            session.flush()
+            need = "3-6" if circled else "4-6"
+            result = (f"minefield #{field.id}: d6 {roll} ({need}) "
+                      f"{'effective' if works else 'scattered'}")  # fmt: skip
+            results.append(result)
+            summary = f"{side.name}: {name} dropped {result}"
+            journal.append(
+                session, campaign_id=side.campaign_id, kind="minefield", side_id=side_id,
+                summary=_secret_summary(side, field, summary) if secret else summary,
+                dice=None if secret else {"d6": roll}, changes=(_new_field_change(field),),
+                sealed=visibility.sealed_detail(key, summary=summary, dice={"d6": roll})
+                if secret else None,
+            )  # fmt: skip
+        return results
+
+
+def _mission_word(session: Session, side: Side) -> str:
+    campaign = get_row(session, Campaign, side.campaign_id)
+    return "scenario" if campaign.aircraft_mission == "scenario" else "turn"
+
+
+def _dropped_this_mission(
+    session: Session, side: Side, aircraft: str, scenario_id: int | None, turn: int | None,
+    passphrase: str | None,
+) -> int:  # fmt: skip
+    """How many minefields (effective or scattered) this aircraft has dropped on its mission.
+
+    Capacity is per aircraft per mission (RULES.md §Mines): a mission is the game turn, or the whole
+    scenario when the campaign says so; between scenarios, the drops since the last scenario
+    closed with no turn given are one mission (docs/RULES.md §Mines).
+    """
+    query = select(Minefield).where(
+        Minefield.side_id == side.id, Minefield.laid_by == "aircraft",
+        Minefield.status != "void", Minefield.scenario_id == scenario_id,
+    )  # fmt: skip
+    if scenario_id is None or _mission_word(session, side) == "turn":
+        query = query.where(
+            col(Minefield.turn_started).is_(None) if turn is None
+            else Minefield.turn_started == turn
+        )  # fmt: skip
+    if scenario_id is None and turn is None:
+        closed = session.exec(
+            select(func.max(JournalEntry.at)).where(
+                JournalEntry.campaign_id == side.campaign_id, JournalEntry.kind == "close")
+        ).one()  # fmt: skip
+        if closed is not None:
+            query = query.where(Minefield.at > closed)
+    fields = session.exec(query).all()
+    key = None
+    if any(field.secret for field in fields):
+        key = side_key(session, side.id or 0, passphrase)
+    wanted = aircraft.casefold()
+    return sum(
+        1
+        for field in fields
+        if str(_place(session, field, key).get("layer_name", "")).casefold() == wanted
+    )
+
+
+def drift(
+    factory: SessionFactory,
+    *,
+    minefield_id: int,
+    to_boundary_id: int | None = None,
+    to_sector: str = "",
+    d6: int | None = None,
+    turn: int | None = None,
+    passphrase: str | None = None,
+) -> str:
+    """A drifting minefield scatters at the end of the turn to the place the player gives (or
+    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13)."""
+    errors: dict[str, str] = {}
+    if d6 is not None and not 1 <= d6 <= 6:
+        errors["d6"] = "a d6 shows 1..6"
+    with session_scope(factory) as session:
+        field, side = _field_and_side(session, minefield_id)
+        if not field.drifting:
+            raise InvalidInput({"minefield": f"minefield #{field.id} is secured: it stays put"})
+        if field.status not in LIVE:
+            raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}"})
+        to_sector = _validate_place(session, field.campaign_id, to_boundary_id, to_sector, errors)
+        check(errors)
+        key = side_key(session, side.id or 0, passphrase) if field.secret else None
+        place = _place(session, field, key)
+        scenario_id, turn = _turn(session, field.campaign_id, turn)
+        if turn is not None and (field.drift_scenario_id, field.drift_turn) == (scenario_id, turn):
+            raise InvalidInput({"minefield": f"minefield #{field.id} already drifted on turn "
+                                f"{turn}: a minefield drifts once a turn, at its end"})  # fmt: skip
+        old = _place_label(session, place["boundary_id"], place["sector"])
+        new = _place_label(session, to_boundary_id, to_sector)
+        place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
+        place["boundary_id"], place["sector"] = to_boundary_id, to_sector
+        before = journal.row_state(field)
+        _store_place(session, field, place, key)
+        field.drift_scenario_id, field.drift_turn = scenario_id, turn
+        way = f" (d6 {d6})" if d6 is not None else ""
+        summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
+        dice = {"d6": d6} if d6 is not None else None
+        if field.secret:
+            # A secret drift says nothing in clear, and is not undoable: its before and after
+            # would be the sealed notes alone, which the row already keeps.
+            journal.append(
+                session,
+                campaign_id=field.campaign_id,
+                kind="minefield",
+                side_id=side.id,
+                summary=_secret_summary(side, field, summary),
+                sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
+            )
+            # What the screen says aloud: no place, no die.
+            return f"{side.name}: minefield #{field.id} drifted"
+        else:
+            _field_change(session, field, side, before, summary, dice=dice)
+        return summary
+
+
+def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None = None) -> str:
+    """The owner reveals a secret minefield: its place and notes become public."""
+    with session_scope(factory) as session:
+        field, side = _field_and_side(session, minefield_id)
+        if not field.secret:
+            raise InvalidInput({"minefield": f"minefield #{field.id} is already revealed"})
+        place = _place(session, field, side_key(session, side.id or 0, passphrase))
+        # The before keeps the sealed note as it is: an undo seals the place again under the
+        # passphrase (a passphrase changed later re-seals the journal too: roster.set_passphrase).
+        before = journal.row_state(field)
+        field.secret = False
+        _store_place(session, field, place, None)
+        where = _place_label(session, field.boundary_id, field.sector)
+        summary = f"{side.name}: minefield #{field.id} revealed ({where})"
+        _field_change(session, field, side, before, summary)
+        return summary
+
+
+def _field_view(
+    session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> MinefieldView:  # fmt: skip
+    hidden = field.secret and not readable
+    viewer = visibility.Viewer.OWNER if readable else visibility.Viewer.OPPONENT
+    seen = visibility.row_as_seen("minefield", journal.row_state(field), viewer=viewer,
+                                  own=readable, revealed=not field.secret)  # fmt: skip
+    place = ({"boundary_id": None, "sector": "", "notes": "", "path": []} if hidden
+             else _place(session, field, key))  # fmt: skip
+    path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
+                 + (f" (d6 {step['d6']})" if step.get("d6") else "")
+                 for step in place["path"])  # fmt: skip
+    return MinefieldView(
+        id=field.id or 0, side_id=side.id or 0, side_name=side.name,
+        where="secret" if hidden else _place_label(session, place["boundary_id"],
+                                                   place["sector"], boundaries),
+        boundary_id=place["boundary_id"], sector=place["sector"],
+        count_here=0, status=field.status,
+        laid_by=seen["laid_by"], layer=place.get("layer_name", ""),
+        turn_started=field.turn_started, turn_completed=field.turn_completed,
+        drop_roll=seen["drop_roll"], drifting=seen["drifting"], secret=field.secret,
+        hidden=hidden,
+        notes=place["notes"], path=path,
+    )  # fmt: skip
+
+
+def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
+    """Each readable minefield with the count of active ones the viewer can place beside it:
+    public ones, and in the owner's view the owner's secret ones too (RULES.md §Mines)."""
+    places = Counter(
+        (view.boundary_id, view.sector) for view in views
+        if not view.hidden and view.status == "active"
+    )  # fmt: skip
+    return [
+        view if view.hidden else replace(
+            view, count_here=max(1, places[(view.boundary_id, view.sector)]))
+        for view in views
+    ]  # fmt: skip
+
+
+def ledger(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    owner_side_id: int | None = None,
+    passphrase: str | None = None,
+) -> Ledger:
+    """The campaign's minefields and ships' counters. Secret minefields show only their owner,
+    status and turns, except in the owner's view (with the passphrase when the side has one)."""
+    with session_scope(factory) as session:
+        campaign = get_row(session, Campaign, campaign_id)
+        key = side_key(session, owner_side_id, passphrase) if owner_side_id else None
+        sides = {side.id: side for side in session.exec(
+            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        fields = session.exec(
+            select(Minefield)
+            .where(Minefield.campaign_id == campaign_id, Minefield.status != "void")
+            .order_by(col(Minefield.id))
+        ).all()
+        # Loaded once here rather than one query per minefield and per ship.
+        boundaries = {row.id or 0: row for row in _boundary_rows(session, campaign_id)}
+        views = [
+            _field_view(session, field, sides[field.side_id],
+                        key if field.side_id == owner_side_id else None,
+                        field.side_id == owner_side_id, boundaries)
+            for field in fields
+        ]  # fmt: skip
+        views = _with_counts(views)
+        ships = session.exec(
+            select(Ship)
+            .where(col(Ship.side_id).in_(list(sides)))
+            .where((Ship.counter_size != "") | (Ship.fuel_full + Ship.fuel_empty
+                                                + Ship.fuel_lost > 0))
+            .order_by(col(Ship.side_id), col(Ship.name))
+        ).all()  # fmt: skip
+        scenario = journal.current_scenario(session, campaign_id)
+        laid_by = _laid_by_ships(session, list(sides))
+        return Ledger(
+            campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
+            boundaries=_boundary_views(session, campaign_id, list(boundaries.values())),
+            counters=tuple(_counter_view(
+                session, ship, sides[ship.side_id], laid_by,
+                visibility.Viewer.OWNER if ship.side_id == owner_side_id
+                else visibility.Viewer.OPPONENT) for ship in ships),
+            turn=scenario.turn if scenario and scenario.status == "in_play" else None,
+            owner_idle_seconds=campaign.owner_idle_seconds,
+        )  # fmt: skip
+
+
+def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
+    """The public drifting minefields on the map: a secret one's drifting is its owner's to know
+    (RULES.md §Secrets), so no count shown at the table includes it."""
+    return session.exec(select(Minefield).where(
+        Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
+        col(Minefield.secret).is_(False), col(Minefield.status).in_(LIVE))).all()  # fmt: skip
+
+
+def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many public drifting minefields have not yet drifted in the turn in play: they
+    scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
+    with session_scope(factory) as session:
+        playing = journal.current_scenario(session, campaign_id)
+        if playing is None or playing.status != "in_play":
+            return 0
+        return sum(
+            1
+            for row in _public_drifting(session, campaign_id)
+            if (row.drift_scenario_id, row.drift_turn) != (playing.id, playing.turn)
+        )
+
+
+def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many public drifting minefields are on the map: they scatter at the end of each turn."""
+    with session_scope(factory) as session:
+        return len(_public_drifting(session, campaign_id))
