@@ -270,18 +270,22 @@ def export_of(path: Path) -> dict[str, Any]:
     return {**EXPORT_FORMAT, "schema": revision, "tables": tables}
 
 
+def playable_copy(kept: Path, copy: Path) -> Path:
+    """A copy of a kept file with the PLAYABLE values set, each where its column exists."""
+    copy.write_bytes(kept.read_bytes())
+    conn = sqlite3.connect(copy)
+    try:
+        with conn:
+            make_playable(conn)
+    finally:
+        conn.close()
+    return copy
+
+
 def make_export(kept: Path, target: Path) -> None:
     """The kept export of a kept file: its campaign 1, playable, as its revision exported it."""
     with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / kept.name
-        copy.write_bytes(kept.read_bytes())
-        conn = sqlite3.connect(copy)
-        try:
-            with conn:
-                make_playable(conn)
-        finally:
-            conn.close()
-        document = export_of(copy)
+        document = export_of(playable_copy(kept, Path(scratch) / kept.name))
     target.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

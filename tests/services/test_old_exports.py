@@ -6,8 +6,6 @@ export of a schema this tracker does not know is refused, nothing written."""
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +19,7 @@ from make_revision_files import (
     export_name,
     export_of,
     file_name,
-    make_playable,
+    playable_copy,
 )
 
 from tracker.db import SessionFactory, head_revision, known_revisions, make_engine, migrate
@@ -49,14 +47,7 @@ def _as_written(document: dict[str, Any]) -> Any:
 def _kept_file_upgraded(revision: str, folder: Path) -> Any:
     """Campaign 1 of the kept campaign file of this revision (made playable as its export
     was), upgraded by the migrations and exported by today's tracker."""
-    path = folder / "kept.db"
-    shutil.copyfile(FOLDER / file_name(revision), path)
-    conn = sqlite3.connect(path)
-    try:
-        with conn:
-            make_playable(conn)
-    finally:
-        conn.close()
+    path = playable_copy(FOLDER / file_name(revision), folder / "kept.db")
     engine = make_engine(str(path))
     try:
         migrate(engine)
@@ -84,12 +75,7 @@ def test_a_kept_export_is_what_tracker_export_writes(tmp_path: Path) -> None:
     head = head_revision()
     kept = json.loads(_kept_export(head))
     assert kept == _kept_file_upgraded(head, tmp_path)
-    copy = tmp_path / "again.db"
-    shutil.copyfile(FOLDER / file_name(head), copy)
-    conn = sqlite3.connect(copy)
-    with conn:
-        make_playable(conn)
-    conn.close()
+    copy = playable_copy(FOLDER / file_name(head), tmp_path / "again.db")
     assert export_of(copy) == kept  # the kept file is made the same way every time
 
 

@@ -26,7 +26,7 @@ from tracker.db import (
 from tracker.models import Campaign, Ship
 from tracker.services import campaigns, damage, history
 from tracker.services.damage import HitRequest
-from tracker.services.errors import DatabaseUnavailable
+from tracker.services.errors import DatabaseUnavailable, ReadOnlyDatabase
 
 
 @contextmanager
@@ -116,3 +116,14 @@ def test_a_read_scope_refuses_a_change_and_writes_nothing(
     assert get_row(factory, Ship, ajax).notes == ""
     with read_scope(factory) as session:
         assert session.exec(select(Campaign).where(Campaign.name == "Added in a read?")).all() == []
+
+
+def test_on_postgresql_a_read_is_a_read_only_transaction(
+    factory: SessionFactory, world: World, backend: str
+) -> None:
+    if backend != "postgresql":
+        pytest.skip("SQLite has no read-only transaction: the scope refuses the ORM's changes")
+    with pytest.raises(ReadOnlyDatabase), read_scope(factory) as session:
+        session.connection().exec_driver_sql("UPDATE campaign SET notes = 'written in a read?'")
+    with read_scope(factory) as session:
+        assert session.exec(select(Campaign.notes)).all() == [""]

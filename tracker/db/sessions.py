@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 
 from sqlalchemy import Engine, event
@@ -25,54 +25,51 @@ def session_factory(engine: Engine) -> SessionFactory:
     return factory
 
 
-@contextmanager
-def session_scope(factory: SessionFactory) -> Iterator[Session]:
+def session_scope(factory: SessionFactory) -> AbstractContextManager[Session]:
     """One change: a transaction that takes the write lock when it begins (SQLite's BEGIN
     IMMEDIATE), commits on success and rolls back on any exception."""
-    session = factory()
-    try:
-        with translated_errors():
-            try:
-                yield session
-                session.commit()
-            except BaseException:
-                _rollback(session)
-                raise
-    finally:
-        _close(session)
+    return _transaction(factory)
 
 
 class WriteInReadScope(RuntimeError):
     """A read scope was handed a change: a bug in the caller, which must use session_scope."""
 
 
-@contextmanager
-def read_scope(factory: SessionFactory) -> Iterator[Session]:
+def read_scope(factory: SessionFactory) -> AbstractContextManager[Session]:
     """One read: a plain transaction that takes no write lock, so it neither waits for a
     change in progress nor holds one up; it sees one state of the database (the one of its
-    first read), and refuses a change (PostgreSQL: a READ ONLY
-    transaction; any backend: WriteInReadScope before a flush)."""
+    first read), and refuses a change (PostgreSQL: a READ ONLY transaction; any backend:
+    WriteInReadScope before a flush). What it loaded stays readable after it, as after a
+    change (it ends with a commit of nothing; a rollback would expire it)."""
+    return _transaction(factory, read=True)
+
+
+@contextmanager
+def _transaction(factory: SessionFactory, *, read: bool = False) -> Iterator[Session]:
     session = factory()
     try:
         with translated_errors():
             try:
-                options: dict[str, Any] = {READ_ONLY_OPTION: True}
-                if session.get_bind().dialect.name == "postgresql":
-                    # One state of the database for the whole read, as SQLite's WAL gives.
-                    options.update(postgresql_readonly=True, isolation_level="REPEATABLE READ")
-                session.connection(execution_options=options)
-                event.listen(session, "before_flush", _refuse_flush)
+                if read:
+                    _begin_read(session)
                 yield session
-                if session.new or session.dirty or session.deleted:
+                if read and (session.new or session.dirty or session.deleted):
                     _refuse_flush(session)
-                # Nothing to write: the commit ends the read, and what it loaded stays
-                # readable afterwards, as after a change (a rollback would expire it).
                 session.commit()
             except BaseException:
                 _rollback(session)
                 raise
     finally:
         _close(session)
+
+
+def _begin_read(session: Session) -> None:
+    options: dict[str, Any] = {READ_ONLY_OPTION: True}
+    if session.get_bind().dialect.name == "postgresql":
+        # One state of the database for the whole read, as SQLite's WAL gives.
+        options.update(postgresql_readonly=True, isolation_level="REPEATABLE READ")
+    session.connection(execution_options=options)
+    event.listen(session, "before_flush", _refuse_flush)
 
 
 def _refuse_flush(session: Session, *_: Any) -> None:

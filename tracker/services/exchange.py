@@ -839,7 +839,7 @@ def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
     except DBAPIError as exc:
         first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
         raise InvalidInput({"file": f"does not hold a campaign of schema {schema} as tracker "
-                            f"wrote it ({first}); nothing was imported"}) from exc  # fmt: skip
+                            f"wrote it ({first})"}) from exc  # fmt: skip
     campaign_id = tables["campaign"][0]["id"]
     today = export_campaign(session_factory(scratch), campaign_id=campaign_id)
     return read_document(dumps(today).encode("utf-8"))
