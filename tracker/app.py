@@ -22,6 +22,7 @@ from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
 from tracker.services.errors import InvalidInput
 from tracker.watch import WATCH_SECONDS, ChangeWatch
+from tracker.widgets.tones import tone_theme
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -216,6 +217,16 @@ class TrackerApp(App[None]):
             self.theme = theme
         else:
             self.notify(f"Unknown theme {name!r} in your settings: using dark.", severity="warning")
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's CSS variables; and, from them, the colour of each meaning a screen
+        colours by (widgets.tones), given to the console that draws every cell."""
+        variables = super().get_css_variables()
+        if getattr(self, "_tones_pushed", False):
+            self.console.pop_theme()
+        self.console.push_theme(tone_theme(variables))
+        self._tones_pushed = True
+        return variables
 
     def _save_theme(self, theme: Theme) -> None:
         # The palette's Theme command sets app.theme; the choice is kept for the next start.
