@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.app import App, SystemCommand
@@ -35,10 +35,13 @@ THEMES = {"dark": "textual-dark", "light": "textual-light"}
 UMPIRE_LABEL = "umpire view · read-only"
 # The app's actions that write, unavailable in the umpire's view.
 WRITING_ACTIONS = frozenset({"undo", "redo"})
-STYLE_FILES = (
-    "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
-    "journal.tcss", "roster.tcss", "ledger.tcss", "dialogs.tcss",
-)  # fmt: skip
+
+
+def style_files() -> list[str | PurePath]:
+    """styles/app.tcss (the globals), then each screen's own file: every .tcss there, so a new
+    screen's styles need no list kept by hand."""
+    folder = paths.styles_dir()
+    return [folder / "app.tcss", *sorted(set(folder.glob("*.tcss")) - {folder / "app.tcss"})]
 
 
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
@@ -67,7 +70,7 @@ class TrackerApp(App[None]):
     """Campaign list first; everything else is pushed from there."""
 
     TITLE = "tracker"
-    CSS_PATH = [paths.styles_dir() / name for name in STYLE_FILES]
+    CSS_PATH = style_files()
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
