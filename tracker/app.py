@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.app import App, SystemCommand
@@ -22,6 +22,7 @@ from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
 from tracker.services.errors import InvalidInput
 from tracker.watch import WATCH_SECONDS, ChangeWatch
+from tracker.widgets.tones import tone_theme
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -34,10 +35,13 @@ THEMES = {"dark": "textual-dark", "light": "textual-light"}
 UMPIRE_LABEL = "umpire view · read-only"
 # The app's actions that write, unavailable in the umpire's view.
 WRITING_ACTIONS = frozenset({"undo", "redo"})
-STYLE_FILES = (
-    "app.tcss", "welcome.tcss", "campaign.tcss", "record_sheet.tcss", "damage_entry.tcss",
-    "journal.tcss", "roster.tcss", "ledger.tcss", "dialogs.tcss",
-)  # fmt: skip
+
+
+def style_files() -> list[str | PurePath]:
+    """styles/app.tcss (the globals), then each screen's own file: every .tcss there, so a new
+    screen's styles need no list kept by hand."""
+    folder = paths.styles_dir()
+    return [folder / "app.tcss", *sorted(set(folder.glob("*.tcss")) - {folder / "app.tcss"})]
 
 
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
@@ -66,7 +70,7 @@ class TrackerApp(App[None]):
     """Campaign list first; everything else is pushed from there."""
 
     TITLE = "tracker"
-    CSS_PATH = [paths.styles_dir() / name for name in STYLE_FILES]
+    CSS_PATH = style_files()
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
@@ -216,6 +220,16 @@ class TrackerApp(App[None]):
             self.theme = theme
         else:
             self.notify(f"Unknown theme {name!r} in your settings: using dark.", severity="warning")
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's CSS variables; and, from them, the colour of each meaning a screen
+        colours by (widgets.tones), given to the console that draws every cell."""
+        variables = super().get_css_variables()
+        if getattr(self, "_tones_pushed", False):
+            self.console.pop_theme()
+        self.console.push_theme(tone_theme(variables))
+        self._tones_pushed = True
+        return variables
 
     def _save_theme(self, theme: Theme) -> None:
         # The palette's Theme command sets app.theme; the choice is kept for the next start.

@@ -17,6 +17,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
+from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
 # (path, dry_run) -> what the import did or would do
 Runner = Callable[[Path, bool], Report]
@@ -33,14 +34,14 @@ def report_text(report: Report) -> Text:
     text = Text()
     if report.problems:
         text.append(f"{len(report.problems)} problem{'s' * (len(report.problems) != 1)}; "
-                    "nothing was written:\n", style="bold red")  # fmt: skip
+                    "nothing was written:\n", style=ALERT)  # fmt: skip
         for line in report.problems:
             text.append(f"  {line}\n")
     elif report.dry_run:
-        text.append(f"{report.valid} of {report.rows} rows are ready. ", style="bold green")
+        text.append(f"{report.valid} of {report.rows} rows are ready. ", style=GOOD_STRONG)
         text.append("ctrl+s again imports them all.")
     else:
-        text.append(f"Imported {report.written} rows.", style="bold green")
+        text.append(f"Imported {report.written} rows.", style=GOOD_STRONG)
     return text
 
 
@@ -90,7 +91,7 @@ class CsvImportScreen(ModalScreen[Report | None]):
         typed = self.query_one("#csv-path", Input).value.strip()
         report_box = self.query_one("#csv-report", Static)
         if not typed:
-            report_box.update(Text("Pick a .csv file first.", style="bold red"))
+            report_box.update(toned("Pick a .csv file first.", ALERT))
             return
         path = Path(typed).expanduser()
         dry_run = self.checked != path
@@ -98,10 +99,10 @@ class CsvImportScreen(ModalScreen[Report | None]):
             report = self.run(path, dry_run)
         except (InvalidInput, DatabaseUnavailable) as exc:
             report_box.update(Text(f"{path.name}: " + "; ".join(exc.errors.values()),
-                                   style="bold red"))  # fmt: skip
+                                   style=ALERT))  # fmt: skip
             return
         except OSError as exc:
-            report_box.update(Text(f"Cannot read {path}: {exc.strerror}", style="bold red"))
+            report_box.update(toned(f"Cannot read {path}: {exc.strerror}", ALERT))
             return
         report_box.update(report_text(report))
         if dry_run:

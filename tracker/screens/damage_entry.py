@@ -27,6 +27,7 @@ from tracker.services.errors import (
     bad_name_character,
     character_problem,
 )
+from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
 PLACEHOLDER = 'exeter s3 f1 fm+1 crit "B turret out"'
@@ -41,9 +42,10 @@ def error_text(line: str, error: ShorthandError) -> Text:
     """The line with the offending word underlined, and the message under it."""
     text = Text(line + "\n")
     if error.end > error.start:
-        text.stylize("bold red underline", error.start, error.end)
-        text.append(" " * error.start + "^" * (error.end - error.start) + "\n", style="bold red")
-    text.append(error.message, style="red")
+        text.stylize(ALERT, error.start, error.end)
+        text.stylize("underline", error.start, error.end)
+        text.append(" " * error.start + "^" * (error.end - error.start) + "\n", style=ALERT)
+    text.append(error.message, style=ERROR)
     return text
 
 
@@ -65,15 +67,15 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
     if result.fire_before != result.fire_after:
         text.append(f"Fire markers {result.fire_before} → {result.fire_after}\n")
     if result.speed[0] != result.speed[1]:
-        text.append(f"Speed {result.speed[0]} → {result.speed[1]} kn\n", style="yellow")
+        text.append(f"Speed {result.speed[0]} → {result.speed[1]} kn\n", style=NOTICE)
     for critical in result.criticals:
-        text.append(f"+ {critical}\n", style="yellow")
+        text.append(f"+ {critical}\n", style=NOTICE)
     for _ in range(rolled_later):
-        text.append("+ critical rolled on the campaign's table when you press Enter\n", "yellow")
+        text.append("+ critical rolled on the campaign's table when you press Enter\n", NOTICE)
     for effect in result.fixed:
-        text.append(f"repaired: {effect}\n", style="green")
+        text.append(f"repaired: {effect}\n", style=GOOD)
     for note in result.consequences:
-        text.append(f"! {note}\n", style="bold red")
+        text.append(f"! {note}\n", style=ALERT)
     text.append("Enter records it.", style="dim")
     return text
 
@@ -220,8 +222,8 @@ class DamageEntryScreen(TrackerScreen):
         preview.set_class(False, "-error")
         if ship is None:
             preview.update(
-                Text(f"No ship matches {line.ship!r}: check the name." if line.ship else
-                     "Type the ship's name (a few letters do), then the damage.", style="yellow")
+                toned(f"No ship matches {line.ship!r}: check the name." if line.ship else
+                      "Type the ship's name (a few letters do), then the damage.", NOTICE)
             )  # fmt: skip
             return
         if line.is_empty:
@@ -236,7 +238,7 @@ class DamageEntryScreen(TrackerScreen):
                 else None
             )
         except (InvalidInput, DatabaseUnavailable) as exc:
-            preview.update(Text("\n".join(exc.errors.values()), style="red"))
+            preview.update(toned("\n".join(exc.errors.values()), ERROR))
             preview.set_class(True, "-error")
             return
         missing = [
@@ -245,8 +247,8 @@ class DamageEntryScreen(TrackerScreen):
                                            kind=c.kind) is None
         ]  # fmt: skip
         if missing:
-            preview.update(Text(f"no {missing[0]} critical table to roll on: type the effect in "
-                                "quotes, or enter the table (ctrl+t)", style="red"))  # fmt: skip
+            preview.update(toned(f"no {missing[0]} critical table to roll on: type the effect in "
+                                 "quotes, or enter the table (ctrl+t)", ERROR))  # fmt: skip
             preview.set_class(True, "-error")
             return
         body = (
@@ -257,7 +259,7 @@ class DamageEntryScreen(TrackerScreen):
         others = [p.name for p in self.picks[1:4]] if line.ship else []
         if others and ship.name.lower() != line.ship.lower():
             body.append(f"\n(also matches {', '.join(others)}: type more of the name, or pick "
-                        "from the list with down and enter)", style="yellow")  # fmt: skip
+                        "from the list with down and enter)", style=NOTICE)  # fmt: skip
         preview.update(body)
         self.pending = (request, line)
 

@@ -56,7 +56,7 @@ class HelpScreen(ModalScreen[None]):
         global_keys = [k for k in GLOBAL_KEYS if not (self.read_only and k[0] in WRITING_KEYS)]
         rows = [*self.keys, *global_keys]
         key_width = max(len(key) for key, _ in rows)
-        # The actions wrap within the dialog (at most 100 columns, as styles/dialogs.tcss has
+        # The actions wrap within the dialog (at most 100 columns, as styles/help.tcss has
         # it) rather than run past an 80-column window: its border, padding, cell padding and
         # scrollbar take the 12 columns left over.
         table.add_column("Key", width=key_width)

@@ -26,9 +26,10 @@ from tracker.services.mines import Ledger, MinefieldView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, CAUTION, ERROR, NOTICE, SECRET, toned
 
 STATUS_STYLE = {
-    "sowing": "bold yellow", "active": "bold red", "scattered": "dim", "swept": "dim",
+    "sowing": CAUTION, "active": ALERT, "scattered": "dim", "swept": "dim",
     "expended": "dim",
 }  # fmt: skip
 
@@ -51,7 +52,7 @@ def minefield_row(field: MinefieldView) -> list[Any]:
     laid += f" (d6 {field.drop_roll})" if field.drop_roll else ""
     where = Text("secret", style="italic dim") if field.hidden else Text(field.where)
     if field.secret and not field.hidden:
-        where.append(" (secret)", style="italic yellow")
+        where.append(" (secret)", style=SECRET)
     return [
         f"#{field.id}", Text(field.side_name), where,
         "" if field.hidden else str(field.count_here),
@@ -66,11 +67,11 @@ def counter_row(view: mines.CounterView) -> list[Any]:
     speed = view.speed_rating - view.speed_lost
     state = []
     if view.sunk:
-        state.append(Text("SUNK", style="bold red"))
+        state.append(toned("SUNK", ALERT))
     if view.crippled:
-        state.append(Text("crippled", style="red"))
+        state.append(toned("crippled", ERROR))
     if view.sowing_id is not None:
-        state.append(Text(f"sowing #{view.sowing_id}: no torpedoes", style="yellow"))
+        state.append(toned(f"sowing #{view.sowing_id}: no torpedoes", NOTICE))
     mines_text = f"{view.mines_aboard}/{view.mines_loaded}" if view.mines_loaded else "-"
     left = HIDDEN if view.mines_hidden else view.torpedoes_left
     return [
@@ -181,7 +182,7 @@ class LedgerScreen(OwnerViewScreen):
                            style="italic")  # fmt: skip
         if self.owner:
             heading.append(f" · OWNER VIEW of {owner_name}: hide it before the opponent looks "
-                           "(v)", style="bold yellow")  # fmt: skip
+                           "(v)", style=CAUTION)  # fmt: skip
         self.running_check = running = mines.current_check(
             self.factory, campaign_id=self.campaign_id
         )
@@ -189,7 +190,7 @@ class LedgerScreen(OwnerViewScreen):
         if running is not None:
             shows = "m shows it" if self.read_only else "m resumes it"
             heading.append(f" · mine check #{running} in progress: {shows}",
-                           style="bold yellow")  # fmt: skip
+                           style=CAUTION)  # fmt: skip
         if not view.boundaries:
             heading.append("\nNo boundaries yet" + self.hint(": b adds one (two sea areas of "
                            "your map)") + ".", style="dim")  # fmt: skip

@@ -25,6 +25,7 @@ from tracker.services import mines
 from tracker.services.mines import CheckView, MinefieldView
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, CAUTION, GOOD, toned
 
 RULE_TEXT = {
     "struck": "halts when a quarter of the task force has struck mines",
@@ -173,7 +174,7 @@ class MineCheckScreen(TrackerScreen):
             table.add_row(
                 str(draw.draw_no), Text(draw.name, style="bold"), draw.cup, str(draw.roll),
                 f"{draw.drm:+d}", str(draw.modified),
-                Text(draw.effects, style="bold red" if draw.struck else "green"), fuel,
+                toned(draw.effects, ALERT if draw.struck else GOOD), fuel,
             )  # fmt: skip
         if view.next is not None:
             table.add_row(
@@ -183,7 +184,7 @@ class MineCheckScreen(TrackerScreen):
             table.move_cursor(row=table.row_count - 1)
         message = Text(view.message)
         if view.status == "halted":
-            message = Text(f"STOP: {view.message}", style="bold yellow")
+            message = toned(f"STOP: {view.message}", CAUTION)
         elif view.status == "in_progress" and not self.read_only:
             message.append("\nr or enter: draw the next ship and roll its d6 (ctrl+r rolls).")
         self.query_one("#check-message", Static).update(message)

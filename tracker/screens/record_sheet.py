@@ -28,6 +28,7 @@ from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
 # (label, width): damage comes first, then the criticals in force; at 120 columns the last
@@ -113,15 +114,15 @@ def totals_block(record: RecordSheet) -> str:
 def ship_status(ship: ShipView) -> Text:
     """Sunk, the smoke markers that call for morale tests (S⅓, F⅓), Out of Command (OoC)."""
     if ship.sunk:
-        return Text("SUNK", style="bold red")
+        return toned("SUNK", ALERT)
     if ship.condition:
-        return Text(ship.condition, style="bold red", overflow="ellipsis", no_wrap=True)
+        return toned(ship.condition, ALERT, overflow="ellipsis", no_wrap=True)
     parts = [
         flag for flag, on in (("S⅓", ship.structure_third), ("F⅓", ship.flotation_third)) if on
     ]
-    text = Text(" ".join(parts), style="bold red")
+    text = toned(" ".join(parts), ALERT)
     if ship.out_of_command:
-        text.append(" OoC" if parts else "OoC", style="yellow")
+        text.append(" OoC" if parts else "OoC", style=NOTICE)
     return text
 
 
@@ -139,7 +140,7 @@ def ship_row(ship: ShipView) -> list[Any]:
         Text(ship.name, style="bold", overflow="ellipsis", no_wrap=True),
         track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third),
         track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
-        Text(str(ship.fire_markers or ""), style="bold red"),
+        toned(str(ship.fire_markers or ""), ALERT),
         ship_status(ship),
         criticals_cell(ship),
         Text(ship.type_abbrev),

@@ -15,6 +15,7 @@ from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.scenarios import SinceLastBattle
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
 COLUMNS = (
     ("Ship", 16), ("Side", 12), ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
@@ -40,12 +41,12 @@ def since_row(row: SinceLastBattle, fuel_lost: int | None = None) -> list[Any]:
         end,
         f"+{row.repaired_structure}/+{row.repaired_flotation}",
         f"{row.structure}/{row.flotation}",
-        Text(f"{out_s}/{out_f}", style="yellow" if out_s or out_f else ""),
+        toned(f"{out_s}/{out_f}", NOTICE if out_s or out_f else ""),
         row.criticals or "",
-        Text("SUNK", style="bold red") if row.sunk else "",
+        toned("SUNK", ALERT) if row.sunk else "",
     ]
     if fuel_lost is not None:
-        cells.insert(-1, Text(str(fuel_lost or ""), style="bold yellow"))
+        cells.insert(-1, toned(str(fuel_lost or ""), CAUTION))
     return cells
 
 
@@ -107,11 +108,11 @@ class RepairsScreen(TrackerScreen):
         problems = scenarios.check_continuity(self.factory, campaign_id=self.campaign_id)
         status = self.query_one("#continuity", Static)
         if problems:
-            status.update(Text("Continuity check FAILED:\n" + "\n".join(problems), "bold red"))
+            status.update(toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT))
         else:
             status.update(
-                Text("Continuity check: every scenario began where the last one ended, plus "
-                     "the repairs between.", style="green")
+                toned("Continuity check: every scenario began where the last one ended, plus "
+                      "the repairs between.", GOOD)
             )  # fmt: skip
 
     def _selected(self) -> SinceLastBattle | None:

@@ -36,6 +36,7 @@ from tracker.services.sealing import Sealed
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import refill
+from tracker.widgets.tones import ALERT, CAUTION, ERROR, GOOD_STRONG, toned
 
 CONCEAL_CAUSES = [
     ("It moved into storm, smoke or fog (§10a): one marker", was.ConcealCause.MOVED_INTO_WEATHER),
@@ -100,7 +101,7 @@ def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[A
     if owner:
         who = names.get(marker.unit_id or 0, "?")
         row.append(Text(f"{who}: {'REAL' if marker.real else 'decoy'}",
-                        style="bold green" if marker.real else "dim"))  # fmt: skip
+                        style=GOOD_STRONG if marker.real else "dim"))  # fmt: skip
     elif marker.state == "revealed" and marker.unit_id:
         row.append(Text(names.get(marker.unit_id, "?"), style="bold"))
     elif marker.state == "removed":
@@ -118,7 +119,7 @@ def unit_row(unit: UnitView) -> list[Any]:
     return [
         Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
         f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
-        Text(damage_text(unit), style="red" if unit.damage else ""),
+        toned(damage_text(unit), ERROR if unit.damage else ""),
         Text(attacks, overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
@@ -193,12 +194,12 @@ class RosterScreen(OwnerViewScreen):
         heading = Text()
         heading.append(f"{view.side_name}  ", style="bold")
         over = view.points > view.budget
-        heading.append(f"{view.points} of {view.budget} points", style="bold red" if over else "")
+        heading.append(f"{view.points} of {view.budget} points", style=ALERT if over else "")
         heading.append(f" ({view.budget - view.points} left)   ")
         heading.append("notes encrypted" if view.encrypted else
                        "no passphrase set" + self.hint(" (P sets one)"))  # fmt: skip
         if view.owner_view:
-            heading.append("   OWNER VIEW: hide it before the opponent looks (v)", "bold yellow")
+            heading.append("   OWNER VIEW: hide it before the opponent looks (v)", CAUTION)
         self.query_one("#roster-heading", Static).update(heading)
         refill(self.query_one("#unit-table", DataTable),
                ((str(unit.id), unit_row(unit)) for unit in view.units))  # fmt: skip

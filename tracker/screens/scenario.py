@@ -19,6 +19,7 @@ from tracker.services import damage, mines, scenarios
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 from tracker.services.scenarios import ScenarioDetail
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, toned
 
 STATUS_WORDS = {
     "planned": "planned",
@@ -81,7 +82,7 @@ class ScenarioScreen(TrackerScreen):
         for name, original, afloat, half in detail.strengths:
             heading.append(f"\n{name}: ")
             heading.append(strength_lines(original, afloat, half).replace("\n", " · "),
-                           style="bold red" if half else "")  # fmt: skip
+                           style=ALERT if half else "")  # fmt: skip
         if detail.outcome or detail.notes:
             heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
         self.query_one("#scenario-heading", Static).update(heading)
@@ -90,7 +91,7 @@ class ScenarioScreen(TrackerScreen):
         for ship in detail.participants:
             table.add_row(
                 Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
-                ship.structure, ship.flotation, Text("SUNK", "bold red") if ship.sunk else "",
+                ship.structure, ship.flotation, toned("SUNK", ALERT) if ship.sunk else "",
             )  # fmt: skip
         if not detail.participants:
             table.add_row(Text("No ships yet" + self.hint(": press p to choose who takes part")

@@ -21,6 +21,7 @@ from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import HIDDEN, Viewer
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tones import ALERT, CAUTION, NOTICE
 from tracker.widgets.track_bar import track_bar
 
 
@@ -51,26 +52,26 @@ def counter_summary(counter: CounterView) -> Text:
     """The counter in three lines: size, speed, hull and damage; fuel track; torpedoes, mines."""
     text = Text()
     text.append(f"{counter.counter_size} counter" if counter.counter_size else "no counter size",
-                style="bold" if counter.counter_size else "yellow")  # fmt: skip
+                style="bold" if counter.counter_size else NOTICE)  # fmt: skip
     speed = counter.speed_rating - counter.speed_lost
     text.append(f" · speed {speed}")
     if counter.speed_lost:
-        text.append(f" (rated {counter.speed_rating}, {counter.speed_lost} lost)", style="yellow")
+        text.append(f" (rated {counter.speed_rating}, {counter.speed_lost} lost)", style=NOTICE)
     if counter.hull_boxes or counter.hull_damage:
         text.append(f" · hull {counter.hull_damage}/{counter.hull_boxes} boxes hit")
     if counter.gunnery_lost:
-        text.append(f" · gunnery -{counter.gunnery_lost}", style="yellow")
+        text.append(f" · gunnery -{counter.gunnery_lost}", style=NOTICE)
     if counter.crippled:
-        text.append(" · CRIPPLED", style="bold red")
+        text.append(" · CRIPPLED", style=ALERT)
     if counter.sunk:
-        text.append(" · SUNK", style="bold red")
+        text.append(" · SUNK", style=ALERT)
     text.append("\nFuel ")
     text.append_text(fuel_track(counter.fuel))
     if counter.fuel.total:
         text.append(" full/empty/lost", style="dim")
     if counter.fuel.lost:
         text.append(f" · {counter.fuel.lost} lost to mines: a friendly-port repair restores them",
-                    style="yellow")  # fmt: skip
+                    style=NOTICE)  # fmt: skip
     if counter.mines_hidden:
         text.append(f"\nTorpedo factors {HIDDEN} of {counter.torpedo_factors}: how many carry "
                     "mines shows in the ledger's owner view")  # fmt: skip
@@ -81,7 +82,7 @@ def counter_summary(counter: CounterView) -> Text:
                     f"in their place, {counter.mines_aboard} aboard")  # fmt: skip
     if counter.sowing_id is not None:
         text.append(f" · sowing: no torpedo attacks (minefield #{counter.sowing_id})",
-                    style="bold yellow")  # fmt: skip
+                    style=CAUTION)  # fmt: skip
     return text
 
 

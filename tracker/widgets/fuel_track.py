@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from tracker.rules.swwas import Fuel
+from tracker.widgets.tones import ALERT, GOOD
 
 FULL, EMPTY, LOST = "■", "□", "✕"
 MAX_BOXES = 20  # past this the track is given as numbers only
@@ -20,9 +21,9 @@ def fuel_track(fuel: Fuel) -> Text:
         return Text("-", style="dim")
     text = Text()
     if fuel.total <= MAX_BOXES:
-        text.append(FULL * fuel.full, style="green")
+        text.append(FULL * fuel.full, style=GOOD)
         text.append(EMPTY * fuel.empty, style="dim")
-        text.append(LOST * fuel.lost, style="bold red")
+        text.append(LOST * fuel.lost, style=ALERT)
         text.append(" ")
     text.append(f"{fuel.full}/{fuel.empty}/{fuel.lost}")
     return text

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tracker.widgets.tones import ALERT, CAUTION, GOOD
+
 FULL = "█"
 EMPTY = "░"
 MARK = "│"
@@ -16,10 +18,10 @@ def track_bar(now: int, maximum: int, *, width: int = 7, flagged: bool = False) 
         filled = max(filled, 1)  # a ship with anything left never shows an empty track
     third = round(width / 3)
     bar = Text(no_wrap=True)
-    style = "bold red" if flagged else "green"
+    style = ALERT if flagged else GOOD
     for cell in range(width):
         if cell == third:
-            bar.append(MARK, style="bold yellow")
+            bar.append(MARK, style=CAUTION)
         bar.append(FULL if cell < filled else EMPTY, style=style if cell < filled else "dim")
-    bar.append(f" {now:>2}/{maximum:<2}", style="bold red" if flagged else "")
+    bar.append(f" {now:>2}/{maximum:<2}", style=ALERT if flagged else "")
     return bar
