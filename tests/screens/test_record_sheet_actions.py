@@ -117,3 +117,51 @@ async def test_markup_in_a_ship_name_is_shown_as_typed(tmp_path: Path) -> None:
         welcome_text = app.export_screenshot()
     assert "[b]X[/b]" in screen_text
     assert "[red]Plate[/red]" in welcome_text
+
+
+async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    battle = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    before = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=[s.id for s in before.ships])
+    scenarios.start_scenario(factory, scenario_id=battle)
+    scenarios.close_scenario(factory, scenario_id=battle)
+    closed = scenarios.scenario_detail(factory, scenario_id=battle)
+    # A ship added since, that never fought: deleted for good, and ctrl+z puts it back.
+    spare = fleet.create_ship(
+        factory, squadron_id=squadron_id, fields=fleet.ShipFields(name="Spare")
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("x")  # the first ship, which fought the closed scenario
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        first = before.ships[0]
+        assert list(app._notifications)[-1].message.startswith(f"Retired {first.name}")
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == len(before.ships)  # the others and Spare
+        assert scenarios.scenario_detail(factory, scenario_id=battle) == closed
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        names = [s.name for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
+        assert names[0] == first.name
+        assert table.row_count == len(before.ships) + 1
+        table.move_cursor(row=len(before.ships))  # Spare
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert list(app._notifications)[-1].message.startswith("Deleted Spare")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        ids = [s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
+        assert ids[-1] == spare
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert table.row_count == len(before.ships)
+    assert spare not in [
+        s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
+    ]

@@ -91,6 +91,9 @@ class Ship(ShipBase, Versioned, table=True):
     fuel_full: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_empty: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
+    # A ship deleted after it took part in a scenario: kept for the scenarios' history and its
+    # squadron's original strength, gone from the sheet and the pick lists.
+    retired: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Battery(Versioned, table=True):

@@ -433,11 +433,17 @@ class RecordSheetScreen(TrackerScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                fleet.delete_ship(self.factory, ship_id=ship.id)
-                self.notify(f"Deleted {ship.name}")
+                summary = fleet.delete_ship(self.factory, ship_id=ship.id)
+                self.notify(f"{summary}. ctrl+z undoes it.", markup=False)
                 self.reload()
 
-        self.app.push_screen(ConfirmScreen(f"Delete {ship.name} and its batteries?"), done)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
+                "retired instead: kept in that scenario's history, gone from the sheet."
+            ),
+            done,
+        )
 
     def action_transfer_ship(self) -> None:
         ship = self._need_ship()

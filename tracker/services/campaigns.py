@@ -42,7 +42,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         select(func.count())
         .select_from(Ship)
         .join(Side, col(Ship.side_id) == col(Side.id))
-        .where(Side.campaign_id == campaign.id)
+        .where(Side.campaign_id == campaign.id, col(Ship.retired).is_(False))
     ).one()
     scenario = journal.current_scenario(session, campaign.id)
     return CampaignSummary(
@@ -316,7 +316,10 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
             assert side.id is not None
             rows = session.exec(
                 select(Squadron, func.count(col(Ship.id)))
-                .outerjoin(Ship, col(Ship.squadron_id) == col(Squadron.id))
+                .outerjoin(
+                    Ship,
+                    (col(Ship.squadron_id) == col(Squadron.id)) & col(Ship.retired).is_(False),
+                )
                 .where(Squadron.side_id == side.id)
                 .group_by(col(Squadron.id))
                 .order_by(col(Squadron.id))

@@ -118,7 +118,7 @@ def find_ships(
             select(*_PICK_COLUMNS)
             .join(Side, col(Ship.side_id) == col(Side.id))
             .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
-            .where(Side.campaign_id == campaign_id)
+            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
             .order_by(col(Ship.id))
         ).all()
     order = rank_names(query, [row[1] for row in rows])

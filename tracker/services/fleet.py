@@ -5,10 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
+from tracker.models import (
+    Battery,
+    Commander,
+    Crew,
+    Critical,
+    MineCheckShip,
+    Minefield,
+    Participation,
+    Repair,
+    Scenario,
+    Ship,
+    ShipSnapshot,
+    Side,
+    Squadron,
+)
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, get_row, require_version
@@ -302,20 +316,70 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         return ship.id
 
 
-def delete_ship(factory: SessionFactory, *, ship_id: int) -> None:
-    """Remove a ship and its batteries (the screen asks first)."""
+def took_part(session: Session, ship_id: int) -> bool:
+    """Whether a ship has a history to keep: it took part in a scenario that began, or has
+    criticals, repairs, mine checks or minefields of its own."""
+    begun = (
+        select(Participation.id)
+        .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
+        .where(Participation.ship_id == ship_id, Scenario.status != "planned")
+    )
+    kept = [
+        begun,
+        select(ShipSnapshot.id).where(ShipSnapshot.ship_id == ship_id),
+        select(Critical.id).where(Critical.ship_id == ship_id),
+        select(Repair.id).where(Repair.ship_id == ship_id),
+        select(MineCheckShip.id).where(MineCheckShip.ship_id == ship_id),
+        select(Minefield.id).where(Minefield.layer_ship_id == ship_id),
+    ]
+    return any(session.exec(query.limit(1)).first() is not None for query in kept)
+
+
+def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
+    """Delete a ship, or retire it when it has a history (it took part in a scenario): kept for
+    that history and its squadron's original strength (SMR2 §3.4), gone from the sheet. Either is
+    one undoable journal entry; a planned scenario loses the ship. Returns the entry's summary."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
+        if ship.retired:
+            raise InvalidInput({"ship": f"{ship.name} is already retired"})
         side = get_row(session, Side, ship.side_id)
+        planned = session.exec(
+            select(Participation)
+            .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
+            .where(Participation.ship_id == ship_id, Scenario.status == "planned")
+            .order_by(col(Participation.id))
+        ).all()
+        leaving = tuple(journal.deleted("participation", row) for row in planned)
+        if took_part(session, ship_id):
+            summary = f"Retired {ship.name} (kept in the scenarios it took part in)"
+            changes = (
+                journal.RowChange("ship", ship_id, {"retired": False}, {"retired": True}),
+                *leaving,
+            )
+            ship.retired = True
+            session.add(ship)
+        else:
+            batteries = session.exec(
+                select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
+            ).all()
+            summary = f"Deleted {ship.name}"
+            changes = (
+                journal.deleted("ship", ship),
+                *(journal.deleted("battery", row) for row in batteries),
+                *leaving,
+            )
+        for row in planned:
+            session.delete(row)
+        session.flush()
+        if not ship.retired:
+            session.delete(ship)
+        session.flush()
         journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind="ship",
-            ship_id=ship_id,
-            summary=f"Deleted {ship.name}",
-            before=journal.row_state(ship),
-        )
-        session.delete(ship)
+            session, campaign_id=side.campaign_id, kind="ship", ship_id=ship_id,
+            side_id=side.id, summary=summary, changes=changes,
+        )  # fmt: skip
+        return summary
 
 
 def _own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:

@@ -208,6 +208,9 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
                  "chosen before it starts"}
             )  # fmt: skip
         ships = [_campaign_ship(session, scenario.campaign_id, ship_id) for ship_id in ship_ids]
+        retired = [ship.name for ship in ships if ship.retired]
+        if retired:
+            raise InvalidInput({"ships": f"retired ships take part no more: {', '.join(retired)}"})
         sunk = [ship.name for ship in ships if ship.sunk]
         if sunk:
             raise InvalidInput({"ships": f"sunk ships never take part again: {', '.join(sunk)}"})
@@ -657,7 +660,7 @@ def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[Sinc
         rows = session.exec(
             select(Ship, Side.name)
             .join(Side, col(Ship.side_id) == col(Side.id))
-            .where(Side.campaign_id == campaign_id)
+            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
             .order_by(col(Side.id), col(Ship.id))
         ).all()
         return [_since(session, ship, side_name) for ship, side_name in rows]

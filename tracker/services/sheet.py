@@ -164,10 +164,13 @@ def strengths(
         tally[squadron_id] = (original + 1, now + afloat)
 
     if campaign.half_strength_scope == "campaign":
-        for squadron_id, sunk in session.exec(
-            select(Ship.original_squadron_id, Ship.sunk).where(col(Ship.side_id).in_(side_ids))
+        for squadron_id, sunk, retired in session.exec(
+            select(Ship.original_squadron_id, Ship.sunk, Ship.retired).where(
+                col(Ship.side_id).in_(side_ids)
+            )
         ).all():
-            count(squadron_id, not sunk)
+            # A retired ship stays one of the original ships, no longer afloat in the squadron.
+            count(squadron_id, not sunk and not retired)
         return tally
     starts = (
         session.exec(
@@ -182,7 +185,9 @@ def strengths(
     if not starts:
         for member_of in session.exec(
             select(Ship.squadron_id).where(
-                col(Ship.side_id).in_(side_ids), col(Ship.sunk).is_(False)
+                col(Ship.side_id).in_(side_ids),
+                col(Ship.sunk).is_(False),
+                col(Ship.retired).is_(False),
             )
         ).all():
             count(member_of, True)
@@ -268,7 +273,9 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         ships = session.exec(
-            select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
+            select(Ship)
+            .where(Ship.squadron_id == squadron_id, col(Ship.retired).is_(False))
+            .order_by(col(Ship.id))
         ).all()
         own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
         own_crews = {
