@@ -69,6 +69,8 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
         text.append(f"repaired: {effect}\n", style="green")
     for note in result.consequences:
         text.append(f"! {note}\n", style="bold red")
+    if result.set_up:
+        text.append(f"{result.set_up} (no scenario has begun yet)\n")
     text.append("Enter records it.", style="dim")
     return text
 
@@ -284,6 +286,8 @@ class DamageEntryScreen(TrackerScreen):
         message = damage.describe(result)
         if result.consequences:
             message += "\n" + "\n".join(result.consequences)
+        if result.set_up:
+            message += "\n" + result.set_up
         self.notify(message, title=f"Recorded #{result.entry_id}",
                     severity="warning" if result.consequences else "information")  # fmt: skip
         if result.zero_reached:

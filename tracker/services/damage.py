@@ -84,6 +84,8 @@ class DamageResult:
     speed: tuple[int, int] = (0, 0)  # before, after: a critical table row may change it
     fixed: tuple[str, ...] = ()
     consequences: tuple[str, ...] = ()
+    # Said when no scenario has begun yet: the hit is damage the ship starts the campaign with.
+    set_up: str = ""
     zero_reached: bool = False
     entry_id: int | None = None
     dice: tuple[dict[str, Any], ...] = field(default=())
@@ -307,6 +309,8 @@ def _apply(
         criticals=tuple(applied),
         fixed=tuple(fixed),
         consequences=tuple(notes),
+        # RULES.md §SMR2 "Hits before the first scenario begins": set-up damage, carried into it.
+        set_up=f"{ship.name} begins the first scenario with this damage" if not playing else "",
         zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
         dice=tuple(dice),
     )
