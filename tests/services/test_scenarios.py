@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_helpers import fresh_factory
+from service_helpers import fresh_factory, save_table
 
 from tracker.db import SessionFactory
 from tracker.services import campaigns, damage, demo, fleet, history, roster, scenarios, sheet
@@ -147,6 +147,39 @@ def test_one_rule_for_hits_before_the_first_scenario_begins_in_every_campaign(
         scenarios.close_scenario(factory, scenario_id=first)
         with pytest.raises(InvalidInput, match="no scenario is in play"):
             _hit(factory, pick.id, structure=1)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(speed=st.integers(0, 40), loss=st.integers(1, 12), in_port=st.booleans())
+def test_clearing_a_critical_that_cut_the_speed_gives_the_knots_back_in_play_or_in_port(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    speed: int,
+    loss: int,
+    in_port: bool,
+) -> None:
+    with fresh_factory(tmp_path_factory, migrated_template, "speed") as factory:
+        campaign_id = campaigns.create_campaign(factory, name="C").id
+        first = campaigns.add_scenario(factory, campaign_id=campaign_id, title="First").id
+        side = campaigns.create_side(factory, campaign_id=campaign_id, name="Blue")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        fields = fleet.ShipFields(name="Hotspur", structure_max=6, flotation_max=6, speed_kn=speed)
+        hotspur = fleet.create_ship(factory, squadron_id=squadron, fields=fields)
+        save_table(factory, campaign_id, [(1, 10, "Engine room hit", "speed_kn", -loss)])
+        _play(factory, first, [hotspur])
+        roll = damage.CriticalRequest(kind="structural", roll=4)
+        damage.record_hit(factory, request=damage.HitRequest(hotspur, criticals=(roll,)))
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == max(0, speed - loss)
+        if in_port:
+            scenarios.close_scenario(factory, scenario_id=first)
+            critical = damage.list_criticals(factory, ship_id=hotspur)[0].id
+            scenarios.repair_ship(factory, ship_id=hotspur, clear_criticals=[critical])
+        else:
+            damage.record_hit(factory, request=damage.HitRequest(hotspur, fixes=(1,)))
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == speed
+        history.undo_last(factory, campaign_id=campaign_id)  # the clearing, journaled
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == max(0, speed - loss)
 
 
 def test_repairs_are_refused_above_max_on_sunk_ships_in_play_and_beyond_the_allowance(

@@ -256,12 +256,16 @@ def _apply(
     # SMR2 §2.6: criticals one at a time, each applied before the next.
     for critical in request.criticals:
         effect = critical.effect.strip()
+        stat, amount = "", 0
         if not effect and critical.roll is not None:
             row = _table_effect(session, side.campaign_id, critical.kind, critical.roll)
             effect = row.effect
             if row.stat:
+                was = getattr(ship, row.stat)
                 _apply_stat(ship, row.stat, row.amount)
+                stat, amount = row.stat, getattr(ship, row.stat) - was
         crit = Critical(
+            stat=stat, amount=amount,
             ship_id=request.ship_id, kind=critical.kind, effect=effect, roll=critical.roll,
             scenario_id=scenario.id if scenario else None, turn=scenario.turn if scenario else None,
         )  # fmt: skip
@@ -285,6 +289,7 @@ def _apply(
         if crit.status != "active":
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
         crit.status = "repaired"
+        scenarios.restore_stat(ship, crit)
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
                                          {"status": "repaired"}))  # fmt: skip
         fixed.append(crit.effect)

@@ -516,6 +516,46 @@ def _repaired_since(
     return sum(r.structure for r in rows), sum(r.flotation for r in rows)
 
 
+def _allowance(
+    session: Session, campaign: Campaign, ship_id: int
+) -> tuple[tuple[int, int | None], tuple[int, int | None]]:
+    """(repaired so far, the campaign's limit or None) for Structure, then Flotation.
+
+    The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
+    """
+    period = _latest_closed(session, campaign.id or 0)
+    done_s, done_f = _repaired_since(session, ship_id, period)
+    return (
+        (done_s, campaign.repair_limit_structure),
+        (done_f, campaign.repair_limit_flotation),
+    )
+
+
+def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
+    """How much Structure and Flotation a repair may still give the ship now: what it is missing,
+    within what the campaign's allowance leaves (RULES.md §SMR2)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        campaign = get_row(session, Campaign, get_row(session, Side, ship.side_id).campaign_id)
+        missing = (ship.structure_max - ship.structure_now, ship.flotation_max - ship.flotation_now)
+        return tuple(  # type: ignore[return-value]
+            max(0, min(gap, limit - done) if limit is not None else gap)
+            for gap, (done, limit) in zip(
+                missing, _allowance(session, campaign, ship_id), strict=True
+            )
+        )
+
+
+def restore_stat(ship: Ship, critical: Critical) -> None:
+    """Put back what a cleared critical changed: speed_kn -4 gives the 4 knots back.
+
+    Only the speed: Structure and Flotation are repaired as such (within the campaign's
+    allowance), and fire markers come off with the turn.
+    """
+    if critical.stat == "speed_kn" and critical.amount:
+        ship.speed_kn = max(0, ship.speed_kn - critical.amount)
+
+
 def repair_ship(
     factory: SessionFactory,
     *,
@@ -565,12 +605,11 @@ def repair_ship(
                 {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
                  "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
             )  # fmt: skip
-        # The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
         period = _latest_closed(session, campaign.id or 0)
-        done_s, done_f = _repaired_since(session, ship_id, period)
-        for key, amount, done, limit in (
-            ("structure", structure, done_s, campaign.repair_limit_structure),
-            ("flotation", flotation, done_f, campaign.repair_limit_flotation),
+        for (key, amount), (done, limit) in zip(
+            (("structure", structure), ("flotation", flotation)),
+            _allowance(session, campaign, ship_id),
+            strict=True,
         ):
             if limit is not None and amount and done + amount > limit:
                 errors[key] = (
@@ -603,6 +642,7 @@ def repair_ship(
             if critical.ship_id != ship_id or critical.status != "active":
                 raise InvalidInput({"criticals": "that critical is not in force on this ship"})
             critical.status = "repaired"
+            restore_stat(ship, critical)
             cleared.append(critical.effect)
             changes.append(journal.RowChange("critical", critical_id, {"status": "active"},
                                              {"status": "repaired"}))  # fmt: skip

@@ -1,4 +1,4 @@
-"""ships retired by a delete after they took part in a scenario
+"""ships retired by a delete after they took part in a scenario; the stat a critical changed
 
 Revision ID: 0010
 Revises: 0009
@@ -21,8 +21,14 @@ depends_on: Union[str, Sequence[str], None] = None
 def upgrade() -> None:
     with op.batch_alter_table('ship', schema=None) as batch_op:
         batch_op.add_column(sa.Column('retired', sa.Boolean(), server_default=sa.false(), nullable=False))
+    with op.batch_alter_table('critical', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('stat', sqlmodel.sql.sqltypes.AutoString(length=20), server_default='', nullable=False))
+        batch_op.add_column(sa.Column('amount', sa.Integer(), server_default='0', nullable=False))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('critical', schema=None) as batch_op:
+        batch_op.drop_column('amount')
+        batch_op.drop_column('stat')
     with op.batch_alter_table('ship', schema=None) as batch_op:
         batch_op.drop_column('retired')
