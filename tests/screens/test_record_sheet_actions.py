@@ -15,7 +15,7 @@ from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.record_sheet import RecordSheetScreen, crew_block
-from tracker.services import campaigns, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
@@ -165,3 +165,34 @@ async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
     assert spare not in [
         s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
     ]
+
+
+async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_replacement(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    if record.commander is None:
+        fleet.set_commander(
+            factory, squadron_id=squadron_id, name="Harwood", training=3, acquisition="direct"
+        )
+    first = record.ships[0]
+    battle = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=[s.id for s in record.ships])
+    scenarios.start_scenario(factory, scenario_id=battle)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await open_sheet(pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert list(app._notifications)[-1].message.endswith(f"aboard {first.name}")
+        block = str(screen.query_one("#commander-block").render())
+        assert f"aboard {first.name}" in block
+        await pilot.press("escape")
+        await pilot.pause()
+        damage.record_hit(factory, request=damage.HitRequest(first.id, structure=99))
+        damage.confirm_condition(factory, ship_id=first.id, outcome="Sunk")
+        screen = await open_sheet(pilot)
+        block = str(screen.query_one("#commander-block").render())
+        assert f"LOST with {first.name}" in block
+        assert "SMR2 §10.3 is not in this tracker: type your rulebook's replacement" in block
+        assert "Out of Command" in block

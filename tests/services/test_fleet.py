@@ -759,3 +759,67 @@ def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
         # What was stored reads back through the sheet (its derived rules accept the values).
         [_, view] = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
         assert view.name == ship.name
+
+
+# --- the commander's ship (SMR2 §3.1, §3.4, §6.7) ------------------------------------------------
+
+
+def test_the_commander_s_ship_is_set_and_moved_journaled_and_sinking_it_loses_him(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
+) -> None:
+    ajax, achilles = (add_ship(world.alpha_id, name) for name in ("Ajax", "Achilles"))
+    appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
+    assert fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax) == (
+        "Alpha: Harwood aboard Ajax"
+    )
+    with journaled(world.campaign_id) as new:
+        summary = fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+    assert summary == new.only.summary == "Alpha: Harwood transferred from Ajax to Achilles"
+    assert sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander_ship == "Achilles"
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander_ship == "Ajax"
+
+    begin_with_all(factory, world)
+    damage.record_hit(factory, request=damage.HitRequest(ajax, structure=99))
+    notes = damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
+    assert any("Harwood was lost with Ajax" in n and "SMR2 §10.3" in n for n in notes)
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert record.commander is not None and record.commander.status == "lost"
+    assert [ship.out_of_command for ship in record.ships] == [True, True]
+    assert sheet.load_ship(factory, ship_id=achilles)[0].out_of_command
+    # The player types the replacement his rulebook gives; then says where he sails.
+    appoint(factory, world.alpha_id, name="Woodhouse", training=2, acquisition="direct")
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert record.commander is not None and record.commander.status == "active"
+    assert record.commander_ship == "" and not any(s.out_of_command for s in record.ships)
+    fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("other squadron", "Exeter is not in Alpha: the commander sails in one of its own ships"),
+        ("no commander", "Alpha has no commander yet: roll or buy one first (r)"),
+        ("sunk", "Ajax is sunk: choose a ship afloat"),
+        ("same", "Ajax already carries the commander"),
+    ],
+)
+def test_the_commander_s_ship_is_refused_with_a_reason_and_nothing_written(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], refused: Refused,
+    case: str, message: str,
+) -> None:  # fmt: skip
+    ajax = add_ship(world.alpha_id, "Ajax")
+    exeter = add_ship(world.bravo_id, "Exeter")
+    if case != "no commander":
+        appoint(factory, world.alpha_id, training=3, acquisition="direct")
+    if case == "same":
+        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax)
+    if case == "sunk":
+        damage.record_hit(factory, request=damage.HitRequest(ajax, structure=99))
+        damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
+    target = exeter if case == "other squadron" else ajax
+    error = refused(
+        lambda: fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=target),
+        "ship",
+    )
+    assert error.errors["ship"] == message

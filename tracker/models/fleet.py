@@ -40,6 +40,9 @@ class Squadron(Versioned, table=True):
     commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
     crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
     notes: str = Field(default="", max_length=2000)
+    # The ship carrying the commander, from which command is measured (SMR2 §3.1). No foreign
+    # key: a ship already names its squadron, and the two tables would each wait for the other.
+    commander_ship_id: int | None = Field(default=None)
 
 
 class ShipBase(SQLModel):

@@ -17,7 +17,7 @@ from tracker.models import Campaign, Critical, CriticalTableRow, Scenario, Ship,
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
-from tracker.services import journal, scenarios
+from tracker.services import fleet, journal, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
@@ -405,10 +405,12 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
                 "ships afloat): morale tests"
             )
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
+        lost, lost_changes = fleet.lose_commander_with(session, ship) if ship.sunk else ([], [])
+        notes += lost
         journal.append(
             session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,
-            after=change.after, changes=(change,) if change.after else (),
+            after=change.after, changes=((change,) if change.after else ()) + tuple(lost_changes),
         )  # fmt: skip
         return notes
 

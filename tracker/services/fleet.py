@@ -588,7 +588,9 @@ def set_commander(
         # Combat reductions stay with the commander, whatever he is re-rolled or re-bought as
         # (SMR2 §3.5): they end only by a restoration the player names (restore_command).
         modifier_cut = radius_cut = 0
-        if before is not None:
+        if before is not None and before["status"] == "lost":
+            squadron.commander_ship_id = None  # the replacement: the player says where he sails
+        elif before is not None:
             modifier_cut = max(0, smr.grade_modifier(before["grade"]) - before["modifier_now"])
             base_cm = smr.command_radius_cm(before["grade"], air=before["air"])
             radius_cut = max(0, base_cm - before["radius_now_cm"])
@@ -617,6 +619,78 @@ def set_commander(
                                         journal.row_state(commander)),)
             if before else (),
         )  # fmt: skip
+
+
+def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: int) -> str:
+    """Put the squadron's commander aboard one of its ships: command is measured from it
+    (SMR2 §3.1), and moving him is a transfer (SMR2 §6.7), one undoable journal entry."""
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        ship = get_row(session, Ship, ship_id)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        problem = (
+            f"{ship.name} is not in {squadron.name}: the commander sails in one of its own ships"
+            if ship.squadron_id != squadron_id or ship.retired
+            else f"{ship.name} is sunk: choose a ship afloat" if ship.sunk
+            else f"{squadron.name} has no commander yet: roll or buy one first (r)"
+            if commander is None
+            else f"{squadron.name}'s commander was lost: type his replacement first (r)"
+            if commander.status == "lost"
+            else f"{ship.name} already carries the commander"
+            if squadron.commander_ship_id == ship_id
+            else ""
+        )  # fmt: skip
+        if problem:
+            raise InvalidInput({"ship": problem})
+        assert commander is not None
+        was = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
+        change = journal.RowChange(
+            "squadron", squadron_id, {"commander_ship_id": squadron.commander_ship_id},
+            {"commander_ship_id": ship_id},
+        )  # fmt: skip
+        squadron.commander_ship_id = ship_id
+        session.add(squadron)
+        who = commander.name or "the commander"
+        summary = (
+            f"{squadron.name}: {who} transferred from {was.name} to {ship.name}"
+            if was is not None
+            else f"{squadron.name}: {who} aboard {ship.name}"
+        )
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="commander", ship_id=ship_id,
+            side_id=side.id, summary=summary, changes=(change,),
+        )  # fmt: skip
+        return summary
+
+
+def lose_commander_with(session: Session, ship: Ship) -> tuple[list[str], list[journal.RowChange]]:
+    """A sunk ship's commander is lost with it and his squadron's ships are Out of Command
+    (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3)."""
+    notes: list[str] = []
+    changes: list[journal.RowChange] = []
+    carrying = session.exec(
+        select(Squadron).where(
+            Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id
+        )
+    ).all()
+    for squadron in carrying:
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        if commander is None or commander.status == "lost":
+            continue
+        commander.status = "lost"
+        session.add(commander)
+        changes.append(
+            journal.RowChange(
+                "commander", commander.id or 0, {"status": "active"}, {"status": "lost"}
+            )
+        )
+        notes.append(
+            f"{squadron.name}'s commander {commander.name or ''} was lost with {ship.name}: its "
+            "ships are Out of Command (SMR2 §3.4). SMR2 §10.3 is not in this tracker: type your "
+            "rulebook's replacement (r on the record sheet)"
+        )
+    return notes, changes
 
 
 def set_crew(

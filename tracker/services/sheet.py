@@ -126,6 +126,7 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
 def _sheet_ship(
     session: Session, ship: Ship, squadron_crew: Crew | None, scale: str,
     scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
+    commander_lost: bool = False,
 ) -> ShipView:  # fmt: skip
     """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
     `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
@@ -138,7 +139,8 @@ def _sheet_ship(
         ship,
         crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
         scale=scale,
-        out_of_command=_out_of_command(ship, scenario),
+        # Out of Command through the loss of its Commander (SMR2 §3.4), until he is replaced.
+        out_of_command=commander_lost or _out_of_command(ship, scenario),
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
@@ -282,9 +284,14 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             row.id or 0: row
             for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
         }
+        lost = commander is not None and commander.status == "lost"
         views = tuple(
-            _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews)
+            _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews,
+                        commander_lost=lost)
             for ship in ships
+        )  # fmt: skip
+        aboard = (
+            session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
         )
         original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         return RecordSheet(
@@ -308,6 +315,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             original_count=original,
             original_afloat=afloat,
             half_strength=bool(original) and smr.half_strength(original, afloat),
+            commander_ship=aboard.name if aboard else "",
         )
 
 
@@ -329,5 +337,9 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         campaign = get_row(session, Campaign, side.campaign_id)
         scenario = journal.current_scenario(session, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        view = _sheet_ship(session, ship, crew, campaign.model_scale, scenario, side.campaign_id)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        view = _sheet_ship(
+            session, ship, crew, campaign.model_scale, scenario, side.campaign_id,
+            commander_lost=commander is not None and commander.status == "lost",
+        )  # fmt: skip
         return view, f"{side.name} · {squadron.name}"

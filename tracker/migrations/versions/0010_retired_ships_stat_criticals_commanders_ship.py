@@ -1,4 +1,5 @@
-"""ships retired by a delete after they took part in a scenario; the stat a critical changed
+"""ships retired by a delete after they took part in a scenario; the stat a critical changed;
+the ship carrying each squadron's commander
 
 Revision ID: 0010
 Revises: 0009
@@ -24,9 +25,13 @@ def upgrade() -> None:
     with op.batch_alter_table('critical', schema=None) as batch_op:
         batch_op.add_column(sa.Column('stat', sqlmodel.sql.sqltypes.AutoString(length=20), server_default='', nullable=False))
         batch_op.add_column(sa.Column('amount', sa.Integer(), server_default='0', nullable=False))
+    with op.batch_alter_table('squadron', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('commander_ship_id', sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('squadron', schema=None) as batch_op:
+        batch_op.drop_column('commander_ship_id')
     with op.batch_alter_table('critical', schema=None) as batch_op:
         batch_op.drop_column('amount')
         batch_op.drop_column('stat')
