@@ -823,3 +823,40 @@ def test_the_commander_s_ship_is_refused_with_a_reason_and_nothing_written(
         "ship",
     )
     assert error.errors["ship"] == message
+
+
+# --- a save that changes nothing writes nothing -------------------------------------------------
+
+
+def test_every_edit_form_saved_unchanged_writes_nothing(
+    world: World, factory: SessionFactory, ajax: int, db_state: Callable[[], Snapshot]
+) -> None:
+    ship = sheet.load_ship(factory, ship_id=ajax)[0]
+    fields = ShipFields(**{f.name: getattr(ship, f.name) for f in dataclasses.fields(ShipFields)})
+    campaign = campaigns.get_overview(factory, campaign_id=world.campaign_id)
+    summary = campaigns.list_campaigns(factory)[0]
+    blue = campaign.sides[0]
+    scenario = campaign.scenarios[0]
+    saves = [
+        lambda: fleet.update_ship(factory, ship_id=ajax, fields=fields),
+        lambda: fleet.update_squadron(
+            factory, squadron_id=world.alpha_id, name="Alpha", air=False, notes=""
+        ),
+        lambda: campaigns.update_side(factory, side_id=blue.id, name=blue.name, nation="Britain"),
+        lambda: campaigns.update_scenario(
+            factory, scenario_id=scenario.id, title=scenario.title, date=scenario.date
+        ),
+        lambda: campaigns.update_campaign(
+            factory, campaign_id=world.campaign_id, name=summary.name, notes=summary.notes,
+            model_scale=summary.model_scale,
+            crew_roll_adds_commander=summary.crew_roll_adds_commander,
+        ),
+    ]  # fmt: skip
+    for save in saves:
+        before = db_state()
+        save()
+        assert db_state() == before
+    # A real change is still journaled.
+    fleet.update_ship(factory, ship_id=ajax, fields=dataclasses.replace(fields, speed_kn=31))
+    newest = history.list_entries(factory, campaign_id=world.campaign_id, limit=1)
+    assert [entry.summary for entry in newest] == ["Edited Ajax"]

@@ -183,6 +183,8 @@ def update_squadron(
                 )
         _flush_squadron(session, side, name, squadron_id)
         old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
+        if not new:
+            return  # a form saved unchanged writes nothing
         journal.append(
             session,
             campaign_id=campaign_id,
@@ -265,6 +267,8 @@ def update_ship(
             setattr(ship, key, value)
         _flush_ship(session, values["name"], ship.side_id, ship_id)
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
+        if not change.after:
+            return  # a form saved unchanged writes nothing
         journal.append(
             session,
             campaign_id=side.campaign_id,
