@@ -194,5 +194,5 @@ async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_
         screen = await open_sheet(pilot)
         block = str(screen.query_one("#commander-block").render())
         assert f"LOST with {first.name}" in block
-        assert "SMR2 §10.3 is not in this tracker: type your rulebook's replacement" in block
+        assert "SMR2 §10.3 is not in this tracker:\nr types your rulebook's replacement" in block
         assert "Out of Command" in block

@@ -58,8 +58,9 @@ def commander_block(record: RecordSheet, hints: bool = True) -> str:
         return (
             f"{commander.name or 'The commander'}: LOST"
             + (f" with {record.commander_ship}" if record.commander_ship else "")
-            + "\nThe squadron's ships are Out of Command (SMR2 §3.4).\nSMR2 §10.3 is not in this "
-            "tracker: type your rulebook's replacement" + (" (r)." if hints else ".")
+            + "\nShips Out of Command (SMR2 §3.4)\nSMR2 §10.3 is not in this tracker:\n"
+            + ("r types" if hints else "type")
+            + " your rulebook's replacement"
         )
     aboard = f" · aboard {record.commander_ship}" if record.commander_ship else ""
     return (
