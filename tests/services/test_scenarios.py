@@ -374,3 +374,17 @@ def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
     assert [s.status for s in campaigns.get_overview(factory, campaign_id=campaign).scenarios] == [
         "closed"
     ]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(name=st.text(min_size=1, max_size=80), position=st.integers(1, 999))
+def test_a_closed_scenario_s_backup_is_named_for_the_campaign_and_the_scenario_number(
+    name: str, position: int
+) -> None:
+    from tracker.db import BACKUP_REASON
+
+    reason = scenarios.backup_reason(name, position)
+    assert BACKUP_REASON.fullmatch(reason)  # a name every backup listing and restore accepts
+    assert reason.endswith(f"closed-scenario-{position}")
+    assert scenarios.backup_reason("Norway 1940", 3) == "norway-1940-closed-scenario-3"
+    assert scenarios.backup_reason("Ｎａｒｖｉｋ Tromsö!", 2) == "narvik-tromso-closed-scenario-2"

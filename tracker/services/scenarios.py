@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -381,6 +383,9 @@ def close_scenario(
         scenario = _scenario(session, scenario_id)
         if scenario.status != "in_play":
             raise InvalidInput({"outcome": f"{scenario.title} is not in play"})
+        reason = backup_reason(
+            get_row(session, Campaign, scenario.campaign_id).name, scenario.position
+        )
         ships = _participants(session, scenario_id)
         for ship in ships:
             session.add(_snapshot(session, scenario, ship, "end"))
@@ -404,10 +409,21 @@ def close_scenario(
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
         )  # fmt: skip
     # After the commit: the copy holds the closed scenario, a point worth going back to.
-    taken = backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
+    taken = backups.back_up(factory, reason=reason)
     if taken.failure is not None:
         _journal_backup_failure(factory, scenario_id=scenario_id, failure=taken.failure)
     return ClosedScenario(len(ships), taken.path, taken.failure)
+
+
+def backup_reason(campaign: str, position: int) -> str:
+    """What a closed scenario's backup is named for, in the player's words: the campaign's name
+    and the scenario's number as the campaign screen shows them (`norway-1940-closed-scenario-3`).
+
+    Letters are folded to plain ASCII (accents and fullwidth forms dropped to their base), so the
+    name is the same on every file system."""
+    folded = unicodedata.normalize("NFKD", campaign).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:40].strip("-")
+    return f"{slug}-closed-scenario-{position}" if slug else f"closed-scenario-{position}"
 
 
 def _journal_backup_failure(factory: SessionFactory, *, scenario_id: int, failure: str) -> None:
