@@ -387,4 +387,7 @@ def test_a_closed_scenario_s_backup_is_named_for_the_campaign_and_the_scenario_n
     assert BACKUP_REASON.fullmatch(reason)  # a name every backup listing and restore accepts
     assert reason.endswith(f"closed-scenario-{position}")
     assert scenarios.backup_reason("Norway 1940", 3) == "norway-1940-closed-scenario-3"
-    assert scenarios.backup_reason("Ｎａｒｖｉｋ Tromsö!", 2) == "narvik-tromso-closed-scenario-2"
+    assert (
+        scenarios.backup_reason("\uff2e\uff41\uff52\uff56\uff49\uff4b Troms\u00f6!", 2)
+        == "narvik-tromso-closed-scenario-2"
+    )
