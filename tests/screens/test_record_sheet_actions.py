@@ -196,3 +196,29 @@ async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_
         assert f"LOST with {first.name}" in block
         assert "SMR2 §10.3 is not in this tracker:\nr types your rulebook's replacement" in block
         assert "Out of Command" in block
+
+
+async def test_ctrl_z_names_what_it_cannot_undo_and_undoes_the_older_change_when_pressed_again(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    exeter = record.ships[0]
+    damage.record_hit(factory, request=damage.HitRequest(exeter.id, structure=2))
+    spare_squadron = fleet.create_squadron(factory, side_id=record.side_id, name="Spare")
+    spare = fleet.create_ship(
+        factory, squadron_id=spare_squadron, fields=fleet.ShipFields(name="Hostile")
+    )
+    damage.record_hit(factory, request=damage.HitRequest(spare, fire_delta=1))
+    fleet.delete_squadron(factory, squadron_id=spare_squadron)  # Hostile goes with it
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        said = list(app._notifications)[-1].message
+        assert "Hostile" in said and "cannot be undone" in said
+        assert "Press ctrl+z again to undo" in said and "Exeter" in said
+        assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 10  # not yet
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 12
