@@ -371,14 +371,18 @@ def test_delete_ship_removes_it_and_its_batteries_and_undo_puts_them_back(
     fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
     kept_battery = fleet.save_battery(factory, ship_id=achilles, mount="turret", guns=8)
     with session_scope(factory) as session:
-        batteries_before = [b.model_dump() for b in session.exec(select(Battery)).all()]
+        batteries_before = [
+            b.model_dump() for b in session.exec(select(Battery).order_by(col(Battery.id))).all()
+        ]
     ship_before = get_row(factory, Ship, ajax).model_dump(exclude={"version"})
     with journaled(world.campaign_id) as new:
         assert fleet.delete_ship(factory, ship_id=ajax) == "Deleted Ajax"
     assert new.only.summary == "Deleted Ajax" and new.only.undoable
     assert [s.id for s in _ships(factory)] == [achilles]
     with session_scope(factory) as session:
-        assert [b.id for b in session.exec(select(Battery)).all()] == [kept_battery]
+        assert [b.id for b in session.exec(select(Battery).order_by(col(Battery.id))).all()] == [
+            kept_battery
+        ]
     with pytest.raises(NotFound):
         fleet.delete_ship(factory, ship_id=ajax)
 
@@ -387,7 +391,9 @@ def test_delete_ship_removes_it_and_its_batteries_and_undo_puts_them_back(
     )
     assert get_row(factory, Ship, ajax).model_dump(exclude={"version"}) == ship_before
     with session_scope(factory) as session:
-        assert [b.model_dump() for b in session.exec(select(Battery)).all()] == batteries_before
+        assert [
+            b.model_dump() for b in session.exec(select(Battery).order_by(col(Battery.id))).all()
+        ] == batteries_before
     history.redo_last(factory, campaign_id=world.campaign_id)
     assert [s.id for s in _ships(factory)] == [achilles]
 
