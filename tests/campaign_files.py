@@ -270,13 +270,17 @@ def fill_every_table(
 
 def full_sample_campaign(factory: SessionFactory) -> Filled:
     """The River Plate sample with rows in every table, Ajax moved to a new squadron first (a
-    ship whose squadron is not its original one)."""
+    ship whose squadron is not its original one), Force G's commander aboard Exeter."""
     sample_id = demo.create_sample_campaign(factory)
     overview = campaigns.get_overview(factory, campaign_id=sample_id)
     detached = fleet.create_squadron(factory, side_id=overview.sides[0].id, name="Detached")
     force_g = overview.sides[0].squadrons[0].id
-    ajax = sheet.load_record_sheet(factory, squadron_id=force_g).ships[1].id
+    exeter, ajax = (
+        ship.id for ship in sheet.load_record_sheet(factory, squadron_id=force_g).ships[:2]
+    )
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
+    # A squadron naming its commander's ship: a reference to a table written after its own.
+    fleet.set_commander_ship(factory, squadron_id=force_g, ship_id=exeter)
     return fill_every_table(factory, campaign_id=sample_id, ship_id=ajax)
 
 

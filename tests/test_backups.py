@@ -132,7 +132,7 @@ def test_closing_a_scenario_backs_up_the_file_with_the_close_in_it(
         [backup] = list_backups(campaign_file)
     finally:
         engine.dispose()
-    assert backup.reason == f"closed-scenario-{first}"
+    assert backup.reason == "river-plate-december-1939-sample-closed-scenario-1"
     conn = sqlite3.connect(f"file:{backup.path}?mode=ro", uri=True)
     try:
         status = conn.execute("SELECT status, outcome FROM scenario WHERE id = ?", (first,))

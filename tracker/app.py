@@ -107,6 +107,8 @@ class TrackerApp(App[None]):
         self.rng = rng or random.Random()
         self.dice = Dice(self.rng)
         self.open_campaign_id = open_campaign_id
+        # (campaign, journal entry) ctrl+z named when it could not undo the newest changes.
+        self._undo_past_to: tuple[int, int] | None = None
         # The first unexpected error, and the log it was written to (crash_log): the command
         # line says where, and exits with status 1.
         self.crash: BaseException | None = None
@@ -257,12 +259,23 @@ class TrackerApp(App[None]):
         if not isinstance(screen, TrackerScreen) or campaign_id is None:
             self.notify("Open a campaign first: undo and redo work within one.", severity="warning")
             return
-        try:
-            from tracker.services import history
+        from tracker.services import history
 
-            result = (history.undo_last if undo else history.redo_last)(
-                self.factory, campaign_id=campaign_id
-            )
+        # ctrl+z names what it would undo past; pressed again, it undoes what it named.
+        past_to, self._undo_past_to = self._undo_past_to, None
+        try:
+            if undo:
+                result = history.undo_last(
+                    self.factory,
+                    campaign_id=campaign_id,
+                    past_to=past_to[1] if past_to and past_to[0] == campaign_id else None,
+                )
+            else:
+                result = history.redo_last(self.factory, campaign_id=campaign_id)
+        except history.UndoSkipAsked as exc:
+            self._undo_past_to = (campaign_id, exc.next_id)
+            self.notify("\n".join(exc.errors.values()), severity="warning", timeout=10)
+            return
         except DatabaseUnavailable as exc:  # the app is no screen: no guard wraps this
             self.notify(exc.message, title="Database", severity="error")
             return

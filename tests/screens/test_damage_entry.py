@@ -144,3 +144,18 @@ async def test_a_bad_word_right_after_the_name_and_an_ambiguous_name_are_explain
         await pilot.pause()
         preview = str(app.screen.query_one("#damage-preview", Static).render())
         assert "Ajax" in preview and "also matches" in preview and "Achilles" in preview
+
+
+async def test_a_hit_before_the_first_scenario_begins_says_it_is_carried_into_it(
+    tmp_path: Path,
+) -> None:
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3")
+        preview = str(app.screen.query_one("#damage-preview", Static).render())
+        assert "Exeter begins the first scenario with this damage" in preview
+        await press(pilot, "enter")
+        toast = list(app._notifications)[-1].message
+        assert toast.endswith("\nExeter begins the first scenario with this damage")

@@ -88,3 +88,49 @@ async def test_close_repair_and_carry_into_the_next_scenario(tmp_path: Path) -> 
     assert damage.find_ships(app.factory, campaign_id=campaign_id, query="exeter")[0].name == (
         "Exeter"
     )
+
+
+async def test_the_repair_form_offers_what_the_allowance_leaves_and_not_for_a_sunk_ship(
+    tmp_path: Path,
+) -> None:
+    from tracker.db import session_scope
+    from tracker.models import Campaign
+
+    path = tmp_path / "campaign.db"
+    app = start(path)
+    factory = app.factory
+    ships = {p.name: p.id for p in damage.find_ships(factory, campaign_id=1, query="")}
+    first = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    scenarios.set_participants(factory, scenario_id=first, ship_ids=list(ships.values()))
+    scenarios.start_scenario(factory, scenario_id=first)
+    damage.record_hit(factory, request=damage.HitRequest(ships["Exeter"], structure=8))
+    damage.record_hit(factory, request=damage.HitRequest(ships["Ajax"], structure=99))
+    damage.confirm_condition(factory, ship_id=ships["Ajax"], outcome="Sunk")
+    scenarios.close_scenario(factory, scenario_id=first)
+    with session_scope(factory) as session:
+        campaign = session.get(Campaign, 1)
+        assert campaign is not None
+        campaign.repair_limit_structure = 5
+    scenarios.repair_ship(factory, ship_id=ships["Exeter"], structure=1)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        repairs = app.screen
+        assert isinstance(repairs, RepairsScreen)
+        table = repairs.query_one(DataTable)
+        names = [row.name for row in repairs.rows]
+        table.move_cursor(row=names.index("Exeter"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        labels = [str(label.render()) for label in app.screen.query(".form-label")]
+        assert "Structure repaired (up to 4)" in labels  # 7 missing, 5 allowed, 1 done
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is repairs
+        table.move_cursor(row=names.index("Ajax"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is repairs
+        assert list(app._notifications)[-1].message == "Ajax is sunk: a sunk ship is not repaired."

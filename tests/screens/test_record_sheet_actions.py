@@ -15,7 +15,7 @@ from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.record_sheet import RecordSheetScreen, crew_block
-from tracker.services import campaigns, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
@@ -117,3 +117,108 @@ async def test_markup_in_a_ship_name_is_shown_as_typed(tmp_path: Path) -> None:
         welcome_text = app.export_screenshot()
     assert "[b]X[/b]" in screen_text
     assert "[red]Plate[/red]" in welcome_text
+
+
+async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    battle = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    before = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=[s.id for s in before.ships])
+    scenarios.start_scenario(factory, scenario_id=battle)
+    scenarios.close_scenario(factory, scenario_id=battle)
+    closed = scenarios.scenario_detail(factory, scenario_id=battle)
+    # A ship added since, that never fought: deleted for good, and ctrl+z puts it back.
+    spare = fleet.create_ship(
+        factory, squadron_id=squadron_id, fields=fleet.ShipFields(name="Spare")
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("x")  # the first ship, which fought the closed scenario
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        first = before.ships[0]
+        assert list(app._notifications)[-1].message.startswith(f"Retired {first.name}")
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == len(before.ships)  # the others and Spare
+        assert scenarios.scenario_detail(factory, scenario_id=battle) == closed
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        names = [s.name for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
+        assert names[0] == first.name
+        assert table.row_count == len(before.ships) + 1
+        table.move_cursor(row=len(before.ships))  # Spare
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert list(app._notifications)[-1].message.startswith("Deleted Spare")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        ids = [s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
+        assert ids[-1] == spare
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert table.row_count == len(before.ships)
+    assert spare not in [
+        s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
+    ]
+
+
+async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_replacement(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    if record.commander is None:
+        fleet.set_commander(
+            factory, squadron_id=squadron_id, name="Harwood", training=3, acquisition="direct"
+        )
+    first = record.ships[0]
+    battle = campaigns.get_overview(factory, campaign_id=1).scenarios[0].id
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=[s.id for s in record.ships])
+    scenarios.start_scenario(factory, scenario_id=battle)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await open_sheet(pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert list(app._notifications)[-1].message.endswith(f"aboard {first.name}")
+        block = str(screen.query_one("#commander-block").render())
+        assert f"aboard {first.name}" in block
+        await pilot.press("escape")
+        await pilot.pause()
+        damage.record_hit(factory, request=damage.HitRequest(first.id, structure=99))
+        damage.confirm_condition(factory, ship_id=first.id, outcome="Sunk")
+        screen = await open_sheet(pilot)
+        block = str(screen.query_one("#commander-block").render())
+        assert f"LOST with {first.name}" in block
+        assert "SMR2 §10.3 is not in this tracker:\nr types your rulebook's replacement" in block
+        assert "Out of Command" in block
+
+
+async def test_ctrl_z_names_what_it_cannot_undo_and_undoes_the_older_change_when_pressed_again(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    exeter = record.ships[0]
+    damage.record_hit(factory, request=damage.HitRequest(exeter.id, structure=2))
+    spare_squadron = fleet.create_squadron(factory, side_id=record.side_id, name="Spare")
+    spare = fleet.create_ship(
+        factory, squadron_id=spare_squadron, fields=fleet.ShipFields(name="Hostile")
+    )
+    damage.record_hit(factory, request=damage.HitRequest(spare, fire_delta=1))
+    fleet.delete_squadron(factory, squadron_id=spare_squadron)  # Hostile goes with it
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        said = list(app._notifications)[-1].message
+        assert "Hostile" in said and "cannot be undone" in said
+        assert "Press ctrl+z again to undo" in said and "Exeter" in said
+        assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 10  # not yet
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 12

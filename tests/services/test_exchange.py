@@ -37,6 +37,7 @@ LOOSE_REFS = {
     ("journalentry", "side_id"): "side",
     ("journalentry", "ship_id"): "ship",
     ("ship", "transferred_scenario_id"): "scenario",
+    ("squadron", "commander_ship_id"): "ship",
     ("submarker", "search_scenario_id"): "scenario",
 }
 

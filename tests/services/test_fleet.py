@@ -17,6 +17,7 @@ from service_helpers import (
     World,
     appoint,
     attempt,
+    begin_with_all,
     count_rows,
     fresh_factory,
     get_row,
@@ -25,8 +26,8 @@ from service_helpers import (
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Commander, Crew, Ship, Squadron
-from tracker.services import campaigns, fleet, scenarios, sheet
+from tracker.models import Battery, Commander, Crew, Participation, Ship, Squadron
+from tracker.services import campaigns, damage, fleet, history, scenarios, sheet
 from tracker.services.errors import InvalidInput, NotFound
 from tracker.services.fleet import ShipFields
 
@@ -362,21 +363,132 @@ def test_renaming_a_ship_onto_another_is_refused(
     )
 
 
-def test_delete_ship_removes_it_and_its_batteries(
+def test_delete_ship_removes_it_and_its_batteries_and_undo_puts_them_back(
     world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
 ) -> None:
     ajax = add_ship(world.alpha_id, "Ajax")
     achilles = add_ship(world.alpha_id, "Achilles")
     fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
     kept_battery = fleet.save_battery(factory, ship_id=achilles, mount="turret", guns=8)
+    with session_scope(factory) as session:
+        batteries_before = [
+            b.model_dump() for b in session.exec(select(Battery).order_by(col(Battery.id))).all()
+        ]
+    ship_before = get_row(factory, Ship, ajax).model_dump(exclude={"version"})
     with journaled(world.campaign_id) as new:
-        fleet.delete_ship(factory, ship_id=ajax)
-    assert new.only.summary == "Deleted Ajax"
+        assert fleet.delete_ship(factory, ship_id=ajax) == "Deleted Ajax"
+    assert new.only.summary == "Deleted Ajax" and new.only.undoable
     assert [s.id for s in _ships(factory)] == [achilles]
     with session_scope(factory) as session:
-        assert [b.id for b in session.exec(select(Battery)).all()] == [kept_battery]
+        assert [b.id for b in session.exec(select(Battery).order_by(col(Battery.id))).all()] == [
+            kept_battery
+        ]
     with pytest.raises(NotFound):
         fleet.delete_ship(factory, ship_id=ajax)
+
+    assert history.undo_last(factory, campaign_id=world.campaign_id).summary == (
+        f"Undid #{new.only.id}: Deleted Ajax"
+    )
+    assert get_row(factory, Ship, ajax).model_dump(exclude={"version"}) == ship_before
+    with session_scope(factory) as session:
+        assert [
+            b.model_dump() for b in session.exec(select(Battery).order_by(col(Battery.id))).all()
+        ] == batteries_before
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert [s.id for s in _ships(factory)] == [achilles]
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    speed=st.integers(0, 60),
+    structure=st.integers(1, 40),
+    guns=st.lists(st.integers(0, 12), max_size=4),
+    planned=st.booleans(),
+)
+def test_undo_of_a_delete_gives_back_the_same_ship_batteries_and_place(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    speed: int,
+    structure: int,
+    guns: list[int],
+    planned: bool,
+) -> None:
+    """Any ship that never took part: undo puts back every field, battery and planned scenario."""
+    with fresh_factory(tmp_path_factory, migrated_template, "delete") as factory:
+        campaign = campaigns.create_campaign(factory, name="C")
+        scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="S")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        fields = ShipFields(name="Ajax", speed_kn=speed, structure_max=structure)
+        ajax = fleet.create_ship(factory, squadron_id=squadron, fields=fields)
+        for count in guns:
+            fleet.save_battery(factory, ship_id=ajax, mount="turret", guns=count)
+        if planned:
+            scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ajax])
+
+        def state() -> tuple[Any, ...]:
+            with session_scope(factory) as session:
+                rows = [
+                    [row.model_dump(exclude={"version"}) for row in session.exec(select(model))]
+                    for model in (Ship, Battery, Participation)
+                ]
+            return tuple(map(tuple, rows))
+
+        before = state()
+        fleet.delete_ship(factory, ship_id=ajax)
+        assert state() == ((), (), ())
+        history.undo_last(factory, campaign_id=campaign.id)
+        assert state() == before
+        history.redo_last(factory, campaign_id=campaign.id)
+        assert state() == ((), (), ())
+
+
+def test_a_ship_that_took_part_is_retired_and_closed_scenarios_keep_it(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    add_ship(world.alpha_id, "Achilles")
+    begin_with_all(factory, world)
+    scenarios.close_scenario(factory, scenario_id=world.scenario_id)
+    later = campaigns.add_scenario(factory, campaign_id=world.campaign_id, title="Second")
+    scenarios.set_participants(factory, scenario_id=later.id, ship_ids=[ajax])
+    closed = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+
+    with journaled(world.campaign_id) as new:
+        summary = fleet.delete_ship(factory, ship_id=ajax)
+    assert summary.startswith("Retired Ajax") and new.only.undoable
+    assert get_row(factory, Ship, ajax).retired
+    assert scenarios.scenario_detail(factory, scenario_id=world.scenario_id) == closed
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert [ship.name for ship in record.ships] == ["Achilles"]
+    assert scenarios.scenario_detail(factory, scenario_id=later.id).participants == ()
+    assert [
+        p.name for p in damage.find_ships(factory, campaign_id=world.campaign_id, query="a")
+    ] == ["Achilles"]
+    with pytest.raises(InvalidInput, match="already retired"):
+        fleet.delete_ship(factory, ship_id=ajax)
+    with pytest.raises(InvalidInput, match="retired ships take part no more: Ajax"):
+        scenarios.set_participants(factory, scenario_id=later.id, ship_ids=[ajax])
+
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert not get_row(factory, Ship, ajax).retired
+    assert [
+        p.name for p in scenarios.scenario_detail(factory, scenario_id=later.id).participants
+    ] == ["Ajax"]
+    assert [s.name for s in sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships] == [
+        "Ajax", "Achilles"
+    ]  # fmt: skip
+
+
+def test_retiring_a_ship_in_play_keeps_its_squadron_s_original_strength(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    ships = [add_ship(world.alpha_id, name) for name in ("Ajax", "Achilles", "Exeter", "Hardy")]
+    begin_with_all(factory, world)
+    fleet.delete_ship(factory, ship_id=ships[0])
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert (len(record.ships), record.original_count) == (3, 4)
 
 
 def test_set_fire_markers_stores_and_journals(
@@ -653,3 +765,104 @@ def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
         # What was stored reads back through the sheet (its derived rules accept the values).
         [_, view] = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships
         assert view.name == ship.name
+
+
+# --- the commander's ship (SMR2 §3.1, §3.4, §6.7) ------------------------------------------------
+
+
+def test_the_commander_s_ship_is_set_and_moved_journaled_and_sinking_it_loses_him(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], journaled: Journaled
+) -> None:
+    ajax, achilles = (add_ship(world.alpha_id, name) for name in ("Ajax", "Achilles"))
+    appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
+    assert fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax) == (
+        "Alpha: Harwood aboard Ajax"
+    )
+    with journaled(world.campaign_id) as new:
+        summary = fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+    assert summary == new.only.summary == "Alpha: Harwood transferred from Ajax to Achilles"
+    assert sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander_ship == "Achilles"
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander_ship == "Ajax"
+
+    begin_with_all(factory, world)
+    damage.record_hit(factory, request=damage.HitRequest(ajax, structure=99))
+    notes = damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
+    assert any("Harwood was lost with Ajax" in n and "SMR2 §10.3" in n for n in notes)
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert record.commander is not None and record.commander.status == "lost"
+    assert [ship.out_of_command for ship in record.ships] == [True, True]
+    assert sheet.load_ship(factory, ship_id=achilles)[0].out_of_command
+    # The player types the replacement his rulebook gives; then says where he sails.
+    appoint(factory, world.alpha_id, name="Woodhouse", training=2, acquisition="direct")
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert record.commander is not None and record.commander.status == "active"
+    assert record.commander_ship == "" and not any(s.out_of_command for s in record.ships)
+    fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("other squadron", "Exeter is not in Alpha: the commander sails in one of its own ships"),
+        ("no commander", "Alpha has no commander yet: roll or buy one first (r)"),
+        ("sunk", "Ajax is sunk: choose a ship afloat"),
+        ("same", "Ajax already carries the commander"),
+    ],
+)
+def test_the_commander_s_ship_is_refused_with_a_reason_and_nothing_written(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], refused: Refused,
+    case: str, message: str,
+) -> None:  # fmt: skip
+    ajax = add_ship(world.alpha_id, "Ajax")
+    exeter = add_ship(world.bravo_id, "Exeter")
+    if case != "no commander":
+        appoint(factory, world.alpha_id, training=3, acquisition="direct")
+    if case == "same":
+        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax)
+    if case == "sunk":
+        damage.record_hit(factory, request=damage.HitRequest(ajax, structure=99))
+        damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
+    target = exeter if case == "other squadron" else ajax
+    error = refused(
+        lambda: fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=target),
+        "ship",
+    )
+    assert error.errors["ship"] == message
+
+
+# --- a save that changes nothing writes nothing -------------------------------------------------
+
+
+def test_every_edit_form_saved_unchanged_writes_nothing(
+    world: World, factory: SessionFactory, ajax: int, db_state: Callable[[], Snapshot]
+) -> None:
+    ship = sheet.load_ship(factory, ship_id=ajax)[0]
+    fields = ShipFields(**{f.name: getattr(ship, f.name) for f in dataclasses.fields(ShipFields)})
+    campaign = campaigns.get_overview(factory, campaign_id=world.campaign_id)
+    summary = campaigns.list_campaigns(factory)[0]
+    blue = campaign.sides[0]
+    scenario = campaign.scenarios[0]
+    saves = [
+        lambda: fleet.update_ship(factory, ship_id=ajax, fields=fields),
+        lambda: fleet.update_squadron(
+            factory, squadron_id=world.alpha_id, name="Alpha", air=False, notes=""
+        ),
+        lambda: campaigns.update_side(factory, side_id=blue.id, name=blue.name, nation="Britain"),
+        lambda: campaigns.update_scenario(
+            factory, scenario_id=scenario.id, title=scenario.title, date=scenario.date
+        ),
+        lambda: campaigns.update_campaign(
+            factory, campaign_id=world.campaign_id, name=summary.name, notes=summary.notes,
+            model_scale=summary.model_scale,
+            crew_roll_adds_commander=summary.crew_roll_adds_commander,
+        ),
+    ]  # fmt: skip
+    for save in saves:
+        before = db_state()
+        save()
+        assert db_state() == before
+    # A real change is still journaled.
+    fleet.update_ship(factory, ship_id=ajax, fields=dataclasses.replace(fields, speed_kn=31))
+    newest = history.list_entries(factory, campaign_id=world.campaign_id, limit=1)
+    assert [entry.summary for entry in newest] == ["Edited Ajax"]

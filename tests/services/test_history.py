@@ -277,16 +277,42 @@ def test_an_entry_without_row_changes_cannot_be_undone(
     assert "cannot be undone" in message
 
 
-def test_a_hit_on_a_deleted_ship_cannot_be_undone_and_nothing_is_written(
+def test_a_hit_on_a_retired_ship_is_undone_after_the_retirement_never_past_it(
     world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
     hit = _hit(factory, exeter, structure=1, criticals=(CriticalRequest(effect="Fire"),))
-    fleet.delete_ship(factory, ship_id=exeter)
+    retired = fleet.delete_ship(factory, ship_id=exeter)
+    assert retired.startswith("Retired Exeter")  # its critical is a history to keep
     message = refused_undo(lambda: history.undo_entry(factory, entry_id=hit))
-    assert f"#{hit} changed a " in message and "deleted" in message
-    # ctrl+z passes over it: nothing else in this campaign can be undone here.
-    message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
-    assert message == "nothing to undo in this campaign"
+    assert "Retired Exeter" in message and "undo that first" in message
+    assert history.undo_last(factory, campaign_id=world.campaign_id).summary.endswith(retired)
+    assert not get_row(factory, Ship, exeter).retired
+    assert history.undo_last(factory, campaign_id=world.campaign_id).reverted_id == hit
+    assert _track(factory, exeter)[0] == 9
+
+
+def test_ctrl_z_names_what_it_cannot_undo_and_undoes_the_next_only_when_asked_again(
+    world: World, factory: SessionFactory, exeter: int, add_ship: Callable[..., int],
+    refused_undo: RefusedUndo,
+) -> None:  # fmt: skip
+    heidkamp = add_ship(world.raider_id, "Wilhelm Heidkamp")
+    older = _hit(factory, heidkamp, structure=1)
+    newer = _hit(factory, exeter, structure=2)
+    fleet.delete_squadron(factory, squadron_id=world.alpha_id)  # Exeter goes with it, for good
+    try:
+        history.undo_last(factory, campaign_id=world.campaign_id)
+    except history.UndoSkipAsked as asked:
+        message, next_id = asked.errors["journal"], asked.next_id
+    else:
+        raise AssertionError("ctrl+z passed over a change silently")
+    assert next_id == older
+    assert f"#{newer} (" in message and "Exeter" in message
+    assert f"ctrl+z again to undo #{older} (" in message and "Wilhelm Heidkamp" in message
+    assert _track(factory, heidkamp)[0] == 8  # nothing undone yet
+    # Asked about another entry than the one named, it names it again and undoes nothing.
+    refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id, past_to=newer))
+    result = history.undo_last(factory, campaign_id=world.campaign_id, past_to=older)
+    assert result.reverted_id == older and _track(factory, heidkamp)[0] == 9
 
 
 def test_undo_of_a_transfer_out_of_a_deleted_squadron_is_refused_cleanly(

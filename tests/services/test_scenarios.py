@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from service_helpers import fresh_factory, save_table
 
 from tracker.db import SessionFactory
 from tracker.services import campaigns, damage, demo, fleet, history, roster, scenarios, sheet
@@ -110,6 +115,71 @@ def test_only_ships_taking_part_can_be_hit_while_a_scenario_is_in_play(
     with pytest.raises(InvalidInput, match="Ajax is not taking part in Battle of the River Plate"):
         _hit(factory, rp["Ajax"], structure=1)
     assert _state(factory, rp["Ajax"]) == (8, 8)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(sample=st.booleans(), lost=st.integers(1, 3))
+def test_one_rule_for_hits_before_the_first_scenario_begins_in_every_campaign(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, sample: bool, lost: int
+) -> None:
+    """Set-up damage before the first scenario, said so and kept at its start; refused between."""
+    with fresh_factory(tmp_path_factory, migrated_template, "first") as factory:
+        if sample:
+            campaign_id = demo.create_sample_campaign(factory)
+        else:
+            campaign_id = campaigns.create_campaign(factory, name="Own").id
+            campaigns.add_scenario(factory, campaign_id=campaign_id, title="First")
+            side = campaigns.create_side(factory, campaign_id=campaign_id, name="Blue")
+            squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+            fields = fleet.ShipFields(name="Hardy", structure_max=6, flotation_max=6)
+            fleet.create_ship(factory, squadron_id=squadron, fields=fields)
+        pick = damage.find_ships(factory, campaign_id=campaign_id, query="")[0]
+        first = campaigns.get_overview(factory, campaign_id=campaign_id).scenarios[0].id
+        full = _state(factory, pick.id)
+        result = damage.record_hit(factory, request=damage.HitRequest(pick.id, structure=lost))
+        assert result.set_up == f"{pick.name} begins the first scenario with this damage"
+        _play(factory, first, [pick.id])
+        start = scenarios.ship_history(factory, ship_id=pick.id)[0].start
+        assert start == (full[0] - lost, full[1])
+        in_play = damage.record_hit(factory, request=damage.HitRequest(pick.id, structure=1))
+        assert in_play.set_up == ""
+        scenarios.close_scenario(factory, scenario_id=first)
+        with pytest.raises(InvalidInput, match="no scenario is in play"):
+            _hit(factory, pick.id, structure=1)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(speed=st.integers(0, 40), loss=st.integers(1, 12), in_port=st.booleans())
+def test_clearing_a_critical_that_cut_the_speed_gives_the_knots_back_in_play_or_in_port(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    speed: int,
+    loss: int,
+    in_port: bool,
+) -> None:
+    with fresh_factory(tmp_path_factory, migrated_template, "speed") as factory:
+        campaign_id = campaigns.create_campaign(factory, name="C").id
+        first = campaigns.add_scenario(factory, campaign_id=campaign_id, title="First").id
+        side = campaigns.create_side(factory, campaign_id=campaign_id, name="Blue")
+        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
+        fields = fleet.ShipFields(name="Hotspur", structure_max=6, flotation_max=6, speed_kn=speed)
+        hotspur = fleet.create_ship(factory, squadron_id=squadron, fields=fields)
+        save_table(factory, campaign_id, [(1, 10, "Engine room hit", "speed_kn", -loss)])
+        _play(factory, first, [hotspur])
+        roll = damage.CriticalRequest(kind="structural", roll=4)
+        damage.record_hit(factory, request=damage.HitRequest(hotspur, criticals=(roll,)))
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == max(0, speed - loss)
+        if in_port:
+            scenarios.close_scenario(factory, scenario_id=first)
+            critical = damage.list_criticals(factory, ship_id=hotspur)[0].id
+            scenarios.repair_ship(factory, ship_id=hotspur, clear_criticals=[critical])
+        else:
+            damage.record_hit(factory, request=damage.HitRequest(hotspur, fixes=(1,)))
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == speed
+        history.undo_last(factory, campaign_id=campaign_id)  # the clearing, journaled
+        assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == max(0, speed - loss)
 
 
 def test_repairs_are_refused_above_max_on_sunk_ships_in_play_and_beyond_the_allowance(
@@ -304,3 +374,20 @@ def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
     assert [s.status for s in campaigns.get_overview(factory, campaign_id=campaign).scenarios] == [
         "closed"
     ]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(name=st.text(min_size=1, max_size=80), position=st.integers(1, 999))
+def test_a_closed_scenario_s_backup_is_named_for_the_campaign_and_the_scenario_number(
+    name: str, position: int
+) -> None:
+    from tracker.db import BACKUP_REASON
+
+    reason = scenarios.backup_reason(name, position)
+    assert BACKUP_REASON.fullmatch(reason)  # a name every backup listing and restore accepts
+    assert reason.endswith(f"closed-scenario-{position}")
+    assert scenarios.backup_reason("Norway 1940", 3) == "norway-1940-closed-scenario-3"
+    assert (
+        scenarios.backup_reason("\uff2e\uff41\uff52\uff56\uff49\uff4b Troms\u00f6!", 2)
+        == "narvik-tromso-closed-scenario-2"
+    )

@@ -20,6 +20,9 @@ class Critical(Versioned, table=True):
     turn: int | None = Field(default=None)
     # active | repaired | void (an undone hit: kept, never shown as damage)
     status: str = Field(default="active", max_length=10)
+    # The stat its table row changed and by how much it changed: put back when it is cleared.
+    stat: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
+    amount: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     at: datetime = Field(default_factory=utcnow)
 
 

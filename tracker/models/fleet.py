@@ -40,6 +40,9 @@ class Squadron(Versioned, table=True):
     commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
     crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
     notes: str = Field(default="", max_length=2000)
+    # The ship carrying the commander, from which command is measured (SMR2 §3.1). No foreign
+    # key: a ship already names its squadron, and the two tables would each wait for the other.
+    commander_ship_id: int | None = Field(default=None)
 
 
 class ShipBase(SQLModel):
@@ -91,6 +94,9 @@ class Ship(ShipBase, Versioned, table=True):
     fuel_full: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_empty: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
+    # A ship deleted after it took part in a scenario: kept for the scenarios' history and its
+    # squadron's original strength, gone from the sheet and the pick lists.
+    retired: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Battery(Versioned, table=True):

@@ -76,6 +76,8 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
         text.append(f"repaired: {effect}\n", style=GOOD)
     for note in result.consequences:
         text.append(f"! {note}\n", style=ALERT)
+    if result.set_up:
+        text.append(f"{result.set_up} (no scenario has begun yet)\n")
     text.append("Enter records it.", style="dim")
     return text
 
@@ -291,6 +293,8 @@ class DamageEntryScreen(TrackerScreen):
         message = damage.describe(result)
         if result.consequences:
             message += "\n" + "\n".join(result.consequences)
+        if result.set_up:
+            message += "\n" + result.set_up
         self.notify(message, title=f"Recorded #{result.entry_id}",
                     severity="warning" if result.consequences else "information")  # fmt: skip
         if result.zero_reached:

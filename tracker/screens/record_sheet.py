@@ -24,6 +24,7 @@ from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import fleet, mines, printing, sheet
+from tracker.services.errors import InvalidInput
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
@@ -56,8 +57,17 @@ def commander_block(record: RecordSheet, hints: bool = True) -> str:
         else f"bought at {smr.training_numeral(commander.training)}"
     )
     unit = "stands" if commander.air else "ships"
+    if commander.status == "lost":
+        return (
+            f"{commander.name or 'The commander'}: LOST"
+            + (f" with {record.commander_ship}" if record.commander_ship else "")
+            + "\nShips Out of Command (SMR2 §3.4)\nSMR2 §10.3 is not in this tracker:\n"
+            + ("r types" if hints else "type")
+            + " your rulebook's replacement"
+        )
+    aboard = f" · aboard {record.commander_ship}" if record.commander_ship else ""
     return (
-        f"{commander.name or '(unnamed)'}\n"
+        f"{commander.name or '(unnamed)'}{aboard}\n"
         f"{commander.rating} · {how}\n"
         f"Modifier {commander.modifier_now:+d} (base {commander.modifier_base:+d})\n"
         f"Radius {commander.radius_now_cm} cm (base {commander.radius_base_cm})\n"
@@ -183,6 +193,13 @@ class RecordSheetScreen(TrackerScreen):
         Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
         Binding("r", "commander", "Commander", tooltip="Roll or buy the commander"),
         Binding("w", "crew", "Crew", tooltip="Roll or buy the crew"),
+        Binding(
+            "g",
+            "commander_ship",
+            "Flagship",
+            tooltip="Put the commander aboard the selected ship (a transfer, SMR2 §6.7)",
+            show=False,
+        ),
         Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
         Binding(
             "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
@@ -445,11 +462,17 @@ class RecordSheetScreen(TrackerScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                fleet.delete_ship(self.factory, ship_id=ship.id)
-                self.notify(f"Deleted {ship.name}")
+                summary = fleet.delete_ship(self.factory, ship_id=ship.id)
+                self.notify(f"{summary}. ctrl+z undoes it.", markup=False)
                 self.reload()
 
-        self.app.push_screen(ConfirmScreen(f"Delete {ship.name} and its batteries?"), done)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
+                "retired instead: kept in that scenario's history, gone from the sheet."
+            ),
+            done,
+        )
 
     def action_transfer_ship(self) -> None:
         ship = self._need_ship()
@@ -506,6 +529,20 @@ class RecordSheetScreen(TrackerScreen):
             preview=ship_forms.commander_preview(self.record.air),
             dice_field="roll",
         )
+
+    def action_commander_ship(self) -> None:
+        ship = self._need_ship()
+        if ship is None:
+            return
+        try:
+            summary = fleet.set_commander_ship(
+                self.factory, squadron_id=self.squadron_id, ship_id=ship.id
+            )
+        except InvalidInput as exc:
+            self.notify("\n".join(exc.errors.values()), severity="warning", markup=False)
+            return
+        self.notify(summary, markup=False)
+        self.reload()
 
     def action_crew(self) -> None:
         if self.record is None:

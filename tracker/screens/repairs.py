@@ -139,9 +139,13 @@ class RepairsScreen(TrackerScreen):
         row = self._selected()
         if row is None:
             return
+        if row.sunk:
+            self.notify(f"{row.name} is sunk: a sunk ship is not repaired.", severity="warning",
+                        markup=False)  # fmt: skip
+            return
         criticals = [c for c in damage.list_criticals(self.factory, ship_id=row.ship_id)
                      if c.status == "active"]  # fmt: skip
-        out_s, out_f = row.outstanding
+        out_s, out_f = scenarios.repairs_left(self.factory, ship_id=row.ship_id)
         fields = [
             FieldSpec("structure", f"Structure repaired (up to {out_s})", kind="int", value=0,
                       low=0, high=999),
@@ -166,7 +170,10 @@ class RepairsScreen(TrackerScreen):
                 self.notify(summary, title="Repaired")
                 self.reload()
 
-        note = "SMR2 12.2 is not in our sources: the campaign's own allowance, if any, is enforced."
+        note = (
+            "SMR2 §12.2 is not in this tracker: the campaign's own allowance, if any, is "
+            "enforced (set it on the campaign form)."
+        )
         lost = self.fuel_lost.get(row.ship_id, 0)
         if lost:
             note += f" {row.name} has {lost} fuel factors lost to mines."

@@ -42,7 +42,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         select(func.count())
         .select_from(Ship)
         .join(Side, col(Ship.side_id) == col(Side.id))
-        .where(Side.campaign_id == campaign.id)
+        .where(Side.campaign_id == campaign.id, col(Ship.retired).is_(False))
     ).one()
     scenario = journal.current_scenario(session, campaign.id)
     return CampaignSummary(
@@ -266,14 +266,15 @@ def update_campaign(
             _check_idle_seconds(owner_idle_seconds)
             campaign.owner_idle_seconds = owner_idle_seconds
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
-        journal.append(
-            session,
-            campaign_id=campaign_id,
-            kind="campaign",
-            summary=f"Edited {name}",
-            before=old,
-            after=new,
-        )
+        if new:  # a form saved unchanged writes nothing
+            journal.append(
+                session,
+                campaign_id=campaign_id,
+                kind="campaign",
+                summary=f"Edited {name}",
+                before=old,
+                after=new,
+            )
         return _summary(session, campaign)
 
 
@@ -316,7 +317,10 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
             assert side.id is not None
             rows = session.exec(
                 select(Squadron, func.count(col(Ship.id)))
-                .outerjoin(Ship, col(Ship.squadron_id) == col(Squadron.id))
+                .outerjoin(
+                    Ship,
+                    (col(Ship.squadron_id) == col(Squadron.id)) & col(Ship.retired).is_(False),
+                )
                 .where(Squadron.side_id == side.id)
                 .group_by(col(Squadron.id))
                 .order_by(col(Squadron.id))
@@ -433,8 +437,11 @@ def update_side(factory: SessionFactory, *, side_id: int, name: str, nation: str
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
         old, campaign_id = side.name, side.campaign_id
+        unchanged = (side.name, side.nation) == (name, nation)
         side.name, side.nation = name, nation
         view = _commit_side(session, side, name, nation)
+        if unchanged:  # a form saved unchanged writes nothing
+            return view
         journal.append(
             session,
             campaign_id=campaign_id,
@@ -485,10 +492,11 @@ def update_scenario(
         before = {"title": scenario.title, "date": scenario.date}
         scenario.title, scenario.date = title, date.strip()
         old, new = journal.changes(before, {"title": title, "date": scenario.date})
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind="scenario",
-            summary=f"Edited scenario {before['title']}", before=old, after=new,
-        )  # fmt: skip
+        if new:  # a form saved unchanged writes nothing
+            journal.append(
+                session, campaign_id=scenario.campaign_id, kind="scenario",
+                summary=f"Edited scenario {before['title']}", before=old, after=new,
+            )  # fmt: skip
         return ScenarioView(
             id=scenario_id, title=title, position=scenario.position, date=scenario.date,
             status=scenario.status, turn=scenario.turn,

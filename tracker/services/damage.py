@@ -17,7 +17,7 @@ from tracker.models import Campaign, Critical, CriticalTableRow, Scenario, Ship,
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
-from tracker.services import journal, scenarios
+from tracker.services import fleet, journal, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
@@ -84,6 +84,8 @@ class DamageResult:
     speed: tuple[int, int] = (0, 0)  # before, after: a critical table row may change it
     fixed: tuple[str, ...] = ()
     consequences: tuple[str, ...] = ()
+    # Said when no scenario has begun yet: the hit is damage the ship starts the campaign with.
+    set_up: str = ""
     zero_reached: bool = False
     entry_id: int | None = None
     dice: tuple[dict[str, Any], ...] = field(default=())
@@ -118,7 +120,7 @@ def find_ships(
             select(*_PICK_COLUMNS)
             .join(Side, col(Ship.side_id) == col(Side.id))
             .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
-            .where(Side.campaign_id == campaign_id)
+            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
             .order_by(col(Ship.id))
         ).all()
     order = rank_names(query, [row[1] for row in rows])
@@ -254,12 +256,16 @@ def _apply(
     # SMR2 §2.6: criticals one at a time, each applied before the next.
     for critical in request.criticals:
         effect = critical.effect.strip()
+        stat, amount = "", 0
         if not effect and critical.roll is not None:
             row = _table_effect(session, side.campaign_id, critical.kind, critical.roll)
             effect = row.effect
             if row.stat:
+                was = getattr(ship, row.stat)
                 _apply_stat(ship, row.stat, row.amount)
+                stat, amount = row.stat, getattr(ship, row.stat) - was
         crit = Critical(
+            stat=stat, amount=amount,
             ship_id=request.ship_id, kind=critical.kind, effect=effect, roll=critical.roll,
             scenario_id=scenario.id if scenario else None, turn=scenario.turn if scenario else None,
         )  # fmt: skip
@@ -283,6 +289,7 @@ def _apply(
         if crit.status != "active":
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
         crit.status = "repaired"
+        scenarios.restore_stat(ship, crit)
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
                                          {"status": "repaired"}))  # fmt: skip
         fixed.append(crit.effect)
@@ -307,6 +314,8 @@ def _apply(
         criticals=tuple(applied),
         fixed=tuple(fixed),
         consequences=tuple(notes),
+        # RULES.md §SMR2 "Hits before the first scenario begins": set-up damage, carried into it.
+        set_up=f"{ship.name} begins the first scenario with this damage" if not playing else "",
         zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
         dice=tuple(dice),
     )
@@ -396,10 +405,12 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
                 "ships afloat): morale tests"
             )
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
+        lost, lost_changes = fleet.lose_commander_with(session, ship) if ship.sunk else ([], [])
+        notes += lost
         journal.append(
             session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,
-            after=change.after, changes=(change,) if change.after else (),
+            after=change.after, changes=((change,) if change.after else ()) + tuple(lost_changes),
         )  # fmt: skip
         return notes
 

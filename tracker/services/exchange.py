@@ -74,6 +74,7 @@ EXTRA_REFS: dict[str, dict[str, str]] = {
     "journalentry": {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship"},
     "critical": {"scenario_id": "scenario"},
     "ship": {"transferred_scenario_id": "scenario"},
+    "squadron": {"commander_ship_id": "ship"},
     "submarker": {"search_scenario_id": "scenario"},
 }
 Ids = dict[str, dict[int, int]]
@@ -850,6 +851,9 @@ def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
 
 # JSON columns name rows of other tables: those tables are written first.
 JSON_DEPENDS = {"journalentry": "*", "shipsnapshot": "critical"}
+# References set by an update once every row is in, as their table comes first: a squadron
+# names its commander's ship, and a ship its squadron.
+LATER_REFS = {"squadron": {"commander_ship_id"}}
 
 
 def _import_order() -> list[Table]:
@@ -858,7 +862,8 @@ def _import_order() -> list[Table]:
     needs = {
         table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
                      {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
-        | set(_refs(table).values())
+        | {target for key, target in _refs(table).items()
+           if key not in LATER_REFS.get(table.name, set())}
         for table in tables
     }  # fmt: skip
     order: list[Table] = []
@@ -887,8 +892,10 @@ def _row_values(table: Table, row: dict[str, Any], ids: Ids, defer: list[Any]) -
         value = row[key]
         if value is None:
             continue
-        if target == table.name and value not in ids[target]:
-            defer.append((table, row["id"], key, value))  # a later row of the same table
+        if target not in ids or (target == table.name and value not in ids[target]):
+            # A later row of the same table, or of a table imported later (a squadron names
+            # its commander's ship): set by an update once every row is in.
+            defer.append((table, row["id"], key, value, target))
             values[key] = None
         else:
             values[key] = ids[target].get(value)
@@ -936,7 +943,7 @@ def import_campaign(
                                         f"campaign file ({exc.orig})"}) from exc  # fmt: skip
                 assert key is not None
                 ids[table.name][row["id"]] = key[0]
-        for table, old_id, column, value in defer:
+        for table, old_id, column, value, target in defer:
             conn.execute(table.update().where(table.c.id == ids[table.name][old_id])
-                         .values({column: ids[table.name].get(value)}))  # fmt: skip
+                         .values({column: ids[target].get(value)}))  # fmt: skip
         return ids["campaign"][tables["campaign"][0]["id"]]

@@ -5,10 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Commander, Crew, Ship, Side, Squadron
+from tracker.models import (
+    Battery,
+    Commander,
+    Crew,
+    Critical,
+    MineCheckShip,
+    Minefield,
+    Participation,
+    Repair,
+    Scenario,
+    Ship,
+    ShipSnapshot,
+    Side,
+    Squadron,
+)
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, get_row, require_version
@@ -169,6 +183,8 @@ def update_squadron(
                 )
         _flush_squadron(session, side, name, squadron_id)
         old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
+        if not new:
+            return  # a form saved unchanged writes nothing
         journal.append(
             session,
             campaign_id=campaign_id,
@@ -251,6 +267,8 @@ def update_ship(
             setattr(ship, key, value)
         _flush_ship(session, values["name"], ship.side_id, ship_id)
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
+        if not change.after:
+            return  # a form saved unchanged writes nothing
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -302,20 +320,70 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         return ship.id
 
 
-def delete_ship(factory: SessionFactory, *, ship_id: int) -> None:
-    """Remove a ship and its batteries (the screen asks first)."""
+def took_part(session: Session, ship_id: int) -> bool:
+    """Whether a ship has a history to keep: it took part in a scenario that began, or has
+    criticals, repairs, mine checks or minefields of its own."""
+    begun = (
+        select(Participation.id)
+        .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
+        .where(Participation.ship_id == ship_id, Scenario.status != "planned")
+    )
+    kept = [
+        begun,
+        select(ShipSnapshot.id).where(ShipSnapshot.ship_id == ship_id),
+        select(Critical.id).where(Critical.ship_id == ship_id),
+        select(Repair.id).where(Repair.ship_id == ship_id),
+        select(MineCheckShip.id).where(MineCheckShip.ship_id == ship_id),
+        select(Minefield.id).where(Minefield.layer_ship_id == ship_id),
+    ]
+    return any(session.exec(query.limit(1)).first() is not None for query in kept)
+
+
+def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
+    """Delete a ship, or retire it when it has a history (it took part in a scenario): kept for
+    that history and its squadron's original strength (SMR2 §3.4), gone from the sheet. Either is
+    one undoable journal entry; a planned scenario loses the ship. Returns the entry's summary."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
+        if ship.retired:
+            raise InvalidInput({"ship": f"{ship.name} is already retired"})
         side = get_row(session, Side, ship.side_id)
+        planned = session.exec(
+            select(Participation)
+            .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
+            .where(Participation.ship_id == ship_id, Scenario.status == "planned")
+            .order_by(col(Participation.id))
+        ).all()
+        leaving = tuple(journal.deleted("participation", row) for row in planned)
+        if took_part(session, ship_id):
+            summary = f"Retired {ship.name} (kept in the scenarios it took part in)"
+            changes = (
+                journal.RowChange("ship", ship_id, {"retired": False}, {"retired": True}),
+                *leaving,
+            )
+            ship.retired = True
+            session.add(ship)
+        else:
+            batteries = session.exec(
+                select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
+            ).all()
+            summary = f"Deleted {ship.name}"
+            changes = (
+                journal.deleted("ship", ship),
+                *(journal.deleted("battery", row) for row in batteries),
+                *leaving,
+            )
+        for row in planned:
+            session.delete(row)
+        session.flush()
+        if not ship.retired:
+            session.delete(ship)
+        session.flush()
         journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind="ship",
-            ship_id=ship_id,
-            summary=f"Deleted {ship.name}",
-            before=journal.row_state(ship),
-        )
-        session.delete(ship)
+            session, campaign_id=side.campaign_id, kind="ship", ship_id=ship_id,
+            side_id=side.id, summary=summary, changes=changes,
+        )  # fmt: skip
+        return summary
 
 
 def _own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
@@ -524,7 +592,9 @@ def set_commander(
         # Combat reductions stay with the commander, whatever he is re-rolled or re-bought as
         # (SMR2 §3.5): they end only by a restoration the player names (restore_command).
         modifier_cut = radius_cut = 0
-        if before is not None:
+        if before is not None and before["status"] == "lost":
+            squadron.commander_ship_id = None  # the replacement: the player says where he sails
+        elif before is not None:
             modifier_cut = max(0, smr.grade_modifier(before["grade"]) - before["modifier_now"])
             base_cm = smr.command_radius_cm(before["grade"], air=before["air"])
             radius_cut = max(0, base_cm - before["radius_now_cm"])
@@ -553,6 +623,78 @@ def set_commander(
                                         journal.row_state(commander)),)
             if before else (),
         )  # fmt: skip
+
+
+def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: int) -> str:
+    """Put the squadron's commander aboard one of its ships: command is measured from it
+    (SMR2 §3.1), and moving him is a transfer (SMR2 §6.7), one undoable journal entry."""
+    with session_scope(factory) as session:
+        squadron = get_row(session, Squadron, squadron_id)
+        side = _side_of_squadron(session, squadron)
+        ship = get_row(session, Ship, ship_id)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        problem = (
+            f"{ship.name} is not in {squadron.name}: the commander sails in one of its own ships"
+            if ship.squadron_id != squadron_id or ship.retired
+            else f"{ship.name} is sunk: choose a ship afloat" if ship.sunk
+            else f"{squadron.name} has no commander yet: roll or buy one first (r)"
+            if commander is None
+            else f"{squadron.name}'s commander was lost: type his replacement first (r)"
+            if commander.status == "lost"
+            else f"{ship.name} already carries the commander"
+            if squadron.commander_ship_id == ship_id
+            else ""
+        )  # fmt: skip
+        if problem:
+            raise InvalidInput({"ship": problem})
+        assert commander is not None
+        was = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
+        change = journal.RowChange(
+            "squadron", squadron_id, {"commander_ship_id": squadron.commander_ship_id},
+            {"commander_ship_id": ship_id},
+        )  # fmt: skip
+        squadron.commander_ship_id = ship_id
+        session.add(squadron)
+        who = commander.name or "the commander"
+        summary = (
+            f"{squadron.name}: {who} transferred from {was.name} to {ship.name}"
+            if was is not None
+            else f"{squadron.name}: {who} aboard {ship.name}"
+        )
+        journal.append(
+            session, campaign_id=side.campaign_id, kind="commander", ship_id=ship_id,
+            side_id=side.id, summary=summary, changes=(change,),
+        )  # fmt: skip
+        return summary
+
+
+def lose_commander_with(session: Session, ship: Ship) -> tuple[list[str], list[journal.RowChange]]:
+    """A sunk ship's commander is lost with it and his squadron's ships are Out of Command
+    (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3)."""
+    notes: list[str] = []
+    changes: list[journal.RowChange] = []
+    carrying = session.exec(
+        select(Squadron).where(
+            Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id
+        )
+    ).all()
+    for squadron in carrying:
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        if commander is None or commander.status == "lost":
+            continue
+        commander.status = "lost"
+        session.add(commander)
+        changes.append(
+            journal.RowChange(
+                "commander", commander.id or 0, {"status": "active"}, {"status": "lost"}
+            )
+        )
+        notes.append(
+            f"{squadron.name}'s commander {commander.name or ''} was lost with {ship.name}: its "
+            "ships are Out of Command (SMR2 §3.4). SMR2 §10.3 is not in this tracker: type your "
+            "rulebook's replacement (r on the record sheet)"
+        )
+    return notes, changes
 
 
 def set_crew(

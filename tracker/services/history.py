@@ -12,6 +12,7 @@ from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import (
+    Battery,
     Campaign,
     Commander,
     Crew,
@@ -20,6 +21,7 @@ from tracker.models import (
     MineCheck,
     MineCheckShip,
     Minefield,
+    Participation,
     Repair,
     Scenario,
     Ship,
@@ -43,12 +45,23 @@ TABLES: dict[str, Any] = {
     "minefield": Minefield,
     "minecheck": MineCheck,
     "minecheckship": MineCheckShip,
+    "battery": Battery,
+    "participation": Participation,
 }
 UNDO, REDO = "undo", "redo"
 # A scenario's start and end states are kept as snapshots: undo never reaches back past them
 # (reopening a closed scenario is the correction for that).
 BARRIERS = ("begin", "close")
-SKIP_LIMIT = 200  # how far back ctrl+z looks past changes to deleted ships
+SKIP_LIMIT = 200  # how far back ctrl+z looks past changes that cannot be reversed
+
+
+class UndoSkipAsked(InvalidInput):
+    """ctrl+z met changes it cannot reverse: it names them and the change it would undo instead,
+    and undoes that one only when asked again (never skipping silently)."""
+
+    def __init__(self, message: str, *, next_id: int) -> None:
+        super().__init__({"journal": message})
+        self.next_id = next_id
 
 
 @dataclass(frozen=True)
@@ -70,9 +83,14 @@ def _rows(entry: JournalEntry) -> set[tuple[str, int]]:
 
 
 def _rows_exist(session: Session, entry: JournalEntry) -> bool:
+    """Whether every row the entry changed is as the entry left it: there, unless it deleted it
+    (and it can be put back: a row of a campaign file read from another names id 0)."""
     return all(
-        table in TABLES and session.get(TABLES[table], row_id) is not None
-        for table, row_id in _rows(entry)
+        change["table"] in TABLES
+        and change["id"] > 0
+        and (session.get(TABLES[change["table"]], change["id"]) is None)
+        == (change.get("gone") == "after")
+        for change in _changes(entry)
     )
 
 
@@ -94,11 +112,28 @@ def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntr
 
 
 def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
-    """Set every row the entry changed back to its `before` (side="before") or `after`."""
+    """Set every row the entry changed back to its `before` (side="before") or `after`.
+
+    A row the entry created or deleted is deleted or put back whole: put back parents first
+    (in the entry's order), delete children first (in reverse order).
+    """
     entry_id = entry.id  # a failed flush expires the entry: keep its number for the message
-    for change in _changes(entry):
+    changes = _changes(entry)
+    other = "after" if side == "before" else "before"
+    for change in changes:
         model = TABLES.get(change["table"])
         row = session.get(model, change["id"]) if model else None
+        if change.get("gone") == side:
+            continue  # deleted below
+        if change.get("gone") == other:
+            if row is not None or model is None or change["id"] <= 0:
+                raise InvalidInput(
+                    {"journal": f"#{entry_id} cannot be reversed: a {change['table']} added "
+                     "since has taken the place of the one it deleted"}
+                )  # fmt: skip
+            session.add(model(id=change["id"], **change[side]))
+            session.flush()
+            continue
         if row is None:
             raise InvalidInput(
                 {"journal": f"#{entry.id} changed a {change['table']} that has since been "
@@ -106,6 +141,12 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
             )  # fmt: skip
         for key, value in (change[side] or {}).items():
             setattr(row, key, value)
+    for change in reversed(changes):
+        if change.get("gone") == side:
+            row = session.get(TABLES[change["table"]], change["id"])
+            if row is not None:
+                session.delete(row)
+                session.flush()
     try:
         session.flush()
     except IntegrityError as exc:
@@ -124,10 +165,14 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
 
 def _reverse(session: Session, entry: JournalEntry, kind: str) -> HistoryResult:
     _write_back(session, entry, "before")
+    flipped = {"before": "after", "after": "before"}
     inverse = tuple(
-        journal.RowChange(change["table"], change["id"], change["after"], change["before"])
+        journal.RowChange(
+            change["table"], change["id"], change["after"], change["before"],
+            gone=flipped.get(change.get("gone") or ""),
+        )
         for change in _changes(entry)
-    )
+    )  # fmt: skip
     root = _root_action(session, entry)
     verb = "Undid" if kind == UNDO else "Redid"
     new = journal.append(
@@ -188,8 +233,15 @@ def _newest(campaign_id: int, *conditions: Any) -> Any:
     )
 
 
-def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
-    """Undo the campaign's newest change still in force (ctrl+z)."""
+def undo_last(
+    factory: SessionFactory, *, campaign_id: int, past_to: int | None = None
+) -> HistoryResult:
+    """Undo the campaign's newest change still in force (ctrl+z).
+
+    When newer changes cannot be reversed (they changed a row since deleted), it undoes nothing
+    and raises UndoSkipAsked, naming them and the change it would undo instead; it undoes that
+    one only when called again with past_to set to its number, and nothing newer came since.
+    """
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
         candidates = session.exec(
@@ -200,11 +252,23 @@ def undo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
                 JournalEntry.kind != UNDO,
             ).limit(SKIP_LIMIT)
         ).all()
-        # A change to a ship since deleted can never be reversed: ctrl+z passes over it.
         entry = next((c for c in candidates if _rows_exist(session, c)), None)
+        skipped = candidates[: candidates.index(entry)] if entry is not None else candidates
         if entry is None:
-            raise InvalidInput({"journal": "nothing to undo in this campaign"})
+            why = (
+                f": the newest change, #{skipped[0].id} ({skipped[0].summary}), changed "
+                "something since deleted" if skipped else ""
+            )  # fmt: skip
+            raise InvalidInput({"journal": f"nothing to undo in this campaign{why}"})
         entry_id = entry.id or 0
+        if skipped and past_to != entry_id:
+            names = ", ".join(f"#{c.id} ({c.summary})" for c in skipped[:3])
+            more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+            raise UndoSkipAsked(
+                f"{names}{more} cannot be undone: changed something since deleted. "
+                f"Press ctrl+z again to undo #{entry_id} ({entry.summary}) instead.",
+                next_id=entry_id,
+            )
     return undo_entry(factory, entry_id=entry_id)
 
 

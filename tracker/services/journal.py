@@ -21,9 +21,18 @@ class RowChange:
     row_id: int
     before: dict[str, Any]
     after: dict[str, Any]
+    # "before" for a row the change created, "after" for one it deleted: undo and redo delete
+    # the row or put it back whole (with its id) from the other side's full state.
+    gone: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {"table": self.table, "id": self.row_id, "before": self.before, "after": self.after}
+        change = {
+            "table": self.table,
+            "id": self.row_id,
+            "before": self.before,
+            "after": self.after,
+        }
+        return change | ({"gone": self.gone} if self.gone else {})
 
 
 _RANK = case((col(Scenario.status) == "in_play", 0), (col(Scenario.status) == "planned", 1),
@@ -117,6 +126,13 @@ def row_change(
     assert row_id is not None
     old, new = changes(before, after)
     return RowChange(table=table, row_id=row_id, before=old, after=new)
+
+
+def deleted(table: str, row: SQLModel) -> RowChange:
+    """A RowChange deleting a row: undo puts it back whole, with its id."""
+    row_id = getattr(row, "id", None)
+    assert row_id is not None
+    return RowChange(table=table, row_id=row_id, before=row_state(row), after={}, gone="after")
 
 
 def delete_logged(session: Session, row: SQLModel, *, campaign_id: int, summary: str) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -208,6 +210,9 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
                  "chosen before it starts"}
             )  # fmt: skip
         ships = [_campaign_ship(session, scenario.campaign_id, ship_id) for ship_id in ship_ids]
+        retired = [ship.name for ship in ships if ship.retired]
+        if retired:
+            raise InvalidInput({"ships": f"retired ships take part no more: {', '.join(retired)}"})
         sunk = [ship.name for ship in ships if ship.sunk]
         if sunk:
             raise InvalidInput({"ships": f"sunk ships never take part again: {', '.join(sunk)}"})
@@ -378,6 +383,9 @@ def close_scenario(
         scenario = _scenario(session, scenario_id)
         if scenario.status != "in_play":
             raise InvalidInput({"outcome": f"{scenario.title} is not in play"})
+        reason = backup_reason(
+            get_row(session, Campaign, scenario.campaign_id).name, scenario.position
+        )
         ships = _participants(session, scenario_id)
         for ship in ships:
             session.add(_snapshot(session, scenario, ship, "end"))
@@ -401,10 +409,21 @@ def close_scenario(
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
         )  # fmt: skip
     # After the commit: the copy holds the closed scenario, a point worth going back to.
-    taken = backups.back_up(factory, reason=f"closed-scenario-{scenario_id}")
+    taken = backups.back_up(factory, reason=reason)
     if taken.failure is not None:
         _journal_backup_failure(factory, scenario_id=scenario_id, failure=taken.failure)
     return ClosedScenario(len(ships), taken.path, taken.failure)
+
+
+def backup_reason(campaign: str, position: int) -> str:
+    """What a closed scenario's backup is named for, in the player's words: the campaign's name
+    and the scenario's number as the campaign screen shows them (`norway-1940-closed-scenario-3`).
+
+    Letters are folded to plain ASCII (accents and fullwidth forms dropped to their base), so the
+    name is the same on every file system."""
+    folded = unicodedata.normalize("NFKD", campaign).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:40].strip("-")
+    return f"{slug}-closed-scenario-{position}" if slug else f"closed-scenario-{position}"
 
 
 def _journal_backup_failure(factory: SessionFactory, *, scenario_id: int, failure: str) -> None:
@@ -513,6 +532,46 @@ def _repaired_since(
     return sum(r.structure for r in rows), sum(r.flotation for r in rows)
 
 
+def _allowance(
+    session: Session, campaign: Campaign, ship_id: int
+) -> tuple[tuple[int, int | None], tuple[int, int | None]]:
+    """(repaired so far, the campaign's limit or None) for Structure, then Flotation.
+
+    The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
+    """
+    period = _latest_closed(session, campaign.id or 0)
+    done_s, done_f = _repaired_since(session, ship_id, period)
+    return (
+        (done_s, campaign.repair_limit_structure),
+        (done_f, campaign.repair_limit_flotation),
+    )
+
+
+def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
+    """How much Structure and Flotation a repair may still give the ship now: what it is missing,
+    within what the campaign's allowance leaves (RULES.md §SMR2)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        campaign = get_row(session, Campaign, get_row(session, Side, ship.side_id).campaign_id)
+        missing = (ship.structure_max - ship.structure_now, ship.flotation_max - ship.flotation_now)
+        return tuple(  # type: ignore[return-value]
+            max(0, min(gap, limit - done) if limit is not None else gap)
+            for gap, (done, limit) in zip(
+                missing, _allowance(session, campaign, ship_id), strict=True
+            )
+        )
+
+
+def restore_stat(ship: Ship, critical: Critical) -> None:
+    """Put back what a cleared critical changed: speed_kn -4 gives the 4 knots back.
+
+    Only the speed: Structure and Flotation are repaired as such (within the campaign's
+    allowance), and fire markers come off with the turn.
+    """
+    if critical.stat == "speed_kn" and critical.amount:
+        ship.speed_kn = max(0, ship.speed_kn - critical.amount)
+
+
 def repair_ship(
     factory: SessionFactory,
     *,
@@ -562,12 +621,11 @@ def repair_ship(
                 {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
                  "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
             )  # fmt: skip
-        # The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
         period = _latest_closed(session, campaign.id or 0)
-        done_s, done_f = _repaired_since(session, ship_id, period)
-        for key, amount, done, limit in (
-            ("structure", structure, done_s, campaign.repair_limit_structure),
-            ("flotation", flotation, done_f, campaign.repair_limit_flotation),
+        for (key, amount), (done, limit) in zip(
+            (("structure", structure), ("flotation", flotation)),
+            _allowance(session, campaign, ship_id),
+            strict=True,
         ):
             if limit is not None and amount and done + amount > limit:
                 errors[key] = (
@@ -600,6 +658,7 @@ def repair_ship(
             if critical.ship_id != ship_id or critical.status != "active":
                 raise InvalidInput({"criticals": "that critical is not in force on this ship"})
             critical.status = "repaired"
+            restore_stat(ship, critical)
             cleared.append(critical.effect)
             changes.append(journal.RowChange("critical", critical_id, {"status": "active"},
                                              {"status": "repaired"}))  # fmt: skip
@@ -657,7 +716,7 @@ def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[Sinc
         rows = session.exec(
             select(Ship, Side.name)
             .join(Side, col(Ship.side_id) == col(Side.id))
-            .where(Side.campaign_id == campaign_id)
+            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
             .order_by(col(Side.id), col(Ship.id))
         ).all()
         return [_since(session, ship, side_name) for ship, side_name in rows]

@@ -129,6 +129,7 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
 def _sheet_ship(
     session: Session, ship: Ship, squadron_crew: Crew | None, scale: str,
     scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
+    commander_lost: bool = False,
 ) -> ShipView:  # fmt: skip
     """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
     `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
@@ -141,7 +142,8 @@ def _sheet_ship(
         ship,
         crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
         scale=scale,
-        out_of_command=_out_of_command(ship, scenario),
+        # Out of Command through the loss of its Commander (SMR2 §3.4), until he is replaced.
+        out_of_command=commander_lost or _out_of_command(ship, scenario),
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
@@ -180,10 +182,13 @@ def strengths(
         tally[squadron_id] = (original + 1, now + afloat)
 
     if campaign.half_strength_scope == "campaign":
-        for squadron_id, sunk in session.exec(
-            select(Ship.original_squadron_id, Ship.sunk).where(col(Ship.side_id).in_(side_ids))
+        for squadron_id, sunk, retired in session.exec(
+            select(Ship.original_squadron_id, Ship.sunk, Ship.retired).where(
+                col(Ship.side_id).in_(side_ids)
+            )
         ).all():
-            count(squadron_id, not sunk)
+            # A retired ship stays one of the original ships, no longer afloat in the squadron.
+            count(squadron_id, not sunk and not retired)
         return tally
     starts = (
         session.exec(
@@ -198,7 +203,9 @@ def strengths(
     if not starts:
         for member_of in session.exec(
             select(Ship.squadron_id).where(
-                col(Ship.side_id).in_(side_ids), col(Ship.sunk).is_(False)
+                col(Ship.side_id).in_(side_ids),
+                col(Ship.sunk).is_(False),
+                col(Ship.retired).is_(False),
             )
         ).all():
             count(member_of, True)
@@ -284,16 +291,23 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         ships = session.exec(
-            select(Ship).where(Ship.squadron_id == squadron_id).order_by(col(Ship.id))
+            select(Ship)
+            .where(Ship.squadron_id == squadron_id, col(Ship.retired).is_(False))
+            .order_by(col(Ship.id))
         ).all()
         own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
         own_crews = {
             row.id or 0: row
             for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
         }
+        lost = commander is not None and commander.status == "lost"
         views = tuple(
-            _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews)
+            _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews,
+                        commander_lost=lost)
             for ship in ships
+        )  # fmt: skip
+        aboard = (
+            session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
         )
         original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         return RecordSheet(
@@ -317,6 +331,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             original_count=original,
             original_afloat=afloat,
             half_strength=bool(original) and smr.half_strength(original, afloat),
+            commander_ship=aboard.name if aboard else "",
         )
 
 
@@ -338,5 +353,9 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         campaign = get_row(session, Campaign, side.campaign_id)
         scenario = journal.current_scenario(session, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        view = _sheet_ship(session, ship, crew, campaign.model_scale, scenario, side.campaign_id)
+        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        view = _sheet_ship(
+            session, ship, crew, campaign.model_scale, scenario, side.campaign_id,
+            commander_lost=commander is not None and commander.status == "lost",
+        )  # fmt: skip
         return view, f"{side.name} · {squadron.name}"

@@ -170,6 +170,8 @@ class RecordSheet:
     original_count: int
     original_afloat: int
     half_strength: bool
+    # The ship carrying the commander (SMR2 §3.1), or the one he was lost with.
+    commander_ship: str = ""
 
 
 @dataclass(frozen=True)

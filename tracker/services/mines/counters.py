@@ -362,7 +362,8 @@ def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterV
         sides = {side.id: side for side in session.exec(
             select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
         ships = session.exec(
-            select(Ship).where(col(Ship.side_id).in_(list(sides)), col(Ship.sunk).is_(False))
+            select(Ship).where(col(Ship.side_id).in_(list(sides)), col(Ship.sunk).is_(False),
+                               col(Ship.retired).is_(False))
             .order_by(col(Ship.side_id), col(Ship.name))
         ).all()  # fmt: skip
         laid_by = _laid_by_ships(session, list(sides))
