@@ -21,6 +21,7 @@ from sqlalchemy import Engine
 from sqlmodel import SQLModel, text
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select
+from textual.worker import WorkerCancelled
 
 from tracker import db
 from tracker.app import TrackerApp
@@ -187,6 +188,20 @@ def reader(path: Path) -> sqlite3.Connection:
     nothing is outside the file and it is read as immutable."""
     mode = "ro" if sidecars(path) else "ro&immutable=1"
     return sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
+
+
+async def watch_looks(pilot) -> None:  # type: ignore[no-untyped-def]
+    """The app's change watch looks at the database once more, as its timer would, and what the
+    look starts ends: a change another program committed before is on the screen then. Waiting
+    on the look, not on the clock, holds on a loaded machine as on an idle one."""
+    pilot.app.change_watch.check()
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # a look the timer started meanwhile took over from this one
+            continue
+    await pilot.pause()
 
 
 async def press_to(pilot, *keys: str, screen: type[S]) -> S:  # type: ignore[no-untyped-def]

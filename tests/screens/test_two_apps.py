@@ -7,8 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import open_sheet
-from textual.worker import WorkerCancelled
+from campaign_files import open_sheet, watch_looks
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, migrate, session_factory
@@ -26,17 +25,7 @@ def _app(path: Path, campaign_id: int) -> TrackerApp:
 
 
 async def _until(pilot: Any, condition: Any) -> None:
-    """The app's change watch looks at the file once more, as its timer would, and what it
-    starts ends; then the other app's change is on this screen. Waiting on the look, not on the
-    clock, holds on a loaded machine as on an idle one."""
-    pilot.app.change_watch.check()
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-            break
-        except WorkerCancelled:  # a look the timer started meanwhile took over from this one
-            continue
-    await pilot.pause()
+    await watch_looks(pilot)
     assert condition(), "the other app's change did not arrive"
 
 
