@@ -36,10 +36,8 @@ async def test_the_first_screen_paints_while_the_file_opens_then_fills(tmp_path:
         await pilot.press("n")  # nothing to act on yet: no form opens
         assert app.screen is welcome
         release.set()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if welcome.summaries:
-                break
+        await app.workers.wait_for_complete()  # the opening thread, waited for by its end
+        await pilot.pause()
         assert [s.name for s in welcome.summaries] == ["River Plate, December 1939 (sample)"]
         assert welcome.query_one(DataTable).display
     engine.dispose()
