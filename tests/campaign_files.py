@@ -21,6 +21,7 @@ from sqlalchemy import Engine
 from sqlmodel import SQLModel, text
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select
+from textual.worker import WorkerCancelled
 
 from tracker import db
 from tracker.app import TrackerApp
@@ -187,6 +188,26 @@ def reader(path: Path) -> sqlite3.Connection:
     nothing is outside the file and it is read as immutable."""
     mode = "ro" if sidecars(path) else "ro&immutable=1"
     return sqlite3.connect(f"file:{path}?mode={mode}", uri=True)
+
+
+async def workers_end(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Every worker the app runs now ends (a look at the database, a palette's search, the file
+    being opened) and the screen takes what they sent: waited for by their end, not by the clock,
+    so it holds on a loaded machine as on an idle one."""
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # a newer worker of its group took over from this one
+            continue
+    await pilot.pause()
+
+
+async def watch_looks(pilot) -> None:  # type: ignore[no-untyped-def]
+    """The app's change watch looks at the database once more, as its timer would: a change
+    another program committed before is on the screen then."""
+    pilot.app.change_watch.check()
+    await workers_end(pilot)
 
 
 async def press_to(pilot, *keys: str, screen: type[S]) -> S:  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from campaign_files import workers_end
 from textual.widgets import DataTable, Static
 
 from tracker.app import Opened, TrackerApp
@@ -36,10 +37,7 @@ async def test_the_first_screen_paints_while_the_file_opens_then_fills(tmp_path:
         await pilot.press("n")  # nothing to act on yet: no form opens
         assert app.screen is welcome
         release.set()
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if welcome.summaries:
-                break
+        await workers_end(pilot)  # the opening thread
         assert [s.name for s in welcome.summaries] == ["River Plate, December 1939 (sample)"]
         assert welcome.query_one(DataTable).display
     engine.dispose()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pg_cluster
 import pytest
-from campaign_files import open_sheet
+from campaign_files import open_sheet, watch_looks
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from textual.widgets import DataTable, Input
@@ -60,9 +60,8 @@ async def test_a_hit_recorded_by_another_player_appears_without_a_key(tmp_path: 
         screen = await open_sheet(pilot)
         ship = screen.record.ships[0]
         damage.record_hit(other, request=HitRequest(ship_id=ship.id, structure=2))
-        await _wait_for(
-            pilot, lambda: screen.record.ships[0].structure_now == ship.structure_now - 2
-        )
+        await watch_looks(pilot)
+        assert screen.record.ships[0].structure_now == ship.structure_now - 2
         shown = f"{ship.structure_now - 2}/{ship.structure_max}"
         assert shown in _first_row_text(screen)
 
@@ -84,9 +83,8 @@ async def test_an_edit_on_a_form_the_other_player_overtook_is_refused(tmp_path: 
         error = str(form.query_one("#error-form").render())
         assert f"{ship.name} was changed by another player" in error
         await pilot.press("escape")
-        await _wait_for(
-            pilot, lambda: screen.record.ships[0].structure_now == ship.structure_now - 3
-        )
+        await watch_looks(pilot)
+        assert screen.record.ships[0].structure_now == ship.structure_now - 3
     fresh = sheet.load_record_sheet(other, squadron_id=squadron_id).ships[0]
     assert (fresh.notes, fresh.structure_now) == (ship.notes, ship.structure_now - 3)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import open_sheet
+from campaign_files import open_sheet, workers_end
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
@@ -82,7 +82,7 @@ async def test_palette_lists_the_screen_actions_and_runs_them(tmp_path: Path) ->
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"roll or buy the crew")
-        await pilot.pause(0.3)
+        await workers_end(pilot)  # the palette's search
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)

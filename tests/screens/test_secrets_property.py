@@ -12,13 +12,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from campaign_files import migrated_engine
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, make_engine, session_factory
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
@@ -88,9 +89,7 @@ class Campaign:
 
 def _build(folder: Path, s: Secrets) -> Campaign:
     path = folder / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
-    factory = session_factory(engine)
+    factory = session_factory(migrated_engine(path))
     campaign = campaigns.create_campaign(factory, name="North Atlantic")
     scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX 79")
     campaigns.create_side(factory, campaign_id=campaign.id, name="Allies")

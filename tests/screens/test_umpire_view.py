@@ -14,14 +14,21 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from campaign_files import PASSPHRASE, full_sample_campaign, press_to, run_sql, sidecars
+from campaign_files import (
+    PASSPHRASE,
+    full_sample_campaign,
+    migrated_engine,
+    press_to,
+    run_sql,
+    sidecars,
+)
 from textual import actions
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Input
 
 from tracker.app import UMPIRE_LABEL, TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import make_engine, session_factory
 from tracker.screens.base import TrackerScreen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
@@ -60,8 +67,7 @@ def _campaign_file(tmp_path: Path) -> Campaign:
     """The sample with rows in every table, a passphrase on the first side, secret minefields
     on both sides, and a mine check in progress; its WAL folded back into the file."""
     path = tmp_path / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     filled = full_sample_campaign(factory)
     other = campaigns.get_overview(factory, campaign_id=filled.campaign_id).sides[1].id
@@ -369,9 +375,7 @@ def test_each_kept_action_is_one_of_the_screens_own(screen: type[TrackerScreen])
 
 async def test_a_file_without_campaigns_offers_none_to_make(tmp_path: Path) -> None:
     path = tmp_path / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
-    engine.dispose()
+    migrated_engine(path).dispose()
     before = _state(path)
     app, engine = _umpire_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
