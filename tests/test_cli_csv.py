@@ -16,12 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from campaign_files import Outcome, run_main, run_sql, sidecars
+from campaign_files import Outcome, migrated_engine, run_main, run_sql, sidecars
 from campaign_files import table_rows as rows
 
 from tracker import paths
 from tracker.cli import main
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.services import campaigns, demo, fleet
 from tracker.services.demo import SAMPLE_NAME
 
@@ -34,8 +34,7 @@ def template(folder: Path, *, atlantic: bool) -> Path:
     """The River Plate sample (Royal Navy: Force G; Kriegsmarine: Panzerschiff); with `atlantic`,
     a second campaign "Atlantic" whose Royal Navy has a Force G too, and a Force H."""
     path = folder / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     demo.create_sample_campaign(factory)
     if atlantic:

@@ -19,9 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import Outcome, full_sample_campaign, run_main, run_sql, sidecars
+from campaign_files import (
+    Outcome,
+    full_sample_campaign,
+    migrated_engine,
+    run_main,
+    run_sql,
+    sidecars,
+)
 
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import make_engine, session_factory
 from tracker.services import campaigns, exchange
 from tracker.services.demo import SAMPLE_NAME
 
@@ -40,8 +47,7 @@ class Made:
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
     path = tmp_path_factory.mktemp("made") / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     sample_id = full_sample_campaign(factory).campaign_id
     campaigns.create_campaign(factory, name="Other")

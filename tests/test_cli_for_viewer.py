@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from campaign_files import run_main
+from campaign_files import migrated_engine, run_main
 
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.services import campaigns, fleet, mines
 from tracker.services.fleet import ShipFields
 
@@ -20,8 +20,7 @@ NOTE = "zqnotes off the Faroes"
 def campaign_file(tmp_path: Path) -> Path:
     """A campaign whose Axis submarine loaded two minefields and sows a secret one."""
     path = tmp_path / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     campaign = campaigns.create_campaign(factory, name="North Atlantic")
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id

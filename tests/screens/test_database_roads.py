@@ -8,10 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
-from campaign_files import open_sheet
+from campaign_files import migrated_engine, open_sheet
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.errors import ChangedElsewhere, ConnectionLost, DatabaseUnavailable
 from tracker.services import demo, history
 
@@ -26,8 +26,7 @@ LOST = [
 async def test_undo_on_a_database_that_stopped_answering_is_said_not_a_crash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, problem: DatabaseUnavailable
 ) -> None:
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
 

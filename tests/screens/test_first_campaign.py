@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from campaign_files import migrated_engine
 from textual.widgets import DataTable, Input
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
@@ -17,8 +18,7 @@ from tracker.services import campaigns, sheet
 
 
 def open_app(path: Path) -> TrackerApp:
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     return TrackerApp(session_factory(engine), rng=random.Random(7))
 
 

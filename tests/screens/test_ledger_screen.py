@@ -11,6 +11,7 @@ from campaign_files import (
     FakeClock,
     fill_form,
     hides_on_the_second,
+    migrated_engine,
     open_or_create,
     press_to,
     sample_app,
@@ -18,7 +19,7 @@ from campaign_files import (
 from textual.widgets import Input, SelectionList
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.rules import swwas
 from tracker.screens.form import FormScreen
 from tracker.screens.ledger import LedgerScreen
@@ -224,8 +225,7 @@ async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
 async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_path: Path) -> None:
     """The ledger's owner view keeps to the campaign's option, as the roster's does (RULES.md
     §Subs, owner view): open through 89.5 s without a key, hidden at 90."""
-    engine = make_engine(str(tmp_path / "c.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "c.db")
     factory = session_factory(engine)
     campaign_id = campaigns.create_campaign(factory, name="Faroes", owner_idle_seconds=90).id
     kms = campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine").id

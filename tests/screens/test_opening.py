@@ -6,19 +6,18 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from campaign_files import workers_end
+from campaign_files import migrated_engine, workers_end
 from textual.widgets import DataTable, Static
 
 from tracker.app import Opened, TrackerApp
 from tracker.campaign_file import DatabaseProblem
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.screens.welcome import OPENING, WelcomeScreen
 from tracker.services import demo
 
 
 async def test_the_first_screen_paints_while_the_file_opens_then_fills(tmp_path: Path) -> None:
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     demo.create_sample_campaign(factory)
     release = threading.Event()

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import open_sheet, workers_end
+from campaign_files import migrated_engine, open_sheet, workers_end
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
@@ -19,8 +19,7 @@ from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id

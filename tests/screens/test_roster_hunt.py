@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import FakeClock, fill_form, hides_on_the_second, press_to
+from campaign_files import FakeClock, fill_form, hides_on_the_second, migrated_engine, press_to
 from textual.widgets import DataTable
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
 from tracker.services import campaigns, fleet, history, mines, roster, scenarios
@@ -22,8 +22,7 @@ from tracker.services.roster import MarkerView, SearchParty, UnitFields
 
 def _atlantic(path: Path, idle: int = 60) -> tuple[SessionFactory, int, dict[str, int]]:
     """A War at Sea side with U-66 (2 hull points) and U-552 (1), a scenario in play."""
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     campaign = campaigns.create_campaign(factory, name="Atlantic 1942", owner_idle_seconds=idle)
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Kriegsmarine").id

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import fill_form, press_to
+from campaign_files import fill_form, migrated_engine, press_to
 from textual.widgets import Label
 
 from tracker.app import TrackerApp
-from tracker.db import list_backups, make_engine, migrate, session_factory
+from tracker.db import list_backups, session_factory
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
@@ -22,8 +22,7 @@ async def test_a_backup_that_still_holds_plain_notes_is_named_and_deleted_on_a_y
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "campaign.db"
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     campaign = campaigns.create_campaign(factory, name="Atlantic 1942").id
     side = campaigns.create_side(factory, campaign_id=campaign, name="Kriegsmarine").id

@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import open_sheet
+from campaign_files import migrated_engine, open_sheet
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.widgets import DataTable, Static
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.services import demo
 from tracker.widgets import tones
 from tracker.widgets.track_bar import FULL
@@ -35,8 +35,7 @@ def _theme_colour(app: TrackerApp, variable: str) -> str:
 
 
 async def test_the_record_sheet_tracks_follow_the_theme(tmp_path: Path) -> None:
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
     app = TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
@@ -58,8 +57,7 @@ async def test_the_record_sheet_tracks_follow_the_theme(tmp_path: Path) -> None:
 
 async def test_a_static_line_follows_the_theme_too(tmp_path: Path) -> None:
     """A Static reads a Text through Textual's own content: the meaning still resolves."""
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     app = TrackerApp(session_factory(engine))
     async with app.run_test(size=(80, 24)) as pilot:
         line = Static(tones.toned("Continuity check FAILED", tones.ALERT), id="probe")

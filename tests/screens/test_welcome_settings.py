@@ -7,11 +7,12 @@ import os
 import random
 from pathlib import Path
 
+from campaign_files import migrated_engine
 from textual.widgets import DataTable, Input, Select
 
 from tracker import settings
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.welcome import WelcomeScreen
@@ -20,8 +21,7 @@ from tracker.settings import LastCampaign
 
 
 def _app(path: Path) -> tuple[TrackerApp, SessionFactory]:
-    engine = make_engine(str(path))
-    migrate(engine)
+    engine = migrated_engine(path)
     factory = session_factory(engine)
     return TrackerApp(factory, rng=random.Random(1)), factory
 

@@ -6,10 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
 from sqlalchemy import Engine
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.services import campaigns, damage, demo, fleet, history, sheet
 
 SIZE = (120, 40)
@@ -17,8 +18,7 @@ SIZE = (120, 40)
 
 @pytest.fixture
 def snapshot_factory(tmp_path: Path) -> SessionFactory:
-    engine: Engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine: Engine = migrated_engine(tmp_path / "campaign.db")
     return session_factory(engine)
 
 

@@ -6,9 +6,10 @@ import random
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.services import campaigns, damage, demo, scenarios
 
 SIZE = (120, 40)
@@ -17,8 +18,7 @@ SIZE = (120, 40)
 @pytest.fixture
 def played(tmp_path: Path) -> tuple[SessionFactory, int]:
     """The sample after its battle: Exeter damaged and partly repaired, a second battle planned."""
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
     ships = {p.name: p.id for p in damage.find_ships(factory, campaign_id=campaign_id, query="")}

@@ -7,9 +7,10 @@ import random
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
 
 from tracker.app import TrackerApp
-from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.db import SessionFactory, session_factory
 from tracker.services import campaigns, fleet, mines, scenarios
 from tracker.services.fleet import ShipFields
 
@@ -22,8 +23,7 @@ SMALL = ("Faulknor", "Foresight", "Forester", "Fury", "Foxhound")
 def mined(tmp_path: Path) -> tuple[SessionFactory, int]:
     """Force H in the North Sea: three minefields on one boundary, one being sown by a U-boat,
     a scattered air drop, a secret drifting field, and a mine check three draws in."""
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = campaigns.create_campaign(factory, name="North Sea 1940").id
     navy = campaigns.create_side(factory, campaign_id=campaign_id, name="Royal Navy").id

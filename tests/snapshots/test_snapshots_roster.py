@@ -6,10 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from campaign_files import migrated_engine
 from textual.widgets import Checkbox, Input, Select
 
 from tracker.app import TrackerApp
-from tracker.db import make_engine, migrate, session_factory
+from tracker.db import session_factory
 from tracker.services import campaigns, fleet, roster, scenarios, secrets
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import SearchParty, UnitFields
@@ -22,8 +23,7 @@ def fleet_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TrackerApp:
     # Salts are random in play; fixed here so the seals in the pictures do not change.
     salts = iter(f"{n:032x}" for n in range(1, 100))
     monkeypatch.setattr(secrets, "new_salt", lambda: next(salts))
-    engine = make_engine(str(tmp_path / "campaign.db"))
-    migrate(engine)
+    engine = migrated_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
     campaign_id = campaigns.create_campaign(factory, name="Atlantic 1942").id
     side = campaigns.create_side(factory, campaign_id=campaign_id, name="Kriegsmarine").id
