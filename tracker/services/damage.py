@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
 from tracker.models import Campaign, Critical, CriticalTableRow, Scenario, Ship, Side, Squadron
+from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
@@ -135,7 +136,7 @@ def _validate(request: HitRequest) -> None:
         require_range(errors, key, getattr(request, key), 0, 999)
     require_range(errors, "fire_delta", request.fire_delta, -99, 99)
     for critical in request.criticals:
-        if critical.kind not in ("structural", "underwater"):
+        if critical.kind not in tuple(CriticalKind):
             errors["criticals"] = "a critical is structural or underwater"
         elif not critical.effect.strip() and critical.roll is None:
             errors["criticals"] = "each critical needs its effect typed, or a die roll"
@@ -159,7 +160,7 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
     return list(
         session.exec(
             select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status == "active")
+            .where(Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
             .order_by(col(Critical.id))
         ).all()
     )
@@ -207,7 +208,9 @@ def _apply(
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
     # Looked up once: the scenario in play is the current one whenever there is one.
     scenario = journal.current_scenario(session, side.campaign_id)
-    in_play = scenario if scenario is not None and scenario.status == "in_play" else None
+    in_play = (
+        scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
+    )
     taking_part, playing = scenarios.is_taking_part(
         session, side.campaign_id, request.ship_id, in_play
     )
@@ -260,12 +263,13 @@ def _apply(
             if row.stat:
                 _apply_stat(ship, row.stat, row.amount)
         crit = Critical(
-            ship_id=request.ship_id, kind=critical.kind, effect=effect, roll=critical.roll,
-            scenario_id=scenario.id if scenario else None, turn=scenario.turn if scenario else None,
+            ship_id=request.ship_id, kind=CriticalKind(critical.kind), effect=effect,
+            roll=critical.roll, scenario_id=scenario.id if scenario else None,
+            turn=scenario.turn if scenario else None,
         )  # fmt: skip
         session.add(crit)
         session.flush()
-        changes.append(journal.RowChange("critical", crit.id or 0, {"status": "void"},
+        changes.append(journal.RowChange("critical", crit.id or 0, {"status": CriticalStatus.VOID},
                                          {"status": "active"}))  # fmt: skip
         label = f"{critical.kind} critical"
         if critical.roll is not None:
@@ -280,11 +284,11 @@ def _apply(
                 {"fixes": f"{ship.name} has {len(active)} critical(s) in force; no number {number}"}
             )
         crit = active[number - 1]
-        if crit.status != "active":
+        if crit.status != CriticalStatus.ACTIVE:
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
-        crit.status = "repaired"
+        crit.status = CriticalStatus.REPAIRED
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
-                                         {"status": "repaired"}))  # fmt: skip
+                                         {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         fixed.append(crit.effect)
     session.flush()
     changes.insert(0, journal.row_change("ship", ship.id, before, journal.row_state(ship)))
@@ -342,8 +346,8 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
         entry = journal.append(
             session,
             campaign_id=campaign_id,
-            kind="damage" if not (request.repair_structure or request.repair_flotation
-                                  or request.fixes) else "repair",
+            kind=JournalKind.DAMAGE if not (request.repair_structure or request.repair_flotation
+                                              or request.fixes) else JournalKind.REPAIR,
             ship_id=request.ship_id,
             side_id=side_id,
             summary=describe(result),
@@ -397,7 +401,7 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
             )
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
         journal.append(
-            session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.CONDITION, ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,
             after=change.after, changes=(change,) if change.after else (),
         )  # fmt: skip
@@ -410,13 +414,13 @@ def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalVie
         get_row(session, Ship, ship_id)
         rows = session.exec(
             select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status != "void")
+            .where(Critical.ship_id == ship_id, Critical.status != CriticalStatus.VOID)
             .order_by(col(Critical.id))
         ).all()
-    active = [row for row in rows if row.status == "active"]
-    repaired = [row for row in rows if row.status == "repaired"]
+    active = [row for row in rows if row.status == CriticalStatus.ACTIVE]
+    repaired = [row for row in rows if row.status == CriticalStatus.REPAIRED]
     return [
-        CriticalView(id=row.id or 0, number=number if row.status == "active" else 0,
+        CriticalView(id=row.id or 0, number=number if row.status == CriticalStatus.ACTIVE else 0,
                      kind=row.kind, effect=row.effect, roll=row.roll, turn=row.turn,
                      status=row.status)
         for number, row in enumerate([*active, *repaired], start=1)
@@ -437,7 +441,7 @@ def save_table_row(
 ) -> int:
     """Add or change a row of the campaign's own critical table (the rulebook's, typed in)."""
     errors: dict[str, str] = {}
-    if kind not in ("structural", "underwater"):
+    if kind not in tuple(CriticalKind):
         errors["kind"] = "must be structural or underwater"
     require_range(errors, "low", low, 1, 100)
     require_range(errors, "high", high, 1, 100)
@@ -484,7 +488,7 @@ def save_table_row(
         session.add(row)
         session.flush()
         journal.append(
-            session, campaign_id=campaign_id, kind="table",
+            session, campaign_id=campaign_id, kind=JournalKind.TABLE,
             summary=f"{kind} critical table {low}-{high}: {effect}",
         )  # fmt: skip
         assert row.id is not None

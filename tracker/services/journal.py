@@ -11,6 +11,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, SQLModel, case, col, select
 
 from tracker.models import JournalEntry, Scenario
+from tracker.models.kinds import JournalKind, ScenarioStatus
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,8 @@ class RowChange:
         return {"table": self.table, "id": self.row_id, "before": self.before, "after": self.after}
 
 
-_RANK = case((col(Scenario.status) == "in_play", 0), (col(Scenario.status) == "planned", 1),
-             else_=2)  # fmt: skip
+_RANK = case((col(Scenario.status) == ScenarioStatus.IN_PLAY, 0),
+             (col(Scenario.status) == ScenarioStatus.PLANNED, 1), else_=2)  # fmt: skip
 # One row, ranked in the database, by a statement built once: every journal entry asks for it.
 _CURRENT_SCENARIO = (
     select(Scenario)
@@ -46,7 +47,7 @@ def append(
     session: Session,
     *,
     campaign_id: int,
-    kind: str,
+    kind: JournalKind,
     summary: str,
     ship_id: int | None = None,
     side_id: int | None = None,
@@ -121,5 +122,5 @@ def row_change(
 
 def delete_logged(session: Session, row: SQLModel, *, campaign_id: int, summary: str) -> None:
     """Delete a row of a campaign's own tables, saying so in the journal (not undoable)."""
-    append(session, campaign_id=campaign_id, kind="table", summary=summary)
+    append(session, campaign_id=campaign_id, kind=JournalKind.TABLE, summary=summary)
     session.delete(row)

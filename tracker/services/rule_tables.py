@@ -13,6 +13,7 @@ from tracker.models import (
     Campaign,
     MineTableRow,
 )
+from tracker.models.kinds import AppliesTo, JournalKind
 from tracker.models.mines import APPLIES_TO
 from tracker.rules import mine_check
 from tracker.services import journal
@@ -101,12 +102,12 @@ def save_mine_row(
             campaign_id=campaign_id, low=low, high=high, effects=words)  # fmt: skip
         if row.campaign_id != campaign_id:
             raise InvalidInput({"low": "that row belongs to another campaign"})
-        row.low, row.high, row.applies_to = low, high, applies_to
+        row.low, row.high, row.applies_to = low, high, AppliesTo(applies_to)
         row.effects, row.note = words, note.strip()
         session.add(row)
         session.flush()
         journal.append(
-            session, campaign_id=campaign_id, kind="table",
+            session, campaign_id=campaign_id, kind=JournalKind.TABLE,
             summary=f"mine table: {low}-{high} ({applies_to}) {words}",
         )  # fmt: skip
         return row.id or 0
@@ -135,6 +136,6 @@ def mine_table(factory: SessionFactory, *, campaign_id: int) -> MineTable:
 
 def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> MineTableRow | None:
     for row in _table_rows(session, campaign_id):
-        if row.applies_to in ("all", cup) and row.low <= modified <= row.high:
+        if row.applies_to in (AppliesTo.ALL, cup) and row.low <= modified <= row.high:
             return row
     return None

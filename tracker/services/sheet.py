@@ -16,6 +16,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.kinds import HalfStrengthScope, ScenarioStatus, SnapshotPhase
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row
@@ -163,7 +164,7 @@ def strengths(
         original, now = tally.get(squadron_id, (0, 0))
         tally[squadron_id] = (original + 1, now + afloat)
 
-    if campaign.half_strength_scope == "campaign":
+    if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         for squadron_id, sunk in session.exec(
             select(Ship.original_squadron_id, Ship.sunk).where(col(Ship.side_id).in_(side_ids))
         ).all():
@@ -174,7 +175,8 @@ def strengths(
             select(ShipSnapshot.ship_id, ShipSnapshot.squadron_id, Ship.original_squadron_id,
                    Ship.sunk)
             .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
-            .where(ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "start")
+            .where(ShipSnapshot.scenario_id == scenario.id,
+                   ShipSnapshot.phase == SnapshotPhase.START)
         ).all()
         if scenario is not None
         else []
@@ -191,7 +193,7 @@ def strengths(
     ends = dict(
         session.exec(
             select(ShipSnapshot.ship_id, ShipSnapshot.sunk).where(
-                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "end"
+                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == SnapshotPhase.END
             )
         ).all()
     )
@@ -216,14 +218,14 @@ def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     or under the "scenario" reading the one it began the scenario in."""
     side = get_row(session, Side, ship.side_id)
     campaign = get_row(session, Campaign, side.campaign_id)
-    if campaign.half_strength_scope == "campaign":
+    if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         return ship.original_squadron_id
     start = (
         session.exec(
             select(ShipSnapshot).where(
                 ShipSnapshot.scenario_id == scenario.id,
                 ShipSnapshot.ship_id == ship.id,
-                ShipSnapshot.phase == "start",
+                ShipSnapshot.phase == SnapshotPhase.START,
             )
         ).first()
         if scenario is not None
@@ -239,7 +241,7 @@ def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
     # (SMR2 §3.4); a transfer before or between battles is not.
     return (
         scenario is not None
-        and scenario.status == "in_play"
+        and scenario.status == ScenarioStatus.IN_PLAY
         and ship.transferred_scenario_id == scenario.id
         and ship.transferred_turn == scenario.turn
     )
