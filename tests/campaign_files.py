@@ -37,6 +37,7 @@ from tracker.services import (
     history,
     mines,
     roster,
+    rule_tables,
     scenarios,
     sheet,
 )
@@ -242,7 +243,7 @@ def fill_every_table(
     passphrase (and one with plain markers on the second side, if there is one), a boundary with
     a minefield and a secret one, the campaign's critical and mine tables, a mine check with a
     roll, fuel used; the newest journal entries are an undo and its redo (of the fuel used)."""
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=campaign_id, kind="structural", low=1, high=10, effect="Fire"
     )
     view = campaigns.get_overview(factory, campaign_id=campaign_id)

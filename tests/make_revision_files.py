@@ -43,6 +43,8 @@ KNOWN: dict[str, tuple[Any, Any]] = {
     "campaign.name": ("Narvik 1940", "River Plate 1939"),
     "campaign.model_scale": ("1/2400", "1/1200"),
     "campaign.mine_halt_rule": ("struck", "drawn"),
+    "campaign.half_strength_scope": ("scenario", "campaign"),
+    "campaign.aircraft_mission": ("turn", "scenario"),
     "campaign.zero_outcomes": ("Sunk\nDead in the water\nOther", "Sunk\nScuttled"),
     "side.name": ("Royal Navy", "Kriegsmarine"),
     "side.nation": ("GB", "DE"),
@@ -101,6 +103,11 @@ def _value(table: str, column: str, declared: str, row: int) -> Any:
     for key in (f"{table}.{column}", column):
         if key in KNOWN:
             return KNOWN[key][row - 1]
+    return filler(table, column, declared, row)
+
+
+def filler(table: str, column: str, declared: str, row: int) -> Any:
+    """The value a column KNOWN gives no meaning to gets: of its type, nothing the app reads."""
     kind = declared.upper()
     if kind.startswith("BOOLEAN"):
         return row % 2

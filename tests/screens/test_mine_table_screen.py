@@ -70,7 +70,7 @@ async def test_add_rows_then_gaps_then_a_full_table(tmp_path: Path) -> None:
         assert "Every modified roll" in str(gaps(screen).render())
         assert not gaps(screen).has_class("-warning")
     table = mines.mine_table(app.factory, campaign_id=app.open_campaign_id or 0)
-    assert [(r.low, r.high, r.applies_to, r.effects) for r in table.rows] == [
+    assert [(r.low, r.high, r.applies_to, r.effect) for r in table.rows] == [
         (1, 3, "all", "none"),
         (4, 5, "long", "speed-1 fuel-2"),
         (4, 11, "small", "sunk"),
@@ -128,7 +128,7 @@ async def test_edit_with_enter_and_delete_with_confirm(tmp_path: Path) -> None:
         assert isinstance(app.screen, MineTableScreen)
         assert screen.query_one(DataTable).row_count == 2
     table = mines.mine_table(app.factory, campaign_id=campaign_id)
-    assert [(r.low, r.high, r.effects) for r in table.rows] == [
+    assert [(r.low, r.high, r.effect) for r in table.rows] == [
         (1, 3, "none"),
         (4, 5, "gunnery-1 fuel-2"),
     ]

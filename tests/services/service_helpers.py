@@ -17,7 +17,7 @@ from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import Battery, Critical, JournalEntry, Ship, Side
-from tracker.services import campaigns, damage, fleet, scenarios
+from tracker.services import campaigns, fleet, rule_tables, scenarios
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -120,7 +120,7 @@ def save_table(
 ) -> list[int]:
     """Type rows (low, high, effect, stat, amount) into a campaign's critical table; their ids."""
     return [
-        damage.save_table_row(
+        rule_tables.save_table_row(
             factory,
             campaign_id=campaign_id,
             kind=kind,

@@ -24,7 +24,7 @@ from service_helpers import (
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, CriticalTableRow, JournalEntry, Ship
 from tracker.rules.damage import TrackChange
-from tracker.services import campaigns, damage, fleet
+from tracker.services import campaigns, damage, fleet, rule_tables
 from tracker.services.damage import CriticalRequest, HitRequest
 
 
@@ -286,7 +286,7 @@ def test_a_roll_without_a_table_is_refused_telling_what_to_do(
     message = outcome.errors["criticals"]
     assert "type the effect" in message and "table" in message and "structural" in message
     # A structural table does not answer an underwater roll.
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=world.campaign_id, kind="structural", low=1, high=10, effect="Fire"
     )
     outcome = refused(
@@ -380,7 +380,7 @@ def test_two_speed_criticals_stack_and_stop_at_zero(
 def test_a_roll_outside_every_row_is_refused(
     world: World, factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=world.campaign_id, kind="structural", low=1, high=6, effect="Fire"
     )
     outcome = refused(
@@ -457,33 +457,34 @@ def test_list_criticals_numbers_only_this_ships_criticals(
 def test_critical_table_lists_rows_by_low_and_table_die_is_the_highest(
     world: World, factory: SessionFactory, table: dict[str, int]
 ) -> None:
-    rows = damage.critical_table(factory, campaign_id=world.campaign_id, kind="structural")
-    assert rows == [
-        (table["rudder"], 1, 3, "Rudder jammed", "speed_kn", -5),
-        (table["fire"], 4, 6, "Fire aft", "fire_markers", 1),
-        (table["turret"], 7, 10, "B turret out", "", 0),
+    rows = rule_tables.critical_table(factory, campaign_id=world.campaign_id, kind="structural")
+    assert [(r.id, r.table, r.low, r.high, r.effect, r.stat, r.amount) for r in rows.rows] == [
+        (table["rudder"], "structural", 1, 3, "Rudder jammed", "speed_kn", -5),
+        (table["fire"], "structural", 4, 6, "Fire aft", "fire_markers", 1),
+        (table["turret"], "structural", 7, 10, "B turret out", "", 0),
     ]
-    assert damage.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
-    assert damage.table_die(factory, campaign_id=world.campaign_id, kind="underwater") is None
-    assert damage.critical_table(factory, campaign_id=world.campaign_id, kind="underwater") == []
+    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
+    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="underwater") is None
+    empty = rule_tables.critical_table(factory, campaign_id=world.campaign_id, kind="underwater")
+    assert empty.rows == ()
 
 
 def test_table_rows_are_per_campaign(
     world: World, factory: SessionFactory, table: dict[str, int]
 ) -> None:
     other = campaigns.create_campaign(factory, name="Other")
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=other.id, kind="structural", low=1, high=20, effect="Other"
     )
-    assert damage.table_die(factory, campaign_id=other.id, kind="structural") == 20
-    assert damage.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
+    assert rule_tables.table_die(factory, campaign_id=other.id, kind="structural") == 20
+    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
 
 
 def test_save_table_row_edits_a_row_in_place_and_journals(
     world: World, factory: SessionFactory, table: dict[str, int], journaled: Journaled
 ) -> None:
     with journaled(world.campaign_id) as new:
-        row_id = damage.save_table_row(
+        row_id = rule_tables.save_table_row(
             factory,
             campaign_id=world.campaign_id,
             row_id=table["turret"],
@@ -494,15 +495,11 @@ def test_save_table_row_edits_a_row_in_place_and_journals(
         )
     assert row_id == table["turret"]
     assert new.only.kind == "table" and "7-12" in new.only.summary
-    assert damage.critical_table(factory, campaign_id=world.campaign_id, kind="structural")[-1] == (
-        row_id,
-        7,
-        12,
-        "A and B turrets out",
-        "",
-        0,
-    )
-    assert damage.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 12
+    last = rule_tables.critical_table(factory, campaign_id=world.campaign_id, kind="structural")
+    assert (last.rows[-1].id, last.rows[-1].low, last.rows[-1].high, last.rows[-1].effect) == (
+        row_id, 7, 12, "A and B turrets out"
+    )  # fmt: skip
+    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 12
 
 
 @pytest.mark.parametrize(
@@ -530,7 +527,7 @@ def test_save_table_row_refuses_bad_rows(
     arguments: dict[str, Any] = {"kind": "structural", "effect": "Something"}
     arguments.update(values)
     refused(
-        lambda: damage.save_table_row(factory, campaign_id=world.campaign_id, **arguments),
+        lambda: rule_tables.save_table_row(factory, campaign_id=world.campaign_id, **arguments),
         key,
     )
 
@@ -539,14 +536,14 @@ def test_an_overlap_names_the_row_it_clashes_with(
     world: World, factory: SessionFactory, table: dict[str, int], refused: Refused
 ) -> None:
     outcome = refused(
-        lambda: damage.save_table_row(
+        lambda: rule_tables.save_table_row(
             factory, campaign_id=world.campaign_id, kind="structural", low=2, high=2, effect="X"
         ),
         "low",
     )
     assert outcome.errors["low"] == "2..2 overlaps the row 1..3 (Rudder jammed)"
     # The other kind's table is separate: the same numbers are fine there.
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=world.campaign_id, kind="underwater", low=2, high=2, effect="X"
     )
 
@@ -555,23 +552,23 @@ def test_delete_table_row_removes_it(
     world: World, factory: SessionFactory, table: dict[str, int], journaled: Journaled
 ) -> None:
     with journaled(world.campaign_id) as new:
-        damage.delete_table_row(factory, row_id=table["turret"])
+        rule_tables.delete_table_row(factory, row_id=table["turret"])
     assert "7-10" in new.only.summary
     with session_scope(factory) as session:
         assert session.get(CriticalTableRow, table["turret"]) is None
-    assert damage.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 6
+    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 6
 
 
 def test_save_table_row_leaves_another_campaigns_row_alone(
     world: World, factory: SessionFactory
 ) -> None:
     other = campaigns.create_campaign(factory, name="Other")
-    theirs = damage.save_table_row(
+    theirs = rule_tables.save_table_row(
         factory, campaign_id=other.id, kind="structural", low=1, high=5, effect="Theirs"
     )
-    before = damage.critical_table(factory, campaign_id=other.id, kind="structural")
+    before = rule_tables.critical_table(factory, campaign_id=other.id, kind="structural")
     attempt(
-        lambda: damage.save_table_row(
+        lambda: rule_tables.save_table_row(
             factory,
             campaign_id=world.campaign_id,
             row_id=theirs,
@@ -581,7 +578,7 @@ def test_save_table_row_leaves_another_campaigns_row_alone(
             effect="Mine",
         )
     )
-    assert damage.critical_table(factory, campaign_id=other.id, kind="structural") == before
+    assert rule_tables.critical_table(factory, campaign_id=other.id, kind="structural") == before
 
 
 # --- bounds the ship row keeps ------------------------------------------------------------------
@@ -597,7 +594,7 @@ def test_a_speed_critical_keeps_speed_within_0_to_60(
     world: World, factory: SessionFactory, add_ship: Callable[..., int]
 ) -> None:
     fast = add_ship(world.alpha_id, "Le Fantasque", speed_kn=58)
-    damage.save_table_row(
+    rule_tables.save_table_row(
         factory, campaign_id=world.campaign_id, kind="structural", low=1, high=10,
         effect="Boilers flat out", stat="speed_kn", amount=5,
     )  # fmt: skip

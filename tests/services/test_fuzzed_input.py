@@ -50,6 +50,7 @@ from tracker.services import (
     mines,
     printing,
     roster,
+    rule_tables,
     scenarios,
     sheet,
 )
@@ -203,7 +204,7 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
                                 ship(bravo, "Seal"), ship(raider, "Spee"))  # fmt: skip
     ships = (exeter, ajax, seal, spee)
     battery = fleet.save_battery(factory, ship_id=exeter, mount="turret", calibre="8in", guns=6)
-    table = damage.save_table_row(
+    table = rule_tables.save_table_row(
         factory, campaign_id=campaign.id, kind="structural", low=1, high=10, effect="Fire",
         stat="fire_markers", amount=1,
     )  # fmt: skip
@@ -514,13 +515,13 @@ CALLS = [
                       limit=Arg(st.integers(0, 10), st.integers(0, 10)))),
     Call("confirm_condition", damage.confirm_condition,
          lambda f: kw(ship_id=ids(f.ships), outcome=text("Sunk", "Dead in the water"))),
-    Call("save_table_row", damage.save_table_row,
+    Call("save_table_row", rule_tables.save_table_row,
          lambda f: kw(campaign_id=ids(f.campaigns), row_id=maybe(ids(f.table_rows)),
                       kind=choice("structural", "underwater"), low=number(1, 12),
                       high=number(1, 12), effect=text("Fire"),
-                      stat=choice("", *damage.CRITICAL_STATS), amount=number(-3, 3))),
-    Call("delete_table_row", damage.delete_table_row, lambda f: kw(row_id=ids(f.table_rows))),
-    Call("critical_table", damage.critical_table,
+                      stat=choice("", *rule_tables.CRITICAL_STATS), amount=number(-3, 3))),
+    Call("delete_table_row", rule_tables.delete_table_row, lambda f: kw(row_id=ids(f.table_rows))),
+    Call("critical_table", rule_tables.critical_table,
          lambda f: kw(campaign_id=ids(f.campaigns), kind=choice("structural", "underwater"))),
     # linked scenarios and repairs
     Call("set_participants", scenarios.set_participants,

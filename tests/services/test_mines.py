@@ -826,7 +826,7 @@ def test_overlapping_mine_table_rows_are_refused_long_and_small_rows_may_share_a
     )
 
     table = mines.mine_table(factory, campaign_id=world.campaign_id)
-    assert [(r.low, r.high, r.applies_to, r.effects) for r in table.rows] == [
+    assert [(r.low, r.high, r.applies_to, r.effect) for r in table.rows] == [
         (1, 4, "all", "none"),
         (5, 8, "long", "speed-1 fuel-1"),
         (5, 7, "small", "hull-1"),

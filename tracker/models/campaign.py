@@ -5,6 +5,14 @@ from datetime import UTC, datetime
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field, SQLModel
 
+from tracker.models.kinds import (
+    AircraftMission,
+    HalfStrengthScope,
+    HaltRule,
+    ScenarioStatus,
+    Stored,
+    text_column,
+)
 from tracker.models.versioned import Versioned
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -46,18 +54,27 @@ class Campaign(CampaignBase, Versioned, table=True):
                                     sa_column_kwargs={"server_default": "60"})  # fmt: skip
     # A task force in a minefield halts when a quarter has struck mines ("struck")
     # or, read literally, when a quarter has been drawn ("drawn").
-    mine_halt_rule: str = Field(
-        default="struck", max_length=6, sa_column_kwargs={"server_default": "struck"}
+    mine_halt_rule: Stored[HaltRule] = Field(
+        default="struck",
+        max_length=6,
+        sa_type=text_column(6),
+        sa_column_kwargs={"server_default": "struck"},
     )
     # A squadron's original composition for half strength (SMR2 §3.4): the ships it began the
     # current scenario with ("scenario") or the ships it was formed with ("campaign").
-    half_strength_scope: str = Field(
-        default="scenario", max_length=8, sa_column_kwargs={"server_default": "scenario"}
+    half_strength_scope: Stored[HalfStrengthScope] = Field(
+        default="scenario",
+        max_length=8,
+        sa_type=text_column(8),
+        sa_column_kwargs={"server_default": "scenario"},
     )
     # An aircraft's mine capacity is per mission (RULES.md §Mines): a mission is a game turn
     # ("turn") or a whole scenario ("scenario").
-    aircraft_mission: str = Field(
-        default="turn", max_length=8, sa_column_kwargs={"server_default": "turn"}
+    aircraft_mission: Stored[AircraftMission] = Field(
+        default="turn",
+        max_length=8,
+        sa_type=text_column(8),
+        sa_column_kwargs={"server_default": "turn"},
     )
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
@@ -67,7 +84,9 @@ class ScenarioBase(SQLModel):
     title: str = Field(max_length=120)
     position: int = Field(default=1, ge=1)
     date: str = Field(default="", max_length=40)
-    status: str = Field(default="planned", max_length=10)  # planned | in_play | closed | archived
+    status: Stored[ScenarioStatus] = Field(
+        default="planned", max_length=10, sa_type=text_column(10)
+    )
     turn: int = Field(default=1, ge=1)
     outcome: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
     notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})

@@ -5,21 +5,22 @@ from datetime import datetime
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.kinds import CriticalKind, CriticalStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 
-CRITICAL_KINDS = ("structural", "underwater")
+CRITICAL_KINDS = tuple(CriticalKind)
 
 
 class Critical(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
-    kind: str = Field(max_length=12)  # structural | underwater
+    kind: Stored[CriticalKind] = Field(max_length=12, sa_type=text_column(12))
     effect: str = Field(max_length=200)
     roll: int | None = Field(default=None)
     scenario_id: int | None = Field(default=None)
     turn: int | None = Field(default=None)
     # active | repaired | void (an undone hit: kept, never shown as damage)
-    status: str = Field(default="active", max_length=10)
+    status: Stored[CriticalStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
     # The stat its table row changed and by how much it changed: put back when it is cleared.
     stat: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
     amount: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

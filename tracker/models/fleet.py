@@ -3,6 +3,7 @@
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
+from tracker.models.kinds import Acquisition, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 
 
@@ -11,19 +12,23 @@ class Commander(Versioned, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     name: str = Field(default="", max_length=60)
     air: bool = Field(default=False)
-    acquisition: str = Field(default="random", max_length=10)  # random | direct
+    acquisition: Stored[Acquisition] = Field(
+        default="random", max_length=10, sa_type=text_column(10)
+    )
     training: int = Field(ge=1, le=5)
     roll: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
     radius_now_cm: int = Field(ge=10)
-    status: str = Field(default="active", max_length=10)  # active | lost
+    status: Stored[ListStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
 class Crew(Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    acquisition: str = Field(default="random", max_length=10)
+    acquisition: Stored[Acquisition] = Field(
+        default="random", max_length=10, sa_type=text_column(10)
+    )
     training: int = Field(ge=1, le=5)
     roll: int | None = Field(default=None, ge=1, le=10)
     roll_modified: int | None = Field(default=None, ge=1, le=10)

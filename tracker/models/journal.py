@@ -6,6 +6,7 @@ from sqlalchemy import Index, false
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.kinds import JournalKind, Stored, text_column
 
 
 class JournalEntry(SQLModel, table=True):
@@ -19,7 +20,7 @@ class JournalEntry(SQLModel, table=True):
     turn: int | None = Field(default=None)
     side_id: int | None = Field(default=None, index=True)
     ship_id: int | None = Field(default=None, index=True)
-    kind: str = Field(max_length=30, index=True)
+    kind: Stored[JournalKind] = Field(max_length=30, index=True, sa_type=text_column(30))
     summary: str = Field(max_length=400)
     # JSON text {"before", "after", "dice", "changes"}: plain text so every backend stores it
     # alike. "changes" lists the rows touched ({"table", "id", "before", "after"}): what undo uses.

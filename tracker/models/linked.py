@@ -6,6 +6,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.kinds import RepairStatus, SnapshotPhase, Stored, text_column
 
 
 class Participation(SQLModel, table=True):
@@ -34,7 +35,7 @@ class ShipSnapshot(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
-    phase: str = Field(max_length=5)  # start | end
+    phase: Stored[SnapshotPhase] = Field(max_length=5, sa_type=text_column(5))
     structure: int
     flotation: int
     fire_markers: int = 0
@@ -71,5 +72,5 @@ class Repair(SQLModel, table=True):
     fuel_restored: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     notes: str = Field(default="", max_length=400)
     # void once the repair is undone (the journal keeps it)
-    status: str = Field(default="done", max_length=10)
+    status: Stored[RepairStatus] = Field(default="done", max_length=10, sa_type=text_column(10))
     at: datetime = Field(default_factory=utcnow)

@@ -6,12 +6,25 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.kinds import (
+    AppliesTo,
+    CounterSize,
+    HaltRule,
+    Layer,
+    MineCheckStatus,
+    MinefieldStatus,
+    Stored,
+    text_column,
+)
 from tracker.models.versioned import Versioned
 
-COUNTER_SIZES = ("long", "small")
-MINEFIELD_STATUSES = ("sowing", "active", "scattered", "swept", "expended")
-LAYERS = ("surface", "submarine", "aircraft")
-APPLIES_TO = ("all", "long", "small")
+COUNTER_SIZES = tuple(CounterSize)
+# What a player may set a minefield to: void is only ever an undo's.
+MINEFIELD_STATUSES = tuple(
+    status for status in MinefieldStatus if status is not MinefieldStatus.VOID
+)
+LAYERS = tuple(Layer)
+APPLIES_TO = tuple(AppliesTo)
 
 
 class SeaBoundary(SQLModel, table=True):
@@ -37,8 +50,10 @@ class Minefield(Versioned, table=True):
     )
     sector: str = Field(default="", max_length=12)
     # sowing | active | scattered | swept | expended; void once its laying is undone
-    status: str = Field(default="sowing", max_length=10)
-    laid_by: str = Field(default="surface", max_length=10)  # surface | submarine | aircraft
+    status: Stored[MinefieldStatus] = Field(
+        default="sowing", max_length=10, sa_type=text_column(10)
+    )
+    laid_by: Stored[Layer] = Field(default="surface", max_length=10, sa_type=text_column(10))
     layer_ship_id: int | None = Field(
         default=None, foreign_key="ship.id", index=True, ondelete="SET NULL"
     )
@@ -66,7 +81,7 @@ class Minefield(Versioned, table=True):
 class MineTableRowBase(SQLModel):
     low: int = Field(ge=-5, le=20)
     high: int = Field(ge=-5, le=20)
-    applies_to: str = Field(default="all", max_length=5)  # all | long | small
+    applies_to: Stored[AppliesTo] = Field(default="all", max_length=5, sa_type=text_column(5))
     # The result in the tracker's effect words: "none", "speed-1 fuel-2", "crippled", "sunk"
     effects: str = Field(max_length=200)
     note: str = Field(default="", max_length=200)
@@ -90,10 +105,12 @@ class MineCheck(Versioned, table=True):
     minefields: int = Field(default=1, ge=1)  # sown across the boundary, for the modifier
     speed: int = Field(default=0, ge=0)
     leaving_board: bool = Field(default=False)
-    first_cup: str = Field(default="long", max_length=5)
-    rule: str = Field(default="struck", max_length=6)  # struck | drawn (campaign option)
+    first_cup: Stored[CounterSize] = Field(default="long", max_length=5, sa_type=text_column(5))
+    rule: Stored[HaltRule] = Field(default="struck", max_length=6, sa_type=text_column(6))
     seed: int = Field(default=0)
-    status: str = Field(default="in_progress", max_length=12)  # in_progress | halted | complete
+    status: Stored[MineCheckStatus] = Field(
+        default="in_progress", max_length=12, sa_type=text_column(12)
+    )
     at: datetime = Field(default_factory=utcnow)
 
 
@@ -104,7 +121,7 @@ class MineCheckShip(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     check_id: int = Field(foreign_key="minecheck.id", index=True, ondelete="CASCADE")
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
-    cup: str = Field(max_length=5)  # long | small
+    cup: Stored[CounterSize] = Field(max_length=5, sa_type=text_column(5))
     draw_no: int = Field(ge=1)  # its place in the random draw (the cups alternate)
     drawn: bool = Field(default=False)
     roll: int | None = Field(default=None)

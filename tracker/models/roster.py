@@ -6,18 +6,16 @@ from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Versioned
 
-UNIT_TYPES = (
-    "battleship", "cruiser", "destroyer", "carrier", "auxiliary", "torpedo boat", "submarine",
-    "fighter", "dive bomber", "torpedo bomber", "patrol bomber",
-)  # fmt: skip
-MARKER_STATES = ("concealed", "revealed", "removed")
+UNIT_TYPES = tuple(UnitType)
+MARKER_STATES = tuple(MarkerState)
 
 
 class WasUnitBase(SQLModel):
     name: str = Field(max_length=60)
-    unit_type: str = Field(max_length=20)
+    unit_type: Stored[UnitType] = Field(max_length=20, sa_type=text_column(20))
     nation: str = Field(default="", max_length=40)
     points: int = Field(default=0, ge=0)
     year: int | None = Field(default=None)
@@ -50,7 +48,7 @@ class SubMarker(Versioned, table=True):
     unit_id: int = Field(foreign_key="wasunit.id", index=True, ondelete="CASCADE")
     code: str = Field(max_length=8)  # public face-down code, e.g. M-07
     sector: str = Field(default="", max_length=12)
-    state: str = Field(default="concealed", max_length=10)
+    state: Stored[MarkerState] = Field(default="concealed", max_length=10, sa_type=text_column(10))
     created_turn: int | None = Field(default=None)
     moved_turn: int | None = Field(default=None)
     # The hunt (RULES.md §Subs ¶4): the scenario and turn of the last search for this marker, and

@@ -11,7 +11,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
-from tracker.services import damage
+from tracker.services import rule_tables
+from tracker.services.rule_tables import RuleRow
 from tracker.widgets.plain import PlainTable
 
 INTRO = (
@@ -22,7 +23,7 @@ INTRO = (
 KINDS = ("structural", "underwater")
 
 
-class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, str, int]]]):
+class CriticalTablesScreen(RuleTableScreen[RuleRow]):
     """Both tables in one list; a adds a row, e edits, x deletes."""
 
     BINDINGS = [
@@ -46,52 +47,52 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
 
     def reload(self) -> None:
         self.rows = [
-            (kind, row)
+            row
             for kind in KINDS
-            for row in damage.critical_table(self.factory, campaign_id=self.campaign_id, kind=kind)
+            for row in rule_tables.critical_table(
+                self.factory, campaign_id=self.campaign_id, kind=kind
+            ).rows
         ]
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
-        for kind, (_, low, high, effect, stat, amount) in self.rows:
-            roll = f"{low}" if low == high else f"{low}-{high}"
-            change = f"{stat} {amount:+d}" if stat else ""
-            table.add_row(kind, roll, Text(effect), change)
+        for row in self.rows:
+            roll = f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
+            change = f"{row.stat} {row.amount:+d}" if row.stat else ""
+            table.add_row(row.table, roll, Text(row.effect), change)
         if not self.rows:
             table.add_row(Text("No rows yet" + self.hint(": press a to type your rulebook's "
                                                          "table") + ".", "dim"))  # fmt: skip
         elif cursor >= 0:
             table.move_cursor(row=min(cursor, len(self.rows) - 1))
 
-    def _fields(
-        self, row: tuple[str, tuple[int, int, int, str, str, int]] | None
-    ) -> list[FieldSpec]:
-        kind, (_, low, high, effect, stat, amount) = row or ("structural", (0, 1, 1, "", "", 0))
+    def _fields(self, row: RuleRow | None) -> list[FieldSpec]:
+        kind, low, high = (row.table, row.low, row.high) if row else ("structural", 1, 1)
+        effect, stat, amount = (row.effect, row.stat, row.amount) if row else ("", "", 0)
         return [
             FieldSpec("kind", "Table", kind="select", value=kind, options=[(k, k) for k in KINDS]),
             FieldSpec("low", "Roll from", kind="int", value=low, low=1, high=100),
             FieldSpec("high", "Roll to", kind="int", value=high, low=1, high=100),
             FieldSpec("effect", "Effect (as your rulebook says)", value=effect),
             FieldSpec("stat", "Stat it changes (optional)", value=stat,
-                      suggestions=damage.CRITICAL_STATS),
+                      suggestions=rule_tables.CRITICAL_STATS),
             FieldSpec("amount", "By how much", kind="int", value=amount, low=-99, high=99),
         ]  # fmt: skip
 
-    def _open(self, row: tuple[str, tuple[int, int, int, str, str, int]] | None) -> None:
+    def _open(self, row: RuleRow | None) -> None:
         campaign_id = self.campaign_id
 
         def submit(values: dict[str, Any]) -> int:
-            return damage.save_table_row(
-                self.factory, campaign_id=campaign_id, row_id=row[1][0] if row else None,
+            return rule_tables.save_table_row(
+                self.factory, campaign_id=campaign_id, row_id=row.id if row else None,
                 **{**values, "stat": values["stat"].strip()},
             )  # fmt: skip
 
         title = "Edit critical table row" if row else "Add critical table row"
         self.app.push_screen(FormScreen(title, self._fields(row), submit), lambda _: self.reload())
 
-    def describe(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> str:
-        kind, (_, low, high, effect, _, _) = row
-        return f"{kind} row {low}-{high} ({effect})"
+    def describe(self, row: RuleRow) -> str:
+        return f"{row.table} row {row.low}-{row.high} ({row.effect})"
 
-    def delete_row(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> None:
-        damage.delete_table_row(self.factory, row_id=row[1][0])
+    def delete_row(self, row: RuleRow) -> None:
+        rule_tables.delete_table_row(self.factory, row_id=row.id)

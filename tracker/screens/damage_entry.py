@@ -19,7 +19,7 @@ from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.guard import guarded
 from tracker.screens.zero_outcome import zero_outcome_form
-from tracker.services import damage
+from tracker.services import damage, rule_tables
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
 from tracker.services.errors import (
     DatabaseUnavailable,
@@ -168,7 +168,9 @@ class DamageEntryScreen(TrackerScreen):
 
     def _critical(self, critical: CriticalInput) -> CriticalRequest:
         if critical.auto:
-            die = damage.table_die(self.factory, campaign_id=self.campaign_id, kind=critical.kind)
+            die = rule_tables.table_die(
+                self.factory, campaign_id=self.campaign_id, kind=critical.kind
+            )
             if die is None:
                 raise InvalidInput(
                     {"criticals": f"no {critical.kind} critical table to roll on: type the "
@@ -245,8 +247,8 @@ class DamageEntryScreen(TrackerScreen):
             return
         missing = [
             c.kind for c in line.criticals
-            if c.auto and damage.table_die(self.factory, campaign_id=self.campaign_id,
-                                           kind=c.kind) is None
+            if c.auto and rule_tables.table_die(self.factory, campaign_id=self.campaign_id,
+                                                kind=c.kind) is None
         ]  # fmt: skip
         if missing:
             preview.update(toned(f"no {missing[0]} critical table to roll on: type the effect in "

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import mines
-from tracker.services.mines import MineRowView
+from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
 
 INTRO = (
@@ -48,7 +48,7 @@ def effects_help() -> Text:
     return text
 
 
-def gaps_text(table: mines.MineTable) -> tuple[str, bool]:
+def gaps_text(table: RuleTable) -> tuple[str, bool]:
     """The modified rolls no row covers, and whether that calls for the warning style."""
     if not table.rows:
         return (
@@ -61,13 +61,13 @@ def gaps_text(table: mines.MineTable) -> tuple[str, bool]:
     return "Gaps: " + "; ".join(table.gaps) + ". A roll in a gap asks you for the result.", True
 
 
-def row_cells(row: MineRowView) -> list[Any]:
+def row_cells(row: RuleRow) -> list[Any]:
     """One table row; the player's words are plain Text (never markup)."""
     roll = f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
-    return [roll, row.applies_to, Text(row.effects), Text(row.note, overflow="ellipsis")]
+    return [roll, row.applies_to, Text(row.effect), Text(row.note, overflow="ellipsis")]
 
 
-class MineTableScreen(RuleTableScreen[MineRowView]):
+class MineTableScreen(RuleTableScreen[RuleRow]):
     """The rows in roll order; a adds a row, e or enter edits, x deletes."""
 
     BINDINGS = [
@@ -111,7 +111,7 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
         gaps.update(message)
         gaps.set_class(warn, "-warning")
 
-    def _fields(self, row: MineRowView | None) -> list[FieldSpec]:
+    def _fields(self, row: RuleRow | None) -> list[FieldSpec]:
         return [
             FieldSpec("low", "Modified roll from", kind="int", value=row.low if row else 1,
                       low=-5, high=20),
@@ -119,12 +119,12 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
                       low=-5, high=20),
             FieldSpec("applies_to", "Applies to", kind="select",
                       value=row.applies_to if row else "all", options=APPLIES_OPTIONS),
-            FieldSpec("effects", "Effects", value=row.effects if row else "",
+            FieldSpec("effects", "Effects", value=row.effect if row else "",
                       placeholder="none, speed-1 fuel-2, crippled, sunk ..."),
             FieldSpec("note", "Note (as your rulebook says)", value=row.note if row else ""),
         ]  # fmt: skip
 
-    def _open(self, row: MineRowView | None) -> None:
+    def _open(self, row: RuleRow | None) -> None:
         campaign_id = self.campaign_id
 
         def submit(values: dict[str, Any]) -> int:
@@ -140,8 +140,8 @@ class MineTableScreen(RuleTableScreen[MineRowView]):
             lambda result: self.reload() if result is not None else None,
         )  # fmt: skip
 
-    def describe(self, row: MineRowView) -> str:
-        return f"the mine table row {row.low}-{row.high} ({row.applies_to}): {row.effects}"
+    def describe(self, row: RuleRow) -> str:
+        return f"the mine table row {row.low}-{row.high} ({row.applies_to}): {row.effect}"
 
-    def delete_row(self, row: MineRowView) -> None:
+    def delete_row(self, row: RuleRow) -> None:
         mines.delete_mine_row(self.factory, row_id=row.id)

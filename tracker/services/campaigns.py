@@ -19,6 +19,13 @@ from tracker.models import (
     Squadron,
 )
 from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
+from tracker.models.kinds import (
+    AircraftMission,
+    HalfStrengthScope,
+    HaltRule,
+    JournalKind,
+    ScenarioStatus,
+)
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken
@@ -32,7 +39,7 @@ from tracker.services.views import (
     SquadronRef,
 )
 
-SCENARIO_STATUSES = ("planned", "in_play", "closed")
+SCENARIO_STATUSES = (ScenarioStatus.PLANNED, ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
 
 
 def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
@@ -133,9 +140,9 @@ def _set_repair_options(
             setattr(campaign, key, value)
 
 
-MINE_HALT_RULES = ("struck", "drawn")
-HALF_STRENGTH_SCOPES = ("scenario", "campaign")
-AIRCRAFT_MISSIONS = ("turn", "scenario")
+MINE_HALT_RULES = tuple(HaltRule)
+HALF_STRENGTH_SCOPES = tuple(HalfStrengthScope)
+AIRCRAFT_MISSIONS = tuple(AircraftMission)
 
 # The readings a campaign chooses between, each with what the player is told for a wrong word.
 CHOICE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -200,16 +207,18 @@ def create_campaign(
             was_fleet_points=was_fleet_points,
             extra_decoys_allowed=extra_decoys_allowed,
             any_attack_reveals=any_attack_reveals,
-            mine_halt_rule=mine_halt_rule,
-            half_strength_scope=half_strength_scope,
-            aircraft_mission=aircraft_mission,
+            mine_halt_rule=HaltRule(mine_halt_rule),
+            half_strength_scope=HalfStrengthScope(half_strength_scope),
+            aircraft_mission=AircraftMission(aircraft_mission),
             owner_idle_seconds=owner_idle_seconds,
         )
         _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
         session.add(campaign)
         session.flush()
         assert campaign.id is not None
-        journal.append(session, campaign_id=campaign.id, kind="campaign", summary=f"Created {name}")
+        journal.append(
+            session, campaign_id=campaign.id, kind=JournalKind.CAMPAIGN, summary=f"Created {name}"
+        )
         return _summary(session, campaign)
 
 
@@ -270,7 +279,7 @@ def update_campaign(
             journal.append(
                 session,
                 campaign_id=campaign_id,
-                kind="campaign",
+                kind=JournalKind.CAMPAIGN,
                 summary=f"Edited {name}",
                 before=old,
                 after=new,
@@ -388,7 +397,9 @@ def add_scenario(
         )
         session.add(scenario)
         session.flush()
-        journal.append(session, campaign_id=campaign_id, kind="scenario", summary=f"Added {title}")
+        journal.append(
+            session, campaign_id=campaign_id, kind=JournalKind.SCENARIO, summary=f"Added {title}"
+        )
         return ScenarioView(
             id=scenario.id or 0,
             title=title,
@@ -427,7 +438,9 @@ def create_side(
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
         session.add(side)
         view = _commit_side(session, side, name, nation)
-        journal.append(session, campaign_id=campaign_id, kind="side", summary=f"Added side {name}")
+        journal.append(
+            session, campaign_id=campaign_id, kind=JournalKind.SIDE, summary=f"Added side {name}"
+        )
         return view
 
 
@@ -445,7 +458,7 @@ def update_side(factory: SessionFactory, *, side_id: int, name: str, nation: str
         journal.append(
             session,
             campaign_id=campaign_id,
-            kind="side",
+            kind=JournalKind.SIDE,
             summary=f"Edited side {old}",
             before={"name": old},
             after={"name": name, "nation": nation},
@@ -473,7 +486,10 @@ def delete_side(factory: SessionFactory, *, side_id: int) -> None:
             session.delete(rating)
         session.delete(side)
         journal.append(
-            session, campaign_id=side.campaign_id, kind="side", summary=f"Deleted side {side.name}"
+            session,
+            campaign_id=side.campaign_id,
+            kind=JournalKind.SIDE,
+            summary=f"Deleted side {side.name}",
         )
 
 
@@ -494,7 +510,7 @@ def update_scenario(
         old, new = journal.changes(before, {"title": title, "date": scenario.date})
         if new:  # a form saved unchanged writes nothing
             journal.append(
-                session, campaign_id=scenario.campaign_id, kind="scenario",
+                session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
                 summary=f"Edited scenario {before['title']}", before=old, after=new,
             )  # fmt: skip
         return ScenarioView(
@@ -510,7 +526,9 @@ def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         recorded = session.exec(
             select(func.count())
             .select_from(JournalEntry)
-            .where(JournalEntry.scenario_id == scenario_id, JournalEntry.kind != "scenario")
+            .where(
+                JournalEntry.scenario_id == scenario_id, JournalEntry.kind != JournalKind.SCENARIO
+            )
         ).one()
         if recorded:
             raise InvalidInput(
@@ -522,7 +540,7 @@ def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         ).all():
             entry.scenario_id = None
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="scenario",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
             summary=f"Deleted scenario {scenario.title}",
         )  # fmt: skip
         session.flush()

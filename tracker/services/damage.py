@@ -6,18 +6,18 @@ each critical's effect, or rolls on a table the campaign holds and the player ty
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
-from tracker.models import Campaign, Critical, CriticalTableRow, Scenario, Ship, Side, Squadron
+from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
+from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
-from tracker.services import fleet, journal, scenarios
+from tracker.services import fleet, journal, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
@@ -29,8 +29,6 @@ from tracker.services.errors import (
 )
 from tracker.services.sheet import counted_in, squadron_strength
 
-# Stats a critical-table row may change at once, with the bounds the ship row keeps.
-CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
 # The bounds the ship form keeps, so a ship changed here can still be edited there.
 MAX_FIRE_MARKERS = 99
 MAX_SPEED_KN = 60
@@ -137,7 +135,7 @@ def _validate(request: HitRequest) -> None:
         require_range(errors, key, getattr(request, key), 0, 999)
     require_range(errors, "fire_delta", request.fire_delta, -99, 99)
     for critical in request.criticals:
-        if critical.kind not in ("structural", "underwater"):
+        if critical.kind not in tuple(CriticalKind):
             errors["criticals"] = "a critical is structural or underwater"
         elif not critical.effect.strip() and critical.roll is None:
             errors["criticals"] = "each critical needs its effect typed, or a die roll"
@@ -161,28 +159,9 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
     return list(
         session.exec(
             select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status == "active")
+            .where(Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
             .order_by(col(Critical.id))
         ).all()
-    )
-
-
-def _table_effect(session: Session, campaign_id: int, kind: str, roll: int) -> CriticalTableRow:
-    rows = session.exec(
-        select(CriticalTableRow)
-        .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
-        .order_by(col(CriticalTableRow.low))
-    ).all()
-    if not rows:
-        raise InvalidInput(
-            {"criticals": f"this campaign has no {kind} critical table yet: type the effect in "
-             "quotes, or enter your rulebook's table first"}
-        )  # fmt: skip
-    for row in rows:
-        if row.low <= roll <= row.high:
-            return row
-    raise InvalidInput(
-        {"criticals": f"no row of the {kind} critical table covers a roll of {roll}"}
     )
 
 
@@ -209,7 +188,9 @@ def _apply(
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
     # Looked up once: the scenario in play is the current one whenever there is one.
     scenario = journal.current_scenario(session, side.campaign_id)
-    in_play = scenario if scenario is not None and scenario.status == "in_play" else None
+    in_play = (
+        scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
+    )
     taking_part, playing = scenarios.is_taking_part(
         session, side.campaign_id, request.ship_id, in_play
     )
@@ -258,7 +239,7 @@ def _apply(
         effect = critical.effect.strip()
         stat, amount = "", 0
         if not effect and critical.roll is not None:
-            row = _table_effect(session, side.campaign_id, critical.kind, critical.roll)
+            row = rule_tables.critical_row(session, side.campaign_id, critical.kind, critical.roll)
             effect = row.effect
             if row.stat:
                 was = getattr(ship, row.stat)
@@ -266,12 +247,13 @@ def _apply(
                 stat, amount = row.stat, getattr(ship, row.stat) - was
         crit = Critical(
             stat=stat, amount=amount,
-            ship_id=request.ship_id, kind=critical.kind, effect=effect, roll=critical.roll,
-            scenario_id=scenario.id if scenario else None, turn=scenario.turn if scenario else None,
+            ship_id=request.ship_id, kind=CriticalKind(critical.kind), effect=effect,
+            roll=critical.roll, scenario_id=scenario.id if scenario else None,
+            turn=scenario.turn if scenario else None,
         )  # fmt: skip
         session.add(crit)
         session.flush()
-        changes.append(journal.RowChange("critical", crit.id or 0, {"status": "void"},
+        changes.append(journal.RowChange("critical", crit.id or 0, {"status": CriticalStatus.VOID},
                                          {"status": "active"}))  # fmt: skip
         label = f"{critical.kind} critical"
         if critical.roll is not None:
@@ -286,12 +268,12 @@ def _apply(
                 {"fixes": f"{ship.name} has {len(active)} critical(s) in force; no number {number}"}
             )
         crit = active[number - 1]
-        if crit.status != "active":
+        if crit.status != CriticalStatus.ACTIVE:
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
-        crit.status = "repaired"
+        crit.status = CriticalStatus.REPAIRED
         scenarios.restore_stat(ship, crit)
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
-                                         {"status": "repaired"}))  # fmt: skip
+                                         {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         fixed.append(crit.effect)
     session.flush()
     changes.insert(0, journal.row_change("ship", ship.id, before, journal.row_state(ship)))
@@ -351,8 +333,8 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
         entry = journal.append(
             session,
             campaign_id=campaign_id,
-            kind="damage" if not (request.repair_structure or request.repair_flotation
-                                  or request.fixes) else "repair",
+            kind=JournalKind.DAMAGE if not (request.repair_structure or request.repair_flotation
+                                              or request.fixes) else JournalKind.REPAIR,
             ship_id=request.ship_id,
             side_id=side_id,
             summary=describe(result),
@@ -408,7 +390,7 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
         lost, lost_changes = fleet.lose_commander_with(session, ship) if ship.sunk else ([], [])
         notes += lost
         journal.append(
-            session, campaign_id=side.campaign_id, kind="condition", ship_id=ship_id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.CONDITION, ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,
             after=change.after, changes=((change,) if change.after else ()) + tuple(lost_changes),
         )  # fmt: skip
@@ -421,111 +403,14 @@ def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalVie
         get_row(session, Ship, ship_id)
         rows = session.exec(
             select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status != "void")
+            .where(Critical.ship_id == ship_id, Critical.status != CriticalStatus.VOID)
             .order_by(col(Critical.id))
         ).all()
-    active = [row for row in rows if row.status == "active"]
-    repaired = [row for row in rows if row.status == "repaired"]
+    active = [row for row in rows if row.status == CriticalStatus.ACTIVE]
+    repaired = [row for row in rows if row.status == CriticalStatus.REPAIRED]
     return [
-        CriticalView(id=row.id or 0, number=number if row.status == "active" else 0,
+        CriticalView(id=row.id or 0, number=number if row.status == CriticalStatus.ACTIVE else 0,
                      kind=row.kind, effect=row.effect, roll=row.roll, turn=row.turn,
                      status=row.status)
         for number, row in enumerate([*active, *repaired], start=1)
     ]  # fmt: skip
-
-
-def save_table_row(
-    factory: SessionFactory,
-    *,
-    campaign_id: int,
-    row_id: int | None = None,
-    kind: str,
-    low: int,
-    high: int,
-    effect: str,
-    stat: str = "",
-    amount: int = 0,
-) -> int:
-    """Add or change a row of the campaign's own critical table (the rulebook's, typed in)."""
-    errors: dict[str, str] = {}
-    if kind not in ("structural", "underwater"):
-        errors["kind"] = "must be structural or underwater"
-    require_range(errors, "low", low, 1, 100)
-    require_range(errors, "high", high, 1, 100)
-    if not errors and high < low:
-        errors["high"] = f"must not be below low ({low})"
-    effect = effect.strip()
-    if not effect:
-        errors["effect"] = "type the effect as your rulebook gives it"
-    elif len(effect) > 200:
-        errors["effect"] = "must be at most 200 characters"
-    require_plain(errors, "effect", effect)
-    if stat and stat not in CRITICAL_STATS:
-        errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
-    require_range(errors, "amount", amount, -99, 99)
-    check(errors)
-    with session_scope(factory) as session:
-        get_row(session, Campaign, campaign_id)
-        overlaps = session.exec(
-            select(CriticalTableRow).where(
-                CriticalTableRow.campaign_id == campaign_id,
-                CriticalTableRow.kind == kind,
-                col(CriticalTableRow.low) <= high,
-                col(CriticalTableRow.high) >= low,
-            )
-        ).all()
-        if row_id is not None and get_row(session, CriticalTableRow, row_id).campaign_id != (
-            campaign_id
-        ):
-            raise InvalidInput({"effect": "that table row belongs to another campaign"})
-        clash = [row for row in overlaps if row.id != row_id]
-        if clash:
-            raise InvalidInput(
-                {"low": f"{low}..{high} overlaps the row {clash[0].low}..{clash[0].high} "
-                 f"({clash[0].effect})"}
-            )  # fmt: skip
-        row = (
-            get_row(session, CriticalTableRow, row_id)
-            if row_id
-            else CriticalTableRow(campaign_id=campaign_id, kind=kind, low=low, high=high,
-                                  effect=effect)
-        )  # fmt: skip
-        row.kind, row.low, row.high, row.effect = kind, low, high, effect
-        row.stat, row.amount = stat, amount
-        session.add(row)
-        session.flush()
-        journal.append(
-            session, campaign_id=campaign_id, kind="table",
-            summary=f"{kind} critical table {low}-{high}: {effect}",
-        )  # fmt: skip
-        assert row.id is not None
-        return row.id
-
-
-def critical_table(
-    factory: SessionFactory, *, campaign_id: int, kind: str
-) -> Sequence[tuple[int, int, int, str, str, int]]:
-    """(id, low, high, effect, stat, amount) rows of one of the campaign's critical tables."""
-    if beyond_ids(campaign_id) or bad_character(kind) is not None:
-        return []
-    with session_scope(factory) as session:
-        rows = session.exec(
-            select(CriticalTableRow)
-            .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
-            .order_by(col(CriticalTableRow.low))
-        ).all()
-        return [(r.id or 0, r.low, r.high, r.effect, r.stat, r.amount) for r in rows]
-
-
-def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
-    """Remove a row of a critical table."""
-    with session_scope(factory) as session:
-        row = get_row(session, CriticalTableRow, row_id)
-        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(
-            f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
-
-
-def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:
-    """The die a table is rolled with: its highest number (a d10 table ends at 10)."""
-    rows = critical_table(factory, campaign_id=campaign_id, kind=kind)
-    return max((high for _, _, high, _, _, _ in rows), default=None)

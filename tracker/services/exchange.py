@@ -53,7 +53,14 @@ from tracker.db import (
     upgrade_scratch,
 )
 from tracker.models import Campaign
-from tracker.models.mines import COUNTER_SIZES, MINEFIELD_STATUSES
+from tracker.models.kinds import (
+    AircraftMission,
+    HalfStrengthScope,
+    HaltRule,
+    MinefieldStatus,
+    ScenarioStatus,
+)
+from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import smr
 from tracker.services import visibility
 from tracker.services.errors import (
@@ -347,12 +354,12 @@ _BOUNDS = _bounds()
 # Fields that hold one of a few words, and pairs that must stay in order (now <= max).
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("campaign", "model_scale"): smr.SCALES,
-    ("campaign", "mine_halt_rule"): ("struck", "drawn"),
-    ("campaign", "half_strength_scope"): ("scenario", "campaign"),
-    ("campaign", "aircraft_mission"): ("turn", "scenario"),
-    ("scenario", "status"): ("planned", "in_play", "closed", "archived"),
+    ("campaign", "mine_halt_rule"): tuple(HaltRule),
+    ("campaign", "half_strength_scope"): tuple(HalfStrengthScope),
+    ("campaign", "aircraft_mission"): tuple(AircraftMission),
+    ("scenario", "status"): tuple(ScenarioStatus),
     ("ship", "counter_size"): ("", *COUNTER_SIZES),
-    ("minefield", "status"): (*MINEFIELD_STATUSES, "void"),
+    ("minefield", "status"): tuple(MinefieldStatus),
 }
 ORDERED = {"ship": (("structure_now", "structure_max"), ("flotation_now", "flotation_max"))}
 

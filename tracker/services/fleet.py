@@ -23,6 +23,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, get_row, require_version
@@ -150,7 +151,7 @@ def create_squadron(
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="squadron",
+            kind=JournalKind.SQUADRON,
             summary=f"Added squadron {name} to {side.name}",
         )
         assert squadron.id is not None
@@ -188,7 +189,7 @@ def update_squadron(
         journal.append(
             session,
             campaign_id=campaign_id,
-            kind="squadron",
+            kind=JournalKind.SQUADRON,
             summary=f"Edited squadron {before['name']}",
             before=old,
             after=new,
@@ -216,7 +217,7 @@ def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="squadron",
+            kind=JournalKind.SQUADRON,
             summary=f"Deleted squadron {squadron.name}",
         )
 
@@ -236,7 +237,7 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="ship",
+            kind=JournalKind.SHIP,
             ship_id=ship.id,
             summary=f"Added {ship.name} to {squadron.name}",
             after=journal.row_state(ship),
@@ -272,7 +273,7 @@ def update_ship(
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="ship",
+            kind=JournalKind.SHIP,
             ship_id=ship_id,
             side_id=ship.side_id,
             summary=f"Edited {ship.name}",
@@ -311,7 +312,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="ship",
+            kind=JournalKind.SHIP,
             ship_id=ship.id,
             summary=f"Copied {source.name} as {name}",
             after=journal.row_state(ship),
@@ -326,7 +327,7 @@ def took_part(session: Session, ship_id: int) -> bool:
     begun = (
         select(Participation.id)
         .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
-        .where(Participation.ship_id == ship_id, Scenario.status != "planned")
+        .where(Participation.ship_id == ship_id, Scenario.status != ScenarioStatus.PLANNED)
     )
     kept = [
         begun,
@@ -351,7 +352,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
         planned = session.exec(
             select(Participation)
             .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
-            .where(Participation.ship_id == ship_id, Scenario.status == "planned")
+            .where(Participation.ship_id == ship_id, Scenario.status == ScenarioStatus.PLANNED)
             .order_by(col(Participation.id))
         ).all()
         leaving = tuple(journal.deleted("participation", row) for row in planned)
@@ -380,7 +381,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
             session.delete(ship)
         session.flush()
         journal.append(
-            session, campaign_id=side.campaign_id, kind="ship", ship_id=ship_id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,
             side_id=side.id, summary=summary, changes=changes,
         )  # fmt: skip
         return summary
@@ -418,7 +419,9 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         scenario = journal.current_scenario(session, side.campaign_id)
         # Only a transfer in play is Out of Command: before a battle or between battles the
         # ship simply starts the next one in its new squadron (docs/RULES.md §SMR2).
-        playing = scenario if scenario is not None and scenario.status == "in_play" else None
+        playing = (
+            scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
+        )
         old_squadron = get_row(session, Squadron, ship.squadron_id)
         before = journal.row_state(ship)
         _own_crew(session, ship, old_squadron)
@@ -431,7 +434,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="transfer",
+            kind=JournalKind.TRANSFER,
             ship_id=ship_id,
             side_id=ship.side_id,
             summary=summary,
@@ -455,7 +458,7 @@ def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> No
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="fire",
+            kind=JournalKind.FIRE,
             ship_id=ship_id,
             side_id=ship.side_id,
             summary=f"{ship.name}: fire markers {before} -> {count}",
@@ -519,7 +522,7 @@ def save_battery(
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="battery",
+            kind=JournalKind.BATTERY,
             ship_id=ship_id,
             summary=f"{ship.name}: {'edited' if battery_id else 'added'} "
             f"{guns} x {calibre} {mount}",
@@ -537,7 +540,7 @@ def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="battery",
+            kind=JournalKind.BATTERY,
             ship_id=ship.id,
             summary=f"{ship.name}: removed {battery.guns} x {battery.calibre} {battery.mount}",
         )
@@ -545,11 +548,11 @@ def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
 
 
 def _grade_for(acquisition: str, training: int, roll: int | None, errors: dict[str, str]) -> int:
-    if acquisition not in ("random", "direct"):
+    if acquisition not in tuple(Acquisition):
         errors["acquisition"] = "must be 'random' (rolled) or 'direct' (bought)"
         return 1
     require_range(errors, "training", training, 1, 5)
-    if acquisition == "direct":
+    if acquisition == Acquisition.DIRECT:
         return training
     if roll is None:
         errors["roll"] = "type the d10 you rolled (1..10), or let the tracker roll"
@@ -586,9 +589,9 @@ def set_commander(
                                   modifier_now=0, radius_now_cm=10)  # fmt: skip
         commander.name = name.strip()
         commander.air = squadron.air
-        commander.acquisition = acquisition
+        commander.acquisition = Acquisition(acquisition)
         commander.training, commander.grade = training, grade
-        commander.roll = roll if acquisition == "random" else None
+        commander.roll = roll if acquisition == Acquisition.RANDOM else None
         # Combat reductions stay with the commander, whatever he is re-rolled or re-bought as
         # (SMR2 §3.5): they end only by a restoration the player names (restore_command).
         modifier_cut = radius_cut = 0
@@ -602,16 +605,16 @@ def set_commander(
         commander.radius_now_cm = smr.reduced_radius_cm(
             smr.command_radius_cm(grade, air=squadron.air), radius_cut
         )
-        commander.status = "active"
+        commander.status = ListStatus.ACTIVE
         session.add(commander)
         session.flush()
         squadron.commander_id = commander.id
-        rolled = acquisition == "random"
+        rolled = acquisition == Acquisition.RANDOM
         how = f"rolled {roll} at training {smr.training_numeral(training)}" if rolled else "bought"
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="commander",
+            kind=JournalKind.COMMANDER,
             side_id=squadron.side_id,
             summary=f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
             f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
@@ -640,7 +643,7 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
             else f"{squadron.name} has no commander yet: roll or buy one first (r)"
             if commander is None
             else f"{squadron.name}'s commander was lost: type his replacement first (r)"
-            if commander.status == "lost"
+            if commander.status == ListStatus.LOST
             else f"{ship.name} already carries the commander"
             if squadron.commander_ship_id == ship_id
             else ""
@@ -662,7 +665,7 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
             else f"{squadron.name}: {who} aboard {ship.name}"
         )
         journal.append(
-            session, campaign_id=side.campaign_id, kind="commander", ship_id=ship_id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.COMMANDER, ship_id=ship_id,
             side_id=side.id, summary=summary, changes=(change,),
         )  # fmt: skip
         return summary
@@ -680,9 +683,9 @@ def lose_commander_with(session: Session, ship: Ship) -> tuple[list[str], list[j
     ).all()
     for squadron in carrying:
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-        if commander is None or commander.status == "lost":
+        if commander is None or commander.status == ListStatus.LOST:
             continue
-        commander.status = "lost"
+        commander.status = ListStatus.LOST
         session.add(commander)
         changes.append(
             journal.RowChange(
@@ -718,7 +721,11 @@ def set_crew(
         campaign = get_row(session, Campaign, campaign_id)
         modified = roll
         commander_modifier = None
-        if acquisition == "random" and campaign.crew_roll_adds_commander and roll is not None:
+        if (
+            acquisition == Acquisition.RANDOM
+            and campaign.crew_roll_adds_commander
+            and roll is not None
+        ):
             if squadron.commander_id is None:
                 raise InvalidInput(
                     {"roll": "this campaign adds the commander's modifier to the crew roll: "
@@ -730,19 +737,22 @@ def set_crew(
             commander_modifier = smr.grade_modifier(commander.grade)
             modified = smr.crew_roll(roll, commander_modifier)
         grade = (
-            training if acquisition == "direct" else smr.grade_from_roll(training, modified or 1)
+            training
+            if acquisition == Acquisition.DIRECT
+            else smr.grade_from_roll(training, modified or 1)
         )
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         before = journal.row_state(crew) if crew else None
         if crew is None:
             crew = Crew(campaign_id=campaign_id, training=training, grade=grade, modifier_now=0)
-        rolled = roll if acquisition == "random" else None
+        rolled = roll if acquisition == Acquisition.RANDOM else None
         # Combat reductions stay with the crew through a re-roll or re-buy, as a commander's do
         # (SMR2 §3.5): the cut it bears is taken from its new rating.
         cut = max(0, smr.grade_modifier(crew.grade) - crew.modifier_now) if before else 0
-        crew.acquisition, crew.training, crew.grade = acquisition, training, grade
+        crew.acquisition = Acquisition(acquisition)
+        crew.training, crew.grade = training, grade
         crew.roll = rolled
-        crew.roll_modified = modified if acquisition == "random" else None
+        crew.roll_modified = modified if acquisition == Acquisition.RANDOM else None
         crew.modifier_now = smr.reduced_modifier(smr.grade_modifier(grade), cut)
         session.add(crew)
         session.flush()
@@ -750,14 +760,14 @@ def set_crew(
         journal.append(
             session,
             campaign_id=campaign_id,
-            kind="crew",
+            kind=JournalKind.CREW,
             side_id=squadron.side_id,
             summary=f"{squadron.name}: crew {smr.quality_name(grade)} "
             f"({smr.grade_modifier(grade):+d})",
             before=before,
             after=journal.row_state(crew),
             dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
-            if acquisition == "random"
+            if acquisition == Acquisition.RANDOM
             else None,
             changes=(journal.row_change("crew", crew.id, before, journal.row_state(crew)),)
             if before
@@ -840,7 +850,7 @@ def reduce_command(
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="reduction",
+            kind=JournalKind.REDUCTION,
             side_id=squadron.side_id,
             summary=f"{squadron.name}: combat reduction: "
             + ", ".join(f"{REDUCED[key]} {before[key]} -> {after[key]}" for key in after),
@@ -876,8 +886,9 @@ def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> 
             f"{commander.radius_now_cm} cm ({rule})"
         )
         journal.append(
-            session, campaign_id=side.campaign_id, kind="reduction", side_id=squadron.side_id,
-            summary=summary, before=change.before, after=change.after, changes=(change,),
+            session, campaign_id=side.campaign_id, kind=JournalKind.REDUCTION,
+            side_id=squadron.side_id, summary=summary, before=change.before,
+            after=change.after, changes=(change,),
         )  # fmt: skip
         return summary
 
@@ -923,7 +934,7 @@ def record_test(
         journal.append(
             session,
             campaign_id=side.campaign_id,
-            kind="test",
+            kind=JournalKind.TEST,
             summary=f"{squadron.name}: {subject} test {'passed' if passed else 'failed'} "
             f"(d10 {roll} {modifier:+d}{' -2 under fire' if under_fire else ''}"
             f"{f' {extra:+d}' if extra else ''} = {total})",

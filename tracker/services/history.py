@@ -29,6 +29,7 @@ from tracker.models import (
     Squadron,
     SubMarker,
 )
+from tracker.models.kinds import JournalKind
 from tracker.services import journal, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
@@ -48,10 +49,10 @@ TABLES: dict[str, Any] = {
     "battery": Battery,
     "participation": Participation,
 }
-UNDO, REDO = "undo", "redo"
+UNDO, REDO = JournalKind.UNDO, JournalKind.REDO
 # A scenario's start and end states are kept as snapshots: undo never reaches back past them
 # (reopening a closed scenario is the correction for that).
-BARRIERS = ("begin", "close")
+BARRIERS = (JournalKind.BEGIN, JournalKind.CLOSE)
 SKIP_LIMIT = 200  # how far back ctrl+z looks past changes that cannot be reversed
 
 
@@ -163,7 +164,7 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
     return entry
 
 
-def _reverse(session: Session, entry: JournalEntry, kind: str) -> HistoryResult:
+def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> HistoryResult:
     _write_back(session, entry, "before")
     flipped = {"before": "after", "after": "before"}
     inverse = tuple(

@@ -11,6 +11,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, SQLModel, case, col, select
 
 from tracker.models import JournalEntry, Scenario
+from tracker.models.kinds import JournalKind, ScenarioStatus
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,8 @@ class RowChange:
         return change | ({"gone": self.gone} if self.gone else {})
 
 
-_RANK = case((col(Scenario.status) == "in_play", 0), (col(Scenario.status) == "planned", 1),
-             else_=2)  # fmt: skip
+_RANK = case((col(Scenario.status) == ScenarioStatus.IN_PLAY, 0),
+             (col(Scenario.status) == ScenarioStatus.PLANNED, 1), else_=2)  # fmt: skip
 # One row, ranked in the database, by a statement built once: every journal entry asks for it.
 _CURRENT_SCENARIO = (
     select(Scenario)
@@ -55,7 +56,7 @@ def append(
     session: Session,
     *,
     campaign_id: int,
-    kind: str,
+    kind: JournalKind,
     summary: str,
     ship_id: int | None = None,
     side_id: int | None = None,
@@ -137,5 +138,5 @@ def deleted(table: str, row: SQLModel) -> RowChange:
 
 def delete_logged(session: Session, row: SQLModel, *, campaign_id: int, summary: str) -> None:
     """Delete a row of a campaign's own tables, saying so in the journal (not undoable)."""
-    append(session, campaign_id=campaign_id, kind="table", summary=summary)
+    append(session, campaign_id=campaign_id, kind=JournalKind.TABLE, summary=summary)
     session.delete(row)

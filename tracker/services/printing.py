@@ -21,6 +21,7 @@ from sqlmodel import col, select
 from tracker import paths, safe_output
 from tracker.db import SessionFactory, session_scope, sqlite_path
 from tracker.models import Campaign, Side, Squadron
+from tracker.models.kinds import Acquisition, CriticalStatus, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import damage, mines, sheet, visibility
 from tracker.services.common import get_row
@@ -73,7 +74,7 @@ def load_printed_sheet(
         ships.append(
             PrintedShip(
                 ship=ship,
-                criticals=tuple(c for c in criticals if c.status == "active"),
+                criticals=tuple(c for c in criticals if c.status == CriticalStatus.ACTIVE),
                 counter=counter if _has_counter(counter) else None,
             )
         )
@@ -137,7 +138,7 @@ def _heading_parts(record: RecordSheet) -> tuple[str, str]:
     kind = "Air group" if record.air else "Squadron"
     if not record.scenario:
         return kind, "no scenario yet"
-    if record.scenario_status == "in_play":
+    if record.scenario_status == ScenarioStatus.IN_PLAY:
         return kind, f"{record.scenario}, turn {record.turn}"
     return kind, f"{record.scenario} ({record.scenario_status.replace('_', ' ')})"
 
@@ -147,8 +148,8 @@ def _commander_rows(record: RecordSheet) -> list[tuple[str, str]]:
     if commander is None:
         return []
     level = smr.training_numeral(commander.training)
-    how = f"rolled {commander.roll} at {level}" if commander.acquisition == "random" else (
-        f"bought at {level}")  # fmt: skip
+    rolled = commander.acquisition == Acquisition.RANDOM
+    how = f"rolled {commander.roll} at {level}" if rolled else f"bought at {level}"  # fmt: skip
     unit = "stands" if commander.air else "ships"
     return [
         ("Name", commander.name or "(unnamed)"),
@@ -163,7 +164,7 @@ def _commander_rows(record: RecordSheet) -> list[tuple[str, str]]:
 def crew_how(crew: CrewView) -> str:
     """How the crew's quality was got: "rolled 5 at IV" (" → 6" if modified) or "bought at IV"."""
     level = smr.training_numeral(crew.training)
-    if crew.acquisition != "random":
+    if crew.acquisition != Acquisition.RANDOM:
         return f"bought at {level}"
     how = f"rolled {crew.roll} at {level}"
     if crew.roll_modified is not None and crew.roll_modified != crew.roll:

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
+from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus, ScenarioStatus, UnitType
 from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
 from tracker.rules import was
 from tracker.services import journal, sealing, secrets, visibility
@@ -170,7 +171,7 @@ def _validate(fields: UnitFields) -> dict[str, Any]:
     require_range(errors, "damage", fields.damage, 0, fields.hull_points)
     if fields.year is not None:
         require_range(errors, "year", fields.year, 1900, 1950)
-    if fields.extra_decoys and fields.unit_type != "submarine":
+    if fields.extra_decoys and fields.unit_type != UnitType.SUBMARINE:
         errors["extra_decoys"] = "only a submarine has decoy markers"
     for key, limit in (("nation", 40), ("speed", 4), ("abilities", 2000), ("notes", 2000)):
         text = getattr(fields, key).strip()
@@ -229,7 +230,7 @@ def save_unit(
         )  # fmt: skip
         _check_budget(session, side_id, campaign, unit)
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="roster", side_id=side_id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.ROSTER, side_id=side_id,
             summary=f"{side.name}: {'edited' if unit_id else 'added'} {values['name']} "
             f"({values['unit_type']}, {values['points']} pts)",
         )  # fmt: skip
@@ -243,7 +244,7 @@ def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="roster", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.ROSTER, side_id=side.id,
             summary=f"{side.name}: removed {unit.name}",
         )  # fmt: skip
         session.delete(unit)
@@ -277,7 +278,7 @@ def set_passphrase(
         row.salt, row.verifier = salt, verifier
         session.add(row)
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="secret", side_id=side_id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.SECRET, side_id=side_id,
             summary=f"{side.name}: passphrase {'changed' if old_key else 'set'}; notes encrypted",
         )  # fmt: skip
     # The plain notes' old pages must not linger in the WAL beside the file.
@@ -336,12 +337,13 @@ def assign_markers(
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
-        if unit.unit_type != "submarine":
+        if unit.unit_type != UnitType.SUBMARINE:
             raise InvalidInput({"unit": f"{unit.name} is not a submarine"})
         if _destroyed(unit):
             raise InvalidInput({"unit": f"{unit.name} was destroyed: it is out of play (§5)"})
         live = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id, SubMarker.state != "removed")).first()  # fmt: skip
+            SubMarker.unit_id == unit_id,
+            SubMarker.state != MarkerState.REMOVED)).first()  # fmt: skip
         if live is not None:
             raise InvalidInput({"unit": f"{unit.name} already has markers on the map"})
         count = was.MARKERS_PER_SUB + unit.extra_decoys
@@ -370,7 +372,7 @@ def _place(
         ))  # fmt: skip
         session.flush()
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
             summary=f"{side.name}: marker {code} placed in {sector or '?'} (seal {seal})",
         )  # fmt: skip
     return Assignment(codes=tuple(codes), real_code=codes[real - 1], seals=tuple(seals))
@@ -401,7 +403,8 @@ def roster(
             views.append(
                 MarkerView(
                     id=marker.id or 0, code=marker.code,
-                    unit_id=marker.unit_id if owner or marker.state == "revealed" else None,
+                    unit_id=marker.unit_id
+                    if owner or marker.state == MarkerState.REVEALED else None,
                     sector=marker.sector, state=marker.state,
                     real=bool(note["real"]) if note else None, seal=marker.seal,
                 )
@@ -414,7 +417,7 @@ def roster(
             markers=tuple(views),
             points=_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
-            turn=scenario.turn if scenario and scenario.status == "in_play" else None,
+            turn=scenario.turn if scenario and scenario.status == ScenarioStatus.IN_PLAY else None,
             owner_idle_seconds=campaign.owner_idle_seconds,
         )  # fmt: skip
 
@@ -462,7 +465,7 @@ def move_marker(
     sector = _checked_sector(sector, turn, blank=False)
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
-        if marker.state == "removed":
+        if marker.state == MarkerState.REMOVED:
             raise InvalidInput({"sector": f"{marker.code} was removed"})
         side, campaign = _campaign_of_side(session, marker.side_id)
         warnings = []
@@ -470,13 +473,13 @@ def move_marker(
             warnings.append(f"{marker.code} already moved this turn (one sector a turn)")
         others = session.exec(select(SubMarker).where(
             SubMarker.side_id == marker.side_id, func.lower(SubMarker.sector) == sector.lower(),
-            SubMarker.state != "removed", SubMarker.id != marker_id)).all()  # fmt: skip
+            SubMarker.state != MarkerState.REMOVED, SubMarker.id != marker_id)).all()  # fmt: skip
         if others:
             warnings.append(f"{sector} already holds {others[0].code}: one sub marker per sector")
         before = {"sector": marker.sector, "moved_turn": marker.moved_turn}
         marker.sector, marker.moved_turn = sector, turn
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
             summary=f"{side.name}: {marker.code} {before['sector'] or '?'} -> {sector}",
             changes=(journal.RowChange("submarker", marker_id, before,
                                        {"sector": sector, "moved_turn": turn}),),
@@ -522,7 +525,7 @@ def _destroyed(unit: WasUnit) -> bool:
 def _now(session: Session, campaign: Campaign) -> tuple[int, int]:
     """(scenario id, turn) of the scenario in play: the hunt is counted turn by turn (§4)."""
     scenario = journal.current_scenario(session, campaign.id or 0)
-    if scenario is None or scenario.status != "in_play":
+    if scenario is None or scenario.status != ScenarioStatus.IN_PLAY:
         raise InvalidInput({"marker": "no scenario is in play: the hunt is played turn by turn, "
                             "start the scenario first"})  # fmt: skip
     return scenario.id or 0, scenario.turn
@@ -531,9 +534,9 @@ def _now(session: Session, campaign: Campaign) -> tuple[int, int]:
 def _leave_play(session: Session, unit: WasUnit) -> list[str]:
     """A destroyed sub and every marker of it leave play (§5); the codes removed."""
     markers = session.exec(select(SubMarker).where(
-        SubMarker.unit_id == unit.id, SubMarker.state != "removed")).all()  # fmt: skip
+        SubMarker.unit_id == unit.id, SubMarker.state != MarkerState.REMOVED)).all()  # fmt: skip
     for marker in markers:
-        marker.state = "removed"
+        marker.state = MarkerState.REMOVED
     return sorted(marker.code for marker in markers)
 
 
@@ -560,9 +563,11 @@ def attack_marker(
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
-        if marker.state == "removed":
+        if marker.state == MarkerState.REMOVED:
             raise InvalidInput({"marker": f"{marker.code} is out of play already"})
-        if marker.state == "concealed" and not _found_now(marker, _now(session, campaign)):
+        if marker.state == MarkerState.CONCEALED and not _found_now(
+            marker, _now(session, campaign)
+        ):
             raise InvalidInput(
                 {
                     "marker": f"{marker.code} was not found by a search this turn: "
@@ -575,18 +580,18 @@ def attack_marker(
             note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
             unit = get_row(session, WasUnit, marker.unit_id)
             if note["real"]:
-                marker.state = "revealed"
+                marker.state = MarkerState.REVEALED
                 message = (
                     f"{marker.code} is {unit.name}: revealed, {_damage_sub(session, unit, damage)}"
                 )
             else:
-                marker.state = "removed"
+                marker.state = MarkerState.REMOVED
                 message = f"{marker.code} was a decoy: removed"
             # Revealed: anyone may now check this marker's note against its own seal.
             sealed = _seal_holds(session, marker, side_key(session, side.id or 0, passphrase))
             message += f"; seal {marker.seal} " + ("verified" if sealed else "BROKEN")
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
             summary=f"{side.name}: {message}",
         )  # fmt: skip
         return message
@@ -619,7 +624,8 @@ def reconceal(
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
         shown = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id, SubMarker.state == "revealed")).first()  # fmt: skip
+            SubMarker.unit_id == unit_id,
+            SubMarker.state == MarkerState.REVEALED)).first()  # fmt: skip
         if shown is None:
             raise InvalidInput({"unit": f"{unit.name} is not revealed"})
         _, turn = _now(session, campaign)
@@ -629,7 +635,7 @@ def reconceal(
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} new markers is real"})
         places = _checked_sectors(sectors, shown.sector, count)
-        shown.state = "removed"
+        shown.state = MarkerState.REMOVED
         session.flush()
         return _place(session, side, campaign, unit, real, places, turn, passphrase, rng)
 
@@ -661,16 +667,16 @@ def sub_attacks(
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
-        if marker.state == "removed":
+        if marker.state == MarkerState.REMOVED:
             raise InvalidInput({"marker": f"{marker.code} is out of play"})
         note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
         unit = get_row(session, WasUnit, marker.unit_id)
-        if marker.state == "revealed":
+        if marker.state == MarkerState.REVEALED:
             message = f"{unit.name} attacks, revealed"
         elif same_sector or campaign.any_attack_reveals:
-            marker.state = "revealed"
+            marker.state = MarkerState.REVEALED
             message = f"{marker.code} is {unit.name}: revealed by its attack"
         else:
             message = f"{marker.code} attacks from concealment and stays concealed"
@@ -686,7 +692,7 @@ def sub_attacks(
             dice = {f"torpedo_{n}": roll for n, roll in enumerate(torpedo_dice, start=1)}
             dice["hits"] = hits
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="marker", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
             summary=f"{side.name}: {message}", dice=dice,
         )  # fmt: skip
         return message
@@ -733,12 +739,12 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = _campaign_of_side(session, marker.side_id)
-        if marker.state != "concealed":
+        if marker.state != MarkerState.CONCEALED:
             raise InvalidInput({"marker": f"{marker.code} is {marker.state}: only a concealed "
                                 "marker is searched for"})  # fmt: skip
         now = _now(session, campaign)
         square = session.exec(select(SubMarker).where(
-            SubMarker.side_id == marker.side_id, SubMarker.state != "removed",
+            SubMarker.side_id == marker.side_id, SubMarker.state != MarkerState.REMOVED,
             SubMarker.sector == marker.sector, SubMarker.search_scenario_id == now[0],
             SubMarker.search_turn == now[1])).first()  # fmt: skip
         if square is not None:
@@ -760,7 +766,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
             "turn; the air units that searched may attack other enemy units in the square"
         )
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="search", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.SEARCH, side_id=side.id,
             summary=message, dice={"d6": roll, "target": target},
         )  # fmt: skip
         return message
@@ -770,7 +776,8 @@ def _mined(session: Session, campaign_id: int, sector: str, key: bytes | None) -
     """Whether an active minefield is recorded in the sector: True, False, or None when only
     another side's sealed minefields could be there (their places are not readable)."""
     fields = session.exec(select(Minefield).where(
-        Minefield.campaign_id == campaign_id, Minefield.status == "active")).all()  # fmt: skip
+        Minefield.campaign_id == campaign_id,
+        Minefield.status == MinefieldStatus.ACTIVE)).all()  # fmt: skip
     unreadable = False
     for field in fields:
         if not field.secret:
@@ -808,7 +815,7 @@ def mine_roll(
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)
-        if unit.unit_type != "submarine":
+        if unit.unit_type != UnitType.SUBMARINE:
             raise InvalidInput({"roll": f"{unit.name} is not a submarine"})
         if _destroyed(unit):
             raise InvalidInput({"unit": f"{unit.name} was destroyed: it is out of play (§5)"})
@@ -825,7 +832,7 @@ def mine_roll(
             hurt = _damage_sub(session, unit, damage)
             message = f"{unit.name} struck a mine in {sector} (d6 {roll}): {hurt}"
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="mine", side_id=side.id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MINE, side_id=side.id,
             summary=f"{side.name}: a submarine rolled for a minefield"
             + (" and was destroyed" if _destroyed(unit) else ""),
             sealed=visibility.sealed_detail(key, summary=message, dice={"d6": roll},

@@ -1,5 +1,6 @@
 """The campaign's typed-in rule tables: rulebook tables not in our sources, which the players type
-in once per campaign and the tracker then applies (RULES.md §Mines, the mine damage table).
+in once per campaign and the tracker then applies: the critical-hit tables (SMR2 §8.8, §9.9) and the
+mine damage table (RULES.md §Mines). Each is read in one shape, a RuleTable of RuleRows.
 """
 
 from __future__ import annotations
@@ -9,39 +10,68 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import (
-    Campaign,
-    MineTableRow,
-)
+from tracker.models import Campaign, CriticalTableRow, MineTableRow
+from tracker.models.kinds import AppliesTo, CriticalKind, JournalKind
 from tracker.models.mines import APPLIES_TO
 from tracker.rules import mine_check
 from tracker.services import journal
-from tracker.services.common import get_row
+from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
+    bad_character,
     check,
     require_plain,
     require_range,
 )
 
+# Stats a critical-table row may change at once, with the bounds the ship row keeps.
+CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
+MINE_TABLE = "mine"
+
 
 @dataclass(frozen=True)
-class MineRowView:
+class RuleRow:
+    """One row of a campaign's typed-in table: the rolls low..high it covers and what it does.
+
+    `table` names the table: a critical table's kind (structural, underwater) or "mine". A critical
+    row may change a stat at once (`stat` by `amount`); a mine row applies to some counters and
+    says its `effect` in the tracker's effect words, with the rulebook's `note` beside them.
+    """
+
     id: int
+    table: str
     low: int
     high: int
-    applies_to: str
-    effects: str
-    note: str
+    effect: str
+    stat: str = ""
+    amount: int = 0
+    applies_to: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True)
-class MineTable:
-    rows: tuple[MineRowView, ...]
-    gaps: tuple[str, ...]
+class RuleTable:
+    """A campaign's typed-in table, rows by their lowest roll, and the rolls no row covers."""
+
+    table: str
+    rows: tuple[RuleRow, ...]
+    gaps: tuple[str, ...] = ()
+
+    @property
+    def die(self) -> int | None:
+        """The die the table is rolled with: its highest number (a d10 table ends at 10)."""
+        return max((row.high for row in self.rows), default=None)
 
 
-# --- the mine damage table ---------------------------------------------------------------
+def _saved(
+    session: Session, row: MineTableRow | CriticalTableRow, *, campaign_id: int, summary: str
+) -> int:
+    """Write a typed-in row and say so in the journal; the row's id."""
+    session.add(row)
+    session.flush()
+    journal.append(session, campaign_id=campaign_id, kind=JournalKind.TABLE, summary=summary)
+    assert row.id is not None
+    return row.id
 
 
 def _table_rows(session: Session, campaign_id: int) -> list[MineTableRow]:
@@ -101,15 +131,10 @@ def save_mine_row(
             campaign_id=campaign_id, low=low, high=high, effects=words)  # fmt: skip
         if row.campaign_id != campaign_id:
             raise InvalidInput({"low": "that row belongs to another campaign"})
-        row.low, row.high, row.applies_to = low, high, applies_to
+        row.low, row.high, row.applies_to = low, high, AppliesTo(applies_to)
         row.effects, row.note = words, note.strip()
-        session.add(row)
-        session.flush()
-        journal.append(
-            session, campaign_id=campaign_id, kind="table",
-            summary=f"mine table: {low}-{high} ({applies_to}) {words}",
-        )  # fmt: skip
-        return row.id or 0
+        return _saved(session, row, campaign_id=campaign_id,
+                      summary=f"mine table: {low}-{high} ({applies_to}) {words}")  # fmt: skip
 
 
 def delete_mine_row(factory: SessionFactory, *, row_id: int) -> None:
@@ -119,22 +144,136 @@ def delete_mine_row(factory: SessionFactory, *, row_id: int) -> None:
         journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=summary)
 
 
-def mine_table(factory: SessionFactory, *, campaign_id: int) -> MineTable:
+def mine_table(factory: SessionFactory, *, campaign_id: int) -> RuleTable:
     """The campaign's mine damage table and the modified rolls 1..11 it does not cover."""
     with session_scope(factory) as session:
         rows = _table_rows(session, campaign_id)
         spans = [(row.low, row.high, row.applies_to) for row in rows]
         _, gaps = mine_check.mine_table_problems(spans)
-        return MineTable(
-            rows=tuple(MineRowView(id=row.id or 0, low=row.low, high=row.high,
-                                   applies_to=row.applies_to, effects=row.effects,
-                                   note=row.note) for row in rows),
+        return RuleTable(
+            table=MINE_TABLE,
+            rows=tuple(RuleRow(id=row.id or 0, table=MINE_TABLE, low=row.low, high=row.high,
+                               effect=row.effects, applies_to=row.applies_to,
+                               note=row.note) for row in rows),
             gaps=tuple(gaps) if rows else (),
         )  # fmt: skip
 
 
 def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> MineTableRow | None:
     for row in _table_rows(session, campaign_id):
-        if row.applies_to in ("all", cup) and row.low <= modified <= row.high:
+        if row.applies_to in (AppliesTo.ALL, cup) and row.low <= modified <= row.high:
             return row
     return None
+
+
+# --- the critical-hit tables --------------------------------------------------------------
+
+
+def critical_row(session: Session, campaign_id: int, kind: str, roll: int) -> CriticalTableRow:
+    """The row of the campaign's critical table that a die roll falls in (SMR2 §8.8, §9.9)."""
+    rows = session.exec(
+        select(CriticalTableRow)
+        .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
+        .order_by(col(CriticalTableRow.low))
+    ).all()
+    if not rows:
+        raise InvalidInput(
+            {"criticals": f"this campaign has no {kind} critical table yet: type the effect in "
+             "quotes, or enter your rulebook's table first"}
+        )  # fmt: skip
+    for row in rows:
+        if row.low <= roll <= row.high:
+            return row
+    raise InvalidInput(
+        {"criticals": f"no row of the {kind} critical table covers a roll of {roll}"}
+    )
+
+
+def save_table_row(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    row_id: int | None = None,
+    kind: str,
+    low: int,
+    high: int,
+    effect: str,
+    stat: str = "",
+    amount: int = 0,
+) -> int:
+    """Add or change a row of the campaign's own critical table (the rulebook's, typed in)."""
+    errors: dict[str, str] = {}
+    if kind not in tuple(CriticalKind):
+        errors["kind"] = "must be structural or underwater"
+    require_range(errors, "low", low, 1, 100)
+    require_range(errors, "high", high, 1, 100)
+    if not errors and high < low:
+        errors["high"] = f"must not be below low ({low})"
+    effect = effect.strip()
+    if not effect:
+        errors["effect"] = "type the effect as your rulebook gives it"
+    elif len(effect) > 200:
+        errors["effect"] = "must be at most 200 characters"
+    require_plain(errors, "effect", effect)
+    if stat and stat not in CRITICAL_STATS:
+        errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
+    require_range(errors, "amount", amount, -99, 99)
+    check(errors)
+    with session_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
+        overlaps = session.exec(
+            select(CriticalTableRow).where(
+                CriticalTableRow.campaign_id == campaign_id,
+                CriticalTableRow.kind == kind,
+                col(CriticalTableRow.low) <= high,
+                col(CriticalTableRow.high) >= low,
+            )
+        ).all()
+        if row_id is not None and get_row(session, CriticalTableRow, row_id).campaign_id != (
+            campaign_id
+        ):
+            raise InvalidInput({"effect": "that table row belongs to another campaign"})
+        clash = [row for row in overlaps if row.id != row_id]
+        if clash:
+            raise InvalidInput(
+                {"low": f"{low}..{high} overlaps the row {clash[0].low}..{clash[0].high} "
+                 f"({clash[0].effect})"}
+            )  # fmt: skip
+        row = (
+            get_row(session, CriticalTableRow, row_id)
+            if row_id
+            else CriticalTableRow(campaign_id=campaign_id, kind=kind, low=low, high=high,
+                                  effect=effect)
+        )  # fmt: skip
+        row.kind, row.low, row.high, row.effect = kind, low, high, effect
+        row.stat, row.amount = stat, amount
+        return _saved(session, row, campaign_id=campaign_id,
+                      summary=f"{kind} critical table {low}-{high}: {effect}")  # fmt: skip
+
+
+def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> RuleTable:
+    """One of the campaign's critical tables, its rows by their lowest roll."""
+    if beyond_ids(campaign_id) or bad_character(kind) is not None:
+        return RuleTable(table=kind, rows=())
+    with session_scope(factory) as session:
+        rows = session.exec(
+            select(CriticalTableRow)
+            .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
+            .order_by(col(CriticalTableRow.low))
+        ).all()
+        return RuleTable(table=kind, rows=tuple(
+            RuleRow(id=r.id or 0, table=kind, low=r.low, high=r.high, effect=r.effect,
+                    stat=r.stat, amount=r.amount) for r in rows))  # fmt: skip
+
+
+def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
+    """Remove a row of a critical table."""
+    with session_scope(factory) as session:
+        row = get_row(session, CriticalTableRow, row_id)
+        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(
+            f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
+
+
+def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:
+    """The die a table is rolled with: its highest number (a d10 table ends at 10)."""
+    return critical_table(factory, campaign_id=campaign_id, kind=kind).die

@@ -34,6 +34,13 @@ from tracker.models import (
     Squadron,
     WasUnit,
 )
+from tracker.models.kinds import (
+    CriticalStatus,
+    JournalKind,
+    RepairStatus,
+    ScenarioStatus,
+    SnapshotPhase,
+)
 from tracker.rules import damage as rules
 from tracker.rules import smr
 from tracker.services import backups, journal
@@ -119,7 +126,9 @@ def _scenario(session: Session, scenario_id: int) -> Scenario:
 
 def _in_play(session: Session, campaign_id: int) -> Scenario | None:
     return session.exec(
-        select(Scenario).where(Scenario.campaign_id == campaign_id, Scenario.status == "in_play")
+        select(Scenario).where(
+            Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.IN_PLAY
+        )
     ).first()
 
 
@@ -166,10 +175,10 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
             snap.ship_id: snap
             for snap in session.exec(
                 select(ShipSnapshot).where(
-                    ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == "end"
+                    ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
                 )
             )
-        } if scenario.status == "closed" else {}  # fmt: skip
+        } if scenario.status == ScenarioStatus.CLOSED else {}  # fmt: skip
         participants = tuple(
             ParticipantView(
                 ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
@@ -204,7 +213,7 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
         raise InvalidInput({"ships": "a ship is chosen twice: tick each ship once"})
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "planned":
+        if scenario.status != ScenarioStatus.PLANNED:
             raise InvalidInput(
                 {"ships": f"{scenario.title} is {scenario.status.replace('_', ' ')}: ships are "
                  "chosen before it starts"}
@@ -224,7 +233,7 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
         for ship in ships:
             session.add(Participation(scenario_id=scenario_id, ship_id=ship.id or 0))
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="scenario",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
             summary=f"{scenario.title}: {len(ships)} ships taking part",
             after={"ships": sorted(ship.name for ship in ships)},
         )  # fmt: skip
@@ -254,7 +263,7 @@ def set_correction_factor(
         row.correction_factor = value
         session.add(row)
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="scenario", side_id=side_id,
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO, side_id=side_id,
             summary=f"{scenario.title}: {side.name} correction factor {value or '(none)'}",
             before={"correction_factor": before}, after={"correction_factor": value},
         )  # fmt: skip
@@ -265,13 +274,15 @@ COUNTER_STATE = ("fuel_full", "fuel_empty", "fuel_lost", "speed_lost", "gunnery_
                  "hull_damage", "crippled")  # fmt: skip
 
 
-def _snapshot(session: Session, scenario: Scenario, ship: Ship, phase: str) -> ShipSnapshot:
+def _snapshot(
+    session: Session, scenario: Scenario, ship: Ship, phase: SnapshotPhase
+) -> ShipSnapshot:
     squadron = get_row(session, Squadron, ship.squadron_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = crew_of(session, ship)
     criticals = session.exec(
         select(Critical)
-        .where(Critical.ship_id == ship.id, Critical.status == "active")
+        .where(Critical.ship_id == ship.id, Critical.status == CriticalStatus.ACTIVE)
         .order_by(col(Critical.id))
     ).all()
     return ShipSnapshot(
@@ -297,7 +308,7 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "planned":
+        if scenario.status != ScenarioStatus.PLANNED:
             raise InvalidInput(
                 {"scenario": f"{scenario.title} is {scenario.status.replace('_', ' ')}, "
                  "not planned"}
@@ -316,11 +327,11 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         if sunk:
             raise InvalidInput({"scenario": f"sunk ships cannot take part: {', '.join(sunk)}"})
         for ship in ships:
-            session.add(_snapshot(session, scenario, ship, "start"))
-        scenario.status, scenario.turn = "in_play", 1
+            session.add(_snapshot(session, scenario, ship, SnapshotPhase.START))
+        scenario.status, scenario.turn = ScenarioStatus.IN_PLAY, 1
         session.flush()
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="begin",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.BEGIN,
             summary=f"{scenario.title} begins: "
             + (f"{len(ships)} ships, turn 1" if ships else "War at Sea units, turn 1"),
         )  # fmt: skip
@@ -330,7 +341,7 @@ def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
     """Next game turn (6 minutes in SMR2); fire markers come off if the campaign says so."""
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "in_play":
+        if scenario.status != ScenarioStatus.IN_PLAY:
             raise InvalidInput({"scenario": f"{scenario.title} is not in play"})
         campaign = get_row(session, Campaign, scenario.campaign_id)
         changes = [journal.RowChange("scenario", scenario_id, {"turn": scenario.turn},
@@ -350,7 +361,7 @@ def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
         if cleared:
             summary += f"; fire markers off {', '.join(cleared)}"
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="turn", summary=summary,
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.TURN, summary=summary,
             changes=tuple(changes),
         )  # fmt: skip
         return scenario.turn
@@ -381,14 +392,14 @@ def close_scenario(
     check(errors)
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "in_play":
+        if scenario.status != ScenarioStatus.IN_PLAY:
             raise InvalidInput({"outcome": f"{scenario.title} is not in play"})
         reason = backup_reason(
             get_row(session, Campaign, scenario.campaign_id).name, scenario.position
         )
         ships = _participants(session, scenario_id)
         for ship in ships:
-            session.add(_snapshot(session, scenario, ship, "end"))
+            session.add(_snapshot(session, scenario, ship, SnapshotPhase.END))
         changes = []
         if get_row(session, Campaign, scenario.campaign_id).clear_fire_each_turn:
             # This battle's fire markers do not follow the ships into the next one.
@@ -398,13 +409,13 @@ def close_scenario(
                                                      {"fire_markers": ship.fire_markers},
                                                      {"fire_markers": 0}))  # fmt: skip
                 ship.fire_markers = 0
-        scenario.status = "closed"
+        scenario.status = ScenarioStatus.CLOSED
         scenario.outcome, scenario.notes = outcome.strip(), notes
         session.flush()
         # The cleared fire markers are in the entry, so the journal replays to the ships; a
         # close is taken back by reopening the scenario, not by undo.
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="close",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.CLOSE,
             summary=f"{scenario.title} closed: {outcome.strip() or 'no outcome given'}",
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
         )  # fmt: skip
@@ -432,7 +443,7 @@ def _journal_backup_failure(factory: SessionFactory, *, scenario_id: int, failur
     with suppress(DatabaseUnavailable), session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="backup",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.BACKUP,
             summary=f"No backup after closing {scenario.title}: {failure}",
             after={"backup": None}, undoable=False, scenario=scenario,
         )  # fmt: skip
@@ -448,7 +459,7 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
     check(errors)
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "closed":
+        if scenario.status != ScenarioStatus.CLOSED:
             raise InvalidInput({"reason": f"{scenario.title} is not closed"})
         playing = _in_play(session, scenario.campaign_id)
         if playing is not None:
@@ -457,7 +468,7 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
             select(Scenario).where(
                 Scenario.campaign_id == scenario.campaign_id,
                 col(Scenario.position) > scenario.position,
-                col(Scenario.status).in_(("in_play", "closed")),
+                col(Scenario.status).in_((ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)),
             )
         ).first()
         if later is not None:
@@ -465,19 +476,19 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         repairs = session.exec(
             select(func.count())
             .select_from(Repair)
-            .where(Repair.after_scenario_id == scenario_id, Repair.status == "done")
+            .where(Repair.after_scenario_id == scenario_id, Repair.status == RepairStatus.DONE)
         ).one()
         if repairs:
             raise InvalidInput({"reason": f"{repairs} repairs were made after it: undo them first"})
         for snapshot in session.exec(
             select(ShipSnapshot).where(
-                ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == "end"
+                ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
             )
         ).all():
             session.delete(snapshot)
-        scenario.status = "in_play"
+        scenario.status = ScenarioStatus.IN_PLAY
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="correction",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.CORRECTION,
             summary=f"{scenario.title} reopened: {reason}",
         )  # fmt: skip
 
@@ -486,11 +497,11 @@ def archive_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Set aside a planned scenario that will not be played; its journal entries stay."""
     with session_scope(factory) as session:
         scenario = _scenario(session, scenario_id)
-        if scenario.status != "planned":
+        if scenario.status != ScenarioStatus.PLANNED:
             raise InvalidInput({"scenario": "only a planned scenario can be archived"})
-        scenario.status = "archived"
+        scenario.status = ScenarioStatus.ARCHIVED
         journal.append(
-            session, campaign_id=scenario.campaign_id, kind="scenario",
+            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
             summary=f"{scenario.title} archived",
         )  # fmt: skip
 
@@ -499,7 +510,7 @@ def _last_closed(session: Session, ship_id: int) -> Scenario | None:
     return session.exec(
         select(Scenario)
         .join(Participation, col(Participation.scenario_id) == col(Scenario.id))
-        .where(Participation.ship_id == ship_id, Scenario.status == "closed")
+        .where(Participation.ship_id == ship_id, Scenario.status == ScenarioStatus.CLOSED)
         .order_by(col(Scenario.position).desc())
     ).first()
 
@@ -508,7 +519,7 @@ def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
     """The campaign's last closed scenario: repairs made now belong to the period after it."""
     return session.exec(
         select(Scenario)
-        .where(Scenario.campaign_id == campaign_id, Scenario.status == "closed")
+        .where(Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED)
         .order_by(col(Scenario.position).desc())
     ).first()
 
@@ -518,7 +529,7 @@ def _repaired_since(
 ) -> tuple[int, int]:
     """Repairs to a ship made after scenario `after` closed (None: before any) and before the
     scenario at position `before` began; a ship that sat a scenario out gathers both periods."""
-    query = select(Repair).where(Repair.ship_id == ship_id, Repair.status == "done")
+    query = select(Repair).where(Repair.ship_id == ship_id, Repair.status == RepairStatus.DONE)
     if after is None:
         query = query.where(col(Repair.after_scenario_id).is_(None))
     else:
@@ -655,13 +666,14 @@ def repair_ship(
         cleared = []
         for critical_id in clear_criticals:
             critical = get_row(session, Critical, critical_id)
-            if critical.ship_id != ship_id or critical.status != "active":
+            if critical.ship_id != ship_id or critical.status != CriticalStatus.ACTIVE:
                 raise InvalidInput({"criticals": "that critical is not in force on this ship"})
-            critical.status = "repaired"
+            critical.status = CriticalStatus.REPAIRED
             restore_stat(ship, critical)
             cleared.append(critical.effect)
-            changes.append(journal.RowChange("critical", critical_id, {"status": "active"},
-                                             {"status": "repaired"}))  # fmt: skip
+            changes.append(journal.RowChange("critical", critical_id,
+                                             {"status": CriticalStatus.ACTIVE},
+                                             {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         repair = Repair(
             ship_id=ship_id, after_scenario_id=period.id if period else None, structure=structure,
             flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
@@ -670,15 +682,15 @@ def repair_ship(
         session.add(repair)
         session.flush()
         changes.insert(0, journal.row_change("ship", ship_id, before, journal.row_state(ship)))
-        changes.append(journal.RowChange("repair", repair.id or 0, {"status": "void"},
-                                         {"status": "done"}))  # fmt: skip
+        changes.append(journal.RowChange("repair", repair.id or 0, {"status": RepairStatus.VOID},
+                                         {"status": RepairStatus.DONE}))  # fmt: skip
         where = "in port" if in_port else "at sea"
         parts = [f"S +{structure}" if structure else "", f"F +{flotation}" if flotation else ""]
         parts += [f"cleared: {effect}" for effect in cleared]
         parts.append(f"fuel {restored} lost → empty" if restored else "")
         summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
         journal.append(
-            session, campaign_id=campaign.id or 0, kind="repair", ship_id=ship_id,
+            session, campaign_id=campaign.id or 0, kind=JournalKind.REPAIR, ship_id=ship_id,
             side_id=ship.side_id, summary=summary, changes=tuple(changes),
         )  # fmt: skip
         return summary
@@ -691,14 +703,14 @@ def _since(session: Session, ship: Ship, side_name: str) -> SinceLastBattle:
         end = session.exec(
             select(ShipSnapshot).where(
                 ShipSnapshot.scenario_id == last.id, ShipSnapshot.ship_id == ship.id,
-                ShipSnapshot.phase == "end",
+                ShipSnapshot.phase == SnapshotPhase.END,
             )
         ).first()  # fmt: skip
     done_s, done_f = _repaired_since(session, ship.id or 0, last)
     criticals = session.exec(
         select(func.count())
         .select_from(Critical)
-        .where(Critical.ship_id == ship.id, Critical.status == "active")
+        .where(Critical.ship_id == ship.id, Critical.status == CriticalStatus.ACTIVE)
     ).one()
     return SinceLastBattle(
         ship_id=ship.id or 0, name=ship.name, side=side_name,
@@ -812,7 +824,9 @@ def between_scenarios(
         return False
     return (
         session.exec(
-            select(Scenario).where(Scenario.campaign_id == campaign_id, Scenario.status == "closed")
+            select(Scenario).where(
+                Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED
+            )
         ).first()
         is not None
     )

@@ -19,6 +19,13 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.kinds import (
+    CriticalStatus,
+    HalfStrengthScope,
+    ListStatus,
+    ScenarioStatus,
+    SnapshotPhase,
+)
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row
@@ -155,7 +162,7 @@ def _sheet_ship(
 def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
     """How many of the ship's critical hits are in force, and the newest one's effect: what the
     sheet's row shows, so a player need not open the ship to see them (SMR2 §8.8, §9.9)."""
-    in_force = (Critical.ship_id == ship_id, Critical.status == "active")
+    in_force = (Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
     count = session.exec(select(func.count()).select_from(Critical).where(*in_force)).one()
     newest = session.exec(
         select(Critical.effect).where(*in_force).order_by(col(Critical.id).desc()).limit(1)
@@ -181,7 +188,7 @@ def strengths(
         original, now = tally.get(squadron_id, (0, 0))
         tally[squadron_id] = (original + 1, now + afloat)
 
-    if campaign.half_strength_scope == "campaign":
+    if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         for squadron_id, sunk, retired in session.exec(
             select(Ship.original_squadron_id, Ship.sunk, Ship.retired).where(
                 col(Ship.side_id).in_(side_ids)
@@ -195,7 +202,8 @@ def strengths(
             select(ShipSnapshot.ship_id, ShipSnapshot.squadron_id, Ship.original_squadron_id,
                    Ship.sunk)
             .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
-            .where(ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "start")
+            .where(ShipSnapshot.scenario_id == scenario.id,
+                   ShipSnapshot.phase == SnapshotPhase.START)
         ).all()
         if scenario is not None
         else []
@@ -214,7 +222,7 @@ def strengths(
     ends = dict(
         session.exec(
             select(ShipSnapshot.ship_id, ShipSnapshot.sunk).where(
-                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == "end"
+                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == SnapshotPhase.END
             )
         ).all()
     )
@@ -239,14 +247,14 @@ def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     or under the "scenario" reading the one it began the scenario in."""
     side = get_row(session, Side, ship.side_id)
     campaign = get_row(session, Campaign, side.campaign_id)
-    if campaign.half_strength_scope == "campaign":
+    if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         return ship.original_squadron_id
     start = (
         session.exec(
             select(ShipSnapshot).where(
                 ShipSnapshot.scenario_id == scenario.id,
                 ShipSnapshot.ship_id == ship.id,
-                ShipSnapshot.phase == "start",
+                ShipSnapshot.phase == SnapshotPhase.START,
             )
         ).first()
         if scenario is not None
@@ -262,7 +270,7 @@ def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
     # (SMR2 §3.4); a transfer before or between battles is not.
     return (
         scenario is not None
-        and scenario.status == "in_play"
+        and scenario.status == ScenarioStatus.IN_PLAY
         and ship.transferred_scenario_id == scenario.id
         and ship.transferred_turn == scenario.turn
     )
@@ -300,7 +308,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             row.id or 0: row
             for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
         }
-        lost = commander is not None and commander.status == "lost"
+        lost = commander is not None and commander.status == ListStatus.LOST
         views = tuple(
             _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews,
                         commander_lost=lost)
@@ -356,6 +364,6 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         view = _sheet_ship(
             session, ship, crew, campaign.model_scale, scenario, side.campaign_id,
-            commander_lost=commander is not None and commander.status == "lost",
+            commander_lost=commander is not None and commander.status == ListStatus.LOST,
         )  # fmt: skip
         return view, f"{side.name} · {squadron.name}"

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
 
+from tracker.models.kinds import MarkerState, UnitType
 from tracker.services import secrets
 
 HIDDEN = "?"
@@ -106,10 +108,16 @@ def row_as_seen(
             for column, value in row.items()}  # fmt: skip
 
 
-def concealed_unit(unit_type: str, marker_states: set[str], *, destroyed: bool = False) -> bool:
+def concealed_unit(
+    unit_type: str, marker_states: AbstractSet[str], *, destroyed: bool = False
+) -> bool:
     """A submarine is concealed unless one of its markers is revealed, or it was destroyed and
     left play with its markers, for all to see (RULES.md §Subs ¶5)."""
-    return unit_type == "submarine" and "revealed" not in marker_states and not destroyed
+    return (
+        unit_type == UnitType.SUBMARINE
+        and MarkerState.REVEALED not in marker_states
+        and not destroyed
+    )
 
 
 # --- the journal ---------------------------------------------------------------------------
@@ -156,7 +164,7 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
     for marker in tables.get("submarker", []):
         states.setdefault(marker["unit_id"], set()).add(marker["state"])
     revealed: dict[str, Any] = {
-        "submarker": lambda row: row["state"] == "revealed",
+        "submarker": lambda row: row["state"] == MarkerState.REVEALED,
         "wasunit": lambda row: (
             not concealed_unit(
                 row["unit_type"],

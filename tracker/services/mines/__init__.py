@@ -46,13 +46,7 @@ from tracker.services.mines.minefields import (
     set_status,
     sow_minefield,
 )
-from tracker.services.rule_tables import (
-    MineRowView,
-    MineTable,
-    delete_mine_row,
-    mine_table,
-    save_mine_row,
-)
+from tracker.services.rule_tables import delete_mine_row, mine_table, save_mine_row
 
 __all__ = [
     "APPLIES_TO",
@@ -67,8 +61,6 @@ __all__ = [
     "CounterView",
     "DrawView",
     "Ledger",
-    "MineRowView",
-    "MineTable",
     "MinefieldView",
     "abandon_check",
     "add_boundary",

@@ -18,6 +18,13 @@ from tracker.models import (
     Minefield,
     Ship,
 )
+from tracker.models.kinds import (
+    CounterSize,
+    HaltRule,
+    JournalKind,
+    MineCheckStatus,
+    MinefieldStatus,
+)
 from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas
 from tracker.services import journal
@@ -143,12 +150,12 @@ def start_check(
         if field.secret:
             raise InvalidInput({"minefield": f"minefield #{field.id} is secret: its owner "
                                 "reveals it first (r on the ledger)"})  # fmt: skip
-        if field.status != "active":
+        if field.status != MinefieldStatus.ACTIVE:
             raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}: only "
                                 "an active minefield is checked"})  # fmt: skip
         running = session.exec(select(MineCheck).where(
             MineCheck.campaign_id == field.campaign_id,
-            MineCheck.status == "in_progress")).first()  # fmt: skip
+            MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
         if running is not None:
             raise InvalidInput({"minefield": f"mine check #{running.id} is still in progress: "
                                 "finish or abandon it first"})  # fmt: skip
@@ -179,18 +186,18 @@ def start_check(
         check_row = MineCheck(
             campaign_id=field.campaign_id, minefield_id=minefield_id, scenario_id=scenario_id,
             turn=turn, minefields=minefields or _count_here(session, field), speed=speed,
-            leaving_board=leaving_board, first_cup=first_cup, rule=campaign.mine_halt_rule,
-            seed=seed,
+            leaving_board=leaving_board, first_cup=CounterSize(first_cup),
+            rule=campaign.mine_halt_rule, seed=seed,
         )  # fmt: skip
         session.add(check_row)
         session.flush()
         order = mine_check.draw_order(cups["long"], cups["small"], first=first_cup,
                                  rng=random.Random(seed))  # fmt: skip
         for draw_no, (cup, ship_id) in enumerate(order, start=1):
-            session.add(MineCheckShip(check_id=check_row.id or 0, ship_id=ship_id, cup=cup,
-                                      draw_no=draw_no))  # fmt: skip
+            session.add(MineCheckShip(check_id=check_row.id or 0, ship_id=ship_id,
+                                      cup=CounterSize(cup), draw_no=draw_no))  # fmt: skip
         journal.append(
-            session, campaign_id=field.campaign_id, kind="mine check",
+            session, campaign_id=field.campaign_id, kind=JournalKind.MINE_CHECK,
             summary=f"mine check #{check_row.id}: {_n(len(ship_ids), 'ship')} enter minefield "
             f"#{field.id} at speed {speed} ({len(cups['long'])} long, {len(cups['small'])} "
             f"small; {first_cup} cup first)", dice={"seed": seed},
@@ -204,20 +211,22 @@ def _draw_rows(session: Session, check_id: int) -> list[MineCheckShip]:
 
 
 def _halted(rule: str, struck: int, drawn: int, size: int) -> bool:
-    if rule == "drawn":
+    if rule == HaltRule.DRAWN:
         return drawn >= mine_check.quarter_of(size)
     return swwas.mine_check_halts(struck, size)
 
 
 def _message(row: MineCheck, struck: int, drawn: int, size: int) -> str:
     quarter = mine_check.quarter_of(size)
-    counted = f"{drawn} of {size} drawn" if row.rule == "drawn" else f"{struck} of {size} struck"
-    if row.status == "halted":
+    counted = (
+        f"{drawn} of {size} drawn" if row.rule == HaltRule.DRAWN else f"{struck} of {size} struck"
+    )
+    if row.status == MineCheckStatus.HALTED:
         return (f"{counted} (a quarter is {quarter}): the task force stops moving and replots "
                 f"(19.25); the {size - drawn} ships not drawn pass")  # fmt: skip
-    if row.status == "complete":
+    if row.status == MineCheckStatus.COMPLETE:
         return f"every ship drawn: {struck} of {size} struck mines"
-    if row.status == "abandoned":
+    if row.status == MineCheckStatus.ABANDONED:
         return "abandoned"
     return f"{counted}; the check halts at {quarter}"
 
@@ -249,7 +258,7 @@ def _check_view(session: Session, check_id: int) -> CheckView:
         leaving_board=row.leaving_board, drm=drm, first_cup=row.first_cup, rule=row.rule,
         status=row.status, size=size, halt_at=mine_check.quarter_of(size), draws=tuple(draws),
         left={cup: sum(1 for draw in pending if draw.cup == cup) for cup in COUNTER_SIZES},
-        next=pending[0] if pending and row.status == "in_progress" else None,
+        next=pending[0] if pending and row.status == MineCheckStatus.IN_PROGRESS else None,
         message=_message(row, struck, size - len(pending), size),
     )  # fmt: skip
 
@@ -259,7 +268,7 @@ def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
     with session_scope(factory) as session:
         row = session.exec(select(MineCheck).where(
             MineCheck.campaign_id == campaign_id,
-            MineCheck.status == "in_progress")).first()  # fmt: skip
+            MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
         return row.id if row else None
 
 
@@ -346,9 +355,9 @@ def roll_mine(
         struck = view.struck + (1 if effect.struck else 0)
         drawn = view.drawn + 1
         if drawn == view.size:
-            row.status = "complete"
+            row.status = MineCheckStatus.COMPLETE
         if _halted(row.rule, struck, drawn, view.size) and drawn < view.size:
-            row.status = "halted"
+            row.status = MineCheckStatus.HALTED
         session.flush()
         changes = [
             journal.row_change("ship", ship.id, before_ship, journal.row_state(ship)),
@@ -359,9 +368,9 @@ def roll_mine(
                                               journal.row_state(row)))  # fmt: skip
         result = ", ".join(done) if done else "no effect"
         journal.append(
-            session, campaign_id=row.campaign_id, kind="mine", ship_id=ship.id, side_id=side.id,
-            summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {view.drm:+d} = {modified}: "
-            f"{result}", dice={"d6": roll, "drm": view.drm, "modified": modified},
+            session, campaign_id=row.campaign_id, kind=JournalKind.MINE, ship_id=ship.id,
+            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {view.drm:+d} = "
+            f"{modified}: {result}", dice={"d6": roll, "drm": view.drm, "modified": modified},
             changes=tuple(changes),
         )  # fmt: skip
         return _check_view(session, check_id)
@@ -371,12 +380,12 @@ def abandon_check(factory: SessionFactory, *, check_id: int) -> None:
     """Stop a check set up by mistake; the rolls already made stay (undo them one by one)."""
     with session_scope(factory) as session:
         row = get_row(session, MineCheck, check_id)
-        if row.status != "in_progress":
+        if row.status != MineCheckStatus.IN_PROGRESS:
             raise InvalidInput({"check": f"mine check #{check_id} is already {row.status}"})
         before = journal.row_state(row)
-        row.status = "abandoned"
+        row.status = MineCheckStatus.ABANDONED
         journal.append(
-            session, campaign_id=row.campaign_id, kind="mine check",
+            session, campaign_id=row.campaign_id, kind=JournalKind.MINE_CHECK,
             summary=f"mine check #{check_id} abandoned",
             changes=(journal.row_change("minecheck", row.id, before, journal.row_state(row)),),
         )  # fmt: skip

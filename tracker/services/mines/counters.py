@@ -17,6 +17,7 @@ from tracker.models import (
     Ship,
     Side,
 )
+from tracker.models.kinds import JournalKind, Layer, MinefieldStatus
 from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import swwas
 from tracker.services import journal, visibility
@@ -84,7 +85,7 @@ def _laid_by(session: Session, ship_id: int) -> list[Minefield]:
     return list(
         session.exec(
             select(Minefield)
-            .where(Minefield.layer_ship_id == ship_id, Minefield.status != "void")
+            .where(Minefield.layer_ship_id == ship_id, Minefield.status != MinefieldStatus.VOID)
             .order_by(col(Minefield.id))
         ).all()
     )
@@ -96,7 +97,7 @@ def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int
     for field in session.exec(
         select(Minefield)
         .join(Ship, col(Ship.id) == col(Minefield.layer_ship_id))
-        .where(col(Ship.side_id).in_(side_ids), Minefield.status != "void")
+        .where(col(Ship.side_id).in_(side_ids), Minefield.status != MinefieldStatus.VOID)
         .order_by(col(Minefield.id))
     ).all():  # fmt: skip
         laid.setdefault(field.layer_ship_id or 0, []).append(field)
@@ -114,8 +115,8 @@ def _counter_view(
     # Only a submarine's sowing stops its torpedo attacks; a surface minelayer sowing may still
     # make them (RULES.md §Mines).
     def sub_sowing(fields: list[Minefield]) -> int | None:
-        return next((field.id for field in fields if field.status == "sowing"
-                     and field.laid_by == "submarine"), None)  # fmt: skip
+        return next((field.id for field in fields if field.status == MinefieldStatus.SOWING
+                     and field.laid_by == Layer.SUBMARINE), None)  # fmt: skip
 
     if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
         # Only public minefields count; the mines aboard read as the placeholder.
@@ -131,7 +132,7 @@ def _counter_view(
         counter_size=ship.counter_size, speed_rating=ship.speed_rating,
         speed_lost=ship.speed_lost, torpedo_factors=ship.torpedo_factors,
         mines_loaded=ship.mines_loaded,
-        mines_laid=sum(1 for field in laid if field.laid_by == "submarine"),
+        mines_laid=sum(1 for field in laid if field.laid_by == Layer.SUBMARINE),
         sowing_id=sowing, gunnery_lost=ship.gunnery_lost, hull_boxes=ship.hull_boxes,
         hull_damage=ship.hull_damage, crippled=ship.crippled, sunk=ship.sunk, fuel=_fuel(ship),
     )  # fmt: skip
@@ -153,8 +154,8 @@ def _ship_and_campaign(session: Session, ship_id: int) -> tuple[Ship, Side, Camp
 
 
 def _journal_ship(
-    session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: str, summary: str,
-    dice: dict[str, Any] | None = None, extra: tuple[journal.RowChange, ...] = (),
+    session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: JournalKind,
+    summary: str, dice: dict[str, Any] | None = None, extra: tuple[journal.RowChange, ...] = (),
 ) -> None:  # fmt: skip
     change = journal.row_change("ship", ship.id, before, journal.row_state(ship))
     journal.append(
@@ -205,7 +206,7 @@ def save_counter(
     check(errors)
     with session_scope(factory) as session:
         ship, side, _ = _ship_and_campaign(session, ship_id)
-        laid = sum(1 for field in _laid_by(session, ship_id) if field.laid_by == "submarine")
+        laid = sum(1 for field in _laid_by(session, ship_id) if field.laid_by == Layer.SUBMARINE)
         if mines_loaded < laid:
             raise InvalidInput(
                 {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
@@ -221,11 +222,11 @@ def save_counter(
         ship.crippled = ship.crippled if crippled is None else crippled
         summary = f"{ship.name}: counter {counter_size or '(no size)'}, speed {speed_rating}, " \
             f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
-        kind = "counter"
+        kind = JournalKind.COUNTER
         if ship.fuel_lost and fuel_full > before["fuel_full"]:
             # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
             # them is a correction the player may make, said and journaled as one.
-            kind = "correction"
+            kind = JournalKind.CORRECTION
             summary += (f"; correction: full fuel {before['fuel_full']} -> {fuel_full} while "
                         f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
                         "'refuel lost factors only in a friendly port'")  # fmt: skip
@@ -254,7 +255,7 @@ def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
         ship.fuel_full -= factors
         ship.fuel_empty += factors
         summary = f"{ship.name} used {factors} fuel ({ship.fuel_full} full left)"
-        _journal_ship(session, ship, side, before, "fuel", summary)
+        _journal_ship(session, ship, side, before, JournalKind.FUEL, summary)
         return summary
 
 
@@ -281,7 +282,7 @@ def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = 
         before = journal.row_state(ship)
         _set_fuel(ship, after)
         summary = f"{ship.name} refuelled {after.full - fuel.full} ({after.full} full)"
-        _journal_ship(session, ship, side, before, "fuel", summary)
+        _journal_ship(session, ship, side, before, JournalKind.FUEL, summary)
         return summary
 
 
@@ -309,7 +310,7 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
         summary = f"{ship.name} made a torpedo attack with {_n(factors, 'factor')}"
         summary += f" on {target.strip()}" if target.strip() else ""
         journal.append(
-            session, campaign_id=side.campaign_id, kind="torpedo", ship_id=ship.id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.TORPEDO, ship_id=ship.id,
             side_id=side.id, summary=summary[:400], after={"factors": factors},
         )  # fmt: skip
         return summary

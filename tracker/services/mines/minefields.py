@@ -24,6 +24,13 @@ from tracker.models import (
     Ship,
     Side,
 )
+from tracker.models.kinds import (
+    AircraftMission,
+    JournalKind,
+    Layer,
+    MinefieldStatus,
+    ScenarioStatus,
+)
 from tracker.models.mines import LAYERS
 from tracker.rules import swwas
 from tracker.services import journal, secrets, visibility
@@ -42,7 +49,7 @@ from tracker.services.mines.counters import (
 )
 from tracker.services.roster import side_key
 
-LIVE = ("sowing", "active")  # minefields that are on the map
+LIVE = (MinefieldStatus.SOWING, MinefieldStatus.ACTIVE)  # minefields that are on the map
 MAX_AREA = 40
 MAX_TURN = 999  # as the ledger's forms take a turn
 
@@ -114,7 +121,7 @@ def add_boundary(factory: SessionFactory, *, campaign_id: int, area_a: str, area
         row = SeaBoundary(campaign_id=campaign_id, area_a=low, area_b=high)
         session.add(row)
         session.flush()
-        journal.append(session, campaign_id=campaign_id, kind="ledger",
+        journal.append(session, campaign_id=campaign_id, kind=JournalKind.LEDGER,
                        summary=f"boundary {low} | {high} added")  # fmt: skip
         return row.id or 0
 
@@ -212,7 +219,7 @@ def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | N
         raise InvalidInput({"turn": f"must be 1..{MAX_TURN}, or blank for the current turn, "
                             f"got {turn}"})  # fmt: skip
     scenario = journal.current_scenario(session, campaign_id)
-    playing = scenario if scenario and scenario.status == "in_play" else None
+    playing = scenario if scenario and scenario.status == ScenarioStatus.IN_PLAY else None
     if playing is not None and turn is not None and turn > playing.turn:
         raise InvalidInput({"turn": f"{playing.title} is at turn {playing.turn}: a turn from 1 "
                             f"to {playing.turn}, or blank for this one"})  # fmt: skip
@@ -225,7 +232,7 @@ def _count_here(session: Session, field: Minefield) -> int:
     if field.boundary_id is None and not field.sector:
         return 1
     query = select(Minefield).where(
-        Minefield.campaign_id == field.campaign_id, Minefield.status == "active",
+        Minefield.campaign_id == field.campaign_id, Minefield.status == MinefieldStatus.ACTIVE,
         col(Minefield.secret).is_(False),
     )  # fmt: skip
     if field.boundary_id is not None:
@@ -236,7 +243,7 @@ def _count_here(session: Session, field: Minefield) -> int:
 
 
 def _new_field_change(field: Minefield) -> journal.RowChange:
-    return journal.RowChange("minefield", field.id or 0, {"status": "void"},
+    return journal.RowChange("minefield", field.id or 0, {"status": MinefieldStatus.VOID},
                              {"status": field.status})  # fmt: skip
 
 
@@ -264,7 +271,7 @@ def sow_minefield(
     errors: dict[str, str] = {}
     if laid_by not in LAYERS:
         errors["laid_by"] = "must be surface, submarine or aircraft"
-    elif laid_by == "aircraft":
+    elif laid_by == Layer.AIRCRAFT:
         errors["laid_by"] = "aircraft drop minefields with a roll each: use the aerial drop"
     if len(notes) > 2000:
         errors["notes"] = "must be at most 2000 characters"
@@ -283,9 +290,9 @@ def sow_minefield(
                 errors["layer"] = f"{layer.name} is not {side.name}'s ship"
             elif layer.sunk:
                 errors["layer"] = f"{layer.name} is sunk"
-        if laid_by == "submarine" and layer is None and "layer" not in errors:
+        if laid_by == Layer.SUBMARINE and layer is None and "layer" not in errors:
             errors["layer"] = "choose the submarine that lays it"
-        if laid_by == "submarine" and layer is not None and "layer" not in errors:
+        if laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
             view = _counter_view(session, layer, side)
             if view.sowing_id is not None:
                 errors["layer"] = (f"{layer.name} is still sowing minefield "
@@ -297,8 +304,9 @@ def sow_minefield(
         key = side_key(session, side_id, passphrase) if secret else None
         scenario_id, turn = _turn(session, campaign_id, turn)
         field = Minefield(
-            campaign_id=campaign_id, side_id=side_id, status="active" if complete else "sowing",
-            laid_by=laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
+            campaign_id=campaign_id, side_id=side_id,
+            status=MinefieldStatus.ACTIVE if complete else MinefieldStatus.SOWING,
+            laid_by=Layer(laid_by), layer_ship_id=layer_ship_id, scenario_id=scenario_id,
             turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
             secret=secret,
         )  # fmt: skip
@@ -312,7 +320,7 @@ def sow_minefield(
         summary = (f"{side.name}: {name or 'a ' + laid_by + ' minelayer'} {verb} minefield "
                    f"#{field.id} ({_place_label(session, boundary_id, sector)})")  # fmt: skip
         journal.append(
-            session, campaign_id=campaign_id, kind="minefield", side_id=side_id,
+            session, campaign_id=campaign_id, kind=JournalKind.MINEFIELD, side_id=side_id,
             summary=_secret_summary(side, field, summary) if secret else summary,
             changes=(_new_field_change(field),),
             sealed=visibility.sealed_detail(key, summary=summary) if secret else None,
@@ -328,7 +336,7 @@ def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
 
 def _field_and_side(session: Session, minefield_id: int) -> tuple[Minefield, Side]:
     field = get_row(session, Minefield, minefield_id)
-    if field.status == "void":
+    if field.status == MinefieldStatus.VOID:
         raise InvalidInput({"minefield": f"minefield #{minefield_id} was undone"})
     return field, get_row(session, Side, field.side_id)
 
@@ -339,7 +347,7 @@ def _field_change(
 ) -> None:  # fmt: skip
     change = journal.row_change("minefield", field.id, before, journal.row_state(field))
     journal.append(
-        session, campaign_id=field.campaign_id, kind="minefield", side_id=side.id,
+        session, campaign_id=field.campaign_id, kind=JournalKind.MINEFIELD, side_id=side.id,
         summary=summary, dice=dice, changes=(change,),
     )  # fmt: skip
 
@@ -350,7 +358,7 @@ def complete_minefield(
     """A minefield being sown is complete: it is active, and its layer may use torpedoes."""
     with session_scope(factory) as session:
         field, side = _field_and_side(session, minefield_id)
-        if field.status != "sowing":
+        if field.status != MinefieldStatus.SOWING:
             raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}, "
                                 "not being sown"})  # fmt: skip
         _, turn = _turn(session, field.campaign_id, turn)
@@ -358,7 +366,7 @@ def complete_minefield(
             raise InvalidInput({"turn": f"it was begun on turn {field.turn_started}: complete it "
                                 "on that turn or later"})  # fmt: skip
         before = journal.row_state(field)
-        field.status, field.turn_completed = "active", turn
+        field.status, field.turn_completed = MinefieldStatus.ACTIVE, turn
         summary = f"{side.name}: minefield #{field.id} complete"
         _field_change(session, field, side, before, summary)
         return summary
@@ -366,17 +374,17 @@ def complete_minefield(
 
 def set_status(factory: SessionFactory, *, minefield_id: int, status: str) -> str:
     """Mark a minefield swept or expended (or active again, as a correction)."""
-    if status not in ("active", "swept", "expended"):
+    if status not in (MinefieldStatus.ACTIVE, MinefieldStatus.SWEPT, MinefieldStatus.EXPENDED):
         raise InvalidInput({"status": "must be active, swept or expended"})
     with session_scope(factory) as session:
         field, side = _field_and_side(session, minefield_id)
-        if field.status in ("sowing", "scattered"):
+        if field.status in (MinefieldStatus.SOWING, MinefieldStatus.SCATTERED):
             raise InvalidInput({"status": f"minefield #{field.id} is {field.status}: "
                                 "there is nothing to sweep yet"})  # fmt: skip
         if field.status == status:
             raise InvalidInput({"status": f"minefield #{field.id} is already {status}"})
         before = journal.row_state(field)
-        field.status = status
+        field.status = MinefieldStatus(status)
         summary = f"{side.name}: minefield #{field.id} {status}"
         _field_change(session, field, side, before, summary)
         return summary
@@ -432,7 +440,8 @@ def aerial_drop(
             works = swwas.aerial_minefield_effective(roll, circled=circled)
             field = Minefield(
                 campaign_id=side.campaign_id, side_id=side_id,
-                status="active" if works else "scattered", laid_by="aircraft",
+                status=MinefieldStatus.ACTIVE if works else MinefieldStatus.SCATTERED,
+                laid_by=Layer.AIRCRAFT,
                 scenario_id=scenario_id, turn_started=turn,
                 turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
             )  # fmt: skip
@@ -446,7 +455,7 @@ def aerial_drop(
             results.append(result)
             summary = f"{side.name}: {name} dropped {result}"
             journal.append(
-                session, campaign_id=side.campaign_id, kind="minefield", side_id=side_id,
+                session, campaign_id=side.campaign_id, kind=JournalKind.MINEFIELD, side_id=side_id,
                 summary=_secret_summary(side, field, summary) if secret else summary,
                 dice=None if secret else {"d6": roll}, changes=(_new_field_change(field),),
                 sealed=visibility.sealed_detail(key, summary=summary, dice={"d6": roll})
@@ -457,7 +466,7 @@ def aerial_drop(
 
 def _mission_word(session: Session, side: Side) -> str:
     campaign = get_row(session, Campaign, side.campaign_id)
-    return "scenario" if campaign.aircraft_mission == "scenario" else "turn"
+    return "scenario" if campaign.aircraft_mission == AircraftMission.SCENARIO else "turn"
 
 
 def _dropped_this_mission(
@@ -471,8 +480,8 @@ def _dropped_this_mission(
     closed with no turn given are one mission (docs/RULES.md §Mines).
     """
     query = select(Minefield).where(
-        Minefield.side_id == side.id, Minefield.laid_by == "aircraft",
-        Minefield.status != "void", Minefield.scenario_id == scenario_id,
+        Minefield.side_id == side.id, Minefield.laid_by == Layer.AIRCRAFT,
+        Minefield.status != MinefieldStatus.VOID, Minefield.scenario_id == scenario_id,
     )  # fmt: skip
     if scenario_id is None or _mission_word(session, side) == "turn":
         query = query.where(
@@ -482,7 +491,8 @@ def _dropped_this_mission(
     if scenario_id is None and turn is None:
         closed = session.exec(
             select(func.max(JournalEntry.at)).where(
-                JournalEntry.campaign_id == side.campaign_id, JournalEntry.kind == "close")
+                JournalEntry.campaign_id == side.campaign_id,
+                JournalEntry.kind == JournalKind.CLOSE)
         ).one()  # fmt: skip
         if closed is not None:
             query = query.where(Minefield.at > closed)
@@ -543,7 +553,7 @@ def drift(
             journal.append(
                 session,
                 campaign_id=field.campaign_id,
-                kind="minefield",
+                kind=JournalKind.MINEFIELD,
                 side_id=side.id,
                 summary=_secret_summary(side, field, summary),
                 sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
@@ -605,7 +615,7 @@ def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
     public ones, and in the owner's view the owner's secret ones too (RULES.md §Mines)."""
     places = Counter(
         (view.boundary_id, view.sector) for view in views
-        if not view.hidden and view.status == "active"
+        if not view.hidden and view.status == MinefieldStatus.ACTIVE
     )  # fmt: skip
     return [
         view if view.hidden else replace(
@@ -630,7 +640,7 @@ def ledger(
             select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
         fields = session.exec(
             select(Minefield)
-            .where(Minefield.campaign_id == campaign_id, Minefield.status != "void")
+            .where(Minefield.campaign_id == campaign_id, Minefield.status != MinefieldStatus.VOID)
             .order_by(col(Minefield.id))
         ).all()
         # Loaded once here rather than one query per minefield and per ship.
@@ -658,7 +668,7 @@ def ledger(
                 session, ship, sides[ship.side_id], laid_by,
                 visibility.Viewer.OWNER if ship.side_id == owner_side_id
                 else visibility.Viewer.OPPONENT) for ship in ships),
-            turn=scenario.turn if scenario and scenario.status == "in_play" else None,
+            turn=scenario.turn if scenario and scenario.status == ScenarioStatus.IN_PLAY else None,
             owner_idle_seconds=campaign.owner_idle_seconds,
         )  # fmt: skip
 
@@ -676,7 +686,7 @@ def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
     scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
         playing = journal.current_scenario(session, campaign_id)
-        if playing is None or playing.status != "in_play":
+        if playing is None or playing.status != ScenarioStatus.IN_PLAY:
             return 0
         return sum(
             1
