@@ -12,18 +12,8 @@ from hypothesis import strategies as st
 from service_helpers import Refused, World
 from sqlmodel import SQLModel
 
+from tracker import models
 from tracker.db import SessionFactory, session_scope
-from tracker.models import (
-    Battery,
-    Campaign,
-    Commander,
-    Crew,
-    Scenario,
-    Ship,
-    Side,
-    Squadron,
-    WasUnit,
-)
 from tracker.services import campaigns, fleet, roster
 from tracker.services.errors import ChangedElsewhere
 
@@ -43,9 +33,9 @@ def _version(factory: SessionFactory, model: type[SQLModel], row_id: int) -> int
         return version
 
 
-def _squadron(factory: SessionFactory, squadron_id: int) -> Squadron:
+def _squadron(factory: SessionFactory, squadron_id: int) -> models.Squadron:
     with session_scope(factory) as session:
-        squadron = session.get(Squadron, squadron_id)
+        squadron = session.get(models.Squadron, squadron_id)
         assert squadron is not None
         return squadron
 
@@ -102,15 +92,15 @@ def ids(factory: SessionFactory, ajax: int, u47: int) -> dict[str, int]:
 def _versions(factory: SessionFactory, world: World, ids: dict[str, int]) -> dict[str, int]:
     squadron = _squadron(factory, world.alpha_id)
     return {
-        "commander": _version(factory, Commander, squadron.commander_id or 0),
-        "crew": _version(factory, Crew, squadron.crew_id or 0),
-        "side": _version(factory, Side, world.blue_id),
-        "scenario": _version(factory, Scenario, world.scenario_id),
-        "ship": _version(factory, Ship, ids["ship"]),
-        "squadron": _version(factory, Squadron, world.alpha_id),
-        "unit": _version(factory, WasUnit, ids["unit"]),
-        "battery": _version(factory, Battery, ids["battery"]),
-        "campaign": _version(factory, Campaign, world.campaign_id),
+        "commander": _version(factory, models.Commander, squadron.commander_id or 0),
+        "crew": _version(factory, models.Crew, squadron.crew_id or 0),
+        "side": _version(factory, models.Side, world.blue_id),
+        "scenario": _version(factory, models.Scenario, world.scenario_id),
+        "ship": _version(factory, models.Ship, ids["ship"]),
+        "squadron": _version(factory, models.Squadron, world.alpha_id),
+        "unit": _version(factory, models.WasUnit, ids["unit"]),
+        "battery": _version(factory, models.Battery, ids["battery"]),
+        "campaign": _version(factory, models.Campaign, world.campaign_id),
     }
 
 
