@@ -18,13 +18,13 @@ from tracker.models import JournalEntry, Ship
 from tracker.services import campaigns, damage, fleet, history
 from tracker.services.damage import HitRequest
 from tracker.services.errors import ChangedElsewhere, ReadOnlyDatabase
-from tracker.services.fleet import ShipFields
+from tracker.services.fleet import ShipCreate
 
 
-def _fields(ship: Ship, **changes: object) -> ShipFields:
-    values = {key: getattr(ship, key) for key in ShipFields.__dataclass_fields__}
+def _fields(ship: Ship, **changes: object) -> dict[str, object]:
+    values = {key: getattr(ship, key) for key in ShipCreate.model_fields}
     values.update(changes)
-    return ShipFields(**values)  # type: ignore[arg-type]
+    return values
 
 
 def test_every_change_raises_the_version(factory: Callable[[], Session], ajax: int) -> None:

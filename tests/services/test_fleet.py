@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Participation, Ship, Squadron
 from tracker.services import campaigns, damage, fleet, history, scenarios, sheet
 from tracker.services.errors import InvalidInput, NotFound
-from tracker.services.fleet import ShipFields
+from tracker.services.fleet import ShipCreate, ShipFields
 
 FULL_FIELDS = ShipFields(
     name="Exeter",
@@ -50,7 +49,7 @@ FULL_FIELDS = ShipFields(
     radar="Type 79",
     notes="Damaged at the Plate",
 )
-DATA_KEYS = [f.name for f in dataclasses.fields(ShipFields)]
+DATA_KEYS = list(ShipCreate.model_fields)
 
 
 def _ships(factory: SessionFactory) -> list[Ship]:
@@ -192,7 +191,7 @@ def test_create_ship_stores_every_field_and_journals(
     with journaled(world.campaign_id) as new:
         ship_id = fleet.create_ship(factory, squadron_id=world.alpha_id, fields=FULL_FIELDS)
     ship = get_row(factory, Ship, ship_id)
-    assert {key: getattr(ship, key) for key in DATA_KEYS} == dataclasses.asdict(FULL_FIELDS)
+    assert {key: getattr(ship, key) for key in DATA_KEYS} == dict(FULL_FIELDS)
     assert (ship.side_id, ship.squadron_id, ship.original_squadron_id) == (
         world.blue_id,
         world.alpha_id,
@@ -301,9 +300,7 @@ def test_invalid_ship_is_refused_with_the_field_named_and_nothing_written(
     overrides: dict[str, Any],
     field: str,
 ) -> None:
-    fields = dataclasses.replace(
-        ShipFields(name="Achilles", structure_max=9, flotation_max=8), **overrides
-    )
+    fields = {**ShipFields(name="Achilles", structure_max=9, flotation_max=8), **overrides}
     outcome = refused(lambda: fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields))
     assert field in outcome.errors
     outcome = refused(lambda: fleet.update_ship(factory, ship_id=ajax, fields=fields))
@@ -323,9 +320,7 @@ def test_invalid_ship_is_refused_with_the_field_named_and_nothing_written(
 def test_ship_values_at_the_limits_are_accepted(
     world: World, factory: SessionFactory, overrides: dict[str, Any]
 ) -> None:
-    fields = dataclasses.replace(
-        ShipFields(name="Ajax", structure_max=9, flotation_max=8), **overrides
-    )
+    fields = {**ShipFields(name="Ajax", structure_max=9, flotation_max=8), **overrides}
     ship = get_row(
         factory, Ship, fleet.create_ship(factory, squadron_id=world.alpha_id, fields=fields)
     )
@@ -524,7 +519,7 @@ def test_copy_ship_makes_an_undamaged_sister_with_the_same_data_and_batteries(
     assert new.only.summary == "Copied Exeter as York" and new.only.ship_id == copy_id
     source, copy = get_row(factory, Ship, source_id), get_row(factory, Ship, copy_id)
     assert copy.id != source.id
-    expected = dataclasses.asdict(FULL_FIELDS) | {
+    expected = dict(FULL_FIELDS) | {
         "name": "York",
         "structure_now": 12,
         "flotation_now": 9,
@@ -838,7 +833,7 @@ def test_every_edit_form_saved_unchanged_writes_nothing(
     world: World, factory: SessionFactory, ajax: int, db_state: Callable[[], Snapshot]
 ) -> None:
     ship = sheet.load_ship(factory, ship_id=ajax)[0]
-    fields = ShipFields(**{f.name: getattr(ship, f.name) for f in dataclasses.fields(ShipFields)})
+    fields = ShipFields({key: getattr(ship, key) for key in DATA_KEYS})
     campaign = campaigns.get_overview(factory, campaign_id=world.campaign_id)
     summary = campaigns.list_campaigns(factory)[0]
     blue = campaign.sides[0]
@@ -863,6 +858,6 @@ def test_every_edit_form_saved_unchanged_writes_nothing(
         save()
         assert db_state() == before
     # A real change is still journaled.
-    fleet.update_ship(factory, ship_id=ajax, fields=dataclasses.replace(fields, speed_kn=31))
+    fleet.update_ship(factory, ship_id=ajax, fields={**fields, "speed_kn": 31})
     newest = history.list_entries(factory, campaign_id=world.campaign_id, limit=1)
     assert [entry.summary for entry in newest] == ["Edited Ajax"]

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field, SQLModel
 
+from tracker.models.fields import INPUT_CONFIG, field
 from tracker.models.kinds import (
     AircraftMission,
     HalfStrengthScope,
@@ -81,9 +82,9 @@ class Campaign(CampaignBase, Versioned, table=True):
 
 
 class ScenarioBase(SQLModel):
-    title: str = Field(max_length=120)
+    title: str = field(label="Title", min_length=1, max_length=120)
     position: int = Field(default=1, ge=1)
-    date: str = Field(default="", max_length=40)
+    date: str = field("", label="Date", max_length=40)
     status: Stored[ScenarioStatus] = Field(
         default="planned", max_length=10, sa_type=text_column(10)
     )
@@ -98,12 +99,34 @@ class Scenario(ScenarioBase, Versioned, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
+class ScenarioCreate(ScenarioBase):
+    """A scenario as the player names it (title and date; the rest is the campaign's)."""
+
+    model_config = INPUT_CONFIG
+
+
+class ScenarioUpdate(ScenarioCreate):
+    """An edit of a scenario: its values and the version the player's form was opened with."""
+
+    version: int | None = None
+
+
 class SideBase(SQLModel):
-    name: str = Field(max_length=60)
-    nation: str = Field(default="", max_length=40)
+    name: str = field(label="Name", min_length=1, max_length=60)
+    nation: str = field("", label="Nation", max_length=40)
 
 
 class Side(SideBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class SideCreate(SideBase):
+    model_config = INPUT_CONFIG
+
+
+class SideUpdate(SideCreate):
+    """An edit of a side: its values and the version the player's form was opened with."""
+
+    version: int | None = None

@@ -1,73 +1,139 @@
 """Squadrons, their commanders and crews, ships and their batteries (SMR2 §3)."""
 
+from typing import Annotated, Any
+
+from pydantic import model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
+from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import Acquisition, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
+from tracker.rules import smr
+
+TRAINING_OPTIONS = [
+    (f"{numeral}  ({smr.rating_name(level)} / {smr.quality_name(level)})", level)
+    for level, numeral in enumerate(smr.TRAINING_NUMERALS, start=1)
+]
+ACQUISITION_OPTIONS = [("Rolled on the d10 table", "random"), ("Bought directly", "direct")]
 
 
-class Commander(Versioned, table=True):
+class RatingBase(SQLModel):
+    """A commander's or a crew's rating as the player generates it: the training level paid
+    for, rolled on the d10 table or bought directly (SMR2 §3.1, §3.2)."""
+
+    training: int = field(label="Training level paid for", ge=1, le=5, options=TRAINING_OPTIONS)
+    acquisition: Stored[Acquisition] = field(
+        "random", label="How", max_length=10, options=ACQUISITION_OPTIONS, sa_type=text_column(10)
+    )
+    roll: int | None = field(
+        None, label="d10 rolled (blank if bought)", blank="bought", ge=1, le=10
+    )
+
+
+class Commander(RatingBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    name: str = Field(default="", max_length=60)
+    name: str = field("", label="Name", max_length=60)
     air: bool = Field(default=False)
-    acquisition: Stored[Acquisition] = Field(
-        default="random", max_length=10, sa_type=text_column(10)
-    )
-    training: int = Field(ge=1, le=5)
-    roll: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
     radius_now_cm: int = Field(ge=10)
     status: Stored[ListStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
-class Crew(Versioned, table=True):
+class CrewUpdate(RatingBase):
+    """A crew rolled or bought again: its values and the version the player's form showed."""
+
+    model_config = INPUT_CONFIG
+    version: int | None = None
+
+
+class CommanderUpdate(CrewUpdate):
+    """A commander rolled or bought again (named, unlike a crew)."""
+
+    name: str = field("", label="Name", max_length=60)
+
+
+class Crew(RatingBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    acquisition: Stored[Acquisition] = Field(
-        default="random", max_length=10, sa_type=text_column(10)
-    )
-    training: int = Field(ge=1, le=5)
-    roll: int | None = Field(default=None, ge=1, le=10)
     roll_modified: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
 
 
-class Squadron(Versioned, table=True):
+class SquadronBase(SQLModel):
+    """A squadron (or air group) as the player names it (RULES.md §SMR2)."""
+
+    name: str = field(label="Name", min_length=1, max_length=60)
+    air: bool = field(False, label="Air group (aircraft stands, not ships)")
+    notes: str = field("", label="Notes", max_length=2000)
+
+
+class Squadron(SquadronBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
-    name: str = Field(max_length=60)
-    air: bool = Field(default=False)
     commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
     crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
-    notes: str = Field(default="", max_length=2000)
     # The ship carrying the commander, from which command is measured (SMR2 §3.1). No foreign
     # key: a ship already names its squadron, and the two tables would each wait for the other.
     commander_ship_id: int | None = Field(default=None)
 
 
+class SquadronCreate(SquadronBase):
+    model_config = INPUT_CONFIG
+
+
+class SquadronUpdate(SquadronCreate):
+    """An edit of a squadron: its values and the version the player's form was opened with."""
+
+    version: int | None = None
+
+
 class ShipBase(SQLModel):
-    name: str = Field(max_length=60)
-    class_name: str = Field(default="", max_length=60)
-    type_abbrev: str = Field(default="", max_length=8)
-    nation: str = Field(default="", max_length=40)
-    size_modifier: int = Field(default=0, ge=-3, le=3)
-    speed_kn: int = Field(default=0, ge=0, le=60)
-    armour_class: str = Field(default="", max_length=20)
-    structure_max: int = Field(default=1, ge=1)
-    structure_now: int = Field(default=1, ge=0)
-    flotation_max: int = Field(default=1, ge=1)
-    flotation_now: int = Field(default=1, ge=0)
-    fire_markers: int = Field(default=0, ge=0)
-    points_base: int = Field(default=0, ge=0)
-    torpedoes: str = Field(default="", max_length=200)
-    sraa_dp: str = Field(default="", max_length=200)
-    radar: str = Field(default="", max_length=200)
-    notes: str = Field(default="", max_length=4000)
+    """A ship's data-sheet values and present state, each declared once (RULES.md §SMR2)."""
+
+    name: str = field(label="Name", min_length=1, max_length=60)
+    class_name: str = field("", label="Class", max_length=60)
+    type_abbrev: str = field("", label="Type (BB, CA, CL, DD, ...)", max_length=8)
+    nation: str = field("", label="Nation", max_length=40)
+    size_modifier: int = field(0, label="Size modifier (-3..+3)", ge=-3, le=3)
+    speed_kn: int = field(0, label="Speed (knots)", ge=0, le=60)
+    armour_class: str = field("", label="Armour class", max_length=20)
+    structure_max: int = field(1, label="Structure max", ge=1, le=9999)
+    structure_now: int = field(1, label="Structure now", blank="max", ge=0)
+    flotation_max: int = field(1, label="Flotation max", ge=1, le=9999)
+    flotation_now: int = field(1, label="Flotation now", blank="max", ge=0)
+    fire_markers: int = field(0, label="Fire markers", ge=0, le=99)
+    points_base: int = field(0, label="Points (before crew %)", ge=0, le=99999)
+    torpedoes: str = field("", label="Torpedoes", max_length=200)
+    sraa_dp: str = field("", label="SRAA / DP", max_length=200)
+    radar: str = field("", label="Radar", max_length=200)
+    notes: str = field("", label="Notes", max_length=4000)
+
+
+class ShipCreate(ShipBase):
+    """A new ship as the player typed it; a blank Structure or Flotation now is its max."""
+
+    model_config = INPUT_CONFIG
+
+    @model_validator(mode="before")
+    @classmethod
+    def _now_is_max_when_blank(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for track in ("structure", "flotation"):
+                if data.get(f"{track}_now") is None:
+                    data = {**data, f"{track}_now": data.get(f"{track}_max", 1)}
+        return data
+
+
+class ShipUpdate(ShipCreate):
+    """An edit of a ship: its values and the version the player's form was opened with."""
+
+    version: int | None = None
 
 
 class Ship(ShipBase, Versioned, table=True):
@@ -104,12 +170,37 @@ class Ship(ShipBase, Versioned, table=True):
     retired: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
-class Battery(Versioned, table=True):
+MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
+
+
+class BatteryBase(SQLModel):
+    """A weapon mount of a ship's data sheet (SMR2 §2.4 definitions)."""
+
+    mount: Annotated[str, one_of(MOUNTS)] = field(
+        label="Mount", max_length=12, options=[(mount, mount) for mount in MOUNTS]
+    )
+    calibre: str = field("", label="Calibre", max_length=20)
+    guns: int = field(1, label="Number of guns", ge=0, le=99)
+    ip: str = field("", label="IP (impact power)", max_length=20)
+    range_bands: str = field("", label="Range bands", max_length=40)
+    notes: str = field("", label="Notes", max_length=400)
+
+
+class Battery(BatteryBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
-    mount: str = Field(max_length=12)  # turret | casemate | shielded | open | SRAA | DP
-    calibre: str = Field(default="", max_length=20)
-    guns: int = Field(default=1, ge=0)
-    ip: str = Field(default="", max_length=20)
-    range_bands: str = Field(default="", max_length=40)
-    notes: str = Field(default="", max_length=400)
+
+
+class BatteryUpdate(BatteryBase):
+    """A battery as typed; on an edit, with the version the player's form was opened with."""
+
+    model_config = INPUT_CONFIG
+    version: int | None = None
+
+
+class BatteryRead(BatteryBase):
+    """A battery as a screen shows it: read as stored, never refused (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    version: int = 1

@@ -6,37 +6,59 @@ from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.fields import INPUT_CONFIG, field
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Versioned
+from tracker.rules import was
 
 UNIT_TYPES = tuple(UnitType)
 MARKER_STATES = tuple(MarkerState)
 
 
 class WasUnitBase(SQLModel):
-    name: str = Field(max_length=60)
-    unit_type: Stored[UnitType] = Field(max_length=20, sa_type=text_column(20))
-    nation: str = Field(default="", max_length=40)
-    points: int = Field(default=0, ge=0)
-    year: int | None = Field(default=None)
-    speed: str = Field(default="", max_length=4)  # 1..3 for ships and subs, A for aircraft
-    armor: int = Field(default=1, ge=0)
-    vital_armor: int = Field(default=1, ge=0)
-    hull_points: int = Field(default=1, ge=1)
-    damage: int = Field(default=0, ge=0)
+    """A War at Sea unit card as printed, each value declared once (RULES.md §Subs)."""
+
+    name: str = field(label="Name", min_length=1, max_length=60)
+    unit_type: Stored[UnitType] = field(
+        label="Type", max_length=20, options=[(kind, kind) for kind in UNIT_TYPES],
+        sa_type=text_column(20),
+    )  # fmt: skip
+    nation: str = field("", label="Nation", max_length=40)
+    points: int = field(0, label="Points", ge=0, le=999)
+    year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)
+    # 1..3 for ships and subs, A for aircraft
+    speed: str = field("", label="Speed (1-3, A for aircraft)", max_length=4)
+    armor: int = field(1, label="Armor", ge=0, le=30)
+    vital_armor: int = field(1, label="Vital armor", ge=0, le=30)
+    hull_points: int = field(1, label="Hull points", ge=1, le=20)
+    damage: int = field(0, label="Hull damage taken", ge=0, le=20)
     # JSON {"main": [r0, r1, r2, r3], "secondary", "tertiary", "anti_air", "asw", "torpedo",
     # "bomb"}: dice by range, null where the card shows "-".
     attacks: str = Field(default="{}")
     # One ability per line: Sub Hunter, Elusive Quarry, Pinpointer, ... (user-editable).
-    abilities: str = Field(default="", max_length=2000)
-    extra_decoys: int = Field(default=0, ge=0, le=2)
-    notes: str = Field(default="", max_length=2000)
+    abilities: str = field("", label="Abilities (; between)", max_length=2000)
+    extra_decoys: int = field(
+        0, label=f"Extra decoys ({was.DECOY_COST} pts each)", ge=0, le=was.MAX_EXTRA_DECOYS
+    )
+    notes: str = field("", label="Notes", max_length=2000)
 
 
 class WasUnit(WasUnitBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+
+
+class UnitCreate(WasUnitBase):
+    """A unit card as the player typed it; its attack rows are checked by the service."""
+
+    model_config = INPUT_CONFIG
+
+
+class UnitUpdate(UnitCreate):
+    """An edit of a unit card: its values and the version the player's form was opened with."""
+
+    version: int | None = None
 
 
 class SubMarker(Versioned, table=True):

@@ -15,14 +15,14 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.damage_entry import DamageEntryScreen
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
 from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.screens.ship_forms import side_fields, squadron_fields
+from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
@@ -248,7 +248,9 @@ class CampaignScreen(TrackerScreen):
         if isinstance(data, SideView):
 
             def submit_side(values: dict[str, Any]) -> SideView:
-                return campaigns.update_side(self.factory, side_id=data.id, **values)
+                return campaigns.update_side(
+                    self.factory, side_id=data.id, **values, version=data.version
+                )
 
             self.app.push_screen(
                 FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
@@ -257,7 +259,9 @@ class CampaignScreen(TrackerScreen):
             record = sheet.load_record_sheet(self.factory, squadron_id=data.id)
 
             def submit_squadron(values: dict[str, Any]) -> bool:
-                fleet.update_squadron(self.factory, squadron_id=data.id, **values)
+                fleet.update_squadron(
+                    self.factory, squadron_id=data.id, **values, version=record.squadron_version
+                )
                 return True
 
             self.app.push_screen(
@@ -270,13 +274,12 @@ class CampaignScreen(TrackerScreen):
             )
 
     def _edit_scenario(self, scenario: ScenarioView) -> None:
-        fields = [
-            FieldSpec("title", "Title", value=scenario.title),
-            FieldSpec("date", "Date", value=scenario.date),
-        ]
+        fields = scenario_fields(scenario)
 
         def submit(values: dict[str, Any]) -> ScenarioView:
-            return campaigns.update_scenario(self.factory, scenario_id=scenario.id, **values)
+            return campaigns.update_scenario(
+                self.factory, scenario_id=scenario.id, **values, version=scenario.version
+            )
 
         self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
 
@@ -347,7 +350,7 @@ class CampaignScreen(TrackerScreen):
         self.app.push_screen(ConfirmScreen(question), done)
 
     def action_new_scenario(self) -> None:
-        fields = [FieldSpec("title", "Title"), FieldSpec("date", "Date", placeholder="13 Dec 1939")]
+        fields = scenario_fields(None)
 
         def submit(values: dict[str, Any]) -> Any:
             return campaigns.add_scenario(self.factory, campaign_id=self.campaign_id, **values)

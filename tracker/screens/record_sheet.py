@@ -420,7 +420,7 @@ class RecordSheetScreen(TrackerScreen):
             return ShipSaved(
                 fleet.create_ship(
                     self.factory, squadron_id=self.squadron_id,
-                    fields=ship_forms.to_ship_fields(values),
+                    fields=values,
                 )
             )  # fmt: skip
 
@@ -433,8 +433,7 @@ class RecordSheetScreen(TrackerScreen):
 
         def submit(values: dict[str, Any]) -> bool:
             fleet.update_ship(
-                self.factory, ship_id=ship.id, fields=ship_forms.to_ship_fields(values),
-                expected_version=ship.version,
+                self.factory, ship_id=ship.id, fields={**values, "version": ship.version},
             )  # fmt: skip
             return True
 
@@ -517,9 +516,12 @@ class RecordSheetScreen(TrackerScreen):
     def action_commander(self) -> None:
         if self.record is None:
             return
+        shown = self.record.commander
 
         def submit(values: dict[str, Any]) -> bool:
-            fleet.set_commander(self.factory, squadron_id=self.squadron_id, **values)
+            version = shown.version if shown else None
+            fleet.set_commander(self.factory, squadron_id=self.squadron_id, **values,
+                                version=version)  # fmt: skip
             return True
 
         self._form(
@@ -547,9 +549,11 @@ class RecordSheetScreen(TrackerScreen):
     def action_crew(self) -> None:
         if self.record is None:
             return
+        shown = self.record.crew
 
         def submit(values: dict[str, Any]) -> bool:
-            fleet.set_crew(self.factory, squadron_id=self.squadron_id, **values)
+            version = shown.version if shown else None
+            fleet.set_crew(self.factory, squadron_id=self.squadron_id, **values, version=version)
             return True
 
         self._form(
@@ -615,7 +619,10 @@ class RecordSheetScreen(TrackerScreen):
         record = self.record
 
         def submit(values: dict[str, Any]) -> bool:
-            fleet.update_squadron(self.factory, squadron_id=self.squadron_id, **values)
+            fleet.update_squadron(
+                self.factory, squadron_id=self.squadron_id, **values,
+                version=record.squadron_version,
+            )  # fmt: skip
             return True
 
         self._form(

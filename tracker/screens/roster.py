@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.rules import was
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.sealed_notice import tell_sealed
@@ -25,10 +26,10 @@ from tracker.services import roster
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import (
     ATTACK_LABELS,
-    UNIT_TYPES,
     MarkerView,
     Roster,
     SearchParty,
+    UnitCreate,
     UnitView,
     unit_fields_from,
 )
@@ -61,37 +62,27 @@ def damage_text(unit: UnitView) -> str:
     )
 
 
+ABILITIES = ("Sub Hunter", "Elusive Quarry", "Pinpointer", "ASW Pinpointer", "Infiltrator",
+             "Wolfpack", "Submerged Shot")  # fmt: skip
+CARD = ("name", "unit_type", "nation", "points", "year", "speed", "armor", "vital_armor",
+        "hull_points", "damage")  # fmt: skip
+
+
 def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
-    """The unit card form."""
+    """The unit card form: the card's values as its model declares them, the attack rows as
+    the card prints them (`3 2 1 -`)."""
     attacks = unit.attacks if unit else {}
+    shown = None
+    if unit is not None:
+        shown = {**vars(unit), "damage": unit.damage or 0, "abilities": "; ".join(unit.abilities)}
     return [
-        FieldSpec("name", "Name", value=unit.name if unit else ""),
-        FieldSpec("unit_type", "Type", kind="select", value=unit.unit_type if unit else "destroyer",
-                  options=[(t, t) for t in UNIT_TYPES]),
-        FieldSpec("nation", "Nation", value=unit.nation if unit else ""),
-        FieldSpec("points", "Points", kind="int", value=unit.points if unit else 0, low=0,
-                  high=999),
-        FieldSpec("year", "Year (blank: unknown)", kind="int",
-                  value=unit.year if unit and unit.year else "", low=1900, high=1950,
-                  optional=True),
-        FieldSpec("speed", "Speed (1-3, A for aircraft)", value=unit.speed if unit else ""),
-        FieldSpec("armor", "Armor", kind="int", value=unit.armor if unit else 1, low=0, high=30),
-        FieldSpec("vital_armor", "Vital armor", kind="int", value=unit.vital_armor if unit else 1,
-                  low=0, high=30),
-        FieldSpec("hull_points", "Hull points", kind="int", value=unit.hull_points if unit else 1,
-                  low=1, high=20),
-        FieldSpec("damage", "Hull damage taken", kind="int", value=unit.damage or 0 if unit else 0,
-                  low=0, high=20),
+        *specs_from(UnitCreate, shown, keys=CARD,
+                    unit_type={} if unit else {"value": "destroyer"}),
         *(FieldSpec(f"attack_{row}", f"{label}, dice r0-r3",
                     value=dice_text(attacks.get(row)) if row in attacks else "")
           for row, label in ATTACK_LABELS.items()),
-        FieldSpec("abilities", "Abilities (; between)",
-                  value="; ".join(unit.abilities) if unit else "",
-                  suggestions=("Sub Hunter", "Elusive Quarry", "Pinpointer", "ASW Pinpointer",
-                               "Infiltrator", "Wolfpack", "Submerged Shot")),
-        FieldSpec("extra_decoys", f"Extra decoys ({was.DECOY_COST} pts each)", kind="int",
-                  value=unit.extra_decoys if unit else 0, low=0, high=was.MAX_EXTRA_DECOYS),
-        FieldSpec("notes", "Notes", value=unit.notes if unit else ""),
+        *specs_from(UnitCreate, shown, keys=("abilities", "extra_decoys", "notes"),
+                    abilities={"suggestions": ABILITIES}),
     ]  # fmt: skip
 
 
@@ -271,8 +262,9 @@ class RosterScreen(OwnerViewScreen):
             return
 
         def submit(values: dict[str, Any]) -> int:
+            fields = {**unit_fields_from(values), "version": unit.version}
             return roster.save_unit(self.factory, side_id=self.side_id, unit_id=unit.id,
-                                    fields=unit_fields_from(values))  # fmt: skip
+                                    fields=fields)  # fmt: skip
 
         self._form(f"Edit {unit.name}", unit_fields(unit), submit)
 

@@ -12,10 +12,12 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
+from tracker.services.fleet import BatteryUpdate
 from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import HIDDEN, Viewer
@@ -27,17 +29,9 @@ from tracker.widgets.track_bar import track_bar
 
 def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
     """Mount type (SMR2 §2.4 definitions), calibre, guns, IP and range bands."""
-    return [
-        FieldSpec("mount", "Mount", kind="select", value=battery.mount if battery else "turret",
-                  options=[(mount, mount) for mount in fleet.MOUNTS]),
-        FieldSpec("calibre", "Calibre", value=battery.calibre if battery else "",
-                  placeholder='8in, 150mm, 5"'),
-        FieldSpec("guns", "Number of guns", kind="int", value=battery.guns if battery else 1,
-                  low=0, high=99),
-        FieldSpec("ip", "IP (impact power)", value=battery.ip if battery else ""),
-        FieldSpec("range_bands", "Range bands", value=battery.range_bands if battery else ""),
-        FieldSpec("notes", "Notes", value=battery.notes if battery else ""),
-    ]  # fmt: skip
+    return specs_from(BatteryUpdate, battery,
+                      mount={} if battery else {"value": "turret"},
+                      calibre={"placeholder": '8in, 150mm, 5"'})  # fmt: skip
 
 
 def has_counter(counter: CounterView) -> bool:
@@ -204,7 +198,7 @@ class ShipDetailScreen(TrackerScreen):
         def submit(values: dict[str, Any]) -> int:
             return fleet.save_battery(
                 self.factory, ship_id=self.ship_id, battery_id=battery.id if battery else None,
-                **values,
+                **values, version=battery.version if battery else None,
             )  # fmt: skip
 
         title = "Edit battery" if battery else "Add battery"

@@ -5,88 +5,52 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rules import smr
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec
-from tracker.services.fleet import TYPE_ABBREVIATIONS, ShipFields
+from tracker.services.campaigns import ScenarioCreate, SideCreate
+from tracker.services.fleet import (
+    TYPE_ABBREVIATIONS,
+    CommanderUpdate,
+    CrewUpdate,
+    ShipCreate,
+    SquadronCreate,
+)
 from tracker.services.mines import CounterView
-from tracker.services.views import CommanderView, CrewView, RecordSheet, ShipView, SideView
-
-TRAINING_OPTIONS = [
-    (f"{numeral}  ({smr.rating_name(level)} / {smr.quality_name(level)})", level)
-    for level, numeral in enumerate(smr.TRAINING_NUMERALS, start=1)
-]
-ACQUISITION_OPTIONS = [("Rolled on the d10 table", "random"), ("Bought directly", "direct")]
+from tracker.services.views import (
+    CommanderView,
+    CrewView,
+    RecordSheet,
+    ScenarioView,
+    ShipView,
+    SideView,
+)
 
 
 def side_fields(side: SideView | None) -> list[FieldSpec]:
     """The side form."""
-    return [
-        FieldSpec("name", "Name", value=side.name if side else ""),
-        FieldSpec("nation", "Nation", value=side.nation if side else ""),
-    ]
+    return specs_from(SideCreate, side)
+
+
+def scenario_fields(scenario: ScenarioView | None) -> list[FieldSpec]:
+    """The scenario form: its title and date."""
+    return specs_from(ScenarioCreate, scenario, keys=("title", "date"),
+                      date={"placeholder": "13 Dec 1939"})  # fmt: skip
 
 
 def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[FieldSpec]:
     """The squadron form."""
-    return [
-        FieldSpec("name", "Name", value=name),
-        FieldSpec("air", "Air group (aircraft stands, not ships)", kind="bool", value=air),
-        FieldSpec("notes", "Notes", value=notes),
-    ]
+    return specs_from(SquadronCreate, {"name": name, "air": air, "notes": notes})
 
 
 def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
-    """Every value of the ship row of the record sheet."""
-    base = ship or ShipView(
-        id=0, name="", class_name="", type_abbrev="", nation="", size_modifier=0, speed_kn=0,
-        armour_class="", structure_now=1, structure_max=1, flotation_now=1, flotation_max=1,
-        structure_third=False, flotation_third=False, fire_markers=0, points_base=0,
-        crew_percent=0, points_total=0, base_width_cm=0.0, torpedoes="", sraa_dp="", radar="",
-        notes="", sunk=False, condition="", squadron_id=0, original_squadron_id=0,
-        out_of_command=False,
-    )  # fmt: skip
-    return [
-        FieldSpec("name", "Name", value=base.name),
-        FieldSpec("class_name", "Class", value=base.class_name),
-        FieldSpec("type_abbrev", "Type (BB, CA, CL, DD, ...)", value=base.type_abbrev,
-                  suggestions=TYPE_ABBREVIATIONS),
-        FieldSpec("nation", "Nation", value=base.nation),
-        FieldSpec("size_modifier", "Size modifier (-3..+3)", kind="int",
-                  value=base.size_modifier, low=-3, high=3),
-        FieldSpec("speed_kn", "Speed (knots)", kind="int", value=base.speed_kn, low=0, high=60),
-        FieldSpec("armour_class", "Armour class", value=base.armour_class),
-        FieldSpec("structure_max", "Structure max", kind="int", value=base.structure_max, low=1),
-        FieldSpec("structure_now", "Structure now (blank: max)", kind="int",
-                  value=base.structure_now if ship else "", low=0, optional=True),
-        FieldSpec("flotation_max", "Flotation max", kind="int", value=base.flotation_max, low=1),
-        FieldSpec("flotation_now", "Flotation now (blank: max)", kind="int",
-                  value=base.flotation_now if ship else "", low=0, optional=True),
-        FieldSpec("fire_markers", "Fire markers", kind="int", value=base.fire_markers, low=0),
-        FieldSpec("points_base", "Points (before crew %)", kind="int", value=base.points_base,
-                  low=0),
-        FieldSpec("torpedoes", "Torpedoes", value=base.torpedoes),
-        FieldSpec("sraa_dp", "SRAA / DP", value=base.sraa_dp),
-        FieldSpec("radar", "Radar", value=base.radar),
-        FieldSpec("notes", "Notes", value=base.notes),
-    ]  # fmt: skip
-
-
-def to_ship_fields(values: dict[str, Any]) -> ShipFields:
-    """The form's values as the service's input."""
-    return ShipFields(**values)
+    """Every value of the ship row of the record sheet, as the ship's model declares it."""
+    return specs_from(ShipCreate, ship, type_abbrev={"suggestions": TYPE_ABBREVIATIONS})
 
 
 def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
     """Name, training paid for, rolled or bought, and the d10."""
-    return [
-        FieldSpec("name", "Name", value=commander.name if commander else ""),
-        FieldSpec("training", "Training level paid for", kind="select",
-                  value=commander.training if commander else 3, options=TRAINING_OPTIONS),
-        FieldSpec("acquisition", "How", kind="select",
-                  value=commander.acquisition if commander else "random",
-                  options=ACQUISITION_OPTIONS),
-        FieldSpec("roll", "d10 rolled (blank if bought)", kind="int",
-                  value=commander.roll if commander and commander.roll else "", low=1, high=10),
-    ]  # fmt: skip
+    shown = commander or {"name": "", "training": 3, "acquisition": "random", "roll": None}
+    return specs_from(CommanderUpdate, shown, keys=("name", "training", "acquisition", "roll"))
 
 
 def commander_preview(air: bool) -> Any:
@@ -117,14 +81,8 @@ def commander_preview(air: bool) -> Any:
 
 def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
     """Training paid for, rolled or bought, and the d10."""
-    return [
-        FieldSpec("training", "Training level", kind="select",
-                  value=crew.training if crew else 3, options=TRAINING_OPTIONS),
-        FieldSpec("acquisition", "How", kind="select",
-                  value=crew.acquisition if crew else "random", options=ACQUISITION_OPTIONS),
-        FieldSpec("roll", "d10 rolled (blank if bought)", kind="int",
-                  value=crew.roll if crew and crew.roll else "", low=1, high=10),
-    ]  # fmt: skip
+    shown = crew or {"training": 3, "acquisition": "random", "roll": None}
+    return specs_from(CrewUpdate, shown, keys=("training", "acquisition", "roll"))
 
 
 def crew_preview(sheet: RecordSheet) -> Any:

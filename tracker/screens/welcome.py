@@ -287,7 +287,9 @@ class WelcomeScreen(TrackerScreen):
         from tracker.services import campaigns
 
         def submit(values: dict[str, Any]) -> CampaignSummary:
-            return campaigns.update_campaign(self.factory, campaign_id=summary.id, **values)
+            return campaigns.update_campaign(
+                self.factory, campaign_id=summary.id, **values, version=summary.version
+            )
 
         self.app.push_screen(
             FormScreen(f"Edit campaign {summary.name}", campaign_fields(summary), submit),

@@ -18,7 +18,13 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.models.campaign import DEFAULT_ZERO_OUTCOMES
+from tracker.models.campaign import (
+    DEFAULT_ZERO_OUTCOMES,
+    ScenarioCreate,
+    ScenarioUpdate,
+    SideCreate,
+    SideUpdate,
+)
 from tracker.models.kinds import (
     AircraftMission,
     HalfStrengthScope,
@@ -28,9 +34,10 @@ from tracker.models.kinds import (
 )
 from tracker.rules import smr
 from tracker.services import journal
-from tracker.services.common import flush_unique, name_taken
+from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain, require_text
+from tracker.services.fields import checked
 from tracker.services.views import (
     CampaignOverview,
     CampaignSummary,
@@ -72,6 +79,7 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         sides=sides,
         ships=ships,
         current_scenario=scenario.title if scenario else "",
+        version=campaign.version,
     )
 
 
@@ -241,8 +249,11 @@ def update_campaign(
     half_strength_scope: str | None = None,
     aircraft_mission: str | None = None,
     owner_idle_seconds: int | None = None,
+    version: int | None = None,
 ) -> CampaignSummary:
-    """Rename a campaign or change its notes and rule options (options not given are kept)."""
+    """Rename a campaign or change its notes and rule options (options not given are kept);
+    `version`, the one the player's form showed, refuses the change when another player has
+    changed the campaign since."""
     choices = {"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
                "aircraft_mission": aircraft_mission}  # fmt: skip
     _check_choices(choices)
@@ -250,6 +261,7 @@ def update_campaign(
     outcomes = parse_outcomes(zero_outcomes) if zero_outcomes is not None else None
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
+        require_version(campaign, version, campaign.name)
         _unique_campaign_name(session, name, exclude_id=campaign_id)
         before = campaign.model_dump(include=OPTIONS)
         campaign.name, campaign.notes = name, notes
@@ -345,7 +357,13 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                 for squadron, count in rows
             )
             side_views.append(
-                SideView(id=side.id, name=side.name, nation=side.nation, squadrons=squadrons)
+                SideView(
+                    id=side.id,
+                    name=side.name,
+                    nation=side.nation,
+                    squadrons=squadrons,
+                    version=side.version,
+                )
             )
         scenarios = session.exec(
             select(Scenario)
@@ -371,6 +389,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                     status=s.status,
                     turn=s.turn,
                     ships=taking_part.get(s.id or 0, 0),
+                    version=s.version,
                 )
                 for s in scenarios
             ),
@@ -381,12 +400,8 @@ def add_scenario(
     factory: SessionFactory, *, campaign_id: int, title: str, date: str = ""
 ) -> ScenarioView:
     """Append a planned scenario at the end of the campaign's order."""
-    errors: dict[str, str] = {}
-    title = require_text(errors, "title", title, 120)
-    if len(date) > 40:
-        errors["date"] = "must be at most 40 characters"
-    require_plain(errors, "date", date)
-    check(errors)
+    typed = checked(ScenarioCreate, {"title": title, "date": date}, names=("title",))
+    title, date = typed.title, typed.date
     with session_scope(factory) as session:
         _get(session, Campaign, campaign_id)
         last = session.exec(
@@ -411,13 +426,8 @@ def add_scenario(
 
 
 def _validate_side(name: str, nation: str) -> tuple[str, str]:
-    errors: dict[str, str] = {}
-    name = require_text(errors, "name", name, 60)
-    if len(nation.strip()) > 40:
-        errors["nation"] = "must be at most 40 characters"
-    require_plain(errors, "nation", nation)
-    check(errors)
-    return name, nation.strip()
+    side = checked(SideCreate, {"name": name, "nation": nation})
+    return side.name, side.nation
 
 
 def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
@@ -444,11 +454,16 @@ def create_side(
         return view
 
 
-def update_side(factory: SessionFactory, *, side_id: int, name: str, nation: str) -> SideView:
-    """Rename a side or change its nation."""
-    name, nation = _validate_side(name, nation)
+def update_side(
+    factory: SessionFactory, *, side_id: int, name: str, nation: str, version: int | None = None
+) -> SideView:
+    """Rename a side or change its nation; `version`, the one the player's form showed, refuses
+    the edit when another player has changed the side since."""
+    update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
+    name, nation = update.name, update.nation
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
+        require_version(side, update.version, side.name)
         old, campaign_id = side.name, side.campaign_id
         unchanged = (side.name, side.nation) == (name, nation)
         side.name, side.nation = name, nation
@@ -494,17 +509,22 @@ def delete_side(factory: SessionFactory, *, side_id: int) -> None:
 
 
 def update_scenario(
-    factory: SessionFactory, *, scenario_id: int, title: str, date: str = ""
+    factory: SessionFactory,
+    *,
+    scenario_id: int,
+    title: str,
+    date: str = "",
+    version: int | None = None,
 ) -> ScenarioView:
-    """Change a scenario's title or date."""
-    errors: dict[str, str] = {}
-    title = require_text(errors, "title", title, 120)
-    if len(date.strip()) > 40:
-        errors["date"] = "must be at most 40 characters"
-    require_plain(errors, "date", date)
-    check(errors)
+    """Change a scenario's title or date; `version`, the one the player's form showed, refuses
+    the edit when another player has changed the scenario since."""
+    typed = checked(
+        ScenarioUpdate, {"title": title, "date": date, "version": version}, names=("title",)
+    )
+    title, date = typed.title, typed.date
     with session_scope(factory) as session:
         scenario = _get(session, Scenario, scenario_id)
+        require_version(scenario, typed.version, scenario.title)
         before = {"title": scenario.title, "date": scenario.date}
         scenario.title, scenario.date = title, date.strip()
         old, new = journal.changes(before, {"title": title, "date": scenario.date})

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
 from tracker.db import SessionFactory
+from tracker.models.fleet import ShipCreate
+from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
 from tracker.services.errors import InvalidInput, NotFound, require_plain
+from tracker.services.fields import rules
 
 KINDS = ("ships", "units", "counters")
 LOWER = {"unit_type", "counter_size"}  # words any case may spell
@@ -36,26 +39,25 @@ class Column:
     required: bool = False
 
 
-def _ship_columns() -> tuple[Column, ...]:
-    ints = {"size_modifier", "speed_kn", "structure_max", "structure_now", "flotation_max",
-            "flotation_now", "fire_markers", "points_base"}  # fmt: skip
-    required = {"name", "structure_max", "flotation_max"}
+def _columns(
+    model: Any, keys: Collection[str] | None = None, *, required: Collection[str] = ()
+) -> tuple[Column, ...]:
+    """A model's fields as columns (those in `keys`, else all, in order), with the kinds its
+    declaration gives."""
     return tuple(
-        Column(f.name, ("optional int" if f.name.endswith("_now") else "int")
-               if f.name in ints else "text", f.name in required)
-        for f in fields(fleet.ShipFields)
+        Column(rule.key, f"optional {rule.kind}" if rule.optional else rule.kind,
+               rule.required or rule.key in required)
+        for rule in rules(model, keys)
     )  # fmt: skip
 
 
 COLUMNS: dict[str, tuple[Column, ...]] = {
-    "ships": _ship_columns(),
+    "ships": _columns(ShipCreate, required={"structure_max", "flotation_max"}),
     "units": (
-        Column("name", "text", True), Column("unit_type", "text", True), Column("nation", "text"),
-        Column("points", "int"), Column("year", "optional int"), Column("speed", "text"),
-        Column("armor", "int"), Column("vital_armor", "int"), Column("hull_points", "int"),
-        Column("damage", "int"),
+        *_columns(UnitCreate, ("name", "unit_type", "nation", "points", "year", "speed", "armor",
+                               "vital_armor", "hull_points", "damage")),
         *(Column(f"attack_{row}", "text") for row in roster.ATTACK_ROWS),
-        Column("abilities", "text"), Column("extra_decoys", "int"), Column("notes", "text"),
+        *_columns(UnitCreate, ("abilities", "extra_decoys", "notes")),
     ),
     "counters": (
         Column("ship", "text", True), Column("side", "text"),
@@ -66,11 +68,9 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     ),
 }  # fmt: skip
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "ships": {f.name: f.default for f in fields(fleet.ShipFields) if f.name != "name"},
-    "units": {"nation": "", "points": 0, "year": None, "speed": "", "armor": 1,
-              "vital_armor": 1, "hull_points": 1, "damage": 0, "abilities": "",
-              "extra_decoys": 0, "notes": "",
-              **{f"attack_{row}": "" for row in roster.ATTACK_ROWS}},
+    # A column left out takes the model's default.
+    "ships": {},
+    "units": {},
     "counters": {},  # a column left out keeps the ship's value
 }  # fmt: skip
 
@@ -196,7 +196,7 @@ def _save_unit(factory: Any, side_id: int, values: dict[str, Any]) -> int:
 def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
     if kind == "ships":
         return lambda factory, values: fleet.create_ship(
-            factory, squadron_id=target_id, fields=fleet.ShipFields(**values)
+            factory, squadron_id=target_id, fields=values
         )
     if kind == "units":
         return lambda factory, values: _save_unit(factory, target_id, values)

@@ -71,7 +71,7 @@ def create_sample_campaign(factory: SessionFactory) -> int:
     for squadron, ships in ((force_g, _FORCE_G), (raider, (_SPEE,))):
         for fields in ships:
             ship_id = fleet.create_ship(factory, squadron_id=squadron, fields=fields)
-            for mount, calibre, guns, ip, bands in _BATTERIES[fields.name]:
+            for mount, calibre, guns, ip, bands in _BATTERIES[fields["name"]]:
                 fleet.save_battery(factory, ship_id=ship_id, mount=mount, calibre=calibre,
                                    guns=guns, ip=ip, range_bands=bands)  # fmt: skip
     return campaign.id

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from sqlmodel import Session, col, select
 
@@ -23,6 +23,17 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.fleet import MOUNTS as MOUNTS  # re-exported: the battery form
+from tracker.models.fleet import (
+    BatteryUpdate,
+    CommanderUpdate,
+    CrewUpdate,
+    ShipBase,
+    ShipCreate,
+    ShipUpdate,
+    SquadronCreate,
+    SquadronUpdate,
+)
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import journal
@@ -30,13 +41,12 @@ from tracker.services.common import flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
     check,
-    require_plain,
     require_range,
     require_text,
 )
+from tracker.services.fields import checked, require_declared
 from tracker.services.views import TestResult
 
-MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
 # RULES.md §SMR2: the 2nd-edition list, offered as an editable default pick-list.
 TYPE_ABBREVIATIONS = (
     "BB", "BC", "SD", "BBL", "B", "BCD", "BBH", "CV", "CVL", "CVLM", "CVE", "CVEM", "CVS",
@@ -44,11 +54,7 @@ TYPE_ABBREVIATIONS = (
 )  # fmt: skip
 
 
-TEXT_LIMITS = {
-    "class_name": 60, "type_abbrev": 8, "nation": 40, "armour_class": 20,
-    "torpedoes": 200, "sraa_dp": 200, "radar": 200, "notes": 4000,
-}  # fmt: skip
-
+S = TypeVar("S", bound=ShipCreate)
 
 REDUCED = {
     "modifier": "command modifier",
@@ -57,62 +63,25 @@ REDUCED = {
 }
 
 
-@dataclass(frozen=True)
-class ShipFields:
-    """What the player types for a ship (data-sheet values and its present state)."""
-
-    name: str
-    class_name: str = ""
-    type_abbrev: str = ""
-    nation: str = ""
-    size_modifier: int = 0
-    speed_kn: int = 0
-    armour_class: str = ""
-    structure_max: int = 1
-    structure_now: int | None = None
-    flotation_max: int = 1
-    flotation_now: int | None = None
-    fire_markers: int = 0
-    points_base: int = 0
-    torpedoes: str = ""
-    sraa_dp: str = ""
-    radar: str = ""
-    notes: str = ""
+# What the player typed for a ship, field by field, not yet checked: ShipCreate checks it.
+ShipFields = dict[str, Any]
 
 
 def _side_of_squadron(session: Session, squadron: Squadron) -> Side:
     return get_row(session, Side, squadron.side_id)
 
 
-def _validate_ship(fields: ShipFields) -> dict[str, Any]:
+def _validate_ship(fields: Mapping[str, Any], model: type[S]) -> S:
+    """The ship as typed, checked against its one declaration (models.fleet.ShipBase); a track
+    now above its max is refused."""
+    ship = checked(model, fields)
     errors: dict[str, str] = {}
-    values: dict[str, Any] = {"name": require_text(errors, "name", fields.name, 60)}
-    for key, limit in TEXT_LIMITS.items():
-        text = getattr(fields, key).strip()
-        if len(text) > limit:
-            errors[key] = f"must be at most {limit} characters, got {len(text)}"
-        require_plain(errors, key, text)
-        values[key] = text
-    require_range(errors, "size_modifier", fields.size_modifier, -3, 3)
-    require_range(errors, "speed_kn", fields.speed_kn, 0, 60)
-    require_range(errors, "structure_max", fields.structure_max, 1, 9999)
-    require_range(errors, "flotation_max", fields.flotation_max, 1, 9999)
-    require_range(errors, "fire_markers", fields.fire_markers, 0, 99)
-    require_range(errors, "points_base", fields.points_base, 0, 99999)
     for track in ("structure", "flotation"):
-        maximum = getattr(fields, f"{track}_max")
-        now = getattr(fields, f"{track}_now")
-        now = maximum if now is None else now
-        if now < 0:
-            errors[f"{track}_now"] = f"must be 0 or more, got {now}"
-        elif now > maximum:
+        now, maximum = getattr(ship, f"{track}_now"), getattr(ship, f"{track}_max")
+        if now > maximum:
             errors[f"{track}_now"] = f"must not exceed {track} max ({maximum}), got {now}"
-        values[f"{track}_now"] = now
-        values[f"{track}_max"] = maximum
     check(errors)
-    for key in ("size_modifier", "speed_kn", "fire_markers", "points_base"):
-        values[key] = getattr(fields, key)
-    return values
+    return ship
 
 
 def _flush_ship(session: Session, name: str, side_id: int, ship_id: int | None = None) -> None:
@@ -127,25 +96,15 @@ def _flush_squadron(
                  exclude_id=squadron_id, side_id=side.id or 0)  # fmt: skip
 
 
-def _validate_squadron(name: str, notes: str) -> tuple[str, str]:
-    errors: dict[str, str] = {}
-    name = require_text(errors, "name", name, 60)
-    notes = notes.strip()
-    if len(notes) > 2000:
-        errors["notes"] = f"must be at most 2000 characters, got {len(notes)}"
-    require_plain(errors, "notes", notes)
-    check(errors)
-    return name, notes
-
-
 def create_squadron(
     factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
 ) -> int:
     """Add a squadron (or air group) to a side; returns its id."""
-    name, notes = _validate_squadron(name, notes)
+    typed = checked(SquadronCreate, {"name": name, "air": air, "notes": notes})
+    name = typed.name
     with session_scope(factory) as session:
         side = get_row(session, Side, side_id)
-        squadron = Squadron(side_id=side_id, name=name, air=air, notes=notes)
+        squadron = Squadron(side_id=side_id, **typed.model_dump())
         session.add(squadron)
         _flush_squadron(session, side, name)
         journal.append(
@@ -159,16 +118,25 @@ def create_squadron(
 
 
 def update_squadron(
-    factory: SessionFactory, *, squadron_id: int, name: str, air: bool, notes: str
+    factory: SessionFactory,
+    *,
+    squadron_id: int,
+    name: str,
+    air: bool,
+    notes: str,
+    version: int | None = None,
 ) -> None:
     """Rename a squadron, switch ships/air group, or change its notes.
 
     Switching between ships and air group re-reads the commander's radius from the other column
     of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
+    version: the squadron's version the player's form showed; a newer one refuses the edit.
     """
-    name, notes = _validate_squadron(name, notes)
+    typed = checked(SquadronUpdate, {"name": name, "air": air, "notes": notes, "version": version})
+    name, notes = typed.name, typed.notes
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
+        require_version(squadron, typed.version, squadron.name)
         side = _side_of_squadron(session, squadron)
         campaign_id = side.campaign_id
         before = {"name": squadron.name, "air": squadron.air, "notes": squadron.notes}
@@ -222,9 +190,9 @@ def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
         )
 
 
-def create_ship(factory: SessionFactory, *, squadron_id: int, fields: ShipFields) -> int:
+def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[str, Any]) -> int:
     """Add a ship to a squadron; it is an original member of that squadron (SMR2 §3.4)."""
-    values = _validate_ship(fields)
+    values = _validate_ship(fields, ShipCreate).model_dump()
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
@@ -250,18 +218,19 @@ def update_ship(
     factory: SessionFactory,
     *,
     ship_id: int,
-    fields: ShipFields,
+    fields: Mapping[str, Any],
     expected_version: int | None = None,
 ) -> None:
     """Change a ship's data or present state; Structure or Flotation above max is refused.
 
-    expected_version: the version the player's form showed; when another player has changed
-    the ship since, the edit is refused instead of overwriting their change.
+    fields["version"] (or expected_version): the version the player's form showed; when another
+    player has changed the ship since, the edit is refused instead of overwriting their change.
     """
-    values = _validate_ship(fields)
+    update = _validate_ship({"version": expected_version, **fields}, ShipUpdate)
+    values = update.model_dump(exclude={"version"})
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
-        require_version(ship, expected_version, ship.name)
+        require_version(ship, update.version, ship.name)
         side = get_row(session, Side, ship.side_id)
         before = journal.row_state(ship)
         for key, value in values.items():
@@ -448,7 +417,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
 def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> None:
     """Put the number of fire markers on a ship (any marker gives -2 on tests, SMR2 §3.6)."""
     errors: dict[str, str] = {}
-    require_range(errors, "fire_markers", count, 0, 99)
+    require_declared(errors, ShipBase, "fire_markers", count)
     check(errors)
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
@@ -472,21 +441,6 @@ def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> No
         )
 
 
-def _validate_battery(
-    mount: str, calibre: str, guns: int, ip: str, range_bands: str, notes: str
-) -> None:
-    errors: dict[str, str] = {}
-    if mount not in MOUNTS:
-        errors["mount"] = f"must be one of {', '.join(MOUNTS)}"
-    require_range(errors, "guns", guns, 0, 99)
-    for key, value, limit in (("calibre", calibre, 20), ("ip", ip, 20),
-                              ("range_bands", range_bands, 40), ("notes", notes, 400)):  # fmt: skip
-        if len(value.strip()) > limit:
-            errors[key] = f"must be at most {limit} characters"
-        require_plain(errors, key, value)
-    check(errors)
-
-
 def save_battery(
     factory: SessionFactory,
     *,
@@ -498,9 +452,13 @@ def save_battery(
     ip: str = "",
     range_bands: str = "",
     notes: str = "",
+    version: int | None = None,
 ) -> int:
-    """Add a battery (weapon mount) to a ship, or change one (battery_id given)."""
-    _validate_battery(mount, calibre, guns, ip, range_bands, notes)
+    """Add a battery (weapon mount) to a ship, or change one (battery_id given); on a change,
+    `version` (the one the player's form showed) refuses it when another player changed it."""
+    typed = checked(BatteryUpdate, {"mount": mount, "calibre": calibre, "guns": guns, "ip": ip,
+                                    "range_bands": range_bands, "notes": notes,
+                                    "version": version}, names=())  # fmt: skip
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         side = get_row(session, Side, ship.side_id)
@@ -511,12 +469,10 @@ def save_battery(
         )
         if battery.ship_id != ship_id:
             raise InvalidInput({"mount": f"that battery belongs to another ship, not {ship.name}"})
-        battery.mount, battery.calibre, battery.guns = mount, calibre.strip(), guns
-        battery.ip, battery.range_bands, battery.notes = (
-            ip.strip(),
-            range_bands.strip(),
-            notes.strip(),
-        )
+        if battery_id:
+            require_version(battery, typed.version, f"{ship.name}'s {battery.mount}")
+        for key, value in typed.model_dump(exclude={"version"}).items():
+            setattr(battery, key, value)
         session.add(battery)
         session.flush()
         journal.append(
@@ -547,20 +503,14 @@ def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
         session.delete(battery)
 
 
-def _grade_for(acquisition: str, training: int, roll: int | None, errors: dict[str, str]) -> int:
-    if acquisition not in tuple(Acquisition):
-        errors["acquisition"] = "must be 'random' (rolled) or 'direct' (bought)"
-        return 1
-    require_range(errors, "training", training, 1, 5)
-    if acquisition == Acquisition.DIRECT:
-        return training
-    if roll is None:
+def _grade_for(rating: CrewUpdate, errors: dict[str, str]) -> int:
+    """The grade a rating gives: the level bought, or the d10 read at the level paid for."""
+    if rating.acquisition == Acquisition.DIRECT:
+        return rating.training
+    if rating.roll is None:
         errors["roll"] = "type the d10 you rolled (1..10), or let the tracker roll"
         return 1
-    require_range(errors, "roll", roll, 1, 10)
-    if errors:
-        return 1
-    return smr.grade_from_roll(training, roll)
+    return smr.grade_from_roll(rating.training, rating.roll)
 
 
 def set_commander(
@@ -571,23 +521,29 @@ def set_commander(
     training: int,
     acquisition: str,
     roll: int | None = None,
+    version: int | None = None,
 ) -> None:
-    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1)."""
+    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1).
+
+    version: the commander's version the player's form showed; a newer one refuses the change.
+    """
+    typed = checked(CommanderUpdate, {"name": name, "training": training, "version": version,
+                                      "acquisition": acquisition, "roll": roll})  # fmt: skip
     errors: dict[str, str] = {}
-    grade = _grade_for(acquisition, training, roll, errors)
-    if len(name.strip()) > 60:
-        errors["name"] = "must be at most 60 characters"
-    require_plain(errors, "name", name, name=True)
+    grade = _grade_for(typed, errors)
     check(errors)
+    name = typed.name
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        if commander is not None:
+            require_version(commander, typed.version, commander.name or "The commander")
         before = journal.row_state(commander) if commander else None
         if commander is None:
             commander = Commander(campaign_id=side.campaign_id, training=training, grade=grade,
                                   modifier_now=0, radius_now_cm=10)  # fmt: skip
-        commander.name = name.strip()
+        commander.name = name
         commander.air = squadron.air
         commander.acquisition = Acquisition(acquisition)
         commander.training, commander.grade = training, grade
@@ -707,13 +663,22 @@ def set_crew(
     training: int,
     acquisition: str,
     roll: int | None = None,
+    version: int | None = None,
 ) -> None:
-    """Roll or buy the squadron's crew, optionally plus the commander's modifier."""
+    """Roll or buy the squadron's crew, optionally plus the commander's modifier.
+
+    version: the crew's version the player's form showed; a newer one refuses the change.
+    """
+    typed = checked(CrewUpdate, {"training": training, "acquisition": acquisition,
+                                 "roll": roll, "version": version})  # fmt: skip
     errors: dict[str, str] = {}
-    _grade_for(acquisition, training, roll, errors)
+    _grade_for(typed, errors)
     check(errors)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
+        if squadron.crew_id is not None:
+            require_version(get_row(session, Crew, squadron.crew_id), typed.version,
+                            f"{squadron.name}'s crew")  # fmt: skip
         side = _side_of_squadron(session, squadron)
         campaign_id = side.campaign_id
         from tracker.models import Campaign

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,13 @@ from sqlmodel import Session, col, func, select
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus, ScenarioStatus, UnitType
-from tracker.models.roster import UNIT_TYPES  # re-exported: screens offer it as a pick list
+from tracker.models.roster import UnitCreate as UnitCreate  # re-exported: the unit form
+from tracker.models.roster import (
+    UnitUpdate,
+)
 from tracker.rules import was
 from tracker.services import journal, sealing, secrets, visibility
-from tracker.services.common import beyond_ids, flush_unique, get_row
+from tracker.services.common import beyond_ids, flush_unique, get_row, require_version
 from tracker.services.errors import (
     MAX_INT,
     InvalidInput,
@@ -28,8 +31,8 @@ from tracker.services.errors import (
     check,
     require_plain,
     require_range,
-    require_text,
 )
+from tracker.services.fields import checked
 
 ATTACK_LABELS = {
     "main": "Main guns", "secondary": "Secondary guns", "tertiary": "Tertiary guns",
@@ -38,24 +41,9 @@ ATTACK_LABELS = {
 ATTACK_ROWS = tuple(ATTACK_LABELS)
 
 
-@dataclass(frozen=True)
-class UnitFields:
-    """A War at Sea unit card as the player types it."""
-
-    name: str
-    unit_type: str
-    nation: str = ""
-    points: int = 0
-    year: int | None = None
-    speed: str = ""
-    armor: int = 1
-    vital_armor: int = 1
-    hull_points: int = 1
-    damage: int = 0
-    attacks: dict[str, list[int | None]] | None = None
-    abilities: str = ""
-    extra_decoys: int = 0
-    notes: str = ""
+# What the player typed for a unit card, field by field, not yet checked: UnitCreate checks
+# it, and `attacks` ({row: four dice counts}) is checked here.
+UnitFields = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -90,6 +78,8 @@ class UnitView:
     abilities: tuple[str, ...]
     extra_decoys: int
     notes: str
+    # The row version read (models.versioned): the edit form sends it back.
+    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -132,7 +122,7 @@ def unit_fields_from(values: dict[str, Any]) -> UnitFields:
     """The form's values as the service's input; a malformed attack row names its field."""
     attacks: dict[str, list[int | None]] = {}
     for row in ATTACK_LABELS:
-        text = values.pop(f"attack_{row}")
+        text = values.pop(f"attack_{row}", "")
         try:
             dice = parse_dice(text)
         except ValueError as exc:
@@ -140,7 +130,7 @@ def unit_fields_from(values: dict[str, Any]) -> UnitFields:
                                 "dice counts are whole numbers or -"}) from exc  # fmt: skip
         if dice is not None:
             attacks[row] = dice
-    abilities = "\n".join(a.strip() for a in values.pop("abilities").split(";") if a.strip())
+    abilities = "\n".join(a.strip() for a in values.pop("abilities", "").split(";") if a.strip())
     return UnitFields(**values, attacks=attacks, abilities=abilities)
 
 
@@ -154,35 +144,24 @@ def _attacks(raw: dict[str, list[int | None]] | None, errors: dict[str, str]) ->
     return json.dumps(rows, sort_keys=True)
 
 
-def _validate(fields: UnitFields) -> dict[str, Any]:
+def _validate(fields: Mapping[str, Any]) -> UnitUpdate:
+    """The card as typed, checked against its one declaration (models.roster.WasUnitBase), with
+    the rules that tie its fields together: damage within the hull, decoys for submarines."""
     errors: dict[str, str] = {}
-    values: dict[str, Any] = {"name": require_text(errors, "name", fields.name, 60)}
-    if fields.unit_type not in UNIT_TYPES:
-        errors["unit_type"] = f"must be one of {', '.join(UNIT_TYPES)}"
-    for key, low, high in (
-        ("points", 0, 999),
-        ("armor", 0, 30),
-        ("vital_armor", 0, 30),
-        ("hull_points", 1, 20),
-        ("extra_decoys", 0, was.MAX_EXTRA_DECOYS),
-    ):
-        require_range(errors, key, getattr(fields, key), low, high)  # fmt: skip
-        values[key] = getattr(fields, key)
-    require_range(errors, "damage", fields.damage, 0, fields.hull_points)
-    if fields.year is not None:
-        require_range(errors, "year", fields.year, 1900, 1950)
-    if fields.extra_decoys and fields.unit_type != UnitType.SUBMARINE:
-        errors["extra_decoys"] = "only a submarine has decoy markers"
-    for key, limit in (("nation", 40), ("speed", 4), ("abilities", 2000), ("notes", 2000)):
-        text = getattr(fields, key).strip()
-        if len(text) > limit:
-            errors[key] = f"must be at most {limit} characters"
-        require_plain(errors, key, text)
-        values[key] = text
-    values.update(unit_type=fields.unit_type, year=fields.year, damage=fields.damage,
-                  attacks=_attacks(fields.attacks, errors))  # fmt: skip
+    typed = {key: value for key, value in fields.items() if key != "attacks"}
+    try:
+        unit = checked(UnitUpdate, typed)
+    except InvalidInput as exc:
+        errors, unit = dict(exc.errors), None
+    attacks = _attacks(fields.get("attacks"), errors)
+    if unit is not None:
+        if "damage" not in errors and unit.damage > unit.hull_points:
+            errors["damage"] = f"must be 0..{unit.hull_points}, got {unit.damage}"
+        if unit.extra_decoys and unit.unit_type != UnitType.SUBMARINE:
+            errors["extra_decoys"] = "only a submarine has decoy markers"
     check(errors)
-    return values
+    assert unit is not None
+    return unit.model_copy(update={"attacks": attacks})
 
 
 def _campaign_of_side(session: Session, side_id: int) -> tuple[Side, Campaign]:
@@ -212,15 +191,21 @@ def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasU
 
 
 def save_unit(
-    factory: SessionFactory, *, side_id: int, fields: UnitFields, unit_id: int | None = None
+    factory: SessionFactory, *, side_id: int, fields: Mapping[str, Any], unit_id: int | None = None
 ) -> int:
-    """Add a unit to a side's roster, or change one; the fleet budget is checked (decoys too)."""
-    values = _validate(fields)
+    """Add a unit to a side's roster, or change one; the fleet budget is checked (decoys too).
+
+    fields["version"]: on an edit, the version the player's form showed; a newer one refuses it.
+    """
+    checked_unit = _validate(fields)
+    values = checked_unit.model_dump(exclude={"version"})
     with session_scope(factory) as session:
         side, campaign = _campaign_of_side(session, side_id)
         unit = get_row(session, WasUnit, unit_id) if unit_id else WasUnit(side_id=side_id, **values)
         if unit.side_id != side_id:
             raise InvalidInput({"name": "that unit belongs to another side"})
+        if unit_id:
+            require_version(unit, checked_unit.version, unit.name)
         for key, value in values.items():
             setattr(unit, key, value)
         session.add(unit)
@@ -437,7 +422,7 @@ def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> Unit
         destroyed=_destroyed(unit),
         attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
-        extra_decoys=unit.extra_decoys, notes=unit.notes,
+        extra_decoys=unit.extra_decoys, notes=unit.notes, version=unit.version,
     )  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.fields import read
 from tracker.models.kinds import (
     CriticalStatus,
     HalfStrengthScope,
@@ -56,6 +57,7 @@ def _commander_view(commander: Commander) -> CommanderView:
         command_limit=smr.command_limit(commander.grade),
         cost=smr.commander_cost(commander.training, air=commander.air),
         status=commander.status,
+        version=commander.version,
     )
 
 
@@ -73,6 +75,7 @@ def _crew_view(crew: Crew) -> CrewView:
         modifier_now=crew.modifier_now,
         # RULES.md §SMR2: keyed to the level paid for, like the commander's cost.
         cost_percent=smr.crew_cost_percent(crew.training),
+        version=crew.version,
     )
 
 
@@ -281,10 +284,7 @@ def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
         select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
     ).all()
     return tuple(
-        BatteryView(
-            id=b.id or 0, mount=b.mount, calibre=b.calibre, guns=b.guns, ip=b.ip,
-            range_bands=b.range_bands, notes=b.notes,
-        )
+        read(BatteryView, b)
         for b in rows
     )  # fmt: skip
 
@@ -332,6 +332,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             squadron_name=squadron.name,
             air=squadron.air,
             notes=squadron.notes,
+            squadron_version=squadron.version,
             commander=_commander_view(commander) if commander else None,
             crew=_crew_view(crew) if crew else None,
             ships=views,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# A battery is shown as its family's read model (models.fleet.BatteryRead).
+from tracker.models.fleet import BatteryRead as BatteryView
+
 
 @dataclass(frozen=True)
 class CampaignSummary:
@@ -26,6 +29,7 @@ class CampaignSummary:
     half_strength_scope: str = "scenario"
     aircraft_mission: str = "turn"
     owner_idle_seconds: int = 60
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class ScenarioView:
     status: str
     turn: int
     ships: int = 0
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class SideView:
     name: str
     nation: str
     squadrons: tuple[SquadronRef, ...]
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,7 @@ class CommanderView:
     command_limit: int
     cost: int
     status: str
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -94,17 +101,7 @@ class CrewView:
     modifier_base: int
     modifier_now: int
     cost_percent: int
-
-
-@dataclass(frozen=True)
-class BatteryView:
-    id: int
-    mount: str
-    calibre: str
-    guns: int
-    ip: str
-    range_bands: str
-    notes: str
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -172,6 +169,8 @@ class RecordSheet:
     half_strength: bool
     # The ship carrying the commander (SMR2 §3.1), or the one he was lost with.
     commander_ship: str = ""
+    # The squadron's row version read (models.versioned): its edit form sends it back.
+    squadron_version: int = 1
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,204 @@
+"""One declaration per field: its type, bounds, label and help, and the player's messages.
+
+A model family (`XBase` / `X(table=True)` / `XCreate` / `XUpdate` / `XRead`, as SQLModel's
+documentation teaches) declares each field once, on the Base, with `field(...)`: the bounds as
+pydantic's `ge`/`le`/`max_length`, the label and help for forms and prints in
+`json_schema_extra`. The form, the service, the CSV columns and the JSON import all read them
+from there, so a bound cannot differ between them.
+
+Table models do not validate on construction; a service validates what the player typed with
+`validate(XCreate, values)`, which raises InvalidInput with one message per field, saying what
+is wrong and what to type.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import NoneType, UnionType
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import AfterValidator, BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+from sqlmodel import Field
+from sqlmodel.main import SQLModelConfig
+
+from tracker.errors import InvalidInput
+
+M = TypeVar("M", bound=BaseModel)
+
+# What the player typed for a Create or Update: surrounding blanks dropped before any bound is
+# checked, and a key the model does not know refused (a typo must not be dropped silently).
+INPUT_CONFIG = SQLModelConfig(str_strip_whitespace=True, extra="forbid")
+
+
+def field(
+    default: Any = ...,
+    *,
+    label: str,
+    help: str = "",
+    blank: str = "",
+    options: Sequence[tuple[str, Any]] = (),
+    **bounds: Any,
+) -> Any:
+    """A field declared once: `bounds` are Field's (ge, le, max_length, foreign_key, ...);
+    `label` and `help` are what a form or a print shows; `blank` says what a blank means in a
+    form (the field may then be left blank); `options` are a select's (shown, value) pairs."""
+    extra: dict[str, Any] = {"label": label}
+    if help:
+        extra["help"] = help
+    if blank:
+        extra["blank"] = blank
+    if options:
+        extra["options"] = [list(option) for option in options]
+    return Field(default, schema_extra={"json_schema_extra": extra}, **bounds)
+
+
+def one_of(words: Iterable[str]) -> AfterValidator:
+    """A text field that holds one of a few words (stored as text: the column stays a string)."""
+    allowed = tuple(words)
+
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
+        return value
+
+    return AfterValidator(check)
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """A field as a form or a column sees it: plain values, read from the model's declaration."""
+
+    key: str
+    label: str
+    kind: str  # text | int | bool | select
+    help: str = ""
+    low: int | None = None
+    high: int | None = None
+    max_length: int | None = None
+    optional: bool = False  # may be left blank (None), `blank` says what that means
+    blank: str = ""
+    required: bool = False  # no default: the player must give it
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def _bound(info: FieldInfo, name: str) -> Any:
+    return next((getattr(m, name) for m in info.metadata if hasattr(m, name)), None)
+
+
+def _extra(info: FieldInfo) -> dict[str, Any]:
+    extra = info.json_schema_extra
+    return extra if isinstance(extra, dict) else {}
+
+
+def _kind(annotation: Any) -> tuple[str, bool, tuple[tuple[str, Any], ...]]:
+    """(kind, may be None, options) of an annotation."""
+    optional = False
+    if get_origin(annotation) in (Union, UnionType):
+        args = [arg for arg in get_args(annotation) if arg is not NoneType]
+        optional = len(args) < len(get_args(annotation))
+        annotation = args[0] if len(args) == 1 else annotation
+    if get_origin(annotation) is Literal:
+        return "select", optional, tuple((str(word), word) for word in get_args(annotation))
+    if annotation is bool:
+        return "bool", optional, ()
+    if annotation is int:
+        return "int", optional, ()
+    return "text", optional, ()
+
+
+def rule_of(key: str, info: FieldInfo) -> FieldRule:
+    """One field's rule, from its declaration."""
+    extra = _extra(info)
+    kind, optional, options = _kind(info.annotation)
+    if extra.get("options"):
+        kind = "select"
+        options = tuple((str(shown), value) for shown, value in extra["options"])
+    return FieldRule(
+        key=key,
+        label=str(extra.get("label", key.replace("_", " ").capitalize())),
+        kind=kind,
+        help=str(extra.get("help", "")),
+        low=_bound(info, "ge"),
+        high=_bound(info, "le"),
+        max_length=_bound(info, "max_length"),
+        optional=optional or bool(extra.get("blank")),
+        blank=str(extra.get("blank", "")),
+        required=info.is_required(),
+        options=options,
+    )
+
+
+def rules(model: type[BaseModel], keys: Iterable[str] | None = None) -> tuple[FieldRule, ...]:
+    """The rules of a model's fields (those named in `keys`, in that order; else all)."""
+    fields = model.model_fields
+    return tuple(rule_of(key, fields[key]) for key in (keys or fields))
+
+
+def allowed(rule: FieldRule) -> str:
+    """The bounds as a player reads them: `1..20`, `0 or more`, `20 or less`."""
+    if rule.low is not None and rule.high is not None:
+        return f"{rule.low}..{rule.high}"
+    if rule.low is not None:
+        return f"{rule.low} or more"
+    return f"{rule.high} or less" if rule.high is not None else ""
+
+
+def _message(model: type[BaseModel], key: str, error: Any) -> str:
+    """pydantic's error as the player's message: what is wrong and what to type."""
+    kind, value, ctx = error["type"], error.get("input"), error.get("ctx") or {}
+    info = model.model_fields.get(key)
+    rule = rule_of(key, info) if info is not None else None
+    if kind in ("greater_than_equal", "less_than_equal") and rule is not None:
+        return f"must be {allowed(rule)}, got {value}"
+    if kind == "string_too_long":
+        length = len(value) if isinstance(value, str) else "more"
+        return f"must be at most {ctx.get('max_length')} characters, got {length}"
+    if kind == "string_too_short":
+        return "must not be blank"
+    if kind in ("int_parsing", "int_type", "int_from_float", "int_parsing_size", "finite_number"):
+        hint = f" ({allowed(rule)})" if rule is not None and allowed(rule) else ""
+        return f"type a whole number{hint}, not {value!r}"
+    if kind == "bool_parsing" or kind == "bool_type":
+        return f"must be yes or no, not {value!r}"
+    if kind == "string_type":
+        return f"must be text, not {value!r}"
+    if kind in ("literal_error", "enum"):
+        return f"must be one of {ctx.get('expected')}"
+    if kind == "missing":
+        return "required: type a value"
+    if kind == "extra_forbidden":
+        return "is not a field of this form: leave it out"
+    if kind == "value_error" and "error" in ctx:
+        return str(ctx["error"])
+    return f"is not valid here ({str(error.get('msg', '')).lower()}): retype it"
+
+
+def errors_of(model: type[BaseModel], exc: ValidationError) -> dict[str, str]:
+    """Each field's first problem, as the player's message ({field: message})."""
+    found: dict[str, str] = {}
+    for error in exc.errors():
+        key = str(error["loc"][0]) if error["loc"] else "form"
+        found.setdefault(key, _message(model, key, error))
+    return found
+
+
+def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
+    """The values checked against the model's declarations, or InvalidInput naming each field
+    that is wrong; nothing is written by a caller that lets it propagate."""
+    data = values.model_dump() if isinstance(values, BaseModel) else dict(values)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidInput(errors_of(model, exc)) from exc
+
+
+def read(model: type[M], row: Any) -> M:
+    """A stored row as its read model, never refused: a value out of today's bounds (an older
+    file) is shown as stored, not rejected (model_construct skips validation)."""
+    return model.model_construct(**{key: getattr(row, key) for key in model.model_fields})
+
+
+__all__ = [
+    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "read", "rule_of",
+    "rules", "validate",
+]  # fmt: skip

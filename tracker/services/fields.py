@@ -1,0 +1,47 @@
+"""What the player typed, checked against the one declaration of each field (models.fields).
+
+A service validates its input here: the bounds, types and lengths its model family declares,
+and, for every text, the characters no text (and no name) may hold. Screens read the same
+declarations through `rules` to build their forms, so a form and its service cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from tracker.models.fields import FieldRule, allowed, rule_of, rules, validate
+from tracker.services.errors import InvalidInput, require_plain
+
+__all__ = ["FieldRule", "allowed", "checked", "require_declared", "rules"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def checked(model: type[M], values: Mapping[str, Any], *, names: Iterable[str] = ("name",)) -> M:
+    """The values as the model, or InvalidInput naming every field that is wrong: out of its
+    bounds, of the wrong type, or holding a character no text (for `names`, no name) may hold."""
+    errors: dict[str, str] = {}
+    try:
+        result: M | None = validate(model, values)
+    except InvalidInput as exc:
+        errors, result = dict(exc.errors), None
+    name_keys = set(names)
+    for key, value in values.items():
+        if isinstance(value, str):
+            require_plain(errors, key, value.strip(), name=key in name_keys)
+    if errors or result is None:
+        raise InvalidInput(errors)
+    return result
+
+
+def require_declared(
+    errors: dict[str, str], model: type[BaseModel], key: str, value: int, *, field: str = ""
+) -> None:
+    """Record an error (under `field`, else `key`) when value lies outside the bounds the model
+    declares for `key`: an action that sets one field checks it against that one declaration."""
+    rule = rule_of(key, model.model_fields[key])
+    if (rule.low is not None and value < rule.low) or (rule.high is not None and value > rule.high):
+        errors[field or key] = f"must be {allowed(rule)}, got {value}"
