@@ -103,7 +103,8 @@ class DamageEntryScreen(TrackerScreen):
     ]  # fmt: skip
     # Damage entry only records, and the umpire's view opens no way to it; should it be
     # reached, it records nothing.
-    READ_ONLY_ACTIONS = frozenset({"back", "tables", "focus_ships"})
+    # Down reaches the ship finder there (no line is recalled in that view).
+    READ_ONLY_ACTIONS = frozenset({"back", "tables", "newer_line"})
     HELP_EXTRA = [("enter", "Record the line; on an ambiguous name, ask which ship")]
 
     def __init__(
