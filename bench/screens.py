@@ -88,6 +88,11 @@ async def settled(app: TrackerApp) -> None:
         await asyncio.wait_for(screen.wait_for_refresh(), TIMEOUT)
 
 
+def showing(app: TrackerApp, kind: type[Screen[Any]]) -> Callable[[], bool]:
+    """Whether the app shows that kind of screen (a condition for until)."""
+    return lambda: isinstance(app.screen, kind)
+
+
 async def until(condition: Callable[[], bool]) -> None:
     deadline = time.perf_counter() + TIMEOUT
     while not condition():
@@ -277,7 +282,7 @@ async def serve(args: argparse.Namespace) -> None:
                     await settled(app)
                     for back_to in (RecordSheetScreen, CampaignScreen):
                         post_key(app, "escape")
-                        await until(lambda back_to=back_to: isinstance(app.screen, back_to))
+                        await until(showing(app, back_to))
                         await settled(app)
                     answer({})
                 elif order["op"] == "keystroke":
