@@ -16,7 +16,11 @@ in the same run, the same way, the two sides taking turns:
 5. the peak memory (VmHWM, the peak resident set) of the tracker run on the large campaign
    through to a record sheet, against the bare Textual app (the processes of figure 1);
 6. a CSV import of 10,000 ships into one squadron against one of 1,000, as time per row (an
-   import linear in its rows costs the same per row at any size), each into a fresh file.
+   import linear in its rows costs the same per row at any size), each into a fresh file;
+7. the routine hit at the table (`d s3 f1 fm+1` Enter on the record sheet's highlighted ship):
+   the app's own share, damage entry opened, each key's preview painted and the hit recorded,
+   on the large campaign, against the issue's goal of 100 ms (a fixed figure, not a run); its
+   title counts the keys scripted, and those of the same line on the sheet's next ship.
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
@@ -74,7 +78,10 @@ PRESETS = {
     "default": (generate.SMALL, generate.LARGE),
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
-GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5, 6: 1.5}
+GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5, 6: 1.5, 7: 1.0}
+# Figure 7's goal (issue 17): the app's share of a routine hit, in seconds, and the keys.
+ROUTINE_SECONDS = 0.100
+ROUTINE_KEYS_GOAL, NEXT_SHIP_KEYS_GOAL = 12, 4
 # Figure 6: the rows of the small and the large import, by preset.
 IMPORT_ROWS = {"default": (1_000, 10_000), "tiny": (20, 200)}
 # Figure 3's runs take milliseconds: it takes this many per run of the others.
@@ -405,7 +412,7 @@ def figures_2_and_4(
     runs: int,
     warmup: int,
     profile: Path | None,
-) -> tuple[Figure, Figure, Breakdown]:
+) -> tuple[Figure, Figure, Breakdown, Figure]:
     """Both campaigns open in a worker each; every measurement is made on one, then on the
     other (which goes first alternates), so drift of the machine falls on both sides alike."""
     workers = {
@@ -413,14 +420,19 @@ def figures_2_and_4(
         "large": ScreensWorker(large, env, "large", workdir, profile),
     }
     times: dict[str, dict[str, list[float]]] = {"small": {}, "large": {}}
+    said: dict[str, dict[str, Any]] = {}  # each worker's last answer (figure 7's keys)
 
     def in_turns(name: str, **order: Any) -> None:
         for run in range(warmup + runs):
             labels = ("small", "large") if run % 2 == 0 else ("large", "small")
             for label in labels:
-                seconds = workers[label].ask(**order, timed=run >= warmup)["seconds"]
+                said[label] = workers[label].ask(**order, timed=run >= warmup)
+                seconds = said[label]["seconds"]
                 if run >= warmup:
                     times[label].setdefault(name, []).append(seconds)
+                    for part in ("open", "preview", "record"):  # figure 7's parts
+                        if part in said[label]:
+                            times[label].setdefault(part, []).append(said[label][part])
 
     try:
         for worker in workers.values():
@@ -430,6 +442,9 @@ def figures_2_and_4(
         for worker in workers.values():
             worker.ask(op="damage")
         in_turns("keystroke", op="keystroke")
+        for worker in workers.values():
+            worker.ask(op="leave")
+        in_turns("routine", op="routine")
         for worker in workers.values():
             worker.close()
     finally:
@@ -460,7 +475,21 @@ def figures_2_and_4(
         "s",
         {"small": on_small["keystroke"], "large": on_large["keystroke"]},
     )
-    return screens, keys, breakdown
+    keys_said = said["large"]
+    routine = Figure(
+        7,
+        f"Routine hit from the sheet, {keys_said['keys']} keys (goal {ROUTINE_KEYS_GOAL}), next "
+        f"ship {keys_said['next_ship_keys']} (goal <= {NEXT_SHIP_KEYS_GOAL}): open + preview + "
+        "record",
+        "goal",
+        ROUTINE_SECONDS,
+        "large campaign",
+        median(on_large["routine"]),
+        "s",
+        {"small": on_small["routine"], "large": on_large["routine"]}
+        | {part: on_large[part] for part in ("open", "preview", "record")},
+    )
+    return screens, keys, breakdown, routine
 
 
 BARE_INSERT = (
@@ -741,6 +770,8 @@ def profiles(
             for label in ("large", "small"):
                 path = folder / f"{label}-keystroke.prof"
                 parts.append(f"### {label} campaign\n{hotspots(path, runs)}")
+        elif number == 7:
+            parts.append(hotspots(folder / "large-routine.prof", runs))
         elif number == 5:
             parts.append(
                 "Peak memory (VmHWM) of a process that only imports:\n" + memory_by_import(env)
@@ -770,6 +801,17 @@ def table(figures: dict[int, Figure], breakdown: Breakdown | None) -> str:
             "",
             f"Figure 1 until the campaign list shows the large campaign: "
             f"{first.show(shown)}, {shown / first.baseline:.2f}x the bare app's first paint.",
+        ]
+    routine = figures.get(7)
+    if routine is not None:
+        lines += [
+            "",
+            "Figure 7 in parts (large campaign, median): "
+            + ", ".join(
+                f"{part} {median(routine.samples[part]) * 1000:.1f} ms"
+                for part in ("open", "preview", "record")
+            )
+            + f"; on the small campaign {median(routine.samples['small']) * 1000:.1f} ms in all.",
         ]
     if breakdown is not None and breakdown.rows:
         lines += [
@@ -854,7 +896,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
 
     def screens() -> None:
         nonlocal breakdown
-        figures[2], figures[4], breakdown = figures_2_and_4(
+        figures[2], figures[4], breakdown, figures[7] = figures_2_and_4(
             small, large, env, workdir, args.runs, args.warmup, profile
         )
 
@@ -867,7 +909,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
 
     steps = [
         ({1, 5}, "1 and 5: the whole process, its start and its peak memory", whole),
-        ({2, 4}, "2 and 4: screens and the keystroke", screens),
+        ({2, 4, 7}, "2, 4 and 7: screens, the keystroke and the routine hit", screens),
         ({3}, "3: recording a hit", hits),
         ({6}, "6: importing rows", imports),
     ]

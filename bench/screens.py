@@ -15,6 +15,7 @@ then one JSON command a line on stdin, one JSON answer a line on stdout:
     {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41}
     {"op": "damage"}     (the record sheet, then d)       -> {}
     {"op": "keystroke", "timed": true}                    -> {"seconds": 0.05}
+    {"op": "routine", "timed": true}  (figure 7)          -> {"seconds": 0.09, "keys": 12, ...}
     {"op": "quit"}       (profiles written, then exit)
 """
 
@@ -35,7 +36,7 @@ from typing import Any
 
 from textual import events
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, session_factory
@@ -45,9 +46,15 @@ from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.roster import RosterScreen
+from tracker.services import history
 
 SIZE = (120, 40)
 TIMEOUT = 60.0
+# Figure 7: the routine hit, typed from the record sheet on the highlighted ship, then the same
+# line on the sheet's next ship (the last line's damage, the next ship, Enter).
+ROUTINE = "s3 f1 fm+1"
+ROUTINE_KEYS = ("d", *("space" if char == " " else char for char in ROUTINE), "enter")
+NEXT_SHIP_KEYS = ("ctrl+r", "ctrl+down", "enter")
 
 # (name, key on the campaign screen, the screen it opens, "its data is in")
 SCREENS: tuple[tuple[str, str, type[Screen[Any]], Callable[[Any], bool]], ...] = (
@@ -61,7 +68,7 @@ SCREEN_NAMES = tuple(name for name, *_ in SCREENS)
 
 def post_key(app: TrackerApp, key: str) -> None:
     """A key as the terminal driver delivers it."""
-    character = key if len(key) == 1 else None
+    character = key if len(key) == 1 else {"space": " "}.get(key)
     event = events.Key(key, character)
     event.set_sender(app)
     app.post_message(event)
@@ -79,6 +86,11 @@ async def settled(app: TrackerApp) -> None:
                 waiting.append(done.wait())
         await asyncio.wait_for(asyncio.gather(*waiting), TIMEOUT)
         await asyncio.wait_for(screen.wait_for_refresh(), TIMEOUT)
+
+
+def showing(app: TrackerApp, kind: type[Screen[Any]]) -> Callable[[], bool]:
+    """Whether the app shows that kind of screen (a condition for until)."""
+    return lambda: isinstance(app.screen, kind)
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -137,6 +149,66 @@ async def keystroke(
         await until(lambda: preview.content is not shown)
         await settled(app)
         return time.perf_counter() - started
+
+
+async def routine_hit(app: TrackerApp, profile: cProfile.Profile | None) -> dict[str, Any]:
+    """From the campaign screen: the first squadron's sheet, the cursor on a ship the routine
+    hit does not sink (nor the next one), then the keys a player presses. Timed: the app's own
+    share (damage entry opened, each key's preview painted, the hit recorded and shown), not
+    the player's typing. Both hits are undone afterwards, so every run finds the same ships."""
+    post_key(app, "enter")
+    await until(lambda: isinstance(app.screen, RecordSheetScreen) and app.screen.record is not None)
+    await settled(app)
+    sheet = app.screen
+    assert isinstance(sheet, RecordSheetScreen) and sheet.record is not None
+    ships = sheet.record.ships
+    fit = [s.structure_now > 3 and s.flotation_now > 1 and not s.sunk and not s.condition
+           for s in ships]  # fmt: skip
+    row = next((i for i in range(len(ships) - 1) if fit[i] and fit[i + 1]), None)
+    if row is None:
+        raise RuntimeError("no two ships side by side on the first sheet can take the hit")
+    sheet.query_one(DataTable).move_cursor(row=row)
+    await settled(app)
+    parts: dict[str, float] = {}
+    with profiling(profile):
+        started = time.perf_counter()
+        post_key(app, "d")
+        await until(lambda: isinstance(app.screen, DamageEntryScreen))
+        await settled(app)
+        parts["open"] = time.perf_counter() - started
+        entry = app.screen
+        field = entry.query_one("#shorthand", Input)
+        last = entry.query_one("#last-hit", Static)
+        parts["preview"] = 0.0
+        for key in ROUTINE_KEYS[1:-1]:
+            before = field.value
+            started = time.perf_counter()
+            post_key(app, key)
+            await until(lambda before=before: field.value != before)  # type: ignore[misc]
+            await settled(app)
+            parts["preview"] += time.perf_counter() - started
+        started = time.perf_counter()
+        post_key(app, "enter")
+        await until(lambda: bool(last.display))
+        await settled(app)
+        parts["record"] = time.perf_counter() - started
+    first = str(last.render())
+    for key in NEXT_SHIP_KEYS:
+        post_key(app, key)
+        await settled(app)
+    await until(lambda: str(last.render()) != first)
+    hit = (ships[row].name in first, ships[row + 1].name in str(last.render()))
+    if not all(hit):
+        raise RuntimeError(f"the hits did not go to the sheet's ships: {hit}")
+    for _ in range(2):
+        history.undo_last(app.factory, campaign_id=sheet.record.campaign_id)
+    post_key(app, "escape")
+    await until(lambda: app.screen is sheet)
+    post_key(app, "escape")
+    await until(lambda: isinstance(app.screen, CampaignScreen))
+    await settled(app)
+    return {"seconds": sum(parts.values()), **parts, "keys": len(ROUTINE_KEYS),
+            "next_ship_keys": len(NEXT_SHIP_KEYS)}  # fmt: skip
 
 
 class Profiles:
@@ -202,6 +274,16 @@ async def serve(args: argparse.Namespace) -> None:
                     answer({"seconds": seconds})
                 elif order["op"] == "damage":
                     await to_damage_entry(app)
+                    answer({})
+                elif order["op"] == "routine":
+                    answer(await routine_hit(app, profiles.of("routine", order["timed"])))
+                elif order["op"] == "leave":  # damage entry, its line dropped, and the sheet
+                    app.screen.query_one("#shorthand", Input).value = ""
+                    await settled(app)
+                    for back_to in (RecordSheetScreen, CampaignScreen):
+                        post_key(app, "escape")
+                        await until(showing(app, back_to))
+                        await settled(app)
                     answer({})
                 elif order["op"] == "keystroke":
                     profile = profiles.of("keystroke", order["timed"])

@@ -357,7 +357,7 @@ KEPT = {
     "MineCheckScreen": {"back", "table"},
     "MineTableScreen": {"back"},
     "CriticalTablesScreen": {"back"},
-    "DamageEntryScreen": {"back", "tables", "focus_ships"},  # not reachable from the others
+    "DamageEntryScreen": {"back", "tables", "newer_line"},  # not reachable from the others
 }
 
 

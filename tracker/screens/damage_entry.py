@@ -12,14 +12,23 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracker.rules.shorthand import CriticalInput, DamageLine, ShorthandError, parse_line
+from tracker.rules.shorthand import (
+    CriticalInput,
+    DamageLine,
+    ShorthandError,
+    best_matches,
+    items_of,
+    line_for,
+    parse_line,
+)
 from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.guard import guarded
+from tracker.screens.next_turn import begin_next_turn, turn_of
 from tracker.screens.zero_outcome import zero_outcome_form
-from tracker.services import damage, rule_tables
+from tracker.services import damage, damage_lines, rule_tables
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
 from tracker.services.errors import (
     DatabaseUnavailable,
@@ -89,23 +98,47 @@ class DamageEntryScreen(TrackerScreen):
         Binding("escape", "back", "Back", tooltip="Back to where you came from"),
         Binding("ctrl+f", "form", "Form", tooltip="Enter the hit in a form instead"),
         Binding("ctrl+t", "tables", "Crit tables", tooltip="The campaign's critical-hit tables"),
-        Binding("down", "focus_ships", "Ships", show=False, tooltip="Pick a ship from the finder"),
-    ]
+        Binding("ctrl+r", "repeat_line", "Repeat",
+                tooltip="The last line again, for another ship: type a few letters of its name"),
+        Binding("ctrl+n", "next_turn", "Next turn", tooltip="Begin the scenario's next turn"),
+        Binding("ctrl+down", "step_ship(1)", "Next ship", show=False,
+                tooltip="The line typed, for the next ship of the record sheet"),
+        Binding("ctrl+up", "step_ship(-1)", "Previous ship", show=False,
+                tooltip="The line typed, for the previous ship of the record sheet"),
+        Binding("up", "older_line", "Earlier line", show=False,
+                tooltip="Recall an earlier line of this campaign"),
+        Binding("down", "newer_line", "Ships", show=False,
+                tooltip="A later line while recalling; else pick a ship from the finder"),
+    ]  # fmt: skip
     # Damage entry only records, and the umpire's view opens no way to it; should it be
     # reached, it records nothing.
-    READ_ONLY_ACTIONS = frozenset({"back", "tables", "focus_ships"})
+    # Down reaches the ship finder there (no line is recalled in that view).
+    READ_ONLY_ACTIONS = frozenset({"back", "tables", "newer_line"})
+    HELP_EXTRA = [("enter", "Record the line; on an ambiguous name, ask which ship")]
 
-    def __init__(self, campaign_id: int, ship_id: int | None = None) -> None:
+    def __init__(
+        self, campaign_id: int, ship_id: int | None = None, sheet: tuple[ShipPick, ...] = ()
+    ) -> None:
         super().__init__()
         self.campaign_id = campaign_id
         self.default_ship_id = ship_id
+        self.sheet = sheet  # the record sheet's ships afloat, in its order (ctrl+down, ctrl+up)
         self.picks: list[ShipPick] = []
         self.picks_for: str | None = None  # the ship words self.picks were found for
         self.pending: tuple[HitRequest, DamageLine] | None = None
+        # Ships the typed name matches equally well (docs: README "The damage shorthand"):
+        # Enter asks which of them rather than record on the first.
+        self.ambiguous: list[ShipPick] = []
+        self.asking = False
+        self.chosen: tuple[str, int] | None = None  # (name, ship id) picked from the finder
+        self.lines: list[str] = []  # the campaign's recorded lines, oldest first (Up, Down)
+        self.recall_at: int | None = None  # the line Up or Down shows, None: the player's own
+        self.draft = ""  # what the player had typed before pressing Up
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="damage-body"):
+            yield Static("", id="last-hit", markup=False)
             yield Label("Hit (ship, then what it took)", classes="caption")
             yield Input(placeholder=PLACEHOLDER, id="shorthand")
             yield Static(GRAMMAR, id="grammar", markup=False)
@@ -121,8 +154,24 @@ class DamageEntryScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         self.title = "Damage entry"
+        self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
         self.query_one("#shorthand", Input).focus()
+        if not self.read_only:
+            self.lines = self._recall_lines()
+        self._show_turn()
         self.refresh_preview()
+
+    def _recall_lines(self) -> list[str]:
+        return damage_lines.recall_lines(self.factory, campaign_id=self.campaign_id)
+
+    def _keep_line(self, line: str) -> None:
+        warning = damage_lines.keep_line(self.factory, campaign_id=self.campaign_id, line=line)
+        if warning:
+            self.notify(warning, severity="warning")
+
+    def _show_turn(self) -> None:
+        now = turn_of(self, self.campaign_id)
+        self.sub_title = now.label if now else "no scenario yet"
 
     def reload(self) -> None:
         self.refresh_preview()
@@ -148,6 +197,10 @@ class DamageEntryScreen(TrackerScreen):
                        id=str(p.id))
                 for p in self.picks
             )  # fmt: skip
+        if self.chosen is not None and self.chosen[0] == words:
+            chosen = next((p for p in self.picks if p.id == self.chosen[1]), None)
+            if chosen is not None:
+                return chosen
         if words.strip():
             return self.picks[0] if self.picks else None
         if self.default_ship_id is not None:
@@ -193,6 +246,7 @@ class DamageEntryScreen(TrackerScreen):
         line_text = self.query_one("#shorthand", Input).value
         preview = self.query_one("#damage-preview", Static)
         self.pending = None
+        self.ambiguous = []
         try:
             line = parse_line(line_text)
         except ShorthandError as error:
@@ -230,6 +284,15 @@ class DamageEntryScreen(TrackerScreen):
                       "Type the ship's name (a few letters do), then the damage.", NOTICE)
             )  # fmt: skip
             return
+        tied = best_matches(line.ship, [pick.name for pick in self.picks])
+        if len(tied) == 1:
+            ship = self.picks[tied[0]]
+        elif len(tied) > 1 and ship.name != (self.chosen or ("", 0))[0]:
+            self.ambiguous = [self.picks[index] for index in tied]
+            names = ", ".join(pick.name for pick in self.ambiguous)
+            preview.update(toned(f"{line.ship!r} matches {names} alike: Enter asks which ship, "
+                                 "or type more of the name.", NOTICE))  # fmt: skip
+            return
         if line.is_empty:
             preview.update(Text(f"{ship.name}: now type what it took, e.g. s3 f1", style="dim"))
             return
@@ -260,7 +323,7 @@ class DamageEntryScreen(TrackerScreen):
             if result is None
             else preview_text(result, auto)
         )
-        others = [p.name for p in self.picks[1:4]] if line.ship else []
+        others = [p.name for p in self.picks if p.id != ship.id][:3] if line.ship else []
         if others and ship.name.lower() != line.ship.lower():
             body.append(f"\n(also matches {', '.join(others)}: type more of the name, or pick "
                         "from the list with down and enter)", style=NOTICE)  # fmt: skip
@@ -272,6 +335,9 @@ class DamageEntryScreen(TrackerScreen):
     def record(self) -> None:
         """Record the previewed hit (rolling any `crit ?` now), then announce what follows."""
         if self.refuse_if_read_only():
+            return
+        if self.ambiguous:
+            self._ask_which()
             return
         if self.pending is None:
             self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
@@ -286,10 +352,42 @@ class DamageEntryScreen(TrackerScreen):
             self._show_dice()
             return
         self.picks_for = None  # the hit may have sunk a ship the picks show
-        self.query_one("#shorthand", Input).value = ""
+        field = self.query_one("#shorthand", Input)
+        kept = line_for(result.ship_name, items_of(field.value))
+        self._keep_line(kept)
+        self.lines = [old for old in self.lines if old != kept] + [kept]
+        self.recall_at, self.draft = None, ""
+        field.value = ""
+        field.focus()
         self.default_ship_id = result.ship_id
+        self._show_result(result)
         self._announce(result)
         self._show_dice()
+
+    def _show_result(self, result: DamageResult) -> None:
+        """Above the line: what was recorded, and the ship a line without a name now hits."""
+        text = Text(f"#{result.entry_id} {damage.describe(result)}", style="bold")
+        for note in result.consequences:
+            text.append(f"\n! {note}", style=ALERT)
+        text.append(f"\nNext line: a name, or none for {result.ship_name}.", style="dim")
+        last = self.query_one("#last-hit", Static)
+        last.update(text)
+        last.display = True
+
+    def _ask_which(self) -> None:
+        """An ambiguous name: the finder lists only the ships it matches alike, to pick one."""
+        options = self.query_one("#ship-candidates", OptionList)
+        options.clear_options()
+        options.add_options(
+            Option(Text(f"{p.name}  ·  {p.squadron}"), id=str(p.id)) for p in self.ambiguous
+        )
+        self.picks_for = None  # the list no longer shows every match
+        self.asking = True
+        options.highlighted = 0
+        options.focus()
+        preview = self.query_one("#damage-preview", Static)
+        preview.update(Text("Which ship? up and down, then enter records on it; escape goes "
+                            "back to the line.", style="bold yellow"))  # fmt: skip
 
     def _announce(self, result: DamageResult) -> None:
         message = damage.describe(result)
@@ -320,14 +418,85 @@ class DamageEntryScreen(TrackerScreen):
             items = field.value[len(rest.ship) :].strip() if rest.ship else field.value.strip()
         except ShorthandError:
             items = ""
+        self.chosen = (pick.name, pick.id)
         field.value = f'"{pick.name}" {items}'.strip() + " "
         field.focus()
         field.cursor_position = len(field.value)
+        if self.asking:  # Enter asked which ship: the pick answers it and records the line
+            self.asking = False
+            self.refresh_preview()
+            self.record()
 
     def action_focus_ships(self) -> None:
         self.query_one("#ship-candidates", OptionList).focus()
 
+    def action_older_line(self) -> None:
+        """Up: the campaign's previous recorded line (kept across restarts)."""
+        if not self.lines:
+            self.notify("No line recorded in this campaign yet.", severity="information")
+            return
+        if self.recall_at is None:
+            self.draft = self.query_one("#shorthand", Input).value
+            self.recall_at = len(self.lines) - 1
+        else:
+            self.recall_at = max(0, self.recall_at - 1)
+        self._put_line(self.lines[self.recall_at])
+
+    def action_newer_line(self) -> None:
+        """Down: a later line while recalling, back to what was typed; else the ship finder."""
+        if self.recall_at is None:
+            self.action_focus_ships()
+            return
+        self.recall_at += 1
+        if self.recall_at >= len(self.lines):
+            self.recall_at = None
+            self._put_line(self.draft)
+        else:
+            self._put_line(self.lines[self.recall_at])
+
+    def _put_line(self, line: str, cursor: int | None = None) -> None:
+        field = self.query_one("#shorthand", Input)
+        field.value = line
+        field.cursor_position = len(line) if cursor is None else cursor
+
+    def action_repeat_line(self) -> None:
+        """The last line's damage without its ship: type a few letters of the next ship's name
+        (or none, for the ship the sheet had highlighted) and Enter."""
+        items = items_of(self.lines[-1]) if self.lines else ""
+        if not items:
+            self.notify("No line recorded in this campaign yet to repeat.", severity="warning")
+            return
+        self.recall_at = None
+        self._put_line(" " + items, cursor=0)
+
+    def action_step_ship(self, step: int) -> None:
+        """The line typed (what the ship took), for the next or previous ship of the sheet."""
+        if not self.sheet:
+            self.notify("Open damage entry from a record sheet (d) to step through its ships.",
+                        severity="warning")  # fmt: skip
+            return
+        now = self.pending[0].ship_id if self.pending else self.default_ship_id
+        ids = [pick.id for pick in self.sheet]
+        at = ids.index(now) + step if now in ids else (0 if step > 0 else -1)
+        pick = self.sheet[at % len(self.sheet)]
+        try:
+            items = items_of(self.query_one("#shorthand", Input).value)
+        except ShorthandError:
+            items = ""
+        self.chosen = (pick.name, pick.id)  # the ship meant, even beside one of the same name
+        self.recall_at = None
+        self._put_line(line_for(pick.name, items) + ("" if items else " "))
+
+    def action_next_turn(self) -> None:
+        begin_next_turn(self, self.campaign_id, self._show_turn)
+
     def action_back(self) -> None:
+        if self.asking or self.focused is self.query_one("#ship-candidates", OptionList):
+            # Escape in the finder goes back to the line, which keeps what was typed.
+            self.asking = False
+            self.query_one("#shorthand", Input).focus()
+            self.refresh_preview()
+            return
         line = self.query_one("#shorthand", Input).value.strip()
         if not line:
             self.dismiss()

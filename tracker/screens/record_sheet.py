@@ -21,9 +21,11 @@ from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
+from tracker.screens.next_turn import begin_next_turn
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import fleet, mines, printing, sheet
+from tracker.services.damage import ShipPick
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
@@ -140,8 +142,8 @@ def criticals_cell(ship: ShipView) -> Text:
     """The critical hits in force: how many, then the newest one's effect (`2 B turret out`)."""
     if not ship.criticals_in_force:
         return Text("")
-    return Text(f"{ship.criticals_in_force} {ship.newest_critical}", style="yellow",
-                overflow="ellipsis", no_wrap=True)  # fmt: skip
+    return toned(f"{ship.criticals_in_force} {ship.newest_critical}", NOTICE,
+                 overflow="ellipsis", no_wrap=True)  # fmt: skip
 
 
 def ship_row(ship: ShipView) -> list[Any]:
@@ -212,6 +214,7 @@ class RecordSheetScreen(TrackerScreen):
             show=False,
         ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
+        Binding("n", "next_turn", "Next turn", tooltip="Begin the scenario's next turn"),
         Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
         Binding(
             "I",
@@ -406,7 +409,18 @@ class RecordSheetScreen(TrackerScreen):
         if self.record is None:
             return
         ship = self._ship()
-        self.app.push_screen(DamageEntryScreen(self.record.campaign_id, ship.id if ship else None))
+        afloat = tuple(
+            ShipPick(id=s.id, name=s.name, side=self.record.side_name,
+                     squadron=self.record.squadron_name, sunk=False)
+            for s in self.record.ships if not s.sunk
+        )  # fmt: skip
+        self.app.push_screen(
+            DamageEntryScreen(self.record.campaign_id, ship.id if ship else None, afloat)
+        )
+
+    def action_next_turn(self) -> None:
+        if self.record is not None:
+            begin_next_turn(self, self.record.campaign_id, self.reload)
 
     def action_import_ships(self) -> None:
         open_csv_import(self, "ships", self.squadron_id)

@@ -830,3 +830,30 @@ def between_scenarios(
         ).first()
         is not None
     )
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """The campaign's current scenario and its turn, for the key that begins the next turn."""
+
+    scenario_id: int
+    title: str
+    status: str
+    turn: int
+
+    @property
+    def label(self) -> str:
+        """`Skagerrak, turn 3` in play; else the scenario and what it is waiting for."""
+        if self.status == "in_play":
+            return f"{self.title}, turn {self.turn}"
+        return f"{self.title} ({self.status.replace('_', ' ')})"
+
+
+def current_turn(factory: SessionFactory, *, campaign_id: int) -> TurnView | None:
+    """The scenario in play (else the next planned, else the last closed) and its turn."""
+    with session_scope(factory) as session:
+        scenario = journal.current_scenario(session, campaign_id)
+        if scenario is None:
+            return None
+        return TurnView(scenario_id=scenario.id or 0, title=scenario.title,
+                        status=scenario.status, turn=scenario.turn)  # fmt: skip
