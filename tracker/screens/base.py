@@ -5,17 +5,21 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tracker.rules.dice import Dice
-from tracker.screens.guard import guard_class
+from tracker.screens import calls
+from tracker.screens.calls import Call, Refused
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
+
+T = TypeVar("T")
 
 READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
@@ -49,8 +53,31 @@ class TrackerScreen(Screen[Any]):
         super().__init_subclass__(**kwargs)
         if "reload" in vars(cls):
             cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
-        # A database that stops answering is said on screen, never a crash (screens.guard).
-        guard_class(cls)
+
+    def call(
+        self,
+        call: Call[T],
+        *,
+        then: Callable[[T], object] | None = None,
+        refused: Refused | None = None,
+        expected: tuple[type[Exception], ...] = (),
+        busy: Widget | None = None,
+    ) -> None:
+        """Run a service call the one way screens do (screens.calls): in a thread worker, in
+        this screen's order, its outcome handled on the UI thread."""
+        calls.run(self, call, then=then, refused=refused, expected=expected, busy=busy)
+
+    def load(self, call: Call[T], then: Callable[[T], object]) -> None:
+        """Read what the screen shows through the path; a row another player removed meanwhile
+        takes the player back."""
+        self.call(call, then=then, refused=self._gone)
+
+    def _gone(self, error: Exception) -> None:
+        if isinstance(error, NotFound):
+            self.notify(f"{error}: going back", severity="error")
+            self.dismiss()
+        else:
+            self.notify(calls.message(error), severity="error")
 
     @property
     def factory(self) -> SessionFactory:

@@ -17,7 +17,6 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.screens.guard import guarded
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
@@ -170,7 +169,6 @@ class DamageEntryScreen(TrackerScreen):
         return CriticalRequest(kind=critical.kind, effect=critical.text, roll=critical.roll)
 
     @on(Input.Changed, "#shorthand")
-    @guarded
     def refresh_preview(self, event: Input.Changed | None = None) -> None:
         """Parse the line and show what it would do; nothing is written.
 
@@ -257,7 +255,6 @@ class DamageEntryScreen(TrackerScreen):
         self.pending = (request, line)
 
     @on(Input.Submitted, "#shorthand")
-    @guarded
     def record(self) -> None:
         """Record the previewed hit (rolling any `crit ?` now), then announce what follows."""
         if self.refuse_if_read_only():
