@@ -49,7 +49,6 @@ NOT_YET_MOVED = {
     ("critical_tables.py", "damage.critical_table"),
     ("critical_tables.py", "damage.delete_table_row"),
     ("critical_tables.py", "damage.save_table_row"),
-    ("csv_import.py", "csv_import.import_csv"),
     ("damage_entry.py", "damage.find_ships"),
     ("damage_entry.py", "damage.preview_hit"),
     ("damage_entry.py", "damage.record_hit"),
