@@ -3,7 +3,7 @@ the screen's order, and one handler for every outcome whatever the calling metho
 
 from __future__ import annotations
 
-import re
+import functools
 import threading
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ from campaign_files import real_campaign_file, run_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settle import settle
+from test_crash import Boom, logged
 from textual.app import App
 from textual.binding import Binding
 
@@ -154,38 +155,59 @@ async def test_two_calls_from_one_screen_run_one_after_the_other_in_order() -> N
         assert not calls.busy(app.probe)
 
 
-LOG_LINE = re.compile(r"^tracker: crashed \((\w+)\); what happened is written in (.+\.log): ")
+async def test_a_screen_closed_while_its_call_runs_is_left_alone() -> None:
+    release = threading.Event()
+
+    def slow() -> str:
+        assert release.wait(30)
+        return "late"
+
+    app = ProbeApp(slow)
+    async with app.run_test() as pilot:
+        app.probe.action_call_it()
+        await app.pop_screen()
+        release.set()
+        await settle(app)
+        await pilot.pause()
+        assert app.probe.results == [] and app.crashed == []
 
 
-class Boom(RuntimeError):
-    """A programming error inside a service."""
+async def test_a_mapped_call_hands_on_its_result_turned_on_the_ui_thread() -> None:
+    threads: list[int] = []
+
+    def words(result: str) -> str:
+        threads.append(threading.get_ident())
+        return f"#{result} laid"
+
+    app = ProbeApp(None)
+    async with app.run_test():
+        app.probe.call(Call(lambda: "7").map(words), then=app.probe.results.append)
+        await settle(app)
+        assert app.probe.results == ["#7 laid"]
+        assert threads == [threading.get_ident()]
+
+
+# TrackerApp.run as the command line calls it, headless: the crash is the app's own.
+HEADLESS = functools.partialmethod(TrackerApp.run, headless=True, size=(80, 24))
 
 
 def test_a_programming_error_in_a_worker_writes_the_crash_log_and_exits_1(
-    tmp_path: Path,
-    config_dir: Path,
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, config_dir: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    path = real_campaign_file(tmp_path / "campaign.db")
-    run = TrackerApp.run
+) -> None:  # fmt: skip
     ran_in: list[int] = []
-
-    def headless(self: TrackerApp, **kwargs: Any) -> Any:
-        return run(self, headless=True, size=(80, 24))
 
     def list_campaigns(factory: Any) -> None:
         ran_in.append(threading.get_ident())
         raise Boom("a bug in the campaign list")
 
-    monkeypatch.setattr(TrackerApp, "run", headless)
+    monkeypatch.setattr(TrackerApp, "run", HEADLESS)
     monkeypatch.setattr(campaigns, "list_campaigns", list_campaigns)
-    outcome = run_main(capsys, ["--db", str(path)])
+    outcome = run_main(capsys, ["--db", str(real_campaign_file(tmp_path / "campaign.db"))])
     assert outcome.status == 1
     assert ran_in and ran_in[0] != threading.get_ident()  # it was a worker's
-    match = LOG_LINE.match(outcome.err.splitlines()[0])
-    assert match is not None and match.group(1) == "Boom", outcome.err
-    log = Path(match.group(2))
+    kind, log = logged(outcome.err)
+    assert kind == "Boom"
     assert log.parent == config_dir / crash_log.FOLDER_NAME
     text = log.read_text(encoding="utf-8")
     assert "in list_campaigns" in text and "Boom: a bug in the campaign list" in text

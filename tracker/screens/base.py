@@ -74,8 +74,9 @@ class TrackerScreen(Screen[Any]):
 
     def _gone(self, error: Exception) -> None:
         if isinstance(error, NotFound):
-            self.notify(f"{error}: going back", severity="error")
-            self.dismiss()
+            if self.is_current:  # the screen's other reads after this one find it gone too
+                self.notify(f"{error}: going back", severity="error")
+                self.dismiss()
         else:
             self.notify(calls.message(error), severity="error")
 

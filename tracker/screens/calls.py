@@ -40,6 +40,7 @@ from textual.worker import Worker
 from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 # The thread workers of the path, by this group: tests wait for them (tests/screens/settle.py).
 GROUP = "service-calls"
@@ -54,6 +55,15 @@ class Call(Generic[T]):
         self.service = service
         self.args = args
         self.kwargs = kwargs
+        self.after: Callable[[Any], Any] | None = None
+
+    def map(self, after: Callable[[T], U]) -> Call[U]:
+        """The same call, its result turned by `after` on the UI thread once it is back (the
+        words a form's caller shows for it)."""
+        mapped: Call[U] = Call(self.service, *self.args, **self.kwargs)  # type: ignore[arg-type]
+        before = self.after
+        mapped.after = after if before is None else (lambda result: after(before(result)))
+        return mapped
 
     def __repr__(self) -> str:
         return f"Call({getattr(self.service, '__qualname__', self.service)!r})"
@@ -138,8 +148,9 @@ def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception |
     try:
         if error is not None:
             _handle(screen, asked, error)
-        elif asked.then is not None and screen.is_attached:
-            asked.then(result)
+        elif asked.then is not None and _present(screen):
+            after = asked.call.after
+            asked.then(after(result) if after is not None else result)
     except Exception as late:  # raised by the screen's own handler
         _handle(screen, asked, late, player=False)
     if queue:
@@ -160,8 +171,16 @@ def _handle(screen: Screen[Any], asked: _Asked, error: Exception, *, player: boo
         screen.app._handle_exception(error)
 
 
+def _present(screen: Screen[Any]) -> bool:
+    """Whether the screen is still there to show an outcome: a screen closed while its call
+    ran (escape on a slow read) has no widgets left to fill, and nothing to show."""
+    stacks = getattr(screen.app, "_screen_stacks", {"": screen.app.screen_stack}).values()
+    closing = screen._closing or screen._closed or screen._pruning
+    return screen.is_attached and not closing and any(screen in stack for stack in stacks)
+
+
 def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:
-    if asked.refused is not None and screen.is_attached:
+    if asked.refused is not None and _present(screen):
         asked.refused(error)
     else:
         screen.app.notify(message(error), severity="error")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -9,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import damage
@@ -20,6 +22,7 @@ INTRO = (
     "also change a stat at once (speed_kn, structure_now, flotation_now, fire_markers)."
 )
 KINDS = ("structural", "underwater")
+Row = tuple[int, int, int, str, str, int]  # id, low, high, effect, stat, amount
 
 
 class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, str, int]]]):
@@ -45,11 +48,22 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
-        self.rows = [
-            (kind, row)
-            for kind in KINDS
-            for row in damage.critical_table(self.factory, campaign_id=self.campaign_id, kind=kind)
-        ]
+        found: list[tuple[str, Row]] = []
+
+        def reader(kind: str) -> Callable[[Sequence[Row]], None]:
+            def read(rows: Sequence[Row]) -> None:
+                found.extend((kind, row) for row in rows)
+                if kind == KINDS[-1]:  # the screen's calls run in order: this one comes last
+                    self._show(found)
+
+            return read
+
+        for kind in KINDS:
+            self.load(Call(damage.critical_table, self.factory, campaign_id=self.campaign_id,
+                           kind=kind), reader(kind))  # fmt: skip
+
+    def _show(self, rows: list[tuple[str, Row]]) -> None:
+        self.rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
@@ -80,8 +94,9 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
     def _open(self, row: tuple[str, tuple[int, int, int, str, str, int]] | None) -> None:
         campaign_id = self.campaign_id
 
-        def submit(values: dict[str, Any]) -> int:
-            return damage.save_table_row(
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(
+                damage.save_table_row,
                 self.factory, campaign_id=campaign_id, row_id=row[1][0] if row else None,
                 **{**values, "stat": values["stat"].strip()},
             )  # fmt: skip
@@ -93,5 +108,5 @@ class CriticalTablesScreen(RuleTableScreen[tuple[str, tuple[int, int, int, str, 
         kind, (_, low, high, effect, _, _) = row
         return f"{kind} row {low}-{high} ({effect})"
 
-    def delete_row(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> None:
-        damage.delete_table_row(self.factory, row_id=row[1][0])
+    def delete_row(self, row: tuple[str, tuple[int, int, int, str, str, int]]) -> Call[None]:
+        return Call(damage.delete_table_row, self.factory, row_id=row[1][0])

@@ -13,7 +13,9 @@ from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tracker.rules.shorthand import CriticalInput, DamageLine, ShorthandError, parse_line
+from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
@@ -262,15 +264,25 @@ class DamageEntryScreen(TrackerScreen):
         if self.pending is None:
             self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
             return
+        if calls.busy(self):
+            # A second enter before the first hit is back would record that hit twice.
+            self.notify("Still recording the last hit.", severity="warning")
+            return
         request, line = self.pending
         ship = next(p for p in self.picks if p.id == request.ship_id)
         try:
             request = self._request(line, ship, rolled=True)
-            result = damage.record_hit(self.factory, request=request)
         except InvalidInput as exc:
-            self.notify("\n".join(exc.errors.values()), severity="error")
-            self._show_dice()
+            self._refused(exc)
             return
+        self.call(Call(damage.record_hit, self.factory, request=request), then=self._recorded,
+                  refused=self._refused)  # fmt: skip
+
+    def _refused(self, exc: Exception) -> None:
+        self.notify(calls.message(exc), severity="error")
+        self._show_dice()
+
+    def _recorded(self, result: DamageResult) -> None:
         self.picks_for = None  # the hit may have sunk a ship the picks show
         self.query_one("#shorthand", Input).value = ""
         self.default_ship_id = result.ship_id

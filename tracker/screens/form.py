@@ -218,7 +218,9 @@ class FormScreen(ModalScreen[Any]):
             calls.run(
                 self,
                 asked,
-                then=lambda result: self._saved(values, result),
+                # A service that returns nothing still tells the caller the form was saved
+                # (True), not cancelled (None).
+                then=lambda result: self._saved(values, True if result is None else result),
                 refused=lambda error: self._refused(values, error),
                 expected=(ConfirmFirst,),
             )
