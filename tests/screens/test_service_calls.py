@@ -155,6 +155,30 @@ async def test_two_calls_from_one_screen_run_one_after_the_other_in_order() -> N
         assert not calls.busy(app.probe)
 
 
+async def test_a_call_asked_for_by_an_outcome_runs_once_after_it() -> None:
+    ran: list[str] = []
+
+    def save() -> str:
+        ran.append("save")
+        return "saved"
+
+    def turn() -> str:
+        ran.append("next turn")
+        return "turn 2"
+
+    app = ProbeApp(None)
+    async with app.run_test():
+
+        def saved(result: str) -> None:
+            app.probe.results.append(result)
+            app.probe.call(Call(turn), then=app.probe.results.append)
+
+        app.probe.call(Call(save), then=saved)
+        await settle(app)
+        assert ran == ["save", "next turn"]
+        assert app.probe.results == ["saved", "turn 2"]
+
+
 async def test_a_screen_closed_while_its_call_runs_is_left_alone() -> None:
     release = threading.Event()
 

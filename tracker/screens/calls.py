@@ -141,10 +141,10 @@ def _start(screen: Screen[Any], asked: _Asked) -> None:
 def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception | None) -> None:
     """The outcome, on the UI thread; then the screen's next call starts."""
     queue = _queues.get(screen)
-    if queue and queue[0] is asked:
-        queue.popleft()
     if asked.shows is not None:
         asked.shows.loading = False
+    # The call stays first in the queue while its outcome is handled: a call the handler asks
+    # for (the reload after a save) waits behind it, and is started once, below.
     try:
         if error is not None:
             _handle(screen, asked, error)
@@ -153,6 +153,8 @@ def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception |
             asked.then(after(result) if after is not None else result)
     except Exception as late:  # raised by the screen's own handler
         _handle(screen, asked, late, player=False)
+    if queue and queue[0] is asked:
+        queue.popleft()
     if queue:
         _start(screen, queue[0])
 
