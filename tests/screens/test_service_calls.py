@@ -22,15 +22,7 @@ from tracker.app import TrackerApp
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.services import campaigns
-from tracker.services.errors import (
-    ChangedElsewhere,
-    ConnectionLost,
-    DatabaseUnavailable,
-    InvalidInput,
-    NotFound,
-    ReadOnlyDatabase,
-)
+from tracker.services import campaigns, errors
 
 
 class Probe(TrackerScreen):
@@ -84,7 +76,9 @@ async def test_a_call_runs_off_the_ui_thread_and_its_result_comes_back_on_it() -
         assert threads and threads[0] != threading.get_ident()
 
 
-@pytest.mark.parametrize("kind", [ConnectionLost, ReadOnlyDatabase, DatabaseUnavailable])
+@pytest.mark.parametrize(
+    "kind", [errors.ConnectionLost, errors.ReadOnlyDatabase, errors.DatabaseUnavailable]
+)
 async def test_an_unavailable_database_is_said_once_and_the_screen_stays(kind: type) -> None:
     def service() -> None:
         raise kind("The database server does not answer: nothing was written.")
@@ -101,7 +95,7 @@ async def test_an_unavailable_database_is_said_once_and_the_screen_stays(kind: t
 
 async def test_a_handler_of_any_name_has_its_database_trouble_said() -> None:
     def service() -> None:
-        raise ConnectionLost("The database server does not answer.")
+        raise errors.ConnectionLost("The database server does not answer.")
 
     app = ProbeApp(service)
     async with app.run_test() as pilot:
@@ -111,14 +105,14 @@ async def test_a_handler_of_any_name_has_its_database_trouble_said() -> None:
         assert app.screen is app.probe and app.crashed == []
 
 
-PLAYERS = st.sampled_from([InvalidInput, NotFound, ChangedElsewhere])
+PLAYERS = st.sampled_from([errors.InvalidInput, errors.NotFound, errors.ChangedElsewhere])
 
 
 @settings(derandomize=True, max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(kind=PLAYERS, text=st.text(min_size=1, max_size=30))
 async def test_the_players_errors_go_to_the_screens_handler(kind: type, text: str) -> None:
-    error = kind({"name": text}) if kind is InvalidInput else kind(text)
+    error = kind({"name": text}) if kind is errors.InvalidInput else kind(text)
 
     def service() -> None:
         raise error
@@ -130,23 +124,24 @@ async def test_the_players_errors_go_to_the_screens_handler(kind: type, text: st
         assert database_toasts(app) == [] and app.crashed == []
 
 
+def service(ran: list[str], name: str, wait: threading.Event | None = None) -> Any:
+    """A service that says it ran (after `wait`, if given) and returns its name."""
+
+    def run() -> str:
+        assert wait is None or wait.wait(30)
+        ran.append(name)
+        return name
+
+    return run
+
+
 async def test_two_calls_from_one_screen_run_one_after_the_other_in_order() -> None:
     release = threading.Event()
     order: list[str] = []
-
-    def first() -> str:
-        assert release.wait(30)
-        order.append("first")
-        return "first"
-
-    def second() -> str:
-        order.append("second")
-        return "second"
-
     app = ProbeApp(None)
     async with app.run_test():
-        app.probe.call(Call(first), then=app.probe.results.append)
-        app.probe.call(Call(second), then=app.probe.results.append)
+        app.probe.call(Call(service(order, "first", release)), then=app.probe.results.append)
+        app.probe.call(Call(service(order, "second")), then=app.probe.results.append)
         assert calls.busy(app.probe)
         release.set()
         await settle(app)
@@ -157,26 +152,17 @@ async def test_two_calls_from_one_screen_run_one_after_the_other_in_order() -> N
 
 async def test_a_call_asked_for_by_an_outcome_runs_once_after_it() -> None:
     ran: list[str] = []
-
-    def save() -> str:
-        ran.append("save")
-        return "saved"
-
-    def turn() -> str:
-        ran.append("next turn")
-        return "turn 2"
-
     app = ProbeApp(None)
     async with app.run_test():
 
         def saved(result: str) -> None:
             app.probe.results.append(result)
-            app.probe.call(Call(turn), then=app.probe.results.append)
+            app.probe.call(Call(service(ran, "next turn")), then=app.probe.results.append)
 
-        app.probe.call(Call(save), then=saved)
+        app.probe.call(Call(service(ran, "save")), then=saved)
         await settle(app)
         assert ran == ["save", "next turn"]
-        assert app.probe.results == ["saved", "turn 2"]
+        assert app.probe.results == ["save", "next turn"]
 
 
 async def test_a_screen_closed_while_its_call_runs_is_left_alone() -> None:

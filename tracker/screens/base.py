@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.screen import Screen
-from textual.widget import Widget
 
 from tracker.rules.dice import Dice
 from tracker.screens import calls
-from tracker.screens.calls import Call, Refused
+from tracker.screens.calls import Call
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
@@ -54,18 +53,10 @@ class TrackerScreen(Screen[Any]):
         if "reload" in vars(cls):
             cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
 
-    def call(
-        self,
-        call: Call[T],
-        *,
-        then: Callable[[T], object] | None = None,
-        refused: Refused | None = None,
-        expected: tuple[type[Exception], ...] = (),
-        busy: Widget | None = None,
-    ) -> None:
-        """Run a service call the one way screens do (screens.calls): in a thread worker, in
-        this screen's order, its outcome handled on the UI thread."""
-        calls.run(self, call, then=then, refused=refused, expected=expected, busy=busy)
+    def call(self, call: Call[T], **options: Any) -> None:
+        """Run a service call the one way screens do (screens.calls.run, with its options):
+        in a thread worker, in this screen's order, its outcome handled on the UI thread."""
+        calls.run(self, call, **options)
 
     def load(self, call: Call[T], then: Callable[[T], object]) -> None:
         """Read what the screen shows through the path; a row another player removed meanwhile

@@ -7,6 +7,7 @@ idle time and whenever the screen is left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -255,16 +256,17 @@ class RosterScreen(OwnerViewScreen):
     def action_import_units(self) -> None:
         open_csv_import(self, "units", self.side_id)
 
-    def action_add_unit(self) -> None:
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
-                roster.save_unit,
-                self.factory,
-                side_id=self.side_id,
-                fields=unit_fields_from(values),
-            )
+    def _save_unit(self, unit_id: int | None = None) -> Callable[[dict[str, Any]], Call[int]]:
+        """A unit form's submit: the unit saved as a new one, or as `unit_id`."""
 
-        self._form("Add unit", unit_fields(None), submit)
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(roster.save_unit, self.factory, side_id=self.side_id, unit_id=unit_id,
+                        fields=unit_fields_from(values))  # fmt: skip
+
+        return submit
+
+    def action_add_unit(self) -> None:
+        self._form("Add unit", unit_fields(None), self._save_unit())
 
     def action_edit_unit(self) -> None:
         unit = self._unit()
@@ -275,16 +277,7 @@ class RosterScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
             return
 
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
-                roster.save_unit,
-                self.factory,
-                side_id=self.side_id,
-                unit_id=unit.id,
-                fields=unit_fields_from(values),
-            )
-
-        self._form(f"Edit {unit.name}", unit_fields(unit), submit)
+        self._form(f"Edit {unit.name}", unit_fields(unit), self._save_unit(unit.id))
 
     def action_copy_unit(self) -> None:
         unit = self._unit()
@@ -292,16 +285,8 @@ class RosterScreen(OwnerViewScreen):
             return
         fields = unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
-
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
-                roster.save_unit,
-                self.factory,
-                side_id=self.side_id,
-                fields=unit_fields_from(values),
-            )
-
-        self._form(f"Copy of {unit.name}", fields, submit, note="Same card; give it its own name.")
+        note = "Same card; give it its own name."
+        self._form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
 
     def action_delete_unit(self) -> None:
         unit = self._unit()
