@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from settle import WAIT_FOR_SCREEN, waiting_for_calls
+from settle import WAIT_FOR_SCREEN, press_each, waiting_for_calls
 from sqlalchemy import Engine
 from textual.pilot import Pilot
 
@@ -42,6 +42,7 @@ def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     started in thread workers (tests/settle.py), so it reads the database and the screen as
     they are once those calls are done."""
     monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
+    monkeypatch.setattr(Pilot, "press", press_each)
 
 
 @pytest.fixture(autouse=True)

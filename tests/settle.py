@@ -16,14 +16,21 @@ from tracker.screens import calls
 
 # Textual's own wait for the screen's pending messages, before the pilot learnt to wait for calls.
 WAIT_FOR_SCREEN = Pilot._wait_for_screen
+PRESS = Pilot.press
 
 
 async def settle(app: App[Any]) -> None:
     """Return once no service call of the app is queued or running; a call's outcome may start
     the next call (a save, then the reload), so this waits until none is left."""
-    while workers := calls.in_flight(app):
+    while workers := [*calls.in_flight(app), *opening(app)]:
         with suppress(WorkerError):
             await app.workers.wait_for_complete(workers)
+        await WAIT_FOR_SCREEN(Pilot(app))  # the screen the open database brings asks for its data
+
+
+def opening(app: App[Any]) -> list[Any]:
+    """The app's opening of the database (TrackerApp's "open-database" worker), not finished."""
+    return [w for w in app.workers if w.name == "open-database" and not w.is_finished]
 
 
 def waiting_for_calls(
@@ -36,3 +43,11 @@ def waiting_for_calls(
         return await wait(self, timeout)
 
     return wait_for_screen
+
+
+async def press_each(self: Pilot[Any], *keys: str) -> None:
+    """Pilot.press, one key at a time: the calls before each key are done when it comes, so
+    `press("r", "enter")` opens the repairs and then acts on the rows they read."""
+    for key in keys:
+        await self.pause()  # the calls, then the refresh their outcome asked for (a cursor)
+        await PRESS(self, key)
