@@ -22,15 +22,9 @@ PRESS = Pilot.press
 async def settle(app: App[Any]) -> None:
     """Return once no service call of the app is queued or running; a call's outcome may start
     the next call (a save, then the reload), so this waits until none is left."""
-    while workers := [*calls.in_flight(app), *opening(app)]:
+    while workers := calls.in_flight(app):
         with suppress(WorkerError):
             await app.workers.wait_for_complete(workers)
-        await WAIT_FOR_SCREEN(Pilot(app))  # the screen the open database brings asks for its data
-
-
-def opening(app: App[Any]) -> list[Any]:
-    """The app's opening of the database (TrackerApp's "open-database" worker), not finished."""
-    return [w for w in app.workers if w.name == "open-database" and not w.is_finished]
 
 
 def waiting_for_calls(
