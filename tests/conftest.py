@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from campaign_files import migrated_engine
 from hypothesis import settings as hypothesis_settings
+from settle import WAIT_FOR_SCREEN, press_each, waiting_for_calls
 from sqlalchemy import Engine
+from textual.pilot import Pilot
 
 from tracker import settings
 from tracker.db import SessionFactory, session_factory
@@ -65,6 +67,15 @@ def _no_real_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         patch.setenv("XDG_CONFIG_HOME", str(folder))
         patch.setenv(settings.DIR_ENV_VAR, str(folder / "tracker"))
         yield
+
+
+@pytest.fixture(autouse=True)
+def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a key, a click or a pause, a pilot test waits for the service calls the screen
+    started in thread workers (tests/settle.py), so it reads the database and the screen as
+    they are once those calls are done."""
+    monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
+    monkeypatch.setattr(Pilot, "press", press_each)
 
 
 @pytest.fixture(autouse=True)

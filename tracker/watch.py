@@ -48,6 +48,11 @@ class ChangeWatch:
         with suppress(DatabaseUnavailable):  # the next look says so
             self.mark = history.change_mark(self.factory)
 
+    def lost_database(self) -> None:
+        """A screen's service call found the database unavailable and said so: the next look
+        that reaches it says that it answers again."""
+        self.lost = True
+
     def _read(self) -> None:
         from tracker.services import history
 

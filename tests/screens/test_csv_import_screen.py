@@ -4,24 +4,27 @@ with problems shows each one and writes nothing; escape cancels. Real files thro
 
 from __future__ import annotations
 
+import asyncio
 import html
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from campaign_files import press_to, sample_app
 from campaign_files import table_rows as rows
+from settle import WAIT_FOR_SCREEN, settle
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, LoadingIndicator, Static
 
 from tracker import paths
 from tracker.app import TrackerApp
-from tracker.screens.csv_import import CsvImportScreen, CsvTree
+from tracker.screens.csv_import import STILL_WORKING, CsvImportScreen, CsvTree
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.roster import RosterScreen
-from tracker.services import campaigns, roster, sheet
+from tracker.services import campaigns, csv_import, roster, sheet
 
 SHIPS = "name,class_name,type_abbrev,structure_max,flotation_max\n"
 GOOD_SHIPS = SHIPS + "Cumberland,County,CA,12,11\nDorsetshire,County,CA,12,11\n"
@@ -116,6 +119,48 @@ async def test_ships_from_a_typed_path_are_checked_then_imported(tmp_path: Path)
         assert rows(db) == before, "the check writes nothing"
         sheet_screen = await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         assert sheet_screen.query_one(DataTable).row_count == 5
+    assert force_g(app) == [*SAMPLE_SHIPS, "Cumberland", "Dorsetshire"]
+
+
+async def test_a_long_import_shows_progress_and_the_dialog_answers_keys_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "campaign.db"
+    source = tmp_path / "county class.csv"
+    source.write_text(GOOD_SHIPS, encoding="utf-8")
+    started, release = threading.Event(), threading.Event()
+    importing = csv_import.import_csv
+
+    def slow(*args: Any, **kwargs: Any) -> csv_import.Report:
+        started.set()
+        assert release.wait(60), "the test never let the import finish"
+        return importing(*args, **kwargs)
+
+    app = sample_app(db, seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(pilot, "enter")
+        await check(pilot, dialog, source)
+        monkeypatch.setattr(csv_import, "import_csv", slow)
+        # Keys from here on do not wait for the import: the player's don't either.
+        monkeypatch.setattr(Pilot, "_wait_for_screen", WAIT_FOR_SCREEN)
+        await pilot.press("ctrl+s")
+        assert await asyncio.to_thread(started.wait, 60)
+        await pilot.pause()
+        box = dialog.query_one("#csv-report-box")
+        # Textual draws a loading widget over the box (its cover, outside the DOM).
+        assert box.loading and isinstance(box._cover_widget, LoadingIndicator)
+        typed_in = app.focused
+        await pilot.press("tab")
+        assert app.focused is not typed_in, "tab moves on while the import runs"
+        await pilot.press("escape")
+        assert app.screen is dialog, "escape does not hide an import half seen"
+        assert STILL_WORKING in [n.message for n in app._notifications]
+        assert force_g(app) == SAMPLE_SHIPS, "nothing written before the import runs"
+        release.set()
+        await settle(app)
+        await pilot.pause()
+        assert isinstance(app.screen, RecordSheetScreen)
+        assert not box.loading and box._cover_widget is None
     assert force_g(app) == [*SAMPLE_SHIPS, "Cumberland", "Dorsetshire"]
 
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.screen import Screen
 
 from tracker.rules.dice import Dice
-from tracker.screens.guard import guard_class
+from tracker.screens import calls
+from tracker.screens.calls import Call
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
+
+T = TypeVar("T")
 
 READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
@@ -49,8 +52,24 @@ class TrackerScreen(Screen[Any]):
         super().__init_subclass__(**kwargs)
         if "reload" in vars(cls):
             cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
-        # A database that stops answering is said on screen, never a crash (screens.guard).
-        guard_class(cls)
+
+    def call(self, call: Call[T], **options: Any) -> None:
+        """Run a service call the one way screens do (screens.calls.run, with its options):
+        in a thread worker, in this screen's order, its outcome handled on the UI thread."""
+        calls.run(self, call, **options)
+
+    def load(self, call: Call[T], then: Callable[[T], object]) -> None:
+        """Read what the screen shows through the path; a row another player removed meanwhile
+        takes the player back."""
+        self.call(call, then=then, refused=self._gone)
+
+    def _gone(self, error: Exception) -> None:
+        if isinstance(error, NotFound):
+            if self.is_current:  # the screen's other reads after this one find it gone too
+                self.notify(f"{error}: going back", severity="error")
+                self.dismiss()
+        else:
+            self.notify(calls.message(error), severity="error")
 
     @property
     def factory(self) -> SessionFactory:

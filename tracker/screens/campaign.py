@@ -11,7 +11,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.damage_entry import DamageEntryScreen
@@ -24,8 +26,14 @@ from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
-from tracker.services.errors import DatabaseUnavailable, InvalidInput
-from tracker.services.views import CampaignOverview, ScenarioView, SideView, SquadronRef
+from tracker.services.errors import InvalidInput
+from tracker.services.views import (
+    CampaignOverview,
+    RecordSheet,
+    ScenarioView,
+    SideView,
+    SquadronRef,
+)
 from tracker.widgets.plain import PlainTable
 
 
@@ -110,9 +118,11 @@ class CampaignScreen(TrackerScreen):
         tree.focus()
 
     def reload(self) -> None:
-        self.overview = overview = campaigns.get_overview(
-            self.factory, campaign_id=self.campaign_id
-        )
+        self.load(Call(campaigns.get_overview, self.factory, campaign_id=self.campaign_id),
+                  self._show)  # fmt: skip
+
+    def _show(self, overview: CampaignOverview) -> None:
+        self.overview = overview
         self.title = overview.campaign.name
         self.sub_title = "Campaign"
         heading = f"{overview.campaign.name}    scale {overview.campaign.model_scale}"
@@ -210,8 +220,8 @@ class CampaignScreen(TrackerScreen):
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))
 
     def action_new_side(self) -> None:
-        def submit(values: dict[str, Any]) -> SideView:
-            return campaigns.create_side(self.factory, campaign_id=self.campaign_id, **values)
+        def submit(values: dict[str, Any]) -> Call[SideView]:
+            return Call(campaigns.create_side, self.factory, campaign_id=self.campaign_id, **values)
 
         self.app.push_screen(FormScreen("New side", side_fields(None), submit), self._after)
 
@@ -221,8 +231,8 @@ class CampaignScreen(TrackerScreen):
             self.notify("Add a side first (s), then a squadron in it.", severity="warning")
             return
 
-        def submit(values: dict[str, Any]) -> int:
-            return fleet.create_squadron(self.factory, side_id=side_id, **values)
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(fleet.create_squadron, self.factory, side_id=side_id, **values)
 
         def done(squadron_id: int | None) -> None:
             if squadron_id is not None:
@@ -247,72 +257,75 @@ class CampaignScreen(TrackerScreen):
         data = self._cursor_data()
         if isinstance(data, SideView):
 
-            def submit_side(values: dict[str, Any]) -> SideView:
-                return campaigns.update_side(
-                    self.factory, side_id=data.id, **values, version=data.version
+            def submit_side(values: dict[str, Any]) -> Call[SideView]:
+                return Call(
+                    campaigns.update_side,
+                    self.factory,
+                    side_id=data.id,
+                    **values,
+                    version=data.version,
                 )
 
             self.app.push_screen(
                 FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
             )
         elif isinstance(data, SquadronRef):
-            record = sheet.load_record_sheet(self.factory, squadron_id=data.id)
+            self.call(Call(sheet.load_record_sheet, self.factory, squadron_id=data.id),
+                      then=lambda record: self._edit_squadron(data, record))  # fmt: skip
 
-            def submit_squadron(values: dict[str, Any]) -> bool:
-                fleet.update_squadron(
-                    self.factory, squadron_id=data.id, **values, version=record.squadron_version
-                )
-                return True
-
-            self.app.push_screen(
-                FormScreen(
-                    f"Edit squadron {data.name}",
-                    squadron_fields(record.squadron_name, record.air, record.notes),
-                    submit_squadron,
-                ),
-                self._after,
+    def _edit_squadron(self, data: SquadronRef, record: RecordSheet) -> None:
+        def submit_squadron(values: dict[str, Any]) -> Call[object]:
+            return Call(
+                fleet.update_squadron,
+                self.factory,
+                squadron_id=data.id,
+                **values,
+                version=record.squadron_version,
             )
+
+        self.app.push_screen(
+            FormScreen(
+                f"Edit squadron {data.name}",
+                squadron_fields(record.squadron_name, record.air, record.notes),
+                submit_squadron,
+            ),
+            self._after,
+        )
 
     def _edit_scenario(self, scenario: ScenarioView) -> None:
         fields = scenario_fields(scenario)
 
-        def submit(values: dict[str, Any]) -> ScenarioView:
-            return campaigns.update_scenario(
-                self.factory, scenario_id=scenario.id, **values, version=scenario.version
+        def submit(values: dict[str, Any]) -> Call[ScenarioView]:
+            return Call(
+                campaigns.update_scenario,
+                self.factory,
+                scenario_id=scenario.id,
+                **values,
+                version=scenario.version,
             )
 
         self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
 
     def _delete_scenario(self, scenario: ScenarioView) -> None:
         def done(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                campaigns.delete_scenario(self.factory, scenario_id=scenario.id)
-            except DatabaseUnavailable as exc:  # not a reason to offer the archive instead
-                self.notify(exc.message, title="Database", severity="error")
-                return
-            except InvalidInput as exc:
-                why = "\n".join(exc.errors.values())
-                if scenario.status == "planned":
-                    self._offer_archive(scenario, why)
-                else:
-                    self.notify(why, severity="error")
-                return
-            self.reload()
+            if yes:
+                self.call(Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
+                          then=lambda _none: self.reload(), refused=refused)  # fmt: skip
+
+        def refused(exc: Exception) -> None:
+            why = calls.message(exc)
+            if scenario.status == "planned" and isinstance(exc, InvalidInput):
+                self._offer_archive(scenario, why)
+            else:
+                self.notify(why, severity="error")
 
         self.app.push_screen(ConfirmScreen(f"Delete scenario {scenario.title!r}?"), done)
 
     def _offer_archive(self, scenario: ScenarioView, why: str) -> None:
         def done(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                scenarios.archive_scenario(self.factory, scenario_id=scenario.id)
-            except (InvalidInput, DatabaseUnavailable) as exc:
-                self.notify("\n".join(exc.errors.values()), severity="error")
-                return
-            self.reload()
+            if yes:
+                self.call(Call(scenarios.archive_scenario, self.factory, scenario_id=scenario.id),
+                          then=lambda _none: self.reload())  # fmt: skip
 
         self.app.push_screen(
             ConfirmScreen(f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
@@ -341,9 +354,12 @@ class CampaignScreen(TrackerScreen):
             if not yes:
                 return
             if isinstance(data, SideView):
-                campaigns.delete_side(self.factory, side_id=data.id)
+                call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
             else:
-                fleet.delete_squadron(self.factory, squadron_id=data.id)
+                call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
+            self.call(call, then=lambda _none: deleted())
+
+        def deleted() -> None:
             self.notify(f"Deleted {data.name}")
             self.reload()
 
@@ -352,8 +368,10 @@ class CampaignScreen(TrackerScreen):
     def action_new_scenario(self) -> None:
         fields = scenario_fields(None)
 
-        def submit(values: dict[str, Any]) -> Any:
-            return campaigns.add_scenario(self.factory, campaign_id=self.campaign_id, **values)
+        def submit(values: dict[str, Any]) -> Call[Any]:
+            return Call(
+                campaigns.add_scenario, self.factory, campaign_id=self.campaign_id, **values
+            )
 
         self.app.push_screen(FormScreen("New scenario", fields, submit), self._after)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -9,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import rule_tables
-from tracker.services.rule_tables import RuleRow
+from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
 
 INTRO = (
@@ -46,13 +48,22 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
-        self.rows = [
-            row
-            for kind in KINDS
-            for row in rule_tables.critical_table(
-                self.factory, campaign_id=self.campaign_id, kind=kind
-            ).rows
-        ]
+        found: list[RuleRow] = []
+
+        def reader(kind: str) -> Callable[[RuleTable], None]:
+            def read(table: RuleTable) -> None:
+                found.extend(table.rows)
+                if kind == KINDS[-1]:  # the screen's calls run in order: this one comes last
+                    self._show(found)
+
+            return read
+
+        for kind in KINDS:
+            self.load(Call(rule_tables.critical_table, self.factory, campaign_id=self.campaign_id,
+                           kind=kind), reader(kind))  # fmt: skip
+
+    def _show(self, rows: list[RuleRow]) -> None:
+        self.rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
@@ -82,8 +93,9 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
     def _open(self, row: RuleRow | None) -> None:
         campaign_id = self.campaign_id
 
-        def submit(values: dict[str, Any]) -> int:
-            return rule_tables.save_table_row(
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(
+                rule_tables.save_table_row,
                 self.factory, campaign_id=campaign_id, row_id=row.id if row else None,
                 **{**values, "stat": values["stat"].strip()},
             )  # fmt: skip
@@ -94,5 +106,5 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
     def describe(self, row: RuleRow) -> str:
         return f"{row.table} row {row.low}-{row.high} ({row.effect})"
 
-    def delete_row(self, row: RuleRow) -> None:
-        rule_tables.delete_table_row(self.factory, row_id=row.id)
+    def delete_row(self, row: RuleRow) -> Call[None]:
+        return Call(rule_tables.delete_table_row, self.factory, row_id=row.id)

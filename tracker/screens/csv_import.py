@@ -13,14 +13,20 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
-from tracker.services.errors import DatabaseUnavailable, InvalidInput
+from tracker.services.errors import InvalidInput
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
-# (path, dry_run) -> what the import did or would do
-Runner = Callable[[Path, bool], Report]
+# (path, dry_run) -> the service call that does or checks the import
+STILL_WORKING = (
+    "Still working on the file: all of its rows are written or none; its report comes when "
+    "it is done."
+)
+Runner = Callable[[Path, bool], Call[Report]]
 
 
 class CsvTree(DirectoryTree):
@@ -93,24 +99,41 @@ class CsvImportScreen(ModalScreen[Report | None]):
         if not typed:
             report_box.update(toned("Pick a .csv file first.", ALERT))
             return
+        if calls.busy(self):
+            # A second ctrl+s while the rows are written would import them twice.
+            self.notify(STILL_WORKING, severity="warning")
+            return
         path = Path(typed).expanduser()
         dry_run = self.checked != path
         try:
-            report = self.run(path, dry_run)
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            report_box.update(Text(f"{path.name}: " + "; ".join(exc.errors.values()),
-                                   style=ALERT))  # fmt: skip
-            return
+            call = self.run(path, dry_run)
         except OSError as exc:
             report_box.update(toned(f"Cannot read {path}: {exc.strerror}", ALERT))
             return
-        report_box.update(report_text(report))
+        calls.run(
+            self,
+            call,
+            then=lambda report: self._reported(path, dry_run, report),
+            refused=lambda error: self._refused(path, error),
+            busy=self.query_one("#csv-report-box"),
+        )
+
+    def _refused(self, path: Path, error: Exception) -> None:
+        said = "; ".join(error.errors.values()) if isinstance(error, InvalidInput) else str(error)
+        self.query_one("#csv-report", Static).update(toned(f"{path.name}: {said}", ALERT))
+
+    def _reported(self, path: Path, dry_run: bool, report: Report) -> None:
+        self.query_one("#csv-report", Static).update(report_text(report))
         if dry_run:
             self.checked = path if report.ok and report.valid else None
         elif report.ok:
             self.dismiss(report)
 
     def action_cancel(self) -> None:
+        if calls.busy(self):
+            # The rows are written all or none: closing now would hide which it was.
+            self.notify(STILL_WORKING, severity="warning")
+            return
         self.dismiss(None)
 
 
@@ -125,9 +148,9 @@ def open_csv_import(screen: TrackerScreen, kind: str, target_id: int) -> None:
     """Push the CSV import for `kind` (see services.csv_import) into `target_id`; the screen
     reloads once rows are written."""
 
-    def run(path: Path, dry_run: bool) -> Report:
-        return csv_import.import_csv(screen.factory, kind=kind, raw=path.read_bytes(),
-                                     target_id=target_id, dry_run=dry_run)  # fmt: skip
+    def run(path: Path, dry_run: bool) -> Call[Report]:
+        return Call(csv_import.import_csv, screen.factory, kind=kind, raw=path.read_bytes(),
+                    target_id=target_id, dry_run=dry_run)  # fmt: skip
 
     screen.app.push_screen(
         CsvImportScreen(

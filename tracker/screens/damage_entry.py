@@ -21,11 +21,12 @@ from tracker.rules.shorthand import (
     line_for,
     parse_line,
 )
+from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.screens.guard import guarded
 from tracker.screens.next_turn import begin_next_turn, turn_of
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage, damage_lines, rule_tables
@@ -234,7 +235,6 @@ class DamageEntryScreen(TrackerScreen):
         return CriticalRequest(kind=critical.kind, effect=critical.text, roll=critical.roll)
 
     @on(Input.Changed, "#shorthand")
-    @guarded
     def refresh_preview(self, event: Input.Changed | None = None) -> None:
         """Parse the line and show what it would do; nothing is written.
 
@@ -331,7 +331,6 @@ class DamageEntryScreen(TrackerScreen):
         self.pending = (request, line)
 
     @on(Input.Submitted, "#shorthand")
-    @guarded
     def record(self) -> None:
         """Record the previewed hit (rolling any `crit ?` now), then announce what follows."""
         if self.refuse_if_read_only():
@@ -342,15 +341,25 @@ class DamageEntryScreen(TrackerScreen):
         if self.pending is None:
             self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
             return
+        if calls.busy(self):
+            # A second enter before the first hit is back would record that hit twice.
+            self.notify("Still recording the last hit.", severity="warning")
+            return
         request, line = self.pending
         ship = next(p for p in self.picks if p.id == request.ship_id)
         try:
             request = self._request(line, ship, rolled=True)
-            result = damage.record_hit(self.factory, request=request)
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            self.notify("\n".join(exc.errors.values()), severity="error")
-            self._show_dice()
+        except InvalidInput as exc:
+            self._refused(exc)
             return
+        self.call(Call(damage.record_hit, self.factory, request=request), then=self._recorded,
+                  refused=self._refused)  # fmt: skip
+
+    def _refused(self, exc: Exception) -> None:
+        self.notify(calls.message(exc), severity="error")
+        self._show_dice()
+
+    def _recorded(self, result: DamageResult) -> None:
         self.picks_for = None  # the hit may have sunk a ship the picks show
         field = self.query_one("#shorthand", Input)
         kept = line_for(result.ship_name, items_of(field.value))

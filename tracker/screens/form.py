@@ -17,8 +17,9 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from tracker.rules.dice import Dice
 from tracker.safe_output import ExistingFile
+from tracker.screens import calls
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.guard import guarded
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 
@@ -204,21 +205,43 @@ class FormScreen(ModalScreen[Any]):
         self._finish(values, lambda: self.submit(values))
 
     def _finish(self, values: dict[str, Any], submit: Callable[[], Any]) -> None:
+        """Save through the one path (screens.calls) when submit gives a Call; its value at
+        once when it computed one itself."""
+        if calls.busy(self):
+            return  # the save asked before is still running: one key, one save
         try:
-            result = submit()
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            # Also reached from a confirmation's answer, which no guard wraps: a database that
-            # stopped answering is said in the form, the player's typing kept for a retry.
+            asked = submit()
+        except (InvalidInput, NotFound, ConfirmFirst) as error:
+            self._refused(values, error)
+        except DatabaseUnavailable as exc:
+            # A submit that read the database itself (no Call): said in the form, the player's
+            # typing kept for a retry.
             self.show_errors(exc.errors)
             return
-        except NotFound as exc:
-            self.show_errors({"form": f"{exc}: close this form and look again"})
-            return
-        except ConfirmFirst as ask:
-            self._ask(values, ask)
-            return
+        if isinstance(asked, Call):
+            calls.run(
+                self,
+                asked,
+                # A service that returns nothing still tells the caller the form was saved
+                # (True), not cancelled (None).
+                then=lambda result: self._saved(values, True if result is None else result),
+                refused=lambda error: self._refused(values, error),
+                expected=(ConfirmFirst,),
+            )
+        else:
+            self._saved(values, asked)
+
+    def _saved(self, values: dict[str, Any], result: Any) -> None:
         self._log_typed_roll(values)
         self.dismiss(result)
+
+    def _refused(self, values: dict[str, Any], error: Exception) -> None:
+        if isinstance(error, ConfirmFirst):
+            self._ask(values, error)
+        elif isinstance(error, InvalidInput):
+            self.show_errors(error.errors)
+        else:
+            self.show_errors({"form": f"{error}: close this form and look again"})
 
     def _ask(self, values: dict[str, Any], ask: ConfirmFirst) -> None:
         """Put the question over the form; nothing happens until the player answers yes."""
@@ -255,7 +278,6 @@ class FormScreen(ModalScreen[Any]):
             self.query_one(f"#field-{self.fields[0].key}").focus()
         self.refresh_preview()
 
-    @guarded
     def refresh_preview(self) -> None:
         """Recompute the live preview from whatever the fields hold now."""
         if self.preview is None:
@@ -268,7 +290,6 @@ class FormScreen(ModalScreen[Any]):
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
-    @guarded
     def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
         self._check_field(event.control.id or "")
         self.refresh_preview()

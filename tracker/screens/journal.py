@@ -12,9 +12,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.services import history
-from tracker.services.errors import DatabaseUnavailable, InvalidInput
-from tracker.services.history import EntryView
+from tracker.services.history import EntryView, HistoryResult, JournalFilters
 from tracker.widgets.plain import PlainTable, plain_options
 
 ALL = "all"
@@ -54,13 +54,8 @@ class JournalScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         self.title = "Journal"
-        filters = history.journal_filters(self.factory, campaign_id=self.campaign_id)
-        self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))
-        self.query_one("#filter-side", Select).set_options(plain_options(filters.sides))
-        self.query_one("#filter-ship", Select).set_options(plain_options(filters.ships))
-        self.query_one("#filter-kind", Select).set_options([(k, k) for k in filters.kinds])
-        if self.start_ship_id is not None:
-            self.query_one("#filter-ship", Select).value = self.start_ship_id
+        self.load(Call(history.journal_filters, self.factory, campaign_id=self.campaign_id),
+                  self._show_filters)  # fmt: skip
         table = self.query_one(DataTable)
         table.add_column("#", width=5)
         table.add_column("Scenario", width=16)
@@ -70,12 +65,21 @@ class JournalScreen(TrackerScreen):
         table.add_column("Dice", width=14)
         table.focus()
 
+    def _show_filters(self, filters: JournalFilters) -> None:
+        self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))
+        self.query_one("#filter-side", Select).set_options(plain_options(filters.sides))
+        self.query_one("#filter-ship", Select).set_options(plain_options(filters.ships))
+        self.query_one("#filter-kind", Select).set_options([(k, k) for k in filters.kinds])
+        if self.start_ship_id is not None:
+            self.query_one("#filter-ship", Select).value = self.start_ship_id
+
     def _value(self, widget_id: str) -> Any:
         value = self.query_one(widget_id, Select).value
         return None if value is Select.NULL else value
 
     def reload(self) -> None:
-        self.entries = history.list_entries(
+        self.load(Call(
+            history.list_entries,
             self.factory,
             campaign_id=self.campaign_id,
             scenario_id=self._value("#filter-scenario"),
@@ -84,7 +88,10 @@ class JournalScreen(TrackerScreen):
             kind=self._value("#filter-kind"),
             search=self.query_one("#journal-search", Input).value,
             limit=LIMIT,
-        )
+        ), self._show)  # fmt: skip
+
+    def _show(self, entries: list[EntryView]) -> None:
+        self.entries = entries
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()
@@ -139,11 +146,9 @@ class JournalScreen(TrackerScreen):
         entry = self._selected()
         if entry is None:
             return
-        try:
-            result = history.undo_entry(self.factory, entry_id=entry.id)
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            self.notify("\n".join(exc.errors.values()), severity="error")
-            return
+        self.call(Call(history.undo_entry, self.factory, entry_id=entry.id), then=self._undone)
+
+    def _undone(self, result: HistoryResult) -> None:
         self.notify(result.summary, title="Undone")
         self.reload()
 

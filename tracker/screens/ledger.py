@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
@@ -287,9 +288,10 @@ class LedgerScreen(OwnerViewScreen):
         self.dismiss()
 
     def action_boundary(self) -> None:
-        def submit(values: dict[str, Any]) -> str:
-            mines.add_boundary(self.factory, campaign_id=self.campaign_id, **values)
-            return f"Boundary {values['area_a']} | {values['area_b']} added"
+        def submit(values: dict[str, Any]) -> Call[str]:
+            said = f"Boundary {values['area_a']} | {values['area_b']} added"
+            return Call(mines.add_boundary, self.factory, campaign_id=self.campaign_id,
+                        **values).map(lambda _none: said)  # fmt: skip
 
         self._form(
             "Add a boundary",
@@ -325,14 +327,13 @@ class LedgerScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             place = self._place(values)
             passphrase = self._passphrase(values)
             values["layer_ship_id"] = values["layer_ship_id"] or None
-            field_id = mines.sow_minefield(self.factory, **values, **place,
-                                           passphrase=passphrase)  # fmt: skip
             verb = "laid" if values["complete"] else "being sown"
-            return f"Minefield #{field_id} {verb}"
+            sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
+            return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
 
         self._form("Sow a minefield", fields, submit,
                    note="A submarine lays the minefields it loaded instead of torpedo factors, "
@@ -347,8 +348,8 @@ class LedgerScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
             return
 
-        def submit(values: dict[str, Any]) -> str:
-            return mines.complete_minefield(self.factory, minefield_id=field.id, **values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(mines.complete_minefield, self.factory, minefield_id=field.id, **values)
 
         self._form(f"Complete minefield #{field.id}",
                    [FieldSpec("turn", "Turn complete (blank: the current turn)", kind="int",
@@ -375,7 +376,7 @@ class LedgerScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> list[str]:
+        def submit(values: dict[str, Any]) -> Call[list[str]]:
             place = self._place(values)
             passphrase = self._passphrase(values)
             drops = values.pop("drops")
@@ -393,8 +394,14 @@ class LedgerScreen(OwnerViewScreen):
                 return self.dice.roll(6, f"air drop by {values['aircraft']}")
 
             rolls = [int(word) for word in words] or [roll() for _ in range(drops)]
-            return mines.aerial_drop(self.factory, **values, **place, rolls=rolls,
-                                     passphrase=passphrase)  # fmt: skip
+            return Call(
+                mines.aerial_drop,
+                self.factory,
+                **values,
+                **place,
+                rolls=rolls,
+                passphrase=passphrase,
+            )
 
         self._form("Aircraft drop minefields", fields, submit,
                    note="Capacity is the greater attack factor; a failed drop scatters "
@@ -411,11 +418,17 @@ class LedgerScreen(OwnerViewScreen):
             *self._secret_fields(field.side_id),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             place = self._place(values)
-            return mines.drift(self.factory, minefield_id=field.id, to_boundary_id=place[
-                "boundary_id"], to_sector=place["sector"], d6=values["d6"],
-                passphrase=self._passphrase(values))  # fmt: skip
+            return Call(
+                mines.drift,
+                self.factory,
+                minefield_id=field.id,
+                to_boundary_id=place["boundary_id"],
+                to_sector=place["sector"],
+                d6=values["d6"],
+                passphrase=self._passphrase(values),
+            )
 
         self._form(
             f"Minefield #{field.id} drifts",
@@ -433,8 +446,8 @@ class LedgerScreen(OwnerViewScreen):
         if field is None:
             return
 
-        def submit(values: dict[str, Any]) -> str:
-            return mines.set_status(self.factory, minefield_id=field.id, **values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(mines.set_status, self.factory, minefield_id=field.id, **values)
 
         self._form(f"Minefield #{field.id}", [FieldSpec(
             "status", "Status", kind="select", value="swept",
@@ -449,9 +462,13 @@ class LedgerScreen(OwnerViewScreen):
             self.notify(f"Minefield #{field.id} is not secret.", severity="warning")
             return
 
-        def submit(values: dict[str, Any]) -> str:
-            return mines.reveal(self.factory, minefield_id=field.id,
-                                passphrase=self._passphrase(values))  # fmt: skip
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(
+                mines.reveal,
+                self.factory,
+                minefield_id=field.id,
+                passphrase=self._passphrase(values),
+            )
 
         self._form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
                    note="Its place and notes become public, for both sides.")  # fmt: skip
@@ -517,8 +534,8 @@ class LedgerScreen(OwnerViewScreen):
             FieldSpec("target", "Target", optional=True),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
-            return mines.torpedo_attack(self.factory, ship_id=ship.ship_id, **values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(mines.torpedo_attack, self.factory, ship_id=ship.ship_id, **values)
 
         self._form(f"{ship.name}: torpedo attack", fields, submit,
                    note="A submarine sowing a minefield makes no torpedo attack until it is "
@@ -545,9 +562,9 @@ class LedgerScreen(OwnerViewScreen):
                       optional=True),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             values["passphrase"] = values["passphrase"] or None
-            return roster.mine_roll(self.factory, **values)
+            return Call(roster.mine_roll, self.factory, **values)
 
         self._form("A submarine enters a mined sector", fields, submit, dice_field="roll",
                    dice_sides=6, secret_die=True, note="War at Sea (RULES.md §Subs ¶12): the "

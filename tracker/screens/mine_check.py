@@ -17,12 +17,13 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
-from tracker.services.mines import CheckView, MinefieldView
+from tracker.services.mines import CheckView, CounterView, MinefieldView
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, toned
@@ -43,7 +44,11 @@ def start_check_flow(screen: TrackerScreen, field: MinefieldView) -> None:
         screen.notify(f"Minefield #{field.id} is {field.status}: only an active minefield is "
                       "checked.", severity="warning")  # fmt: skip
         return
-    ships = mines.counter_ships(screen.factory, campaign_id=_campaign_of(screen))
+    screen.call(Call(mines.counter_ships, screen.factory, campaign_id=_campaign_of(screen)),
+                then=lambda ships: _choose_ships(screen, field, ships))  # fmt: skip
+
+
+def _choose_ships(screen: TrackerScreen, field: MinefieldView, ships: list[CounterView]) -> None:
     if not ships:
         screen.notify("No ship afloat in the campaign to enter it.", severity="warning")
         return
@@ -89,8 +94,9 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
         return (f"Modifier +{extra + fast} on every roll: +{extra} for the extra minefields, "
                 f"+{fast} for speed {values['speed']}.")  # fmt: skip
 
-    def submit(values: dict[str, Any]) -> int:
-        return mines.start_check(
+    def submit(values: dict[str, Any]) -> Call[int]:
+        return Call(
+            mines.start_check,
             screen.factory, minefield_id=field.id, ship_ids=ship_ids,
             seed=screen.rng.randrange(2**31), **values,
         )  # fmt: skip
@@ -150,7 +156,10 @@ class MineCheckScreen(TrackerScreen):
         table.focus()
 
     def reload(self) -> None:
-        self.view = view = mines.check_view(self.factory, check_id=self.check_id)
+        self.load(Call(mines.check_view, self.factory, check_id=self.check_id), self._show)
+
+    def _show(self, view: CheckView) -> None:
+        self.view = view
         self.title = f"Mine check #{view.id}: minefield {view.minefield}"
         self.sub_title = view.status.replace("_", " ")
         heading = Text()
@@ -231,8 +240,8 @@ class MineCheckScreen(TrackerScreen):
                         "type the result.")  # fmt: skip
             return f"{total}: the table says {said}."
 
-        def submit(values: dict[str, Any]) -> CheckView:
-            return mines.roll_mine(self.factory, check_id=self.check_id, **values)
+        def submit(values: dict[str, Any]) -> Call[CheckView]:
+            return Call(mines.roll_mine, self.factory, check_id=self.check_id, **values)
 
         def done(result: CheckView | None) -> None:
             if result is not None:
@@ -251,8 +260,8 @@ class MineCheckScreen(TrackerScreen):
     def action_abandon(self) -> None:
         def done(yes: bool | None) -> None:
             if yes:
-                mines.abandon_check(self.factory, check_id=self.check_id)
-                self.dismiss()
+                self.call(Call(mines.abandon_check, self.factory, check_id=self.check_id),
+                          then=lambda _none: self.dismiss())  # fmt: skip
 
         self.app.push_screen(ConfirmScreen(
             "Abandon this mine check? The rolls made stay in the journal (ctrl+z undoes them)."),

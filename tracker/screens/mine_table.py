@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.rule_table import RuleTableScreen
 from tracker.services import mines
@@ -95,7 +96,9 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
         table.focus()
 
     def reload(self) -> None:
-        table_view = mines.mine_table(self.factory, campaign_id=self.campaign_id)
+        self.load(Call(mines.mine_table, self.factory, campaign_id=self.campaign_id), self._show)
+
+    def _show(self, table_view: RuleTable) -> None:
         self.rows = table_view.rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
@@ -127,9 +130,13 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
     def _open(self, row: RuleRow | None) -> None:
         campaign_id = self.campaign_id
 
-        def submit(values: dict[str, Any]) -> int:
-            return mines.save_mine_row(
-                self.factory, campaign_id=campaign_id, row_id=row.id if row else None, **values
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(
+                mines.save_mine_row,
+                self.factory,
+                campaign_id=campaign_id,
+                row_id=row.id if row else None,
+                **values,
             )
 
         title = "Edit mine damage table row" if row else "Add mine damage table row"
@@ -143,5 +150,5 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
     def describe(self, row: RuleRow) -> str:
         return f"the mine table row {row.low}-{row.high} ({row.applies_to}): {row.effect}"
 
-    def delete_row(self, row: RuleRow) -> None:
-        mines.delete_mine_row(self.factory, row_id=row.id)
+    def delete_row(self, row: RuleRow) -> Call[None]:
+        return Call(mines.delete_mine_row, self.factory, row_id=row.id)

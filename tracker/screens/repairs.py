@@ -10,9 +10,12 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, mines, scenarios
+from tracker.services.damage import CriticalView
+from tracker.services.mines import CounterView
 from tracker.services.scenarios import SinceLastBattle
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
@@ -89,8 +92,16 @@ class RepairsScreen(TrackerScreen):
             table.add_column(label, width=width)
 
     def reload(self) -> None:
-        self.rows = scenarios.since_last_battle(self.factory, campaign_id=self.campaign_id)
-        counters = mines.counter_ships(self.factory, campaign_id=self.campaign_id)
+        # The screen's calls run in order: the rows are in hand when the counters come back.
+        campaign = {"campaign_id": self.campaign_id}
+        self.load(Call(scenarios.since_last_battle, self.factory, **campaign), self._take_rows)
+        self.load(Call(mines.counter_ships, self.factory, **campaign), self._show)
+        self.load(Call(scenarios.check_continuity, self.factory, **campaign), self._show_continuity)
+
+    def _take_rows(self, rows: list[SinceLastBattle]) -> None:
+        self.rows = rows
+
+    def _show(self, counters: list[CounterView]) -> None:
         self.fuel_lost = {counter.ship_id: counter.fuel.lost for counter in counters}
         table = self.query_one(DataTable)
         cursor = table.cursor_row
@@ -105,7 +116,8 @@ class RepairsScreen(TrackerScreen):
         self.query_one("#repairs-intro", Static).update(INTRO + (FUEL_NOTE if fuel_column else ""))
         if self.rows:
             table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
-        problems = scenarios.check_continuity(self.factory, campaign_id=self.campaign_id)
+
+    def _show_continuity(self, problems: list[str]) -> None:
         status = self.query_one("#continuity", Static)
         if problems:
             status.update(toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT))
@@ -143,9 +155,18 @@ class RepairsScreen(TrackerScreen):
             self.notify(f"{row.name} is sunk: a sunk ship is not repaired.", severity="warning",
                         markup=False)  # fmt: skip
             return
-        criticals = [c for c in damage.list_criticals(self.factory, ship_id=row.ship_id)
-                     if c.status == "active"]  # fmt: skip
-        out_s, out_f = scenarios.repairs_left(self.factory, ship_id=row.ship_id)
+        self.call(Call(damage.list_criticals, self.factory, ship_id=row.ship_id),
+                  then=lambda found: self._repairs_left(row, found))  # fmt: skip
+
+    def _repairs_left(self, row: SinceLastBattle, found: list[CriticalView]) -> None:
+        self.call(Call(scenarios.repairs_left, self.factory, ship_id=row.ship_id),
+                  then=lambda left: self._repair(row, found, left))  # fmt: skip
+
+    def _repair(
+        self, row: SinceLastBattle, found: list[CriticalView], left: tuple[int, int]
+    ) -> None:
+        criticals = [c for c in found if c.status == "active"]
+        out_s, out_f = left
         fields = [
             FieldSpec("structure", f"Structure repaired (up to {out_s})", kind="int", value=0,
                       low=0, high=999),
@@ -159,10 +180,14 @@ class RepairsScreen(TrackerScreen):
             FieldSpec("notes", "Notes"),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             cleared = [c.id for c in criticals if values.pop(f"crit_{c.id}")]
-            return scenarios.repair_ship(
-                self.factory, ship_id=row.ship_id, clear_criticals=cleared, **values
+            return Call(
+                scenarios.repair_ship,
+                self.factory,
+                ship_id=row.ship_id,
+                clear_criticals=cleared,
+                **values,
             )
 
         def done(summary: str | None) -> None:

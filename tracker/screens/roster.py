@@ -7,6 +7,7 @@ idle time and whenever the screen is left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -15,6 +16,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
@@ -176,10 +178,11 @@ class RosterScreen(OwnerViewScreen):
 
     def reload(self) -> None:
         owner = self.owner and not self.read_only
-        self.view = view = roster.roster(
-            self.factory, side_id=self.side_id, owner=owner,
-            passphrase=self.passphrase if owner else None,
-        )  # fmt: skip
+        self.load(Call(roster.roster, self.factory, side_id=self.side_id, owner=owner,
+                       passphrase=self.passphrase if owner else None), self._show)  # fmt: skip
+
+    def _show(self, view: Roster) -> None:
+        self.view = view
         self.title = f"Fleet roster: {view.side_name}"
         self.sub_title = "OWNER VIEW: decoy notes shown" if view.owner_view else "Opponent view"
         heading = Text()
@@ -245,12 +248,21 @@ class RosterScreen(OwnerViewScreen):
     def action_import_units(self) -> None:
         open_csv_import(self, "units", self.side_id)
 
-    def action_add_unit(self) -> None:
-        def submit(values: dict[str, Any]) -> int:
-            return roster.save_unit(self.factory, side_id=self.side_id,
-                                    fields=unit_fields_from(values))  # fmt: skip
+    def _save_unit(
+        self, unit_id: int | None = None, version: int | None = None
+    ) -> Callable[[dict[str, Any]], Call[int]]:
+        """A unit form's submit: the unit saved as a new one, or as `unit_id` at the `version`
+        the form was opened with (refused when another player changed it since)."""
 
-        self._form("Add unit", unit_fields(None), submit)
+        def submit(values: dict[str, Any]) -> Call[int]:
+            fields = {**unit_fields_from(values), "version": version}
+            return Call(roster.save_unit, self.factory, side_id=self.side_id, unit_id=unit_id,
+                        fields=fields)  # fmt: skip
+
+        return submit
+
+    def action_add_unit(self) -> None:
+        self._form("Add unit", unit_fields(None), self._save_unit())
 
     def action_edit_unit(self) -> None:
         unit = self._unit()
@@ -261,12 +273,7 @@ class RosterScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
             return
 
-        def submit(values: dict[str, Any]) -> int:
-            fields = {**unit_fields_from(values), "version": unit.version}
-            return roster.save_unit(self.factory, side_id=self.side_id, unit_id=unit.id,
-                                    fields=fields)  # fmt: skip
-
-        self._form(f"Edit {unit.name}", unit_fields(unit), submit)
+        self._form(f"Edit {unit.name}", unit_fields(unit), self._save_unit(unit.id, unit.version))
 
     def action_copy_unit(self) -> None:
         unit = self._unit()
@@ -274,12 +281,8 @@ class RosterScreen(OwnerViewScreen):
             return
         fields = unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
-
-        def submit(values: dict[str, Any]) -> int:
-            return roster.save_unit(self.factory, side_id=self.side_id,
-                                    fields=unit_fields_from(values))  # fmt: skip
-
-        self._form(f"Copy of {unit.name}", fields, submit, note="Same card; give it its own name.")
+        note = "Same card; give it its own name."
+        self._form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
 
     def action_delete_unit(self) -> None:
         unit = self._unit()
@@ -288,8 +291,8 @@ class RosterScreen(OwnerViewScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                roster.delete_unit(self.factory, unit_id=unit.id)
-                self.reload()
+                self.call(Call(roster.delete_unit, self.factory, unit_id=unit.id),
+                          then=lambda _none: self.reload())  # fmt: skip
 
         self.app.push_screen(ConfirmScreen(f"Delete {unit.name} and its markers?"), done)
 
@@ -313,13 +316,19 @@ class RosterScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> roster.Assignment:
+        def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
             passphrase = self._with_passphrase(values)
             sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
-            return roster.assign_markers(
-                self.factory, unit_id=unit.id, passphrase=passphrase, sectors=sectors,
-                turn=self.view.turn if self.view else None, rng=self.rng, **values,
-            )  # fmt: skip
+            return Call(
+                roster.assign_markers,
+                self.factory,
+                unit_id=unit.id,
+                passphrase=passphrase,
+                sectors=sectors,
+                turn=self.view.turn if self.view else None,
+                rng=self.rng,
+                **values,
+            )
 
         self._form(
             f"Markers for {unit.name}",
@@ -336,8 +345,8 @@ class RosterScreen(OwnerViewScreen):
 
         turn = self.view.turn if self.view else None
 
-        def submit(values: dict[str, Any]) -> list[str]:
-            return roster.move_marker(self.factory, marker_id=marker.id, turn=turn, **values)
+        def submit(values: dict[str, Any]) -> Call[list[str]]:
+            return Call(roster.move_marker, self.factory, marker_id=marker.id, turn=turn, **values)
 
         self._form(
             f"Move {marker.code}",
@@ -357,10 +366,15 @@ class RosterScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             passphrase = self._with_passphrase(values)
-            return roster.attack_marker(self.factory, marker_id=marker.id, passphrase=passphrase,
-                                        **values)  # fmt: skip
+            return Call(
+                roster.attack_marker,
+                self.factory,
+                marker_id=marker.id,
+                passphrase=passphrase,
+                **values,
+            )
 
         self._form(
             f"Attack on {marker.code}",
@@ -381,12 +395,18 @@ class RosterScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> roster.Assignment:
+        def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
             passphrase = self._with_passphrase(values)
             if was.reconceal_markers(values["cause"]) == 1:
                 values["real"] = 1  # one marker: the sub itself
-            return roster.reconceal(self.factory, unit_id=unit.id, passphrase=passphrase,
-                                    rng=self.rng, **values)  # fmt: skip
+            return Call(
+                roster.reconceal,
+                self.factory,
+                unit_id=unit.id,
+                passphrase=passphrase,
+                rng=self.rng,
+                **values,
+            )
 
         self._form(
             f"Re-conceal {unit.name}",
@@ -410,13 +430,19 @@ class RosterScreen(OwnerViewScreen):
             *self._secret_fields(),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             passphrase = self._with_passphrase(values)
             words = (values.pop("torpedo_dice") or "").replace(",", " ").split()
             if not all(word.isdigit() for word in words):
                 raise InvalidInput({"torpedo_dice": "give the dice as numbers 1..6, e.g. 5 6 3"})
-            return roster.sub_attacks(self.factory, marker_id=marker.id, passphrase=passphrase,
-                                      torpedo_dice=[int(w) for w in words], **values)  # fmt: skip
+            return Call(
+                roster.sub_attacks,
+                self.factory,
+                marker_id=marker.id,
+                passphrase=passphrase,
+                torpedo_dice=[int(w) for w in words],
+                **values,
+            )
 
         self._form(
             f"{marker.code} attacks",
@@ -437,10 +463,11 @@ class RosterScreen(OwnerViewScreen):
                             "(its owner says so)", kind="bool", value=False),
                   *self._secret_fields()]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> str:
+        def submit(values: dict[str, Any]) -> Call[str]:
             passphrase = self._with_passphrase(values)
-            return roster.mine_roll(self.factory, unit_id=unit.id, passphrase=passphrase,
-                                    **values)  # fmt: skip
+            return Call(
+                roster.mine_roll, self.factory, unit_id=unit.id, passphrase=passphrase, **values
+            )
 
         self._form(
             f"{unit.name} enters a minefield",
@@ -460,11 +487,11 @@ class RosterScreen(OwnerViewScreen):
         if self.view is not None and self.view.encrypted:
             fields.insert(0, FieldSpec("old_passphrase", "Current passphrase", password=True))
 
-        def submit(values: dict[str, Any]) -> Sealed:
+        def submit(values: dict[str, Any]) -> Call[Sealed]:
             # A typo here would lock the side's notes away for good: it is typed twice.
             if values.pop("again") != values["passphrase"]:
                 raise InvalidInput({"again": "the two passphrases differ: type them again"})
-            return roster.set_passphrase(self.factory, side_id=self.side_id, **values)
+            return Call(roster.set_passphrase, self.factory, side_id=self.side_id, **values)
 
         def done(result: object) -> None:
             if isinstance(result, Sealed):
@@ -479,8 +506,7 @@ class RosterScreen(OwnerViewScreen):
             return
 
         def record(party: SearchParty, roll: int) -> str:
-            return roster.record_search(self.factory, marker_id=marker.id, party=party,
-                                        roll=roll)  # fmt: skip
+            return roster.record_search(self.factory, marker_id=marker.id, party=party, roll=roll)
 
         def target_of(party: SearchParty) -> int:
             return roster.search_target(self.factory, marker_id=marker.id, party=party)

@@ -4,11 +4,12 @@ the player adds (a), edits (e or enter) and deletes (x, after a confirmation).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 
 R = TypeVar("R")
@@ -29,7 +30,8 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         """The row as the delete confirmation names it."""
         raise NotImplementedError
 
-    def delete_row(self, row: R) -> None:
+    def delete_row(self, row: R) -> Call[Any]:
+        """The service call that deletes the row."""
         raise NotImplementedError
 
     def _selected(self) -> R | None:
@@ -60,7 +62,6 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.delete_row(row)
-                self.reload()
+                self.call(self.delete_row(row), then=lambda _none: self.reload())
 
         self.app.push_screen(ConfirmScreen(f"Delete {self.describe(row)}?"), done)

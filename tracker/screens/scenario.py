@@ -10,13 +10,14 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.record_sheet import strength_lines
 from tracker.services import damage, mines, scenarios
-from tracker.services.errors import DatabaseUnavailable, InvalidInput
+from tracker.services.damage import ShipPick
 from tracker.services.scenarios import ScenarioDetail
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, toned
@@ -67,7 +68,11 @@ class ScenarioScreen(TrackerScreen):
         return self.detail.campaign_id if self.detail else None
 
     def reload(self) -> None:
-        self.detail = detail = scenarios.scenario_detail(self.factory, scenario_id=self.scenario_id)
+        self.load(Call(scenarios.scenario_detail, self.factory, scenario_id=self.scenario_id),
+                  self._show)  # fmt: skip
+
+    def _show(self, detail: ScenarioDetail) -> None:
+        self.detail = detail
         self.title = detail.title
         self.sub_title = "Scenario"
         heading = Text()
@@ -108,13 +113,11 @@ class ScenarioScreen(TrackerScreen):
                     f"it {wanted}", severity="warning")  # fmt: skip
         return False
 
-    def _run(self, call: Any, success: str) -> None:
-        try:
-            result = call()
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            self.notify("\n".join(exc.errors.values()), severity="error")
-            return
-        self.notify(success.format(result=result))
+    def _run(self, call: Call[Any], success: str) -> None:
+        self.call(call, then=lambda result: self._ran(success.format(result=result)))
+
+    def _ran(self, said: str) -> None:
+        self.notify(said)
         self.reload()
 
     def action_back(self) -> None:
@@ -126,9 +129,13 @@ class ScenarioScreen(TrackerScreen):
         taking_part = {ship.ship_id for ship in self.detail.participants}
         # None chosen yet: every ship afloat is offered ticked, the usual case.
         everyone = not taking_part
-        picks = damage.find_ships(
-            self.factory, campaign_id=self.detail.campaign_id, query="", limit=10_000
-        )
+        self.call(Call(damage.find_ships, self.factory, campaign_id=self.detail.campaign_id,
+                       query="", limit=10_000),
+                  then=lambda picks: self._choose(picks, everyone, taking_part))  # fmt: skip
+
+    def _choose(self, picks: list[ShipPick], everyone: bool, taking_part: set[int]) -> None:
+        if self.detail is None:
+            return
         choices = [
             (f"{p.name}  ·  {p.side} · {p.squadron}", p.id, everyone or p.id in taking_part)
             for p in picks
@@ -139,8 +146,11 @@ class ScenarioScreen(TrackerScreen):
             if ship_ids is None:
                 return
             self._run(
-                lambda: scenarios.set_participants(
-                    self.factory, scenario_id=self.scenario_id, ship_ids=ship_ids
+                Call(
+                    scenarios.set_participants,
+                    self.factory,
+                    scenario_id=self.scenario_id,
+                    ship_ids=ship_ids,
                 ),
                 f"{len(ship_ids)} ships taking part",
             )
@@ -151,7 +161,7 @@ class ScenarioScreen(TrackerScreen):
 
     def action_begin(self) -> None:
         self._run(
-            lambda: scenarios.start_scenario(self.factory, scenario_id=self.scenario_id),
+            Call(scenarios.start_scenario, self.factory, scenario_id=self.scenario_id),
             "Begun: turn 1. Start states recorded.",
         )
 
@@ -160,12 +170,17 @@ class ScenarioScreen(TrackerScreen):
         drift is stamped with the turn it happens in."""
         if self.detail is None:
             return
-        left = mines.not_drifted(self.factory, campaign_id=self.detail.campaign_id)
+        self.call(Call(mines.not_drifted, self.factory, campaign_id=self.detail.campaign_id),
+                  then=self._ask_next_turn)  # fmt: skip
+
+    def _ask_next_turn(self, left: int) -> None:
+        if self.detail is None:
+            return
 
         def advance(yes: bool | None = True) -> None:
             if yes:
                 self._run(
-                    lambda: scenarios.advance_turn(self.factory, scenario_id=self.scenario_id),
+                    Call(scenarios.advance_turn, self.factory, scenario_id=self.scenario_id),
                     "Turn {result}",
                 )
 
@@ -194,8 +209,9 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("notes", "Notes"),
         ]
 
-        def submit(values: dict[str, Any]) -> scenarios.ClosedScenario:
-            return scenarios.close_scenario(self.factory, scenario_id=self.scenario_id, **values)
+        def submit(values: dict[str, Any]) -> Call[scenarios.ClosedScenario]:
+            return Call(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id,
+                        **values)  # fmt: skip
 
         self.app.push_screen(
             FormScreen(f"Close {self.detail.title}", fields, submit,
@@ -220,9 +236,9 @@ class ScenarioScreen(TrackerScreen):
         if self.detail is None or not self._status_is("closed"):
             return
 
-        def submit(values: dict[str, Any]) -> bool:
-            scenarios.reopen_scenario(self.factory, scenario_id=self.scenario_id, **values)
-            return True
+        def submit(values: dict[str, Any]) -> Call[object]:
+            return Call(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id,
+                        **values)  # fmt: skip
 
         self.app.push_screen(
             FormScreen(f"Reopen {self.detail.title}", [FieldSpec("reason", "Why")], submit,
@@ -239,9 +255,9 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("value", "Correction factor", placeholder="a number or your rule's words"),
         ]
 
-        def submit(values: dict[str, Any]) -> bool:
-            scenarios.set_correction_factor(self.factory, scenario_id=self.scenario_id, **values)
-            return True
+        def submit(values: dict[str, Any]) -> Call[object]:
+            return Call(scenarios.set_correction_factor, self.factory,
+                        scenario_id=self.scenario_id, **values)  # fmt: skip
 
         self.app.push_screen(
             FormScreen("Correction factor", fields, submit,

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from tracker.screens import calls
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.services import sealing
-from tracker.services.errors import InvalidInput
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -36,11 +37,15 @@ def tell_sealed(screen: Screen[object], factory: SessionFactory, result: sealing
     def answer(yes: bool | None) -> None:
         if not yes:
             return
-        try:
-            gone = sealing.delete_backups(factory, paths=result.plain_backups)
-        except (InvalidInput, OSError) as exc:
-            screen.notify(f"Could not delete them: {exc}", severity="error")
-            return
+        calls.run(
+            screen,
+            Call(sealing.delete_backups, factory, paths=result.plain_backups),
+            then=deleted,
+            refused=lambda exc: screen.notify(f"Could not delete them: {exc}", severity="error"),
+            expected=(OSError,),
+        )
+
+    def deleted(gone: int) -> None:
         screen.notify(f"Deleted {gone} backup{'s' * (gone != 1)} holding plain notes.")
 
     count = len(result.plain_backups)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.fields import specs_from
@@ -17,6 +18,7 @@ from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
+from tracker.services.damage import CriticalView
 from tracker.services.fleet import BatteryUpdate
 from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
@@ -127,6 +129,7 @@ class ShipDetailScreen(TrackerScreen):
         super().__init__()
         self.ship_id = ship_id
         self.ship: ShipView | None = None
+        self.where = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -145,12 +148,18 @@ class ShipDetailScreen(TrackerScreen):
         criticals.border_title = "Critical hits (fix N in damage entry repairs number N)"
 
     def reload(self) -> None:
-        self.ship, where = sheet.load_ship(self.factory, ship_id=self.ship_id)
+        # The screen's calls run in order: the ship is in hand when its counter comes back.
+        self.load(Call(sheet.load_ship, self.factory, ship_id=self.ship_id), self._show_ship)
+        # In front of both players: a minelayer's mines show in the ledger's owner view only.
+        self.load(Call(mines.counter, self.factory, ship_id=self.ship_id, viewer=Viewer.OPPONENT),
+                  self._show_counter)  # fmt: skip
+        self.load(Call(damage.list_criticals, self.factory, ship_id=self.ship_id),
+                  self._show_criticals)  # fmt: skip
+
+    def _show_ship(self, found: tuple[ShipView, str]) -> None:
+        self.ship, self.where = found
         self.title = self.ship.name
         self.sub_title = "Ship"
-        # In front of both players: a minelayer's mines show in the ledger's owner view only.
-        counter = mines.counter(self.factory, ship_id=self.ship_id, viewer=Viewer.OPPONENT)
-        self.query_one("#ship-summary", Static).update(ship_summary(self.ship, where, counter))
         table = self.query_one("#battery-table", DataTable)
         row = table.cursor_row
         table.clear()
@@ -161,9 +170,16 @@ class ShipDetailScreen(TrackerScreen):
             )  # fmt: skip
         if self.ship.batteries:
             table.move_cursor(row=min(max(row, 0), len(self.ship.batteries) - 1))
+
+    def _show_counter(self, counter: CounterView | None) -> None:
+        if self.ship is not None:
+            summary = ship_summary(self.ship, self.where, counter)
+            self.query_one("#ship-summary", Static).update(summary)
+
+    def _show_criticals(self, found: list[CriticalView]) -> None:
         criticals = self.query_one("#critical-table", DataTable)
         criticals.clear()
-        for crit in damage.list_criticals(self.factory, ship_id=self.ship_id):
+        for crit in found:
             criticals.add_row(
                 crit.number or "", crit.kind, Text(crit.effect), crit.roll or "",
                 crit.turn or "", crit.status,
@@ -195,8 +211,9 @@ class ShipDetailScreen(TrackerScreen):
         self.dismiss()
 
     def _open_form(self, battery: BatteryView | None) -> None:
-        def submit(values: dict[str, Any]) -> int:
-            return fleet.save_battery(
+        def submit(values: dict[str, Any]) -> Call[int]:
+            return Call(
+                fleet.save_battery,
                 self.factory, ship_id=self.ship_id, battery_id=battery.id if battery else None,
                 **values, version=battery.version if battery else None,
             )  # fmt: skip
@@ -222,8 +239,8 @@ class ShipDetailScreen(TrackerScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                fleet.delete_battery(self.factory, battery_id=battery.id)
-                self.reload()
+                self.call(Call(fleet.delete_battery, self.factory, battery_id=battery.id),
+                          then=lambda _none: self.reload())  # fmt: skip
 
         self.app.push_screen(
             ConfirmScreen(f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?"), done

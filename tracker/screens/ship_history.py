@@ -8,6 +8,7 @@ from textual.widgets import DataTable, Footer, Header
 from textual_plotext import PlotextPlot
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.services import scenarios
 from tracker.services.scenarios import HistoryPoint
 from tracker.widgets.plain import PlainTable
@@ -49,7 +50,9 @@ class ShipHistoryScreen(TrackerScreen):
         self.query_one(DataTable).add_columns("Scenario", "Start S/F", "End S/F")
 
     def reload(self) -> None:
-        points = scenarios.ship_history(self.factory, ship_id=self.ship_id)
+        self.load(Call(scenarios.ship_history, self.factory, ship_id=self.ship_id), self._show)
+
+    def _show(self, points: list[HistoryPoint]) -> None:
         labels, structure, flotation = series(points)
         plot = self.query_one(PlotextPlot)
         plt = plot.plt

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker import settings
 from tracker.rules import smr
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services.views import CampaignSummary
@@ -210,7 +211,10 @@ class WelcomeScreen(TrackerScreen):
             return
         from tracker.services import campaigns
 
-        self.summaries = campaigns.list_campaigns(self.factory)
+        self.load(Call(campaigns.list_campaigns, self.factory), self._show)
+
+    def _show(self, summaries: list[CampaignSummary]) -> None:
+        self.summaries = summaries
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
@@ -261,8 +265,8 @@ class WelcomeScreen(TrackerScreen):
     def action_new(self) -> None:
         from tracker.services import campaigns
 
-        def submit(values: dict[str, Any]) -> CampaignSummary:
-            return campaigns.create_campaign(self.factory, **values)
+        def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
+            return Call(campaigns.create_campaign, self.factory, **values)
 
         def done(result: CampaignSummary | None) -> None:
             if result is not None:
@@ -286,9 +290,13 @@ class WelcomeScreen(TrackerScreen):
 
         from tracker.services import campaigns
 
-        def submit(values: dict[str, Any]) -> CampaignSummary:
-            return campaigns.update_campaign(
-                self.factory, campaign_id=summary.id, **values, version=summary.version
+        def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
+            return Call(
+                campaigns.update_campaign,
+                self.factory,
+                campaign_id=summary.id,
+                **values,
+                version=summary.version,
             )
 
         self.app.push_screen(
@@ -306,9 +314,12 @@ class WelcomeScreen(TrackerScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                campaigns.delete_campaign(self.factory, campaign_id=summary.id)
-                self.notify(f"Deleted campaign {summary.name}")
-                self.reload()
+                self.call(Call(campaigns.delete_campaign, self.factory, campaign_id=summary.id),
+                          then=lambda _none: deleted())  # fmt: skip
+
+        def deleted() -> None:
+            self.notify(f"Deleted campaign {summary.name}")
+            self.reload()
 
         self.app.push_screen(
             ConfirmScreen(
@@ -321,6 +332,8 @@ class WelcomeScreen(TrackerScreen):
     def action_sample(self) -> None:
         from tracker.services import demo
 
-        campaign_id = demo.create_sample_campaign(self.factory)
-        self.reload()
-        self.open_campaign(campaign_id)
+        def made(campaign_id: int) -> None:
+            self.reload()
+            self.open_campaign(campaign_id)
+
+        self.call(Call(demo.create_sample_campaign, self.factory), then=made)

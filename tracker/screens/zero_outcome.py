@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services import damage
 from tracker.services.common import SessionFactory
@@ -23,8 +24,8 @@ def zero_outcome_form(factory: SessionFactory, ship_id: int, name: str) -> FormS
         FieldSpec("typed", "Or type it", placeholder="e.g. towed by Ajax"),
     ]  # fmt: skip
 
-    def submit(values: dict[str, Any]) -> list[str]:
+    def submit(values: dict[str, Any]) -> Call[list[str]]:
         outcome = values["typed"].strip() or values["outcome"]
-        return damage.confirm_condition(factory, ship_id=ship_id, outcome=outcome)
+        return Call(damage.confirm_condition, factory, ship_id=ship_id, outcome=outcome)
 
     return FormScreen(f"{name}: Structure or Flotation at zero", fields, submit, note=NOTE)

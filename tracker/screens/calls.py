@@ -1,0 +1,210 @@
+"""The one path a screen's service calls take: off the event loop, with one handler for the outcome.
+
+A screen never calls a service itself. It hands `run` a `Call` (the service and its arguments)
+and what to do with the result; the call runs in a Textual thread worker, so a slow database or
+a 275-unit import never freezes the keys, and its outcome comes back on the UI thread:
+
+- the result, to the screen's `then`;
+- the player's errors (InvalidInput, NotFound, a row another player changed meanwhile, and what
+  the screen says it expects, such as a file it cannot read), to the screen's `refused`, else
+  to one notification;
+- an unavailable database (DatabaseUnavailable, matched by its own class before the player's
+  errors), to one notification that is not repeated while it is shown, and to the change watch,
+  which says when the database answers again;
+- anything else, to the crash report (crash_log) and a non-zero exit.
+
+Ordering: each screen has one queue, and its calls run one at a time in the order asked, so two
+saves (or a save and the reload after it) from the same screen never race. Screens differ in
+queues: one screen's long import does not hold up another's reads.
+
+What the queue's call is doing can be shown: `busy` names a widget that shows a loading
+indicator while the call runs (the rest of the screen keeps answering keys), and `busy(screen)`
+tells a screen not to start a second import while the first still runs.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from time import monotonic
+from typing import Any, Generic, TypeVar
+from weakref import WeakKeyDictionary
+
+from textual.app import App
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.worker import Worker
+
+from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+# The thread workers of the path, by this group: tests wait for them (tests/screens/settle.py).
+GROUP = "service-calls"
+SAY_AGAIN_AFTER = 10.0  # seconds: the same message is not stacked while it is still shown
+PLAYERS_ERRORS: tuple[type[Exception], ...] = (ChangedElsewhere, InvalidInput, NotFound)
+
+
+class Call(Generic[T]):
+    """A service call not made yet: `Call(fleet.add_ship, factory, name="Exeter")`."""
+
+    def __init__(self, service: Callable[..., T], /, *args: Any, **kwargs: Any) -> None:
+        self.service = service
+        self.args = args
+        self.kwargs = kwargs
+        self.after: Callable[[Any], Any] | None = None
+
+    def map(self, after: Callable[[T], U]) -> Call[U]:
+        """The same call, its result turned by `after` on the UI thread once it is back (the
+        words a form's caller shows for it)."""
+        mapped: Call[U] = Call(self.service, *self.args, **self.kwargs)  # type: ignore[arg-type]
+        before = self.after
+        mapped.after = after if before is None else (lambda result: after(before(result)))
+        return mapped
+
+    def __repr__(self) -> str:
+        return f"Call({getattr(self.service, '__qualname__', self.service)!r})"
+
+
+Refused = Callable[[Exception], None]
+
+
+@dataclass(eq=False)
+class _Asked:
+    """One call in a screen's queue, with what to do with its outcome."""
+
+    call: Call[Any]
+    then: Callable[[Any], object] | None
+    refused: Refused | None
+    expected: tuple[type[Exception], ...]
+    shows: Widget | None
+
+
+_queues: WeakKeyDictionary[Screen[Any], deque[_Asked]] = WeakKeyDictionary()
+_said: WeakKeyDictionary[App[Any], tuple[str, float]] = WeakKeyDictionary()
+
+
+def run(
+    screen: Screen[Any],
+    call: Call[T],
+    *,
+    then: Callable[[T], object] | None = None,
+    refused: Refused | None = None,
+    expected: tuple[type[Exception], ...] = (),
+    busy: Widget | None = None,
+) -> None:
+    """Queue `call` on the screen's queue; `then(result)` runs on the UI thread once it is done.
+
+    `refused(error)` gets the player's errors (and `expected` ones) instead of a notification;
+    `busy` shows a loading indicator while the call runs.
+    """
+    queue = _queues.setdefault(screen, deque())
+    queue.append(_Asked(call, then, refused, expected, busy))
+    if len(queue) == 1:
+        _start(screen, queue[0])
+
+
+def busy(screen: Screen[Any]) -> bool:
+    """Whether a call of the screen's is queued or running."""
+    return bool(_queues.get(screen))
+
+
+def in_flight(app: App[Any]) -> list[Worker[Any]]:
+    """The path's workers not finished yet (tests wait for them)."""
+    return [worker for worker in app.workers if worker.group == GROUP and not worker.is_finished]
+
+
+def _start(screen: Screen[Any], asked: _Asked) -> None:
+    if asked.shows is not None:
+        asked.shows.loading = True
+    app = screen.app
+
+    def work() -> None:
+        call = asked.call
+        try:
+            result = call.service(*call.args, **call.kwargs)
+        except Exception as error:  # every error has its handler on the UI thread
+            outcome: tuple[Any, Exception | None] = (None, error)
+        else:
+            outcome = (result, None)
+        # An app already closing has no one left to tell.
+        with suppress(RuntimeError):
+            app.call_from_thread(_deliver, screen, asked, *outcome)
+
+    # On the app, not the screen: a form that closes while its save runs still hears the end.
+    app.run_worker(work, name=repr(asked.call), group=GROUP, thread=True, exit_on_error=False)
+
+
+def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception | None) -> None:
+    """The outcome, on the UI thread; then the screen's next call starts."""
+    queue = _queues.get(screen)
+    if asked.shows is not None:
+        asked.shows.loading = False
+    # The call stays first in the queue while its outcome is handled: a call the handler asks
+    # for (the reload after a save) waits behind it, and is started once, below.
+    try:
+        if error is not None:
+            _handle(screen, asked, error)
+        elif asked.then is not None and _present(screen):
+            after = asked.call.after
+            asked.then(after(result) if after is not None else result)
+    except Exception as late:  # raised by the screen's own handler
+        _handle(screen, asked, late, player=False)
+    if queue and queue[0] is asked:
+        queue.popleft()
+    if queue:
+        _start(screen, queue[0])
+
+
+def _handle(screen: Screen[Any], asked: _Asked, error: Exception, *, player: bool = True) -> None:
+    """Route an error: the player's to the screen, the database's to one notification, any
+    other to the crash report."""
+    if player and isinstance(error, (ChangedElsewhere, *asked.expected)):
+        _refuse(screen, asked, error)
+    elif isinstance(error, DatabaseUnavailable):
+        unavailable(screen.app, error)
+    elif player and isinstance(error, PLAYERS_ERRORS):
+        _refuse(screen, asked, error)
+    else:
+        # TrackerApp writes the crash's log; Textual ends the app with status 1.
+        screen.app._handle_exception(error)
+
+
+def _present(screen: Screen[Any]) -> bool:
+    """Whether the screen is still there to show an outcome: a screen closed while its call
+    ran (escape on a slow read) has no widgets left to fill, and nothing to show."""
+    stacks = getattr(screen.app, "_screen_stacks", {"": screen.app.screen_stack}).values()
+    closing = screen._closing or screen._closed or screen._pruning
+    return screen.is_attached and not closing and any(screen in stack for stack in stacks)
+
+
+def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:
+    if asked.refused is not None and _present(screen):
+        asked.refused(error)
+    else:
+        screen.app.notify(message(error), severity="error")
+
+
+def message(error: Exception) -> str:
+    """What a refused call says, in the service's words."""
+    if isinstance(error, InvalidInput):
+        return "\n".join(error.errors.values())
+    return str(error)
+
+
+def unavailable(app: App[Any], error: DatabaseUnavailable) -> None:
+    """Tell the player the database did not answer: once while the message is still shown,
+    and to the change watch, which says so once more when it answers again."""
+    text = message(error)
+    watch = getattr(app, "change_watch", None)
+    if watch is not None:
+        watch.lost_database()
+    last = _said.get(app)
+    now = monotonic()
+    if last is not None and last[0] == text and now - last[1] < SAY_AGAIN_AFTER:
+        return
+    _said[app] = (text, now)
+    app.notify(text, title="Database", severity="error", timeout=SAY_AGAIN_AFTER)
