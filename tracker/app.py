@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.theme import Theme
 
 from tracker import crash_log, paths, settings
 from tracker.errors import CannotOpen, DatabaseUnavailable
 from tracker.rules.dice import Dice
+from tracker.screens import calls
 from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
@@ -113,6 +115,15 @@ class TrackerApp(App[None]):
         # line says where, and exits with status 1.
         self.crash: BaseException | None = None
         self.crash_path: Path | None = None
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        """Every key's action, whatever its name: a database that stopped answering in a call not
+        on the path yet is said as the path says it (screens.calls), not a crash."""
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except DatabaseUnavailable as error:
+            calls.unavailable(self, error)
+            return True
 
     def _handle_exception(self, error: Exception) -> None:
         """A crash: its traceback goes to a log file, and the terminal gets only the line the

@@ -45,3 +45,51 @@ async def test_undo_on_a_database_that_stopped_answering_is_said_not_a_crash(
             assert app.crash is None and app.is_running
     finally:
         engine.dispose()
+
+
+def _raise(problem: DatabaseUnavailable):  # type: ignore[no-untyped-def]
+    def service(*_: object, **__: object) -> None:
+        raise problem
+
+    return service
+
+
+# A key's action and a handler of typed text, each calling a service not on the one path yet
+# (tests/test_service_call_path.py lists them): (module, service, keys from the record sheet).
+OFF_THE_PATH = [
+    ("fleet", "set_fire_markers", ("f",)),
+    ("damage", "preview_hit", ("d", *"exeter s3")),
+]
+
+
+@pytest.mark.parametrize("problem", LOST, ids=lambda problem: type(problem).__name__)
+@pytest.mark.parametrize("where", OFF_THE_PATH, ids=lambda where: where[1])
+async def test_a_call_off_the_path_meeting_a_lost_database_is_said_and_the_screen_goes_on(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    problem: DatabaseUnavailable,
+    where: tuple[str, str, tuple[str, ...]],
+) -> None:
+    from tracker.services import damage, fleet
+
+    module, name, keys = where
+    engine = migrated_engine(tmp_path / "campaign.db")
+    factory = session_factory(engine)
+    campaign_id = demo.create_sample_campaign(factory)
+    monkeypatch.setattr({"fleet": fleet, "damage": damage}[module], name, _raise(problem))
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await open_sheet(pilot)
+            await pilot.press(*keys)
+            await pilot.pause()
+            screen = app.screen
+            said = [note for note in app._notifications if note.title == "Database"]
+            assert [(note.message, note.severity) for note in said] == [(problem.message, "error")]
+            assert app.crash is None and app.is_running
+            # The screen still answers keys: escape leaves it (or asks first, on a typed line).
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.is_running and app.screen is not screen
+    finally:
+        engine.dispose()

@@ -8,12 +8,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
+from textual.message import Message
 from textual.screen import Screen
 
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.services.errors import NotFound
+from tracker.services.errors import DatabaseUnavailable, NotFound
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -52,6 +53,15 @@ class TrackerScreen(Screen[Any]):
         super().__init_subclass__(**kwargs)
         if "reload" in vars(cls):
             cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
+
+    async def _on_message(self, message: Message) -> None:
+        """Every handler of the screen, whatever its name: a database that stopped answering in
+        a call not on the path yet (tests/test_service_call_path.py lists those) is said as the
+        path says it, and the screen goes on answering keys instead of ending the app."""
+        try:
+            await super()._on_message(message)
+        except DatabaseUnavailable as error:
+            calls.unavailable(self.app, error)
 
     def call(self, call: Call[T], **options: Any) -> None:
         """Run a service call the one way screens do (screens.calls.run, with its options):
