@@ -27,7 +27,7 @@ from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.screens.next_turn import begin_next_turn, turn_of
+from tracker.screens.next_turn import begin_next_turn, show_turn
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import damage, damage_lines, rule_tables
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
@@ -37,6 +37,7 @@ from tracker.services.errors import (
     bad_name_character,
     character_problem,
 )
+from tracker.services.scenarios import TurnView
 from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -171,7 +172,9 @@ class DamageEntryScreen(TrackerScreen):
             self.notify(warning, severity="warning")
 
     def _show_turn(self) -> None:
-        now = turn_of(self, self.campaign_id)
+        show_turn(self, self.campaign_id, self._turn_shown)
+
+    def _turn_shown(self, now: TurnView | None) -> None:
         self.sub_title = now.label if now else "no scenario yet"
 
     def reload(self) -> None:
