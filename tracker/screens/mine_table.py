@@ -17,7 +17,7 @@ from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
 
 INTRO = (
-    "The Second World War at Sea mine-warfare variant's Mine Damage Table is not in our sources: "
+    "The Second World War at Sea mine-warfare variant's Mine Damage Table is not in this tracker: "
     "type your rulebook's rows here, once per campaign. A row covers the modified roll low..high "
     "(the d6 plus the modifiers: +1 for each minefield beyond the first on the boundary, at most "
     "+3; +2 at Speed 3 or more) for long counters, small counters or all."

@@ -261,6 +261,6 @@ class ScenarioScreen(TrackerScreen):
 
         self.app.push_screen(
             FormScreen("Correction factor", fields, submit,
-                       note="SMR2 12.1 is not in our sources: enter what your rules give."),
+                       note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives."),
             lambda done: self.reload() if done else None,
         )  # fmt: skip

@@ -10,7 +10,7 @@ from tracker.services import damage
 from tracker.services.common import SessionFactory
 
 NOTE = (
-    "SMR2 §8.7 and §9.8 are not in our sources: say what your rules make of it. "
+    "SMR2 §8.7 and §9.8 are not in this tracker: say what your rulebook makes of it. "
     "The list is the campaign's own (edit it in the campaign options)."
 )
 
