@@ -19,8 +19,8 @@ from tracker.widgets.plain import PlainTable
 
 INTRO = (
     "The SMR2 critical-hit tables are not in this tracker: type your rulebook's rows here, once "
-    "per campaign. A row covers die rolls low..high; the die is the table's highest number. A row may "
-    "also change a stat at once (speed_kn, structure_now, flotation_now, fire_markers)."
+    "per campaign. A row covers die rolls low..high; the die is the table's highest number. A row "
+    "may also change a stat at once (speed_kn, structure_now, flotation_now, fire_markers)."
 )
 KINDS = ("structural", "underwater")
 
