@@ -46,7 +46,17 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.rules import smr
-from tracker.services import campaigns, damage, history, mines, roster, scenarios, secrets, sheet
+from tracker.services import (
+    campaigns,
+    damage,
+    history,
+    mines,
+    roster,
+    rule_tables,
+    scenarios,
+    secrets,
+    sheet,
+)
 from tracker.services.common import SessionFactory
 from tracker.services.fleet import TYPE_ABBREVIATIONS
 from tracker.services.scenarios import COUNTER_STATE
@@ -288,7 +298,7 @@ def _skeleton(factory: SessionFactory, sizes: Sizes, name: str) -> Skeleton:
         for number, title in enumerate(titles, start=1)
     ]
     for low, effect in zip(range(1, 11, 3), EFFECTS, strict=False):
-        damage.save_table_row(
+        rule_tables.save_table_row(
             factory,
             campaign_id=campaign.id,
             kind="structural",
