@@ -230,6 +230,7 @@ PLAYABLE: dict[str, Any] = {
     "campaign.aircraft_mission": "turn",
     "campaign.owner_idle_seconds": 600,
     "commander.radius_now_cm": 10,
+    "wasunit.year": 1940,
 }
 EXPORT_FORMAT = {"format": "tracker-campaign", "version": 1}
 CAMPAIGN = 1  # row 1 of every table is campaign 1's (see fill)

@@ -233,7 +233,7 @@ BAD_DOCUMENTS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]
     "nul_in_text": (_set("side", 0, "nation", "Brit\x00ain"), ("side[0].nation", "control")),
     "delete_in_text": (_set("campaign", 0, "name", "Plate\x7f"), ("campaign[0].name", "control")),
     # The rules the forms keep: bounds, words, a track no higher than its maximum.
-    "below_bound": (_set("ship", 0, "flotation_max", 0), ("ship[0].flotation_max", "1 or more")),
+    "below_bound": (_set("ship", 0, "flotation_max", 0), ("ship[0].flotation_max", "1..9999")),
     "above_bound": (_set("ship", 0, "size_modifier", 50), ("ship[0].size_modifier", "-3..3")),
     "negative_speed": (_set("ship", 0, "speed_kn", -3), ("ship[0].speed_kn", "0..60")),
     "track_above_max": (

@@ -122,7 +122,7 @@ class TrackerApp(App[None]):
         try:
             return await super()._dispatch_action(namespace, action_name, params)
         except DatabaseUnavailable as error:
-            calls.unavailable(self, error)
+            calls.off_the_path(self, error)
             return True
 
     def _handle_exception(self, error: Exception) -> None:

@@ -86,7 +86,7 @@ async def test_a_call_off_the_path_meeting_a_lost_database_is_said_and_the_scree
             await pilot.pause()
             screen = app.screen
             said = [(note.message, note.severity) for note in app._notifications
-                    if note.title == "Database"]  # fmt: skip
+                    if note.severity == "error"]  # fmt: skip
             shown = [str(box.render()) for box in screen.query(Static)]
             # Said once: in a toast, or where the screen shows what it could not do (a preview).
             assert said == [(problem.message, "error")] or (

@@ -54,7 +54,7 @@ from tracker.services import (
     scenarios,
     sheet,
 )
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import ChangedElsewhere, InvalidInput, NotFound
 
 # --- junk and plausible input ------------------------------------------------------------------
 
@@ -362,7 +362,7 @@ def run_junk(
         assert exc.errors and all(isinstance(m, str) and m for m in exc.errors.values()), exc
         assert db_state() == before
         return False
-    except NotFound as exc:
+    except (NotFound, ChangedElsewhere) as exc:  # a gone row; a version the row no longer has
         assert str(exc)
         assert db_state() == before
         return False

@@ -61,7 +61,7 @@ class TrackerScreen(Screen[Any]):
         try:
             await super()._on_message(message)
         except DatabaseUnavailable as error:
-            calls.unavailable(self.app, error)
+            calls.off_the_path(self.app, error)
 
     def call(self, call: Call[T], **options: Any) -> None:
         """Run a service call the one way screens do (screens.calls.run, with its options):

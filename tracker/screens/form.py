@@ -213,6 +213,7 @@ class FormScreen(ModalScreen[Any]):
             asked = submit()
         except (InvalidInput, NotFound, ConfirmFirst) as error:
             self._refused(values, error)
+            return
         except DatabaseUnavailable as exc:
             # A submit that read the database itself (no Call): said in the form, the player's
             # typing kept for a retry.

@@ -76,7 +76,7 @@ PUBLIC: dict[str, frozenset[str]] = {
                        "condition", "counter_size", "speed_rating", "speed_lost",
                        "torpedo_factors", "gunnery_lost", "hull_boxes", "hull_damage",
                        "crippled", "fuel_full", "fuel_empty", "fuel_lost", "version",
-                       "crew_id"}),
+                       "crew_id", "retired"}),
     "journalentry": frozenset({"id", "at", "campaign_id", "scenario_id", "turn", "side_id",
                                "ship_id", "kind", "summary", "detail", "undoable", "reverts_id",
                                "reverted_by_id"}),
