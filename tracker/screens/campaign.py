@@ -258,13 +258,8 @@ class CampaignScreen(TrackerScreen):
         if isinstance(data, SideView):
 
             def submit_side(values: dict[str, Any]) -> Call[SideView]:
-                return Call(
-                    campaigns.update_side,
-                    self.factory,
-                    side_id=data.id,
-                    **values,
-                    version=data.version,
-                )
+                return Call(campaigns.update_side, self.factory, side_id=data.id, **values,
+                            version=data.version)  # fmt: skip
 
             self.app.push_screen(
                 FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
@@ -275,13 +270,8 @@ class CampaignScreen(TrackerScreen):
 
     def _edit_squadron(self, data: SquadronRef, record: RecordSheet) -> None:
         def submit_squadron(values: dict[str, Any]) -> Call[object]:
-            return Call(
-                fleet.update_squadron,
-                self.factory,
-                squadron_id=data.id,
-                **values,
-                version=record.squadron_version,
-            )
+            return Call(fleet.update_squadron, self.factory, squadron_id=data.id, **values,
+                        version=record.squadron_version)  # fmt: skip
 
         self.app.push_screen(
             FormScreen(
@@ -296,13 +286,8 @@ class CampaignScreen(TrackerScreen):
         fields = scenario_fields(scenario)
 
         def submit(values: dict[str, Any]) -> Call[ScenarioView]:
-            return Call(
-                campaigns.update_scenario,
-                self.factory,
-                scenario_id=scenario.id,
-                **values,
-                version=scenario.version,
-            )
+            return Call(campaigns.update_scenario, self.factory, scenario_id=scenario.id, **values,
+                        version=scenario.version)  # fmt: skip
 
         self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
 

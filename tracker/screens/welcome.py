@@ -291,13 +291,8 @@ class WelcomeScreen(TrackerScreen):
         from tracker.services import campaigns
 
         def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
-            return Call(
-                campaigns.update_campaign,
-                self.factory,
-                campaign_id=summary.id,
-                **values,
-                version=summary.version,
-            )
+            return Call(campaigns.update_campaign, self.factory, campaign_id=summary.id, **values,
+                        version=summary.version)  # fmt: skip
 
         self.app.push_screen(
             FormScreen(f"Edit campaign {summary.name}", campaign_fields(summary), submit),
