@@ -63,3 +63,9 @@ def test_both_tables_read_back_in_one_shape_by_lowest_roll(
     # The other critical table is empty: no rows, no die to roll.
     other = rule_tables.critical_table(factory, campaign_id=campaign_id, kind="structural")
     assert (other.rows, other.die) == ((), None)
+    # Both critical tables read together, in the order asked: what the tables screen shows.
+    both = rule_tables.critical_tables(
+        factory, campaign_id=campaign_id, kinds=("structural", "underwater")
+    )
+    assert [table.table for table in both] == ["structural", "underwater"]
+    assert [_shape(table) for table in both] == [[], _shape(crits)]

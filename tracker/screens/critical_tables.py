@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -48,22 +47,11 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
-        found: list[RuleRow] = []
+        self.load(Call(rule_tables.critical_tables, self.factory, campaign_id=self.campaign_id,
+                       kinds=KINDS), self._show)  # fmt: skip
 
-        def reader(kind: str) -> Callable[[RuleTable], None]:
-            def read(table: RuleTable) -> None:
-                found.extend(table.rows)
-                if kind == KINDS[-1]:  # the screen's calls run in order: this one comes last
-                    self._show(found)
-
-            return read
-
-        for kind in KINDS:
-            self.load(Call(rule_tables.critical_table, self.factory, campaign_id=self.campaign_id,
-                           kind=kind), reader(kind))  # fmt: skip
-
-    def _show(self, rows: list[RuleRow]) -> None:
-        self.rows = rows
+    def _show(self, tables: tuple[RuleTable, ...]) -> None:
+        self.rows = [row for table in tables for row in table.rows]
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear()

@@ -266,6 +266,13 @@ def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> R
                     stat=r.stat, amount=r.amount) for r in rows))  # fmt: skip
 
 
+def critical_tables(
+    factory: SessionFactory, *, campaign_id: int, kinds: tuple[str, ...]
+) -> tuple[RuleTable, ...]:
+    """The campaign's critical tables named in `kinds`, in that order, read together."""
+    return tuple(critical_table(factory, campaign_id=campaign_id, kind=kind) for kind in kinds)
+
+
 def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
     """Remove a row of a critical table."""
     with session_scope(factory) as session:
