@@ -182,6 +182,31 @@ def test_delete_squadron_keeps_a_ship_it_lent_out_with_its_new_squadron_as_origi
     assert (bravo.original_count, [s.name for s in bravo.ships]) == (1, ["Achilles"])
 
 
+@pytest.mark.parametrize("target", ["squadron", "squadron lending", "side"])
+def test_a_squadron_or_side_whose_ships_fought_is_not_deleted_and_nothing_changes(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int], target: str
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    add_ship(world.alpha_id, "Achilles")
+    begin_with_all(factory, world)
+    scenarios.close_scenario(factory, scenario_id=world.scenario_id)
+    if target == "squadron lending":  # Ajax fought for Alpha, now serves in Bravo
+        fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
+    closed = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+    ships = [(s.id, s.squadron_id, s.original_squadron_id) for s in _ships(factory)]
+    with pytest.raises(InvalidInput) as refused:
+        if target == "side":
+            campaigns.delete_side(factory, side_id=world.blue_id)
+        else:
+            fleet.delete_squadron(factory, squadron_id=world.alpha_id)
+    message = refused.value.errors["delete"]
+    assert "Achilles and Ajax took part" in message and "Retire each ship" in message
+    assert [(s.id, s.squadron_id, s.original_squadron_id) for s in _ships(factory)] == ships
+    assert scenarios.scenario_detail(factory, scenario_id=world.scenario_id) == closed
+    with session_scope(factory) as session:
+        assert session.get(Squadron, world.alpha_id) is not None
+
+
 # --- ships --------------------------------------------------------------------------------------
 
 

@@ -38,6 +38,7 @@ from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain, require_text
 from tracker.services.fields import checked
+from tracker.services.fleet import refuse_losing_history
 from tracker.services.views import (
     CampaignOverview,
     CampaignSummary,
@@ -482,10 +483,13 @@ def update_side(
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
-    """Remove a side with its squadrons and ships (the screen asks first)."""
+    """Remove a side with its squadrons and ships (the screen asks first); refused while any
+    of its ships has a history to keep (`fleet.refuse_losing_history`)."""
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
-        for ship in session.exec(select(Ship).where(Ship.side_id == side_id)).all():
+        ships = session.exec(select(Ship).where(Ship.side_id == side_id)).all()
+        refuse_losing_history(session, ships, f"Side {side.name}")
+        for ship in ships:
             session.delete(ship)
         session.flush()
         squadrons = session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()

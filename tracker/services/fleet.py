@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlmodel import Session, col, select
@@ -165,15 +165,21 @@ def update_squadron(
 
 
 def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
-    """Remove a squadron and its ships; ships it lent out take their new squadron as origin."""
+    """Remove a squadron and its ships; ships it lent out take their new squadron as origin.
+    Refused while any of them has a history to keep (see `refuse_losing_history`)."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        for ship in session.exec(select(Ship).where(Ship.squadron_id == squadron_id)).all():
+        ships = session.exec(select(Ship).where(Ship.squadron_id == squadron_id)).all()
+        lent = session.exec(
+            select(Ship).where(
+                Ship.original_squadron_id == squadron_id, Ship.squadron_id != squadron_id
+            )
+        ).all()
+        refuse_losing_history(session, [*ships, *lent], f"Squadron {squadron.name}")
+        for ship in ships:
             session.delete(ship)
-        for ship in session.exec(
-            select(Ship).where(Ship.original_squadron_id == squadron_id)
-        ).all():
+        for ship in lent:
             ship.original_squadron_id = ship.squadron_id
         session.flush()
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
@@ -307,6 +313,25 @@ def took_part(session: Session, ship_id: int) -> bool:
         select(Minefield.id).where(Minefield.layer_ship_id == ship_id),
     ]
     return any(session.exec(query.limit(1)).first() is not None for query in kept)
+
+
+def refuse_losing_history(session: Session, ships: Sequence[Ship], what: str) -> None:
+    """Refuse to delete a squadron or a side whose ships have a history: closed scenarios, their
+    participants and a squadron's original strength never change because of a later delete."""
+    kept = sorted(s.name for s in ships if s.id is not None and took_part(session, s.id))
+    if not kept:
+        return
+    shown = [*kept[:3], f"{len(kept) - 3} more"] if len(kept) > 4 else kept
+    named = " and ".join(filter(None, (", ".join(shown[:-1]), shown[-1])))
+    raise InvalidInput(
+        {
+            "delete": f"{what} cannot be deleted: {named} took part in this campaign and "
+            "{verb} kept for that history. Retire each ship instead (x on the record sheet): "
+            "it leaves the sheet and stays in the scenarios it fought.".format(
+                verb="is" if len(kept) == 1 else "are"
+            )
+        }
+    )
 
 
 def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
