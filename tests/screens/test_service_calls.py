@@ -221,3 +221,24 @@ def test_a_programming_error_in_a_worker_writes_the_crash_log_and_exits_1(
     assert log.parent == config_dir / crash_log.FOLDER_NAME
     text = log.read_text(encoding="utf-8")
     assert "in list_campaigns" in text and "Boom: a bug in the campaign list" in text
+
+
+@settings(max_examples=5, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(min_size=1, max_size=30))
+async def test_an_error_the_call_turns_reaches_the_screen_as_the_one_it_expects(text: str) -> None:
+    class Exists(Exception):
+        pass
+
+    def service() -> None:
+        raise Exists(text)
+
+    app = ProbeApp(None)
+    async with app.run_test():
+        call = Call(service).turning(Exists, lambda exc: errors.InvalidInput({"path": str(exc)}))
+        app.probe.call(call.map(lambda _none: "written"), then=app.probe.results.append,
+                       refused=app.probe.refusals.append)  # fmt: skip
+        await settle(app)
+        [refusal] = app.probe.refusals
+        assert isinstance(refusal, errors.InvalidInput) and refusal.errors == {"path": text}
+        assert isinstance(refusal.__cause__, Exists)
+        assert app.probe.results == [] and app.crashed == []

@@ -226,3 +226,19 @@ def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_t
 def roster_key(factory: SessionFactory, side_id: int) -> bytes | None:
     with session_scope(factory) as session:
         return roster.side_key(session, side_id, PASS)
+
+
+@pytest.mark.parametrize("viewer", list(Viewer))
+def test_a_squadrons_counters_read_at_once_are_each_ships_counter_as_the_viewer_sees_it(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int], viewer: Viewer
+) -> None:
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    layer = _minelayer(factory, world, add_ship)
+    _secret_field(factory, world, layer)
+    plain = add_ship(world.raider_id, "Emden")
+    blue = add_ship(world.alpha_id, "Ajax")
+    ids = [layer, plain, blue]
+    assert mines.ship_counters(factory, ship_ids=ids, viewer=viewer) == {
+        ship_id: mines.counter(factory, ship_id=ship_id, viewer=viewer) for ship_id in ids
+    }
+    assert mines.ship_counters(factory, ship_ids=[], viewer=viewer) == {}

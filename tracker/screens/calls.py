@@ -13,6 +13,9 @@ a 275-unit import never freezes the keys, and its outcome comes back on the UI t
   which says when the database answers again;
 - anything else, to the crash report (crash_log) and a non-zero exit.
 
+An error that means a question for the player (a file that exists: replace it?) is turned into
+the one the screen expects by `Call.turning`, in the worker, before it is routed.
+
 Ordering: each screen has one queue, and its calls run one at a time in the order asked, so two
 saves (or a save and the reload after it) from the same screen never race. Screens differ in
 queues: one screen's long import does not hold up another's reads.
@@ -41,6 +44,7 @@ from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, Inval
 
 T = TypeVar("T")
 U = TypeVar("U")
+E = TypeVar("E", bound=Exception)
 
 # The thread workers of the path, by this group: tests wait for them (tests/screens/settle.py).
 GROUP = "service-calls"
@@ -56,6 +60,7 @@ class Call(Generic[T]):
         self.args = args
         self.kwargs = kwargs
         self.after: Callable[[Any], Any] | None = None
+        self.turns: tuple[tuple[type[Exception], Callable[[Any], Exception]], ...] = ()
 
     def map(self, after: Callable[[T], U]) -> Call[U]:
         """The same call, its result turned by `after` on the UI thread once it is back (the
@@ -63,7 +68,24 @@ class Call(Generic[T]):
         mapped: Call[U] = Call(self.service, *self.args, **self.kwargs)  # type: ignore[arg-type]
         before = self.after
         mapped.after = after if before is None else (lambda result: after(before(result)))
+        mapped.turns = self.turns
         return mapped
+
+    def turning(self, kind: type[E], into: Callable[[E], Exception]) -> Call[T]:
+        """The same call, an error of `kind` it raises turned by `into` into the one its caller
+        expects (a file that exists, into a form's question whether to replace it)."""
+        turned = self.map(lambda result: result)
+        turned.turns = (*self.turns, (kind, into))
+        return turned
+
+    def turned(self, error: Exception) -> Exception:
+        """The error the caller hears for `error`: turned by the first `turning` it matches."""
+        for kind, into in self.turns:
+            if isinstance(error, kind):
+                said = into(error)
+                said.__cause__ = error
+                return said
+        return error
 
     def __repr__(self) -> str:
         return f"Call({getattr(self.service, '__qualname__', self.service)!r})"
@@ -127,7 +149,7 @@ def _start(screen: Screen[Any], asked: _Asked) -> None:
         try:
             result = call.service(*call.args, **call.kwargs)
         except Exception as error:  # every error has its handler on the UI thread
-            outcome: tuple[Any, Exception | None] = (None, error)
+            outcome: tuple[Any, Exception | None] = (None, call.turned(error))
         else:
             outcome = (result, None)
         # An app already closing has no one left to tell.

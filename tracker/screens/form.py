@@ -22,6 +22,7 @@ from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
+from tracker.widgets.tick_box import TickBox
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class FormScreen(ModalScreen[Any]):
     def _widget_for(self, spec: FieldSpec) -> Input | Checkbox | Select[Any]:
         widget_id = f"field-{spec.key}"
         if spec.kind == "bool":
-            return Checkbox("", value=bool(spec.value), id=widget_id, compact=True)
+            return TickBox("", value=bool(spec.value), id=widget_id, compact=True)
         if spec.kind == "select":
             return Select(
                 plain_options(spec.options), value=spec.value, allow_blank=False, id=widget_id,

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import smr
 from tracker.safe_output import ExistingFile
-from tracker.screens import ship_forms
+from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
@@ -26,7 +27,6 @@ from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_c
 from tracker.screens.zero_outcome import zero_outcome_form
 from tracker.services import fleet, mines, printing, sheet
 from tracker.services.damage import ShipPick
-from tracker.services.errors import InvalidInput
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
@@ -46,6 +46,15 @@ LEGEND = (
     "the newest named · Points base→with crew %"
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
+# The columns whose width follows what they hold, (narrowest, widest): names are not cut while
+# the table has room.
+FLEXIBLE = {"Ship": (8, 24), "Crits": (8, 30), "Class": (5, 16), "Nation": (6, 16)}
+# When the columns up to Points do not fit, they give way in this order, each down to the width
+# named, so that Points stays on screen at 120 columns: the nation and the class first (the
+# ship's data), then the criticals (the newest one's effect is in the ship's view too), the
+# ship's name last.
+GIVE_WAY = (("Nation", 9), ("Class", 9), ("Crits", 8), ("Nation", 6), ("Class", 5), ("Ship", 8))
+CELL_PADDING = 2  # one cell each side of every column
 
 
 def commander_block(record: RecordSheet, hints: bool = True) -> str:
@@ -164,11 +173,38 @@ def ship_row(ship: ShipView) -> list[Any]:
     ]
 
 
+def column_widths(rows: list[list[Any]], room: int) -> list[int]:
+    """The width of each column of SHIP_COLUMNS for these rows in a table `room` cells wide."""
+    labels = [label for label, _ in SHIP_COLUMNS]
+    widths = [width for _, width in SHIP_COLUMNS]
+    for label, (low, high) in FLEXIBLE.items():
+        at = labels.index(label)
+        held = max((Text(cell).cell_len if isinstance(cell, str) else cell.cell_len
+                    for cell in (row[at] for row in rows)), default=0)  # fmt: skip
+        widths[at] = min(max(held, len(label), low), high)
+    shown = labels.index("Points") + 1
+    over = sum(widths[:shown]) + CELL_PADDING * shown - room
+    for label, low in GIVE_WAY:
+        at = labels.index(label)
+        give = max(0, min(over, widths[at] - low))
+        widths[at] -= give
+        over -= give
+    return widths
+
+
 @dataclass(frozen=True)
 class ShipSaved:
     """A form added a ship: the sheet puts its cursor on it."""
 
     ship_id: int
+
+
+@dataclass(frozen=True)
+class Tested:
+    """A command or crew test recorded from the sheet, and who was tested, for its toast."""
+
+    result: TestResult
+    who: str
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -250,6 +286,10 @@ class RecordSheetScreen(TrackerScreen):
     # The umpire's view reads the sheet, opens its ships and the journal, and prints it to a
     # file (the database is not touched); every change to the squadron is left out.
     READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
+    # The keys the footer leaves out first when they do not all fit on one line, so that it
+    # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
+    FOOTER_DROPS = ("journal", "counter", "delete_ship", "crew", "commander", "add_ship")
+    FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
@@ -257,6 +297,14 @@ class RecordSheetScreen(TrackerScreen):
         self.record: RecordSheet | None = None
         self.counters: dict[int, CounterView] = {}
         self.select_ship_id: int | None = None  # a ship just added: the cursor goes to it
+        # A form just closed: once the sheet is read again, a ship left at zero asks what
+        # happened to it.
+        self.ask_if_at_zero = False
+        # The fire markers each ship will have once the calls asked for are done, and how many
+        # of those calls are not back yet: f pressed twice before the first call is back still
+        # adds two, and so does f pressed again when the sheet could not be read after the first.
+        self.fire_asked: dict[int, int] = {}
+        self.fire_pending: dict[int, int] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -271,6 +319,53 @@ class RecordSheetScreen(TrackerScreen):
         yield Static(LEGEND, id="sheet-legend", markup=False)
         yield Footer(compact=True)
 
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The screen's keys, those the footer has no room for marked not shown."""
+        active = super().active_bindings
+        shown = {key: item for key, item in active.items() if item.binding.show}
+
+        def width() -> int:
+            # One key per action, as the footer shows it ("x,delete" shows x).
+            first = {item.binding.action: item.binding for item in reversed(shown.values())}
+            return sum(len(self.app.get_key_display(binding)) + len(binding.description) + 2
+                       for binding in first.values())  # fmt: skip
+
+        room = self.size.width - self.FOOTER_PALETTE
+        for action in self.FOOTER_DROPS:
+            if width() <= room:
+                break
+            shown = {key: item for key, item in shown.items() if item.binding.action != action}
+        return {
+            key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
+            for key, item in active.items()
+        }
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()
+        if self.record is not None:
+            self._fill_table(self.record, self._ship())
+
+    def _fill_table(self, record: RecordSheet, kept: ShipView | None) -> None:
+        """The ships' rows, in columns fitted to the table's width; the cursor stays on its
+        ship wherever the ship is now, and a ship just added takes it."""
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        rows = [ship_row(ship) for ship in record.ships]
+        room = table.scrollable_content_region.width or self.size.width
+        for column, width in zip(table.columns.values(), column_widths(rows, room), strict=True):
+            column.width = width
+        for ship, cells in zip(record.ships, rows, strict=True):
+            table.add_row(*cells, key=str(ship.id))
+        ids = [ship.id for ship in record.ships]
+        wanted = self.select_ship_id if self.select_ship_id in ids else (kept.id if kept else None)
+        if wanted in ids:
+            row = ids.index(wanted)
+        self.select_ship_id = None
+        if record.ships:
+            table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
+
     def on_mount(self) -> None:
         self.query_one("#commander-block").border_title = "Commander"
         self.query_one("#crew-block").border_title = "Crew"
@@ -284,7 +379,17 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
-        self.record = record = sheet.load_record_sheet(self.factory, squadron_id=self.squadron_id)
+        # The first read shows it is under way where the ships will be; later ones leave the
+        # sheet as it is until the new one is in.
+        self.call(
+            Call(sheet.load_record_sheet, self.factory, squadron_id=self.squadron_id),
+            then=self._show, refused=self._gone,
+            busy=self.query_one(DataTable) if self.record is None else None,
+        )  # fmt: skip
+
+    def _show(self, record: RecordSheet) -> None:
+        kept = self._ship()  # before the new record: the ship the cursor is on now
+        self.record = record
         self.title = "Squadron Record Sheet"
         self.sub_title = record.campaign_name
         if not record.scenario:
@@ -301,25 +406,24 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block", Static).update(commander_block(record, hints))
         self.query_one("#crew-block", Static).update(crew_block(record, hints))
         self.query_one("#totals-block", Static).update(totals_block(record))
-        self.counters = {
-            # In front of both players: a minelayer's mines show in the ledger's owner view.
-            ship.id: mines.counter(self.factory, ship_id=ship.id, viewer=Viewer.OPPONENT)
-            for ship in record.ships
-        }
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        table.clear()
-        for ship in record.ships:
-            table.add_row(*ship_row(ship), key=str(ship.id))
+        # A ship with no fire call out: the record read after its last one is in.
+        self.fire_asked = {ship_id: count for ship_id, count in self.fire_asked.items()
+                           if self.fire_pending.get(ship_id)}  # fmt: skip
+        self._fill_table(record, kept)
         ids = [ship.id for ship in record.ships]
-        if self.select_ship_id in ids:
-            row = ids.index(self.select_ship_id)
-            self.select_ship_id = None
-        if record.ships:
-            table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
         self.query_one("#sheet-empty", Static).update(
             "" if record.ships else "No ships in this squadron." + self.hint(" Press a to add one.")
         )
+        self._show_counter()
+        # In front of both players: a minelayer's mines show in the ledger's owner view.
+        self.load(Call(mines.ship_counters, self.factory, ship_ids=ids, viewer=Viewer.OPPONENT),
+                  self._show_counters)  # fmt: skip
+        if self.ask_if_at_zero:
+            self.ask_if_at_zero = False
+            self._ask_if_at_zero()
+
+    def _show_counters(self, counters: dict[int, CounterView]) -> None:
+        self.counters = counters
         self._show_counter()
 
     def _show_counter(self) -> None:
@@ -365,16 +469,15 @@ class RecordSheetScreen(TrackerScreen):
         if isinstance(result, ShipSaved):
             self.select_ship_id = result.ship_id
         if isinstance(result, str):
-            self.notify(result)
-        if isinstance(result, TestResult):
-            verdict = "passed" if result.passed else "FAILED"
+            self.notify(result, markup=False)
+        if isinstance(result, Tested):
+            verdict = "passed" if result.result.passed else "FAILED"
             self.notify(
-                f"{result.subject.capitalize()} test {verdict}: total {result.total}",
-                severity="information" if result.passed else "warning",
-            )
-        if result is not None:
-            self.reload()
-        self._ask_if_at_zero()
+                f"Test of {result.who} {verdict}: total {result.result.total}",
+                severity="information" if result.result.passed else "warning", markup=False,
+            )  # fmt: skip
+        self.ask_if_at_zero = True
+        self.reload()
 
     def _ask_if_at_zero(self) -> None:
         """A ship edited down to zero asks what happened, as a hit to zero does."""
@@ -392,6 +495,24 @@ class RecordSheetScreen(TrackerScreen):
     def _notes(self, notes: list[str] | None) -> None:
         if notes:
             self.notify("\n".join(notes), severity="warning")
+        self.reload()
+
+    def _changed(self, call: Call[Any], said: Callable[[Any], str | None] | None = None) -> None:
+        """A change made from the sheet's own keys, then the sheet read again; `said` words its
+        result for a toast."""
+
+        def done(result: Any) -> None:
+            words = said(result) if said is not None else None
+            if words:
+                self.notify(words, markup=False)
+            self.reload()
+
+        self.call(call, then=done, refused=self._refused)
+
+    def _refused(self, error: Exception) -> None:
+        """A change the services refused: said as they word it, and the sheet read again, so it
+        shows the squadron as it stands."""
+        self.notify(calls.message(error), severity="error", markup=False)
         self.reload()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -430,13 +551,9 @@ class RecordSheetScreen(TrackerScreen):
             self.app.push_screen(JournalScreen(self.record.campaign_id))
 
     def action_add_ship(self) -> None:
-        def submit(values: dict[str, Any]) -> ShipSaved:
-            return ShipSaved(
-                fleet.create_ship(
-                    self.factory, squadron_id=self.squadron_id,
-                    fields=values,
-                )
-            )  # fmt: skip
+        def submit(values: dict[str, Any]) -> Call[ShipSaved]:
+            return Call(fleet.create_ship, self.factory, squadron_id=self.squadron_id,
+                        fields=values).map(ShipSaved)  # fmt: skip
 
         self._form("Add ship", ship_forms.ship_fields(None), submit)
 
@@ -445,11 +562,9 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
 
-        def submit(values: dict[str, Any]) -> bool:
-            fleet.update_ship(
-                self.factory, ship_id=ship.id, fields={**values, "version": ship.version},
-            )  # fmt: skip
-            return True
+        def submit(values: dict[str, Any]) -> Call[None]:
+            return Call(fleet.update_ship, self.factory, ship_id=ship.id,
+                        fields={**values, "version": ship.version})  # fmt: skip
 
         self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
 
@@ -458,8 +573,9 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
 
-        def submit(values: dict[str, Any]) -> ShipSaved:
-            return ShipSaved(fleet.copy_ship(self.factory, ship_id=ship.id, name=values["name"]))
+        def submit(values: dict[str, Any]) -> Call[ShipSaved]:
+            return Call(fleet.copy_ship, self.factory, ship_id=ship.id,
+                        name=values["name"]).map(ShipSaved)  # fmt: skip
 
         self._form(
             f"Sister ship of {ship.name}",
@@ -475,9 +591,8 @@ class RecordSheetScreen(TrackerScreen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                summary = fleet.delete_ship(self.factory, ship_id=ship.id)
-                self.notify(f"{summary}. ctrl+z undoes it.", markup=False)
-                self.reload()
+                self._changed(Call(fleet.delete_ship, self.factory, ship_id=ship.id),
+                              lambda summary: f"{summary}. ctrl+z undoes it.")  # fmt: skip
 
         self.app.push_screen(
             ConfirmScreen(
@@ -491,21 +606,19 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None or self.record is None:
             return
-        others = [
-            (name, squadron_id)
-            for squadron_id, name in sheet.squadrons_of_side(
-                self.factory, side_id=self.record.side_id
-            )
-            if squadron_id != self.squadron_id
-        ]
+        self.call(Call(sheet.squadrons_of_side, self.factory, side_id=self.record.side_id),
+                  then=lambda squadrons: self._transfer_form(ship, squadrons))  # fmt: skip
+
+    def _transfer_form(self, ship: ShipView, squadrons: list[tuple[int, str]]) -> None:
+        others = [(name, squadron_id) for squadron_id, name in squadrons
+                  if squadron_id != self.squadron_id]  # fmt: skip
         if not others:
             self.notify("No other squadron on this side to transfer to.", severity="warning")
             return
 
-        def submit(values: dict[str, Any]) -> str:
-            return fleet.transfer_ship(
-                self.factory, ship_id=ship.id, to_squadron_id=values["squadron"]
-            )
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(fleet.transfer_ship, self.factory, ship_id=ship.id,
+                        to_squadron_id=values["squadron"])  # fmt: skip
 
         self._form(
             f"Transfer {ship.name}",
@@ -520,23 +633,34 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        count = ship.fire_markers + delta
+        count = self.fire_asked.get(ship.id, ship.fire_markers) + delta
         if count < 0:
-            self.notify(f"{ship.name} has no fire markers to remove.", severity="warning")
+            self.notify(f"{ship.name} has no fire markers to remove.", severity="warning",
+                        markup=False)  # fmt: skip
             return
-        fleet.set_fire_markers(self.factory, ship_id=ship.id, count=count)
-        self.reload()
+        self.fire_asked[ship.id] = count
+        self.fire_pending[ship.id] = self.fire_pending.get(ship.id, 0) + 1
+
+        def done(_none: None) -> None:
+            self.fire_pending[ship.id] -= 1
+            self.reload()
+
+        def refused(error: Exception) -> None:
+            self.fire_pending[ship.id] -= 1
+            self.fire_asked.pop(ship.id, None)  # counted from the sheet again
+            self._refused(error)
+
+        self.call(Call(fleet.set_fire_markers, self.factory, ship_id=ship.id, count=count),
+                  then=done, refused=refused)  # fmt: skip
 
     def action_commander(self) -> None:
         if self.record is None:
             return
-        shown = self.record.commander
+        version = self.record.commander.version if self.record.commander else None
 
-        def submit(values: dict[str, Any]) -> bool:
-            version = shown.version if shown else None
-            fleet.set_commander(self.factory, squadron_id=self.squadron_id, **values,
-                                version=version)  # fmt: skip
-            return True
+        def submit(values: dict[str, Any]) -> Call[None]:
+            return Call(fleet.set_commander, self.factory, squadron_id=self.squadron_id,
+                        **values, version=version)  # fmt: skip
 
         self._form(
             "Commander: roll or buy",
@@ -550,25 +674,20 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        try:
-            summary = fleet.set_commander_ship(
-                self.factory, squadron_id=self.squadron_id, ship_id=ship.id
-            )
-        except InvalidInput as exc:
-            self.notify("\n".join(exc.errors.values()), severity="warning", markup=False)
-            return
-        self.notify(summary, markup=False)
-        self.reload()
+        self._changed(
+            Call(fleet.set_commander_ship, self.factory, squadron_id=self.squadron_id,
+                 ship_id=ship.id),
+            lambda summary: summary,
+        )  # fmt: skip
 
     def action_crew(self) -> None:
         if self.record is None:
             return
-        shown = self.record.crew
+        version = self.record.crew.version if self.record.crew else None
 
-        def submit(values: dict[str, Any]) -> bool:
-            version = shown.version if shown else None
-            fleet.set_crew(self.factory, squadron_id=self.squadron_id, **values, version=version)
-            return True
+        def submit(values: dict[str, Any]) -> Call[None]:
+            return Call(fleet.set_crew, self.factory, squadron_id=self.squadron_id, **values,
+                        version=version)  # fmt: skip
 
         self._form(
             "Crew: roll or buy",
@@ -581,19 +700,22 @@ class RecordSheetScreen(TrackerScreen):
     def action_test(self) -> None:
         if self.record is None:
             return
+        record = self.record
         ship = self._ship()
-
         own = ship if ship is not None and ship.own_crew is not None else None
 
-        def submit(values: dict[str, Any]) -> TestResult:
-            return fleet.record_test(self.factory, squadron_id=self.squadron_id,
-                                     ship_id=own.id if own else None, **values)  # fmt: skip
+        def submit(values: dict[str, Any]) -> Call[Tested]:
+            who = ship_forms.tested_name(record, own, values["subject"])
+            return Call(fleet.record_test, self.factory, squadron_id=self.squadron_id,
+                        ship_id=own.id if own else None,
+                        **values).map(lambda result: Tested(result, who))  # fmt: skip
 
         self._form(
-            "Command / crew test",
-            ship_forms.test_fields(self.record, bool(ship and ship.fire_markers)),
+            f"Command / crew test of {record.squadron_name}"
+            + (f" (crew: {own.name}'s own)" if own else ""),
+            ship_forms.test_fields(record, bool(ship and ship.fire_markers)),
             submit,
-            preview=ship_forms.test_preview(self.record, own),
+            preview=ship_forms.test_preview(record, own),
             dice_field="roll",
             note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
             + (f" A crew test is of {own.name}'s own crew." if own else ""),
@@ -603,10 +725,9 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._ship()
         own = ship if ship is not None and ship.own_crew is not None else None
 
-        def submit(values: dict[str, Any]) -> bool:
-            fleet.reduce_command(self.factory, squadron_id=self.squadron_id,
-                                 ship_id=own.id if own else None, **values)  # fmt: skip
-            return True
+        def submit(values: dict[str, Any]) -> Call[None]:
+            return Call(fleet.reduce_command, self.factory, squadron_id=self.squadron_id,
+                        ship_id=own.id if own else None, **values)  # fmt: skip
 
         note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
         if own is not None:
@@ -614,10 +735,9 @@ class RecordSheetScreen(TrackerScreen):
         self._form("Combat reductions", ship_forms.reduction_fields(), submit, note=note)
 
     def action_restore_command(self) -> None:
-        def submit(values: dict[str, Any]) -> str:
-            return fleet.restore_command(
-                self.factory, squadron_id=self.squadron_id, rule=values["rule"]
-            )
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(fleet.restore_command, self.factory, squadron_id=self.squadron_id,
+                        rule=values["rule"])  # fmt: skip
 
         self._form(
             "Restore the commander",
@@ -632,12 +752,9 @@ class RecordSheetScreen(TrackerScreen):
             return
         record = self.record
 
-        def submit(values: dict[str, Any]) -> bool:
-            fleet.update_squadron(
-                self.factory, squadron_id=self.squadron_id, **values,
-                version=record.squadron_version,
-            )  # fmt: skip
-            return True
+        def submit(values: dict[str, Any]) -> Call[None]:
+            return Call(fleet.update_squadron, self.factory, squadron_id=self.squadron_id,
+                        **values, version=record.squadron_version)  # fmt: skip
 
         self._form(
             f"Edit squadron {record.squadron_name}",
@@ -656,12 +773,15 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        counter = mines.counter(self.factory, ship_id=ship.id)  # the form edits the real values
 
-        def submit(values: dict[str, Any]) -> str:
-            return service(self.factory, ship_id=ship.id, **values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            return Call(service, self.factory, ship_id=ship.id, **values)
 
-        self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
+        def opened(counter: CounterView) -> None:
+            self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
+
+        # The form edits the real values, as the owner sees them.
+        self.call(Call(mines.counter, self.factory, ship_id=ship.id), then=opened)
 
     def action_counter(self) -> None:
         self._counter_form(
@@ -684,28 +804,33 @@ class RecordSheetScreen(TrackerScreen):
         """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
         if self.record is None:
             return
-        html_path, md_path = (
-            str(printing.default_sheet_path(self.factory, squadron_id=self.squadron_id, fmt=fmt))
-            for fmt in ("html", "markdown")
-        )
+
+        def where(fmt: str) -> Call[Any]:
+            return Call(printing.default_sheet_path, self.factory, squadron_id=self.squadron_id,
+                        fmt=fmt)  # fmt: skip
+
+        self.call(where("html"), then=lambda html: self.call(
+            where("markdown"), then=lambda md: self._print_form(str(html), str(md))))  # fmt: skip
+
+    def _print_form(self, html_path: str, md_path: str) -> None:
+        if self.record is None:
+            return
 
         def target(values: dict[str, Any]) -> str:
             # The default follows the format; a path the player typed is kept as typed.
             path = str(values.get("path") or "").strip()
             return md_path if values.get("fmt") == "markdown" and path == html_path else path
 
-        def write(values: dict[str, Any], replace: bool) -> object:
-            return printing.write_sheet(
+        def write(values: dict[str, Any], replace: bool) -> Call[Any]:
+            call = Call(
+                printing.write_sheet,
                 self.factory, squadron_id=self.squadron_id, path=target(values),
                 fmt=values["fmt"], paper=values["paper"], replace=replace,
                 new_only=self.read_only,
             )  # fmt: skip
-
-        def submit(values: dict[str, Any]) -> object:
-            try:
-                return write(values, replace=False)
-            except ExistingFile as exc:
-                raise replace_first(exc, "this sheet", lambda: write(values, replace=True)) from exc
+            # A file that exists is replaced only once the player says yes.
+            return call.turning(ExistingFile, lambda exc: replace_first(
+                exc, "this sheet", lambda: write(values, replace=True)))  # fmt: skip
 
         def done(written: object) -> None:
             # Nothing on the sheet changed; the path is shown as typed, brackets and all.
@@ -727,7 +852,8 @@ class RecordSheetScreen(TrackerScreen):
         ]  # fmt: skip
         note = "The squadron as it stands now, with boxes and lines for pencil."
         self.app.push_screen(
-            FormScreen(f"Print {self.record.squadron_name}", fields, submit, note=note,
+            FormScreen(f"Print {self.record.squadron_name}", fields,
+                       lambda values: write(values, replace=False), note=note,
                        preview=preview, rng=self.rng, read_only_ok=True),
             done,
         )  # fmt: skip

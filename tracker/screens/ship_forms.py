@@ -133,9 +133,12 @@ def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
         rated = sheet.commander if values.get("subject") == "commander" else crew
         if rated is None:
             return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
+        who = tested_name(sheet, own, str(values.get("subject")))
         roll, extra = values.get("roll"), values.get("extra") or 0
         if not isinstance(roll, int):
-            return f"Modifier {rated.modifier_now:+d}. Type the d10, or press ctrl+r to roll."
+            return (
+                f"{who}: modifier {rated.modifier_now:+d}. Type the d10, or press ctrl+r to roll."
+            )
         total = smr.test_total(roll, rated.modifier_now, under_fire=bool(values.get("under_fire")),
                                extra=extra)  # fmt: skip
         parts = f"d10 {roll} {rated.modifier_now:+d}"
@@ -144,9 +147,17 @@ def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
         if extra:
             parts += f" {extra:+d}"
         verdict = "PASSES" if total >= smr.PASS_MARK else "FAILS"
-        return f"{parts} = {total}: {verdict} (needs {smr.PASS_MARK} or more)"
+        return f"{who}: {parts} = {total}: {verdict} (needs {smr.PASS_MARK} or more)"
 
     return preview
+
+
+def tested_name(sheet: RecordSheet, own: ShipView | None, subject: str) -> str:
+    """Who a command or crew test is of, in the player's words: the squadron's commander or
+    crew, or the crew of a ship that sails with her own (SMR2 §3.2, §3.6)."""
+    if subject == "crew" and own is not None:
+        return f"{own.name}'s own crew"
+    return f"{sheet.squadron_name}'s {'commander' if subject == 'commander' else 'crew'}"
 
 
 def reduction_fields() -> list[FieldSpec]:

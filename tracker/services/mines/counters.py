@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import (
     Campaign,
     Minefield,
@@ -145,6 +145,24 @@ def counter(
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         return _counter_view(session, ship, get_row(session, Side, ship.side_id), viewer=viewer)
+
+
+def ship_counters(
+    factory: SessionFactory,
+    *,
+    ship_ids: Sequence[int],
+    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+) -> dict[int, CounterView]:
+    """The counters of these ships as `viewer` sees them, by ship id, in one read: a record
+    sheet's squadron at once (docs/RULES.md §Secrets)."""
+    with read_scope(factory) as session:
+        ships = session.exec(select(Ship).where(col(Ship.id).in_(list(ship_ids)))).all()
+        sides = {ship.side_id: get_row(session, Side, ship.side_id) for ship in ships}
+        laid_by = _laid_by_ships(session, list(sides))
+        return {
+            ship.id or 0: _counter_view(session, ship, sides[ship.side_id], laid_by, viewer)
+            for ship in ships
+        }
 
 
 def _ship_and_campaign(session: Session, ship_id: int) -> tuple[Ship, Side, Campaign]:
