@@ -20,7 +20,7 @@ from tracker.safe_output import ExistingFile
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
+from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 
 
@@ -81,7 +81,12 @@ class ConfirmFirst(Exception):
 
 
 class FormScreen(ModalScreen[Any]):
-    """Calls `submit(values)`; an InvalidInput it raises is shown beside the fields it names."""
+    """Calls `submit(values)`; an InvalidInput it raises is shown beside the fields it names.
+
+    `preview(values)` gives the words under the fields, or a Call whose result gives them
+    (a preview the database answers, such as the mine table's row): the newest field's answer
+    is shown, one asked before it is dropped.
+    """
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
@@ -96,7 +101,7 @@ class FormScreen(ModalScreen[Any]):
         submit: Callable[[dict[str, Any]], Any],
         *,
         note: str = "",
-        preview: Callable[[dict[str, Any]], str] | None = None,
+        preview: Callable[[dict[str, Any]], str | Call[str]] | None = None,
         dice_field: str | None = None,
         dice_sides: int = 10,
         rng: random.Random | None = None,
@@ -119,6 +124,8 @@ class FormScreen(ModalScreen[Any]):
         # A die that decides a secret (a sub's mine roll, a secret minefield's drift) stays out
         # of the app's dice log, which any screen may show to the player across the table.
         self.secret_die = secret_die
+        self.saving = False  # a save is running: one key, one save
+        self.previews = 0  # the previews asked of the database: only the newest is shown
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -207,7 +214,7 @@ class FormScreen(ModalScreen[Any]):
     def _finish(self, values: dict[str, Any], submit: Callable[[], Any]) -> None:
         """Save through the one path (screens.calls) when submit gives a Call; its value at
         once when it computed one itself."""
-        if calls.busy(self):
+        if self.saving:
             return  # the save asked before is still running: one key, one save
         try:
             asked = submit()
@@ -220,6 +227,7 @@ class FormScreen(ModalScreen[Any]):
             self.show_errors(exc.errors)
             return
         if isinstance(asked, Call):
+            self.saving = True
             calls.run(
                 self,
                 asked,
@@ -227,20 +235,25 @@ class FormScreen(ModalScreen[Any]):
                 # (True), not cancelled (None).
                 then=lambda result: self._saved(values, True if result is None else result),
                 refused=lambda error: self._refused(values, error),
-                expected=(ConfirmFirst,),
+                # Back to _refused too, so the form knows its save has ended.
+                expected=(ConfirmFirst, DatabaseUnavailable),
             )
         else:
             self._saved(values, asked)
 
     def _saved(self, values: dict[str, Any], result: Any) -> None:
+        self.saving = False
         self._log_typed_roll(values)
         self.dismiss(result)
 
     def _refused(self, values: dict[str, Any], error: Exception) -> None:
+        self.saving = False
         if isinstance(error, ConfirmFirst):
             self._ask(values, error)
         elif isinstance(error, InvalidInput):
             self.show_errors(error.errors)
+        elif isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+            calls.unavailable(self.app, error)  # said as the path says it; the typing kept
         else:
             self.show_errors({"form": f"{error}: close this form and look again"})
 
@@ -286,7 +299,21 @@ class FormScreen(ModalScreen[Any]):
         values, errors = self._collect()
         for key in errors:
             values[key] = None
-        self.query_one("#form-preview", Static).update(self.preview(values))
+        self.previews += 1
+        said = self.preview(values)
+        if not isinstance(said, Call):
+            self._show_preview(said)
+            return
+        asked = self.previews
+
+        def show(text: object) -> None:
+            if asked == self.previews:  # a later edit's preview is on its way: this one is old
+                self._show_preview(str(text))
+
+        calls.run(self, said, then=show, refused=lambda error: show(calls.message(error)))
+
+    def _show_preview(self, text: str) -> None:
+        self.query_one("#form-preview", Static).update(text)
 
     @on(Input.Changed)
     @on(Select.Changed)
