@@ -85,7 +85,8 @@ class FormScreen(ModalScreen[Any]):
 
     `preview(values)` gives the words under the fields, or a Call whose result gives them
     (a preview the database answers, such as the mine table's row): the newest field's answer
-    is shown, one asked before it is dropped.
+    is shown, one asked before it is dropped. Escape on a form the player has typed in asks
+    before it discards what was typed; an untouched form closes at once.
     """
 
     BINDINGS = [
@@ -126,6 +127,7 @@ class FormScreen(ModalScreen[Any]):
         self.secret_die = secret_die
         self.saving = False  # a save is running: one key, one save
         self.previews = 0  # the previews asked of the database: only the newest is shown
+        self.untouched: dict[str, Any] = {}  # each field's value as the form opened
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -290,7 +292,13 @@ class FormScreen(ModalScreen[Any]):
         self.query_one("#form-fields").can_focus = False
         if self.fields:
             self.query_one(f"#field-{self.fields[0].key}").focus()
+        self.untouched = self._typed()
         self.refresh_preview()
+
+    def _typed(self) -> dict[str, Any]:
+        """Each field's value as its widget holds it (the text typed, unparsed)."""
+        return {spec.key: getattr(self.query_one(f"#field-{spec.key}"), "value", None)
+                for spec in self.fields}  # fmt: skip
 
     def refresh_preview(self) -> None:
         """Recompute the live preview from whatever the fields hold now."""
@@ -361,7 +369,19 @@ class FormScreen(ModalScreen[Any]):
         self.action_roll()
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close without saving; what the player typed is dropped only once they say so."""
+        if self.saving or self._typed() == self.untouched:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmScreen(f"{self.form_title}: discard what you typed?", yes="Discard (y)"),
+            answered,
+        )
 
     @on(Button.Pressed, "#form-save")
     def _save_pressed(self) -> None:
