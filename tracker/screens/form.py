@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,10 @@ class FieldSpec:
     suggestions: Sequence[str] = field(default=())  # a text field's pick list; any text allowed
     optional: bool = False  # an int field that may be left blank (None)
     password: bool = False  # typed characters are hidden
+    # A select whose choices follow another select's value (a minelayer from the owner's own
+    # ships): `options_for[that value]`; `options` are the choices for its first value.
+    depends_on: str = ""
+    options_for: Mapping[Any, Sequence[tuple[str, Any]]] = field(default_factory=dict)
 
 
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
@@ -328,7 +332,22 @@ class FormScreen(ModalScreen[Any]):
     @on(Checkbox.Changed)
     def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
         self._check_field(event.control.id or "")
+        if isinstance(event, Select.Changed):
+            self._follow(event.control.id or "", event.value)
         self.refresh_preview()
+
+    def _follow(self, widget_id: str, value: Any) -> None:
+        """Give the selects that depend on this one the choices for its new value."""
+        for spec in self.fields:
+            if spec.depends_on and widget_id == f"field-{spec.depends_on}":
+                options = spec.options_for.get(value, ())
+                select = self.query_one(f"#field-{spec.key}", Select)
+                if not options:
+                    continue
+                kept = select.value
+                select.set_options(plain_options(options))
+                values = [choice for _, choice in options]
+                select.value = kept if kept in values else values[0]
 
     def _check_field(self, widget_id: str) -> None:
         """Say at once what is wrong with a number as it is typed; clear the message once right."""

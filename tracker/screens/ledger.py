@@ -336,16 +336,25 @@ class LedgerScreen(OwnerViewScreen):
             self.notify("Add a side to the campaign first.", severity="warning")
             return
         self.call(Call(mines.counter_ships, self.factory, campaign_id=self.campaign_id),
-                  then=self._sow)  # fmt: skip
+                  then=lambda ships: self._with_subs(partial(self._sow, ships)))  # fmt: skip
 
-    def _sow(self, counters: list[mines.CounterView]) -> None:
-        ships = [(f"{ship.side_name}: {ship.name}", ship.ship_id) for ship in counters]
+    def _sow(self, ships: list[mines.CounterView], subs: dict[int, list[UnitView]]) -> None:
+        """The sowing form: the minelayer is one of the owner's own ships afloat, or a War at
+        Sea submarine of its roster; the choices follow the owner chosen."""
+        layers: dict[int, list[tuple[str, str]]] = {}
+        for _, side_id in self.sides:
+            layers[side_id] = [("(none: name it below)", ""),
+                               *((s.name, f"ship:{s.ship_id}") for s in ships
+                                 if s.side_id == side_id),
+                               *((f"{u.name} (War at Sea submarine)", f"sub:{u.id}")
+                                 for u in subs.get(side_id, ()) if not u.destroyed)]  # fmt: skip
+        owner = self._side_field()
         fields = [
-            self._side_field(), *self._place_fields(),
+            owner, *self._place_fields(),
             FieldSpec("laid_by", "Laid by", kind="select", value="surface",
                       options=[("surface ship", "surface"), ("submarine", "submarine")]),
-            FieldSpec("layer_ship_id", "Minelayer (a ship of the campaign)", kind="select",
-                      value=0, options=[("(none: name it below)", 0), *ships]),
+            FieldSpec("layer", "Minelayer (own ships, subs)", kind="select", value="",
+                      options=layers[owner.value], depends_on="side_id", options_for=layers),
             FieldSpec("layer_name", "or minelayer's name", optional=True),
             FieldSpec("turn", "Turn begun (blank: the current turn)", kind="int", value="",
                       low=1, high=999, optional=True),
@@ -361,7 +370,11 @@ class LedgerScreen(OwnerViewScreen):
         def submit(values: dict[str, Any]) -> Call[str]:
             place = self._place(values)
             passphrase = self._passphrase(values)
-            values["layer_ship_id"] = values["layer_ship_id"] or None
+            kind, _, layer_id = values.pop("layer").partition(":")
+            values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
+            values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
+            if kind == "sub":  # a War at Sea submarine lays as a submarine, whatever was left
+                values["laid_by"] = "submarine"
             verb = "laid" if values["complete"] else "being sown"
             sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
             return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
