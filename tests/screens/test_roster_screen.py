@@ -110,7 +110,7 @@ async def test_the_opponent_view_never_shows_which_marker_is_real(tmp_path: Path
         await pilot.pause()
         await fill_form(pilot, {"passphrase": "wrong-one"})
         assert isinstance(app.screen, FormScreen)  # refused, the form stays
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # what was typed is discarded once the player says so
         await pilot.pause()
         assert "REAL" not in shown()
         await pilot.press("v")

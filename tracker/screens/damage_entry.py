@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -28,10 +30,11 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.next_turn import begin_next_turn, show_turn
-from tracker.screens.zero_outcome import zero_outcome_form
+from tracker.screens.zero_outcome import ask_zero_outcome
 from tracker.services import damage, damage_lines, rule_tables
 from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
 from tracker.services.errors import (
+    ChangedElsewhere,
     DatabaseUnavailable,
     InvalidInput,
     bad_name_character,
@@ -40,6 +43,8 @@ from tracker.services.errors import (
 from tracker.services.scenarios import TurnView
 from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
+
+T = TypeVar("T")
 
 PLACEHOLDER = 'exeter s3 f1 fm+1 crit "B turret out"'
 GRAMMAR = (
@@ -136,6 +141,14 @@ class DamageEntryScreen(TrackerScreen):
         self.lines: list[str] = []  # the campaign's recorded lines, oldest first (Up, Down)
         self.recall_at: int | None = None  # the line Up or Down shows, None: the player's own
         self.draft = ""  # what the player had typed before pressing Up
+        # The preview reads the database through the path, off the keys: each edit of the line
+        # counts one; a preview that comes back for an older count is dropped, and the line is
+        # previewed again as it is now. One preview is on its way at a time.
+        self.edits = 0
+        self.previewing = False
+        self.enter_for: str | None = None  # the line Enter was pressed on while previewing it
+        self.recording = False  # a hit is being recorded: a second enter would record it twice
+        self.table_dice: dict[str, int | None] = {}  # each critical table's die (None: no table)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -159,17 +172,28 @@ class DamageEntryScreen(TrackerScreen):
         self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
         self.query_one("#shorthand", Input).focus()
         if not self.read_only:
-            self.lines = self._recall_lines()
+            self.call(Call(damage_lines.recall_lines, self.factory, campaign_id=self.campaign_id),
+                      then=self._recalled)  # fmt: skip
         self._show_turn()
+        self._read_tables()
         self.refresh_preview()
 
-    def _recall_lines(self) -> list[str]:
-        return damage_lines.recall_lines(self.factory, campaign_id=self.campaign_id)
+    def _recalled(self, lines: list[str]) -> None:
+        self.lines = lines + [line for line in self.lines if line not in lines]
+
+    def _read_tables(self) -> None:
+        """Each critical table's die, for `crit ?`: read before the previews queued after it."""
+        for kind in ("structural", "underwater"):
+            self.call(Call(rule_tables.table_die, self.factory, campaign_id=self.campaign_id,
+                           kind=kind), then=partial(self.table_dice.__setitem__, kind))  # fmt: skip
 
     def _keep_line(self, line: str) -> None:
-        warning = damage_lines.keep_line(self.factory, campaign_id=self.campaign_id, line=line)
-        if warning:
-            self.notify(warning, severity="warning")
+        def kept(warning: str | None) -> None:
+            if warning:
+                self.notify(warning, severity="warning")
+
+        self.call(Call(damage_lines.keep_line, self.factory, campaign_id=self.campaign_id,
+                       line=line), then=kept)  # fmt: skip
 
     def _show_turn(self) -> None:
         show_turn(self, self.campaign_id, self._turn_shown)
@@ -178,6 +202,7 @@ class DamageEntryScreen(TrackerScreen):
         self.sub_title = now.label if now else "no scenario yet"
 
     def reload(self) -> None:
+        self._read_tables()  # changed on the tables' screen (ctrl+t), or by another player
         self.refresh_preview()
         self._show_dice()
 
@@ -187,20 +212,21 @@ class DamageEntryScreen(TrackerScreen):
             "\n".join(str(roll) for roll in log) if log else "No dice rolled yet."
         )
 
-    def _resolve_ship(self, words: str) -> ShipPick | None:
+    def _find(self, words: str) -> Call[list[ShipPick]]:
+        return Call(damage.find_ships, self.factory, campaign_id=self.campaign_id, query=words)
+
+    def _list_picks(self, words: str, picks: list[ShipPick]) -> None:
+        """The finder shows the ships the words match."""
+        self.picks, self.picks_for = picks, words
         options = self.query_one("#ship-candidates", OptionList)
-        if words == self.picks_for:
-            # Typing the damage after the name: the same ships, without searching them all again.
-            options.highlighted = None  # as clearing the list does
-        else:
-            self.picks = damage.find_ships(self.factory, campaign_id=self.campaign_id, query=words)
-            self.picks_for = words
-            options.clear_options()
-            options.add_options(
-                Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"),
-                       id=str(p.id))
-                for p in self.picks
-            )  # fmt: skip
+        options.clear_options()
+        options.add_options(
+            Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"), id=str(p.id))
+            for p in self.picks
+        )
+
+    def _resolve_ship(self, words: str) -> ShipPick | None:
+        """The ship the words name, among the picks found for them (self.picks)."""
         if self.chosen is not None and self.chosen[0] == words:
             chosen = next((p for p in self.picks if p.id == self.chosen[1]), None)
             if chosen is not None:
@@ -225,9 +251,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def _critical(self, critical: CriticalInput) -> CriticalRequest:
         if critical.auto:
-            die = rule_tables.table_die(
-                self.factory, campaign_id=self.campaign_id, kind=critical.kind
-            )
+            die = self.table_dice.get(critical.kind)
             if die is None:
                 raise InvalidInput(
                     {"criticals": f"no {critical.kind} critical table to roll on: type the "
@@ -246,40 +270,111 @@ class DamageEntryScreen(TrackerScreen):
         """
         if event is None:
             self.picks_for = None
-        line_text = self.query_one("#shorthand", Input).value
-        preview = self.query_one("#damage-preview", Static)
+        self.edits += 1
         self.pending = None
         self.ambiguous = []
+        if not self.previewing:  # else the preview on its way asks again once it is back
+            self._preview()
+
+    def _ask(self, call: Call[T], then: Callable[[T], None]) -> None:
+        """A read of the preview's, through the path: its answer is shown only if the line has
+        not changed since; else the line is previewed again as it is now."""
+        asked = self.edits
+        self.previewing = True
+
+        def back(result: T) -> None:
+            self.previewing = False
+            if asked != self.edits:
+                self._preview()
+                return
+            then(result)
+            self._previewed()
+
+        def refused(error: Exception) -> None:
+            self.previewing = False
+            if isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+                calls.unavailable(self.app, error)
+            if asked != self.edits:
+                self._preview()
+                return
+            self._show_error(toned(calls.message(error), ERROR))
+            self._previewed()
+
+        self.call(call, then=back, refused=refused, expected=(DatabaseUnavailable,))
+
+    def _previewed(self) -> None:
+        """The line's preview is all shown: an Enter pressed while it was on its way records
+        it now, if the line is still the one Enter was pressed on."""
+        if self.previewing or self.enter_for is None:
+            return
+        line, self.enter_for = self.enter_for, None
+        if line == self.query_one("#shorthand", Input).value:
+            self.record()
+
+    def _show_error(self, text: Text) -> None:
+        preview = self.query_one("#damage-preview", Static)
+        preview.update(text)
+        preview.set_class(True, "-error")
+
+    def _preview(self) -> None:
+        line_text = self.query_one("#shorthand", Input).value
         try:
             line = parse_line(line_text)
         except ShorthandError as error:
-            preview.update(error_text(line_text, error))
-            preview.set_class(True, "-error")
+            self._show_error(error_text(line_text, error))
             return
         char = bad_name_character(line.ship)
         if char is not None:  # no ship's name holds one: say so, not "no ship matches"
             start = line_text.find(char)
-            preview.update(error_text(line_text, ShorthandError(
+            self._show_error(error_text(line_text, ShorthandError(
                 f"the ship's name holds {character_problem(char)}: retype it without it",
                 word=char, start=start, end=start + 1)))  # fmt: skip
-            preview.set_class(True, "-error")
             return
+        if line.ship == self.picks_for:
+            # Typing the damage after the name: the same ships, without searching them all again.
+            self.query_one("#ship-candidates", OptionList).highlighted = None
+            self._named(line_text, line)
+            return
+
+        def found(picks: list[ShipPick]) -> None:
+            self._list_picks(line.ship, picks)
+            self._named(line_text, line)
+
+        self._ask(self._find(line.ship), found)
+
+    def _named(self, line_text: str, line: DamageLine) -> None:
+        """The line's name looked up: the ship it names, or why none."""
         ship = self._resolve_ship(line.ship)
         if ship is None and line.ship:
-            # "exeter s-3": the name matched up to a word that is no shorthand: point at it.
-            words = line.ship.split()
-            for cut in range(len(words) - 1, 0, -1):
-                if damage.find_ships(self.factory, campaign_id=self.campaign_id,
-                                     query=" ".join(words[:cut])):  # fmt: skip
-                    bad = words[cut]
-                    start = line_text.find(bad, line_text.find(words[cut - 1]) + 1)
-                    preview.update(error_text(line_text, ShorthandError(
-                        f"{bad!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
-                        "crit, ucrit or fix (the line under the input lists them)",
-                        word=bad, start=start, end=start + len(bad))))  # fmt: skip
-                    preview.set_class(True, "-error")
-                    self._resolve_ship(" ".join(words[:cut]))
-                    return
+            self._cut(line_text, line, len(line.ship.split()) - 1)
+            return
+        self._preview_ship(line, ship)
+
+    def _cut(self, line_text: str, line: DamageLine, cut: int) -> None:
+        """ "exeter s-3": the name matched up to a word that is no shorthand: point at it (the
+        words are tried from the longest start of the name down, one read each)."""
+        words = line.ship.split()
+        if cut < 1:
+            self._preview_ship(line, None)
+            return
+        start_words = " ".join(words[:cut])
+
+        def found(picks: list[ShipPick]) -> None:
+            if not picks:
+                self._cut(line_text, line, cut - 1)
+                return
+            bad = words[cut]
+            start = line_text.find(bad, line_text.find(words[cut - 1]) + 1)
+            self._show_error(error_text(line_text, ShorthandError(
+                f"{bad!r} is not a shorthand word: use sN, fN, rsN, rfN, fm+N, fm-N, "
+                "crit, ucrit or fix (the line under the input lists them)",
+                word=bad, start=start, end=start + len(bad))))  # fmt: skip
+            self._list_picks(start_words, picks)
+
+        self._ask(self._find(start_words), found)
+
+    def _preview_ship(self, line: DamageLine, ship: ShipPick | None) -> None:
+        preview = self.query_one("#damage-preview", Static)
         preview.set_class(False, "-error")
         if ship is None:
             preview.update(
@@ -299,28 +394,22 @@ class DamageEntryScreen(TrackerScreen):
         if line.is_empty:
             preview.update(Text(f"{ship.name}: now type what it took, e.g. s3 f1", style="dim"))
             return
-        request = self._request(line, ship, rolled=False)
-        auto = sum(1 for critical in line.criticals if critical.auto)
-        try:
-            result = (
-                damage.preview_hit(self.factory, request=request)
-                if request.criticals or _has_change(request)
-                else None
-            )
-        except (InvalidInput, DatabaseUnavailable) as exc:
-            preview.update(toned("\n".join(exc.errors.values()), ERROR))
-            preview.set_class(True, "-error")
-            return
-        missing = [
-            c.kind for c in line.criticals
-            if c.auto and rule_tables.table_die(self.factory, campaign_id=self.campaign_id,
-                                                kind=c.kind) is None
-        ]  # fmt: skip
+        missing = [c.kind for c in line.criticals if c.auto and self.table_dice.get(c.kind) is None]
         if missing:
-            preview.update(toned(f"no {missing[0]} critical table to roll on: type the effect in "
-                                 "quotes, or enter the table (ctrl+t)", ERROR))  # fmt: skip
-            preview.set_class(True, "-error")
+            self._show_error(toned(f"no {missing[0]} critical table to roll on: type the effect "
+                                   "in quotes, or enter the table (ctrl+t)", ERROR))  # fmt: skip
             return
+        request = self._request(line, ship, rolled=False)
+        if request.criticals or _has_change(request):
+            self._ask(Call(damage.preview_hit, self.factory, request=request),
+                      partial(self._show_preview, line, ship, request))  # fmt: skip
+        else:
+            self._show_preview(line, ship, request, None)
+
+    def _show_preview(
+        self, line: DamageLine, ship: ShipPick, request: HitRequest, result: DamageResult | None
+    ) -> None:
+        auto = sum(1 for critical in line.criticals if critical.auto)
         body = (
             Text(f"{ship.name}: {auto} critical(s) rolled when you press Enter")
             if result is None
@@ -330,7 +419,7 @@ class DamageEntryScreen(TrackerScreen):
         if others and ship.name.lower() != line.ship.lower():
             body.append(f"\n(also matches {', '.join(others)}: type more of the name, or pick "
                         "from the list with down and enter)", style=NOTICE)  # fmt: skip
-        preview.update(body)
+        self.query_one("#damage-preview", Static).update(body)
         self.pending = (request, line)
 
     @on(Input.Submitted, "#shorthand")
@@ -338,13 +427,17 @@ class DamageEntryScreen(TrackerScreen):
         """Record the previewed hit (rolling any `crit ?` now), then announce what follows."""
         if self.refuse_if_read_only():
             return
+        if self.previewing:
+            # The line's preview is on its way: Enter records it once it is shown.
+            self.enter_for = self.query_one("#shorthand", Input).value
+            return
         if self.ambiguous:
             self._ask_which()
             return
         if self.pending is None:
             self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
             return
-        if calls.busy(self):
+        if self.recording:
             # A second enter before the first hit is back would record that hit twice.
             self.notify("Still recording the last hit.", severity="warning")
             return
@@ -355,14 +448,20 @@ class DamageEntryScreen(TrackerScreen):
         except InvalidInput as exc:
             self._refused(exc)
             return
+        self.recording = True
         self.call(Call(damage.record_hit, self.factory, request=request), then=self._recorded,
-                  refused=self._refused)  # fmt: skip
+                  refused=self._refused, expected=(DatabaseUnavailable,))  # fmt: skip
 
     def _refused(self, exc: Exception) -> None:
-        self.notify(calls.message(exc), severity="error")
+        self.recording = False
+        if isinstance(exc, DatabaseUnavailable) and not isinstance(exc, ChangedElsewhere):
+            calls.unavailable(self.app, exc)  # said once, and the change watch told
+        else:
+            self.notify(calls.message(exc), severity="error")
         self._show_dice()
 
     def _recorded(self, result: DamageResult) -> None:
+        self.recording = False
         self.picks_for = None  # the hit may have sunk a ship the picks show
         field = self.query_one("#shorthand", Input)
         kept = line_for(result.ship_name, items_of(field.value))
@@ -418,7 +517,7 @@ class DamageEntryScreen(TrackerScreen):
                 self.notify("\n".join(notes), severity="warning")
             self.refresh_preview()
 
-        self.app.push_screen(zero_outcome_form(self.factory, ship_id, name), done)
+        ask_zero_outcome(self, ship_id, name, done)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         pick = next((p for p in self.picks if str(p.id) == event.option.id), None)
@@ -528,7 +627,10 @@ class DamageEntryScreen(TrackerScreen):
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))
 
     def action_form(self) -> None:
-        picks = damage.find_ships(self.factory, campaign_id=self.campaign_id, query="", limit=500)
+        self.call(Call(damage.find_ships, self.factory, campaign_id=self.campaign_id, query="",
+                       limit=500), then=self._form)  # fmt: skip
+
+    def _form(self, picks: list[ShipPick]) -> None:
         afloat = [(f"{p.name} ({p.squadron})", p.id) for p in picks if not p.sunk]
         if not afloat:
             self.notify("No ship afloat in this campaign.", severity="warning")
@@ -549,13 +651,12 @@ class DamageEntryScreen(TrackerScreen):
             FieldSpec("effect", "Critical effect (blank: none)"),
         ]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> DamageResult:
+        def submit(values: dict[str, Any]) -> Call[DamageResult]:
             effect = values.pop("effect").strip()
             kind = values.pop("kind")
             criticals = (CriticalRequest(kind=kind, effect=effect),) if effect else ()
-            return damage.record_hit(
-                self.factory, request=HitRequest(**values, criticals=criticals)
-            )
+            request = HitRequest(**values, criticals=criticals)
+            return Call(damage.record_hit, self.factory, request=request)
 
         def done(result: DamageResult | None) -> None:
             if result is not None:

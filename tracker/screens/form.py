@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,7 @@ from tracker.safe_output import ExistingFile
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
+from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
 
@@ -40,6 +40,10 @@ class FieldSpec:
     suggestions: Sequence[str] = field(default=())  # a text field's pick list; any text allowed
     optional: bool = False  # an int field that may be left blank (None)
     password: bool = False  # typed characters are hidden
+    # A select whose choices follow another select's value (a minelayer from the owner's own
+    # ships): `options_for[that value]`; `options` are the choices for its first value.
+    depends_on: str = ""
+    options_for: Mapping[Any, Sequence[tuple[str, Any]]] = field(default_factory=dict)
 
 
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
@@ -82,7 +86,13 @@ class ConfirmFirst(Exception):
 
 
 class FormScreen(ModalScreen[Any]):
-    """Calls `submit(values)`; an InvalidInput it raises is shown beside the fields it names."""
+    """Calls `submit(values)`; an InvalidInput it raises is shown beside the fields it names.
+
+    `preview(values)` gives the words under the fields, or a Call whose result gives them
+    (a preview the database answers, such as the mine table's row): the newest field's answer
+    is shown, one asked before it is dropped. Escape on a form the player has typed in asks
+    before it discards what was typed; an untouched form closes at once.
+    """
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
@@ -97,7 +107,7 @@ class FormScreen(ModalScreen[Any]):
         submit: Callable[[dict[str, Any]], Any],
         *,
         note: str = "",
-        preview: Callable[[dict[str, Any]], str] | None = None,
+        preview: Callable[[dict[str, Any]], str | Call[str]] | None = None,
         dice_field: str | None = None,
         dice_sides: int = 10,
         rng: random.Random | None = None,
@@ -120,6 +130,9 @@ class FormScreen(ModalScreen[Any]):
         # A die that decides a secret (a sub's mine roll, a secret minefield's drift) stays out
         # of the app's dice log, which any screen may show to the player across the table.
         self.secret_die = secret_die
+        self.saving = False  # a save is running: one key, one save
+        self.previews = 0  # the previews asked of the database: only the newest is shown
+        self.untouched: dict[str, Any] = {}  # each field's value as the form opened
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -208,7 +221,7 @@ class FormScreen(ModalScreen[Any]):
     def _finish(self, values: dict[str, Any], submit: Callable[[], Any]) -> None:
         """Save through the one path (screens.calls) when submit gives a Call; its value at
         once when it computed one itself."""
-        if calls.busy(self):
+        if self.saving:
             return  # the save asked before is still running: one key, one save
         try:
             asked = submit()
@@ -221,6 +234,7 @@ class FormScreen(ModalScreen[Any]):
             self.show_errors(exc.errors)
             return
         if isinstance(asked, Call):
+            self.saving = True
             calls.run(
                 self,
                 asked,
@@ -228,20 +242,25 @@ class FormScreen(ModalScreen[Any]):
                 # (True), not cancelled (None).
                 then=lambda result: self._saved(values, True if result is None else result),
                 refused=lambda error: self._refused(values, error),
-                expected=(ConfirmFirst,),
+                # Back to _refused too, so the form knows its save has ended.
+                expected=(ConfirmFirst, DatabaseUnavailable),
             )
         else:
             self._saved(values, asked)
 
     def _saved(self, values: dict[str, Any], result: Any) -> None:
+        self.saving = False
         self._log_typed_roll(values)
         self.dismiss(result)
 
     def _refused(self, values: dict[str, Any], error: Exception) -> None:
+        self.saving = False
         if isinstance(error, ConfirmFirst):
             self._ask(values, error)
         elif isinstance(error, InvalidInput):
             self.show_errors(error.errors)
+        elif isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+            calls.unavailable(self.app, error)  # said as the path says it; the typing kept
         else:
             self.show_errors({"form": f"{error}: close this form and look again"})
 
@@ -278,7 +297,13 @@ class FormScreen(ModalScreen[Any]):
         self.query_one("#form-fields").can_focus = False
         if self.fields:
             self.query_one(f"#field-{self.fields[0].key}").focus()
+        self.untouched = self._typed()
         self.refresh_preview()
+
+    def _typed(self) -> dict[str, Any]:
+        """Each field's value as its widget holds it (the text typed, unparsed)."""
+        return {spec.key: getattr(self.query_one(f"#field-{spec.key}"), "value", None)
+                for spec in self.fields}  # fmt: skip
 
     def refresh_preview(self) -> None:
         """Recompute the live preview from whatever the fields hold now."""
@@ -287,14 +312,43 @@ class FormScreen(ModalScreen[Any]):
         values, errors = self._collect()
         for key in errors:
             values[key] = None
-        self.query_one("#form-preview", Static).update(self.preview(values))
+        self.previews += 1
+        said = self.preview(values)
+        if not isinstance(said, Call):
+            self._show_preview(said)
+            return
+        asked = self.previews
+
+        def show(text: object) -> None:
+            if asked == self.previews:  # a later edit's preview is on its way: this one is old
+                self._show_preview(str(text))
+
+        calls.run(self, said, then=show, refused=lambda error: show(calls.message(error)))
+
+    def _show_preview(self, text: str) -> None:
+        self.query_one("#form-preview", Static).update(text)
 
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
         self._check_field(event.control.id or "")
+        if isinstance(event, Select.Changed):
+            self._follow(event.control.id or "", event.value)
         self.refresh_preview()
+
+    def _follow(self, widget_id: str, value: Any) -> None:
+        """Give the selects that depend on this one the choices for its new value."""
+        for spec in self.fields:
+            if spec.depends_on and widget_id == f"field-{spec.depends_on}":
+                options = spec.options_for.get(value, ())
+                select = self.query_one(f"#field-{spec.key}", Select)
+                if not options:
+                    continue
+                kept = select.value
+                select.set_options(plain_options(options))
+                values = [choice for _, choice in options]
+                select.value = kept if kept in values else values[0]
 
     def _check_field(self, widget_id: str) -> None:
         """Say at once what is wrong with a number as it is typed; clear the message once right."""
@@ -335,7 +389,19 @@ class FormScreen(ModalScreen[Any]):
         self.action_roll()
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close without saving; what the player typed is dropped only once they say so."""
+        if self.saving or self._typed() == self.untouched:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmScreen(f"{self.form_title}: discard what you typed?", yes="Discard (y)"),
+            answered,
+        )
 
     @on(Button.Pressed, "#form-save")
     def _save_pressed(self) -> None:

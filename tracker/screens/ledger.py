@@ -7,6 +7,8 @@ only; the owner view (v) opens them with the side's passphrase, briefly, as on t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -24,6 +26,7 @@ from tracker.screens.owner_view import OwnerViewScreen
 from tracker.services import campaigns, mines, roster
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import Ledger, MinefieldView
+from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
@@ -128,6 +131,7 @@ class LedgerScreen(OwnerViewScreen):
         self.owner_side_id: int | None = None
         self.sides: list[tuple[str, int]] = []
         self.running_check: int | None = None
+        self.campaign_name = ""
 
     def owner_idle_seconds(self) -> float:
         return float(self.view.owner_idle_seconds) if self.view else super().owner_idle_seconds()
@@ -161,15 +165,29 @@ class LedgerScreen(OwnerViewScreen):
         fields.focus()
 
     def reload(self) -> None:
-        campaign_name, sides = campaigns.side_names(self.factory, campaign_id=self.campaign_id)
-        self.sides = list(sides)
+        # Three reads, in this order on the screen's queue: the last one draws what all read.
         owner = self.owner and not self.read_only
-        self.view = view = mines.ledger(
-            self.factory, campaign_id=self.campaign_id,
-            owner_side_id=self.owner_side_id if owner else None,
-            passphrase=self.passphrase if owner else None,
-        )  # fmt: skip
-        self.title = f"Minefield ledger: {campaign_name}"
+        self.load(Call(campaigns.side_names, self.factory, campaign_id=self.campaign_id),
+                  self._sides_read)  # fmt: skip
+        read = Call(mines.ledger, self.factory, campaign_id=self.campaign_id,
+                    owner_side_id=self.owner_side_id if owner else None,
+                    passphrase=self.passphrase if owner else None)  # fmt: skip
+        self.load(read, self._ledger_read)
+        self.load(Call(mines.current_check, self.factory, campaign_id=self.campaign_id),
+                  self._show)  # fmt: skip
+
+    def _sides_read(self, read: tuple[str, Sequence[tuple[str, int]]]) -> None:
+        self.campaign_name, sides = read
+        self.sides = list(sides)
+
+    def _ledger_read(self, view: Ledger) -> None:
+        self.view = view
+
+    def _show(self, running: int | None) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.title = f"Minefield ledger: {self.campaign_name}"
         owner_name = next((name for name, sid in self.sides if sid == self.owner_side_id), "")
         self.sub_title = f"OWNER VIEW: {owner_name}" if self.owner else "Opponent view"
         heading = Text()
@@ -184,9 +202,7 @@ class LedgerScreen(OwnerViewScreen):
         if self.owner:
             heading.append(f" · OWNER VIEW of {owner_name}: hide it before the opponent looks "
                            "(v)", style=CAUTION)  # fmt: skip
-        self.running_check = running = mines.current_check(
-            self.factory, campaign_id=self.campaign_id
-        )
+        self.running_check = running
         self.refresh_bindings()
         if running is not None:
             shows = "m shows it" if self.read_only else "m resumes it"
@@ -300,21 +316,45 @@ class LedgerScreen(OwnerViewScreen):
             note="A boundary is the line between two areas of your map: A | B is B | A.",
         )
 
-    def _ships_of_campaign(self) -> list[tuple[str, int]]:
-        ships = mines.counter_ships(self.factory, campaign_id=self.campaign_id)
-        return [(f"{ship.side_name}: {ship.name}", ship.ship_id) for ship in ships]
+    def _with_subs(self, then: Callable[[dict[int, list[UnitView]]], None]) -> None:
+        """Each side's War at Sea submarines, read through the path, to `then`."""
+        subs: dict[int, list[UnitView]] = {}
+        if not self.sides:
+            then(subs)
+
+        def read(side_id: int, view: Roster) -> None:
+            subs[side_id] = [unit for unit in view.units if unit.unit_type == "submarine"]
+            if len(subs) == len(self.sides):
+                then(subs)
+
+        for _, side_id in self.sides:
+            self.call(Call(roster.roster, self.factory, side_id=side_id),
+                      then=partial(read, side_id))  # fmt: skip
 
     def action_sow(self) -> None:
         if not self.sides:
             self.notify("Add a side to the campaign first.", severity="warning")
             return
-        ships = self._ships_of_campaign()
+        self.call(Call(mines.counter_ships, self.factory, campaign_id=self.campaign_id),
+                  then=lambda ships: self._with_subs(partial(self._sow, ships)))  # fmt: skip
+
+    def _sow(self, ships: list[mines.CounterView], subs: dict[int, list[UnitView]]) -> None:
+        """The sowing form: the minelayer is one of the owner's own ships afloat, or a War at
+        Sea submarine of its roster; the choices follow the owner chosen."""
+        layers: dict[int, list[tuple[str, str]]] = {}
+        for _, side_id in self.sides:
+            layers[side_id] = [("(none: name it below)", ""),
+                               *((s.name, f"ship:{s.ship_id}") for s in ships
+                                 if s.side_id == side_id),
+                               *((f"{u.name} (War at Sea submarine)", f"sub:{u.id}")
+                                 for u in subs.get(side_id, ()) if not u.destroyed)]  # fmt: skip
+        owner = self._side_field()
         fields = [
-            self._side_field(), *self._place_fields(),
+            owner, *self._place_fields(),
             FieldSpec("laid_by", "Laid by", kind="select", value="surface",
                       options=[("surface ship", "surface"), ("submarine", "submarine")]),
-            FieldSpec("layer_ship_id", "Minelayer (a ship of the campaign)", kind="select",
-                      value=0, options=[("(none: name it below)", 0), *ships]),
+            FieldSpec("layer", "Minelayer (own ships, subs)", kind="select", value="",
+                      options=layers[owner.value], depends_on="side_id", options_for=layers),
             FieldSpec("layer_name", "or minelayer's name", optional=True),
             FieldSpec("turn", "Turn begun (blank: the current turn)", kind="int", value="",
                       low=1, high=999, optional=True),
@@ -330,7 +370,11 @@ class LedgerScreen(OwnerViewScreen):
         def submit(values: dict[str, Any]) -> Call[str]:
             place = self._place(values)
             passphrase = self._passphrase(values)
-            values["layer_ship_id"] = values["layer_ship_id"] or None
+            kind, _, layer_id = values.pop("layer").partition(":")
+            values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
+            values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
+            if kind == "sub":  # a War at Sea submarine lays as a submarine, whatever was left
+                values["laid_by"] = "submarine"
             verb = "laid" if values["complete"] else "being sown"
             sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
             return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
@@ -477,16 +521,15 @@ class LedgerScreen(OwnerViewScreen):
         if self.refuse_if_read_only():
             return
         if self.owner:
-            self.ask_owner_view(False, lambda _: None)
+            self.ask_owner_view(False, self._owner_check)
             return
         if not self.sides:
             return
 
-        def submit(values: dict[str, Any]) -> tuple[int, str | None]:
+        def submit(values: dict[str, Any]) -> Call[tuple[int, str | None]]:
             passphrase = values.get("passphrase") or None
-            mines.ledger(self.factory, campaign_id=self.campaign_id,
-                         owner_side_id=values["side_id"], passphrase=passphrase)  # fmt: skip
-            return values["side_id"], passphrase
+            side_id: int = values["side_id"]
+            return self._owner_check(passphrase, side_id).map(lambda _: (side_id, passphrase))
 
         def done(result: tuple[int, str | None] | None) -> None:
             if result is not None:
@@ -499,6 +542,11 @@ class LedgerScreen(OwnerViewScreen):
                                      password=True, optional=True)], submit,
             note="Only where the opponent cannot see the screen."), done)  # fmt: skip
 
+    def _owner_check(self, passphrase: str | None, side_id: int | None = None) -> Call[Ledger]:
+        """The owner's ledger read with the passphrase: refused when it is wrong."""
+        return Call(mines.ledger, self.factory, campaign_id=self.campaign_id,
+                    owner_side_id=side_id or self.owner_side_id, passphrase=passphrase)  # fmt: skip
+
     def action_import_counters(self) -> None:
         open_csv_import(self, "counters", self.campaign_id)
 
@@ -509,7 +557,10 @@ class LedgerScreen(OwnerViewScreen):
         self.app.push_screen(JournalScreen(self.campaign_id))
 
     def action_check(self) -> None:
-        running = mines.current_check(self.factory, campaign_id=self.campaign_id)
+        self.call(Call(mines.current_check, self.factory, campaign_id=self.campaign_id),
+                  then=self._check)  # fmt: skip
+
+    def _check(self, running: int | None) -> None:
         if running is not None:
             self.app.push_screen(MineCheckScreen(self.campaign_id, running))
             return
@@ -542,11 +593,13 @@ class LedgerScreen(OwnerViewScreen):
                    "complete (the variant's rule).")  # fmt: skip
 
     def action_sub_mine(self) -> None:
+        self._with_subs(self._sub_mine)
+
+    def _sub_mine(self, of_side: dict[int, list[UnitView]]) -> None:
         subs = [
             (f"{side_name}: {unit.name}", unit.id)
             for side_name, side_id in self.sides
-            for unit in roster.roster(self.factory, side_id=side_id).units
-            if unit.unit_type == "submarine"
+            for unit in of_side.get(side_id, ())
         ]
         if not subs:
             self.notify("No War at Sea submarine on any roster.", severity="warning")

@@ -229,16 +229,21 @@ class MineCheckScreen(TrackerScreen):
                                    "hull-1", "crippled", "sunk")),
         ]  # fmt: skip
 
-        def preview(values: dict[str, Any]) -> str:
+        def preview(values: dict[str, Any]) -> str | Call[str]:
             roll = values.get("roll")
             if roll is None:
                 return f"{draw.name} ({draw.cup} cup): roll the d6; the modifier is {view.drm:+d}."
-            said = mines.table_effect(self.factory, check_id=self.check_id, roll=roll)
             total = f"{roll} {view.drm:+d} = {roll + view.drm}"
-            if said is None:
-                return (f"{total}: no row of the mine table covers it for a {draw.cup} counter; "
-                        "type the result.")  # fmt: skip
-            return f"{total}: the table says {said}."
+
+            def said(effects: str | None) -> str:
+                if effects is None:
+                    return (f"{total}: no row of the mine table covers it for a {draw.cup} "
+                            "counter; type the result.")  # fmt: skip
+                return f"{total}: the table says {effects}."
+
+            return Call(mines.table_effect, self.factory, check_id=self.check_id, roll=roll).map(
+                said
+            )
 
         def submit(values: dict[str, Any]) -> Call[CheckView]:
             return Call(mines.roll_mine, self.factory, check_id=self.check_id, **values)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from textual.screen import ModalScreen
 from textual.timer import Timer
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 
 OWNER_IDLE_SECONDS = 60.0
@@ -56,10 +58,10 @@ class OwnerViewScreen(TrackerScreen):
             self.idle = None
 
     def ask_owner_view(
-        self, encrypted: bool, check: Callable[[str], object], title: str = "Owner view"
+        self, encrypted: bool, check: Callable[[str], Call[Any]], title: str = "Owner view"
     ) -> None:
-        """Show the owner view, asking for the passphrase when the side has one; `check`
-        raises the service's refusal for a wrong one, inside the form, so nothing is shown."""
+        """Show the owner view, asking for the passphrase when the side has one; `check` is
+        the call whose refusal of a wrong one is said inside the form, so nothing is shown."""
         if self.refuse_if_read_only():
             return
         if self.owner:
@@ -70,9 +72,9 @@ class OwnerViewScreen(TrackerScreen):
             self._show_owner(None)
             return
 
-        def submit(values: dict[str, str]) -> str:
-            check(values["passphrase"])
-            return values["passphrase"]
+        def submit(values: dict[str, str]) -> Call[str]:
+            passphrase = values["passphrase"]
+            return check(passphrase).map(lambda _read: passphrase)
 
         def done(passphrase: str | None) -> None:
             if passphrase:

@@ -24,7 +24,7 @@ from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
 from tracker.screens.next_turn import begin_next_turn
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
-from tracker.screens.zero_outcome import zero_outcome_form
+from tracker.screens.zero_outcome import ask_zero_outcome
 from tracker.services import fleet, mines, printing, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
@@ -486,10 +486,7 @@ class RecordSheetScreen(TrackerScreen):
         for ship in self.record.ships:
             at_zero = ship.structure_now == 0 or ship.flotation_now == 0
             if at_zero and not ship.sunk and not ship.condition:
-                self.app.push_screen(
-                    zero_outcome_form(self.factory, ship.id, ship.name),
-                    lambda notes: self._notes(notes),
-                )
+                ask_zero_outcome(self, ship.id, ship.name, self._notes)
                 return
 
     def _notes(self, notes: list[str] | None) -> None:

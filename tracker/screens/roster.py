@@ -240,8 +240,9 @@ class RosterScreen(OwnerViewScreen):
         self.dismiss()
 
     def action_toggle_view(self) -> None:
-        def check(passphrase: str) -> None:
-            roster.roster(self.factory, side_id=self.side_id, owner=True, passphrase=passphrase)
+        def check(passphrase: str) -> Call[Roster]:
+            return Call(roster.roster, self.factory, side_id=self.side_id, owner=True,
+                        passphrase=passphrase)  # fmt: skip
 
         self.ask_owner_view(self.view is not None and self.view.encrypted, check)
 
@@ -505,11 +506,12 @@ class RosterScreen(OwnerViewScreen):
         if marker is None:
             return
 
-        def record(party: SearchParty, roll: int) -> str:
-            return roster.record_search(self.factory, marker_id=marker.id, party=party, roll=roll)
+        def record(party: SearchParty, roll: int) -> Call[str]:
+            return Call(roster.record_search, self.factory, marker_id=marker.id, party=party,
+                        roll=roll)  # fmt: skip
 
-        def target_of(party: SearchParty) -> int:
-            return roster.search_target(self.factory, marker_id=marker.id, party=party)
+        def target_of(party: SearchParty) -> Call[int]:
+            return Call(roster.search_target, self.factory, marker_id=marker.id, party=party)
 
         self.app.push_screen(
             search_helper_form(self.rng, record, marker.code, target_of),

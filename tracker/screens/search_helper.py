@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tracker.rules import was
+from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services.errors import InvalidInput
 from tracker.services.roster import SearchParty
 
 SEARCHER_LABELS = {
@@ -60,27 +60,29 @@ def search_preview(values: dict[str, Any]) -> str:
     return text + _roll_text(values, target)
 
 
-def _marker_preview(target_of: Callable[[SearchParty], int]) -> Callable[[dict[str, Any]], str]:
-    def preview(values: dict[str, Any]) -> str:
+def _marker_preview(
+    target_of: Callable[[SearchParty], Call[int]],
+) -> Callable[[dict[str, Any]], str | Call[str]]:
+    def preview(values: dict[str, Any]) -> str | Call[str]:
         party = _party(values)
         if party is None:
             return "Give the numbers of units present."
-        try:
-            target = target_of(party)
-        except InvalidInput as exc:
-            return "; ".join(exc.errors.values())
-        # The final number only: the hunted sub's own abilities are its owner's secret.
-        text = f"Target: {target}+" if target <= 6 else f"Target: {target}+: cannot succeed"
-        return text + _roll_text(values, target)
+
+        def said(target: int) -> str:
+            # The final number only: the hunted sub's own abilities are its owner's secret.
+            text = f"Target: {target}+" if target <= 6 else f"Target: {target}+: cannot succeed"
+            return text + _roll_text(values, target)
+
+        return target_of(party).map(said)
 
     return preview
 
 
 def search_helper_form(
     rng: random.Random | None = None,
-    record: Callable[[SearchParty, int], str] | None = None,
+    record: Callable[[SearchParty, int], Call[str]] | None = None,
     marker: str = "",
-    target_of: Callable[[SearchParty], int] | None = None,
+    target_of: Callable[[SearchParty], Call[int]] | None = None,
 ) -> FormScreen:
     """A form that works out a search; with `record`, a roll is journaled against the marker,
     and `target_of` gives its final target (hidden modifiers included)."""
@@ -99,13 +101,18 @@ def search_helper_form(
     if target_of is None:
         fields.insert(-1, FieldSpec("elusive_quarry", "Hunted sub has Elusive Quarry",
                                     kind="bool", value=False))  # fmt: skip
-    preview = search_preview if target_of is None else _marker_preview(target_of)
+    preview: Callable[[dict[str, Any]], str | Call[str]] = (
+        search_preview if target_of is None else _marker_preview(target_of)
+    )
 
-    def submit(values: dict[str, Any]) -> str:
+    def submit(values: dict[str, Any]) -> str | Call[str]:
         roll, party = values.get("roll"), _party(values)
         if record is not None and isinstance(roll, int) and party is not None:
             return record(party, roll)
-        return preview(values).splitlines()[-1]
+        said = preview(values)
+        if isinstance(said, Call):
+            return said.map(lambda text: text.splitlines()[-1])
+        return said.splitlines()[-1]
 
     title = f"Search for marker {marker}" if marker else "Search for a submarine marker"
     return FormScreen(

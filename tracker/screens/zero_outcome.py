@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services import damage
@@ -15,9 +17,21 @@ NOTE = (
 )
 
 
-def zero_outcome_form(factory: SessionFactory, ship_id: int, name: str) -> FormScreen:
+def ask_zero_outcome(
+    screen: TrackerScreen, ship_id: int, name: str, done: Callable[[list[str] | None], None]
+) -> None:
+    """Read the campaign's list of outcomes through the path, then ask; `done` gets the notes."""
+
+    def ask(outcomes: Sequence[str]) -> None:
+        screen.app.push_screen(zero_outcome_form(screen.factory, ship_id, name, outcomes), done)
+
+    screen.call(Call(damage.zero_outcomes, screen.factory, ship_id=ship_id), then=ask)
+
+
+def zero_outcome_form(
+    factory: SessionFactory, ship_id: int, name: str, outcomes: Sequence[str]
+) -> FormScreen:
     """A form that records the outcome the player picks or types; it dismisses with the notes."""
-    outcomes = damage.zero_outcomes(factory, ship_id=ship_id)
     fields = [
         FieldSpec("outcome", "What happened", kind="select", value=outcomes[0],
                   options=[(o, o) for o in outcomes]),

@@ -23,6 +23,7 @@ from tracker.models import (
     SeaBoundary,
     Ship,
     Side,
+    WasUnit,
 )
 from tracker.models.kinds import (
     AircraftMission,
@@ -30,6 +31,7 @@ from tracker.models.kinds import (
     Layer,
     MinefieldStatus,
     ScenarioStatus,
+    UnitType,
 )
 from tracker.models.mines import LAYERS
 from tracker.rules import swwas
@@ -255,6 +257,7 @@ def sow_minefield(
     boundary_id: int | None = None,
     sector: str = "",
     layer_ship_id: int | None = None,
+    layer_unit_id: int | None = None,
     layer_name: str = "",
     turn: int | None = None,
     complete: bool = False,
@@ -266,7 +269,9 @@ def sow_minefield(
     """Start sowing a minefield (or enter one already complete) on a boundary or in a sector.
 
     A submarine lays the minefields it loaded in place of torpedo factors, one at a time; it
-    makes no torpedo attack until the one it is sowing is complete (RULES.md §Mines).
+    makes no torpedo attack until the one it is sowing is complete (RULES.md §Mines). The
+    minelayer is one of the owner's own ships, or a War at Sea submarine of its roster
+    (`layer_unit_id`: named, its torpedo factors not counted, as War at Sea keeps none).
     """
     errors: dict[str, str] = {}
     if laid_by not in LAYERS:
@@ -290,7 +295,17 @@ def sow_minefield(
                 errors["layer"] = f"{layer.name} is not {side.name}'s ship"
             elif layer.sunk:
                 errors["layer"] = f"{layer.name} is sunk"
-        if laid_by == Layer.SUBMARINE and layer is None and "layer" not in errors:
+        if layer_unit_id is not None:
+            unit = get_row(session, WasUnit, layer_unit_id)
+            layer_name = unit.name
+            if unit.side_id != side_id:
+                errors["layer"] = f"{unit.name} is not on {side.name}'s roster"
+            elif unit.unit_type != UnitType.SUBMARINE:
+                errors["layer"] = f"{unit.name} is no submarine: choose a ship, or a submarine"
+            elif laid_by != Layer.SUBMARINE:
+                errors["laid_by"] = f"{unit.name} is a submarine: choose submarine"
+        named = layer is not None or layer_unit_id is not None
+        if laid_by == Layer.SUBMARINE and not named and "layer" not in errors:
             errors["layer"] = "choose the submarine that lays it"
         if laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
             view = _counter_view(session, layer, side)
