@@ -401,7 +401,8 @@ def _after_action(session: Session, scenario: Scenario, reader: _Reader) -> Afte
                 sunk=end.sunk and not start.sunk, fate=end.condition,
             )
         )  # fmt: skip
-    in_action.sort(key=lambda s: (s.side, s.squadron, s.ship_id))
+    order = {name: index for index, name in enumerate(sides.values())}
+    in_action.sort(key=lambda s: (order.get(s.side, 0), s.squadron, s.ship_id))
     factors = {
         row.side_id: row.correction_factor
         for row in session.exec(select(ScenarioSide).where(ScenarioSide.scenario_id == scenario.id))
@@ -414,18 +415,21 @@ def _after_action(session: Session, scenario: Scenario, reader: _Reader) -> Afte
         ships=tuple(in_action),
         commanders_lost=_commanders_lost(session, entries, sides, ships, squadrons),
         mines=_mines(session, entries, sides, ships),
-        journal=tuple(_story_line(entry, reader, sides, ships) for entry in entries),
+        journal=tuple(_story_line(entry, scenario, reader, sides, ships) for entry in entries),
         viewer=reader.name,
     )  # fmt: skip
 
 
 def _story_line(
-    entry: JournalEntry, reader: _Reader, sides: dict[int, str], ships: dict[int, Ship]
-) -> StoryLine:
+    entry: JournalEntry, scenario: Scenario, reader: _Reader, sides: dict[int, str],
+    ships: dict[int, Ship],
+) -> StoryLine:  # fmt: skip
     summary, dice = reader.line(entry)
     ship = ships.get(entry.ship_id or 0)
+    # The close is journaled under the next scenario planned, at its turn: no turn of this one.
+    turn = entry.turn if entry.scenario_id == scenario.id else None
     return StoryLine(
-        entry_id=entry.id or 0, turn=entry.turn, side=sides.get(entry.side_id or 0, ""),
+        entry_id=entry.id or 0, turn=turn, side=sides.get(entry.side_id or 0, ""),
         ship=ship.name if ship else "", kind=entry.kind, summary=summary, dice=dice,
     )  # fmt: skip
 
