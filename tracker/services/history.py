@@ -363,7 +363,7 @@ def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
     return session.exec(select(found.c.kind).where(found.c.kind.is_not(None))).all()
 
 
-def _dice_text(detail: dict[str, Any]) -> str:
+def dice_text(detail: dict[str, Any]) -> str:
     """The dice of an entry in table words: raw roll, each modifier, the total."""
     if not visibility.dice_shown(detail):
         return visibility.HIDDEN  # a secret change: its dice are sealed with it
@@ -459,7 +459,7 @@ def list_entries(
                     summary=entry.summary,
                     undone=entry.reverted_by_id is not None and entry.reverted_by_id not in redone,
                     undoable=entry.undoable and entry.kind != UNDO,
-                    dice=_dice_text(detail),
+                    dice=dice_text(detail),
                 )
             )
         return views

@@ -279,14 +279,18 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-CSS = """
+# The paper, the ink and the font of every printed page (the record sheet, the reports).
+PAGE_CSS = """
 @page { size: %(size)s; margin: 12mm; }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; color: #000; background: #fff;
   font: 8.5pt/1.3 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; }
 @media screen { body { width: %(width)s; margin: 8mm auto; } }
-header { display: flex; align-items: baseline; gap: 4mm; flex-wrap: wrap;
+"""
+CSS = (
+    PAGE_CSS
+    + """header { display: flex; align-items: baseline; gap: 4mm; flex-wrap: wrap;
   border-bottom: 2px solid #000; padding-bottom: 1mm; margin-bottom: 2mm; }
 h1 { font-size: 15pt; margin: 0; }
 header .form { font-size: 7.5pt; text-transform: uppercase; letter-spacing: .08em; }
@@ -328,6 +332,7 @@ ol { margin: 0; padding-left: 5mm; }
 .legend { font-size: 7pt; color: #333; margin: 1.5mm 0 0; }
 svg { display: block; overflow: visible; flex: none; }
 """
+)
 
 
 def _html_rows(rows: Sequence[tuple[str, str]]) -> str:
@@ -636,6 +641,18 @@ def campaign_folder(factory: SessionFactory) -> Path:
     return db_file.parent if db_file else paths.default_saves_dir()
 
 
+def check_output(fmt: str, paper: str, path: str | Path) -> None:
+    """Refuse a format, paper or file name no printed page can have, before anything is read."""
+    errors: dict[str, str] = {}
+    if fmt not in FORMATS:
+        errors["fmt"] = f"must be html or markdown, got {fmt!r}"
+    if paper not in PAPERS:
+        errors["paper"] = f"must be a4 or letter, got {paper!r}"
+    if not str(path).strip():
+        errors["path"] = "must not be blank"
+    check(errors)
+
+
 def write_sheet(
     factory: SessionFactory,
     *,
@@ -653,14 +670,7 @@ def write_sheet(
     existing file only when `replace` says the player confirmed (ExistingFile otherwise), and
     never over any existing file when `new_only` (the umpire's view).
     """
-    errors: dict[str, str] = {}
-    if fmt not in FORMATS:
-        errors["fmt"] = f"must be html or markdown, got {fmt!r}"
-    if paper not in PAPERS:
-        errors["paper"] = f"must be a4 or letter, got {paper!r}"
-    if not str(path).strip():
-        errors["path"] = "must not be blank"
-    check(errors)
+    check_output(fmt, paper, path)
 
     def content() -> str:
         if fmt == "html":
