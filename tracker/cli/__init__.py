@@ -26,7 +26,9 @@ UMPIRE_NEEDS_HEAD = (
     "open it once without --umpire first"
 )
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
-COMMANDS: tuple[str, ...] = ("data", "csv_files", "backups", "restore", "printing", "serve")
+COMMANDS: tuple[str, ...] = (
+    "data", "csv_files", "library", "backups", "restore", "printing", "serve",
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
