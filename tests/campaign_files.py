@@ -35,6 +35,7 @@ from tracker.services import (
     demo,
     fleet,
     history,
+    library,
     mines,
     roster,
     rule_tables,
@@ -43,6 +44,13 @@ from tracker.services import (
 )
 
 PASSPHRASE = "secret-1"
+# The file's library (shared by its campaigns): a card and a class.
+LIBRARY = (
+    b'{"format": "tracker-library", "version": 1, "classes": [{"name": "Leander", '
+    b'"nation": "Britain", "structure": 12, "flotation": 10, "points": 150}], "cards": '
+    b'[{"name": "Ajax", "nation": "Britain", "unit_type": "cruiser", "points": 12, '
+    b'"attacks": {"main": [3, 3, 2, null]}, "abilities": [{"name": "Radar", "text": ""}]}]}'
+)
 
 
 def run_sql(path: Path, statement: str) -> None:
@@ -287,6 +295,7 @@ def fill_every_table(
     mines.use_fuel(factory, ship_id=ship_id, factors=1)
     history.undo_last(factory, campaign_id=campaign_id)
     history.redo_last(factory, campaign_id=campaign_id)
+    library.import_library(factory, raw=LIBRARY, json_file=True)  # shared: read again, unchanged
     return Filled(campaign_id, side_id, ship_id, secret, check)
 
 
@@ -306,6 +315,7 @@ def full_sample_campaign(factory: SessionFactory) -> Filled:
     return fill_every_table(factory, campaign_id=sample_id, ship_id=ajax)
 
 
+SHARED = ("shipclass", "unitcard")  # the library: no campaign's own, outlives any of them
 # The ids of a campaign's rows in each table, however they reach it (written apart from
 # tracker's own queries, so a test can check them).
 CAMPAIGN_ROWS = {
@@ -344,6 +354,9 @@ CAMPAIGN_ROWS = {
     "minecheck": "SELECT id FROM minecheck WHERE campaign_id = :c",
     "minecheckship": "SELECT minecheckship.id FROM minecheckship JOIN minecheck "
     "ON minecheck.id = minecheckship.check_id WHERE minecheck.campaign_id = :c",
+    # The library is shared by the file's campaigns: each campaign's export carries all of it.
+    "shipclass": "SELECT id FROM shipclass WHERE :c IS NOT NULL",
+    "unitcard": "SELECT id FROM unitcard WHERE :c IS NOT NULL",
 }
 
 

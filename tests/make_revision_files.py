@@ -77,6 +77,10 @@ KNOWN: dict[str, tuple[Any, Any]] = {
     "wasunit.unit_type": ("submarine", "destroyer"),
     "wasunit.speed": ("1", "3"),
     "wasunit.attacks": ('{"surface": [1, 0, 0, 0]}', "{}"),
+    "unitcard.unit_type": ("aircraft", "destroyer"),
+    "unitcard.speed": ("A", "3"),
+    "unitcard.attacks": ('{"bomb": [null, 2, null, null]}', '{"main": [3, 2, 1, null]}'),
+    "unitcard.abilities": ('[{"name": "Sub Hunter", "text": ""}]', "[]"),
     "acquisition": ("random", "direct"),
     "mount": ("turret", "casemate"),
     "phase": ("start", "end"),
@@ -231,8 +235,11 @@ PLAYABLE: dict[str, Any] = {
     "campaign.owner_idle_seconds": 600,
     "commander.radius_now_cm": 10,
     "wasunit.year": 1940,
+    "unitcard.year": 1941,
 }
 EXPORT_FORMAT = {"format": "tracker-campaign", "version": 1}
+# The library's tables (revision 0011 on): shared by the file's campaigns, owned by none.
+LIBRARY = frozenset({"shipclass", "unitcard"})
 CAMPAIGN = 1  # row 1 of every table is campaign 1's (see fill)
 
 
@@ -261,7 +268,8 @@ def _exported(declared: str, value: Any) -> Any:
 def export_of(path: Path) -> dict[str, Any]:
     """Campaign 1 of a kept file as `tracker export` of its revision wrote it, read with plain
     SQL from the columns the file has (no model of today's code). Its rows are numbered 1
-    already, as the export numbers them, and all of them are campaign 1's."""
+    already, as the export numbers them, and all of them are campaign 1's (the library's, 1
+    and 2, are every campaign's)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
@@ -269,10 +277,12 @@ def export_of(path: Path) -> dict[str, Any]:
         for table in _in_order(conn):
             columns = [(n, d) for n, d, _ in _columns(conn, table) if n != "version"]
             names = ", ".join(f'"{name}"' for name, _ in columns)
-            row = conn.execute(
-                f'SELECT {names} FROM "{table}" WHERE id = ?', (CAMPAIGN,)
-            ).fetchone()
-            tables[table] = [{n: _exported(d, v) for (n, d), v in zip(columns, row, strict=True)}]
+            # The library is every campaign's: an export holds all of it.
+            where = "id > 0" if table in LIBRARY else f"id = {CAMPAIGN}"
+            rows = conn.execute(f'SELECT {names} FROM "{table}" WHERE {where} ORDER BY id')
+            tables[table] = [
+                {n: _exported(d, v) for (n, d), v in zip(columns, row, strict=True)} for row in rows
+            ]
     finally:
         conn.close()
     return {**EXPORT_FORMAT, "schema": revision, "tables": tables}

@@ -27,7 +27,7 @@ UMPIRE_NEEDS_HEAD = (
 )
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
 COMMANDS: tuple[str, ...] = (
-    "data", "csv_files", "backups", "restore", "printing", "report", "serve",
+    "data", "csv_files", "library", "backups", "restore", "printing", "report", "serve",
 )  # fmt: skip
 
 

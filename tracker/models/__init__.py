@@ -4,6 +4,7 @@ from tracker.models.campaign import Campaign, Scenario, Side
 from tracker.models.damage import Critical, CriticalTableRow
 from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
+from tracker.models.library import ShipClass, UnitCard
 from tracker.models.linked import Participation, Repair, ScenarioSide, ShipSnapshot
 from tracker.models.mines import (
     MineCheck,
@@ -32,10 +33,12 @@ __all__ = [
     "ScenarioSide",
     "SeaBoundary",
     "Ship",
+    "ShipClass",
     "ShipSnapshot",
     "Side",
     "SideSecret",
     "Squadron",
     "SubMarker",
+    "UnitCard",
     "WasUnit",
 ]

@@ -140,6 +140,7 @@ class UnitType(StrEnum):
     DIVE_BOMBER = "dive bomber"
     TORPEDO_BOMBER = "torpedo bomber"
     PATROL_BOMBER = "patrol bomber"
+    AIRCRAFT = "aircraft"  # a card printed with plain Aircraft as its type
 
 
 class JournalKind(StrEnum):

@@ -37,6 +37,7 @@ from sqlalchemy import (
     Table,
     or_,
     text,
+    true,
 )
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
@@ -85,6 +86,10 @@ EXTRA_REFS: dict[str, dict[str, str]] = {
     "submarker": {"search_scenario_id": "scenario"},
 }
 Ids = dict[str, dict[int, int]]
+# The library's tables: shared by the file's campaigns, so a campaign's document carries all of
+# it, and an import adds only the entries the file lacks (known by name and nation): an entry
+# already there is never changed by a campaign brought in (services.library).
+LIBRARY = frozenset({"shipclass", "unitcard"})
 
 
 @functools.cache
@@ -194,6 +199,8 @@ def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[dict[str,
     for table in _tables():
         if table.name == "campaign":
             where = table.c.id == campaign_id
+        elif table.name in LIBRARY:
+            where = true()
         else:
             links = [
                 table.c[fk.parent.name].in_(member_ids[fk.column.table.name])
@@ -504,6 +511,11 @@ JSON_SHAPES: dict[tuple[str, str], Callable[[Any], bool]] = {
     ("shipsnapshot", "criticals"): _criticals,
     ("shipsnapshot", "counter"): lambda value: isinstance(value, dict),
     ("wasunit", "attacks"): _attacks,
+    ("unitcard", "attacks"): _attacks,
+    ("unitcard", "abilities"): lambda value: (
+        isinstance(value, list)
+        and all(_texts(item, "name", "text") and "name" in item for item in value)
+    ),
 }
 # Notes kept plain ("plain:{json}") or sealed under the side's passphrase ("fernet:token").
 NOTES: dict[tuple[str, str], Callable[[Any], bool]] = {
@@ -912,6 +924,12 @@ def _row_values(table: Table, row: dict[str, Any], ids: Ids, defer: list[Any]) -
     return values
 
 
+def _library_keys(conn: Connection, table: Table) -> set[tuple[str, str]]:
+    """The name and nation of each entry of a library table already in the file."""
+    query = table_select(table.c.name, table.c.nation)
+    return {(name.casefold(), nation.casefold()) for name, nation in conn.execute(query)}
+
+
 def import_campaign(
     factory: SessionFactory, *, document: dict[str, Any], name: str | None = None
 ) -> int:
@@ -939,7 +957,10 @@ def import_campaign(
         for table in _import_order():
             ids[table.name] = {}
             rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
+            kept = _library_keys(conn, table) if table.name in LIBRARY else set()
             for index, row in rows:
+                if kept and (str(row["name"]).casefold(), str(row["nation"]).casefold()) in kept:
+                    continue  # the file's own entry stays as it is
                 values = _row_values(table, row, ids, defer)
                 if table.name == "campaign":
                     values["name"] = campaign_name

@@ -1,0 +1,91 @@
+"""`tracker library import FILE [--dry-run]` and `tracker library export FILE [--classes]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tracker.cli.printing import add_force, not_forced
+
+if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
+
+EXIT_BAD_INPUT = 2
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "library",
+        help="read ship classes or War at Sea cards into the file's library, or write it out",
+        description="The library is shared by every campaign in the file. A file read again "
+        "updates the entries it changes (known by name and nation), adds the new ones and "
+        "never duplicates one. The columns are listed in the README (The library).",
+    )
+    commands = parser.add_subparsers(dest="library_command", required=True)
+    load = commands.add_parser("import", help="read a CSV (cards or classes) or JSON file")
+    load.add_argument("file", metavar="FILE", help="FILE.csv (any separator) or FILE.json")
+    load.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    load.set_defaults(handler=run_import, writes=True)
+    export = commands.add_parser("export", help="write the library as CSV or JSON")
+    export.add_argument("file", metavar="FILE", help="FILE.json (all of it) or FILE.csv")
+    export.add_argument(
+        "--classes", action="store_true", help="CSV: the ship classes (else the unit cards)"
+    )
+    add_force(export)
+    export.set_defaults(handler=run_export, needs_file=True)
+
+
+def _fail(message: str) -> int:
+    print(f"tracker: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import library
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
+
+    path = Path(args.file)
+    try:
+        raw = path.read_bytes()
+        report = library.import_library(factory, raw=raw, dry_run=args.dry_run,
+                                        json_file=path.suffix.lower() == ".json")  # fmt: skip
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror}")
+    except (InvalidInput, DatabaseUnavailable) as exc:
+        return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
+    for line in report.problems:
+        print(f"{path}: {line}", file=sys.stderr)
+    for line in report.warnings:
+        print(f"{path}: warning: {line}")
+    if report.problems:
+        return _fail(f"{path}: {report.summary()}")
+    print(f"tracker: {path}: {report.summary()}")
+    for outcome in report.outcomes:
+        for line in outcome.changed:
+            print(f"  changed: {line}")
+    return 0
+
+
+def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker import safe_output
+    from tracker.db import sqlite_path, to_url
+    from tracker.services import library
+
+    as_json = Path(args.file).suffix.lower() == ".json"
+
+    def document() -> str:
+        if as_json:
+            return library.export_json(factory)
+        return library.export_csv(factory, kind="classes" if args.classes else "cards")
+
+    try:
+        path = safe_output.write_text(args.file, document, campaign=sqlite_path(to_url(target)),
+                                      replace=args.force, new_only=args.umpire)  # fmt: skip
+    except safe_output.OutputRefused as exc:
+        return _fail(str(exc))
+    except safe_output.ExistingFile as exc:
+        return _fail(not_forced(exc))
+    print(f"tracker: wrote {path}")
+    return 0

@@ -1,0 +1,496 @@
+"""The library: ship classes and unit cards read from a CSV or JSON file, and read again.
+
+A file is read whole and every row checked against the one declaration of its fields
+(models.library, through services.fields.checked) before anything is written; then the new
+entries are inserted and the changed ones updated in one transaction, with one executemany
+each, so an import costs the same per row at 250 rows as at 10,000. An entry is known by its
+name and nation (any case): a file read again updates the entries it changes, adds the new ones
+and leaves the others, and never duplicates one. A dry run checks and reports, and writes
+nothing. Every problem is listed, the same message on many rows said once with its rows.
+
+Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
+("Unicode text", tab-separated), and Windows' cp1252 (read when the file is not UTF-8, and said
+so); cells separated by commas, semicolons or tabs (the header line says which); an empty
+column at the end of every line (ignored).
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import Table, bindparam, insert, update
+from sqlalchemy import select as table_select
+from sqlalchemy.exc import IntegrityError
+
+from tracker.db import SessionFactory, read_scope, session_scope
+from tracker.models.library import (
+    ShipClass,
+    ShipClassCreate,
+    ShipClassRead,
+    UnitCard,
+    UnitCardCreate,
+    UnitCardRead,
+)
+from tracker.services import roster
+from tracker.services.errors import InvalidInput
+from tracker.services.fields import checked, rules
+
+FORMAT = "tracker-library"
+VERSION = 1
+MAX_BYTES = 32 * 1024 * 1024
+KINDS = ("cards", "classes")
+SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+ATTACK_COLUMNS = tuple(f"attack_{row}" for row in roster.ATTACK_ROWS)
+LOWER = {"unit_type"}  # words any case may spell
+_LISTED = ("attacks", "abilities")  # a card's JSON columns: CSV cells of their own shape
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of library entry: its input model, its table, its read model and its columns."""
+
+    name: str
+    create: type[BaseModel]
+    table: Table
+    read: type[BaseModel]
+    columns: tuple[str, ...]  # the CSV columns, in the order an export writes them
+    required: tuple[str, ...]
+
+
+def _plain_columns(model: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(key for key in model.model_fields if key not in _LISTED)
+
+
+KIND: dict[str, Kind] = {
+    "cards": Kind(
+        "cards", UnitCardCreate, UnitCard.__table__, UnitCardRead,  # type: ignore[attr-defined]
+        (*_plain_columns(UnitCardCreate), *ATTACK_COLUMNS, "abilities"), ("name", "unit_type"),
+    ),
+    "classes": Kind(
+        "classes", ShipClassCreate, ShipClass.__table__, ShipClassRead,  # type: ignore[attr-defined]
+        _plain_columns(ShipClassCreate), ("name", "structure", "flotation"),
+    ),
+}  # fmt: skip
+
+
+def column_names(kind: str) -> str:
+    """The CSV columns of a kind, the required ones marked with *."""
+    info = KIND[kind]
+    return ", ".join(f"{c}{'*' if c in info.required else ''}" for c in info.columns)
+
+
+# --- reading a file --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str  # as the report says it
+    lossy: bool  # some bytes were not of the encoding: the cells holding them are named
+
+
+def decode(raw: bytes) -> Decoded:
+    """The file's text: UTF-8 (with or without a BOM), UTF-16 with a BOM, else cp1252."""
+    if raw.startswith(codecs.BOM_UTF8):
+        body, encoding, name = raw[len(codecs.BOM_UTF8) :], "utf-8", "UTF-8"
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        body, encoding, name = raw, "utf-16", "UTF-16"
+    else:
+        try:
+            raw.decode("utf-8")
+            body, encoding, name = raw, "utf-8", "UTF-8"
+        except UnicodeDecodeError:
+            body, encoding, name = raw, "cp1252", "cp1252 (Windows; the file is not UTF-8)"
+    try:
+        text, lossy = body.decode(encoding), False
+    except UnicodeDecodeError:
+        text, lossy = body.decode(encoding, errors="replace"), True
+    if "\x00" in text:
+        raise InvalidInput({"file": "holds NUL bytes: it looks like UTF-16 without a byte-order "
+                            "mark; save it as CSV UTF-8 (or Unicode text)"})  # fmt: skip
+    return Decoded(text, name, lossy)
+
+
+def separator_of(text: str) -> str:
+    """The separator the header line uses most: tab, semicolon or comma."""
+    header = text.split("\n", 1)[0]
+    counts = {sep: header.count(sep) for sep in SEPARATORS}
+    best = max(counts, key=lambda sep: counts[sep])
+    return best if counts[best] else ","
+
+
+@dataclass
+class _Problems:
+    """Problems by where they are, the same message on many rows said once with its rows."""
+
+    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def add(self, where: str, column: str, message: str) -> None:
+        self.found.setdefault((column, message), []).append(where)
+
+    def lines(self) -> tuple[str, ...]:
+        return tuple(
+            f"{_places(places)}{f', {column}' if column else ''}: {message}"
+            for (column, message), places in self.found.items()
+        )
+
+
+def _places(places: list[str]) -> str:
+    """`row 4` or `rows 2-5, 9 (5 rows)`; other places (cards[3]) listed as they are."""
+    if len(places) == 1:
+        return places[0]
+    numbers = [int(p[4:]) for p in places if p.startswith("row ") and p[4:].isdigit()]
+    if len(numbers) != len(places):
+        return f"{', '.join(places)} ({len(places)} entries)"
+    spans: list[str] = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        spans.append(f"{start}" if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    return f"rows {', '.join(spans)} ({len(places)} rows)"
+
+
+def parse_abilities(text: str) -> list[dict[str, str]]:
+    """A cell's abilities: one paragraph each (a blank line between), `Name: text`."""
+    found = []
+    for paragraph in text.replace("\r\n", "\n").split("\n\n"):
+        if not paragraph.strip():
+            continue
+        name, colon, rest = paragraph.strip().partition(":")
+        found.append({"name": name.strip(), "text": rest.strip() if colon else ""})
+    return found
+
+
+def abilities_text(abilities: Iterable[Mapping[str, str]]) -> str:
+    """Abilities as a CSV cell holds them (parse_abilities reads it back)."""
+    return "\n\n".join(
+        f"{a['name']}: {a['text']}" if a.get("text") else a["name"] for a in abilities
+    )
+
+
+def _cell_values(
+    info: Kind, cells: dict[str, str], decoded: Decoded
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A row's cells as the model's input, and what is wrong with any cell."""
+    kinds = {rule.key: rule.kind for rule in rules(info.create, _plain_columns(info.create))}
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    attacks: dict[str, list[int | None]] = {}
+    for key, cell in cells.items():
+        text = cell.strip()
+        if decoded.lossy and "\ufffd" in text:
+            errors[key] = (f"holds bytes that are not {decoded.encoding.split(' ')[0]}: retype "
+                           "this cell, or save the file as CSV UTF-8")  # fmt: skip
+        elif key in ATTACK_COLUMNS:
+            try:
+                dice = roster.parse_dice(text)
+            except ValueError as exc:
+                errors[key] = str(exc) if "four" in str(exc) else "dice are whole numbers or -"
+            else:
+                if dice is not None:
+                    attacks[key.removeprefix("attack_")] = dice
+        elif key == "abilities":
+            values[key] = parse_abilities(text)
+        elif not text:
+            continue  # the declared default: blank is none, or the model says it is required
+        elif kinds.get(key) == "int":
+            try:
+                values[key] = int(text)
+            except ValueError:
+                errors[key] = f"type a whole number, not {text!r}"
+        else:
+            values[key] = text.lower() if key in LOWER else text
+    if attacks:
+        values["attacks"] = attacks
+    return values, errors
+
+
+def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The values checked against the model, as the table stores them; or what is wrong."""
+    errors: dict[str, str] = {}
+    try:
+        model = checked(info.create, values)
+    except InvalidInput as exc:
+        return {}, dict(exc.errors)
+    stored = model.model_dump()
+    if info.name == "cards":
+        attacks = stored.pop("attacks")
+        dice_errors: dict[str, str] = {}
+        stored["attacks"] = roster._attacks(attacks, dice_errors)
+        for message in dice_errors.values():
+            row, _, rest = message.partition(": ")
+            errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
+        stored["abilities"] = json.dumps(stored["abilities"], ensure_ascii=False)
+        stored["unit_type"] = str(stored["unit_type"])
+    return stored, errors
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an import did (or would do) to one kind of entry."""
+
+    kind: str
+    added: tuple[str, ...]
+    changed: tuple[str, ...]  # "Name (Nation): points 18 -> 20, year 1940 -> 1941"
+    unchanged: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LibraryReport:
+    """An import's report: how the file was read, what it changes, every problem."""
+
+    source: str  # "CSV, UTF-8, comma" or "JSON"
+    rows: int
+    outcomes: tuple[Outcome, ...]
+    problems: tuple[str, ...]
+    warnings: tuple[str, ...]
+    dry_run: bool
+
+    @property
+    def written(self) -> bool:
+        return not self.problems and not self.dry_run
+
+    def summary(self) -> str:
+        counts = "; ".join(
+            f"{o.kind}: {len(o.added)} added, {len(o.changed)} changed, "
+            f"{len(o.unchanged)} unchanged" for o in self.outcomes
+        )  # fmt: skip
+        if self.problems:
+            return f"{len(self.problems)} problem(s): nothing was imported"
+        verb = "dry run, nothing written" if self.dry_run else "imported"
+        return f"{self.rows} rows read ({self.source}): {counts or 'nothing'} ({verb})"
+
+
+_Rows = list[tuple[str, dict[str, Any]]]  # (where, checked values as stored)
+
+
+def _csv_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> tuple[str, str, _Rows]:
+    """The kind, a word on how it was read, and each row's checked values."""
+    decoded = decode(raw)
+    separator = separator_of(decoded.text)
+    reader = csv.reader(io.StringIO(decoded.text, newline=""), delimiter=separator, strict=True)
+    try:
+        records = list(reader)
+    except csv.Error as exc:
+        raise InvalidInput({"file": f"line {reader.line_num} is not CSV: {exc}"}) from exc
+    header = [name.strip().lower().replace(" ", "_") for name in records[0]] if records else []
+    while header and not header[-1]:
+        header.pop()  # an empty column at the end of every line: a spreadsheet's, ignored
+    if not header:
+        raise InvalidInput({"file": "is empty: the first line names the columns"})
+    kind = "classes" if "structure" in header or "flotation" in header else "cards"
+    info = KIND[kind]
+    source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
+    known = set(info.columns)
+    for name in header:
+        if name not in known:
+            problems.add("header", "", f"unknown column {name!r}: the columns of {kind} are "
+                         f"{column_names(kind)}")  # fmt: skip
+    for name in sorted({name for name in header if header.count(name) > 1}):
+        problems.add("header", "", f"column {name!r} twice")
+    for name in info.required:
+        if name not in header:
+            problems.add("header", "", f"the required column {name!r} is missing")
+    rows: _Rows = []
+    for number, record in enumerate(records[1:], start=2):
+        if not any(cell.strip() for cell in record):
+            continue
+        where = f"row {number}"
+        if any(cell.strip() for cell in record[len(header) :]):
+            problems.add(where, "", "more cells than columns: a separator inside a cell? "
+                         "put the cell in double quotes")  # fmt: skip
+            continue
+        cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=False))
+        cells = {key: value for key, value in cells.items() if key in known}
+        values, errors = _cell_values(info, cells, decoded)
+        _check_row(info, where, values, errors, problems, warnings, rows)
+    return kind, source, rows
+
+
+def _check_row(
+    info: Kind, where: str, values: dict[str, Any], errors: dict[str, str],
+    problems: _Problems, warnings: _Problems, rows: _Rows,
+) -> None:  # fmt: skip
+    if not errors:
+        stored, errors = _entry(info, values)
+    for column, message in errors.items():
+        problems.add(where, column, message)
+    if errors:
+        return
+    if not values.get("points"):
+        shown = "blank" if "points" not in values else "0"
+        warnings.add(where, "points", f"{shown}: {stored['name']} costs nothing in a fleet")
+    rows.append((where, stored))
+
+
+def _json_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> dict[str, _Rows]:
+    try:
+        document = json.loads(decode(raw).text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise InvalidInput({"file": f"is not a library file: its format must be {FORMAT!r}, "
+                            "as tracker library export writes it"})  # fmt: skip
+    found: dict[str, _Rows] = {}
+    for kind in KINDS:
+        entries = document.get(kind, [])
+        if not isinstance(entries, list):
+            problems.add(kind, "", "must be a list of entries")
+            continue
+        found[kind] = []
+        for index, entry in enumerate(entries):
+            where = f"{kind}[{index}]"
+            if not isinstance(entry, dict):
+                problems.add(where, "", "must be an object of fields")
+                continue
+            values = {k: v for k, v in entry.items() if k not in ("id", "version")}
+            _check_row(KIND[kind], where, values, {}, problems, warnings, found[kind])
+    return found
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _key(values: Mapping[str, Any]) -> tuple[str, str]:
+    return str(values["name"]).casefold(), str(values["nation"]).casefold()
+
+
+def _label(values: Mapping[str, Any]) -> str:
+    return f"{values['name']} ({values['nation']})" if values["nation"] else str(values["name"])
+
+
+def _merge(connection: Any, info: Kind, rows: _Rows, problems: _Problems, write: bool) -> Outcome:
+    """Match the rows with the stored entries by name and nation; write the new and changed."""
+    table = info.table
+    stored = {_key(row): row for row in connection.execute(table_select(table)).mappings()}
+    seen: dict[tuple[str, str], str] = {}
+    added: list[dict[str, Any]] = []
+    changed: list[tuple[str, dict[str, Any]]] = []
+    unchanged: list[str] = []
+    for where, values in rows:
+        key = _key(values)
+        if key in seen:
+            problems.add(where, "name", f"{_label(values)} is also on {seen[key]}: keep one")
+            continue
+        seen[key] = where
+        old = stored.get(key)
+        if old is None:
+            added.append(values)
+            continue
+        differences = [k for k, v in values.items() if old[k] != v]
+        if not differences:
+            unchanged.append(_label(values))
+            continue
+        said = ", ".join(f"{k} {old[k]!r} -> {values[k]!r}" for k in differences if
+                         k not in _LISTED) or ", ".join(differences)  # fmt: skip
+        changed.append((f"{_label(values)}: {said}", {**values, "_id": old["id"]}))
+    if write and not problems.found:
+        if added:
+            connection.execute(insert(table), added)
+        if changed:
+            connection.execute(
+                update(table).where(table.c.id == bindparam("_id"))
+                .values(version=table.c.version + 1), [values for _, values in changed],
+            )  # fmt: skip
+    return Outcome(info.name, tuple(_label(v) for v in added), tuple(s for s, _ in changed),
+                   tuple(unchanged))  # fmt: skip
+
+
+def import_library(
+    factory: SessionFactory, *, raw: bytes, json_file: bool = False, dry_run: bool = False
+) -> LibraryReport:
+    """Read a library file (CSV of cards or of classes; JSON of both) into the library: every
+    row or none, matched by name and nation, never duplicated (README "The library")."""
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB: split it"})
+    problems, warnings = _Problems(), _Problems()
+    if json_file:
+        by_kind, source = _json_rows(raw, problems, warnings), "JSON"
+    else:
+        kind, source, rows = _csv_rows(raw, problems, warnings)
+        by_kind = {kind: rows}
+    count = sum(len(rows) for rows in by_kind.values())
+    outcomes = []
+    try:
+        with session_scope(factory) as session:
+            connection = session.connection()
+            for kind, rows in by_kind.items():
+                outcomes.append(_merge(connection, KIND[kind], rows, problems, not dry_run))
+            if problems.found or dry_run:
+                session.rollback()
+    except IntegrityError as exc:
+        raise InvalidInput({"file": "an entry of the same name and nation was added elsewhere "
+                            "meanwhile: import the file again"}) from exc  # fmt: skip
+    if not count and not problems.found:
+        problems.add("file", "", "holds no entries below its header")
+    return LibraryReport(source=source, rows=count, outcomes=tuple(outcomes),
+                         problems=problems.lines(), warnings=warnings.lines(),
+                         dry_run=dry_run)  # fmt: skip
+
+
+# --- reading the library ---------------------------------------------------------------------
+
+
+def _entries(factory: SessionFactory, info: Kind) -> list[dict[str, Any]]:
+    with read_scope(factory) as session:
+        query = table_select(info.table).order_by(info.table.c.nation, info.table.c.name)
+        return [dict(row) for row in session.connection().execute(query).mappings()]
+
+
+def cards(factory: SessionFactory) -> tuple[UnitCardRead, ...]:
+    """Every unit card of the library, by nation and name."""
+    return tuple(UnitCardRead.model_construct(**row) for row in _entries(factory, KIND["cards"]))
+
+
+def classes(factory: SessionFactory) -> tuple[ShipClassRead, ...]:
+    """Every ship class of the library, by nation and name."""
+    return tuple(ShipClassRead.model_construct(**row) for row in _entries(factory, KIND["classes"]))
+
+
+def _exported(info: Kind, row: Mapping[str, Any]) -> dict[str, Any]:
+    out = {key: row[key] for key in _plain_columns(info.create)}
+    if info.name == "cards":
+        out["attacks"] = json.loads(row["attacks"] or "{}")
+        out["abilities"] = json.loads(row["abilities"] or "[]")
+    return out
+
+
+def export_json(factory: SessionFactory) -> str:
+    """The whole library as a JSON file import_library reads back."""
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    for kind in KINDS:
+        document[kind] = [_exported(KIND[kind], row) for row in _entries(factory, KIND[kind])]
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str:
+    if key in ATTACK_COLUMNS:
+        dice = entry["attacks"].get(key.removeprefix("attack_"))
+        return "" if dice is None else " ".join("-" if d is None else str(d) for d in dice)
+    if key == "abilities":
+        return abilities_text(entry["abilities"])
+    value = entry[key]
+    return "" if value is None else str(value)
+
+
+def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
+    """One kind of the library as a CSV file (UTF-8, commas) import_library reads back."""
+    info = KIND[kind]
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(info.columns)
+    for row in _entries(factory, info):
+        entry = _exported(info, row)
+        writer.writerow([_csv_cell(info, key, entry) for key in info.columns])
+    return out.getvalue()
