@@ -238,4 +238,4 @@ def test_the_report_is_the_same_data_the_service_gives(
     for record in story.records:
         assert f"{record.points} points (crew {record.crew_percent:+d}%)" in page
     for tally in story.sides:
-        assert f"<b>{tally.ships_lost} ships</b>" in page
+        assert f"<b>{tally.ships_lost} ship{'s' * (tally.ships_lost != 1)}</b>" in page, tally
