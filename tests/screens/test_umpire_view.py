@@ -347,12 +347,14 @@ def _every_tracker_screen() -> list[type[TrackerScreen]]:
 # What the umpire's view keeps, screen by screen: keeping one more is a decision to make here.
 KEPT = {
     "WelcomeScreen": {"open"},
-    "CampaignScreen": {"back", "repairs", "roster", "ledger", "journal", "tables"},
+    # The reports are for everyone: only what is revealed (RULES.md §Secrets).
+    "CampaignScreen": {"back", "repairs", "roster", "ledger", "journal", "tables", "report"},
     "RecordSheetScreen": {"back", "journal", "print_sheet"},
     "ShipDetailScreen": {"back", "service_record", "history"},
     "ShipHistoryScreen": {"back"},
     "JournalScreen": {"back", "service_record", "search", "clear_filters"},
-    "ScenarioScreen": {"back"},
+    "ScenarioScreen": {"back", "report"},
+    "ReportScreen": {"back"},
     "RepairsScreen": {"back", "history"},
     "RosterScreen": {"back"},
     "LedgerScreen": {"back", "table", "journal"},  # and m, only to watch a check in progress

@@ -25,7 +25,7 @@ from test_reports import (
 
 from tracker.cli import main
 from tracker.db import SessionFactory
-from tracker.services import campaigns, fleet, report_pages, reports, scenarios
+from tracker.services import campaigns, fleet, report_pages, reports, roster, scenarios
 from tracker.services.fleet import ShipFields
 
 PAGE_SIZES = {"a4": "(A4)", "letter": "(letter)"}
@@ -220,6 +220,12 @@ def test_the_command_writes_the_report_and_refuses_what_it_cannot_find(
     ):
         assert main([*db, "report", *args]) == 2
         assert said in capsys.readouterr().err
+    # A side under a passphrase: asked for at a terminal, said how where there is none.
+    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASSPHRASE)
+    assert main([*db, "report", "Test campaign", "--side", "Red", "--html",
+                 str(tmp_path / "red.html")]) == 2  # fmt: skip
+    assert "give its passphrase; run tracker report at a terminal" in capsys.readouterr().err
+    assert not (tmp_path / "red.html").exists()
     campaigns.add_scenario(factory, campaign_id=world.campaign_id, title="Fourth")
     assert main([*db, "report", "Test campaign", "--scenario", "4", "--html",
                  str(tmp_path / "4.html")]) == 2  # fmt: skip
@@ -238,4 +244,4 @@ def test_the_report_is_the_same_data_the_service_gives(
     for record in story.records:
         assert f"{record.points} points (crew {record.crew_percent:+d}%)" in page
     for tally in story.sides:
-        assert f"<b>{tally.ships_lost} ships</b>" in page
+        assert f"<b>{tally.ships_lost} ship{'s' * (tally.ships_lost != 1)}</b>" in page, tally

@@ -79,7 +79,9 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             if "passphrase" in exc.errors and passphrase is None and sys.stdin.isatty():
                 passphrase = getpass.getpass(f"{args.side}'s passphrase: ")
                 continue
-            return _fail(f"report: {'; '.join(exc.errors.values())}")
+            hint = ("; run tracker report at a terminal to type it"
+                    if "passphrase" in exc.errors and passphrase is None else "")  # fmt: skip
+            return _fail(f"report: {'; '.join(exc.errors.values())}{hint}")
         except DatabaseUnavailable as exc:
             return _fail(f"report: {'; '.join(exc.errors.values())}")
         except ExistingFile as exc:

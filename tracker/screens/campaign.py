@@ -22,6 +22,7 @@ from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
+from tracker.screens.report import ReportScreen
 from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
@@ -74,6 +75,10 @@ class CampaignScreen(TrackerScreen):
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("m", "ledger", "Mines", tooltip="The minefield ledger and fuel loss"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
+        # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
+        Binding(
+            "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
+        ),
         Binding(
             "ctrl+t",
             "tables",
@@ -84,7 +89,9 @@ class CampaignScreen(TrackerScreen):
     ]
     # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
     # adds, edits and records nothing (damage entry only records, so it stays closed).
-    READ_ONLY_ACTIONS = frozenset({"back", "repairs", "roster", "ledger", "journal", "tables"})
+    READ_ONLY_ACTIONS = frozenset(
+        {"back", "repairs", "roster", "ledger", "journal", "tables", "report"}
+    )
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -215,6 +222,9 @@ class CampaignScreen(TrackerScreen):
 
     def action_journal(self) -> None:
         self.app.push_screen(JournalScreen(self.campaign_id))
+
+    def action_report(self) -> None:
+        self.app.push_screen(ReportScreen(self.campaign_id))
 
     def action_tables(self) -> None:
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))

@@ -16,6 +16,7 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.record_sheet import strength_lines
+from tracker.screens.report import ReportScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import ShipPick
 from tracker.services.scenarios import ScenarioDetail
@@ -44,8 +45,9 @@ class ScenarioScreen(TrackerScreen):
             "o", "reopen", "Reopen", tooltip="Reopen a closed scenario (a journaled correction)"
         ),
         Binding("f", "factor", "Correction", tooltip="A side's correction factor (SMR2 12.1)"),
+        Binding("a", "report", "Report", tooltip="The after-action report of a closed scenario"),
     ]
-    READ_ONLY_ACTIONS = frozenset({"back"})
+    READ_ONLY_ACTIONS = frozenset({"back", "report"})
 
     def __init__(self, scenario_id: int) -> None:
         super().__init__()
@@ -112,6 +114,10 @@ class ScenarioScreen(TrackerScreen):
         self.notify(f"{self.detail.title} is {self.detail.status.replace('_', ' ')}: that needs "
                     f"it {wanted}", severity="warning")  # fmt: skip
         return False
+
+    def action_report(self) -> None:
+        if self.detail is not None and self._status_is("closed"):
+            self.app.push_screen(ReportScreen(self.detail.campaign_id, self.scenario_id))
 
     def _run(self, call: Call[Any], success: str) -> None:
         self.call(call, then=lambda result: self._ran(success.format(result=result)))

@@ -202,13 +202,17 @@ def plot_svg(series: Series, *, title: str = "", width: int = 340, height: int =
 # --- the campaign -------------------------------------------------------------------------------
 
 
+def _ships(count: int) -> str:
+    return f"{count} ship{'s' * (count != 1)}"
+
+
 def _side_html(tally: SideTally) -> str:
     rows = [[f"{row.position}. {_e(row.scenario)}", _e(", ".join(row.ships_lost) or "-"),
              str(row.points_lost), f"S {row.carried[0]} F {row.carried[1]}",
              f"S {row.repaired[0]} F {row.repaired[1]}"] for row in tally.scenarios]  # fmt: skip
     s, f = tally.repaired
-    rows.append(["<b>All</b>", f"<b>{tally.ships_lost} ships</b>", f"<b>{tally.points_lost}</b>",
-                 "", f"<b>S {s} F {f}</b>"])  # fmt: skip
+    rows.append(["<b>All</b>", f"<b>{_ships(tally.ships_lost)}</b>",
+                 f"<b>{tally.points_lost}</b>", "", f"<b>S {s} F {f}</b>"])  # fmt: skip
     header = ["Scenario", "Ships lost", "Points lost", "Damage carried out", "Repaired after"]
     return (f'<div class="keep"><h3>{_e(tally.side)}</h3>'
             f"{_table(header, rows, frozenset({2}))}</div>")  # fmt: skip
@@ -325,7 +329,7 @@ def campaign_markdown(report: CampaignReport) -> str:
             [*([f"{r.position}. {r.scenario}", ", ".join(r.ships_lost) or "-", str(r.points_lost),
                 f"S {r.carried[0]} F {r.carried[1]}", f"S {r.repaired[0]} F {r.repaired[1]}"]
                for r in tally.scenarios),
-             ["All", f"{tally.ships_lost} ships", str(tally.points_lost), "",
+             ["All", _ships(tally.ships_lost), str(tally.points_lost), "",
               f"S {tally.repaired[0]} F {tally.repaired[1]}"]],
         )  # fmt: skip
     lines += ["## Structure and Flotation over the campaign", ""]
