@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterable, Mapping
@@ -179,11 +180,18 @@ def abilities_text(abilities: Iterable[Mapping[str, str]]) -> str:
     )
 
 
+@functools.cache
+def _kinds(kind: str) -> dict[str, str]:
+    """Each plain column's kind (text, int, ...), read once from the declarations."""
+    create = KIND[kind].create
+    return {rule.key: rule.kind for rule in rules(create, _plain_columns(create))}
+
+
 def _cell_values(
     info: Kind, cells: dict[str, str], decoded: Decoded
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """A row's cells as the model's input, and what is wrong with any cell."""
-    kinds = {rule.key: rule.kind for rule in rules(info.create, _plain_columns(info.create))}
+    kinds = _kinds(info.name)
     values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     attacks: dict[str, list[int | None]] = {}
