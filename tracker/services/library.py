@@ -275,8 +275,11 @@ class LibraryReport:
             f"{len(o.unchanged)} unchanged" for o in self.outcomes
         )  # fmt: skip
         if self.problems:
-            return f"{len(self.problems)} problem(s): nothing was imported"
-        verb = "dry run, nothing written" if self.dry_run else "imported"
+            count = len(self.problems)
+            return f"{count} problem{'s' * (count != 1)}: nothing was imported"
+        news = any(o.added or o.changed for o in self.outcomes)
+        verb = ("dry run, nothing written" if self.dry_run else
+                "imported" if news else "the library already holds it all")  # fmt: skip
         return f"{self.rows} rows read ({self.source}): {counts or 'nothing'} ({verb})"
 
 
