@@ -355,8 +355,8 @@ CAMPAIGN_ROWS = {
     "minecheckship": "SELECT minecheckship.id FROM minecheckship JOIN minecheck "
     "ON minecheck.id = minecheckship.check_id WHERE minecheck.campaign_id = :c",
     # The library is shared by the file's campaigns: each campaign's export carries all of it.
-    "shipclass": "SELECT id FROM shipclass WHERE :c IS NOT NULL",
-    "unitcard": "SELECT id FROM unitcard WHERE :c IS NOT NULL",
+    "shipclass": "SELECT id FROM shipclass WHERE CAST(:c AS INTEGER) IS NOT NULL",
+    "unitcard": "SELECT id FROM unitcard WHERE CAST(:c AS INTEGER) IS NOT NULL",
 }
 
 

@@ -40,6 +40,7 @@ def test_a_dry_run_reports_and_writes_nothing_then_the_import_writes(
     assert [r[0] for r in rows(db)["unitcard"]] == ["Prinz Eugen", "Ju 87"]
     again = run_main(capsys, ["--db", str(db), "library", "import", str(source)])
     assert "0 added, 0 changed, 2 unchanged" in again.out and len(rows(db)["unitcard"]) == 2
+    assert "(the library already holds it all)" in again.out
 
 
 def test_a_problem_is_said_and_nothing_written(
@@ -51,7 +52,7 @@ def test_a_problem_is_said_and_nothing_written(
     refused = run_main(capsys, ["--db", str(db), "library", "import", str(source)])
     assert refused.status == 2 and rows(db) == before
     assert f"{source}: row 2, unit_type: must be one of" in refused.err
-    assert "nothing was imported" in refused.err
+    assert f"{source}: 1 problem: nothing was imported" in refused.err
 
 
 @pytest.mark.parametrize("name", ["library.json", "library.csv"])

@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -332,3 +333,19 @@ def test_a_campaign_brought_in_adds_the_entries_the_file_lacks_and_keeps_its_own
         ("Bismarck", 30),
         ("hood", 25),
     ]
+
+
+FILES = Path(__file__).resolve().parents[1] / "library_files"
+
+
+def test_the_seeded_library_of_300_cards_and_60_classes_imports_in_one_pass(
+    factory: SessionFactory,
+) -> None:
+    for name, kind, count in (("cards-300.csv", "cards", 300), ("classes-60.csv", "classes", 60)):
+        raw = (FILES / name).read_bytes()
+        first = library.import_library(factory, raw=raw)
+        assert first.problems == () and first.written
+        assert (first.outcomes[0].kind, len(first.outcomes[0].added)) == (kind, count)
+        again = library.import_library(factory, raw=raw)
+        assert len(again.outcomes[0].unchanged) == count and not again.outcomes[0].added
+    assert (len(library.cards(factory)), len(library.classes(factory))) == (300, 60)

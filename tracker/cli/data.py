@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,15 +70,24 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
         names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
         names = names or "none"
         return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
-    from tracker import safe_output
-    from tracker.db import sqlite_path, to_url
 
     def document() -> str:
         return exchange.dumps(exchange.export_campaign(
             factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
 
+    return write_file(args, target, args.to, document)
+
+
+def write_file(
+    args: argparse.Namespace, target: str, name: str, document: Callable[[], str]
+) -> int:
+    """Write a player's file through safe_output (never the campaign file; an existing one only
+    with --force); the exit status, with what was refused said."""
+    from tracker import safe_output
+    from tracker.db import sqlite_path, to_url
+
     try:
-        path = safe_output.write_text(args.to, document, campaign=sqlite_path(to_url(target)),
+        path = safe_output.write_text(name, document, campaign=sqlite_path(to_url(target)),
                                       replace=args.force, new_only=args.umpire)  # fmt: skip
     except safe_output.OutputRefused as exc:
         return _fail(str(exc))

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.printing import add_force, not_forced
+from tracker.cli.data import write_file
+from tracker.cli.printing import add_force
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -69,8 +70,6 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    from tracker import safe_output
-    from tracker.db import sqlite_path, to_url
     from tracker.services import library
 
     as_json = Path(args.file).suffix.lower() == ".json"
@@ -80,12 +79,4 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
             return library.export_json(factory)
         return library.export_csv(factory, kind="classes" if args.classes else "cards")
 
-    try:
-        path = safe_output.write_text(args.file, document, campaign=sqlite_path(to_url(target)),
-                                      replace=args.force, new_only=args.umpire)  # fmt: skip
-    except safe_output.OutputRefused as exc:
-        return _fail(str(exc))
-    except safe_output.ExistingFile as exc:
-        return _fail(not_forced(exc))
-    print(f"tracker: wrote {path}")
-    return 0
+    return write_file(args, target, args.file, document)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterable, Mapping
@@ -179,11 +180,18 @@ def abilities_text(abilities: Iterable[Mapping[str, str]]) -> str:
     )
 
 
+@functools.cache
+def _kinds(kind: str) -> dict[str, str]:
+    """Each plain column's kind (text, int, ...), read once from the declarations."""
+    create = KIND[kind].create
+    return {rule.key: rule.kind for rule in rules(create, _plain_columns(create))}
+
+
 def _cell_values(
     info: Kind, cells: dict[str, str], decoded: Decoded
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """A row's cells as the model's input, and what is wrong with any cell."""
-    kinds = {rule.key: rule.kind for rule in rules(info.create, _plain_columns(info.create))}
+    kinds = _kinds(info.name)
     values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     attacks: dict[str, list[int | None]] = {}
@@ -267,8 +275,11 @@ class LibraryReport:
             f"{len(o.unchanged)} unchanged" for o in self.outcomes
         )  # fmt: skip
         if self.problems:
-            return f"{len(self.problems)} problem(s): nothing was imported"
-        verb = "dry run, nothing written" if self.dry_run else "imported"
+            count = len(self.problems)
+            return f"{count} problem{'s' * (count != 1)}: nothing was imported"
+        news = any(o.added or o.changed for o in self.outcomes)
+        verb = ("dry run, nothing written" if self.dry_run else
+                "imported" if news else "the library already holds it all")  # fmt: skip
         return f"{self.rows} rows read ({self.source}): {counts or 'nothing'} ({verb})"
 
 
