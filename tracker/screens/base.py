@@ -5,9 +5,11 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
+from textual.binding import ActiveBinding
 from textual.message import Message
 from textual.screen import Screen
 
@@ -48,6 +50,11 @@ class TrackerScreen(Screen[Any]):
     # there (gone from the footer, the palette and help; its key does nothing), so a key added
     # later stays out of the umpire's view until it is listed here.
     READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    # The footer is one line: the actions it leaves out first when the window is too narrow for
+    # every key (help and the palette still list them), then the screen's last keys in turn.
+    FOOTER_DROPS: ClassVar[tuple[str, ...]] = ()
+    FOOTER_KEEPS: ClassVar[frozenset[str]] = frozenset({"back", "quit", "help"})
+    FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -62,6 +69,34 @@ class TrackerScreen(Screen[Any]):
             await super()._on_message(message)
         except DatabaseUnavailable as error:
             calls.off_the_path(self.app, error)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The screen's keys, those the footer has no room for marked not shown, so that the
+        footer ends with a whole key at any width."""
+        active = super().active_bindings
+        shown = {key: item for key, item in active.items() if item.binding.show}
+
+        def width() -> int:
+            # One key per action, as the footer shows it ("x,delete" shows x).
+            first = {item.binding.action: item.binding for item in reversed(shown.values())}
+            return sum(len(self.app.get_key_display(binding)) + len(binding.description) + 2
+                       for binding in first.values())  # fmt: skip
+
+        room = self.size.width - self.FOOTER_PALETTE
+        last_first = [item.binding.action for item in reversed(shown.values())]
+        for action in (*self.FOOTER_DROPS, *last_first):
+            if width() <= room:
+                break
+            if action not in self.FOOTER_KEEPS:
+                shown = {k: item for k, item in shown.items() if item.binding.action != action}
+        return {
+            key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
+            for key, item in active.items()
+        }
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()
 
     def call(self, call: Call[T], **options: Any) -> None:
         """Run a service call the one way screens do (screens.calls.run, with its options):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -289,7 +289,6 @@ class RecordSheetScreen(TrackerScreen):
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = ("journal", "counter", "delete_ship", "crew", "commander", "add_ship")
-    FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
@@ -319,30 +318,7 @@ class RecordSheetScreen(TrackerScreen):
         yield Static(LEGEND, id="sheet-legend", markup=False)
         yield Footer(compact=True)
 
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        """The screen's keys, those the footer has no room for marked not shown."""
-        active = super().active_bindings
-        shown = {key: item for key, item in active.items() if item.binding.show}
-
-        def width() -> int:
-            # One key per action, as the footer shows it ("x,delete" shows x).
-            first = {item.binding.action: item.binding for item in reversed(shown.values())}
-            return sum(len(self.app.get_key_display(binding)) + len(binding.description) + 2
-                       for binding in first.values())  # fmt: skip
-
-        room = self.size.width - self.FOOTER_PALETTE
-        for action in self.FOOTER_DROPS:
-            if width() <= room:
-                break
-            shown = {key: item for key, item in shown.items() if item.binding.action != action}
-        return {
-            key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
-            for key, item in active.items()
-        }
-
     def on_resize(self) -> None:
-        self.refresh_bindings()
         if self.record is not None:
             self._fill_table(self.record, self._ship())
 
