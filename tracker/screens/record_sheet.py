@@ -659,7 +659,7 @@ class RecordSheetScreen(TrackerScreen):
         counter = mines.counter(self.factory, ship_id=ship.id)  # the form edits the real values
 
         def submit(values: dict[str, Any]) -> str:
-            return service(self.factory, ship_id=ship.id, **values)
+            return service(self.factory, ship_id=ship.id, version=counter.version, **values)
 
         self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
 
