@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from tracker.rules import swwas
 from tracker.screens import ledger, ship_forms
 from tracker.screens.form import FieldSpec, parse_int
-from tracker.screens.roster import marker_fields, move_fields, unit_fields
+from tracker.screens.roster import entered_fields, marker_fields, move_fields, unit_fields
 from tracker.screens.ship_detail import battery_fields
 from tracker.screens.welcome import campaign_fields
 from tracker.services.campaigns import CampaignCreate, ScenarioCreate, SideCreate
@@ -73,6 +73,7 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "minefield turn": (ledger.complete_fields, MinefieldTurn, {}),
     "marker move": (move_fields, MarkerPlace, {"sector": "A1"}),
     "decoy note": (lambda: marker_fields(3), MarkerPlace, {"sector": "A1"}),
+    "mine roll": (entered_fields, MarkerPlace, {"sector": "A1"}),
     "campaign": (lambda: campaign_fields(None), CampaignCreate, {"name": "Plate"}),
 }
 # Model fields a form does not ask for: asked in another shape (the unit's attacks, one field
@@ -91,6 +92,7 @@ NOT_ASKED = {
     # The turn of a move is the scenario's, not typed.
     "marker move": {"turn", "version"},
     "decoy note": {"turn", "version"},
+    "mine roll": {"turn", "version"},
 }
 # A form that asks for one declared field several times, under keys of its own.
 SAME_AS = {"decoy note": lambda key: "sector" if key.startswith("sector_") else key}

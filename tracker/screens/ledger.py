@@ -23,6 +23,7 @@ from tracker.screens.journal import JournalScreen
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.owner_view import OwnerViewScreen
+from tracker.screens.roster import entered_fields
 from tracker.services import campaigns, mines, roster
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import Ledger, MinefieldCreate, MinefieldTurn, MinefieldView
@@ -563,7 +564,7 @@ class LedgerScreen(OwnerViewScreen):
             return
         fields = [
             FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
-            FieldSpec("sector", "Sector it entered"),
+            *entered_fields(),
             FieldSpec("roll", "d6 (1: 1 hull damage, 2: 2)", kind="int", value="", low=1,
                       high=6),
             FieldSpec("secret_minefield", "Another side's secret minefield lies there (its "

@@ -125,6 +125,11 @@ def move_fields() -> list[FieldSpec]:
     return specs_from(MarkerPlace, keys=("sector",))
 
 
+def entered_fields() -> list[FieldSpec]:
+    """The sector a submarine entered, for its mine roll: a marker's sector as declared."""
+    return [replace(spec, label=f"{spec.label} it entered") for spec in move_fields()]
+
+
 def marker_fields(count: int) -> list[FieldSpec]:
     """The decoy-note form: which of the `count` markers is real, and each one's sector."""
     (sector,) = move_fields()
@@ -472,7 +477,7 @@ class RosterScreen(OwnerViewScreen):
         unit = self._unit()
         if unit is None:
             return
-        fields = [FieldSpec("sector", "Sector it entered"),
+        fields = [*entered_fields(),
                   FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
                   FieldSpec("secret_minefield", "Another side's secret minefield lies there "
                             "(its owner says so)", kind="bool", value=False),
