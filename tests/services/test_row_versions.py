@@ -14,7 +14,7 @@ from sqlmodel import SQLModel
 
 from tracker import models
 from tracker.db import SessionFactory, session_scope
-from tracker.services import campaigns, fleet, roster
+from tracker.services import campaigns, fleet, mines, roster
 from tracker.services.errors import ChangedElsewhere
 
 # Nothing is written by a refused edit, so one database serves every example.
@@ -79,14 +79,36 @@ def edited_twice(
     fleet.save_battery(factory, ship_id=ajax, battery_id=ids["battery"], mount="turret", guns=3)
     campaigns.update_campaign(factory, campaign_id=world.campaign_id, name="C", notes="",
                               model_scale="1/2400", crew_roll_adds_commander=True)  # fmt: skip
+    mines.set_status(factory, minefield_id=ids["minefield"], status="swept")
+    roster.move_marker(factory, marker_id=ids["marker"], sector="B2")
+    roster.save_unit(factory, side_id=world.red_id, unit_id=ids["sub"], fields={**U99, "points": 9})
     return _versions(factory, world, ids)
 
 
+U99 = {**U47, "name": "U-99"}
+
+
 @pytest.fixture
-def ids(factory: SessionFactory, ajax: int, u47: int) -> dict[str, int]:
+def ids(factory: SessionFactory, world: World, ajax: int, u47: int) -> dict[str, int]:
     """The rows made for the test, by entity."""
     battery = fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=2)
-    return {"ship": ajax, "unit": u47, "battery": battery}
+    mines.save_counter(factory, ship_id=ajax, counter_size="long", speed_rating=3, fuel_full=5)
+    minefield = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface",
+                                    sector="K7", complete=True)  # fmt: skip
+    sowing = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="K8",
+                                 drifting=True)  # fmt: skip
+    roster.assign_markers(factory, unit_id=u47, real=1, sectors=["A1", "A2"])
+    marker = roster.markers_of(factory, side_id=world.red_id)[0][0]
+    sub = roster.save_unit(factory, side_id=world.red_id, fields=dict(U99))
+    return {"ship": ajax, "unit": u47, "battery": battery, "minefield": minefield,
+            "sowing": sowing, "marker": marker, "sub": sub}  # fmt: skip
+
+
+@pytest.fixture
+def marker_code(factory: SessionFactory, world: World, ids: dict[str, int]) -> str:
+    """The public code the marker was given (drawn at random)."""
+    return next(code for marker_id, code, _, _ in roster.markers_of(factory, side_id=world.red_id)
+                if marker_id == ids["marker"])  # fmt: skip
 
 
 def _versions(factory: SessionFactory, world: World, ids: dict[str, int]) -> dict[str, int]:
@@ -101,6 +123,15 @@ def _versions(factory: SessionFactory, world: World, ids: dict[str, int]) -> dic
         "unit": _version(factory, models.WasUnit, ids["unit"]),
         "battery": _version(factory, models.Battery, ids["battery"]),
         "campaign": _version(factory, models.Campaign, world.campaign_id),
+        # A counter and its fuel are the ship's: the forms send the ship's version.
+        "counter": _version(factory, models.Ship, ids["ship"]),
+        "fuel": _version(factory, models.Ship, ids["ship"]),
+        "minefield": _version(factory, models.Minefield, ids["minefield"]),
+        "complete": _version(factory, models.Minefield, ids["sowing"]),
+        "drift": _version(factory, models.Minefield, ids["sowing"]),
+        "move": _version(factory, models.SubMarker, ids["marker"]),
+        # The decoy-note form counts the markers from the unit: it sends the unit's version.
+        "markers": _version(factory, models.WasUnit, ids["sub"]),
     }
 
 
@@ -131,6 +162,21 @@ EDITS: dict[str, tuple[str, Edit]] = {
     "battery": ("Ajax's turret", lambda f, w, ids, version, text: fleet.save_battery(
         f, ship_id=ids["ship"], battery_id=ids["battery"], mount="turret", notes=text,
         version=version)),
+    "counter": ("Ajax", lambda f, w, ids, version, text: mines.save_counter(
+        f, ship_id=ids["ship"], counter_size="long", speed_rating=len(text) % 20,
+        version=version)),
+    "fuel": ("Ajax", lambda f, w, ids, version, text: mines.use_fuel(
+        f, ship_id=ids["ship"], factors=1, version=version)),
+    "minefield": ("Minefield #{minefield}", lambda f, w, ids, version, text: mines.set_status(
+        f, minefield_id=ids["minefield"], status="expended", version=version)),
+    "complete": ("Minefield #{sowing}", lambda f, w, ids, version, text:
+                 mines.complete_minefield(f, minefield_id=ids["sowing"], version=version)),
+    "drift": ("Minefield #{sowing}", lambda f, w, ids, version, text: mines.drift(
+        f, minefield_id=ids["sowing"], to_sector=f"K{len(text) % 9 + 1}", version=version)),
+    "move": ("{marker_code}", lambda f, w, ids, version, text: roster.move_marker(
+        f, marker_id=ids["marker"], sector=f"C{len(text) % 9 + 1}", version=version)),
+    "markers": ("U-99", lambda f, w, ids, version, text: roster.assign_markers(
+        f, unit_id=ids["sub"], real=1, sectors=["D1", "D2"], version=version)),
 }  # fmt: skip
 
 
@@ -146,13 +192,16 @@ def test_an_edit_on_a_stale_form_is_refused_and_nothing_is_written(
     refused: Refused,
     data: st.DataObject,
     text: str,
+    marker_code: str,
 ) -> None:
     name, edit = EDITS[entity]
     version = data.draw(_stale(edited_twice[entity]), label="version")
+    name = name.format(marker_code=marker_code, **ids)
     _assert_stale_refused(refused, lambda: edit(factory, world, ids, version, text), name)
 
 
-@pytest.mark.parametrize("entity", EDITS)
+# Placing markers changes no row of the unit whose version the form sent: said on its own below.
+@pytest.mark.parametrize("entity", [entity for entity in EDITS if entity != "markers"])
 def test_the_version_the_form_showed_lets_the_edit_through(
     entity: str,
     factory: SessionFactory,
@@ -163,3 +212,15 @@ def test_the_version_the_form_showed_lets_the_edit_through(
     _, edit = EDITS[entity]
     edit(factory, world, ids, edited_twice[entity], "kept")
     assert _versions(factory, world, ids)[entity] == edited_twice[entity] + 1
+
+
+def test_the_unit_version_the_decoy_form_showed_places_its_markers(
+    factory: SessionFactory, world: World, ids: dict[str, int], edited_twice: dict[str, int]
+) -> None:
+    _, edit = EDITS["markers"]
+    assignment = edit(factory, world, ids, edited_twice["markers"], "kept")
+    assert isinstance(assignment, roster.Assignment)
+    placed = {
+        code: sector for _, code, sector, _ in roster.markers_of(factory, side_id=world.red_id)
+    }
+    assert [placed[code] for code in assignment.codes] == ["D1", "D2"]

@@ -52,13 +52,14 @@ def field(
     return Field(default, schema_extra={"json_schema_extra": extra}, **bounds)
 
 
-def one_of(words: Iterable[str]) -> AfterValidator:
-    """A text field that holds one of a few words (stored as text: the column stays a string)."""
+def one_of(words: Iterable[str], *, said: str = "") -> AfterValidator:
+    """A text field that holds one of a few words (stored as text: the column stays a string);
+    `said` is what the player is told otherwise (else the words are listed)."""
     allowed = tuple(words)
 
     def check(value: str) -> str:
         if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}")
+            raise ValueError(said or f"must be one of {', '.join(allowed)}")
         return value
 
     return AfterValidator(check)

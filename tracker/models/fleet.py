@@ -8,7 +8,7 @@ from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
 from tracker.models.fields import INPUT_CONFIG, field, one_of
-from tracker.models.kinds import Acquisition, ListStatus, Stored, text_column
+from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 from tracker.rules import smr
 
@@ -136,7 +136,46 @@ class ShipUpdate(ShipCreate):
     version: int | None = None
 
 
-class Ship(ShipBase, Versioned, table=True):
+COUNTER_SIZE_OPTIONS = [("blank (not entered)", ""), *((size, size) for size in CounterSize)]
+COUNTER_SIZE_SAID = "must be long or small (as printed on the counter)"
+
+
+def _counter(label: str, high: int) -> Any:
+    """A counter value: a count of 0..high, stored with a default of 0 for older files."""
+    return field(0, label=label, ge=0, le=high, sa_column_kwargs={"server_default": "0"})
+
+
+class CounterBase(SQLModel):
+    """A ship's Second World War at Sea counter as printed, and what mines did to it: entered,
+    never derived, each value declared once (RULES.md §Mines)."""
+
+    counter_size: Annotated[str, one_of(("", *CounterSize), said=COUNTER_SIZE_SAID)] = field(
+        # The words are the bound: the column's length only stores the longest of them.
+        "", label="Counter size", options=COUNTER_SIZE_OPTIONS, sa_type=text_column(5),
+        sa_column_kwargs={"server_default": ""},
+    )  # fmt: skip
+    speed_rating: int = _counter("Speed rating", 20)
+    torpedo_factors: int = _counter("Torpedo factors", 99)
+    # Minefields loaded in place of torpedo factors at set-up (fixed for the scenario).
+    mines_loaded: int = _counter("Minefields loaded (in place of torpedo factors)", 99)
+    hull_boxes: int = _counter("Hull boxes", 99)
+    fuel_full: int = _counter("Fuel factors full", 99)
+    fuel_empty: int = _counter("Fuel factors empty", 99)
+    # The damage mines did: a repair or a correction is typed over it.
+    speed_lost: int = _counter("Mine damage: speed lost", 20)
+    gunnery_lost: int = _counter("Mine damage: gunnery lost", 99)
+    hull_damage: int = _counter("Mine damage: hull boxes hit", 99)
+    crippled: bool = field(False, label="Crippled", sa_column_kwargs={"server_default": false()})
+
+
+class CounterUpdate(CounterBase):
+    """A counter as typed, with the version of its ship the player's form was opened with."""
+
+    model_config = INPUT_CONFIG
+    version: int | None = None
+
+
+class Ship(ShipBase, CounterBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -151,19 +190,6 @@ class Ship(ShipBase, Versioned, table=True):
     sunk: bool = Field(default=False)
     # What the player confirmed when Structure or Flotation reached zero (the seeds do not say).
     condition: str = Field(default="", max_length=60, sa_column_kwargs={"server_default": ""})
-    # Second World War at Sea counter values (RULES.md §Mines): entered, never derived.
-    counter_size: str = Field(default="", max_length=5, sa_column_kwargs={"server_default": ""})
-    speed_rating: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    speed_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    torpedo_factors: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    # Minefields loaded in place of torpedo factors at set-up (fixed for the scenario).
-    mines_loaded: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    gunnery_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    hull_boxes: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    hull_damage: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    crippled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
-    fuel_full: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
-    fuel_empty: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     fuel_lost: int = Field(default=0, ge=0, sa_column_kwargs={"server_default": "0"})
     # A ship deleted after it took part in a scenario: kept for the scenarios' history and its
     # squadron's original strength, gone from the sheet and the pick lists.

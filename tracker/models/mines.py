@@ -6,6 +6,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.fields import INPUT_CONFIG, field
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -38,7 +39,46 @@ class SeaBoundary(SQLModel, table=True):
     area_b: str = Field(max_length=40)
 
 
-class Minefield(Versioned, table=True):
+# A minefield's ways of being laid that the sowing form offers: aircraft drop theirs, one roll
+# per minefield, through the aerial drop.
+SOWN_BY = [("surface ship", Layer.SURFACE), ("submarine", Layer.SUBMARINE)]
+
+
+class MinefieldBase(SQLModel):
+    """What the player says of a minefield, each value declared once (RULES.md §Mines;
+    RULES.md §Subs ¶13)."""
+
+    # A War at Sea sector; a Second World War at Sea minefield lies on a boundary instead.
+    sector: str = field("", label="or sector (War at Sea)", max_length=12)
+    # sowing | active | scattered | swept | expended; void once its laying is undone
+    status: Stored[MinefieldStatus] = Field(default="sowing", sa_type=text_column(10))
+    laid_by: Stored[Layer] = field(
+        "surface", label="Laid by", options=SOWN_BY, sa_type=text_column(10)
+    )
+    layer_name: str = field("", label="or minelayer's name", max_length=60)
+    drifting: bool = field(False, label="Drifting (else secured)")
+    secret: bool = field(False, label="Secret (place and notes hidden from the opponent)")
+    notes: str = field("", label="Notes", max_length=2000)
+
+
+class MinefieldTurn(SQLModel):
+    """The turn a form names for a minefield begun or completed, with the version of the row
+    the form was opened with (on a change of a minefield already on the ledger)."""
+
+    model_config = INPUT_CONFIG
+    turn: int | None = field(None, label="Turn", blank="the current turn", ge=1, le=999)
+    version: int | None = None
+
+
+class MinefieldCreate(MinefieldBase, MinefieldTurn):
+    """A minefield as the player sows it; its place, owner and minelayer are checked by the
+    service against the campaign's map and ships."""
+
+    model_config = INPUT_CONFIG
+    complete: bool = field(False, label="Already complete (laid before the game)")
+
+
+class Minefield(MinefieldBase, Versioned, table=True):
     """One minefield on the ledger, on a boundary (Second World War at Sea) or in a sector
     (War at Sea). A secret one keeps its place and notes in `sealed`, like a marker's note."""
 
@@ -48,26 +88,16 @@ class Minefield(Versioned, table=True):
     boundary_id: int | None = Field(
         default=None, foreign_key="seaboundary.id", index=True, ondelete="CASCADE"
     )
-    sector: str = Field(default="", max_length=12)
-    # sowing | active | scattered | swept | expended; void once its laying is undone
-    status: Stored[MinefieldStatus] = Field(
-        default="sowing", max_length=10, sa_type=text_column(10)
-    )
-    laid_by: Stored[Layer] = Field(default="surface", max_length=10, sa_type=text_column(10))
     layer_ship_id: int | None = Field(
         default=None, foreign_key="ship.id", index=True, ondelete="SET NULL"
     )
-    layer_name: str = Field(default="", max_length=60)
     scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
     turn_started: int | None = Field(default=None)
     turn_completed: int | None = Field(default=None)
     drop_roll: int | None = Field(default=None)
-    drifting: bool = Field(default=False)
-    secret: bool = Field(default=False)
     # "plain:{json}" or "fernet:{token}" of {"boundary_id", "sector", "notes", "path"} while
     # secret; empty once revealed (the fields then live in their own columns).
     sealed: str = Field(default="")
-    notes: str = Field(default="", max_length=2000)
     # JSON list of a drifting minefield's moves: [{"turn", "from", "to", "d6"}]
     path: str = Field(default="[]")
     # The scenario and turn of its last drift: a minefield drifts once per turn at most.

@@ -61,7 +61,23 @@ class UnitUpdate(UnitCreate):
     version: int | None = None
 
 
-class SubMarker(Versioned, table=True):
+class SubMarkerBase(SQLModel):
+    """Where a marker lies on the map, as its owner says it (RULES.md §Subs ¶2-3)."""
+
+    sector: str = field("", label="Sector", max_length=12)
+
+
+class MarkerPlace(SubMarkerBase):
+    """A marker placed or moved: its sector and the turn of the move (a move names its sector;
+    an assignment may leave it blank), with the version of the row the form was opened with."""
+
+    model_config = INPUT_CONFIG
+    # A database integer: a turn past it could not be stored.
+    turn: int | None = field(None, label="Turn", blank="none in play", ge=1, le=2**31 - 1)
+    version: int | None = None
+
+
+class SubMarker(SubMarkerBase, Versioned, table=True):
     """A generic face-down marker; which one is the real submarine is in `secret`."""
 
     __table_args__ = (UniqueConstraint("side_id", "code"),)
@@ -69,7 +85,6 @@ class SubMarker(Versioned, table=True):
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     unit_id: int = Field(foreign_key="wasunit.id", index=True, ondelete="CASCADE")
     code: str = Field(max_length=8)  # public face-down code, e.g. M-07
-    sector: str = Field(default="", max_length=12)
     state: Stored[MarkerState] = Field(default="concealed", max_length=10, sa_type=text_column(10))
     created_turn: int | None = Field(default=None)
     moved_turn: int | None = Field(default=None)

@@ -8,6 +8,7 @@ only; the owner view (v) opens them with the side's passphrase, briefly, as on t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -18,14 +19,16 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.owner_view import OwnerViewScreen
+from tracker.screens.roster import entered_fields
 from tracker.services import campaigns, mines, roster
 from tracker.services.errors import InvalidInput
-from tracker.services.mines import Ledger, MinefieldView
+from tracker.services.mines import Ledger, MinefieldCreate, MinefieldTurn, MinefieldView
 from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
@@ -87,6 +90,34 @@ def counter_row(view: mines.CounterView) -> list[Any]:
         f"-{view.gunnery_lost}" if view.gunnery_lost else "",
         fuel_track(view.fuel), Text(", ").join(state),
     ]  # fmt: skip
+
+
+def sector_fields() -> list[FieldSpec]:
+    """A minefield's War at Sea sector, as its model declares it (beside a boundary's pick)."""
+    return specs_from(MinefieldCreate, keys=("sector",),
+                      sector={"placeholder": "e.g. K7; blank with a boundary"})  # fmt: skip
+
+
+def sow_fields(
+    layers: dict[int, list[tuple[str, str]]], owner: int | None = None
+) -> list[FieldSpec]:
+    """The sowing form's own fields (after its owner and place), as the model declares them;
+    `layers` are each side's possible minelayers (its own ships afloat and War at Sea
+    submarines), the choices following the owner picked."""
+    none = [("(none: name it below)", "")]
+    return [
+        *specs_from(MinefieldCreate, keys=("laid_by",)),
+        FieldSpec("layer", "Minelayer (own ships, subs)", kind="select", value="",
+                  options=layers.get(owner, none) if owner is not None else none,
+                  depends_on="side_id", options_for=layers),
+        *specs_from(MinefieldCreate, keys=("layer_name", "turn", "complete", "drifting",
+                                           "secret", "notes")),
+    ]  # fmt: skip
+
+
+def complete_fields() -> list[FieldSpec]:
+    """The turn a minefield being sown is complete (blank: the current one)."""
+    return specs_from(MinefieldTurn, keys=("turn",))
 
 
 class LedgerScreen(OwnerViewScreen):
@@ -275,8 +306,7 @@ class LedgerScreen(OwnerViewScreen):
                       value=boundaries[0].id if boundaries else 0,
                       options=[("(none: a War at Sea sector)", 0)]
                       + [(b.label, b.id) for b in boundaries]),
-            FieldSpec(f"{prefix}sector", "or sector (War at Sea)", optional=True,
-                      placeholder="e.g. K7; blank with a boundary"),
+            *(replace(spec, key=f"{prefix}sector") for spec in sector_fields()),
         ]  # fmt: skip
 
     def _side_field(self) -> FieldSpec:
@@ -350,20 +380,7 @@ class LedgerScreen(OwnerViewScreen):
                                  for u in subs.get(side_id, ()) if not u.destroyed)]  # fmt: skip
         owner = self._side_field()
         fields = [
-            owner, *self._place_fields(),
-            FieldSpec("laid_by", "Laid by", kind="select", value="surface",
-                      options=[("surface ship", "surface"), ("submarine", "submarine")]),
-            FieldSpec("layer", "Minelayer (own ships, subs)", kind="select", value="",
-                      options=layers[owner.value], depends_on="side_id", options_for=layers),
-            FieldSpec("layer_name", "or minelayer's name", optional=True),
-            FieldSpec("turn", "Turn begun (blank: the current turn)", kind="int", value="",
-                      low=1, high=999, optional=True),
-            FieldSpec("complete", "Already complete (laid before the game)", kind="bool",
-                      value=False),
-            FieldSpec("drifting", "Drifting (else secured)", kind="bool", value=False),
-            FieldSpec("secret", "Secret (place and notes hidden from the opponent)", kind="bool",
-                      value=False),
-            FieldSpec("notes", "Notes", optional=True),
+            owner, *self._place_fields(), *sow_fields(layers, owner.value),
             *self._secret_fields(),
         ]  # fmt: skip
 
@@ -393,11 +410,10 @@ class LedgerScreen(OwnerViewScreen):
             return
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.complete_minefield, self.factory, minefield_id=field.id, **values)
+            return Call(mines.complete_minefield, self.factory, minefield_id=field.id,
+                        version=field.version, **values)  # fmt: skip
 
-        self._form(f"Complete minefield #{field.id}",
-                   [FieldSpec("turn", "Turn complete (blank: the current turn)", kind="int",
-                              value="", low=1, high=999, optional=True)], submit)  # fmt: skip
+        self._form(f"Complete minefield #{field.id}", complete_fields(), submit)
 
     def action_aerial(self) -> None:
         if not self.sides:
@@ -415,8 +431,7 @@ class LedgerScreen(OwnerViewScreen):
                       optional=True),
             FieldSpec("drops", "or how many to drop (rolled for you)", kind="int", value="",
                       low=1, high=99, optional=True),
-            FieldSpec("drifting", "Drifting (else secured)", kind="bool", value=False),
-            FieldSpec("secret", "Secret", kind="bool", value=False),
+            *specs_from(MinefieldCreate, keys=("drifting", "secret")),
             *self._secret_fields(),
         ]  # fmt: skip
 
@@ -472,6 +487,7 @@ class LedgerScreen(OwnerViewScreen):
                 to_sector=place["sector"],
                 d6=values["d6"],
                 passphrase=self._passphrase(values),
+                version=field.version,
             )
 
         self._form(
@@ -491,7 +507,8 @@ class LedgerScreen(OwnerViewScreen):
             return
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.set_status, self.factory, minefield_id=field.id, **values)
+            return Call(mines.set_status, self.factory, minefield_id=field.id,
+                        version=field.version, **values)  # fmt: skip
 
         self._form(f"Minefield #{field.id}", [FieldSpec(
             "status", "Status", kind="select", value="swept",
@@ -606,7 +623,7 @@ class LedgerScreen(OwnerViewScreen):
             return
         fields = [
             FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
-            FieldSpec("sector", "Sector it entered"),
+            *entered_fields(),
             FieldSpec("roll", "d6 (1: 1 hull damage, 2: 2)", kind="int", value="", low=1,
                       high=6),
             FieldSpec("secret_minefield", "Another side's secret minefield lies there (its "

@@ -747,10 +747,11 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
 
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(service, self.factory, ship_id=ship.id, **values)
-
         def opened(counter: CounterView) -> None:
+            def submit(values: dict[str, Any]) -> Call[str]:
+                return Call(service, self.factory, ship_id=ship.id, version=counter.version,
+                            **values)  # fmt: skip
+
             self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
 
         # The form edits the real values, as the owner sees them.

@@ -8,6 +8,7 @@ idle time and whenever the screen is left.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -28,6 +29,7 @@ from tracker.services import roster
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import (
     ATTACK_LABELS,
+    MarkerPlace,
     MarkerView,
     Roster,
     SearchParty,
@@ -115,6 +117,27 @@ def unit_row(unit: UnitView) -> list[Any]:
         toned(damage_text(unit), ERROR if unit.damage else ""),
         Text(attacks, overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
+    ]  # fmt: skip
+
+
+def move_fields() -> list[FieldSpec]:
+    """The sector a marker moves to, as the marker's model declares it."""
+    return specs_from(MarkerPlace, keys=("sector",))
+
+
+def entered_fields() -> list[FieldSpec]:
+    """The sector a submarine entered, for its mine roll: a marker's sector as declared."""
+    return [replace(spec, label=f"{spec.label} it entered") for spec in move_fields()]
+
+
+def marker_fields(count: int) -> list[FieldSpec]:
+    """The decoy-note form: which of the `count` markers is real, and each one's sector."""
+    (sector,) = move_fields()
+    return [
+        FieldSpec("real", f"Which marker is real (1..{count})", kind="int", value="",
+                  low=1, high=count),
+        *(replace(sector, key=f"sector_{n}", label=f"{sector.label} of marker {n}")
+          for n in range(1, count + 1)),
     ]  # fmt: skip
 
 
@@ -310,12 +333,7 @@ class RosterScreen(OwnerViewScreen):
         if unit is None:
             return
         count = was.MARKERS_PER_SUB + unit.extra_decoys
-        fields = [
-            FieldSpec("real", f"Which marker is real (1..{count})", kind="int", value="",
-                      low=1, high=count),
-            *(FieldSpec(f"sector_{n}", f"Sector of marker {n}") for n in range(1, count + 1)),
-            *self._secret_fields(),
-        ]  # fmt: skip
+        fields = [*marker_fields(count), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
             passphrase = self._with_passphrase(values)
@@ -328,6 +346,7 @@ class RosterScreen(OwnerViewScreen):
                 sectors=sectors,
                 turn=self.view.turn if self.view else None,
                 rng=self.rng,
+                version=unit.version,
                 **values,
             )
 
@@ -347,11 +366,12 @@ class RosterScreen(OwnerViewScreen):
         turn = self.view.turn if self.view else None
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
-            return Call(roster.move_marker, self.factory, marker_id=marker.id, turn=turn, **values)
+            return Call(roster.move_marker, self.factory, marker_id=marker.id, turn=turn,
+                        version=marker.version, **values)  # fmt: skip
 
         self._form(
             f"Move {marker.code}",
-            [FieldSpec("sector", "To sector")],
+            move_fields(),
             submit,
             note="One sector a turn, one sub marker per sector: the tracker warns.",
         )
@@ -458,7 +478,7 @@ class RosterScreen(OwnerViewScreen):
         unit = self._unit()
         if unit is None:
             return
-        fields = [FieldSpec("sector", "Sector it entered"),
+        fields = [*entered_fields(),
                   FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
                   FieldSpec("secret_minefield", "Another side's secret minefield lies there "
                             "(its owner says so)", kind="bool", value=False),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from tracker.rules import smr
@@ -15,7 +16,7 @@ from tracker.services.fleet import (
     ShipCreate,
     SquadronCreate,
 )
-from tracker.services.mines import CounterView
+from tracker.services.mines import CounterUpdate, CounterView
 from tracker.services.views import (
     CommanderView,
     CrewView,
@@ -170,34 +171,10 @@ def reduction_fields() -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-COUNTER_SIZE_OPTIONS = [("blank (not entered)", ""), ("long", "long"), ("small", "small")]
-
-
 def counter_fields(counter: CounterView) -> list[FieldSpec]:
     """The Second World War at Sea counter as printed: the size is typed, never derived."""
-    return [
-        FieldSpec("counter_size", "Counter size", kind="select", value=counter.counter_size,
-                  options=COUNTER_SIZE_OPTIONS),
-        FieldSpec("speed_rating", "Speed rating", kind="int", value=counter.speed_rating, low=0,
-                  high=20),
-        FieldSpec("torpedo_factors", "Torpedo factors", kind="int",
-                  value=counter.torpedo_factors, low=0, high=99),
-        FieldSpec("mines_loaded", "Minefields loaded (in place of torpedo factors)", kind="int",
-                  value=counter.mines_loaded, low=0, high=99),
-        FieldSpec("hull_boxes", "Hull boxes", kind="int", value=counter.hull_boxes, low=0,
-                  high=99),
-        FieldSpec("fuel_full", "Fuel factors full", kind="int", value=counter.fuel.full, low=0,
-                  high=99),
-        FieldSpec("fuel_empty", "Fuel factors empty", kind="int", value=counter.fuel.empty,
-                  low=0, high=99),
-        FieldSpec("speed_lost", "Mine damage: speed lost", kind="int", value=counter.speed_lost,
-                  low=0, high=20),
-        FieldSpec("gunnery_lost", "Mine damage: gunnery lost", kind="int",
-                  value=counter.gunnery_lost, low=0, high=99),
-        FieldSpec("hull_damage", "Mine damage: hull boxes hit", kind="int",
-                  value=counter.hull_damage, low=0, high=99),
-        FieldSpec("crippled", "Crippled", kind="bool", value=counter.crippled),
-    ]  # fmt: skip
+    shown = {**asdict(counter), "fuel_full": counter.fuel.full, "fuel_empty": counter.fuel.empty}
+    return specs_from(CounterUpdate, shown)
 
 
 def counter_note(counter: CounterView) -> str:

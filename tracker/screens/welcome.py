@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -10,7 +11,6 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker import settings
-from tracker.rules import smr
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
@@ -38,10 +38,6 @@ UMPIRE_WELCOME = (
 UMPIRE_EMPTY = "No campaigns in this file yet: the umpire's view shows them once a player adds one."
 
 
-def _blank(value: int | None) -> int | str:
-    return "" if value is None else value
-
-
 def remember_campaign(factory: SessionFactory, campaign_id: int) -> str | None:
     """Keep the campaign as the player's last one, so the next start offers it."""
     from tracker.services import backups
@@ -50,105 +46,25 @@ def remember_campaign(factory: SessionFactory, campaign_id: int) -> str | None:
     return settings.remember(last_campaign=settings.LastCampaign(key, campaign_id))
 
 
-# The readings a campaign chooses between: (option, label, choices with the default first).
-READINGS: tuple[tuple[str, str, list[tuple[str, str]]], ...] = (
-    ("mine_halt_rule", "Task force in a minefield halts when a quarter",
-     [("have struck mines", "struck"), ("have been drawn (literal reading)", "drawn")]),
-    ("half_strength_scope", "Half strength counts the ships a squadron",
-     [("began this scenario with", "scenario"), ("was formed with (whole campaign)", "campaign")]),
-    ("aircraft_mission", "An aircraft's mine capacity is per",
-     [("turn (one mission a turn)", "turn"), ("scenario", "scenario")]),
-)  # fmt: skip
-
-
 def campaign_fields(
     summary: CampaignSummary | None, default_scale: str = "1/2400"
 ) -> list[FieldSpec]:
-    """The campaign form: name, notes and the rule options players may differ on."""
-    return [
-        FieldSpec("name", "Name", value=summary.name if summary else ""),
-        FieldSpec("notes", "Notes", value=summary.notes if summary else ""),
-        FieldSpec(
-            "model_scale",
-            "Model scale",
-            kind="select",
-            value=summary.model_scale if summary else default_scale,
-            options=[(scale, scale) for scale in smr.SCALES],
-        ),
-        FieldSpec(
-            "crew_roll_adds_commander",
-            "Crew roll adds commander's modifier (optional rule)",
-            kind="bool",
-            value=summary.crew_roll_adds_commander if summary else False,
-        ),
-        FieldSpec(
-            "clear_fire_each_turn",
-            "Fire markers come off at each new turn",
-            kind="bool",
-            value=summary.clear_fire_each_turn if summary else True,
-        ),
-        FieldSpec(
-            "repair_limit_structure",
-            "Repair allowance: Structure (blank: none)",
-            kind="int",
-            value=_blank(summary.repair_limit_structure if summary else None),
-            low=0,
-            optional=True,
-        ),
-        FieldSpec(
-            "repair_limit_flotation",
-            "Repair allowance: Flotation (blank: none)",
-            kind="int",
-            value=_blank(summary.repair_limit_flotation if summary else None),
-            low=0,
-            optional=True,
-        ),
-        FieldSpec(
-            "was_fleet_points",
-            "War at Sea fleet points",
-            kind="int",
-            value=summary.was_fleet_points if summary else 100,
-            low=1,
-            high=10_000,
-        ),
-        FieldSpec(
-            "extra_decoys_allowed",
-            "Extra decoys may be bought (5 pts)",
-            kind="bool",
-            value=summary.extra_decoys_allowed if summary else True,
-        ),
-        FieldSpec(
-            "any_attack_reveals",
-            "Any sub attack reveals it",
-            kind="bool",
-            value=summary.any_attack_reveals if summary else False,
-        ),
-        *(
-            FieldSpec(
-                key,
-                label,
-                kind="select",
-                options=options,
-                value=getattr(summary, key) if summary else options[0][1],
-            )
-            for key, label, options in READINGS
-        ),
-        FieldSpec(
-            "owner_idle_seconds",
-            "Owner view hides after (seconds idle)",
-            kind="int",
-            value=summary.owner_idle_seconds if summary else 60,
-            low=10,
-            high=3600,
-        ),
-        FieldSpec(
-            "zero_outcomes",
-            "At zero Structure/Flotation",
-            value="; ".join(summary.zero_outcomes.splitlines())
-            if summary
-            else "Sunk; Dead in the water; Other",
-        ),
-    ]
+    """The campaign form: name, notes and the rule options players may differ on, as the
+    campaign's model declares them."""
+    from tracker.screens.fields import specs_from
+    from tracker.services.campaigns import CampaignCreate
+
+    declared = CampaignCreate.model_fields["zero_outcomes"].get_default()
+    outcomes = summary.zero_outcomes if summary else declared
+    shown = {
+        **(asdict(summary) if summary else {"model_scale": default_scale}),
+        "zero_outcomes": "; ".join(outcomes.splitlines()),
+    }
+    # A new campaign starts from the model's defaults, but for the scale last chosen; the
+    # outcomes are typed on one line.
+    return specs_from(CampaignCreate, shown if summary else None,
+                      model_scale={"value": shown["model_scale"]},
+                      zero_outcomes={"value": shown["zero_outcomes"]})  # fmt: skip
 
 
 class WelcomeScreen(TrackerScreen):

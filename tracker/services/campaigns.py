@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import EllipsisType
+from typing import Any
 
 from sqlmodel import Session, col, func, select
 
@@ -20,6 +21,8 @@ from tracker.models import (
 )
 from tracker.models.campaign import (
     DEFAULT_ZERO_OUTCOMES,
+    CampaignCreate,
+    CampaignUpdate,
     ScenarioCreate,
     ScenarioUpdate,
     SideCreate,
@@ -32,11 +35,10 @@ from tracker.models.kinds import (
     JournalKind,
     ScenarioStatus,
 )
-from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
-from tracker.services.errors import InvalidInput, check, require_plain, require_text
+from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
 from tracker.services.fleet import refuse_losing_history
 from tracker.services.views import (
@@ -91,21 +93,7 @@ def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
         return [_summary(session, campaign) for campaign in campaigns]
 
 
-OPTIONS = {
-    "name", "notes", "model_scale", "crew_roll_adds_commander", "zero_outcomes",
-    "repair_limit_structure", "repair_limit_flotation", "clear_fire_each_turn",
-    "was_fleet_points", "extra_decoys_allowed", "any_attack_reveals", "mine_halt_rule",
-    "half_strength_scope", "aircraft_mission", "owner_idle_seconds",
-}  # fmt: skip
-
-
-OWNER_IDLE_RANGE = (10, 3600)
-
-
-def _check_idle_seconds(seconds: int) -> None:
-    low, high = OWNER_IDLE_RANGE
-    if not low <= seconds <= high:
-        raise InvalidInput({"owner_idle_seconds": f"give {low}..{high} seconds, got {seconds}"})
+OPTIONS = set(CampaignCreate.model_fields)
 
 
 def parse_outcomes(text: str) -> str:
@@ -114,39 +102,11 @@ def parse_outcomes(text: str) -> str:
     errors: dict[str, str] = {}
     if not items:
         errors["zero_outcomes"] = "give at least one outcome, e.g. Sunk; Dead in the water"
-    elif any(len(item) > 60 for item in items) or len("\n".join(items)) > 400:
-        errors["zero_outcomes"] = "each outcome at most 60 characters, 400 in all"
+    elif any(len(item) > 60 for item in items):
+        errors["zero_outcomes"] = "each outcome at most 60 characters"
     require_plain(errors, "zero_outcomes", text)
     check(errors)
     return "\n".join(items)
-
-
-def _validate_campaign(name: str, notes: str, model_scale: str) -> str:
-    errors: dict[str, str] = {}
-    name = require_text(errors, "name", name, 80)
-    if len(notes) > 4000:
-        errors["notes"] = "must be at most 4000 characters"
-    require_plain(errors, "notes", notes)
-    if model_scale not in smr.SCALES:
-        errors["model_scale"] = f"must be one of {', '.join(smr.SCALES)}"
-    check(errors)
-    return name
-
-
-def _set_repair_options(
-    campaign: Campaign, structure: int | EllipsisType | None, flotation: int | EllipsisType | None
-) -> None:
-    """Set the repair allowance; `...` leaves a limit as it is, None means no limit."""
-    errors: dict[str, str] = {}
-    limits = {"repair_limit_structure": structure, "repair_limit_flotation": flotation}
-    for key, value in limits.items():
-        # A ship's tracks go up to 9999 (the ship form's bound): no allowance needs more.
-        if isinstance(value, int) and not 0 <= value <= 9999:
-            errors[key] = f"must be 0..9999, or blank for no limit, got {value}"
-    check(errors)
-    for key, value in limits.items():
-        if value is not ...:
-            setattr(campaign, key, value)
 
 
 MINE_HALT_RULES = tuple(HaltRule)
@@ -162,12 +122,26 @@ CHOICE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "aircraft_mission": (AIRCRAFT_MISSIONS, "must be turn (an aircraft flies one mission a turn) "
                          "or scenario (one mission a scenario)"),
 }  # fmt: skip
+# Options whose None is a value (no limit); any other option None or `...` is not given.
+NONE_IS_A_VALUE = {"repair_limit_structure", "repair_limit_flotation"}
 
 
-def _check_choices(values: dict[str, str | None]) -> None:
-    errors = {key: CHOICE_OPTIONS[key][1] for key, value in values.items()
-              if value is not None and value not in CHOICE_OPTIONS[key][0]}  # fmt: skip
+def _typed_campaign(model: type[CampaignCreate], values: dict[str, Any]) -> CampaignCreate:
+    """The values given, checked against the campaign's one declaration of each option; the
+    zero-outcome list as stored, and a wrong reading said in the reading's own words."""
+    given = {key: value for key, value in values.items()
+             if value is not ... and (value is not None or key in NONE_IS_A_VALUE)}  # fmt: skip
+    errors = {key: CHOICE_OPTIONS[key][1] for key in CHOICE_OPTIONS
+              if key in given and given[key] not in CHOICE_OPTIONS[key][0]}  # fmt: skip
     check(errors)
+    if "zero_outcomes" in given:
+        given["zero_outcomes"] = parse_outcomes(given["zero_outcomes"])
+    return checked(model, given)
+
+
+def _options(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's options among a service's arguments (its other arguments left out)."""
+    return {key: value for key, value in arguments.items() if key in OPTIONS}
 
 
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
@@ -197,37 +171,18 @@ def create_campaign(
     owner_idle_seconds: int = 60,
 ) -> CampaignSummary:
     """Start a campaign with its rule options (README "Campaign options")."""
-    if not 1 <= was_fleet_points <= 10_000:
-        raise InvalidInput({"was_fleet_points": "must be 1..10000"})
-    _check_choices({"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
-                    "aircraft_mission": aircraft_mission})  # fmt: skip
-    _check_idle_seconds(owner_idle_seconds)
-    name = _validate_campaign(name, notes, model_scale)
-    outcomes = parse_outcomes(zero_outcomes)
+    # The options are this function's own arguments: each is named once, in the signature.
+    typed = _typed_campaign(CampaignCreate, _options(locals()))
     with session_scope(factory) as session:
-        _unique_campaign_name(session, name)
-        campaign = Campaign(
-            name=name,
-            notes=notes,
-            model_scale=model_scale,
-            crew_roll_adds_commander=crew_roll_adds_commander,
-            zero_outcomes=outcomes,
-            clear_fire_each_turn=clear_fire_each_turn,
-            was_fleet_points=was_fleet_points,
-            extra_decoys_allowed=extra_decoys_allowed,
-            any_attack_reveals=any_attack_reveals,
-            mine_halt_rule=HaltRule(mine_halt_rule),
-            half_strength_scope=HalfStrengthScope(half_strength_scope),
-            aircraft_mission=AircraftMission(aircraft_mission),
-            owner_idle_seconds=owner_idle_seconds,
-        )
-        _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
+        _unique_campaign_name(session, typed.name)
+        campaign = Campaign.model_validate(typed.model_dump())
         session.add(campaign)
         session.flush()
         assert campaign.id is not None
         journal.append(
-            session, campaign_id=campaign.id, kind=JournalKind.CAMPAIGN, summary=f"Created {name}"
-        )
+            session, campaign_id=campaign.id, kind=JournalKind.CAMPAIGN,
+            summary=f"Created {typed.name}",
+        )  # fmt: skip
         return _summary(session, campaign)
 
 
@@ -255,45 +210,22 @@ def update_campaign(
     """Rename a campaign or change its notes and rule options (options not given are kept);
     `version`, the one the player's form showed, refuses the change when another player has
     changed the campaign since."""
-    choices = {"mine_halt_rule": mine_halt_rule, "half_strength_scope": half_strength_scope,
-               "aircraft_mission": aircraft_mission}  # fmt: skip
-    _check_choices(choices)
-    name = _validate_campaign(name, notes, model_scale)
-    outcomes = parse_outcomes(zero_outcomes) if zero_outcomes is not None else None
+    typed = _typed_campaign(CampaignUpdate, {**_options(locals()), "version": version})
+    assert isinstance(typed, CampaignUpdate)
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
-        require_version(campaign, version, campaign.name)
-        _unique_campaign_name(session, name, exclude_id=campaign_id)
+        require_version(campaign, typed.version, campaign.name)
+        _unique_campaign_name(session, typed.name, exclude_id=campaign_id)
         before = campaign.model_dump(include=OPTIONS)
-        campaign.name, campaign.notes = name, notes
-        campaign.model_scale = model_scale
-        campaign.crew_roll_adds_commander = crew_roll_adds_commander
-        if outcomes is not None:
-            campaign.zero_outcomes = outcomes
-        _set_repair_options(campaign, repair_limit_structure, repair_limit_flotation)
-        if clear_fire_each_turn is not None:
-            campaign.clear_fire_each_turn = clear_fire_each_turn
-        if was_fleet_points is not None:
-            if not 1 <= was_fleet_points <= 10_000:
-                raise InvalidInput({"was_fleet_points": "must be 1..10000"})
-            campaign.was_fleet_points = was_fleet_points
-        if extra_decoys_allowed is not None:
-            campaign.extra_decoys_allowed = extra_decoys_allowed
-        if any_attack_reveals is not None:
-            campaign.any_attack_reveals = any_attack_reveals
-        for key, value in choices.items():
-            if value is not None:
-                setattr(campaign, key, value)
-        if owner_idle_seconds is not None:
-            _check_idle_seconds(owner_idle_seconds)
-            campaign.owner_idle_seconds = owner_idle_seconds
+        for key in typed.model_fields_set & OPTIONS:
+            setattr(campaign, key, getattr(typed, key))
         old, new = journal.changes(before, campaign.model_dump(include=set(before)))
         if new:  # a form saved unchanged writes nothing
             journal.append(
                 session,
                 campaign_id=campaign_id,
                 kind=JournalKind.CAMPAIGN,
-                summary=f"Edited {name}",
+                summary=f"Edited {typed.name}",
                 before=old,
                 after=new,
             )

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
 from tracker.db import SessionFactory
-from tracker.models.fleet import ShipCreate
+from tracker.models.fleet import CounterUpdate, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
@@ -61,10 +61,9 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     ),
     "counters": (
         Column("ship", "text", True), Column("side", "text"),
-        Column("counter_size", "text", True),
-        Column("speed_rating", "int", True), Column("torpedo_factors", "int"),
-        Column("mines_loaded", "int"), Column("hull_boxes", "int"), Column("fuel_full", "int"),
-        Column("fuel_empty", "int"),
+        *_columns(CounterUpdate, ("counter_size", "speed_rating", "torpedo_factors",
+                                  "mines_loaded", "hull_boxes", "fuel_full", "fuel_empty"),
+                  required={"counter_size", "speed_rating"}),
     ),
 }  # fmt: skip
 DEFAULTS: dict[str, dict[str, Any]] = {

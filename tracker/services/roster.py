@@ -17,6 +17,7 @@ from sqlmodel import Session, col, func, select
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus, ScenarioStatus, UnitType
+from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.models.roster import UnitCreate as UnitCreate  # re-exported: the unit form
 from tracker.models.roster import (
     UnitUpdate,
@@ -25,12 +26,9 @@ from tracker.rules import was
 from tracker.services import journal, sealing, secrets, visibility
 from tracker.services.common import beyond_ids, flush_unique, get_row, require_version
 from tracker.services.errors import (
-    MAX_INT,
     InvalidInput,
     bad_character,
     check,
-    require_plain,
-    require_range,
 )
 from tracker.services.fields import checked
 
@@ -57,6 +55,8 @@ class MarkerView:
     state: str
     real: bool | None
     seal: str
+    # The row version read (models.versioned): the move form sends it back.
+    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -285,13 +285,13 @@ def _draw_codes(session: Session, side_id: int, count: int, rng: random.Random) 
 def _checked_sectors(sectors: Sequence[str], sector: str, count: int) -> list[str]:
     """One sector per marker (each typed by the owner), or the one `sector` for all of them."""
     if not sectors:
-        return [_checked_sector(sector, None, blank=True)] * count
+        return [_checked_sector(sector, None, blank=True).sector] * count
     if isinstance(sectors, str) or len(sectors) != count:
         raise InvalidInput({"sectors": f"give one sector for each of the {count} markers"})
     checked = []
     for n, text in enumerate(sectors, start=1):
         try:
-            checked.append(_checked_sector(text, None, blank=False))
+            checked.append(_checked_sector(text, None, blank=False).sector)
         except InvalidInput as exc:  # said beside the marker's own sector field
             raise InvalidInput({f"sector_{n}": exc.errors["sector"]}) from None
     if len({sector.casefold() for sector in checked}) != len(checked):  # A4 and a4 are one
@@ -310,17 +310,19 @@ def assign_markers(
     turn: int | None = None,
     passphrase: str | None = None,
     rng: random.Random | None = None,
+    version: int | None = None,
 ) -> Assignment:
     """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
     random public code and a seal of its own; `real` is the real one, 1-based (RULES.md §Subs ¶1-3).
 
     `sectors` names each marker's sector in order; `sector` alone puts all of them in one.
+    `version` is the unit's as the player's form showed it: the form's count of markers comes
+    from the unit's extra decoys, so a unit another player changed since refuses it.
     """
-    errors: dict[str, str] = {}
-    _check_turn(errors, turn)
-    check(errors)
+    checked(MarkerPlace, {"turn": turn, "version": version})
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
+        require_version(unit, version, unit.name)
         side, campaign = _campaign_of_side(session, unit.side_id)
         if unit.unit_type != UnitType.SUBMARINE:
             raise InvalidInput({"unit": f"{unit.name} is not a submarine"})
@@ -392,6 +394,7 @@ def roster(
                     if owner or marker.state == MarkerState.REVEALED else None,
                     sector=marker.sector, state=marker.state,
                     real=bool(note["real"]) if note else None, seal=marker.seal,
+                    version=marker.version,
                 )
             )  # fmt: skip
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
@@ -426,32 +429,28 @@ def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> Unit
     )  # fmt: skip
 
 
-def _checked_sector(sector: str, turn: int | None, *, blank: bool) -> str:
-    """The sector as stored (stripped), and the turn, or InvalidInput."""
-    sector = sector.strip()
-    errors: dict[str, str] = {}
-    if (not sector and not blank) or len(sector) > 12:
-        errors["sector"] = "name the sector (at most 12 characters)"
-    require_plain(errors, "sector", sector, name=True)
-    _check_turn(errors, turn)
-    check(errors)
-    return sector
-
-
-def _check_turn(errors: dict[str, str], turn: int | None) -> None:
-    if turn is not None:
-        require_range(errors, "turn", turn, 1, MAX_INT)
+def _checked_sector(
+    sector: str, turn: int | None, *, blank: bool, version: int | None = None
+) -> MarkerPlace:
+    """The sector as stored (stripped), the turn and the version, or InvalidInput."""
+    if not sector.strip() and not blank:
+        raise InvalidInput({"sector": "name the sector it is in"})
+    values = {"sector": sector, "turn": turn, "version": version}
+    return checked(MarkerPlace, values, names=("sector",))
 
 
 def move_marker(
-    factory: SessionFactory, *, marker_id: int, sector: str, turn: int | None = None
-) -> list[str]:
-    """Move a marker; warnings (not refusals) when it moved already this turn or shares a sector."""
-    sector = _checked_sector(sector, turn, blank=False)
+    factory: SessionFactory, *, marker_id: int, sector: str, turn: int | None = None,
+    version: int | None = None,
+) -> list[str]:  # fmt: skip
+    """Move a marker; warnings (not refusals) when it moved already this turn or shares a sector.
+    `version`, the one the player's form showed, refuses a form another change made stale."""
+    sector = _checked_sector(sector, turn, blank=False, version=version).sector
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         if marker.state == MarkerState.REMOVED:
             raise InvalidInput({"sector": f"{marker.code} was removed"})
+        require_version(marker, version, marker.code)
         side, campaign = _campaign_of_side(session, marker.side_id)
         warnings = []
         if turn is not None and marker.moved_turn == turn:
@@ -796,7 +795,7 @@ def mine_roll(
     damage = was.sub_mine_damage(roll) if 1 <= roll <= 6 else None
     if damage is None:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
-    sector = _checked_sector(sector, None, blank=False)
+    sector = _checked_sector(sector, None, blank=False).sector
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)

@@ -6,7 +6,14 @@ rule tables (tracker.services.rule_tables). Callers say `mines.ledger(...)`: the
 rooms are gathered here so that one import reaches them all.
 """
 
-from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS, MINEFIELD_STATUSES
+from tracker.models.mines import (
+    APPLIES_TO,
+    COUNTER_SIZES,
+    LAYERS,
+    MINEFIELD_STATUSES,
+    MinefieldCreate,
+    MinefieldTurn,
+)
 from tracker.services.mines.checks import (
     CheckView,
     DrawView,
@@ -18,6 +25,7 @@ from tracker.services.mines.checks import (
     table_effect,
 )
 from tracker.services.mines.counters import (
+    CounterUpdate,
     CounterView,
     counter,
     counter_ships,
@@ -59,9 +67,12 @@ __all__ = [
     "MINEFIELD_STATUSES",
     "BoundaryView",
     "CheckView",
+    "CounterUpdate",
     "CounterView",
     "DrawView",
     "Ledger",
+    "MinefieldCreate",
+    "MinefieldTurn",
     "MinefieldView",
     "abandon_check",
     "add_boundary",

@@ -4,6 +4,7 @@ torpedo attacks (RULES.md §Mines).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,17 +18,18 @@ from tracker.models import (
     Ship,
     Side,
 )
+from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: the counter form
 from tracker.models.kinds import JournalKind, Layer, MinefieldStatus
-from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import swwas
 from tracker.services import journal, visibility
-from tracker.services.common import get_row
+from tracker.services.common import get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
     check,
     require_plain,
     require_range,
 )
+from tracker.services.fields import checked
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class CounterView:
     # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
     # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
     mines_hidden: bool = False
+    # The ship's row version read (models.versioned): the counter and fuel forms send it back.
+    # Not part of what the counter says: an undo restores the values, not the version.
+    version: int = dataclasses.field(default=1, compare=False)
 
     @property
     def torpedoes_left(self) -> int:
@@ -135,6 +140,7 @@ def _counter_view(
         mines_laid=sum(1 for field in laid if field.laid_by == Layer.SUBMARINE),
         sowing_id=sowing, gunnery_lost=ship.gunnery_lost, hull_boxes=ship.hull_boxes,
         hull_damage=ship.hull_damage, crippled=ship.crippled, sunk=ship.sunk, fuel=_fuel(ship),
+        version=ship.version,
     )  # fmt: skip
 
 
@@ -197,48 +203,52 @@ def save_counter(
     gunnery_lost: int | None = None,
     hull_damage: int | None = None,
     crippled: bool | None = None,
+    version: int | None = None,
 ) -> str:
     """Enter a ship's counter values; the size is the player's, never derived (RULES.md §Mines).
 
     The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
     giving it is how a repair or a correction is entered (the repair rules are the group's).
+    `version`, the ship's as the player's form showed it, refuses the change when another
+    player has changed the ship since.
     """
+    typed = checked(CounterUpdate, {key: value for key, value in {
+        "counter_size": counter_size, "speed_rating": speed_rating,
+        "torpedo_factors": torpedo_factors, "mines_loaded": mines_loaded,
+        "hull_boxes": hull_boxes, "fuel_full": fuel_full, "fuel_empty": fuel_empty,
+        "speed_lost": speed_lost, "gunnery_lost": gunnery_lost, "hull_damage": hull_damage,
+        "crippled": crippled, "version": version,
+    }.items() if value is not None}, names=())  # fmt: skip
+    given = typed.model_fields_set
     errors: dict[str, str] = {}
-    for field, amount, high in (("speed_lost", speed_lost, speed_rating),
-                                ("gunnery_lost", gunnery_lost, 99),
-                                ("hull_damage", hull_damage, hull_boxes or 99)):  # fmt: skip
-        if amount is not None:
-            require_range(errors, field, amount, 0, high)
-    if counter_size not in ("", *COUNTER_SIZES):
-        errors["counter_size"] = "must be long or small (as printed on the counter)"
-    for field, value, high in (
-        ("speed_rating", speed_rating, 20), ("torpedo_factors", torpedo_factors, 99),
-        ("mines_loaded", mines_loaded, 99), ("hull_boxes", hull_boxes, 99),
-        ("fuel_full", fuel_full, 99), ("fuel_empty", fuel_empty, 99),
-    ):  # fmt: skip
-        require_range(errors, field, value, 0, high)
-    if "mines_loaded" not in errors and mines_loaded > torpedo_factors:
+    # The bounds one value sets on another: the model declares each alone.
+    if "speed_lost" in given:
+        require_range(errors, "speed_lost", typed.speed_lost, 0, typed.speed_rating)
+    if "hull_damage" in given and typed.hull_boxes:
+        require_range(errors, "hull_damage", typed.hull_damage, 0, typed.hull_boxes)
+    if typed.mines_loaded > typed.torpedo_factors:
         errors["mines_loaded"] = (
-            f"each minefield takes the place of a torpedo factor: at most {torpedo_factors}"
+            f"each minefield takes the place of a torpedo factor: at most {typed.torpedo_factors}"
         )
     check(errors)
     with session_scope(factory) as session:
         ship, side, _ = _ship_and_campaign(session, ship_id)
+        require_version(ship, typed.version, ship.name)
         laid = sum(1 for field in _laid_by(session, ship_id) if field.laid_by == Layer.SUBMARINE)
         if mines_loaded < laid:
             raise InvalidInput(
                 {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
             )
         before = journal.row_state(ship)
-        ship.counter_size, ship.speed_rating = counter_size, speed_rating
-        ship.torpedo_factors, ship.mines_loaded = torpedo_factors, mines_loaded
-        ship.hull_boxes, ship.fuel_full, ship.fuel_empty = hull_boxes, fuel_full, fuel_empty
-        ship.speed_lost = min(ship.speed_lost if speed_lost is None else speed_lost, speed_rating)
-        ship.gunnery_lost = ship.gunnery_lost if gunnery_lost is None else gunnery_lost
-        hits = ship.hull_damage if hull_damage is None else hull_damage
-        ship.hull_damage = min(hits, hull_boxes) if hull_boxes else hits
-        ship.crippled = ship.crippled if crippled is None else crippled
-        summary = f"{ship.name}: counter {counter_size or '(no size)'}, speed {speed_rating}, " \
+        kept = {key: before[key] for key in ("speed_lost", "gunnery_lost", "hull_damage",
+                                             "crippled") if key not in given}  # fmt: skip
+        for key, value in {**typed.model_dump(exclude={"version"}), **kept}.items():
+            setattr(ship, key, value)
+        ship.speed_lost = min(ship.speed_lost, speed_rating)
+        if hull_boxes:
+            ship.hull_damage = min(ship.hull_damage, hull_boxes)
+        size = ship.counter_size or "(no size)"
+        summary = f"{ship.name}: counter {size}, speed {speed_rating}, " \
             f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
         kind = JournalKind.COUNTER
         if ship.fuel_lost and fuel_full > before["fuel_full"]:
@@ -252,18 +262,24 @@ def save_counter(
         return summary
 
 
-def _afloat(session: Session, ship_id: int, field: str) -> tuple[Ship, Side]:
-    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
+def _afloat(
+    session: Session, ship_id: int, field: str, version: int | None = None
+) -> tuple[Ship, Side]:
+    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes. `version`, the
+    ship's as the player's form showed it, refuses a form another player's change made stale."""
     ship, side, _ = _ship_and_campaign(session, ship_id)
+    require_version(ship, version, ship.name)
     if ship.sunk:
         raise InvalidInput({field: f"{ship.name} is sunk"})
     return ship, side
 
 
-def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
+def use_fuel(
+    factory: SessionFactory, *, ship_id: int, factors: int, version: int | None = None
+) -> str:
     """Ordinary fuel use, entered by the player: full factors become empty."""
     with session_scope(factory) as session:
-        ship, side = _afloat(session, ship_id, "factors")
+        ship, side = _afloat(session, ship_id, "factors", version)
         if not 1 <= factors <= ship.fuel_full:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {ship.fuel_full} full fuel factors: use 1.."
@@ -277,12 +293,15 @@ def use_fuel(factory: SessionFactory, *, ship_id: int, factors: int) -> str:
         return summary
 
 
-def refuel_ship(factory: SessionFactory, *, ship_id: int, factors: int | None = None) -> str:
+def refuel_ship(
+    factory: SessionFactory, *, ship_id: int, factors: int | None = None,
+    version: int | None = None,
+) -> str:  # fmt: skip
     """Refuel empty factors (None: all); factors lost to mines wait for a port repair."""
     if factors is not None and factors < 1:
         raise InvalidInput({"factors": "refuel 1 or more factors, or leave it blank for all"})
     with session_scope(factory) as session:
-        ship, side = _afloat(session, ship_id, "factors")
+        ship, side = _afloat(session, ship_id, "factors", version)
         fuel = _fuel(ship)
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
             lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "

@@ -33,17 +33,17 @@ from tracker.models.kinds import (
     ScenarioStatus,
     UnitType,
 )
-from tracker.models.mines import LAYERS
+from tracker.models.mines import MinefieldCreate, MinefieldTurn
 from tracker.rules import swwas
 from tracker.services import journal, secrets, visibility
-from tracker.services.common import beyond_ids, get_row
+from tracker.services.common import beyond_ids, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
     check,
-    require_plain,
     require_range,
     require_text,
 )
+from tracker.services.fields import checked, rules
 from tracker.services.mines.counters import (
     CounterView,
     _counter_view,
@@ -53,7 +53,7 @@ from tracker.services.roster import side_key
 
 LIVE = (MinefieldStatus.SOWING, MinefieldStatus.ACTIVE)  # minefields that are on the map
 MAX_AREA = 40
-MAX_TURN = 999  # as the ledger's forms take a turn
+MAX_TURN = rules(MinefieldTurn, ("turn",))[0].high  # as the ledger's forms take a turn
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ class MinefieldView:
     hidden: bool
     notes: str
     path: tuple[str, ...]
+    # The row version read (models.versioned): a form on this minefield sends it back.
+    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -208,18 +210,17 @@ def _validate_place(
         boundary = None if beyond_ids(boundary_id) else session.get(SeaBoundary, boundary_id)
         if boundary is None or boundary.campaign_id != campaign_id:
             errors["boundary"] = "that boundary is not on this campaign's map: add it first"
-    elif len(sector) > 12:
-        errors["sector"] = "must be at most 12 characters"
-    require_plain(errors, "sector", sector, name=True)
+    try:
+        checked(MinefieldCreate, {"sector": sector}, names=("sector",))
+    except InvalidInput as exc:
+        errors.update(exc.errors)
     return sector
 
 
 def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | None, int | None]:
     """The scenario in play and the turn: the one given (not beyond the current turn of a
     scenario in play), else the current one; None between scenarios when none is given."""
-    if turn is not None and not 1 <= turn <= MAX_TURN:
-        raise InvalidInput({"turn": f"must be 1..{MAX_TURN}, or blank for the current turn, "
-                            f"got {turn}"})  # fmt: skip
+    checked(MinefieldTurn, {"turn": turn})
     scenario = journal.current_scenario(session, campaign_id)
     playing = scenario if scenario and scenario.status == ScenarioStatus.IN_PLAY else None
     if playing is not None and turn is not None and turn > playing.turn:
@@ -273,17 +274,13 @@ def sow_minefield(
     minelayer is one of the owner's own ships, or a War at Sea submarine of its roster
     (`layer_unit_id`: named, its torpedo factors not counted, as War at Sea keeps none).
     """
+    typed = checked(MinefieldCreate, {
+        "laid_by": laid_by, "layer_name": layer_name, "turn": turn, "complete": complete,
+        "drifting": drifting, "secret": secret, "notes": notes,
+    }, names=("layer_name",))  # fmt: skip
     errors: dict[str, str] = {}
-    if laid_by not in LAYERS:
-        errors["laid_by"] = "must be surface, submarine or aircraft"
-    elif laid_by == Layer.AIRCRAFT:
+    if typed.laid_by == Layer.AIRCRAFT:
         errors["laid_by"] = "aircraft drop minefields with a roll each: use the aerial drop"
-    if len(notes) > 2000:
-        errors["notes"] = "must be at most 2000 characters"
-    if len(layer_name.strip()) > 60:
-        errors["layer_name"] = "must be at most 60 characters"
-    require_plain(errors, "notes", notes)
-    require_plain(errors, "layer_name", layer_name, name=True)
     with session_scope(factory) as session:
         side = get_row(session, Side, side_id)
         campaign_id = side.campaign_id
@@ -295,19 +292,20 @@ def sow_minefield(
                 errors["layer"] = f"{layer.name} is not {side.name}'s ship"
             elif layer.sunk:
                 errors["layer"] = f"{layer.name} is sunk"
+        unit_name = ""
         if layer_unit_id is not None:
             unit = get_row(session, WasUnit, layer_unit_id)
-            layer_name = unit.name
+            unit_name = unit.name
             if unit.side_id != side_id:
                 errors["layer"] = f"{unit.name} is not on {side.name}'s roster"
             elif unit.unit_type != UnitType.SUBMARINE:
                 errors["layer"] = f"{unit.name} is no submarine: choose a ship, or a submarine"
-            elif laid_by != Layer.SUBMARINE:
+            elif typed.laid_by != Layer.SUBMARINE:
                 errors["laid_by"] = f"{unit.name} is a submarine: choose submarine"
         named = layer is not None or layer_unit_id is not None
-        if laid_by == Layer.SUBMARINE and not named and "layer" not in errors:
+        if typed.laid_by == Layer.SUBMARINE and not named and "layer" not in errors:
             errors["layer"] = "choose the submarine that lays it"
-        if laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
+        if typed.laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
             view = _counter_view(session, layer, side)
             if view.sowing_id is not None:
                 errors["layer"] = (f"{layer.name} is still sowing minefield "
@@ -321,13 +319,13 @@ def sow_minefield(
         field = Minefield(
             campaign_id=campaign_id, side_id=side_id,
             status=MinefieldStatus.ACTIVE if complete else MinefieldStatus.SOWING,
-            laid_by=Layer(laid_by), layer_ship_id=layer_ship_id, scenario_id=scenario_id,
+            laid_by=typed.laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
             turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
             secret=secret,
         )  # fmt: skip
-        name = layer.name if layer else layer_name.strip()
+        name = layer.name if layer else unit_name or typed.layer_name
         place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
-                 "notes": notes.strip(), "path": []}  # fmt: skip
+                 "notes": typed.notes, "path": []}  # fmt: skip
         _store_place(session, field, place, key)
         session.add(field)
         session.flush()
@@ -349,10 +347,15 @@ def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
     return f"{side.name}: secret minefield #{field.id} ({field.status})"
 
 
-def _field_and_side(session: Session, minefield_id: int) -> tuple[Minefield, Side]:
+def _field_and_side(
+    session: Session, minefield_id: int, version: int | None = None
+) -> tuple[Minefield, Side]:
+    """The minefield and its owner; `version`, the one the player's form showed, refuses a
+    form another player's change has made stale."""
     field = get_row(session, Minefield, minefield_id)
     if field.status == MinefieldStatus.VOID:
         raise InvalidInput({"minefield": f"minefield #{minefield_id} was undone"})
+    require_version(field, version, f"Minefield #{minefield_id}")
     return field, get_row(session, Side, field.side_id)
 
 
@@ -368,11 +371,14 @@ def _field_change(
 
 
 def complete_minefield(
-    factory: SessionFactory, *, minefield_id: int, turn: int | None = None
-) -> str:
-    """A minefield being sown is complete: it is active, and its layer may use torpedoes."""
+    factory: SessionFactory, *, minefield_id: int, turn: int | None = None,
+    version: int | None = None,
+) -> str:  # fmt: skip
+    """A minefield being sown is complete: it is active, and its layer may use torpedoes.
+    `version`, the one the player's form showed, refuses a form another change made stale."""
+    typed = checked(MinefieldTurn, {"turn": turn, "version": version})
     with session_scope(factory) as session:
-        field, side = _field_and_side(session, minefield_id)
+        field, side = _field_and_side(session, minefield_id, typed.version)
         if field.status != MinefieldStatus.SOWING:
             raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}, "
                                 "not being sown"})  # fmt: skip
@@ -387,12 +393,15 @@ def complete_minefield(
         return summary
 
 
-def set_status(factory: SessionFactory, *, minefield_id: int, status: str) -> str:
-    """Mark a minefield swept or expended (or active again, as a correction)."""
+def set_status(
+    factory: SessionFactory, *, minefield_id: int, status: str, version: int | None = None
+) -> str:
+    """Mark a minefield swept or expended (or active again, as a correction); `version`, the
+    one the player's form showed, refuses a form another player's change has made stale."""
     if status not in (MinefieldStatus.ACTIVE, MinefieldStatus.SWEPT, MinefieldStatus.EXPENDED):
         raise InvalidInput({"status": "must be active, swept or expended"})
     with session_scope(factory) as session:
-        field, side = _field_and_side(session, minefield_id)
+        field, side = _field_and_side(session, minefield_id, version)
         if field.status in (MinefieldStatus.SOWING, MinefieldStatus.SCATTERED):
             raise InvalidInput({"status": f"minefield #{field.id} is {field.status}: "
                                 "there is nothing to sweep yet"})  # fmt: skip
@@ -532,14 +541,16 @@ def drift(
     d6: int | None = None,
     turn: int | None = None,
     passphrase: str | None = None,
+    version: int | None = None,
 ) -> str:
     """A drifting minefield scatters at the end of the turn to the place the player gives (or
-    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13)."""
+    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13). `version`, the one the
+    player's form showed, refuses a form another player's change has made stale."""
     errors: dict[str, str] = {}
     if d6 is not None and not 1 <= d6 <= 6:
         errors["d6"] = "a d6 shows 1..6"
     with session_scope(factory) as session:
-        field, side = _field_and_side(session, minefield_id)
+        field, side = _field_and_side(session, minefield_id, version)
         if not field.drifting:
             raise InvalidInput({"minefield": f"minefield #{field.id} is secured: it stays put"})
         if field.status not in LIVE:
@@ -621,7 +632,7 @@ def _field_view(
         turn_started=field.turn_started, turn_completed=field.turn_completed,
         drop_roll=seen["drop_roll"], drifting=seen["drifting"], secret=field.secret,
         hidden=hidden,
-        notes=place["notes"], path=path,
+        notes=place["notes"], path=path, version=field.version,
     )  # fmt: skip
 
 
