@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 from campaign_files import sample_app
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
 from tracker.app import TrackerApp
 from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.form import FormScreen
 from tracker.services import damage, history, sheet
 from tracker.services.damage import HitRequest
 from tracker.services.errors import ConnectionLost, InvalidInput
@@ -197,3 +198,34 @@ async def test_a_preview_whose_read_fails_lets_the_next_keystroke_preview_again(
         failing[0] = False
         await pilot.press(*"ter s3")
         assert "9/12" in str(preview.render())
+
+
+@pytest.mark.parametrize("typed", ["exeter", "aja", "achil", "graf", "spee"])
+async def test_ctrl_f_opens_the_form_on_the_ship_the_line_names(tmp_path: Path, typed: str) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_damage_entry(pilot)
+        await pilot.press(*typed, "space", "s", "2")
+        named = screen.pending[0].ship_id if screen.pending else None
+        picks = damage.find_ships(app.factory, campaign_id=1, query=typed)
+        assert named == picks[0].id
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-ship_id", Select).value == named
+
+
+async def test_ctrl_f_on_an_empty_line_opens_the_form_on_the_last_ship_hit(
+    tmp_path: Path,
+) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_damage_entry(pilot)
+        await pilot.press(*"ajax s1", "enter")
+        await pilot.press("ctrl+f")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-ship_id", Select).value == screen.default_ship_id
+        ajax = damage.find_ships(app.factory, campaign_id=1, query="ajax")[0].id
+        assert screen.default_ship_id == ajax
