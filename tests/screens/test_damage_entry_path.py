@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import sample_app
+from campaign_files import press_to, sample_app
 from textual.widgets import Input, Select, Static
 
 from tracker.app import TrackerApp
@@ -24,11 +24,19 @@ from tracker.services.errors import ConnectionLost, InvalidInput
 
 async def open_damage_entry(pilot) -> DamageEntryScreen:  # type: ignore[no-untyped-def]
     await pilot.pause()
-    await pilot.press("d")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, DamageEntryScreen)
-    return screen
+    return await press_to(pilot, "d", screen=DamageEntryScreen)
+
+
+def refusing(monkeypatch: pytest.MonkeyPatch, error: Exception) -> list[HitRequest]:
+    """damage.record_hit raising `error`; the hits it was asked to record."""
+    tries: list[HitRequest] = []
+
+    def record_hit(factory: Any, *, request: HitRequest) -> Any:
+        tries.append(request)
+        raise error
+
+    monkeypatch.setattr(damage, "record_hit", record_hit)
+    return tries
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -129,13 +137,7 @@ async def test_enter_while_the_preview_is_on_its_way_records_the_line_then_shown
 async def test_a_refused_hit_is_said_and_enter_may_try_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tries: list[HitRequest] = []
-
-    def refuse(factory: Any, *, request: HitRequest) -> Any:
-        tries.append(request)
-        raise InvalidInput({"ship": "Exeter is not in the scenario in play"})
-
-    monkeypatch.setattr(damage, "record_hit", refuse)
+    tries = refusing(monkeypatch, InvalidInput({"ship": "Exeter is not in the scenario in play"}))
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_damage_entry(pilot)
@@ -155,13 +157,7 @@ async def test_a_database_that_stops_answering_is_said_once_and_the_line_stays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lost = ConnectionLost("The database stopped answering: check the server, then try again.")
-    tries: list[HitRequest] = []
-
-    def unreachable(factory: Any, *, request: HitRequest) -> Any:
-        tries.append(request)
-        raise lost
-
-    monkeypatch.setattr(damage, "record_hit", unreachable)
+    tries = refusing(monkeypatch, lost)
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_damage_entry(pilot)
