@@ -143,7 +143,8 @@ async def test_counter_errors_are_shown_beside_their_fields(tmp_path: Path) -> N
         assert isinstance(form, FormScreen)
         error = form.query_one("#error-mines_loaded", Label)
         assert "at most 2" in str(error.render())
-        await press(pilot, "escape", "o")  # no fuel at all: use fuel is refused in the form
+        await press(pilot, "escape", "y")  # the typing discarded, once the player says so
+        await press(pilot, "o")  # no fuel at all: use fuel is refused in the form
         assert isinstance(app.screen, FormScreen)
         await type_number(pilot, 1)
         await press(pilot, "ctrl+s")

@@ -141,6 +141,7 @@ async def test_a_bad_word_right_after_the_name_and_an_ambiguous_name_are_explain
         assert "'s-3' is not a shorthand word" in preview
         field = app.screen.query_one("#shorthand", Input)
         field.value = "a s2"
+        await pilot.pause()  # the edit starts the preview's read of the ships: the next waits
         await pilot.pause()
         preview = str(app.screen.query_one("#damage-preview", Static).render())
         # Ajax, Achilles and Admiral Graf Spee all begin with "a": none is meant over the others.

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import sample_app
-from textual.widgets import Input, Static
+from campaign_files import press_to, sample_app
+from textual.widgets import Input, Select, Static
 
 from tracker.app import TrackerApp
 from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.form import FormScreen
 from tracker.services import damage, history, sheet
 from tracker.services.damage import HitRequest
 from tracker.services.errors import ConnectionLost, InvalidInput
@@ -23,11 +24,19 @@ from tracker.services.errors import ConnectionLost, InvalidInput
 
 async def open_damage_entry(pilot) -> DamageEntryScreen:  # type: ignore[no-untyped-def]
     await pilot.pause()
-    await pilot.press("d")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, DamageEntryScreen)
-    return screen
+    return await press_to(pilot, "d", screen=DamageEntryScreen)
+
+
+def refusing(monkeypatch: pytest.MonkeyPatch, error: Exception) -> list[HitRequest]:
+    """damage.record_hit raising `error`; the hits it was asked to record."""
+    tries: list[HitRequest] = []
+
+    def record_hit(factory: Any, *, request: HitRequest) -> Any:
+        tries.append(request)
+        raise error
+
+    monkeypatch.setattr(damage, "record_hit", record_hit)
+    return tries
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -128,13 +137,7 @@ async def test_enter_while_the_preview_is_on_its_way_records_the_line_then_shown
 async def test_a_refused_hit_is_said_and_enter_may_try_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tries: list[HitRequest] = []
-
-    def refuse(factory: Any, *, request: HitRequest) -> Any:
-        tries.append(request)
-        raise InvalidInput({"ship": "Exeter is not in the scenario in play"})
-
-    monkeypatch.setattr(damage, "record_hit", refuse)
+    tries = refusing(monkeypatch, InvalidInput({"ship": "Exeter is not in the scenario in play"}))
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_damage_entry(pilot)
@@ -154,13 +157,7 @@ async def test_a_database_that_stops_answering_is_said_once_and_the_line_stays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lost = ConnectionLost("The database stopped answering: check the server, then try again.")
-    tries: list[HitRequest] = []
-
-    def unreachable(factory: Any, *, request: HitRequest) -> Any:
-        tries.append(request)
-        raise lost
-
-    monkeypatch.setattr(damage, "record_hit", unreachable)
+    tries = refusing(monkeypatch, lost)
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_damage_entry(pilot)
@@ -197,3 +194,34 @@ async def test_a_preview_whose_read_fails_lets_the_next_keystroke_preview_again(
         failing[0] = False
         await pilot.press(*"ter s3")
         assert "9/12" in str(preview.render())
+
+
+@pytest.mark.parametrize("typed", ["exeter", "aja", "achil", "graf", "spee"])
+async def test_ctrl_f_opens_the_form_on_the_ship_the_line_names(tmp_path: Path, typed: str) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_damage_entry(pilot)
+        await pilot.press(*typed, "space", "s", "2")
+        named = screen.pending[0].ship_id if screen.pending else None
+        picks = damage.find_ships(app.factory, campaign_id=1, query=typed)
+        assert named == picks[0].id
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-ship_id", Select).value == named
+
+
+async def test_ctrl_f_on_an_empty_line_opens_the_form_on_the_last_ship_hit(
+    tmp_path: Path,
+) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_damage_entry(pilot)
+        await pilot.press(*"ajax s1", "enter")
+        await pilot.press("ctrl+f")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#field-ship_id", Select).value == screen.default_ship_id
+        ajax = damage.find_ships(app.factory, campaign_id=1, query="ajax")[0].id
+        assert screen.default_ship_id == ajax

@@ -126,7 +126,7 @@ async def test_bad_number_shows_inline_error_and_writes_nothing(tmp_path: Path) 
         assert isinstance(form, FormScreen)
         error = form.query_one("#error-size_modifier")
         assert "whole number" in str(error.render())
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # discard what was typed
         await pilot.pause()
         assert isinstance(app.screen, RecordSheetScreen)
         assert app.screen.query_one(DataTable).row_count == before
@@ -150,7 +150,7 @@ async def test_structure_above_max_is_refused_inline(tmp_path: Path) -> None:
         assert "must not exceed structure max (12)" in str(
             form.query_one("#error-structure_now").render()
         )
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # discard what was typed
         await pilot.pause()
         record = app.screen.record  # type: ignore[attr-defined]
         assert record.ships[0].structure_now == 12

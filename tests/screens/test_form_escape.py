@@ -38,10 +38,21 @@ class FormApp(App[None]):
         self.push_screen(FormScreen("Edit Exeter", FIELDS, submit), self.results.append)
 
 
-def set_field(form: FormScreen, key: str, value: Any) -> None:
+# Each field as the form opens: what its widget holds.
+OPENED: dict[str, Any] = {"name": "Exeter", "structure": "3", "sunk": False, "kind": "structural"}
+
+
+async def with_field(pilot: Any, key: str, value: Any) -> FormScreen:
+    """The open form, with one field set as the player left it."""
+    await pilot.pause()
+    form = pilot.app.screen
+    assert isinstance(form, FormScreen)
     widget = form.query_one(f"#field-{key}")
     assert isinstance(widget, (Input, Checkbox, Select))
+    assert widget.value == OPENED[key]
     widget.value = value
+    await pilot.pause()
+    return form
 
 
 async def test_escape_on_an_untouched_form_closes_it_at_once() -> None:
@@ -57,10 +68,7 @@ async def test_escape_on_an_untouched_form_closes_it_at_once() -> None:
 async def test_escape_on_a_filled_form_asks_and_no_keeps_what_was_typed(key: str) -> None:
     app = FormApp()
     async with app.run_test() as pilot:
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        set_field(form, key, CHANGED[key])
+        form = await with_field(pilot, key, CHANGED[key])
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen) and "discard" in app.screen.question
@@ -79,13 +87,8 @@ async def test_escape_on_a_filled_form_asks_and_no_keeps_what_was_typed(key: str
 async def test_a_field_changed_and_changed_back_leaves_the_form_untouched(key: str) -> None:
     app = FormApp()
     async with app.run_test() as pilot:
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        before = form.query_one(f"#field-{key}").value  # type: ignore[attr-defined]
-        set_field(form, key, CHANGED[key])
-        await pilot.pause()
-        set_field(form, key, before)
+        form = await with_field(pilot, key, CHANGED[key])
+        form.query_one(f"#field-{key}").value = OPENED[key]  # type: ignore[attr-defined]
         await pilot.press("escape")
         await pilot.pause()
         assert app.results == [None]

@@ -110,7 +110,7 @@ async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Pat
         await fill_form(pilot, {"low": "8", "high": "8", "applies_to": "long", "effects": "sunk"})
         assert isinstance(app.screen, FormScreen)
         assert "overlaps" in str(app.screen.query_one("#error-low").render())
-        await pilot.press("escape", "escape")
+        await pilot.press("escape", "y", "escape")  # the typed row discarded, then the table
         await pilot.press("q")
     assert len(mines.mine_table(factory, campaign_id=campaign_id).rows) == 3
 
@@ -219,7 +219,7 @@ async def test_the_app_rolls_a_forms_die_once(tmp_path: Path) -> None:
         await pilot.pause()
         assert field.value == first  # no second roll until the die suits
         assert len(app.dice.log) == 1
-        await pilot.press("escape", "q")
+        await pilot.press("escape", "y", "q")  # the roll typed in: discarded once asked
 
 
 async def test_the_ledgers_owner_view_hides_after_the_campaigns_idle_time(tmp_path: Path) -> None:

@@ -165,6 +165,7 @@ async def walk_every_screen(app: TrackerApp, name: str) -> None:
         await walk.to("escape", screen=RecordSheetScreen)
         entry = await walk.to("d", screen=DamageEntryScreen)
         entry.query_one("#shorthand", Input).value = f"{name} s1"
+        await pilot.pause()  # the edit starts the preview's read of the ships: the next waits
         await pilot.pause()
         walk.shows(3)  # typed, found in the list of ships, and previewed
         await walk.to("escape", screen=ConfirmScreen, shows=0)  # leave the line unrecorded?

@@ -93,7 +93,7 @@ async def test_an_overlapping_row_is_refused_beside_its_field(tmp_path: Path) ->
         error = form.query_one("#error-low", Label)
         assert not error.has_class("-hidden")
         assert "overlaps the row 1-3 (all)" in str(error.render())
-        await press(pilot, "escape")
+        await press(pilot, "escape", "y")  # the typed row discarded
         assert isinstance(app.screen, MineTableScreen)
         await press(pilot, "a")
         await type_row(pilot, 2, 2, "speed-x")

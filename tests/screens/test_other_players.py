@@ -82,7 +82,7 @@ async def test_an_edit_on_a_form_the_other_player_overtook_is_refused(tmp_path: 
         assert app.screen is form  # still open, saying why
         error = str(form.query_one("#error-form").render())
         assert f"{ship.name} was changed by another player" in error
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # the typed notes discarded
         await watch_looks(pilot)
         assert screen.record.ships[0].structure_now == ship.structure_now - 3
     fresh = sheet.load_record_sheet(other, squadron_id=squadron_id).ships[0]

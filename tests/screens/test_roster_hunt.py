@@ -105,7 +105,7 @@ async def test_search_attack_destroyed_sub_leaves_play(tmp_path: Path) -> None:
         await fill_form(pilot, {"success": True, "damage": "2"})
         assert isinstance(app.screen, FormScreen)
         assert "search" in str(app.screen.query_one("#error-form").render())
-        await pilot.press("escape")
+        await pilot.press("escape", "y")  # what was typed discarded
         await pilot.pause()
         await press_to(pilot, "s", screen=FormScreen)
         await fill_form(pilot, {"searcher": "patrol_bomber", "roll": "5"})

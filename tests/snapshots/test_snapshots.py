@@ -96,6 +96,7 @@ def _type_in_damage_entry(line: str):  # type: ignore[no-untyped-def]
         await pilot.press("enter", "d")
         await pilot.pause()
         await pilot.press(*line)
+        await pilot.pause()  # the last key starts the preview's read: the next pause waits
         await pilot.pause()
 
     return run

@@ -75,6 +75,7 @@ def test_search_for_a_marker_shows_the_final_target_only(
                            ("roll", "4")):  # fmt: skip
             screen.query_one(f"#field-{key}", Input).value = value
         screen.query_one("#field-night_or_weather", Checkbox).value = False
+        await pilot.pause()  # the edits ask the target of the service: the next pause waits
         await pilot.pause()
 
     assert snap_compare(fleet_app, terminal_size=SIZE, run_before=fill)

@@ -149,6 +149,7 @@ class DamageEntryScreen(TrackerScreen):
         self.enter_for: str | None = None  # the line Enter was pressed on while previewing it
         self.recording = False  # a hit is being recorded: a second enter would record it twice
         self.table_dice: dict[str, int | None] = {}  # each critical table's die (None: no table)
+        self.named: int | None = None  # the ship the typed name picks, for the form (ctrl+f)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -318,6 +319,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def _preview(self) -> None:
         line_text = self.query_one("#shorthand", Input).value
+        self.named = None
         try:
             line = parse_line(line_text)
         except ShorthandError as error:
@@ -382,9 +384,11 @@ class DamageEntryScreen(TrackerScreen):
                       "Type the ship's name (a few letters do), then the damage.", NOTICE)
             )  # fmt: skip
             return
+        self.named = ship.id
         tied = best_matches(line.ship, [pick.name for pick in self.picks])
         if len(tied) == 1:
             ship = self.picks[tied[0]]
+            self.named = ship.id
         elif len(tied) > 1 and ship.name != (self.chosen or ("", 0))[0]:
             self.ambiguous = [self.picks[index] for index in tied]
             names = ", ".join(pick.name for pick in self.ambiguous)
@@ -631,11 +635,14 @@ class DamageEntryScreen(TrackerScreen):
                        limit=500), then=self._form)  # fmt: skip
 
     def _form(self, picks: list[ShipPick]) -> None:
+        """The hit in a form, on the ship the line names (else the last ship hit)."""
         afloat = [(f"{p.name} ({p.squadron})", p.id) for p in picks if not p.sunk]
         if not afloat:
             self.notify("No ship afloat in this campaign.", severity="warning")
             return
-        first = self.default_ship_id if self.default_ship_id in {i for _, i in afloat} else None
+        ids = {i for _, i in afloat}
+        typed = self.named if self.query_one("#shorthand", Input).value.strip() else None
+        first = next((i for i in (typed, self.default_ship_id) if i in ids), None)
         fields = [
             FieldSpec("ship_id", "Ship", kind="select", value=first or afloat[0][1],
                       options=afloat),
