@@ -1067,6 +1067,9 @@ def _values(
     return dict(zip(names, values, strict=True))
 
 
+WRITE_ROWS = 2000
+
+
 class _RowRefused(Exception):
     """A row the database refused while a table was written whole: the table's name."""
 
@@ -1076,8 +1079,9 @@ def _write(
 ) -> int:
     """Write every row of a checked document, with its new ids; the campaign's new id.
 
-    Each table goes in with one executemany, parents first. A table the database refuses
-    raises _RowRefused; `one_by_one` writes each row alone, to name the row it refuses.
+    Each table goes in by executemany (WRITE_ROWS rows to a call), parents first. A table
+    the database refuses raises _RowRefused; `one_by_one` writes each row alone, to name the
+    row it refuses.
     """
     if conn.dialect.name == "sqlite":
         # References to rows written later are set at the end; this only matters for the
@@ -1092,24 +1096,22 @@ def _write(
     defer: Deferred = {}
     for table in order:
         rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
-        batch = [_values(table, row, ids, written, defer) for _, row in rows]
-        if table.name == "campaign":
-            batch[0]["name"] = name
-        written.add(table.name)
-        if not batch:
-            continue
-        try:
-            if not one_by_one:
+        # A few thousand rows at a time: the new rows of a whole table at once would take as
+        # much memory again as the document's.
+        size = 1 if one_by_one else WRITE_ROWS
+        for start in range(0, len(rows), size):
+            part = rows[start : start + size]
+            batch = [_values(table, row, ids, written, defer) for _, row in part]
+            if table.name == "campaign":
+                batch[0]["name"] = name
+            try:
                 conn.execute(table.insert(), batch)
-                continue
-            for (index, _), values in zip(rows, batch, strict=True):
-                try:
-                    conn.execute(table.insert(), [values])
-                except IntegrityError as exc:
-                    raise InvalidInput({"file": f"{table.name}[{index}] breaks a rule of the "
-                                        f"campaign file ({exc.orig})"}) from exc  # fmt: skip
-        except IntegrityError as exc:
-            raise _RowRefused(table.name) from exc
+            except IntegrityError as exc:
+                if not one_by_one:
+                    raise _RowRefused(table.name) from exc
+                raise InvalidInput({"file": f"{table.name}[{part[0][0]}] breaks a rule of the "
+                                    f"campaign file ({exc.orig})"}) from exc  # fmt: skip
+        written.add(table.name)
     for (table_name, column), changes in defer.items():
         table = _TABLES_BY_NAME[table_name]
         conn.execute(table.update().where(table.c.id == bindparam("_id"))
