@@ -28,10 +28,9 @@ if str(ROOT) not in sys.path:  # the generator lives beside the package, in benc
     sys.path.insert(0, str(ROOT))
 from bench.generate import Sizes, generate  # noqa: E402
 
-SETTINGS = settings(
-    max_examples=4, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)  # fmt: skip
+# Derandomized, no database, no deadline: the "tracker" profile of tests/conftest.py.
+SLOW = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+SETTINGS = settings(max_examples=4, suppress_health_check=SLOW)
 NUMBERS = itertools.count()
 
 
