@@ -20,7 +20,10 @@ in the same run, the same way, the two sides taking turns:
 7. the routine hit at the table (`d s3 f1 fm+1` Enter on the record sheet's highlighted ship):
    the app's own share, damage entry opened, each key's preview painted and the hit recorded,
    on the large campaign, against the issue's goal of 100 ms (a fixed figure, not a run); its
-   title counts the keys scripted, and those of the same line on the sheet's next ship.
+   title counts the keys scripted, and those of the same line on the sheet's next ship;
+8. to 10. a campaign file at the large campaign's size: `tracker export` against `sqlite3 .dump`,
+   `tracker import` against loading that dump, and the import's peak memory against the file's
+   size (bench/bulk.py).
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
@@ -62,7 +65,7 @@ from typing import Any
 
 import textual
 
-from bench import generate
+from bench import bulk, generate
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
@@ -78,7 +81,7 @@ PRESETS = {
     "default": (generate.SMALL, generate.LARGE),
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
-GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5, 6: 1.5, 7: 1.0}
+GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.5, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0}
 # Figure 7's goal (issue 17): the app's share of a routine hit, in seconds, and the keys.
 ROUTINE_SECONDS = 0.100
 ROUTINE_KEYS_GOAL, NEXT_SHIP_KEYS_GOAL = 12, 4
@@ -576,6 +579,23 @@ def figure_3(large: Built, workdir: Path, runs: int, warmup: int, profile: Path 
     )
 
 
+def figures_8_to_10(
+    large: Built, env: dict[str, str], workdir: Path, runs: int, warmup: int
+) -> tuple[Figure, Figure, Figure]:
+    """A campaign file written and read, against the sqlite3 shell's dump (bench/bulk.py)."""
+    samples = bulk.measure(large, env, workdir, ROOT, runs, warmup)
+    export = Figure(8, "tracker export vs sqlite3 .dump, large campaign", "sqlite3 .dump",
+                    median(samples["dump"]), "tracker export", median(samples["export"]), "s",
+                    {"dump": samples["dump"], "export": samples["export"]})  # fmt: skip
+    load = Figure(9, "tracker import vs loading the dump into a new file", "sqlite3 < dump",
+                  median(samples["load"]), "tracker import", median(samples["import"]), "s",
+                  {"load": samples["load"], "import": samples["import"]})  # fmt: skip
+    memory = Figure(10, "Peak memory an import adds vs the file's size", "file",
+                    samples["size"][0], "import's peak", samples["memory"][0], "KiB",
+                    {"size": samples["size"], "memory": samples["memory"]})  # fmt: skip
+    return export, load, memory
+
+
 def _import_seconds(path: Path, rows: int) -> float:
     """A CSV file of `rows` ships imported into one squadron of a fresh campaign file."""
     engine = make_engine(str(path))
@@ -745,6 +765,7 @@ def profiles(
 ) -> str:
     """A section per figure that misses its goal: where its time (or memory) goes."""
     parts = []
+    files_profiled = False
     for number, figure in sorted(figures.items()):
         if figure.meets:
             continue
@@ -772,6 +793,11 @@ def profiles(
                 parts.append(f"### {label} campaign\n{hotspots(path, runs)}")
         elif number == 7:
             parts.append(hotspots(folder / "large-routine.prof", runs))
+        elif number in (8, 9, 10) and not files_profiled:  # one profile serves the three
+            files_profiled = True
+            exported, imported = bulk.profile(large, folder.parent, folder)
+            parts.append("tracker export, in process:\n" + hotspots(exported, 1, 12))
+            parts.append("tracker import, in process:\n" + hotspots(imported, 1, 12))
         elif number == 5:
             parts.append(
                 "Peak memory (VmHWM) of a process that only imports:\n" + memory_by_import(env)
@@ -907,11 +933,17 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
     def imports() -> None:
         figures[6] = figure_6(workdir, args.preset, args.import_runs, 0)
 
+    def files() -> None:
+        figures[8], figures[9], figures[10] = figures_8_to_10(
+            large, env, workdir, args.runs, args.warmup
+        )
+
     steps = [
         ({1, 5}, "1 and 5: the whole process, its start and its peak memory", whole),
         ({2, 4, 7}, "2, 4 and 7: screens, the keystroke and the routine hit", screens),
         ({3}, "3: recording a hit", hits),
         ({6}, "6: importing rows", imports),
+        ({8, 9, 10}, "8, 9 and 10: campaign files, exported and imported", files),
     ]
     for numbers, label, step in steps:
         if numbers & wanted:

@@ -26,6 +26,7 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Boolean,
     Column,
@@ -35,6 +36,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     or_,
     text,
     true,
@@ -48,7 +50,9 @@ from tracker.db import (
     SessionFactory,
     head_revision,
     known_revisions,
+    read_scope,
     scratch_database,
+    scratch_scope,
     session_factory,
     session_scope,
     upgrade_scratch,
@@ -122,6 +126,12 @@ def _refs(table: Table) -> dict[str, str]:
     return refs
 
 
+@functools.cache
+def _refs_of(name: str) -> dict[str, str]:
+    """_refs of the table of that name (none for a name that is no table)."""
+    return _refs(_TABLES_BY_NAME[name]) if name in _TABLES_BY_NAME else {}
+
+
 # --- ids inside JSON columns ---------------------------------------------------------------
 
 
@@ -144,31 +154,44 @@ def _reference_names() -> dict[str, str]:
 def _map_journal(detail: str, ids: Ids) -> str:
     """The row ids of an entry's changes, and the references among their fields; a row not in
     the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
-    after (an added ship's side and squadron, a transfer's squadron) are renumbered too."""
-    data = json.loads(detail)
+    after (an added ship's side and squadron, a transfer's squadron) are renumbered too.
+    An entry whose ids all stay as they are is kept as written, not written again: most are,
+    in a file's first campaign or imported into a new file. With no ids at all, the entry is
+    only read through (_check_json: it holds what tracker writes there)."""
+    data = orjson.loads(detail)
     names = _reference_names()
+    changed = False
     for side in ("before", "after"):
         state = data.get(side)
         if isinstance(state, dict):
             for key, value in state.items():
                 if key in names and isinstance(value, int) and not isinstance(value, bool):
-                    state[key] = _map_id(ids, names[key], value, None)
+                    new = _map_id(ids, names[key], value, None)
+                    if new != value:
+                        state[key], changed = new, True
     for change in data.get("changes") or []:
         table = change["table"]
-        change["id"] = _map_id(ids, table, change["id"], 0)
-        refs = _refs(_TABLES_BY_NAME[table]) if table in _TABLES_BY_NAME else {}
+        new = _map_id(ids, table, change["id"], 0)
+        if new != change["id"]:
+            change["id"], changed = new, True
+        refs = _refs_of(table)
         for side in ("before", "after"):
             for key, value in (change.get(side) or {}).items():
                 if key in refs and isinstance(value, int):
-                    change[side][key] = _map_id(ids, refs[key], value, None)
-    return json.dumps(data, sort_keys=True)
+                    new = _map_id(ids, refs[key], value, None)
+                    if new != value:
+                        change[side][key], changed = new, True
+    return _json_text(data, sort_keys=True) if changed and ids else detail
 
 
 def _map_criticals(criticals: str, ids: Ids) -> str:
-    items = json.loads(criticals)
+    items = orjson.loads(criticals)
+    changed = False
     for item in items:
-        item["id"] = _map_id(ids, "critical", item.get("id"), 0)
-    return json.dumps(items)
+        new = _map_id(ids, "critical", item.get("id"), 0)
+        if new != item.get("id"):
+            item["id"], changed = new, True
+    return _json_text(items) if changed and ids else criticals
 
 
 def _map_marker_note(secret: str, ids: Ids) -> str:
@@ -176,10 +199,19 @@ def _map_marker_note(secret: str, ids: Ids) -> str:
     never read: the marker's own unit_id column is)."""
     if not secret.startswith("plain:"):
         return secret
-    note = json.loads(secret[len("plain:") :])
+    note = orjson.loads(secret[len("plain:") :])
     if "unit" in note:
-        note["unit"] = _map_id(ids, "wasunit", note["unit"], 0)
-    return "plain:" + json.dumps(note, sort_keys=True)
+        new = _map_id(ids, "wasunit", note["unit"], 0)
+        if new != note["unit"] and ids:
+            note["unit"] = new
+            return "plain:" + _json_text(note, sort_keys=True)
+    return secret
+
+
+def _json_text(value: Any, *, sort_keys: bool = False) -> str:
+    """JSON as the tracker writes it into these columns (journal.append, the snapshots), so
+    that an entry renumbered on import and back on export reads as it did."""
+    return json.dumps(value, sort_keys=sort_keys)
 
 
 JSON_COLUMNS: dict[tuple[str, str], Callable[[str, Ids], str]] = {
@@ -192,9 +224,10 @@ JSON_COLUMNS: dict[tuple[str, str], Callable[[str, Ids], str]] = {
 # --- export --------------------------------------------------------------------------------
 
 
-def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Every row of the campaign, table by table (parents first), in id order."""
-    found: dict[str, list[dict[str, Any]]] = {}
+def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the campaign, table by table (parents first), in id order, as tuples of
+    its data columns (Core selects: no ORM object is made for a row)."""
+    found: dict[str, list[tuple[Any, ...]]] = {}
     member_ids: dict[str, list[int]] = {}
     for table in _tables():
         if table.name == "campaign":
@@ -210,15 +243,29 @@ def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[dict[str,
             if not links:
                 continue
             where = or_(*links)
-        query = table_select(*_data_columns(table)).where(where).order_by(table.c.id)
-        rows = conn.execute(query).mappings().all()
-        found[table.name] = [dict(row) for row in rows]
-        member_ids[table.name] = [row["id"] for row in rows]
+        query = table_select(*_id_first(table)).where(where).order_by(table.c.id)
+        rows = found[table.name] = [tuple(row) for row in conn.execute(query).all()]
+        member_ids[table.name] = [row[0] for row in rows]
     return found
 
 
-def _plain(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
+def _id_first(table: Table) -> list[Any]:
+    """The columns a campaign file carries, the row's id first."""
+    return [table.c.id, *(column for column in _data_columns(table) if column.name != "id")]
+
+
+@functools.cache
+def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[int], list[Any]]:
+    """What a row of the table needs besides its values, exported or imported: its column
+    names (the id first), the columns naming a row (with that row's table), the times, the
+    JSON columns to renumber."""
+    columns = _id_first(table)
+    names = [column.name for column in columns]
+    refs = [(names.index(key), target) for key, target in _refs(table).items()]
+    times = [n for n, column in enumerate(columns) if isinstance(_kind(column), DateTime)]
+    remaps = [(names.index(key), remap) for (name, key), remap in JSON_COLUMNS.items()
+              if name == table.name]  # fmt: skip
+    return names, refs, times, remaps
 
 
 def export_campaign(
@@ -230,27 +277,31 @@ def export_campaign(
     roster and the ledger leave it out (docs/RULES.md §Secrets): such a document is a view to
     read, not a campaign to import.
     """
-    with session_scope(factory) as session:
+    with read_scope(factory) as session:
         if session.get(Campaign, campaign_id) is None:
             raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
         revision = session.connection().execute(text("SELECT version_num FROM alembic_version"))
         schema = revision.scalar_one()
         rows = _member_rows(session.connection(), campaign_id)
-    ids: Ids = {name: {row["id"]: n for n, row in enumerate(table_rows, start=1)}
+    # Rows come in id order: the n-th row of a table is numbered n.
+    ids: Ids = {name: {row[0]: n for n, row in enumerate(table_rows, start=1)}
                 for name, table_rows in rows.items()}  # fmt: skip
     tables: dict[str, list[dict[str, Any]]] = {}
     for table in _tables():
-        refs = _refs(table)
+        names, refs, times, remaps = _export_plan(table)
         out = []
-        for row in rows.get(table.name, []):
-            item = {key: _plain(value) for key, value in row.items()}
-            item["id"] = ids[table.name][row["id"]]
-            for column, target in refs.items():
-                item[column] = _map_id(ids, target, row[column], None)
-            for (name, column), remap in JSON_COLUMNS.items():
-                if name == table.name:
-                    item[column] = remap(row[column], ids)
-            out.append(item)
+        for n, row in enumerate(rows.get(table.name, []), start=1):
+            values = list(row)
+            values[0] = n
+            for index, target in refs:
+                if values[index] is not None:
+                    values[index] = ids.get(target, {}).get(values[index])
+            for index in times:
+                if values[index] is not None:
+                    values[index] = values[index].isoformat()
+            for index, remap in remaps:
+                values[index] = remap(values[index], ids)
+            out.append(dict(zip(names, values, strict=True)))
         tables[table.name] = out
     document = {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
     if viewer is not Viewer.OWNER:
@@ -259,24 +310,35 @@ def export_campaign(
     return document
 
 
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _sorted(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted(item) for item in value]
-    return value
-
-
 def dumps(document: dict[str, Any]) -> str:
-    """The document as the file holds it: UTF-8 JSON, keys sorted, the tables last.
+    """The document as the file holds it: UTF-8 JSON, keys sorted, the tables last, one row
+    to a line (a file any JSON reader reads, and a line of a diff is a row).
 
     The header comes first so that a reader, which checks rows as it reads them, refuses a file
     of a newer tracker or another player's view by its header before it reads any row.
     """
-    header = {key: _sorted(document[key]) for key in sorted(document) if key != "tables"}
+    lines = [b"{"]
+    header = [key for key in sorted(document) if key != "tables"]
+    for key in header:
+        value = orjson.dumps(document[key], option=orjson.OPT_SORT_KEYS)
+        comma = b"," if key != header[-1] or "tables" in document else b""
+        lines.append(b" " + orjson.dumps(key) + b": " + value + comma)
     if "tables" in document:
-        header["tables"] = _sorted(document["tables"])
-    return json.dumps(header, indent=1, ensure_ascii=False) + "\n"
+        lines.append(b' "tables": {')
+        names = sorted(document["tables"])
+        for name in names:
+            rows = document["tables"][name]
+            comma = b"," if name != names[-1] else b""
+            if not rows:
+                lines.append(b"  " + orjson.dumps(name) + b": []" + comma)
+                continue
+            lines.append(b"  " + orjson.dumps(name) + b": [")
+            lines.append(b",\n".join([b"   " + orjson.dumps(row, option=orjson.OPT_SORT_KEYS)
+                                      for row in rows]))  # fmt: skip
+            lines.append(b"  ]" + comma)
+        lines.append(b" }")
+    lines.append(b"}\n")
+    return b"\n".join(lines).decode()
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -315,33 +377,58 @@ def _kind(column: Column[Any]) -> Any:
 
 def _check_value(column: Column[Any], value: Any) -> str | None:
     """What is wrong with a value for this column, or None."""
-    if value is None:
-        return None if column.nullable else "must not be null"
-    kind = _kind(column)
-    if isinstance(kind, Boolean):
-        return None if isinstance(value, bool) else "must be true or false"
-    if isinstance(kind, Integer):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        if ok and not -MAX_INT - 1 <= value <= MAX_INT:
+    return _checker(column)(value)
+
+
+@functools.cache
+def _checker(column: Column[Any]) -> Callable[[Any], str | None]:
+    """The check of a value for this column, its type looked up once (a file holds a million
+    values): what is wrong with the value, or None."""
+    kind, nullable = _kind(column), column.nullable
+
+    def check(value: Any) -> str | None:
+        if value is None:
+            return None if nullable else "must not be null"
+        return typed(value)
+
+    def boolean(value: Any) -> str | None:
+        return None if value is True or value is False else "must be true or false"
+
+    def whole(value: Any) -> str | None:
+        if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
+            return "must be a whole number"
+        if not -MAX_INT - 1 <= value <= MAX_INT:
             return f"must be a whole number from {-MAX_INT - 1} to {MAX_INT}"
-        return None if ok else "must be a whole number"
-    if isinstance(kind, DateTime):
+        return None
+
+    def moment(value: Any) -> str | None:
         try:
-            moment = datetime.fromisoformat(value)
-            moment.astimezone(UTC)  # as it is stored: 0001-01-01T00:00+01:00 has no UTC time
+            when = datetime.fromisoformat(value)
+            when.astimezone(UTC)  # as it is stored: 0001-01-01T00:00+01:00 has no UTC time
         except (TypeError, ValueError, OverflowError):
             return "must be a date and time (ISO 8601)"
         # Stored in UTC: a time without its offset could be anywhere (models.campaign.utcnow).
-        return None if moment.tzinfo is not None else "must give its UTC offset (+00:00)"
-    if isinstance(kind, String):
+        return None if when.tzinfo is not None else "must give its UTC offset (+00:00)"
+
+    length = getattr(kind, "length", None)
+    bad = bad_name_character if column.name in NAME_COLUMNS else bad_character
+
+    def words(value: Any) -> str | None:
         if not isinstance(value, str):
             return "must be text"
-        if kind.length is not None and len(value) > kind.length:
-            return f"must be at most {kind.length} characters"
-        char = (bad_name_character if column.name in NAME_COLUMNS else bad_character)(value)
+        if length is not None and len(value) > length:
+            return f"must be at most {length} characters"
+        char = bad(value)
         if char is not None:
             return f"holds {character_problem(char)}: edit the file without it"
-    return None
+        return None
+
+    typed: Callable[[Any], str | None] = (
+        boolean if isinstance(kind, Boolean) else whole if isinstance(kind, Integer)
+        else moment if isinstance(kind, DateTime) else words if isinstance(kind, String)
+        else lambda value: None
+    )  # fmt: skip
+    return check
 
 
 def _bounds() -> dict[str, dict[str, tuple[int | None, int | None]]]:
@@ -368,6 +455,9 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("ship", "counter_size"): ("", *COUNTER_SIZES),
     ("minefield", "status"): tuple(MinefieldStatus),
 }
+_CHOICES_OF: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+for (_table, _key), _words in CHOICES.items():
+    _CHOICES_OF.setdefault(_table, []).append((_key, _words))
 ORDERED = {"ship": (("structure_now", "structure_max"), ("flotation_now", "flotation_max"))}
 
 
@@ -382,8 +472,8 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
             allowed = f"{low}..{high}" if low is not None and high is not None else (
                 f"{low} or more" if low is not None else f"{high} or less")  # fmt: skip
             problems.append(f"{key} must be {allowed}, got {value}")
-    for (table, key), words in CHOICES.items():
-        if table == name and row.get(key) not in words:
+    for key, words in _CHOICES_OF.get(name, ()):
+        if row.get(key) not in words:
             problems.append(f"{key} must be one of {', '.join(map(repr, words))}")
     for now, maximum in ORDERED.get(name, ()):
         if row[now] > row[maximum]:
@@ -399,26 +489,41 @@ def _check_row(
     unknown field was named as it was read. The rules are today's: a row of an earlier schema
     meets them once it is upgraded."""
     columns = schema[name]
-    where = f"{name}[{index}]"
-    for key in columns.keys() - row.keys():
-        problems.add(f"{where} lacks the field {key!r}")
+    if len(row) != len(columns):
+        for key in columns.keys() - row.keys():
+            problems.add(f"{name}[{index}] lacks the field {key!r}")
     wrong = False
-    for key, column in columns.items():
-        if key in row and (error := _check_value(column, row[key])) is not None:
-            problems.add(f"{where}.{key} {error}")
+    for key, check in _checks(name, schema):
+        if key in row and (error := check(row[key])) is not None:
+            problems.add(f"{name}[{index}].{key} {error}")
             wrong = True
-    if not wrong and row.keys() >= columns.keys() and schema is _COLUMNS:
+    if not wrong and len(row) == len(columns) and schema is _COLUMNS:
         for message in _rule_problems(name, row):
-            problems.add(f"{where}.{message}")
+            problems.add(f"{name}[{index}].{message}")
     row_id = row.get("id")
     if row_id is None:
-        problems.add(f"{where}.id must not be null")
+        problems.add(f"{name}[{index}].id must not be null")
     elif not isinstance(row_id, int):
         return  # named above as a wrong type
     elif row_id in seen:
-        problems.add(f"{where}.id {row_id} is used twice")
+        problems.add(f"{name}[{index}].id {row_id} is used twice")
     else:
         seen.add(row_id)
+
+
+Checks = list[tuple[str, Callable[[Any], str | None]]]
+
+
+def _checks(name: str, schema: Columns) -> Checks:
+    """The check of each column of a table in a schema (today's made once per table)."""
+    if schema is _COLUMNS:
+        return _head_checks(name)
+    return [(column, _checker(found)) for column, found in schema[name].items()]
+
+
+@functools.cache
+def _head_checks(name: str) -> Checks:
+    return [(column, _checker(found)) for column, found in _COLUMNS[name].items()]
 
 
 def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
@@ -683,6 +788,35 @@ def _read_row(
     return row
 
 
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_MEMBER = rf"{_STRING}\s*:\s*(?:{_STRING}|[-+.\w]+)"
+
+
+@functools.cache
+def _row_pattern(columns: int) -> re.Pattern[str]:
+    """A row as tracker writes it: an object of at most `columns` members, each a value that is
+    no object or list (a row of more members is read member by member, see _read_row)."""
+    return re.compile(rf"\{{\s*(?:{_MEMBER}(?:\s*,\s*{_MEMBER}){{0,{columns - 1}}})?\s*\}}")
+
+
+def _flat_row(reader: _Reader, name: str, schema: Columns) -> dict[str, Any] | None:
+    """The row starting here read in one go, when it is a flat object of the table's fields:
+    its size is then bounded by theirs. None (nothing read) for anything else, which
+    _read_row reads and names value by value."""
+    columns = schema[name]
+    found = _row_pattern(len(columns)).match(reader.text, reader.pos)
+    if found is None:
+        return None
+    try:
+        row = orjson.loads(found.group())
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(row, dict) or not row.keys() <= columns.keys():
+        return None
+    reader.pos = found.end()
+    return row
+
+
 def _read_tables(
     reader: _Reader, problems: _Problems, schema: Columns
 ) -> dict[str, list[dict[str, Any]]]:
@@ -698,11 +832,14 @@ def _read_tables(
         rows = tables[name] = []
         seen: set[int] = set()
         for index in reader.elements():
-            where = f"{name}[{index}]"
             if reader.peek() != "{":
-                problems.add(f"{where} is not an object")
+                if not reader.peek():
+                    raise reader.fail("Expecting value")  # the file was cut short
+                problems.add(f"{name}[{index}] is not an object")
                 problems.check()
-            row = _read_row(reader, name, where, problems, schema)
+            row = _flat_row(reader, name, schema)
+            if row is None:
+                row = _read_row(reader, name, f"{name}[{index}]", problems, schema)
             _check_row(name, index, row, seen, problems, schema)
             if problems.full():
                 problems.check()
@@ -898,36 +1035,117 @@ def _import_order() -> list[Table]:
     return order
 
 
-def _row_values(table: Table, row: dict[str, Any], ids: Ids, defer: list[Any]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for column in _data_columns(table):
-        value = row[column.name]
-        if column.name == "id":
-            continue
-        if isinstance(_kind(column), DateTime) and value is not None:
-            value = datetime.fromisoformat(value)
-        values[column.name] = value
-    for key, target in _refs(table).items():
-        value = row[key]
-        if value is None:
-            continue
-        if target not in ids or (target == table.name and value not in ids[target]):
-            # A later row of the same table, or of a table imported later (a squadron names
-            # its commander's ship): set by an update once every row is in.
-            defer.append((table, row["id"], key, value, target))
-            values[key] = None
-        else:
-            values[key] = ids[target].get(value)
-    remap = {key: fn for (name, key), fn in JSON_COLUMNS.items() if name == table.name}
-    for key, fn in remap.items():
-        values[key] = fn(row[key], ids)
-    return values
+def _new_ids(conn: Connection, table: Table, count: int) -> list[int]:
+    """`count` ids no row of the table has, none of which another writer can take meanwhile:
+    PostgreSQL's sequence gives them; SQLite's write lock, taken as the import began, keeps the
+    ids after the highest free (the tables take no AUTOINCREMENT)."""
+    if not count:
+        return []
+    if conn.dialect.name == "postgresql":
+        sequence = conn.execute(text("SELECT pg_get_serial_sequence(:name, 'id')"),
+                                {"name": table.name}).scalar_one()  # fmt: skip
+        taken = conn.execute(text("SELECT nextval(:sequence) FROM generate_series(1, :count)"),
+                             {"sequence": sequence, "count": count}).scalars()  # fmt: skip
+        return sorted(taken)
+    top = conn.execute(table_select(func.max(table.c.id))).scalar() or 0
+    return list(range(top + 1, top + 1 + count))
 
 
-def _library_keys(conn: Connection, table: Table) -> set[tuple[str, str]]:
-    """The name and nation of each entry of a library table already in the file."""
+Deferred = dict[tuple[str, str], list[dict[str, int | None]]]
+
+
+def _values(
+    table: Table, row: dict[str, Any], ids: Ids, written: set[str], defer: Deferred
+) -> dict[str, Any]:
+    """A document's row as its new row: its new id, the references renumbered, times as
+    times. A reference to a row not written before it (a later row of its own table, a ship
+    named by its squadron) is written as null and set once every row is in."""
+    names, refs, times, remaps = _export_plan(table)
+    values = [row[name] for name in names]
+    new_id = values[0] = ids[table.name][values[0]]
+    for index in times:
+        if values[index] is not None:
+            values[index] = datetime.fromisoformat(values[index])
+    for index, target in refs:
+        if values[index] is None:
+            continue
+        new = ids[target].get(values[index]) if target in ids else None
+        if target not in written or (target == table.name and new is not None and new >= new_id):
+            defer.setdefault((table.name, names[index]), []).append({"_id": new_id, "_to": new})
+            new = None
+        values[index] = new
+    for index, remap in remaps:
+        values[index] = remap(values[index], ids)
+    return dict(zip(names, values, strict=True))
+
+
+WRITE_ROWS = 2000
+
+
+class _RowRefused(Exception):
+    """A row the database refused while a table was written whole: the table's name."""
+
+
+def _write(
+    conn: Connection, tables: dict[str, list[dict[str, Any]]], name: str, one_by_one: bool
+) -> int:
+    """Write every row of a checked document, with its new ids; the campaign's new id.
+
+    Each table goes in by executemany (WRITE_ROWS rows to a call), parents first. A table
+    the database refuses raises _RowRefused; `one_by_one` writes each row alone, to name the
+    row it refuses.
+    """
+    if conn.dialect.name == "sqlite":
+        # References to rows written later are set at the end; this only matters for the
+        # checks at commit.
+        conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
+    # A library entry the file already has (same name and nation) stays as it is there.
+    tables = {**tables, **{name: _new_to_library(conn, name, tables.get(name, []))
+                           for name in LIBRARY}}  # fmt: skip
+    order = _import_order()
+    ids: Ids = {}
+    for table in order:
+        old = sorted(row["id"] for row in tables.get(table.name, []))
+        ids[table.name] = dict(zip(old, _new_ids(conn, table, len(old)), strict=True))
+    written: set[str] = set()
+    defer: Deferred = {}
+    for table in order:
+        rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
+        # A few thousand rows at a time: the new rows of a whole table at once would take as
+        # much memory again as the document's.
+        size = 1 if one_by_one else WRITE_ROWS
+        for start in range(0, len(rows), size):
+            part = rows[start : start + size]
+            batch = [_values(table, row, ids, written, defer) for _, row in part]
+            if table.name == "campaign":
+                batch[0]["name"] = name
+            try:
+                conn.execute(table.insert(), batch)
+            except IntegrityError as exc:
+                if not one_by_one:
+                    raise _RowRefused(table.name) from exc
+                raise InvalidInput({"file": f"{table.name}[{part[0][0]}] breaks a rule of the "
+                                    f"campaign file ({exc.orig})"}) from exc  # fmt: skip
+        written.add(table.name)
+    for (table_name, column), changes in defer.items():
+        table = _TABLES_BY_NAME[table_name]
+        conn.execute(table.update().where(table.c.id == bindparam("_id"))
+                     .values({column: bindparam("_to")}), changes)  # fmt: skip
+    return ids["campaign"][tables["campaign"][0]["id"]]
+
+
+def _new_to_library(
+    conn: Connection, name: str, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The rows of a library table whose entry (name and nation, any case) the file lacks."""
+    table = _TABLES_BY_NAME[name]
     query = table_select(table.c.name, table.c.nation)
-    return {(name.casefold(), nation.casefold()) for name, nation in conn.execute(query)}
+    kept = {(n.casefold(), nation.casefold()) for n, nation in conn.execute(query)}
+
+    def key(row: dict[str, Any]) -> tuple[str, str]:
+        return str(row["name"]).casefold(), str(row["nation"]).casefold()
+
+    return [row for row in rows if key(row) not in kept]
 
 
 def import_campaign(
@@ -936,42 +1154,24 @@ def import_campaign(
     """Write a checked document as a new campaign (all of it or nothing); returns its id.
 
     A campaign of the same name already in the file is never merged into: give `name`.
+    Every table is written with one executemany in the one transaction; should the database
+    refuse one, the import is tried again row by row and rolled back, to name the row.
     """
     tables: dict[str, list[dict[str, Any]]] = document["tables"]
     campaign_name = (name if name is not None else tables["campaign"][0]["name"]).strip()
     if not campaign_name or len(campaign_name) > 80 or bad_name_character(campaign_name):
         raise InvalidInput({"name": "give the campaign a name of 1 to 80 characters"})
-    with session_scope(factory) as session:
-        clash = session.exec(select(Campaign).where(
-            func.lower(Campaign.name) == campaign_name.lower())).first()  # fmt: skip
-        if clash is not None:
-            raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in this "
-                                "file: import it under another name"})  # fmt: skip
-        conn = session.connection()
-        if conn.dialect.name == "sqlite":
-            # Rows go in parents first; a row naming a later row of its own table is deferred
-            # to an update below, so this only matters for the checks at commit.
-            conn.exec_driver_sql("PRAGMA defer_foreign_keys = ON")
-        ids: Ids = {}
-        defer: list[Any] = []
-        for table in _import_order():
-            ids[table.name] = {}
-            rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
-            kept = _library_keys(conn, table) if table.name in LIBRARY else set()
-            for index, row in rows:
-                if kept and (str(row["name"]).casefold(), str(row["nation"]).casefold()) in kept:
-                    continue  # the file's own entry stays as it is
-                values = _row_values(table, row, ids, defer)
-                if table.name == "campaign":
-                    values["name"] = campaign_name
-                try:
-                    key = conn.execute(table.insert().values(**values)).inserted_primary_key
-                except IntegrityError as exc:
-                    raise InvalidInput({"file": f"{table.name}[{index}] breaks a rule of the "
-                                        f"campaign file ({exc.orig})"}) from exc  # fmt: skip
-                assert key is not None
-                ids[table.name][row["id"]] = key[0]
-        for table, old_id, column, value, target in defer:
-            conn.execute(table.update().where(table.c.id == ids[table.name][old_id])
-                         .values({column: ids[target].get(value)}))  # fmt: skip
-        return ids["campaign"][tables["campaign"][0]["id"]]
+    try:
+        with session_scope(factory) as session:
+            clash = session.exec(select(Campaign).where(
+                func.lower(Campaign.name) == campaign_name.lower())).first()  # fmt: skip
+            if clash is not None:
+                raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in "
+                                    "this file: import it under another name"})  # fmt: skip
+            return _write(session.connection(), tables, campaign_name, one_by_one=False)
+    except _RowRefused as refused:
+        with scratch_scope(factory) as session:
+            _write(session.connection(), tables, campaign_name, one_by_one=True)
+        # pragma: no cover - the row by row write names the row it refuses
+        raise InvalidInput({"file": f"a row of {refused} breaks a rule of the campaign "
+                            "file"}) from refused  # fmt: skip
