@@ -11,18 +11,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
-from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.theme import Theme
 
 from tracker import crash_log, paths, settings
-from tracker.errors import CannotOpen, DatabaseUnavailable
+from tracker.errors import CannotOpen, ChangedElsewhere, DatabaseUnavailable
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
+from tracker.screens.calls import Call
 from tracker.screens.help import HelpScreen
 from tracker.screens.welcome import WelcomeScreen, remember_campaign
-from tracker.services.errors import InvalidInput
 from tracker.watch import WATCH_SECONDS, ChangeWatch
 from tracker.widgets.tones import tone_theme
 
@@ -115,15 +114,6 @@ class TrackerApp(App[None]):
         # line says where, and exits with status 1.
         self.crash: BaseException | None = None
         self.crash_path: Path | None = None
-
-    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
-        """Every key's action, whatever its name: a database that stopped answering in a call not
-        on the path yet is said as the path says it (screens.calls), not a crash."""
-        try:
-            return await super()._dispatch_action(namespace, action_name, params)
-        except DatabaseUnavailable as error:
-            calls.off_the_path(self, error)
-            return True
 
     def _handle_exception(self, error: Exception) -> None:
         """A crash: its traceback goes to a log file, and the terminal gets only the line the
@@ -274,27 +264,29 @@ class TrackerApp(App[None]):
 
         # ctrl+z names what it would undo past; pressed again, it undoes what it named.
         past_to, self._undo_past_to = self._undo_past_to, None
-        try:
-            if undo:
-                result = history.undo_last(
-                    self.factory,
-                    campaign_id=campaign_id,
-                    past_to=past_to[1] if past_to and past_to[0] == campaign_id else None,
-                )
-            else:
-                result = history.redo_last(self.factory, campaign_id=campaign_id)
-        except history.UndoSkipAsked as exc:
-            self._undo_past_to = (campaign_id, exc.next_id)
-            self.notify("\n".join(exc.errors.values()), severity="warning", timeout=10)
-            return
-        except DatabaseUnavailable as exc:  # the app is no screen: no guard wraps this
-            self.notify(exc.message, title="Database", severity="error")
-            return
-        except InvalidInput as exc:
-            self.notify("\n".join(exc.errors.values()), severity="warning")
-            return
-        self.notify(result.summary, title="Undone" if undo else "Redone")
-        screen.reload()
+        if undo:
+            call: Call[Any] = Call(
+                history.undo_last,
+                self.factory,
+                campaign_id=campaign_id,
+                past_to=past_to[1] if past_to and past_to[0] == campaign_id else None,
+            )
+        else:
+            call = Call(history.redo_last, self.factory, campaign_id=campaign_id)
+
+        def done(result: Any) -> None:
+            self.notify(result.summary, title="Undone" if undo else "Redone")
+            screen.reload()
+
+        def refused(error: Exception) -> None:
+            if isinstance(error, history.UndoSkipAsked):
+                self._undo_past_to = (campaign_id, error.next_id)
+                self.notify("\n".join(error.errors.values()), severity="warning", timeout=10)
+            else:  # nothing to undo, or a row another player changed at the same moment
+                changed = isinstance(error, ChangedElsewhere)
+                self.notify(calls.message(error), severity="error" if changed else "warning")
+
+        screen.call(call, then=done, refused=refused)
 
     def action_undo(self) -> None:
         """Undo the campaign's newest change (it is kept in the journal, marked undone)."""

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.binding import ActiveBinding
-from textual.message import Message
 from textual.screen import Screen
 
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.services.errors import DatabaseUnavailable, NotFound
+from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -60,15 +59,6 @@ class TrackerScreen(Screen[Any]):
         super().__init_subclass__(**kwargs)
         if "reload" in vars(cls):
             cls.reload = _noting_reload(vars(cls)["reload"])  # type: ignore[method-assign,assignment]
-
-    async def _on_message(self, message: Message) -> None:
-        """Every handler of the screen, whatever its name: a database that stopped answering in
-        a call not on the path yet (tests/test_service_call_path.py lists those) is said as the
-        path says it, and the screen goes on answering keys instead of ending the app."""
-        try:
-            await super()._on_message(message)
-        except DatabaseUnavailable as error:
-            calls.off_the_path(self.app, error)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:

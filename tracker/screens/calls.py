@@ -217,15 +217,6 @@ def message(error: Exception) -> str:
     return str(error)
 
 
-def off_the_path(app: App[Any], error: DatabaseUnavailable) -> None:
-    """A database's trouble met by a call not on the path yet, said as the path says it: a row
-    another player changed meanwhile as the player's error, any other as `unavailable`."""
-    if isinstance(error, ChangedElsewhere):
-        app.notify(message(error), severity="error")
-    else:
-        unavailable(app, error)
-
-
 def unavailable(app: App[Any], error: DatabaseUnavailable) -> None:
     """Tell the player the database did not answer: once while the message is still shown,
     and to the change watch, which says so once more when it answers again."""
