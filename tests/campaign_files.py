@@ -132,12 +132,35 @@ def migrated_engine(path: Path) -> Engine:
     return engine
 
 
-def real_campaign_file(path: Path) -> Path:
-    """A migrated file holding the sample campaign, its WAL folded back into the file."""
+@functools.cache
+def _sample_template() -> tuple[Path, int]:
+    """One file holding the sample campaign, built through the services once per test process;
+    with the id of its campaign."""
+    folder = Path(tempfile.mkdtemp(prefix="tracker-sample-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "campaign.db"
     engine = migrated_engine(path)
-    demo.create_sample_campaign(session_factory(engine))
+    campaign_id = demo.create_sample_campaign(session_factory(engine))
     engine.dispose()
     run_sql(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+    assert sidecars(path) == []
+    return path, campaign_id
+
+
+def sample_engine(path: Path) -> tuple[Engine, int]:
+    """An engine on a new file holding the sample campaign, and its campaign's id. The file is a
+    copy of one built once per process: the sample's build through the services costs about
+    half a second of CPU, which each of the app's tests paid; the build is tested apart."""
+    template, campaign_id = _sample_template()
+    shutil.copyfile(template, path)
+    engine = make_engine(str(path))
+    assert migrate(engine) is None  # already at head: no upgrade, no backup
+    return engine, campaign_id
+
+
+def real_campaign_file(path: Path) -> Path:
+    """A migrated file holding the sample campaign, its WAL folded back into the file."""
+    shutil.copyfile(_sample_template()[0], path)
     assert sidecars(path) == []
     return path
 
@@ -151,9 +174,8 @@ def future_campaign_file(path: Path) -> Path:
 
 def sample_app(path: Path, seed: int) -> TrackerApp:
     """The app on a real file holding the River Plate sample, opened on its campaign screen."""
-    engine = migrated_engine(path)
+    engine, campaign_id = sample_engine(path)
     factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
     return TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id)
 
 
