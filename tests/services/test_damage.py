@@ -24,7 +24,7 @@ from service_helpers import (
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, CriticalTableRow, JournalEntry, Ship
 from tracker.rules.damage import TrackChange
-from tracker.services import campaigns, damage, fleet, rule_tables
+from tracker.services import campaigns, damage, fleet, rule_tables, scenarios
 from tracker.services.damage import CriticalRequest, HitRequest
 
 
@@ -729,3 +729,21 @@ def test_find_ships_ranks_matches_and_puts_sunk_ships_last(
     assert find("a") == [achilles, spee, ajax]
     assert find("") == [exeter, achilles, spee, ajax]
     assert damage.find_ships(factory, campaign_id=world.campaign_id, query="ajax")[0].sunk is True
+
+
+def test_the_scenario_shows_each_ships_fate_in_play_and_as_it_ended_once_closed(
+    world: World, factory: SessionFactory, exeter: int, add_ship: Callable[..., int]
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    begin_with_all(factory, world)
+    _hit(factory, exeter, structure=9)
+    damage.confirm_condition(factory, ship_id=exeter, outcome="Dead in the water")
+
+    def fates() -> dict[str, tuple[bool, str]]:
+        detail = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+        return {ship.name: (ship.sunk, ship.fate) for ship in detail.participants}
+
+    assert fates() == {"Exeter": (False, "Dead in the water"), "Ajax": (False, "")}
+    scenarios.close_scenario(factory, scenario_id=world.scenario_id)
+    damage.confirm_condition(factory, ship_id=ajax, outcome="Scuttled")  # after the battle
+    assert fates() == {"Exeter": (False, "Dead in the water"), "Ajax": (False, "")}

@@ -19,7 +19,7 @@ from tracker.screens.record_sheet import strength_lines
 from tracker.screens.report import ReportScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import ShipPick
-from tracker.services.scenarios import ScenarioDetail
+from tracker.services.scenarios import ParticipantView, ScenarioDetail
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, toned
 
@@ -62,7 +62,7 @@ class ScenarioScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Ship", "Side", "Squadron", "Structure", "Flotation", "")
+        table.add_columns("Ship", "Side", "Squadron", "Structure", "Flotation", "Fate")
         table.border_title = "Ships taking part"
         table.focus()
 
@@ -98,7 +98,7 @@ class ScenarioScreen(TrackerScreen):
         for ship in detail.participants:
             table.add_row(
                 Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
-                ship.structure, ship.flotation, toned("SUNK", ALERT) if ship.sunk else "",
+                ship.structure, ship.flotation, _fate(ship),
             )  # fmt: skip
         if not detail.participants:
             table.add_row(Text("No ships yet" + self.hint(": press p to choose who takes part")
@@ -270,3 +270,10 @@ class ScenarioScreen(TrackerScreen):
                        note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives."),
             lambda done: self.reload() if done else None,
         )  # fmt: skip
+
+
+def _fate(ship: ParticipantView) -> Text:
+    """What became of the ship, as recorded: SUNK, or the player's words for a ship at zero."""
+    if ship.sunk:
+        return toned("SUNK", ALERT)
+    return toned(ship.fate, ALERT) if ship.fate else Text("")

@@ -65,6 +65,7 @@ class ParticipantView:
     structure: str
     flotation: str
     sunk: bool
+    fate: str = ""  # what the player recorded at zero ("Dead in the water"), sunk or not
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
                 flotation=f"{ended[ship.id].flotation if ship.id in ended else ship.flotation_now}"
                 f"/{ship.flotation_max}",
                 sunk=ended[ship.id].sunk if ship.id in ended else ship.sunk,
+                fate=ended[ship.id].condition if ship.id in ended else ship.condition,
             )
             for ship in _participants(session, scenario_id)
         )  # fmt: skip
