@@ -95,6 +95,8 @@ JSON_COLUMNS = frozenset(
         ("minefield", "path"),
         ("shipsnapshot", "counter"),
         ("shipsnapshot", "criticals"),
+        ("unitcard", "abilities"),
+        ("unitcard", "attacks"),
         ("wasunit", "attacks"),
     }
 )
