@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 
-from tracker.widgets.tick_box import TICKED, UNTICKED, TickBox
+from tracker.widgets.tick_box import TICKED, UNTICKED, TickBox, TickList
 
 
 class Ticks(App[None]):
@@ -28,3 +28,23 @@ async def test_a_tick_box_shows_ticked_and_unticked_by_its_mark(presses: int) ->
             ticked = start ^ (presses % 2 == 1)
             assert box.value is ticked
             assert str(box.render())[:3] == f"▐{TICKED if ticked else UNTICKED}▌"
+
+
+class Picks(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TickList[int](("Exeter", 1, True), ("Ajax", 2, False), ("Achilles", 3, True))
+
+
+@given(toggled=st.sets(st.integers(0, 2), max_size=3))
+@settings(max_examples=5)
+async def test_a_tick_list_shows_each_line_ticked_or_not_by_its_mark(toggled: set[int]) -> None:
+    async with Picks().run_test() as pilot:
+        picks = pilot.app.query_one(TickList)
+        for index in toggled:
+            picks.toggle(index + 1)
+        await pilot.pause()
+        for index, value in enumerate((1, 2, 3)):
+            line = picks.render_line(index).text
+            mark = TICKED if value in picks.selected else UNTICKED
+            assert line.startswith(f"▐{mark}▌ "), line
+        assert (1 in picks.selected) is (0 not in toggled)

@@ -9,6 +9,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList, Static
 
+from tracker.widgets.tick_box import TickList
+
 
 class ParticipantsScreen(ModalScreen[list[int] | None]):
     """Tick the ships taking part; space or enter toggles, ctrl+s saves, escape cancels."""
@@ -31,7 +33,7 @@ class ParticipantsScreen(ModalScreen[list[int] | None]):
             )
             # Text, not str: a str prompt is read as markup, and these are ships' names.
             choices = [(Text(name), value, ticked) for name, value, ticked in self.choices]
-            yield SelectionList[int](*choices, id="participants-list")
+            yield TickList[int](*choices, id="participants-list")
 
     def action_save(self) -> None:
         self.dismiss(list(self.query_one(SelectionList).selected))
