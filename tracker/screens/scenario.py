@@ -31,6 +31,9 @@ STATUS_WORDS = {
 }
 
 
+COLUMNS = ("Ship", "Side", "Squadron", "Structure", "Flotation", "Fate")
+
+
 class ScenarioScreen(TrackerScreen):
     """The scenario's sheet: p picks ships, b begins, n next turn, c closes, o reopens."""
 
@@ -62,7 +65,7 @@ class ScenarioScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Ship", "Side", "Squadron", "Structure", "Flotation", "Fate")
+        table.add_columns(*COLUMNS)
         table.border_title = "Ships taking part"
         table.focus()
 
@@ -94,7 +97,9 @@ class ScenarioScreen(TrackerScreen):
             heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
         self.query_one("#scenario-heading", Static).update(heading)
         table = self.query_one(DataTable)
-        table.clear()
+        # Columns afresh: each fits what it holds now, not the hint a table with no ships showed.
+        table.clear(columns=True)
+        table.add_columns(*COLUMNS)
         for ship in detail.participants:
             table.add_row(
                 Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
