@@ -65,7 +65,13 @@ def test_search_for_a_marker_shows_the_final_target_only(
     snap_compare, fleet_app: TrackerApp
 ) -> None:  # type: ignore[no-untyped-def]
     async def fill(pilot) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("f", "s")
+        await pilot.press("f")
+        # The roster's rows first, and a pause for its table to fit its columns to them: a
+        # table filled just as the search form covers it keeps its headers' widths behind it.
+        while getattr(pilot.app.screen, "view", None) is None:
+            await pilot.pause()
+        await pilot.pause()
+        await pilot.press("s")
         await pilot.pause()
         screen = pilot.app.screen
         screen.query_one("#field-searcher", Select).value = "patrol_bomber"
