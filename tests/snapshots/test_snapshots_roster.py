@@ -1,4 +1,4 @@
-"""Snapshots of the fleet roster (both views) and the search helper; each SVG was looked at."""
+"""Snapshots of the fleet roster (both views), each SVG looked at; the search helper's target."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import migrated_engine
-from textual.widgets import Checkbox, Input, Select
+from textual.widgets import Checkbox, Input, Select, Static
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
@@ -61,17 +61,9 @@ def test_roster_owner_view(snap_compare, fleet_app: TrackerApp) -> None:  # type
     assert snap_compare(fleet_app, terminal_size=SIZE, press=["f", "v"])
 
 
-def test_search_for_a_marker_shows_the_final_target_only(
-    snap_compare, fleet_app: TrackerApp
-) -> None:  # type: ignore[no-untyped-def]
-    async def fill(pilot) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("f")
-        # The roster's rows first, and a pause for its table to fit its columns to them: a
-        # table filled just as the search form covers it keeps its headers' widths behind it.
-        while getattr(pilot.app.screen, "view", None) is None:
-            await pilot.pause()
-        await pilot.pause()
-        await pilot.press("s")
+async def test_search_for_a_marker_shows_the_final_target_only(fleet_app: TrackerApp) -> None:
+    async with fleet_app.run_test(size=SIZE) as pilot:
+        await pilot.press("f", "s")
         await pilot.pause()
         screen = pilot.app.screen
         screen.query_one("#field-searcher", Select).value = "patrol_bomber"
@@ -83,5 +75,6 @@ def test_search_for_a_marker_shows_the_final_target_only(
         screen.query_one("#field-night_or_weather", Checkbox).value = False
         await pilot.pause()  # the edits ask the target of the service: the next pause waits
         await pilot.pause()
-
-    assert snap_compare(fleet_app, terminal_size=SIZE, run_before=fill)
+        preview = str(screen.query_one("#form-preview", Static).render())
+    # The final target only: no 4+ before the Elusive Quarry, and the d6 read against 5+.
+    assert preview.splitlines() == ["Target: 5+", "d6 4: not found"]
