@@ -295,6 +295,7 @@ def fuzz_template(
     shutil.copyfile(migrated_template, path)
     engine = make_engine(str(path))
     built = build_fuzz(session_factory(engine))
+    assert_reads_back(session_factory(engine))  # where every test starts reads back valid
     engine.dispose()
     return path, built
 
@@ -320,7 +321,7 @@ def engine(
 def fuzz(backend: str, factory: SessionFactory, fuzz_template: tuple[Path, Fuzz]) -> Fuzz:
     """The ids of the fuzz campaign in this test's database."""
     if backend == "postgresql":
-        return build_fuzz(factory)
+        return build_fuzz(factory)  # as the template is built: it reads back valid
     return fuzz_template[1]
 
 
@@ -354,7 +355,10 @@ def run_junk(
     factory: SessionFactory, db_state: Callable[[], Snapshot], call: Callable[[], object]
 ) -> bool:
     """The property: the call succeeds and all reads back valid, or it is refused with the
-    tracker's own error and writes nothing. True when it succeeded."""
+    tracker's own error and writes nothing. True when it succeeded.
+
+    A call that succeeded and left every row as it was (a read, an edit to the same values)
+    left the database that read back valid before it: only a change is read back again."""
     before = db_state()
     try:
         call()
@@ -366,7 +370,8 @@ def run_junk(
         assert str(exc)
         assert db_state() == before
         return False
-    assert_reads_back(factory)
+    if db_state() != before:
+        assert_reads_back(factory)
     return True
 
 
