@@ -2,11 +2,16 @@
 bench/run.py asks for, so that the small and the large campaign's measurements take turns
 (each ratio's two sides then see the same load of the machine).
 
-The app runs under Textual's headless driver (App.run_test); keys are posted as the terminal
-driver posts them. A time runs from the key to the screen painted with its data and settled:
-the new screen (or the preview) has read its data, every widget has handled what it was sent,
-and the screen has refreshed. No `pilot.press`/`pilot.pause`, which sleep 20 ms or more per
-call and would pad both sides of a ratio alike.
+The app runs under Textual's headless driver (App.run_test), started as the command line
+starts it (quiet_gc); keys are posted as the terminal driver posts them. A time runs from the
+key to the screen painted with its data and settled: every read the key started has come back
+and been shown (the screen's service calls, screens/calls.py), every widget has handled what it
+was sent, and the screen has refreshed. No `pilot.press`/`pilot.pause`, which sleep 20 ms or
+more per call and would pad both sides of a ratio alike.
+
+Waiting polls every millisecond: it once spun on `asyncio.sleep(0)`, which kept the event
+loop's thread busy and took the interpreter's lock from the very thread workers whose reads it
+waited for (a part of every time measured was the wait's own).
 
     python -m bench.screens FILE --campaign-id 1 --ship NAME [--profile DIR --label small]
 
@@ -40,6 +45,7 @@ from textual.widgets import DataTable, Input, Static
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, session_factory
+from tracker.screens import calls
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.journal import JournalScreen
@@ -50,6 +56,7 @@ from tracker.services import history
 
 SIZE = (120, 40)
 TIMEOUT = 60.0
+POLL = 0.001  # seconds between two looks of `until`
 # Figure 7: the routine hit, typed from the record sheet on the highlighted ship, then the same
 # line on the sheet's next ship (the last line's damage, the next ship, Enter).
 ROUTINE = "s3 f1 fm+1"
@@ -75,8 +82,12 @@ def post_key(app: TrackerApp, key: str) -> None:
 
 
 async def settled(app: TrackerApp) -> None:
-    """Every widget of the screen has handled what it was sent, and the screen has refreshed
-    (twice over: handling a message may send another, a reload after a filter is set, say)."""
+    """Every service call the app has queued has come back and been handled (one's outcome
+    may queue the next), every widget of the screen has handled what it was sent, and the
+    screen has refreshed (twice over: handling a message may send another, a reload after a
+    filter is set, say)."""
+    while workers := calls.in_flight(app):
+        await asyncio.wait_for(app.workers.wait_for_complete(workers), TIMEOUT)
     for _ in range(2):
         screen = app.screen
         waiting = []
@@ -98,7 +109,7 @@ async def until(condition: Callable[[], bool]) -> None:
     while not condition():
         if time.perf_counter() > deadline:
             raise TimeoutError("the app did not get there in time")
-        await asyncio.sleep(0)
+        await asyncio.sleep(POLL)
 
 
 @contextmanager
@@ -154,8 +165,12 @@ async def keystroke(
 async def routine_hit(app: TrackerApp, profile: cProfile.Profile | None) -> dict[str, Any]:
     """From the campaign screen: the first squadron's sheet, the cursor on a ship the routine
     hit does not sink (nor the next one), then the keys a player presses. Timed: the app's own
-    share (damage entry opened, each key's preview painted, the hit recorded and shown), not
-    the player's typing. Both hits are undone afterwards, so every run finds the same ships."""
+    share, what the player waits for (damage entry opened, the preview of the line typed
+    painted after its last key, the hit recorded and shown), not the player's typing. The keys
+    before the last are each answered while the player types the next one: each is timed to
+    its own preview painted too, and reported apart ("typing", all of them; "slowest key",
+    which must stay under the time between two keys of a typist for the line not to lag).
+    Both hits are undone afterwards, so every run finds the same ships."""
     post_key(app, "enter")
     await until(lambda: isinstance(app.screen, RecordSheetScreen) and app.screen.record is not None)
     await settled(app)
@@ -170,28 +185,39 @@ async def routine_hit(app: TrackerApp, profile: cProfile.Profile | None) -> dict
     sheet.query_one(DataTable).move_cursor(row=row)
     await settled(app)
     parts: dict[str, float] = {}
+    # The process's CPU time over the same parts (its threads' too): on a shared machine the
+    # wall clock also counts the time the app waited for a core.
+    cpu = 0.0
     with profiling(profile):
+        cpu_started = time.process_time()
         started = time.perf_counter()
         post_key(app, "d")
         await until(lambda: isinstance(app.screen, DamageEntryScreen))
         await settled(app)
         parts["open"] = time.perf_counter() - started
+        cpu += time.process_time() - cpu_started
         entry = app.screen
         field = entry.query_one("#shorthand", Input)
         last = entry.query_one("#last-hit", Static)
-        parts["preview"] = 0.0
+        each = []
         for key in ROUTINE_KEYS[1:-1]:
             before = field.value
+            cpu_started = time.process_time()
             started = time.perf_counter()
             post_key(app, key)
             await until(lambda before=before: field.value != before)  # type: ignore[misc]
             await settled(app)
-            parts["preview"] += time.perf_counter() - started
+            each.append(time.perf_counter() - started)
+            last_key_cpu = time.process_time() - cpu_started
+        parts["preview"] = each[-1]
+        cpu += last_key_cpu
+        cpu_started = time.process_time()
         started = time.perf_counter()
         post_key(app, "enter")
         await until(lambda: bool(last.display))
         await settled(app)
         parts["record"] = time.perf_counter() - started
+        cpu += time.process_time() - cpu_started
     first = str(last.render())
     for key in NEXT_SHIP_KEYS:
         post_key(app, key)
@@ -207,7 +233,8 @@ async def routine_hit(app: TrackerApp, profile: cProfile.Profile | None) -> dict
     post_key(app, "escape")
     await until(lambda: isinstance(app.screen, CampaignScreen))
     await settled(app)
-    return {"seconds": sum(parts.values()), **parts, "keys": len(ROUTINE_KEYS),
+    return {"seconds": sum(parts.values()), **parts, "typing": sum(each), "cpu": cpu,
+            "slowest_key": max(each), "keys": len(ROUTINE_KEYS),
             "next_ship_keys": len(NEXT_SHIP_KEYS)}  # fmt: skip
 
 
@@ -255,7 +282,8 @@ async def to_damage_entry(app: TrackerApp) -> None:
 async def serve(args: argparse.Namespace) -> None:
     engine = make_engine(str(args.path))
     factory = session_factory(engine)
-    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=args.campaign_id)
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=args.campaign_id,
+                     quiet_gc=True)  # fmt: skip
     profiles = Profiles(args.profile, args.label)
     screens = {name: (key, kind, ready) for name, key, kind, ready in SCREENS}
     # The ship typed by name, as the README shows: `exeter s3`.

@@ -126,7 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tracker.app import TrackerApp
 
-    app = TrackerApp(factory, open_campaign_id=open_campaign_id, read_only=args.umpire)
+    app = TrackerApp(
+        factory, open_campaign_id=open_campaign_id, read_only=args.umpire, quiet_gc=True
+    )
     app.run()
     engine.dispose()
     if app.crash is not None:
@@ -169,7 +171,7 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
 
     from tracker.app import TrackerApp
 
-    app = TrackerApp(None, opener=opener, read_only=umpire)
+    app = TrackerApp(None, opener=opener, read_only=umpire, quiet_gc=True)
     app.run()
     for engine in engines:
         engine.dispose()

@@ -54,6 +54,7 @@ class TrackerScreen(Screen[Any]):
     FOOTER_DROPS: ClassVar[tuple[str, ...]] = ()
     FOOTER_KEEPS: ClassVar[frozenset[str]] = frozenset({"back", "quit", "help"})
     FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
+    _keys_told: tuple[object, ...] | None = None  # what the footer was last told it shows
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -87,6 +88,31 @@ class TrackerScreen(Screen[Any]):
 
     def on_resize(self) -> None:
         self.refresh_bindings()
+
+    def refresh_bindings(self) -> None:
+        """Tell the footer the keys changed, only when what it shows did: Textual asks at
+        every focus change, resize and change of the screen stack, and the footer then builds
+        every key's widget again (opening damage entry built its footer four times)."""
+        shown = self._keys_shown()
+        if shown == self._keys_told:
+            return
+        super().refresh_bindings()
+        # Remembered only when the footer hears it: it composes its keys at the first telling
+        # it hears on the screen on top, so one said before (to no one, or to a screen not yet
+        # on top) must be said again.
+        heard = getattr(self.bindings_updated_signal, "_subscriptions", None)
+        self._keys_told = shown if heard and self.is_current else None
+
+    def _keys_shown(self) -> tuple[object, ...]:
+        """What the footer shows of the keys (the palette's key whether shown or not, as the
+        footer does), and whether it shows them at all: it does not redraw without the focus."""
+        palette = self.app.COMMAND_PALETTE_BINDING
+        keys = tuple(
+            (key, item.binding.action, item.binding.description, item.enabled, item.tooltip)
+            for key, item in self.active_bindings.items()
+            if item.binding.show or key == palette
+        )
+        return (self.app.app_focus, keys)
 
     def call(self, call: Call[T], **options: Any) -> None:
         """Run a service call the one way screens do (screens.calls.run, with its options):

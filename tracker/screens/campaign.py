@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from rich.text import Text
@@ -15,16 +16,7 @@ from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.critical_tables import CriticalTablesScreen
-from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
-from tracker.screens.journal import JournalScreen
-from tracker.screens.ledger import LedgerScreen
-from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.screens.repairs import RepairsScreen
-from tracker.screens.report import ReportScreen
-from tracker.screens.roster import RosterScreen
-from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
@@ -36,6 +28,18 @@ from tracker.services.views import (
     SquadronRef,
 )
 from tracker.widgets.plain import PlainTable
+
+# The screens a key opens from here, each imported when it is first opened: imported with this
+# screen, they and their services held up the campaign list at every start (about a fifth of the
+# CPU time to the list). Once the list is shown a thread imports them, so a key finds them ready.
+NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "scenario",
+                "repairs", "report", "critical_tables")  # fmt: skip
+
+
+def import_next_screens() -> None:
+    """Import the screens a key opens from the campaign screen (in a thread, off the keys)."""
+    for name in NEXT_SCREENS:
+        importlib.import_module(f"tracker.screens.{name}")
 
 
 class CampaignScreen(TrackerScreen):
@@ -129,6 +133,9 @@ class CampaignScreen(TrackerScreen):
                   self._show)  # fmt: skip
 
     def _show(self, overview: CampaignOverview) -> None:
+        if self.overview is None:
+            self.run_worker(import_next_screens, thread=True, name="import-next-screens",
+                            exit_on_error=False)  # fmt: skip
         self.overview = overview
         self.title = overview.campaign.name
         self.sub_title = "Campaign"
@@ -190,12 +197,16 @@ class CampaignScreen(TrackerScreen):
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[SideView | SquadronRef]) -> None:
         if isinstance(event.node.data, SquadronRef):
+            from tracker.screens.record_sheet import RecordSheetScreen
+
             self.app.push_screen(RecordSheetScreen(event.node.data.id))
 
     def action_back(self) -> None:
         self.dismiss()
 
     def action_damage(self) -> None:
+        from tracker.screens.damage_entry import DamageEntryScreen
+
         self.app.push_screen(DamageEntryScreen(self.campaign_id))
 
     def action_roster(self) -> None:
@@ -205,12 +216,18 @@ class CampaignScreen(TrackerScreen):
                 "Put the cursor on a side (or one of its squadrons) first.", severity="warning"
             )
             return
+        from tracker.screens.roster import RosterScreen
+
         self.app.push_screen(RosterScreen(side_id))
 
     def action_ledger(self) -> None:
+        from tracker.screens.ledger import LedgerScreen
+
         self.app.push_screen(LedgerScreen(self.campaign_id))
 
     def action_repairs(self) -> None:
+        from tracker.screens.repairs import RepairsScreen
+
         self.app.push_screen(RepairsScreen(self.campaign_id))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -218,15 +235,23 @@ class CampaignScreen(TrackerScreen):
             return
         rows = self.overview.scenarios
         scenario = rows[min(max(event.cursor_row, 0), len(rows) - 1)]
+        from tracker.screens.scenario import ScenarioScreen
+
         self.app.push_screen(ScenarioScreen(scenario.id))
 
     def action_journal(self) -> None:
+        from tracker.screens.journal import JournalScreen
+
         self.app.push_screen(JournalScreen(self.campaign_id))
 
     def action_report(self) -> None:
+        from tracker.screens.report import ReportScreen
+
         self.app.push_screen(ReportScreen(self.campaign_id))
 
     def action_tables(self) -> None:
+        from tracker.screens.critical_tables import CriticalTablesScreen
+
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))
 
     def action_new_side(self) -> None:

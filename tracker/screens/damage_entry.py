@@ -176,8 +176,9 @@ class DamageEntryScreen(TrackerScreen):
             self.call(Call(damage_lines.recall_lines, self.factory, campaign_id=self.campaign_id),
                       then=self._recalled)  # fmt: skip
         self._show_turn()
-        self._read_tables()
-        self.refresh_preview()
+        # The tables' dice and the first preview are read by reload, which the screen's first
+        # showing runs (on_screen_resume) as every later one does: read here too, they were
+        # read twice on every opening.
 
     def _recalled(self, lines: list[str]) -> None:
         self.lines = lines + [line for line in self.lines if line not in lines]

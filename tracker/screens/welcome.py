@@ -15,11 +15,11 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services.views import CampaignSummary
 from tracker.widgets.plain import PlainTable
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
+    from tracker.services.views import CampaignSummary
 
 # The welcome screen paints before the database libraries are loaded (the app opens the file
 # in a thread meanwhile), so the services and the screens behind it are imported when used.
