@@ -23,7 +23,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
@@ -1369,12 +1369,16 @@ def _write(
     defer: Deferred = {}
     time = _sqlite_time if conn.dialect.name == "sqlite" else datetime.fromisoformat
     for table in order:
-        rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
+        rows = tables.get(table.name, [])
+        # In id order, as tracker export writes them: no sorted copy of a large table is made.
+        ordered: Sequence[int] = range(len(rows))
+        if any(rows[n]["id"] > rows[n + 1]["id"] for n in range(len(rows) - 1)):
+            ordered = sorted(ordered, key=lambda n: rows[n]["id"])
         # A few thousand rows at a time: the new rows of a whole table at once would take as
         # much memory again as the document's.
         size = 1 if one_by_one else WRITE_ROWS
-        for start in range(0, len(rows), size):
-            part = rows[start : start + size]
+        for start in range(0, len(ordered), size):
+            part = [(n, rows[n]) for n in ordered[start : start + size]]
             batch = [_values(table, row, ids, written, defer, time) for _, row in part]
             if table.name == "campaign":
                 batch[0][_export_plan(table)[0].index("name")] = name
