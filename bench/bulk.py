@@ -6,6 +6,8 @@
    with the sqlite3 shell (`.read`), in turns;
 10. the peak memory an import of the export adds to its process (VmHWM once the campaign is
     in, less the resident size before the file was read), against the file's size.
+
+    python -m bench.run --only 8,9,10 --runs 3     # these three alone
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ migrate(engine)
 factory = session_factory(engine)
 Path("/proc/self/clear_refs").write_text("5")  # the peak so far (the migration's) forgotten
 before = status("VmRSS")
-raw = Path(sys.argv[1]).read_bytes()
-exchange.import_campaign(factory, document=exchange.read_document(raw))
+with open(sys.argv[1], "rb") as file:  # as tracker import reads it: from the file
+    exchange.import_campaign(factory, document=exchange.read_document(file))
 print(status("VmHWM") - before)
 """
 
@@ -116,9 +118,12 @@ def profile(large: Built, workdir: Path, folder: Path) -> tuple[Path, Path]:
         )
         profiler.disable()
         profiler.dump_stats(export_out)
+        exported = workdir / "profiled.json"
+        exported.write_text(text)
         profiler = cProfile.Profile()
         profiler.enable()
-        document = exchange.read_document(text.encode())
+        with exported.open("rb") as file:
+            document = exchange.read_document(file)
         exchange.import_campaign(session_factory(target), document=document)
         profiler.disable()
         profiler.dump_stats(import_out)

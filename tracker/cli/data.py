@@ -106,11 +106,12 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         size = path.stat().st_size
         if size > exchange.MAX_BYTES:  # refused unread
             return _fail(f"{path}: {exchange.too_large(size)}; nothing was imported")
-        raw = path.read_bytes()
+        file = path.open("rb")
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror}")
     try:
-        document = exchange.read_document(raw)
+        with file:  # read as it is checked: its rows are held, not its bytes as well
+            document = exchange.read_document(file)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
     except (InvalidInput, DatabaseUnavailable) as exc:
         hint = " (use --name)" if "name" in exc.errors else ""

@@ -18,13 +18,15 @@ written by a newer tracker, and is refused.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
+import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 from sqlalchemy import (
@@ -244,9 +246,46 @@ def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[tuple[Any
                 continue
             where = or_(*links)
         query = table_select(*_id_first(table)).where(where).order_by(table.c.id)
-        rows = found[table.name] = [tuple(row) for row in conn.execute(query).all()]
+        rows = found[table.name] = _raw_rows(conn, query)
         member_ids[table.name] = [row[0] for row in rows]
     return found
+
+
+def _raw_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
+    """The query's rows as the database driver gives them: no result row objects and no type
+    processing, which took a third of an export (the caller converts the booleans and the
+    times, _export_values). The query holds only whole numbers, written into its text."""
+    sql = str(query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
+    with _driver_cursor(conn, sql) as cursor:
+        cursor.execute(sql)
+        return cursor.fetchall()
+
+
+@contextmanager
+def _driver_cursor(conn: Connection, sql: str) -> Iterator[Any]:
+    """A cursor of the connection's driver, in its transaction; what the driver raises comes
+    out as SQLAlchemy raises it (a full disk, a damaged file: tracker.db names them)."""
+    dbapi = conn.dialect.loaded_dbapi
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        yield cursor
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
+    finally:
+        cursor.close()
+
+
+def _iso_time(value: Any) -> str:
+    """A stored time as a campaign file writes it: ISO 8601 in UTC with its offset. SQLite
+    holds the text SQLAlchemy wrote ("2026-05-01 12:00:00.250000"), PostgreSQL a datetime."""
+    if isinstance(value, str):
+        if len(value) == 26 and value[10] == " " and value[19] == ".":
+            fraction = "" if value.endswith(".000000") else value[19:]
+            return f"{value[:10]}T{value[11:19]}{fraction}+00:00"
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:  # stored in UTC without its offset
+        return str(value.replace(tzinfo=UTC).isoformat())
+    return str(value.astimezone(UTC).isoformat())
 
 
 def _id_first(table: Table) -> list[Any]:
@@ -286,28 +325,38 @@ def export_campaign(
     # Rows come in id order: the n-th row of a table is numbered n.
     ids: Ids = {name: {row[0]: n for n, row in enumerate(table_rows, start=1)}
                 for name, table_rows in rows.items()}  # fmt: skip
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for table in _tables():
-        names, refs, times, remaps = _export_plan(table)
-        out = []
-        for n, row in enumerate(rows.get(table.name, []), start=1):
-            values = list(row)
-            values[0] = n
-            for index, target in refs:
-                if values[index] is not None:
-                    values[index] = ids.get(target, {}).get(values[index])
-            for index in times:
-                if values[index] is not None:
-                    values[index] = values[index].isoformat()
-            for index, remap in remaps:
-                values[index] = remap(values[index], ids)
-            out.append(dict(zip(names, values, strict=True)))
-        tables[table.name] = out
+    tables = {table.name: _export_values(table, rows.get(table.name, []), ids)
+              for table in _tables()}  # fmt: skip
     document = {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
     if viewer is not Viewer.OWNER:
         visibility.tables_as_seen(tables, viewer=viewer)
         document["view"] = str(viewer)
     return document
+
+
+def _export_values(table: Table, rows: list[tuple[Any, ...]], ids: Ids) -> list[dict[str, Any]]:
+    """The table's rows as the file holds them: numbered 1, 2, 3 ... in id order, references
+    renumbered alike, booleans as true or false (SQLite gives 0 or 1), times as ISO text."""
+    names, refs, times, remaps = _export_plan(table)
+    bools = [n for n, name in enumerate(names) if isinstance(_kind(table.c[name]), Boolean)]
+    targets = [(index, ids.get(target, {})) for index, target in refs]
+    out = []
+    for n, row in enumerate(rows, start=1):
+        values = list(row)
+        values[0] = n
+        for index, mapping in targets:
+            if values[index] is not None:
+                values[index] = mapping.get(values[index])
+        for index in bools:
+            if values[index] is not None:
+                values[index] = bool(values[index])
+        for index in times:
+            if values[index] is not None:
+                values[index] = _iso_time(values[index])
+        for index, remap in remaps:
+            values[index] = remap(values[index], ids)
+        out.append(dict(zip(names, values, strict=True)))
+    return out
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -643,9 +692,18 @@ def _shape_problem(name: str, column: str, value: str, locked: bool) -> str | No
     else:
         shape = JSON_SHAPES[name, column]
     try:
-        return None if shape(json.loads(value)) else "does not hold what tracker writes there"
+        return None if shape(_loads(value)) else "does not hold what tracker writes there"
     except (ValueError, RecursionError):
         return "is not JSON"
+
+
+def _loads(text: str) -> Any:
+    """JSON text read by orjson (several times faster), or by the standard reader for what
+    orjson refuses and it reads (a whole number past 64 bits, NaN): the same values either way."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _check_shapes(tables: dict[str, Any], problems: _Problems) -> None:
@@ -898,17 +956,22 @@ def _read(text: str, problems: _Problems, columns_for: Callable[[str], Columns])
     return document
 
 
-def read_document(raw: bytes) -> dict[str, Any]:
-    """Parse and check a campaign document; InvalidInput names the first problems found.
+def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
+    """Parse and check a campaign document (its bytes, or a file open to read them);
+    InvalidInput names the first problems found.
 
     Its peak memory stays within a few times the file's size: the shape is checked while it
-    is read, one row at a time (_Reader), and a file over MAX_BYTES is refused unread.
+    is read, one row at a time (_lines, or _Reader for a file tracker did not write as it
+    writes one), and a file over MAX_BYTES is refused unread. Read from a file, only its rows
+    are held, not its bytes.
     """
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput({"file": too_large(len(raw))})
+    size = len(raw) if isinstance(raw, bytes) else os.fstat(raw.fileno()).st_size
+    if size > MAX_BYTES:
+        raise InvalidInput({"file": too_large(size)})
     with ExitStack() as stack:
         scratch: list[Engine] = []
 
+        @functools.cache  # the fast reader and the careful one may both ask
         def columns_for(schema: str) -> Columns:
             if schema == head_revision():
                 return _COLUMNS
@@ -930,9 +993,181 @@ def read_document(raw: bytes) -> dict[str, Any]:
     return document
 
 
-def _parse(raw: bytes, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
-    """The document read and its shape checked, its rows against the columns of its schema."""
+def _parse(raw: bytes | BinaryIO, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
+    """The document read and its shape checked, its rows against the columns of its schema:
+    line by line where it is laid out as tracker export lays it out and has no problem
+    (_lines), or else by the careful reader, which names what is wrong (_Reader)."""
     problems = _Problems()
+    lines = _lines(raw) if isinstance(raw, bytes) else iter(raw)
+    document = _read_lines(lines, problems, columns_for)
+    if document is None:
+        if not isinstance(raw, bytes):
+            raw.seek(0)
+            raw = raw.read(MAX_BYTES + 1)
+        document = _read_careful(raw, _Problems(), columns_for)
+    if document.get("format") != FORMAT:
+        raise InvalidInput({"file": f'is not a tracker campaign file (no "format": "{FORMAT}")'})
+    if "version" not in document:
+        raise InvalidInput({"file": "has no format version"})
+    tables = document.get("tables")
+    if not isinstance(tables, dict):
+        raise InvalidInput({"file": 'has no "tables" object'})
+    if len(tables.get("campaign", [])) != 1:
+        raise InvalidInput({"file": "must hold exactly one campaign"})
+    return document
+
+
+def _lines(raw: bytes) -> Iterator[bytes]:
+    """The lines of the bytes, each with its line break, one at a time."""
+    start = 0
+    while start < len(raw):
+        end = raw.find(b"\n", start) + 1 or len(raw)
+        yield raw[start:end]
+        start = end
+
+
+# A row's line longer than this is left to the careful reader, which refuses an object or a
+# list inside a row before it takes memory; orjson reads a line whole.
+LONGEST_LINE = 64 * 1024
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _read_lines(
+    lines: Iterator[bytes], problems: _Problems, columns_for: Callable[[str], Columns]
+) -> dict[str, Any] | None:
+    """The document as tracker export writes it (see dumps), read a line at a time, each row
+    checked as it is read; None at the first line laid out otherwise or the first problem
+    (the careful reader then reads the file, and names what is wrong)."""
+    if next(lines, b"").rstrip() not in (b"{", codecs.BOM_UTF8 + b"{"):
+        return None
+    document: dict[str, Any] = {}
+    for line in lines:
+        if line == b' "tables": {\n':
+            break
+        text = line.rstrip()
+        if not text.endswith(b","):  # the tables come last
+            return None
+        try:
+            member = orjson.loads(b"{" + text[:-1] + b"}")
+        except orjson.JSONDecodeError:
+            return None
+        if len(member) != 1 or type(next(iter(member.values()))) not in _SCALARS:
+            return None
+        document.update(member)
+        _check_header(document)
+    else:
+        return None
+    schema = columns_for(document.get("schema", head_revision()))
+    tables: dict[str, list[dict[str, Any]]] = {}
+    document["tables"] = tables
+    rows: list[dict[str, Any]] | None = None  # of the list open, if one is
+    name, more = "", True  # more: a comma said another row or table follows
+    for line in lines:
+        if rows is not None and line.startswith(b"   {") and len(line) < LONGEST_LINE:
+            if not more or not _row_line(line, name, rows, schema):
+                return None
+            more = line.rstrip().endswith(b",")
+        elif rows is not None and line in (b"  ],\n", b"  ]\n") and rows and not more:
+            if not _table_fine(name, rows, schema):
+                return None
+            rows, more = None, line == b"  ],\n"
+        elif rows is None and more and line.startswith(b'  "'):
+            key, _, rest = line.strip().partition(b": ")
+            name = key[1:-1].decode("utf-8", "replace")
+            if name not in schema or name in tables or rest not in (b"[", b"[],", b"[]"):
+                return None
+            tables[name], more = [], rest != b"[]"
+            rows = tables[name] if rest == b"[" else None
+        else:
+            break
+    else:
+        return None
+    if rows is not None or more or line != b" }\n" or next(lines, b"").rstrip() != b"}":
+        return None
+    return None if any(rest.strip() for rest in lines) else document
+
+
+def _row_line(line: bytes, name: str, rows: list[dict[str, Any]], schema: Columns) -> bool:
+    """Read one row's line into `rows`; False if it is not a flat row of the table's fields
+    (its values are checked with its table's, _table_fine)."""
+    try:
+        row = orjson.loads(line.rstrip().removesuffix(b","))
+    except orjson.JSONDecodeError:
+        return False
+    if type(row) is not dict or not row.keys() <= schema[name].keys():
+        return False
+    if not _SCALARS.issuperset(map(type, row.values())):
+        return False
+    rows.append(row)
+    return True
+
+
+# A time as tracker export writes it; datetime.fromisoformat then says it is a real one.
+_UTC_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?\+00:00")
+
+
+def _table_fine(name: str, rows: list[dict[str, Any]], schema: Columns) -> bool:
+    """True when every row of the table meets what _check_row checks: every field, of its
+    column's type and size, within the model family's bounds, the ids each once. Checked
+    column by column, mostly in C over a column's values at once, not value by value (a file
+    holds a million); False where a row may not, for the careful reader to name it."""
+    columns = schema[name]
+    if set(map(len, rows)) != {len(columns)}:
+        return False
+    ids = [row["id"] for row in rows]
+    if set(map(type, ids)) != {int} or len(set(ids)) != len(ids):
+        return False
+    if not all(_column_fine(column, [row[key] for row in rows]) for key, column in columns.items()):
+        return False
+    if schema is not _COLUMNS:
+        return True
+    for key, (low, high) in _BOUNDS.get(name, {}).items():
+        numbers = [value for row in rows if isinstance(value := row.get(key), int)]
+        if numbers and ((low is not None and min(numbers) < low)
+                        or (high is not None and max(numbers) > high)):  # fmt: skip
+            return False
+    for key, words in _CHOICES_OF.get(name, ()):
+        if not {row.get(key) for row in rows} <= set(words):
+            return False
+    return all(row[now] <= row[maximum] for now, maximum in ORDERED.get(name, ()) for row in rows)
+
+
+def _column_fine(column: Column[Any], values: list[Any]) -> bool:
+    """True when every value passes _checker(column); False where one may not."""
+    kind = _kind(column)
+    types = set(map(type, values))
+    if type(None) in types:
+        if not column.nullable:
+            return False
+        types.discard(type(None))
+        values = [value for value in values if value is not None]
+    if not values:
+        return True
+    if isinstance(kind, Boolean):
+        return types == {bool}
+    if isinstance(kind, Integer):
+        return types == {int} and min(values) >= -MAX_INT - 1 and max(values) <= MAX_INT
+    if isinstance(kind, DateTime):
+        if types != {str} or not all(map(_UTC_TIME.fullmatch, values)):
+            return False
+        try:
+            list(map(datetime.fromisoformat, values))
+        except ValueError:
+            return False
+        return True
+    if isinstance(kind, String):
+        length = getattr(kind, "length", None)
+        if types != {str} or (length is not None and max(map(len, values)) > length):
+            return False
+        bad = bad_name_character if column.name in NAME_COLUMNS else bad_character
+        return bad("".join(values)) is None
+    return True
+
+
+def _read_careful(
+    raw: bytes, problems: _Problems, columns_for: Callable[[str], Columns]
+) -> dict[str, Any]:
+    """The document read by _Reader, which names the first problems it finds."""
     try:
         document = _read(raw.decode("utf-8-sig"), problems, columns_for)
     except UnicodeDecodeError as exc:
@@ -945,11 +1180,6 @@ def _parse(raw: bytes, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
     if "version" not in document:
         raise InvalidInput({"file": "has no format version"})
     problems.check()
-    tables = document.get("tables")
-    if not isinstance(tables, dict):
-        raise InvalidInput({"file": 'has no "tables" object'})
-    if len(tables.get("campaign", [])) != 1:
-        raise InvalidInput({"file": "must hold exactly one campaign"})
     return document
 
 
@@ -1055,17 +1285,19 @@ Deferred = dict[tuple[str, str], list[dict[str, int | None]]]
 
 
 def _values(
-    table: Table, row: dict[str, Any], ids: Ids, written: set[str], defer: Deferred
-) -> dict[str, Any]:
-    """A document's row as its new row: its new id, the references renumbered, times as
-    times. A reference to a row not written before it (a later row of its own table, a ship
-    named by its squadron) is written as null and set once every row is in."""
+    table: Table, row: dict[str, Any], ids: Ids, written: set[str], defer: Deferred,
+    time: Callable[[str], Any],
+) -> list[Any]:  # fmt: skip
+    """A document's row as its new row, its values in _export_plan's order: its new id, the
+    references renumbered, times as `time` makes them. A reference to a row not written
+    before it (a later row of its own table, a ship named by its squadron) is written as null
+    and set once every row is in."""
     names, refs, times, remaps = _export_plan(table)
     values = [row[name] for name in names]
     new_id = values[0] = ids[table.name][values[0]]
     for index in times:
         if values[index] is not None:
-            values[index] = datetime.fromisoformat(values[index])
+            values[index] = time(values[index])
     for index, target in refs:
         if values[index] is None:
             continue
@@ -1076,7 +1308,33 @@ def _values(
         values[index] = new
     for index, remap in remaps:
         values[index] = remap(values[index], ids)
-    return dict(zip(names, values, strict=True))
+    return values
+
+
+def _sqlite_time(value: str) -> str:
+    """A file's time (ISO 8601 with its offset, checked) as SQLAlchemy stores it in SQLite:
+    UTC, without the offset, to the microsecond."""
+    if value.endswith("+00:00") and value[10:11] == "T":
+        if len(value) == 32 and value[19] == ".":
+            return f"{value[:10]} {value[11:26]}"
+        if len(value) == 25:  # a whole second: isoformat leaves the fraction out
+            return f"{value[:10]} {value[11:19]}.000000"
+    when = datetime.fromisoformat(value).astimezone(UTC).replace(tzinfo=None)
+    return when.isoformat(sep=" ", timespec="microseconds")
+
+
+def _insert(conn: Connection, table: Table, rows: list[list[Any]]) -> None:
+    """Insert rows of _values, by one executemany. On SQLite the driver's own executemany
+    takes them as they are (times already stored text): SQLAlchemy's parameter processing
+    took as long as SQLite's writing."""
+    names = _export_plan(table)[0]
+    if conn.dialect.name != "sqlite":
+        conn.execute(table.insert(), [dict(zip(names, row, strict=True)) for row in rows])
+        return
+    columns = ", ".join(f'"{name}"' for name in names)
+    sql = f'INSERT INTO "{table.name}" ({columns}) VALUES ({", ".join("?" * len(names))})'
+    with _driver_cursor(conn, sql) as cursor:
+        cursor.executemany(sql, rows)
 
 
 WRITE_ROWS = 2000
@@ -1109,18 +1367,23 @@ def _write(
         ids[table.name] = dict(zip(old, _new_ids(conn, table, len(old)), strict=True))
     written: set[str] = set()
     defer: Deferred = {}
+    time = _sqlite_time if conn.dialect.name == "sqlite" else datetime.fromisoformat
     for table in order:
-        rows = sorted(enumerate(tables.get(table.name, [])), key=lambda item: item[1]["id"])
+        rows = tables.get(table.name, [])
+        # In id order, as tracker export writes them: no sorted copy of a large table is made.
+        ordered: Sequence[int] = range(len(rows))
+        if any(rows[n]["id"] > rows[n + 1]["id"] for n in range(len(rows) - 1)):
+            ordered = sorted(ordered, key=lambda n: rows[n]["id"])
         # A few thousand rows at a time: the new rows of a whole table at once would take as
         # much memory again as the document's.
         size = 1 if one_by_one else WRITE_ROWS
-        for start in range(0, len(rows), size):
-            part = rows[start : start + size]
-            batch = [_values(table, row, ids, written, defer) for _, row in part]
+        for start in range(0, len(ordered), size):
+            part = [(n, rows[n]) for n in ordered[start : start + size]]
+            batch = [_values(table, row, ids, written, defer, time) for _, row in part]
             if table.name == "campaign":
-                batch[0]["name"] = name
+                batch[0][_export_plan(table)[0].index("name")] = name
             try:
-                conn.execute(table.insert(), batch)
+                _insert(conn, table, batch)
             except IntegrityError as exc:
                 if not one_by_one:
                     raise _RowRefused(table.name) from exc
