@@ -20,6 +20,7 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
+from tracker.screens.library import LibraryScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
 from tracker.screens.report import ReportScreen
@@ -75,6 +76,12 @@ class CampaignScreen(TrackerScreen):
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("m", "ledger", "Mines", tooltip="The minefield ledger and fuel loss"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
+        Binding(
+            "l",
+            "library",
+            "Library",
+            tooltip="The library: ship classes and unit cards, searched and opened",
+        ),
         # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
         Binding(
             "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
@@ -90,7 +97,7 @@ class CampaignScreen(TrackerScreen):
     # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
     # adds, edits and records nothing (damage entry only records, so it stays closed).
     READ_ONLY_ACTIONS = frozenset(
-        {"back", "repairs", "roster", "ledger", "journal", "tables", "report"}
+        {"back", "repairs", "roster", "ledger", "journal", "tables", "report", "library"}
     )
 
     def __init__(self, campaign_id: int) -> None:
@@ -222,6 +229,9 @@ class CampaignScreen(TrackerScreen):
 
     def action_journal(self) -> None:
         self.app.push_screen(JournalScreen(self.campaign_id))
+
+    def action_library(self) -> None:
+        self.app.push_screen(LibraryScreen())
 
     def action_report(self) -> None:
         self.app.push_screen(ReportScreen(self.campaign_id))

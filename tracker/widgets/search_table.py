@@ -54,6 +54,13 @@ def matches(query: str, texts: Sequence[str]) -> bool:
     return any(wanted in text for text in texts)
 
 
+# The table's own keys, as a screen's help lists them (HELP_EXTRA).
+SEARCH_KEYS = [
+    ("/", "Filter the table: type any column's text; enter keeps the filter, escape clears it"),
+    ("o", "Sort by the column under the cursor (left and right choose it); again reverses"),
+]
+
+
 @dataclass(frozen=True)
 class _Row:
     key: str
@@ -96,6 +103,7 @@ class SearchTable(PlainTable):
         self.descending = False
         self._rows: list[_Row] = []
         self._labels: dict[ColumnKey, Text] = {}  # each heading as the screen gave it
+        self._widths: dict[ColumnKey, int] = {}
         self.shown_keys: list[str] = []
 
     # -- what the screen gives and asks ---------------------------------------------------
@@ -227,7 +235,7 @@ class SearchTable(PlainTable):
         if self.filtering:
             line = f"/{self.query_text}▏ enter keeps, esc clears"
         elif self.query_text:
-            line = f"/{self.query_text} (/ changes, esc in it clears)"
+            line = f"/{self.query_text}  (/ to change)"
         self.border_subtitle = Content(line) if line else None
 
     def _mark_columns(self) -> None:
@@ -241,5 +249,8 @@ class SearchTable(PlainTable):
             column.label = label
             if column.auto_width:
                 column.content_width = max(column.content_width, label.cell_len)
+            else:  # a fixed width grows to show the arrow, and shrinks back without it
+                width = self._widths.setdefault(column.key, column.width)
+                column.width = max(width, label.cell_len)
         self._clear_caches()
         self.refresh()
