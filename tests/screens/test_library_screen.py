@@ -3,44 +3,26 @@ entry under the cursor (by its row, whatever the filter and sort), whole, in the
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
 import pytest
-from campaign_files import migrated_engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from library_app import app_with_library
 from textual.widgets import Static
 
 from tracker.app import TrackerApp
-from tracker.db import session_factory
 from tracker.screens.card_detail import CardDetailScreen, abilities_text, attacks_text
 from tracker.screens.help import HelpScreen
 from tracker.screens.library import LibraryScreen
-from tracker.services import campaigns, library
 from tracker.services.roster import ATTACK_LABELS
 from tracker.widgets.search_table import SearchTable
-
-FILES = Path(__file__).resolve().parents[1] / "library_files"
-# One card of every attack row and an ability whose text spans two lines; markup in its name.
-FULL_CARD = (
-    "name,nation,unit_type,year,points,armor,vital_armor,hull_points,speed,attack_main,"
-    "attack_secondary,attack_tertiary,attack_anti_air,attack_asw,attack_torpedo,attack_bomb,"
-    "abilities\n"
-    "Kreuzer [b]K[/b],Germany,cruiser,1940,31,5,12,4,2,6 5 4 -,3 2 - -,2 - - -,4 - - -,"
-    '1 - - -,4 3 - -,2 - - -,"Radar: reroll one miss\nat night as well\n\nFlagship: +1"\n'
-)
 
 
 @pytest.fixture
 def library_app(tmp_path: Path) -> TrackerApp:
-    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
-    campaign_id = campaigns.create_campaign(factory, name="Pacific 1942").id
-    for name in ("cards-300.csv", "classes-60.csv"):
-        library.import_library(factory, raw=(FILES / name).read_bytes())
-    library.import_library(factory, raw=FULL_CARD.encode())
-    return TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    return app_with_library(tmp_path / "campaign.db")
 
 
 def _detail_text(app: TrackerApp) -> str:

@@ -105,6 +105,8 @@ class CardDetailScreen(TrackerScreen):
         kind = "Unit card" if isinstance(self.entry, UnitCardRead) else "Ship class"
         self.title = f"{kind}: {self.entry.name} ({self.entry.nation})"
         self.query_one("#card-fields").border_title = kind
+        if isinstance(self.entry, UnitCardRead):
+            self.query_one("#card-play").border_title = "Attack dice by range, abilities"
 
     def action_back(self) -> None:
         self.dismiss()

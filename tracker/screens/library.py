@@ -28,8 +28,8 @@ from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
          "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
 CARD_COLUMNS = (("Unit", 20), ("Nation", 9), ("Type", 10), ("Year", 4), ("Pts", 3),
-                ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 26),
-                ("Abilities", 15))  # fmt: skip
+                ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 24),
+                ("Abilities", 13))  # fmt: skip
 CLASS_COLUMNS = (("Class", 22), ("Type", 4), ("Nation", 10), ("Size", 4), ("Kn", 3),
                  ("Armour", 6), ("Str", 3), ("Flot", 4), ("Pts", 4), ("Batteries", 30))  # fmt: skip
 
