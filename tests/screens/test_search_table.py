@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 
 from tracker.widgets.search_table import SearchTable
@@ -139,3 +140,18 @@ async def test_keys_typed_into_the_filter_line_do_not_reach_the_screen() -> None
         assert app.is_running
         assert table.query_text == "qo"
         assert table.sorted_by is None
+
+
+async def test_a_burst_of_keys_after_the_slash_lands_in_the_filter_line() -> None:
+    rows = [("1", ["Hood", "UK", 30]), ("2", ["Bismarck", "Germany", 32])]
+    app = TableApp(rows)
+    async with app.run_test() as pilot:
+        table = app.query_one(SearchTable)
+        # Posted at once, as a terminal delivers a fast typist's keys (or a paste).
+        for key, character in (("slash", "/"), ("g", "g"), ("e", "e"), ("enter", "\r")):
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert table.query_text == "ge"
+        assert _shown(table) == ["2"]
+        assert not table.filtering

@@ -152,6 +152,16 @@ class SearchTable(PlainTable):
 
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:
+            # Taken here, not left to the bindings: a binding runs once the key has bubbled
+            # up to the app, after the keys typed next (a burst, a paste) reached the table.
+            if event.key == "slash":
+                self.action_filter()
+            elif event.key == "o":
+                self.action_sort()
+            else:
+                return
+            event.stop()
+            event.prevent_default()
             return
         if event.key == "escape":
             self._close(clear=True)
