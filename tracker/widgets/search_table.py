@@ -108,6 +108,9 @@ class SearchTable(PlainTable):
 
     # -- what the screen gives and asks ---------------------------------------------------
 
+    def on_mount(self) -> None:
+        self._show_titles()
+
     def show(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
         """Every row the table holds, each with its key; the filter and sort are kept."""
         self._rows = [_row(key, cells) for key, cells in rows]
