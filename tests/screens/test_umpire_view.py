@@ -50,8 +50,8 @@ from tracker.services import campaigns, mines, roster
 # What only a side's owner may see: secret minefields' places, minelayers and notes (one side
 # with a passphrase, one without), which submarine marker is the real one, and the passphrase.
 SECRETS = ("off Lobos", "Teviot Bank", "Punta del Este", "Tacoma", "REAL", ": decoy", PASSPHRASE)
-# The app's own keys a footer may show besides the screen's.
-APP_ACTIONS = frozenset({"quit", "help", "command_palette"})
+# The app's own keys a footer may show besides the screen's, and a search table's (they look).
+APP_ACTIONS = frozenset({"quit", "help", "command_palette", "filter", "sort"})
 S = TypeVar("S", bound=Screen[Any])
 
 
@@ -348,7 +348,18 @@ def _every_tracker_screen() -> list[type[TrackerScreen]]:
 KEPT = {
     "WelcomeScreen": {"open"},
     # The reports are for everyone: only what is revealed (RULES.md §Secrets).
-    "CampaignScreen": {"back", "repairs", "roster", "ledger", "journal", "tables", "report"},
+    "CampaignScreen": {
+        "back",
+        "repairs",
+        "roster",
+        "ledger",
+        "journal",
+        "tables",
+        "report",
+        "library",
+    },
+    "LibraryScreen": {"back"},
+    "CardDetailScreen": {"back"},
     "RecordSheetScreen": {"back", "journal", "print_sheet"},
     "ShipDetailScreen": {"back", "service_record", "history"},
     "ShipHistoryScreen": {"back"},

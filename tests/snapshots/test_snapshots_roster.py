@@ -78,3 +78,8 @@ async def test_search_for_a_marker_shows_the_final_target_only(fleet_app: Tracke
         preview = str(screen.query_one("#form-preview", Static).render())
     # The final target only: no 4+ before the Elusive Quarry, and the d6 read against 5+.
     assert preview.splitlines() == ["Target: 5+", "d6 4: not found"]
+
+
+def test_roster_filtered(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
+    # The U-boats only, by any column's text: "2 of 3" above the table, the filter below it.
+    assert snap_compare(fleet_app, terminal_size=SIZE, press=["f", "slash", *"u-", "enter"])

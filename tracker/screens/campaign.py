@@ -33,7 +33,7 @@ from tracker.widgets.plain import PlainTable
 # screen, they and their services held up the campaign list at every start (about a fifth of the
 # CPU time to the list). Once the list is shown a thread imports them, so a key finds them ready.
 NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "scenario",
-                "repairs", "report", "critical_tables")  # fmt: skip
+                "repairs", "report", "critical_tables", "library")  # fmt: skip
 
 
 def import_next_screens() -> None:
@@ -79,6 +79,12 @@ class CampaignScreen(TrackerScreen):
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("m", "ledger", "Mines", tooltip="The minefield ledger and fuel loss"),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
+        Binding(
+            "l",
+            "library",
+            "Library",
+            tooltip="The library: ship classes and unit cards, searched and opened",
+        ),
         # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
         Binding(
             "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
@@ -94,7 +100,7 @@ class CampaignScreen(TrackerScreen):
     # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
     # adds, edits and records nothing (damage entry only records, so it stays closed).
     READ_ONLY_ACTIONS = frozenset(
-        {"back", "repairs", "roster", "ledger", "journal", "tables", "report"}
+        {"back", "repairs", "roster", "ledger", "journal", "tables", "report", "library"}
     )
 
     def __init__(self, campaign_id: int) -> None:
@@ -243,6 +249,11 @@ class CampaignScreen(TrackerScreen):
         from tracker.screens.journal import JournalScreen
 
         self.app.push_screen(JournalScreen(self.campaign_id))
+
+    def action_library(self) -> None:
+        from tracker.screens.library import LibraryScreen
+
+        self.app.push_screen(LibraryScreen())
 
     def action_report(self) -> None:
         from tracker.screens.report import ReportScreen

@@ -33,6 +33,7 @@ from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 from tracker.widgets.tones import ALERT, CAUTION, ERROR, NOTICE, SECRET, toned
 
 STATUS_STYLE = {
@@ -123,7 +124,8 @@ def complete_fields() -> list[FieldSpec]:
 class LedgerScreen(OwnerViewScreen):
     """Minefields above, ships' counters and fuel below."""
 
-    HELP_EXTRA = [("enter", "The selected minefield's path and notes")]
+    HELP_EXTRA = [("enter", "The selected minefield's path and notes"), *SEARCH_KEYS]
+    FOOTER_DROPS = ("sort", "filter")  # the minefield table's keys: in help when the footer is full
 
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
@@ -175,7 +177,7 @@ class LedgerScreen(OwnerViewScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="ledger-heading", markup=False)
-        yield PlainTable(id="minefield-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="minefield-table", title="Minefields", zebra_stripes=True)
         yield Static("", id="minefield-detail", markup=False)
         yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
@@ -186,7 +188,6 @@ class LedgerScreen(OwnerViewScreen):
                              ("Status", 9), ("Laid by", 20), ("Turns", 5), ("Anchor", 8),
                              ("Notes", 10)):  # fmt: skip
             fields.add_column(label, width=width)
-        fields.border_title = "Minefields"
         counters = self.query_one("#counter-table", DataTable)
         for label, width in (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6),
                              ("Torp", 4), ("Mines", 5), ("Hull", 4), ("Gun", 3),
@@ -243,16 +244,11 @@ class LedgerScreen(OwnerViewScreen):
             heading.append("\nNo boundaries yet" + self.hint(": b adds one (two sea areas of "
                            "your map)") + ".", style="dim")  # fmt: skip
         self.query_one("#ledger-heading", Static).update(heading)
-        table = self.query_one("#minefield-table", DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for field in view.minefields:
-            table.add_row(*minefield_row(field))
-        if view.minefields:
-            table.move_cursor(row=min(max(cursor, 0), len(view.minefields) - 1))
-        else:
-            table.add_row("", Text("No minefield yet" + self.hint(": n sows one, a drops them "
-                                   "from the air") + ".", style="dim"))  # fmt: skip
+        rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
+        if not rows:
+            rows = [("none", ["", Text("No minefield yet" + self.hint(": n sows one, a drops "
+                                       "them from the air") + ".", style="dim")])]  # fmt: skip
+        self.query_one("#minefield-table", SearchTable).show(rows)
         self._show_detail()
         counters = self.query_one("#counter-table", DataTable)
         counters.clear()
@@ -285,8 +281,12 @@ class LedgerScreen(OwnerViewScreen):
                 self.notify("No minefield yet: n sows one, a drops them from the air.",
                             severity="warning")  # fmt: skip
             return None
-        row = self.query_one("#minefield-table", DataTable).cursor_row
-        return self.view.minefields[min(max(row, 0), len(self.view.minefields) - 1)]
+        key = self.query_one("#minefield-table", SearchTable).selected_key()
+        field = next((field for field in self.view.minefields if str(field.id) == key), None)
+        if field is None and not quiet:
+            self.notify("No minefield shown: the filter hides them all (/ then escape clears it).",
+                        severity="warning")  # fmt: skip
+        return field
 
     def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
         def done(result: object) -> None:

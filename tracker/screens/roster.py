@@ -40,6 +40,7 @@ from tracker.services.roster import (
 from tracker.services.sealing import Sealed
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import refill
 from tracker.widgets.tones import ALERT, CAUTION, ERROR, GOOD_STRONG, toned
 
@@ -171,6 +172,8 @@ class RosterScreen(OwnerViewScreen):
     ]  # fmt: skip
     # The umpire's view: the opponent view only, never the owner's notes or the passphrase.
     READ_ONLY_ACTIONS = frozenset({"back"})
+    HELP_EXTRA = SEARCH_KEYS
+    FOOTER_DROPS = ("sort", "filter")  # the unit table's keys: in help when the footer is full
 
     def __init__(self, side_id: int) -> None:
         super().__init__()
@@ -180,14 +183,13 @@ class RosterScreen(OwnerViewScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="roster-heading", markup=False)
-        yield PlainTable(id="unit-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="unit-table", title="Units", zebra_stripes=True)
         yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         units = self.query_one("#unit-table", DataTable)
         units.add_columns("Unit", "Type", "Pts", "Spd", "A/VA/HP", "Dmg", "Attacks", "Abilities")
-        units.border_title = "Units"
         markers = self.query_one("#marker-table", DataTable)
         markers.add_columns("Marker", "Sector", "State", "Identity", "Seal")
         markers.border_title = "Submarine markers"
@@ -218,8 +220,9 @@ class RosterScreen(OwnerViewScreen):
         if view.owner_view:
             heading.append("   OWNER VIEW: hide it before the opponent looks (v)", CAUTION)
         self.query_one("#roster-heading", Static).update(heading)
-        refill(self.query_one("#unit-table", DataTable),
-               ((str(unit.id), unit_row(unit)) for unit in view.units))  # fmt: skip
+        self.query_one("#unit-table", SearchTable).show(
+            (str(unit.id), unit_row(unit)) for unit in view.units
+        )
         names = {unit.id: unit.name for unit in view.units}
         refill(
             self.query_one("#marker-table", DataTable),
@@ -230,8 +233,12 @@ class RosterScreen(OwnerViewScreen):
         if self.view is None or not self.view.units:
             self.notify("No unit yet: press a to add one.", severity="warning")
             return None
-        row = self.query_one("#unit-table", DataTable).cursor_row
-        return self.view.units[min(max(row, 0), len(self.view.units) - 1)]
+        key = self.query_one("#unit-table", SearchTable).selected_key()
+        unit = next((unit for unit in self.view.units if str(unit.id) == key), None)
+        if unit is None:
+            self.notify("No unit shown: the filter hides them all (/ then escape clears it).",
+                        severity="warning")  # fmt: skip
+        return unit
 
     def _marker_row(self) -> int:
         count = len(self.view.markers) if self.view else 0

@@ -1,0 +1,112 @@
+"""A library entry opened from the library: a War at Sea unit card or an SMR2 ship class, whole.
+
+Every field the entry declares, with its label; a card's attack dice as the card prints them
+(main, secondary, tertiary, AA, ASW, torpedo, bombs: docs/RULES.md §Subs) and its abilities,
+each with its text, line breaks kept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.services.fields import rules
+from tracker.services.library import ShipClassRead, UnitCardRead
+from tracker.services.roster import ATTACK_LABELS
+
+# Shown elsewhere on the view (dice, abilities) or not the player's (the row's id and version).
+NOT_LISTED = frozenset({"id", "version", "attacks", "abilities"})
+RANGES = ("r0", "r1", "r2", "r3")
+
+
+def fields_text(entry: UnitCardRead | ShipClassRead) -> Text:
+    """Each declared field as `Label  value`, a blank shown in the declaration's words."""
+    text = Text()
+    shown = [rule for rule in rules(type(entry)) if rule.key not in NOT_LISTED]
+    width = max(len(rule.label) for rule in shown)
+    for rule in shown:
+        value = getattr(entry, rule.key)
+        text.append(f"{rule.label:<{width}}  ", style="bold")
+        if value is None or value == "":
+            text.append(rule.blank or "-", style="dim")
+        else:
+            lines = str(value).splitlines() or [""]
+            text.append(lines[0])
+            for line in lines[1:]:
+                text.append("\n" + " " * (width + 2) + line)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def attacks_text(attacks: dict[str, list[int | None]]) -> Text:
+    """The attack dice by range, one row per weapon in the card's order; "-" where it has none."""
+    text = Text()
+    rows = [row for row in ATTACK_LABELS if attacks.get(row)]
+    if not rows:
+        return Text("No attacks", style="dim")
+    width = max(len(ATTACK_LABELS[row]) for row in rows)
+    text.append(f"{'Attack':<{width}}  " + "  ".join(f"{r:>2}" for r in RANGES), style="bold")
+    for row in rows:
+        dice = list(attacks[row]) + [None] * (len(RANGES) - len(attacks[row]))
+        cells = "  ".join(f"{'-' if d is None else d:>2}" for d in dice[: len(RANGES)])
+        text.append(f"\n{ATTACK_LABELS[row]:<{width}}  {cells}")
+    return text
+
+
+def abilities_text(abilities: list[dict[str, str]]) -> Text:
+    """Each ability's name, then its text indented, its own line breaks kept."""
+    if not abilities:
+        return Text("No special abilities", style="dim")
+    text = Text()
+    for n, ability in enumerate(abilities):
+        if n:
+            text.append("\n")
+        text.append(ability.get("name", ""), style="bold")
+        for line in (ability.get("text") or "").splitlines():
+            text.append("\n  " + line)
+    return text
+
+
+class CardDetailScreen(TrackerScreen):
+    """One library entry, read only: its fields on the left, dice and abilities on the right."""
+
+    BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to the library")]
+    READ_ONLY_ACTIONS = frozenset({"back"})
+
+    def __init__(self, entry: UnitCardRead | ShipClassRead) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="card-body"):
+            with VerticalScroll(id="card-fields"):
+                yield Static(fields_text(self.entry), markup=False)
+            if isinstance(self.entry, UnitCardRead):
+                with VerticalScroll(id="card-play"):
+                    yield Static(attacks_text(self._json("attacks", {})), id="card-attacks",
+                                 markup=False)  # fmt: skip
+                    yield Static(abilities_text(self._json("abilities", [])),
+                                 id="card-abilities", markup=False)  # fmt: skip
+        yield Footer(compact=True)
+
+    def _json(self, key: str, empty: Any) -> Any:
+        return json.loads(getattr(self.entry, key) or "null") or empty
+
+    def on_mount(self) -> None:
+        kind = "Unit card" if isinstance(self.entry, UnitCardRead) else "Ship class"
+        self.title = f"{kind}: {self.entry.name} ({self.entry.nation})"
+        self.query_one("#card-fields").border_title = kind
+        if isinstance(self.entry, UnitCardRead):
+            self.query_one("#card-play").border_title = "Attack dice by range, abilities"
+
+    def action_back(self) -> None:
+        self.dismiss()

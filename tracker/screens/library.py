@@ -1,0 +1,134 @@
+"""The library of the campaign file: its SMR2 ship classes and War at Sea unit cards, searched.
+
+Both tables filter as the player types (/) and sort by any column (o); enter opens an entry
+whole. Read only: entries come in by import (`tracker library import`) and are picked into a
+fleet or a squadron from the roster and the record sheet.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
+from tracker.screens.card_detail import CardDetailScreen
+from tracker.services import library
+from tracker.services.library import ShipClassRead, UnitCardRead
+from tracker.services.roster import ATTACK_LABELS
+from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
+
+# Short names of the attack rows, in the card's order, for a table cell.
+SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
+         "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
+CARD_COLUMNS = (("Unit", 20), ("Nation", 9), ("Type", 10), ("Year", 4), ("Pts", 3),
+                ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 24),
+                ("Abilities", 13))  # fmt: skip
+CLASS_COLUMNS = (("Class", 22), ("Type", 4), ("Nation", 10), ("Size", 4), ("Kn", 3),
+                 ("Armour", 6), ("Str", 3), ("Flot", 4), ("Pts", 4), ("Batteries", 30))  # fmt: skip
+
+
+def _cut(text: str) -> Text:
+    return Text(" · ".join(line for line in text.splitlines() if line.strip()),
+                overflow="ellipsis", no_wrap=True)  # fmt: skip
+
+
+def card_row(card: UnitCardRead) -> list[Any]:
+    """A card's row: what tells cards apart at a glance, its dice as the card prints them."""
+    attacks: dict[str, list[int | None]] = json.loads(card.attacks or "{}")
+    dice = ", ".join(
+        f"{SHORT[row]} " + " ".join("-" if d is None else str(d) for d in attacks[row])
+        for row in ATTACK_LABELS if attacks.get(row)
+    )  # fmt: skip
+    abilities = [ability["name"] for ability in json.loads(card.abilities or "[]")]
+    return [
+        Text(card.name, style="bold"), card.nation, str(card.unit_type),
+        "" if card.year is None else card.year, card.points,
+        f"{card.armor}/{card.vital_armor}/{card.hull_points}", card.speed,
+        _cut(dice), _cut("\n".join(abilities)),
+    ]  # fmt: skip
+
+
+def class_row(ship_class: ShipClassRead) -> list[Any]:
+    """A class's row, as its data sheet heads it."""
+    c = ship_class
+    return [Text(c.name, style="bold"), c.type_abbrev, c.nation, f"{c.size_modifier:+d}",
+            c.speed_kn, c.armour_class, c.structure, c.flotation, c.points,
+            _cut(c.batteries)]  # fmt: skip
+
+
+def _columns(table: DataTable[Any], columns: Sequence[tuple[str, int]]) -> None:
+    for label, width in columns:
+        table.add_column(label, width=width)
+
+
+class LibraryScreen(TrackerScreen):
+    """Ship classes above, unit cards below; tab moves between them, enter opens an entry."""
+
+    HELP_EXTRA = [("enter", "Open the card or class under the cursor: every field"), *SEARCH_KEYS]
+    BINDINGS = [
+        Binding("escape", "back", "Back", tooltip="Back to the campaign"),
+        Binding("tab", "app.focus_next", "Table", tooltip="Switch between classes and cards"),
+    ]
+    READ_ONLY_ACTIONS = frozenset({"back"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unit_cards: dict[str, UnitCardRead] = {}
+        self.ship_classes: dict[str, ShipClassRead] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="library-heading", markup=False)
+        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
+        yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "Library"
+        _columns(self.query_one("#class-table", DataTable), CLASS_COLUMNS)
+        _columns(self.query_one("#card-table", DataTable), CARD_COLUMNS)
+        self.query_one("#card-table", DataTable).focus()
+
+    def reload(self) -> None:
+        self.load(Call(library.classes, self.factory), self._show_classes)
+        self.load(Call(library.cards, self.factory), self._show_cards)
+
+    def _show_classes(self, classes: tuple[ShipClassRead, ...]) -> None:
+        self.ship_classes = {str(c.id): c for c in classes}
+        self.query_one("#class-table", SearchTable).show(
+            (key, class_row(c)) for key, c in self.ship_classes.items()
+        )
+        self._heading()
+
+    def _show_cards(self, cards: tuple[UnitCardRead, ...]) -> None:
+        self.unit_cards = {str(card.id): card for card in cards}
+        self.query_one("#card-table", SearchTable).show(
+            (key, card_row(card)) for key, card in self.unit_cards.items()
+        )
+        self._heading()
+
+    def _heading(self) -> None:
+        heading = Text()
+        heading.append(f"{len(self.ship_classes)} ship classes, {len(self.unit_cards)} unit cards",
+                       style="bold")  # fmt: skip
+        heading.append("   / filters, o sorts by the column under the cursor, enter opens")
+        if not self.ship_classes and not self.unit_cards:
+            heading.append("\nThe library is empty: tracker library import FILE adds entries.")
+        self.query_one("#library-heading", Static).update(heading)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        key = str(event.row_key.value)
+        cards = event.data_table.id == "card-table"
+        entry = (self.unit_cards if cards else self.ship_classes).get(key)
+        if entry is not None:
+            self.app.push_screen(CardDetailScreen(entry))
+
+    def action_back(self) -> None:
+        self.dismiss()

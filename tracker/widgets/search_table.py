@@ -1,0 +1,269 @@
+"""A table the player filters by typing and sorts by any column, the cursor kept on its row.
+
+`/` opens the filter line (in the table's lower border) and every key typed narrows the rows
+to those with the text in any column: the text is literal (`%`, `_`, `[` and `*` match
+themselves) and case does not matter. Escape clears and closes it; enter closes it and keeps
+the filter. `o` sorts by the column under the cursor (left and right move it), again reverses.
+The upper border says how many rows are shown of how many ("Units · 12 of 275").
+
+A screen gives every row with its key (`show`) and asks which row is selected by key
+(`selected_key`), never by position: the rows on screen are a filtered, sorted view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets.data_table import ColumnKey
+
+from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import refill
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+# Blank cells ("", "-") sort after every value, whichever way the column is sorted.
+BLANKS = frozenset({"", "-", "—"})
+
+
+def cell_text(cell: Any) -> str:
+    """A cell's text as the player reads it on screen."""
+    if isinstance(cell, Text):
+        return cell.plain
+    return "" if cell is None else str(cell)
+
+
+def sort_key(cell: Any) -> tuple[int, float, str]:
+    """How a cell sorts: numbers by value (9 before 10), before text, case ignored."""
+    if isinstance(cell, (int, float)) and not isinstance(cell, bool):
+        return (0, float(cell), "")
+    text = cell_text(cell).strip()
+    if NUMBER.fullmatch(text):
+        return (0, float(text), "")
+    return (1, 0.0, text.casefold())
+
+
+def matches(query: str, texts: Sequence[str]) -> bool:
+    """Whether a row (its cells' texts, case-folded) holds the query as typed, literally."""
+    wanted = query.casefold()
+    return any(wanted in text for text in texts)
+
+
+# The table's own keys, as a screen's help lists them (HELP_EXTRA).
+SEARCH_KEYS = [
+    ("/", "Filter the table: type any column's text; enter keeps the filter, escape clears it"),
+    ("o", "Sort by the column under the cursor (left and right choose it); again reverses"),
+]
+
+
+@dataclass(frozen=True)
+class _Row:
+    key: str
+    cells: tuple[Any, ...]
+    texts: tuple[str, ...]  # case-folded, for the filter
+    keys: tuple[tuple[int, float, str], ...]  # one sort key per cell
+    blank: tuple[bool, ...]
+
+
+def _row(key: str, cells: Sequence[Any]) -> _Row:
+    texts = tuple(cell_text(cell) for cell in cells)
+    return _Row(
+        key,
+        tuple(cells),
+        tuple(text.casefold() for text in texts),
+        tuple(sort_key(cell) for cell in cells),
+        tuple(text.strip() in BLANKS for text in texts),
+    )
+
+
+class SearchTable(PlainTable):
+    """A row table with a filter line and a sort key; every str shown as typed."""
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter", key_display="/",
+                tooltip="Filter the rows: type any column's text; escape clears"),
+        Binding("o", "sort", "Sort",
+                tooltip="Sort by the column under the cursor (left, right); again reverses"),
+    ]  # fmt: skip
+
+    def __init__(self, *args: Any, title: str = "", **kwargs: Any) -> None:
+        kwargs.setdefault("cursor_type", "row")
+        super().__init__(*args, **kwargs)
+        self.heading = title
+        self.pointed = False  # the player chose a column: its heading is marked
+        self.query_text = ""
+        self.filtering = False
+        self.pointer = 0  # the column `o` sorts by (the cursor's column in a row table)
+        self.sorted_by: int | None = None
+        self.descending = False
+        self._rows: list[_Row] = []
+        self._labels: dict[ColumnKey, Text] = {}  # each heading as the screen gave it
+        self._widths: dict[ColumnKey, int] = {}
+        self.shown_keys: list[str] = []
+
+    # -- what the screen gives and asks ---------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._show_titles()
+
+    def show(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        """Every row the table holds, each with its key; the filter and sort are kept."""
+        self._rows = [_row(key, cells) for key, cells in rows]
+        self._apply()
+
+    @property
+    def total(self) -> int:
+        return len(self._rows)
+
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor, or None when no row is shown."""
+        if not self.row_count or self.cursor_row < 0:
+            return None
+        value = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        return str(value) if value is not None else None
+
+    def select_key(self, key: str) -> None:
+        """Put the cursor on the row of `key`, when it is shown."""
+        if key in self.shown_keys:
+            self.move_cursor(row=self.shown_keys.index(key), animate=False)
+
+    def set_filter(self, text: str) -> None:
+        self.query_text = text
+        self._apply()
+
+    def sort_by(self, column: int, *, descending: bool = False) -> None:
+        self.pointer = column
+        self.sorted_by, self.descending = column, descending
+        self._apply()
+
+    # -- the filter line --------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        self.filtering = True
+        self._show_titles()
+
+    def _close(self, *, clear: bool) -> None:
+        self.filtering = False
+        if clear:
+            self.query_text = ""
+        self._apply()
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.filtering:
+            # Taken here, not left to the bindings: a binding runs once the key has bubbled
+            # up to the app, after the keys typed next (a burst, a paste) reached the table.
+            if event.key == "slash":
+                self.action_filter()
+            elif event.key == "o":
+                self.action_sort()
+            else:
+                return
+            event.stop()
+            event.prevent_default()
+            return
+        if event.key == "escape":
+            self._close(clear=True)
+        elif event.key == "enter":
+            self._close(clear=False)
+        elif event.key == "backspace":
+            self.set_filter(self.query_text[:-1])
+        elif event.key == "ctrl+u":
+            self.set_filter("")
+        elif event.is_printable and event.character:
+            self.set_filter(self.query_text + event.character)
+        else:
+            return  # up, down, page keys move the cursor while the line is open
+        event.stop()
+        event.prevent_default()
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.filtering:
+            self.set_filter(self.query_text + " ".join(event.text.splitlines()))
+            event.stop()
+
+    # -- sorting ------------------------------------------------------------------------------
+
+    def action_sort(self) -> None:
+        if not self.columns:
+            return
+        self.pointed = True
+        if self.sorted_by == self.pointer:
+            self.descending = not self.descending
+        else:
+            self.sorted_by, self.descending = self.pointer, False
+        self._apply()
+
+    def _point(self, step: int) -> None:
+        self.pointed = True
+        self.pointer = min(max(self.pointer + step, 0), len(self.columns) - 1)
+        self._mark_columns()
+        if self.pointer < len(self.columns):
+            self.scroll_to_region(self._get_column_region(self.pointer), animate=False, force=True)
+
+    def action_cursor_left(self) -> None:
+        if self.cursor_type == "row":
+            self._point(-1)
+        else:
+            super().action_cursor_left()
+            self.pointer = self.cursor_column
+
+    def action_cursor_right(self) -> None:
+        if self.cursor_type == "row":
+            self._point(1)
+        else:
+            super().action_cursor_right()
+            self.pointer = self.cursor_column
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _ordered(self) -> list[_Row]:
+        rows = [row for row in self._rows if matches(self.query_text, row.texts)]
+        column = self.sorted_by
+        if column is None or column >= len(self.columns):
+            return rows
+        values = [row for row in rows if column < len(row.cells) and not row.blank[column]]
+        blanks = [row for row in rows if column >= len(row.cells) or row.blank[column]]
+        values.sort(key=lambda row: row.keys[column], reverse=self.descending)
+        return values + blanks
+
+    def _apply(self) -> None:
+        rows = self._ordered()
+        self.shown_keys = [row.key for row in rows]
+        refill(self, ((row.key, row.cells) for row in rows))
+        self._mark_columns()
+        self._show_titles()
+
+    def _show_titles(self) -> None:
+        counted = self.heading
+        if self.query_text or self.filtering:
+            shown = f"{len(self.shown_keys)} of {len(self._rows)}"
+            counted = f"{self.heading} · {shown}" if self.heading else shown
+        self.border_title = Content(counted) if counted else None
+        line = ""
+        if self.filtering:
+            line = f"/{self.query_text}▏ enter keeps, esc clears"
+        elif self.query_text:
+            line = f"/{self.query_text}  (/ to change)"
+        self.border_subtitle = Content(line) if line else None
+
+    def _mark_columns(self) -> None:
+        """The sorted column's heading with its arrow, the one `o` would sort by underlined."""
+        for index, column in enumerate(self.ordered_columns):
+            label = self._labels.setdefault(column.key, column.label.copy()).copy()
+            if index == self.sorted_by:
+                label.append(" ▼" if self.descending else " ▲")
+            if index == self.pointer and self.pointed and len(self.columns) > 1:
+                label.stylize("underline")
+            column.label = label
+            if column.auto_width:
+                column.content_width = max(column.content_width, label.cell_len)
+            else:  # a fixed width grows to show the arrow, and shrinks back without it
+                width = self._widths.setdefault(column.key, column.width)
+                column.width = max(width, label.cell_len)
+        self._clear_caches()
+        self.refresh()
