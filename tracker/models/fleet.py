@@ -32,10 +32,15 @@ class RatingBase(SQLModel):
     )
 
 
-class Commander(RatingBase, Versioned, table=True):
+class CommanderBase(RatingBase):
+    """A commander: a rating with a name (SMR2 §3.1)."""
+
+    name: str = field("", label="Name", max_length=60)
+
+
+class Commander(CommanderBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    name: str = field("", label="Name", max_length=60)
     air: bool = Field(default=False)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
@@ -50,10 +55,8 @@ class CrewUpdate(RatingBase):
     version: int | None = None
 
 
-class CommanderUpdate(CrewUpdate):
+class CommanderUpdate(CommanderBase, CrewUpdate):
     """A commander rolled or bought again (named, unlike a crew)."""
-
-    name: str = field("", label="Name", max_length=60)
 
 
 class Crew(RatingBase, Versioned, table=True):
@@ -62,6 +65,40 @@ class Crew(RatingBase, Versioned, table=True):
     roll_modified: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
+
+
+class CrewRead(RatingBase):
+    """A crew as the record sheet shows it: its rating as stored, with what the rules make of
+    it (SMR2 §3.2); read as stored, never refused (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    roll_modified: int | None = None
+    grade: int
+    quality: str
+    modifier_base: int
+    modifier_now: int
+    cost_percent: int
+    version: int = 1  # the row version read: the edit form sends it back
+
+
+class CommanderRead(CommanderBase):
+    """A commander as the record sheet shows it: his rating as stored, with what the rules
+    make of it (SMR2 §3.1); read as stored, never refused (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    air: bool
+    grade: int
+    rating: str
+    modifier_base: int
+    modifier_now: int
+    radius_base_cm: int
+    radius_now_cm: int
+    command_limit: int
+    cost: int
+    status: str
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 class SquadronBase(SQLModel):
@@ -230,3 +267,30 @@ class BatteryRead(BatteryBase):
     model_config = SQLModelConfig(frozen=True)
     id: int
     version: int = 1
+
+
+class ShipRead(ShipBase):
+    """A ship as the record sheet shows it: its values as stored, never refused
+    (models.fields.read), with what the rules make of them (SMR2 §2, §3)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    structure_third: bool
+    flotation_third: bool
+    crew_percent: int
+    points_total: int
+    base_width_cm: float
+    sunk: bool
+    condition: str
+    squadron_id: int
+    original_squadron_id: int
+    out_of_command: bool
+    batteries: tuple[BatteryRead, ...] = ()
+    campaign_id: int = 0
+    # The crew the ship took with it from its first squadron (SMR2 §3.2); None: its squadron's.
+    own_crew: CrewRead | None = None
+    # The row version read (models.versioned): an edit form sends it back as expected_version.
+    version: int = 1
+    # The critical hits in force (neither repaired nor undone), and the newest one's effect.
+    criticals_in_force: int = 0
+    newest_critical: str = ""

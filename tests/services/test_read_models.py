@@ -1,0 +1,81 @@
+"""What a screen shows comes back as its family's read model: each field it shares with the form
+is the one declaration (label, help, bounds), and a stored row is read as stored, with what the
+rules derive from it beside."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from tracker.models.fields import read, rule_of
+from tracker.models.fleet import Crew, Ship
+from tracker.screens import ship_forms
+from tracker.screens.form import FieldSpec
+from tracker.services import views
+
+# Each read model a screen shows, with the form that edits what it shows.
+READS: dict[str, tuple[type[BaseModel], Callable[[], list[FieldSpec]]]] = {
+    "ship": (views.ShipView, lambda: ship_forms.ship_fields(None)),
+    "commander": (views.CommanderView, lambda: ship_forms.commander_fields(None)),
+    "crew": (views.CrewView, lambda: ship_forms.crew_fields(None)),
+}
+
+
+@pytest.mark.parametrize("name", READS)
+def test_a_read_models_labels_are_the_ones_its_form_shows(name: str) -> None:
+    model, form = READS[name]
+    specs = form()
+    assert specs
+    for spec in specs:
+        rule = rule_of(spec.key, model.model_fields[spec.key])
+        # The form adds what a blank means to the label, never other words.
+        assert spec.label.startswith(rule.label), (spec.key, spec.label, rule.label)
+        assert (spec.low, spec.high, spec.options) == (rule.low, rule.high, rule.options)
+
+
+@pytest.mark.parametrize("name", READS)
+def test_a_read_model_is_frozen(name: str) -> None:
+    model, _ = READS[name]
+    assert model.model_config.get("frozen") is True
+
+
+# Stored values, today's bounds or not: an older file's row is shown as it is.
+_int = st.integers(-(2**31), 2**31 - 1)
+_text = st.text(max_size=80)
+
+
+@given(
+    values=st.fixed_dictionaries(
+        {"name": _text, "class_name": _text, "speed_kn": _int, "structure_max": _int,
+         "structure_now": _int, "fire_markers": _int, "notes": st.text(max_size=500)}
+    ),
+    derived=st.fixed_dictionaries({"crew_percent": _int, "points_total": _int,
+                                   "out_of_command": st.booleans()}),
+)  # fmt: skip
+def test_a_ship_row_is_read_as_stored_with_what_is_derived(
+    values: dict[str, Any], derived: dict[str, Any]
+) -> None:
+    row = Ship(id=7, side_id=1, squadron_id=2, original_squadron_id=2, version=4, **values)
+    shown: Any = read(views.ShipView, row, structure_third=False, flotation_third=False,
+                      base_width_cm=1.0, **derived)  # fmt: skip
+    for key, value in {**values, **derived, "id": 7, "version": 4, "squadron_id": 2}.items():
+        assert getattr(shown, key) == value, key
+    # What neither the row nor the caller gives takes the read model's default.
+    assert (shown.batteries, shown.own_crew, shown.criticals_in_force) == ((), None, 0)
+
+
+@given(training=_int, roll=st.none() | _int, grade=_int, quality=_text)
+def test_a_derived_value_wins_over_the_rows(
+    training: int, roll: int | None, grade: int, quality: str
+) -> None:
+    row = Crew(id=1, campaign_id=1, training=training, roll=roll, grade=grade, modifier_now=0)
+    shown: Any = read(views.CrewView, row, quality=quality, modifier_base=0, cost_percent=0,
+                      grade=grade + 1)  # fmt: skip
+    assert (shown.training, shown.roll, shown.quality, shown.grade) == (
+        training, roll, quality, grade + 1
+    )  # fmt: skip
