@@ -194,6 +194,12 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
         raise InvalidInput(errors_of(model, exc)) from exc
 
 
+def retyped(model: type[BaseModel], key: str) -> Any:
+    """The field as `model` declares it (label, help, bounds), for a read model that shows it
+    in another type: a value the viewer may not see as None, a text as the lines it holds."""
+    return model.model_fields[key]
+
+
 @cache
 def _defaults(model: type[BaseModel]) -> dict[str, Any]:
     """A read model's defaults, each computed once (a default factory's value is never shared
@@ -237,6 +243,6 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
 
 
 __all__ = [
-    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "read", "rule_of",
-    "rules", "validate",
+    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "read", "retyped",
+    "rule_of", "rules", "validate",
 ]  # fmt: skip
