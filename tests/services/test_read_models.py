@@ -17,6 +17,7 @@ from tracker.models.fleet import Crew, Ship
 from tracker.screens import ship_forms
 from tracker.screens.form import FieldSpec
 from tracker.screens.roster import move_fields, unit_fields
+from tracker.screens.welcome import campaign_fields
 from tracker.services import roster, views
 
 # Each read model a screen shows, with the form that edits what it shows.
@@ -25,6 +26,9 @@ READS: dict[str, tuple[type[BaseModel], Callable[[], list[FieldSpec]]]] = {
     "commander": (views.CommanderView, lambda: ship_forms.commander_fields(None)),
     "crew": (views.CrewView, lambda: ship_forms.crew_fields(None)),
     "unit": (roster.UnitView, lambda: unit_fields(None)),
+    "campaign": (views.CampaignSummary, lambda: campaign_fields(None)),
+    "scenario": (views.ScenarioView, lambda: ship_forms.scenario_fields(None)),
+    "side": (views.SideView, lambda: ship_forms.side_fields(None)),
     "marker": (roster.MarkerView, move_fields),
 }
 

@@ -4,47 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# A battery, a commander, a crew and a ship are shown as their families' read models.
+from sqlmodel.main import SQLModelConfig
+
+# A campaign, a scenario, a side, a battery, a commander, a crew and a ship are shown as their
+# families' read models.
+from tracker.models.campaign import CampaignRead as CampaignSummary
+from tracker.models.campaign import ScenarioRead as ScenarioView
+from tracker.models.campaign import SideBase
 from tracker.models.fleet import BatteryRead as BatteryView
 from tracker.models.fleet import CommanderRead as CommanderView
 from tracker.models.fleet import CrewRead as CrewView
 from tracker.models.fleet import ShipRead as ShipView
-
-
-@dataclass(frozen=True)
-class CampaignSummary:
-    id: int
-    name: str
-    notes: str
-    model_scale: str
-    crew_roll_adds_commander: bool
-    sides: int
-    ships: int
-    current_scenario: str
-    zero_outcomes: str = "Sunk\nDead in the water\nOther"
-    repair_limit_structure: int | None = None
-    repair_limit_flotation: int | None = None
-    clear_fire_each_turn: bool = True
-    was_fleet_points: int = 100
-    extra_decoys_allowed: bool = True
-    any_attack_reveals: bool = False
-    mine_halt_rule: str = "struck"
-    half_strength_scope: str = "scenario"
-    aircraft_mission: str = "turn"
-    owner_idle_seconds: int = 60
-    version: int = 1  # the row version read: the edit form sends it back
-
-
-@dataclass(frozen=True)
-class ScenarioView:
-    id: int
-    title: str
-    position: int
-    date: str
-    status: str
-    turn: int
-    ships: int = 0
-    version: int = 1  # the row version read: the edit form sends it back
 
 
 @dataclass(frozen=True)
@@ -56,12 +26,13 @@ class SquadronRef:
     ships: int
 
 
-@dataclass(frozen=True)
-class SideView:
+class SideView(SideBase):
+    """A side as the campaign screen shows it, read as stored (models.fields.read), with its
+    squadrons."""
+
+    model_config = SQLModelConfig(frozen=True)
     id: int
-    name: str
-    nation: str
-    squadrons: tuple[SquadronRef, ...]
+    squadrons: tuple[SquadronRef, ...] = ()
     version: int = 1  # the row version read: the edit form sends it back
 
 
