@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tracker.models.fields import read, rule_of
+from tracker.models.fields import printed_label, read, rule_of
 from tracker.models.fleet import Crew, Ship
 from tracker.screens import ship_forms
 from tracker.screens.form import FieldSpec
 from tracker.screens.roster import move_fields, unit_fields
 from tracker.screens.welcome import campaign_fields
-from tracker.services import roster, views
+from tracker.services import printing, roster, views
 
 # Each read model a screen shows, with the form that edits what it shows.
 READS: dict[str, tuple[type[BaseModel], Callable[[], list[FieldSpec]]]] = {
@@ -88,3 +88,25 @@ def test_a_derived_value_wins_over_the_rows(
     assert (shown.training, shown.roll, shown.quality, shown.grade) == (
         training, roll, quality, grade + 1
     )  # fmt: skip
+
+
+def _printed_ship(**values: Any) -> Any:
+    row = Ship(id=1, side_id=1, squadron_id=1, original_squadron_id=1, **values)
+    derived = {"structure_third": False, "flotation_third": False, "crew_percent": 0,
+               "points_total": 0, "base_width_cm": 1.0, "out_of_command": False}  # fmt: skip
+    return read(views.ShipView, row, **derived)
+
+
+@pytest.mark.parametrize("key", ["size_modifier", "speed_kn", "armour_class", "points_base",
+                                 "torpedoes", "sraa_dp", "radar"])  # fmt: skip
+def test_a_printed_label_is_the_ships_declaration(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ship = _printed_ship(name="Ajax", torpedoes="2x4", sraa_dp="4", radar="279")
+    labels = dict(printing._ship_data(ship))
+    assert printed_label(views.ShipView, key) in labels
+    # Declared once: the print follows a change of the declaration, with nothing else changed.
+    extra = views.ShipView.model_fields[key].json_schema_extra
+    assert isinstance(extra, dict)
+    monkeypatch.setitem(extra, "printed", "Renamed")
+    assert "Renamed" in dict(printing._ship_data(ship))

@@ -38,14 +38,18 @@ def field(
     help: str = "",
     blank: str = "",
     options: Sequence[tuple[str, Any]] = (),
+    printed: str = "",
     **bounds: Any,
 ) -> Any:
     """A field declared once: `bounds` are Field's (ge, le, max_length, foreign_key, ...);
-    `label` and `help` are what a form or a print shows; `blank` says what a blank means in a
-    form (the field may then be left blank); `options` are a select's (shown, value) pairs."""
+    `label` and `help` are what a form shows; `printed` the shorter label of a printed sheet,
+    if it has one (else the label); `blank` says what a blank means in a form (the field may
+    then be left blank); `options` are a select's (shown, value) pairs."""
     extra: dict[str, Any] = {"label": label}
     if help:
         extra["help"] = help
+    if printed:
+        extra["printed"] = printed
     if blank:
         extra["blank"] = blank
     if options:
@@ -194,6 +198,12 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
         raise InvalidInput(errors_of(model, exc)) from exc
 
 
+def printed_label(model: type[BaseModel], key: str) -> str:
+    """The label a printed sheet gives the field: its own short one, else its form's."""
+    extra = _extra(model.model_fields[key])
+    return str(extra.get("printed") or rule_of(key, model.model_fields[key]).label)
+
+
 def retyped(model: type[BaseModel], key: str) -> Any:
     """The field as `model` declares it (label, help, bounds), for a read model that shows it
     in another type: a value the viewer may not see as None, a text as the lines it holds."""
@@ -243,6 +253,6 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
 
 
 __all__ = [
-    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "read", "retyped",
-    "rule_of", "rules", "validate",
+    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "printed_label",
+    "read", "retyped", "rule_of", "rules", "validate",
 ]  # fmt: skip
