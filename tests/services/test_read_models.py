@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from tracker.models.campaign import Campaign
 from tracker.models.fields import printed_label, read, rule_of
 from tracker.models.fleet import Crew, Ship
 from tracker.screens import ship_forms
@@ -110,3 +111,13 @@ def test_a_printed_label_is_the_ships_declaration(
     assert isinstance(extra, dict)
     monkeypatch.setitem(extra, "printed", "Renamed")
     assert "Renamed" in dict(printing._ship_data(ship))
+
+
+@given(name=st.text(min_size=1, max_size=80), notes=_text, points=_int)
+def test_the_campaign_form_opens_on_the_campaigns_read_model(
+    name: str, notes: str, points: int
+) -> None:
+    row = Campaign(id=1, name=name, notes=notes, was_fleet_points=points)
+    summary = read(views.CampaignSummary, row, sides=0, ships=0, current_scenario="")
+    shown = {spec.key: spec.value for spec in campaign_fields(summary)}
+    assert (shown["name"], shown["notes"], shown["was_fleet_points"]) == (name, notes, points)
