@@ -15,11 +15,19 @@ from pydantic import BaseModel
 from tracker.models.campaign import Campaign
 from tracker.models.fields import printed_label, read, rule_of
 from tracker.models.fleet import Crew, Ship
+from tracker.rules.swwas import Fuel
 from tracker.screens import ship_forms
 from tracker.screens.form import FieldSpec
 from tracker.screens.roster import move_fields, unit_fields
 from tracker.screens.welcome import campaign_fields
-from tracker.services import printing, roster, views
+from tracker.services import mines, printing, roster, views
+
+
+def _counter() -> Any:
+    row = Ship(id=1, side_id=1, squadron_id=1, original_squadron_id=1, name="Ajax")
+    return read(mines.CounterView, row, ship_id=1, side_name="Blue", mines_laid=0,
+                sowing_id=None, fuel=Fuel(full=0, empty=0, lost=0))  # fmt: skip
+
 
 # Each read model a screen shows, with the form that edits what it shows.
 READS: dict[str, tuple[type[BaseModel], Callable[[], list[FieldSpec]]]] = {
@@ -31,6 +39,7 @@ READS: dict[str, tuple[type[BaseModel], Callable[[], list[FieldSpec]]]] = {
     "scenario": (views.ScenarioView, lambda: ship_forms.scenario_fields(None)),
     "side": (views.SideView, lambda: ship_forms.side_fields(None)),
     "marker": (roster.MarkerView, move_fields),
+    "counter": (mines.CounterView, lambda: ship_forms.counter_fields(_counter())),
 }
 
 
@@ -111,6 +120,12 @@ def test_a_printed_label_is_the_ships_declaration(
     assert isinstance(extra, dict)
     monkeypatch.setitem(extra, "printed", "Renamed")
     assert "Renamed" in dict(printing._ship_data(ship))
+
+
+def test_a_counter_read_again_after_an_undo_is_the_same_counter_in_another_version() -> None:
+    counter = _counter()
+    assert counter.model_copy(update={"version": 9}) == counter
+    assert counter.model_copy(update={"hull_damage": 1}) != counter
 
 
 @given(name=st.text(min_size=1, max_size=80), notes=_text, points=_int)

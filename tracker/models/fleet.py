@@ -10,7 +10,7 @@ from sqlmodel.main import SQLModelConfig
 from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
-from tracker.rules import smr
+from tracker.rules import smr, swwas
 
 TRAINING_OPTIONS = [
     (f"{numeral}  ({smr.rating_name(level)} / {smr.quality_name(level)})", level)
@@ -210,6 +210,44 @@ class CounterUpdate(CounterBase):
 
     model_config = INPUT_CONFIG
     version: int | None = None
+
+
+class CounterRead(CounterBase):
+    """A ship's counter as the ledger and the sheet show it, read as stored
+    (models.fields.read), with its fuel and the minefields it laid (RULES.md §Mines)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    ship_id: int
+    name: str
+    side_id: int
+    side_name: str
+    mines_laid: int
+    sowing_id: int | None
+    sunk: bool
+    fuel: swwas.Fuel
+    # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
+    # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
+    mines_hidden: bool = False
+    # The ship's row version read (models.versioned): the counter and fuel forms send it back.
+    # Not part of what the counter says: an undo restores the values, not the version.
+    version: int = 1
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CounterRead):
+            return NotImplemented
+        said = set(type(self).model_fields) - {"version"}
+        return all(getattr(self, key) == getattr(other, key) for key in said)
+
+    __hash__ = None  # type: ignore[assignment]  # equal counters may differ in version
+
+    @property
+    def torpedoes_left(self) -> int:
+        """Torpedo factors not given over to mines (RULES.md §Mines: one per minefield loaded)."""
+        return swwas.sub_torpedo_factors_left(self.torpedo_factors, self.mines_loaded)
+
+    @property
+    def mines_aboard(self) -> int:
+        return max(0, self.mines_loaded - self.mines_laid)
 
 
 class Ship(ShipBase, CounterBase, Versioned, table=True):
