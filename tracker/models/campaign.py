@@ -5,6 +5,7 @@ from typing import Annotated
 
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import (
@@ -113,6 +114,18 @@ class Campaign(CampaignBase, Versioned, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class CampaignRead(CampaignBase):
+    """A campaign as the campaign list and screen show it, read as stored
+    (models.fields.read), with what it holds."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    sides: int
+    ships: int
+    current_scenario: str
+    version: int = 1  # the row version read: the edit form sends it back
+
+
 class CampaignCreate(CampaignBase):
     """A campaign as the player starts it: its name and rule options."""
 
@@ -141,6 +154,15 @@ class Scenario(ScenarioBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class ScenarioRead(ScenarioBase):
+    """A scenario as the campaign screen shows it, read as stored (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    ships: int = 0  # the ships taking part
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 class ScenarioCreate(ScenarioBase):

@@ -10,7 +10,7 @@ from sqlmodel.main import SQLModelConfig
 from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
-from tracker.rules import smr
+from tracker.rules import smr, swwas
 
 TRAINING_OPTIONS = [
     (f"{numeral}  ({smr.rating_name(level)} / {smr.quality_name(level)})", level)
@@ -32,10 +32,15 @@ class RatingBase(SQLModel):
     )
 
 
-class Commander(RatingBase, Versioned, table=True):
+class CommanderBase(RatingBase):
+    """A commander: a rating with a name (SMR2 §3.1)."""
+
+    name: str = field("", label="Name", max_length=60)
+
+
+class Commander(CommanderBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    name: str = field("", label="Name", max_length=60)
     air: bool = Field(default=False)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
@@ -50,10 +55,8 @@ class CrewUpdate(RatingBase):
     version: int | None = None
 
 
-class CommanderUpdate(CrewUpdate):
+class CommanderUpdate(CommanderBase, CrewUpdate):
     """A commander rolled or bought again (named, unlike a crew)."""
-
-    name: str = field("", label="Name", max_length=60)
 
 
 class Crew(RatingBase, Versioned, table=True):
@@ -62,6 +65,40 @@ class Crew(RatingBase, Versioned, table=True):
     roll_modified: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
+
+
+class CrewRead(RatingBase):
+    """A crew as the record sheet shows it: its rating as stored, with what the rules make of
+    it (SMR2 §3.2); read as stored, never refused (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    roll_modified: int | None = None
+    grade: int
+    quality: str
+    modifier_base: int
+    modifier_now: int
+    cost_percent: int
+    version: int = 1  # the row version read: the edit form sends it back
+
+
+class CommanderRead(CommanderBase):
+    """A commander as the record sheet shows it: his rating as stored, with what the rules
+    make of it (SMR2 §3.1); read as stored, never refused (models.fields.read)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    air: bool
+    grade: int
+    rating: str
+    modifier_base: int
+    modifier_now: int
+    radius_base_cm: int
+    radius_now_cm: int
+    command_limit: int
+    cost: int
+    status: str
+    version: int = 1  # the row version read: the edit form sends it back
 
 
 class SquadronBase(SQLModel):
@@ -98,19 +135,19 @@ class ShipBase(SQLModel):
 
     name: str = field(label="Name", min_length=1, max_length=60)
     class_name: str = field("", label="Class", max_length=60)
-    type_abbrev: str = field("", label="Type (BB, CA, CL, DD, ...)", max_length=8)
+    type_abbrev: str = field("", label="Type (BB, CA, CL, DD, ...)", printed="Type", max_length=8)
     nation: str = field("", label="Nation", max_length=40)
-    size_modifier: int = field(0, label="Size modifier (-3..+3)", ge=-3, le=3)
-    speed_kn: int = field(0, label="Speed (knots)", ge=0, le=60)
-    armour_class: str = field("", label="Armour class", max_length=20)
-    structure_max: int = field(1, label="Structure max", ge=1, le=9999)
+    size_modifier: int = field(0, label="Size modifier (-3..+3)", printed="Size", ge=-3, le=3)
+    speed_kn: int = field(0, label="Speed (knots)", printed="Speed", ge=0, le=60)
+    armour_class: str = field("", label="Armour class", printed="Armour", max_length=20)
+    structure_max: int = field(1, label="Structure max", printed="Structure", ge=1, le=9999)
     structure_now: int = field(1, label="Structure now", blank="max", ge=0)
-    flotation_max: int = field(1, label="Flotation max", ge=1, le=9999)
+    flotation_max: int = field(1, label="Flotation max", printed="Flotation", ge=1, le=9999)
     flotation_now: int = field(1, label="Flotation now", blank="max", ge=0)
     fire_markers: int = field(0, label="Fire markers", ge=0, le=99)
-    points_base: int = field(0, label="Points (before crew %)", ge=0, le=99999)
+    points_base: int = field(0, label="Points (before crew %)", printed="Points", ge=0, le=99999)
     torpedoes: str = field("", label="Torpedoes", max_length=200)
-    sraa_dp: str = field("", label="SRAA / DP", max_length=200)
+    sraa_dp: str = field("", label="SRAA / DP", printed="SR AA/DP", max_length=200)
     radar: str = field("", label="Radar", max_length=200)
     notes: str = field("", label="Notes", max_length=4000)
 
@@ -175,6 +212,44 @@ class CounterUpdate(CounterBase):
     version: int | None = None
 
 
+class CounterRead(CounterBase):
+    """A ship's counter as the ledger and the sheet show it, read as stored
+    (models.fields.read), with its fuel and the minefields it laid (RULES.md §Mines)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    ship_id: int
+    name: str
+    side_id: int
+    side_name: str
+    mines_laid: int
+    sowing_id: int | None
+    sunk: bool
+    fuel: swwas.Fuel
+    # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
+    # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
+    mines_hidden: bool = False
+    # The ship's row version read (models.versioned): the counter and fuel forms send it back.
+    # Not part of what the counter says: an undo restores the values, not the version.
+    version: int = 1
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CounterRead):
+            return NotImplemented
+        said = set(type(self).model_fields) - {"version"}
+        return all(getattr(self, key) == getattr(other, key) for key in said)
+
+    __hash__ = None  # type: ignore[assignment]  # equal counters may differ in version
+
+    @property
+    def torpedoes_left(self) -> int:
+        """Torpedo factors not given over to mines (RULES.md §Mines: one per minefield loaded)."""
+        return swwas.sub_torpedo_factors_left(self.torpedo_factors, self.mines_loaded)
+
+    @property
+    def mines_aboard(self) -> int:
+        return max(0, self.mines_loaded - self.mines_laid)
+
+
 class Ship(ShipBase, CounterBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -230,3 +305,30 @@ class BatteryRead(BatteryBase):
     model_config = SQLModelConfig(frozen=True)
     id: int
     version: int = 1
+
+
+class ShipRead(ShipBase):
+    """A ship as the record sheet shows it: its values as stored, never refused
+    (models.fields.read), with what the rules make of them (SMR2 §2, §3)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    structure_third: bool
+    flotation_third: bool
+    crew_percent: int
+    points_total: int
+    base_width_cm: float
+    sunk: bool
+    condition: str
+    squadron_id: int
+    original_squadron_id: int
+    out_of_command: bool
+    batteries: tuple[BatteryRead, ...] = ()
+    campaign_id: int = 0
+    # The crew the ship took with it from its first squadron (SMR2 §3.2); None: its squadron's.
+    own_crew: CrewRead | None = None
+    # The row version read (models.versioned): an edit form sends it back as expected_version.
+    version: int = 1
+    # The critical hits in force (neither repaired nor undone), and the newest one's effect.
+    criticals_in_force: int = 0
+    newest_critical: str = ""

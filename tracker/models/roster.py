@@ -4,9 +4,10 @@ from datetime import datetime
 
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field
+from tracker.models.fields import INPUT_CONFIG, field, retyped
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Versioned
 from tracker.rules import was
@@ -61,6 +62,24 @@ class UnitUpdate(UnitCreate):
     version: int | None = None
 
 
+class UnitRead(WasUnitBase):
+    """A unit card as the roster shows it, read as stored (models.fields.read); the damage of a
+    concealed submarine is None in the opponent view (RULES.md §Secrets)."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    # Declared on the card (WasUnitBase), shown retyped (mypy: a read model may show a stored
+    # field in another type): None where the viewer may not see it, the abilities one a line,
+    # the attacks as dice by range.
+    damage: int | None = retyped(WasUnitBase, "damage")  # type: ignore[assignment]
+    abilities: tuple[str, ...] = retyped(WasUnitBase, "abilities")  # type: ignore[assignment]
+    attacks: dict[str, list[int | None]] = {}  # type: ignore[assignment]
+    crippled: bool | None
+    destroyed: bool
+    # The row version read (models.versioned): the edit form sends it back.
+    version: int = 1
+
+
 class SubMarkerBase(SQLModel):
     """Where a marker lies on the map, as its owner says it (RULES.md §Subs ¶2-3)."""
 
@@ -109,3 +128,18 @@ class SideSecret(SQLModel, table=True):
     side_id: int = Field(foreign_key="side.id", unique=True, ondelete="CASCADE")
     salt: str = Field(max_length=64)
     verifier: str = Field(max_length=200)
+
+
+class MarkerRead(SubMarkerBase):
+    """A marker as the roster shows it; `real` (its owner's note) and `unit_id` are None in
+    the opponent view (RULES.md §Secrets): never read from the row, always given."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    code: str
+    unit_id: int | None  # None in the opponent view: the marker is generic
+    state: str
+    real: bool | None
+    seal: str
+    # The row version read (models.versioned): the move form sends it back.
+    version: int = 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from tracker.rules import smr
@@ -173,8 +172,7 @@ def reduction_fields() -> list[FieldSpec]:
 
 def counter_fields(counter: CounterView) -> list[FieldSpec]:
     """The Second World War at Sea counter as printed: the size is typed, never derived."""
-    shown = {**asdict(counter), "fuel_full": counter.fuel.full, "fuel_empty": counter.fuel.empty}
-    return specs_from(CounterUpdate, shown)
+    return specs_from(CounterUpdate, counter)
 
 
 def counter_note(counter: CounterView) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -57,7 +56,7 @@ def campaign_fields(
     declared = CampaignCreate.model_fields["zero_outcomes"].get_default()
     outcomes = summary.zero_outcomes if summary else declared
     shown = {
-        **(asdict(summary) if summary else {"model_scale": default_scale}),
+        **(summary.model_dump() if summary else {"model_scale": default_scale}),
         "zero_outcomes": "; ".join(outcomes.splitlines()),
     }
     # A new campaign starts from the model's defaults, but for the scale last chosen; the

@@ -28,6 +28,7 @@ from tracker.models.campaign import (
     SideCreate,
     SideUpdate,
 )
+from tracker.models.fields import read
 from tracker.models.kinds import (
     AircraftMission,
     HalfStrengthScope,
@@ -62,28 +63,10 @@ def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
         .where(Side.campaign_id == campaign.id, col(Ship.retired).is_(False))
     ).one()
     scenario = journal.current_scenario(session, campaign.id)
-    return CampaignSummary(
-        id=campaign.id,
-        name=campaign.name,
-        notes=campaign.notes,
-        model_scale=campaign.model_scale,
-        crew_roll_adds_commander=campaign.crew_roll_adds_commander,
-        zero_outcomes=campaign.zero_outcomes,
-        repair_limit_structure=campaign.repair_limit_structure,
-        repair_limit_flotation=campaign.repair_limit_flotation,
-        clear_fire_each_turn=campaign.clear_fire_each_turn,
-        was_fleet_points=campaign.was_fleet_points,
-        extra_decoys_allowed=campaign.extra_decoys_allowed,
-        any_attack_reveals=campaign.any_attack_reveals,
-        mine_halt_rule=campaign.mine_halt_rule,
-        half_strength_scope=campaign.half_strength_scope,
-        aircraft_mission=campaign.aircraft_mission,
-        owner_idle_seconds=campaign.owner_idle_seconds,
-        sides=sides,
-        ships=ships,
+    return read(
+        CampaignSummary, campaign, sides=sides, ships=ships,
         current_scenario=scenario.title if scenario else "",
-        version=campaign.version,
-    )
+    )  # fmt: skip
 
 
 def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
@@ -289,15 +272,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                 )
                 for squadron, count in rows
             )
-            side_views.append(
-                SideView(
-                    id=side.id,
-                    name=side.name,
-                    nation=side.nation,
-                    squadrons=squadrons,
-                    version=side.version,
-                )
-            )
+            side_views.append(read(SideView, side, squadrons=squadrons))
         scenarios = session.exec(
             select(Scenario)
             .where(Scenario.campaign_id == campaign_id)
@@ -314,17 +289,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
             campaign=_summary(session, campaign),
             sides=tuple(side_views),
             scenarios=tuple(
-                ScenarioView(
-                    id=s.id or 0,
-                    title=s.title,
-                    position=s.position,
-                    date=s.date,
-                    status=s.status,
-                    turn=s.turn,
-                    ships=taking_part.get(s.id or 0, 0),
-                    version=s.version,
-                )
-                for s in scenarios
+                read(ScenarioView, s, ships=taking_part.get(s.id or 0, 0)) for s in scenarios
             ),
         )
 
@@ -348,14 +313,7 @@ def add_scenario(
         journal.append(
             session, campaign_id=campaign_id, kind=JournalKind.SCENARIO, summary=f"Added {title}"
         )
-        return ScenarioView(
-            id=scenario.id or 0,
-            title=title,
-            position=scenario.position,
-            date=scenario.date,
-            status=scenario.status,
-            turn=scenario.turn,
-        )
+        return read(ScenarioView, scenario)
 
 
 def _validate_side(name: str, nation: str) -> tuple[str, str]:
@@ -368,7 +326,7 @@ def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideVi
     flush_unique(session, Side, name, taken="this campaign already has a side named",
                  exclude_id=side.id, campaign_id=side.campaign_id)  # fmt: skip
     assert side.id is not None
-    return SideView(id=side.id, name=name, nation=nation, squadrons=())
+    return read(SideView, side, name=name, nation=nation)
 
 
 def create_side(
@@ -469,10 +427,7 @@ def update_scenario(
                 session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
                 summary=f"Edited scenario {before['title']}", before=old, after=new,
             )  # fmt: skip
-        return ScenarioView(
-            id=scenario_id, title=title, position=scenario.position, date=scenario.date,
-            status=scenario.status, turn=scenario.turn,
-        )  # fmt: skip
+        return read(ScenarioView, scenario)
 
 
 def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:

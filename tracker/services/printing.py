@@ -21,6 +21,7 @@ from sqlmodel import col, select
 from tracker import paths, safe_output
 from tracker.db import SessionFactory, session_scope, sqlite_path
 from tracker.models import Campaign, Side, Squadron
+from tracker.models.fields import printed_label
 from tracker.models.kinds import Acquisition, CriticalStatus, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import damage, mines, sheet, visibility
@@ -212,15 +213,21 @@ def _ship_flags(ship: ShipView) -> list[str]:
     return flags
 
 
+def _label(key: str) -> str:
+    """A ship's field as the printed sheet names it: the ship's declaration says (ShipBase)."""
+    return printed_label(ShipView, key)
+
+
 def _ship_data(ship: ShipView) -> list[tuple[str, str]]:
+    points = f"{ship.points_base} → {ship.points_total} (crew {ship.crew_percent:+d}%)"
     rows = [
-        ("Size", f"{ship.size_modifier:+d}"),
-        ("Speed", f"{ship.speed_kn} kn"),
-        ("Armour", ship.armour_class or "-"),
-        ("Points", f"{ship.points_base} → {ship.points_total} (crew {ship.crew_percent:+d}%)"),
+        (_label("size_modifier"), f"{ship.size_modifier:+d}"),
+        (_label("speed_kn"), f"{ship.speed_kn} kn"),
+        (_label("armour_class"), ship.armour_class or "-"),
+        (_label("points_base"), points),
         ("Base", f"{ship.base_width_cm:g} cm"),
     ]
-    extras = (("Torpedoes", ship.torpedoes), ("SR AA/DP", ship.sraa_dp), ("Radar", ship.radar))
+    extras = [(_label(key), getattr(ship, key)) for key in ("torpedoes", "sraa_dp", "radar")]
     return rows + [(label, value) for label, value in extras if value]
 
 
@@ -447,8 +454,8 @@ def _ship_html(printed: PrintedShip) -> str:
         f'<p class="batteries"><span class="label">Batteries</span> {_e(batteries)}</p>'
         if batteries else "",
         '<div class="cols"><div>',
-        _track_html("Structure", ship.structure_now, ship.structure_max),
-        _track_html("Flotation", ship.flotation_now, ship.flotation_max),
+        _track_html(_label("structure_max"), ship.structure_now, ship.structure_max),
+        _track_html(_label("flotation_max"), ship.flotation_now, ship.flotation_max),
         f'<div class="track"><span class="label">Fire</span>{_fire_svg(fire)}'
         f'<span class="value"><b>{fire}</b> marker{"s" * (fire != 1)}</span></div>',
         '</div><div><span class="label">Criticals in force</span>',
@@ -538,15 +545,15 @@ def _md_ship(printed: PrintedShip) -> list[str]:
     if flags:
         lines.append(f"**{_md(' · '.join(flags))}**")
         lines.append("")
-    data = [("Type", ship.type_abbrev), ("Class", ship.class_name), ("Nation", ship.nation)]
+    data = [(_label(key), getattr(ship, key)) for key in ("type_abbrev", "class_name", "nation")]
     facts = [(label, value) for label, value in data if value] + _ship_data(ship)
     lines.append(" · ".join(f"{label} {_md(value)}" for label, value in facts))
     lines.append("")
     if _batteries(ship):
         lines.append(f"- Batteries: {_md(_batteries(ship))}")
     for name, now, maximum in (
-        ("Structure", ship.structure_now, ship.structure_max),
-        ("Flotation", ship.flotation_now, ship.flotation_max),
+        (_label("structure_max"), ship.structure_now, ship.structure_max),
+        (_label("flotation_max"), ship.flotation_now, ship.flotation_max),
     ):
         lines.append(f"- {name}: {now}/{maximum}{_md_bar(now, maximum)} (⅓ at {_third(maximum)})")
     lines.append(f"- Fire markers: {ship.fire_markers}")

@@ -16,9 +16,12 @@ from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, checkpoint, session_scope
 from tracker.models import Campaign, Minefield, Side, SideSecret, SubMarker, WasUnit
+from tracker.models.fields import read
 from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus, ScenarioStatus, UnitType
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
+from tracker.models.roster import MarkerRead as MarkerView
 from tracker.models.roster import UnitCreate as UnitCreate  # re-exported: the unit form
+from tracker.models.roster import UnitRead as UnitView
 from tracker.models.roster import (
     UnitUpdate,
 )
@@ -42,44 +45,6 @@ ATTACK_ROWS = tuple(ATTACK_LABELS)
 # What the player typed for a unit card, field by field, not yet checked: UnitCreate checks
 # it, and `attacks` ({row: four dice counts}) is checked here.
 UnitFields = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class MarkerView:
-    """A marker as a screen shows it; `real` is None in the opponent view."""
-
-    id: int
-    code: str
-    unit_id: int | None  # None in the opponent view: the marker is generic
-    sector: str
-    state: str
-    real: bool | None
-    seal: str
-    # The row version read (models.versioned): the move form sends it back.
-    version: int = 1
-
-
-@dataclass(frozen=True)
-class UnitView:
-    id: int
-    name: str
-    unit_type: str
-    nation: str
-    points: int
-    year: int | None
-    speed: str
-    armor: int
-    vital_armor: int
-    hull_points: int
-    damage: int | None  # None: a concealed submarine's damage, in the opponent view
-    crippled: bool | None
-    destroyed: bool
-    attacks: dict[str, list[int | None]]
-    abilities: tuple[str, ...]
-    extra_decoys: int
-    notes: str
-    # The row version read (models.versioned): the edit form sends it back.
-    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -388,13 +353,11 @@ def roster(
         for marker in markers:
             note = secrets.open_note(marker.secret, key) if owner else None
             views.append(
-                MarkerView(
-                    id=marker.id or 0, code=marker.code,
+                read(
+                    MarkerView, marker,
                     unit_id=marker.unit_id
                     if owner or marker.state == MarkerState.REVEALED else None,
-                    sector=marker.sector, state=marker.state,
-                    real=bool(note["real"]) if note else None, seal=marker.seal,
-                    version=marker.version,
+                    real=bool(note["real"]) if note else None,
                 )
             )  # fmt: skip
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
@@ -416,16 +379,13 @@ def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> Unit
     revealed = not visibility.concealed_unit(unit.unit_type, states, destroyed=_destroyed(unit))
     damage = visibility.shown("wasunit", "damage", unit.damage, viewer=viewer, own=owner,
                               revealed=revealed)  # fmt: skip
-    return UnitView(
-        id=unit.id or 0, name=unit.name, unit_type=unit.unit_type, nation=unit.nation,
-        points=unit.points, year=unit.year, speed=unit.speed, armor=unit.armor,
-        vital_armor=unit.vital_armor, hull_points=unit.hull_points, damage=damage,
+    return read(
+        UnitView, unit, damage=damage,
         # Crippled: damaged down to one hull point left (a 1-point unit is never crippled).
         crippled=None if damage is None else damage > 0 and unit.hull_points - damage == 1,
         destroyed=_destroyed(unit),
         attacks=json.loads(unit.attacks or "{}"),
         abilities=tuple(a.strip() for a in unit.abilities.splitlines() if a.strip()),
-        extra_decoys=unit.extra_decoys, notes=unit.notes, version=unit.version,
     )  # fmt: skip
 
 

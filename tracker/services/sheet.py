@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -40,42 +38,25 @@ from tracker.services.views import (
 
 
 def _commander_view(commander: Commander) -> CommanderView:
-    assert commander.id is not None
-    return CommanderView(
-        id=commander.id,
-        name=commander.name,
-        air=commander.air,
-        acquisition=commander.acquisition,
-        training=commander.training,
-        roll=commander.roll,
-        grade=commander.grade,
+    return read(
+        CommanderView,
+        commander,
         rating=smr.rating_name(commander.grade),
         modifier_base=smr.grade_modifier(commander.grade),
-        modifier_now=commander.modifier_now,
         radius_base_cm=smr.command_radius_cm(commander.grade, air=commander.air),
-        radius_now_cm=commander.radius_now_cm,
         command_limit=smr.command_limit(commander.grade),
         cost=smr.commander_cost(commander.training, air=commander.air),
-        status=commander.status,
-        version=commander.version,
     )
 
 
 def _crew_view(crew: Crew) -> CrewView:
-    assert crew.id is not None
-    return CrewView(
-        id=crew.id,
-        acquisition=crew.acquisition,
-        training=crew.training,
-        roll=crew.roll,
-        roll_modified=crew.roll_modified,
-        grade=crew.grade,
+    return read(
+        CrewView,
+        crew,
         quality=smr.quality_name(crew.grade),
         modifier_base=smr.grade_modifier(crew.grade),
-        modifier_now=crew.modifier_now,
         # RULES.md §SMR2: keyed to the level paid for, like the commander's cost.
         cost_percent=smr.crew_cost_percent(crew.training),
-        version=crew.version,
     )
 
 
@@ -88,42 +69,24 @@ def ship_view(
     batteries: tuple[BatteryView, ...] = (),
     campaign_id: int = 0,
     own_crew: CrewView | None = None,
+    criticals: tuple[int, str] = (0, ""),
 ) -> ShipView:
-    """A ship with its derived values: 1/3 flags, crew-adjusted points, base width."""
-    assert ship.id is not None
-    return ShipView(
-        id=ship.id,
-        name=ship.name,
-        class_name=ship.class_name,
-        type_abbrev=ship.type_abbrev,
-        nation=ship.nation,
-        size_modifier=ship.size_modifier,
-        speed_kn=ship.speed_kn,
-        armour_class=ship.armour_class,
-        structure_now=ship.structure_now,
-        structure_max=ship.structure_max,
-        flotation_now=ship.flotation_now,
-        flotation_max=ship.flotation_max,
+    """A ship with its derived values: 1/3 flags, crew-adjusted points, base width, and the
+    critical hits in force with the newest one's effect."""
+    return read(
+        ShipView,
+        ship,
         structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
         flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
-        fire_markers=ship.fire_markers,
-        points_base=ship.points_base,
         crew_percent=crew_percent,
         points_total=smr.points_with_crew(ship.points_base, crew_percent),
         base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
-        torpedoes=ship.torpedoes,
-        sraa_dp=ship.sraa_dp,
-        radar=ship.radar,
-        notes=ship.notes,
-        sunk=ship.sunk,
-        condition=ship.condition,
-        squadron_id=ship.squadron_id,
-        original_squadron_id=ship.original_squadron_id,
         out_of_command=out_of_command,
         batteries=batteries,
         campaign_id=campaign_id,
-        version=ship.version,
         own_crew=own_crew,
+        criticals_in_force=criticals[0],
+        newest_critical=criticals[1],
     )
 
 
@@ -148,7 +111,7 @@ def _sheet_ship(
     if ship.crew_id is not None:
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
     crew = own if ship.crew_id is not None else squadron_crew
-    view = ship_view(
+    return ship_view(
         ship,
         crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
         scale=scale,
@@ -157,9 +120,8 @@ def _sheet_ship(
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
+        criticals=_criticals_in_force(session, ship.id or 0),
     )
-    count, newest = _criticals_in_force(session, ship.id or 0)
-    return replace(view, criticals_in_force=count, newest_critical=newest)
 
 
 def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:

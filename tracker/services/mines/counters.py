@@ -4,9 +4,7 @@ torpedo attacks (RULES.md §Mines).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -18,6 +16,8 @@ from tracker.models import (
     Ship,
     Side,
 )
+from tracker.models.fields import read
+from tracker.models.fleet import CounterRead as CounterView
 from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: the counter form
 from tracker.models.kinds import JournalKind, Layer, MinefieldStatus
 from tracker.rules import swwas
@@ -30,45 +30,6 @@ from tracker.services.errors import (
     require_range,
 )
 from tracker.services.fields import checked
-
-
-@dataclass(frozen=True)
-class CounterView:
-    """A ship's Second World War at Sea counter values and what mines have done to it."""
-
-    ship_id: int
-    name: str
-    side_id: int
-    side_name: str
-    counter_size: str
-    speed_rating: int
-    speed_lost: int
-    torpedo_factors: int
-    mines_loaded: int
-    mines_laid: int
-    sowing_id: int | None
-    gunnery_lost: int
-    hull_boxes: int
-    hull_damage: int
-    crippled: bool
-    sunk: bool
-    fuel: swwas.Fuel
-    # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
-    # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
-    mines_hidden: bool = False
-    # The ship's row version read (models.versioned): the counter and fuel forms send it back.
-    # Not part of what the counter says: an undo restores the values, not the version.
-    version: int = dataclasses.field(default=1, compare=False)
-
-    @property
-    def torpedoes_left(self) -> int:
-        """Torpedo factors not given over to mines (RULES.md §Mines: one per minefield loaded)."""
-        return swwas.sub_torpedo_factors_left(self.torpedo_factors, self.mines_loaded)
-
-    @property
-    def mines_aboard(self) -> int:
-        return max(0, self.mines_loaded - self.mines_laid)
-
 
 # --- counters and fuel -------------------------------------------------------------------
 
@@ -129,18 +90,13 @@ def _counter_view(
         shown = visibility.shown("ship", "mines_loaded", ship.mines_loaded, viewer=viewer,
                                  own=False, revealed=False)  # fmt: skip
         if shown is None:
-            return replace(_counter_view(session, ship, side, {ship.id or 0: []}), mines_loaded=0,
-                           sowing_id=sub_sowing(laid), mines_hidden=True)  # fmt: skip
-    sowing = sub_sowing(laid)
-    return CounterView(
-        ship_id=ship.id or 0, name=ship.name, side_id=side.id or 0, side_name=side.name,
-        counter_size=ship.counter_size, speed_rating=ship.speed_rating,
-        speed_lost=ship.speed_lost, torpedo_factors=ship.torpedo_factors,
-        mines_loaded=ship.mines_loaded,
+            shown = _counter_view(session, ship, side, {ship.id or 0: []})
+            return shown.model_copy(update={"mines_loaded": 0, "sowing_id": sub_sowing(laid),
+                                            "mines_hidden": True})  # fmt: skip
+    return read(
+        CounterView, ship, ship_id=ship.id or 0, side_name=side.name,
         mines_laid=sum(1 for field in laid if field.laid_by == Layer.SUBMARINE),
-        sowing_id=sowing, gunnery_lost=ship.gunnery_lost, hull_boxes=ship.hull_boxes,
-        hull_damage=ship.hull_damage, crippled=ship.crippled, sunk=ship.sunk, fuel=_fuel(ship),
-        version=ship.version,
+        sowing_id=sub_sowing(laid), fuel=_fuel(ship),
     )  # fmt: skip
 
 
