@@ -21,7 +21,7 @@ from tracker.models import Campaign, Side
 from tracker.models.library import ShipClass, UnitCard
 from tracker.services import fleet, roster
 from tracker.services.common import forget_names, get_row
-from tracker.services.csv_import import _one_transaction
+from tracker.services.csv_import import one_transaction
 from tracker.services.errors import InvalidInput, NotFound
 
 
@@ -63,7 +63,7 @@ def budget(factory: SessionFactory, *, side_id: int, card_ids: Sequence[int] = (
         campaign = get_row(session, Campaign, side.campaign_id)
         cards = {card.id: card.points for card in session.exec(
             select(UnitCard).where(col(UnitCard.id).in_(set(card_ids))))}  # fmt: skip
-        points = roster._points(session, side_id)
+        points = roster.fleet_points(session, side_id)
     missing = sorted(set(card_ids) - set(cards))
     if missing:
         raise NotFound(f"no card {missing[0]} in the library: it was removed meanwhile")
@@ -125,7 +125,7 @@ def _all_or_none(
         raise InvalidInput({"names": f"pick at least one {what}"})
     added: list[int] = []
     errors: dict[str, str] = {}
-    with _one_transaction(factory, lambda: not errors) as (inner, connection):
+    with one_transaction(factory, lambda: not errors) as (inner, connection):
         for number, (name, entry) in enumerate(picks, start=1):
             if entry not in known:
                 errors[f"pick {number}"] = f"no {what} {entry} in the library"

@@ -235,7 +235,7 @@ def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[
     if info.name == "cards":
         attacks = stored.pop("attacks")
         dice_errors: dict[str, str] = {}
-        stored["attacks"] = roster._attacks(attacks, dice_errors)
+        stored["attacks"] = roster.attacks_json(attacks, dice_errors)
         for message in dice_errors.values():
             row, _, rest = message.partition(": ")
             errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
