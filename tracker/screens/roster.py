@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
+from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
@@ -148,6 +149,8 @@ class RosterScreen(OwnerViewScreen):
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
         Binding("v", "toggle_view", "Owner view", tooltip="Show or hide the owner's decoy notes"),
         Binding("a", "add_unit", "Add", tooltip="Add a War at Sea unit"),
+        Binding("b", "build_fleet", "Cards",
+                tooltip="Build the fleet from the library's cards: search, pick, see the budget"),
         Binding("e", "edit_unit", "Edit", tooltip="Edit the selected unit"),
         Binding("x", "delete_unit", "Delete", tooltip="Delete the selected unit", show=False),
         Binding("y", "copy_unit", "Copy", tooltip="Copy the selected unit's card as a new unit",
@@ -287,6 +290,11 @@ class RosterScreen(OwnerViewScreen):
 
     def action_add_unit(self) -> None:
         self._form("Add unit", unit_fields(None), self._save_unit())
+
+    def action_build_fleet(self) -> None:
+        names = [unit.name for unit in self.view.units] if self.view else []
+        side_name = self.view.side_name if self.view else "the side"
+        self.app.push_screen(CardPickerScreen(self.factory, self.side_id, side_name, names))
 
     def action_edit_unit(self) -> None:
         unit = self._unit()
