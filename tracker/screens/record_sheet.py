@@ -23,6 +23,7 @@ from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
+from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import ask_zero_outcome
@@ -224,6 +225,12 @@ class RecordSheetScreen(TrackerScreen):
             "Class",
             tooltip="Add ships from a class of the library: how many, and their names",
         ),
+        Binding(
+            "L",
+            "library_changes",
+            "Library",
+            tooltip="Bring ships up to a later change of their class in the library",
+        ),
         Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
         Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship", show=False),
         Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
@@ -296,7 +303,8 @@ class RecordSheetScreen(TrackerScreen):
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = (
-        "build_squadron", "journal", "counter", "delete_ship", "crew", "commander", "add_ship",
+        "library_changes", "build_squadron", "journal", "counter", "delete_ship", "crew",
+        "commander", "add_ship",
     )  # fmt: skip
 
     def __init__(self, squadron_id: int) -> None:
@@ -547,6 +555,10 @@ class RecordSheetScreen(TrackerScreen):
             self.reload()
 
         self.app.push_screen(ClassPickerScreen(self.factory, self.squadron_id), done)
+
+    def action_library_changes(self) -> None:
+        if self.record is not None:
+            offer_library_changes(self, self.record.campaign_id, "ship")
 
     def action_edit_ship(self) -> None:
         ship = self._need_ship()

@@ -23,6 +23,7 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
@@ -167,6 +168,8 @@ class RosterScreen(OwnerViewScreen):
                 "rule)"),
         Binding("n", "mine", "Mine roll", show=False,
                 tooltip="The selected submarine enters a minefield: d6, 1-2 hull damage"),
+        Binding("L", "library_changes", "Library",
+                tooltip="Bring units up to a later change of their card in the library"),
         Binding("I", "import_units", "Import CSV", show=False,
                 tooltip="Add unit cards from a CSV file (checked first, all or none)"),
         Binding("P", "passphrase", "Passphrase", tooltip="Set or change the side's passphrase",
@@ -295,6 +298,10 @@ class RosterScreen(OwnerViewScreen):
         names = [unit.name for unit in self.view.units] if self.view else []
         side_name = self.view.side_name if self.view else "the side"
         self.app.push_screen(CardPickerScreen(self.factory, self.side_id, side_name, names))
+
+    def action_library_changes(self) -> None:
+        if self.view is not None:
+            offer_library_changes(self, self.view.campaign_id, "unit")
 
     def action_edit_unit(self) -> None:
         unit = self._unit()
