@@ -20,6 +20,7 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
+from tracker.screens.library_import import LibraryImportScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
 from tracker.screens.report import ReportScreen
@@ -78,6 +79,12 @@ class CampaignScreen(TrackerScreen):
         # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
         Binding(
             "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
+        ),
+        Binding(
+            "I",
+            "import_library",
+            "Library import",
+            tooltip="Import cards or classes into the library: a dry run first, then the import",
         ),
         Binding(
             "ctrl+t",
@@ -225,6 +232,9 @@ class CampaignScreen(TrackerScreen):
 
     def action_report(self) -> None:
         self.app.push_screen(ReportScreen(self.campaign_id))
+
+    def action_import_library(self) -> None:
+        self.app.push_screen(LibraryImportScreen(self))
 
     def action_tables(self) -> None:
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))
