@@ -205,6 +205,15 @@ def _key(name: str, nation: str) -> tuple[str, str]:
     return name.casefold(), nation.casefold()
 
 
+def _drift(
+    kind: str, row: Ship | WasUnit, model: type[Any], values: dict[str, Any], source: str
+) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
+    """The row's drift from the library's values, if it has drifted."""
+    said = tuple(_said(model, key, getattr(row, key), value) for key, value in values.items()
+                 if getattr(row, key) != value)  # fmt: skip
+    return [(Drift(kind, row.id or 0, row.name, source, said), row, values)] if said else []
+
+
 def _drifts(
     session: Session, campaign_id: int
 ) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
@@ -218,12 +227,8 @@ def _drifts(
         entry = classes.get(_key(ship.class_name, ship.nation))
         if entry is None or ship.sunk:
             continue
-        values = _class_values(entry)
-        said = tuple(_said(ShipBase, k, getattr(ship, k), v) for k, v in values.items()
-                     if getattr(ship, k) != v)  # fmt: skip
-        if said:
-            label = f"{entry.name} class" + (f" ({entry.nation})" if entry.nation else "")
-            found.append((Drift("ship", ship.id or 0, ship.name, label, said), ship, values))
+        label = f"{entry.name} class" + (f" ({entry.nation})" if entry.nation else "")
+        found += _drift("ship", ship, ShipBase, _class_values(entry), label)
     for unit in session.exec(select(WasUnit).where(col(WasUnit.side_id).in_(sides))
                              .order_by(col(WasUnit.id))):  # fmt: skip
         copy = _COPY.fullmatch(unit.name)
@@ -232,12 +237,8 @@ def _drifts(
         )
         if card is None:
             continue
-        values = _card_stored(card)
-        said = tuple(_said(WasUnitBase, k, getattr(unit, k), v) for k, v in values.items()
-                     if getattr(unit, k) != v)  # fmt: skip
-        if said:
-            label = f"card {card.name}" + (f" ({card.nation})" if card.nation else "")
-            found.append((Drift("unit", unit.id or 0, unit.name, label, said), unit, values))
+        label = f"card {card.name}" + (f" ({card.nation})" if card.nation else "")
+        found += _drift("unit", unit, WasUnitBase, _card_stored(card), label)
     return found
 
 
