@@ -45,6 +45,18 @@ def _on_first_progress(dialog: LibraryImportScreen, action: str) -> list[tuple[i
     return told
 
 
+async def _import_pressing(
+    pilot: Any, action: str
+) -> tuple[LibraryImportScreen, list[tuple[int, int]]]:
+    """The file checked whole, then imported with the key of `action` pressed at the import's
+    first word of progress; the dialog, and the progress it heard."""
+    dialog = await _open(pilot)
+    await pilot.press("ctrl+s")
+    told = _on_first_progress(dialog, action)
+    await pilot.press("ctrl+s")
+    return dialog, told
+
+
 async def test_a_dry_run_reports_first_then_the_import_writes(tmp_path: Path) -> None:
     app = sample_app(tmp_path / "campaign.db", seed=1)
     assert app.factory is not None
@@ -62,10 +74,7 @@ async def test_escape_in_the_middle_stops_the_import_with_nothing_written(tmp_pa
     app = sample_app(tmp_path / "campaign.db", seed=1)
     assert app.factory is not None
     async with app.run_test(size=(80, 24)) as pilot:
-        dialog = await _open(pilot)
-        await pilot.press("ctrl+s")  # the dry run, whole
-        told = _on_first_progress(dialog, "stop_or_close")
-        await pilot.press("ctrl+s")  # the import, stopped at its first progress
+        dialog, told = await _import_pressing(pilot, "stop_or_close")
         assert told[:1] == [(25, 300)]
         assert told[-1][0] < 300
         assert "cancelled: nothing was written" in _report(dialog)
@@ -79,10 +88,7 @@ async def test_ctrl_b_lets_the_import_go_on_while_the_player_moves_on(tmp_path: 
     app = sample_app(tmp_path / "campaign.db", seed=1)
     assert app.factory is not None
     async with app.run_test(size=(120, 40)) as pilot:
-        dialog = await _open(pilot)
-        await pilot.press("ctrl+s")
-        told = _on_first_progress(dialog, "background")
-        await pilot.press("ctrl+s")
+        dialog, told = await _import_pressing(pilot, "background")
         assert told and not dialog.is_attached
         await press_to(pilot, "f", screen=RosterScreen)
         said = [notification.message for notification in app._notifications]

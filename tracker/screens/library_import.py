@@ -141,7 +141,7 @@ class LibraryImportScreen(ModalScreen[None]):
             self.app.call_from_thread(self._progress, done, total)
 
     def _progress(self, done: int, total: int) -> None:
-        if self.is_attached:
+        if self.is_attached and not self.hidden:  # a hidden dialog's widgets are going
             self.query_one("#library-progress", ProgressBar).update(total=total, progress=done)
 
     def _ended(self) -> bool:
