@@ -7,11 +7,11 @@ import random
 from pathlib import Path
 
 from campaign_files import open_or_create, press_to
-from textual.widgets import SelectionList
+from textual.widgets import SelectionList, Static
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory
-from tracker.screens.participants import ParticipantsScreen
+from tracker.screens.library_changes import LibraryChangesScreen
 from tracker.screens.roster import RosterScreen
 from tracker.services import building, campaigns, library, roster
 
@@ -36,13 +36,18 @@ async def test_the_ticked_unit_is_brought_up_to_its_card_and_undone(tmp_path: Pa
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = await press_to(pilot, "f", screen=RosterScreen)
-        dialog = await press_to(pilot, "L", screen=ParticipantsScreen)
+        dialog = await press_to(pilot, "L", screen=LibraryChangesScreen)
         prompts = [str(option.prompt) for option in dialog.query_one(SelectionList)._options]
         assert prompts == [
-            f"{name} (card Hipper (Germany)): Points 30 -> 35; Hull points 4 -> 5"
-            for name in ("Hipper", "Hipper (2)")
+            f"{name}: Points 30 -> 35; Hull points 4 -> 5" for name in ("Hipper", "Hipper (2)")
         ]
-        await pilot.press("down", "space", "ctrl+s")
+        await pilot.press("down")
+        detail = str(dialog.query_one("#changes-detail", Static).render())
+        assert (
+            detail
+            == "Hipper (2), of the card Hipper (Germany):\nPoints 30 -> 35\nHull points 4 -> 5"
+        )
+        await pilot.press("space", "ctrl+s")
         assert app.screen is screen
         side_id = screen.side_id
         units = roster.roster(factory, side_id=side_id).units

@@ -45,7 +45,7 @@ def squadron_preview(entry: ShipClassRead, values: dict[str, Any]) -> str:
     if not count:
         return f"How many ships of the {entry.name} class? (1..{MOST_SHIPS})"
     if len(names) != count:
-        return f"{count} x {entry.name}: type {count} names, {len(names)} typed so far"
+        return f"{count} x {entry.name}: type {count} name{'s' * (count != 1)}, {len(names)} typed"
     return f"{count} x {entry.name}: {', '.join(names)}"
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import on
+from textual.widgets import SelectionList, Static
+
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.participants import ParticipantsScreen
@@ -19,8 +22,35 @@ WORDS = {"ship": ("ships", "class"), "unit": ("units", "card")}
 
 
 def drift_line(drift: Drift) -> str:
-    """`Leander (Leander class (Britain)): Structure max 14 -> 20`."""
-    return f"{drift.name} ({drift.source}): {'; '.join(drift.differences)}"
+    """`Orion: Structure max 19 -> 25; Points (before crew %) 551 -> 600`, on one line."""
+    return f"{drift.name}: {'; '.join(drift.differences)}"
+
+
+def drift_detail(drift: Drift) -> str:
+    """Every difference on a line of its own, whatever the window's width."""
+    return "\n".join([f"{drift.name}, of the {drift.source}:", *drift.differences])
+
+
+class LibraryChangesScreen(ParticipantsScreen):
+    """The ships or units to tick, the highlighted one's every difference shown below them."""
+
+    def __init__(self, title: str, drifts: Sequence[Drift]) -> None:
+        super().__init__(title, [(drift_line(d), number, False) for number, d in
+                                 enumerate(drifts)])  # fmt: skip
+        self.drifts = list(drifts)
+
+    def on_mount(self) -> None:
+        self.query_one("#participants-dialog").mount(Static("", id="changes-detail",
+                                                            markup=False))  # fmt: skip
+        self._detail(0)
+
+    @on(SelectionList.SelectionHighlighted)
+    def _highlighted(self, event: SelectionList.SelectionHighlighted[int]) -> None:
+        self._detail(event.selection_index)
+
+    def _detail(self, index: int) -> None:
+        if 0 <= index < len(self.drifts):
+            self.query_one("#changes-detail", Static).update(drift_detail(self.drifts[index]))
 
 
 def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) -> None:
@@ -34,7 +64,6 @@ def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) ->
             screen.notify(f"Every one of the campaign's {what} has its {source}'s values in "
                           "the library.")  # fmt: skip
             return
-        choices = [(drift_line(drift), number, False) for number, drift in enumerate(drifts)]
 
         def chosen(ticked: list[int] | None) -> None:
             if not ticked:
@@ -47,13 +76,14 @@ def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) ->
             )  # fmt: skip
 
         screen.app.push_screen(
-            ParticipantsScreen(f"The library changed: tick the {what} to bring up to their "
-                               f"{source} (ctrl+z undoes it)", choices),
+            LibraryChangesScreen(f"Library changes: tick the {what} to bring up to their "
+                                 f"{source}", drifts),
             chosen,
         )  # fmt: skip
 
     def applied(count: int) -> None:
-        screen.notify(f"{count} {what if count != 1 else kind} brought up to the library.")
+        screen.notify(f"{count} {what if count != 1 else kind} brought up to the library "
+                      "(ctrl+z undoes it).")  # fmt: skip
         screen.reload()
 
     screen.call(Call(building.library_changes, screen.factory, campaign_id=campaign_id),
