@@ -11,7 +11,7 @@ from pathlib import Path
 from campaign_files import open_or_create, press_to
 from hypothesis import given
 from hypothesis import strategies as st
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory
@@ -53,6 +53,7 @@ async def test_a_100_point_fleet_built_by_searching_and_picking(tmp_path: Path) 
         roster_screen = await press_to(pilot, "f", screen=RosterScreen)
         picker = await press_to(pilot, "b", screen=CardPickerScreen)
         search = picker.query_one("#picker-search", Input)
+        assert len(picker.query_one("#picker-rows", DataTable).columns) == len(picker.COLUMNS)
         for card in fleet:
             search.value = ""
             await pilot.press(*f"{card.name} {card.nation}".lower())

@@ -43,7 +43,8 @@ class CardPickerScreen(PickerScreen):
     Dismissed with the number of units added.
     """
 
-    COLUMNS = ("Card", "Nation", "Type", "Year", "Pts", "Spd", "A/VA/HP")
+    COLUMNS = (("Card", 20), ("Nation", 10), ("Type", 10), ("Year", 4), ("Pts", 3), ("Spd", 3),
+               ("A/VA/HP", 8))  # fmt: skip
     WHAT = "cards"
     EMPTY = "The library has no cards yet."
 
@@ -58,7 +59,7 @@ class CardPickerScreen(PickerScreen):
         self.added = 0
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs PickerScreen's on_mount too (a handler of each class): not called here.
         self._read_budget()
 
     def entries_call(self) -> Call[Sequence[Any]]:

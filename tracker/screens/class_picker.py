@@ -55,7 +55,8 @@ class ClassPickerScreen(PickerScreen):
     Dismissed with the new ships' ids, or None.
     """
 
-    COLUMNS = ("Class", "Type", "Nation", "Sz", "Kn", "Armour", "Str", "Flot", "Pts")
+    COLUMNS = (("Class", 16), ("Type", 4), ("Nation", 9), ("Sz", 3), ("Kn", 3), ("Armour", 6),
+               ("Str", 4), ("Flot", 4), ("Pts", 5))  # fmt: skip
     WHAT = "classes"
     SEARCHED = "class, type, nation"
     EMPTY = "The library has no ship classes yet."

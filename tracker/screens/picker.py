@@ -43,7 +43,8 @@ class PickerScreen(ModalScreen[Any]):
     """The library's entries (`entries()`), searched by `searched(entry)`; enter calls
     `picked(entry)` on the highlighted one."""
 
-    COLUMNS: ClassVar[tuple[str, ...]] = ()
+    # (label, width): the widths fit the table in an 80-column window; longer text is cut.
+    COLUMNS: ClassVar[tuple[tuple[str, int], ...]] = ()
     WHAT: ClassVar[str] = "entries"  # the table's title: "Cards: 12 of 300"
     SEARCHED: ClassVar[str] = "name, nation, type, year"
     EMPTY: ClassVar[str] = "The library is empty."
@@ -74,7 +75,8 @@ class PickerScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         table = self.query_one("#picker-rows", DataTable)
-        table.add_columns(*self.COLUMNS)
+        for label, width in self.COLUMNS:
+            table.add_column(label, width=width)
         table.border_title = self.WHAT.capitalize()
         self.query_one("#picker-search", Input).focus()
         calls.run(self, self.entries_call(), then=self._entries, busy=table)
