@@ -29,6 +29,7 @@ PURE = {
     "tracker.services.errors.bad_name_character": "checks typed text, character by character",
     "tracker.services.errors.character_problem": "says what is wrong with a typed character",
     "tracker.services.csv_import.column_names": "the CSV columns of a kind, from a table",
+    "tracker.services.library.column_names": "the library's CSV columns, from a table",
     "tracker.services.damage.describe": "words for a result already read",
     "tracker.services.printing.crew_how": "words for a crew already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",

@@ -4,6 +4,8 @@ budget, the total and what is left known before the pick; a pick of several is a
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,8 @@ from service_helpers import World
 from sqlalchemy import text
 
 from tracker.db import SessionFactory, session_scope
-from tracker.services import building, library, roster, sheet
+from tracker.models.fleet import ShipUpdate
+from tracker.services import building, fleet, history, library, roster, sheet
 from tracker.services.errors import InvalidInput
 
 CLASSES = b"name,nation,type_abbrev,size_modifier,speed_kn,structure,flotation,points\n" + (
@@ -103,3 +106,100 @@ def test_a_card_picked_twice_takes_the_name_the_player_typed(
     assert [u.name for u in roster.roster(factory, side_id=world.blue_id).units] == [
         "Card 0", "Card 0 (2)",
     ]  # fmt: skip
+
+
+# --- a later change to the library: offered, never applied by itself --------------------------
+
+CARD = (
+    b"name,nation,unit_type,points,hull_points,attack_main\nHipper,Germany,cruiser,30,4,5 4 - -\n"
+)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(structure=st.integers(1, 40), damage=st.integers(0, 13))
+def test_a_changed_class_is_listed_and_applied_to_the_chosen_ship_only(
+    factory: SessionFactory, world: World, structure: int, damage: int
+) -> None:
+    with session_scope(factory) as session:
+        session.connection().execute(text("DELETE FROM ship"))
+        session.connection().execute(text("DELETE FROM shipclass"))
+    library.import_library(factory, raw=CLASSES)
+    leander = _class_id(factory, "Leander")
+    first, second = building.add_ships(factory, squadron_id=world.alpha_id, class_id=leander,
+                                       names=["Leander", "Achilles"])  # fmt: skip
+    ship = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships[0]
+    fleet.update_ship(factory, ship_id=first, fields={
+        **{k: getattr(ship, k) for k in fleet_fields()}, "structure_now": 14 - damage,
+    })  # fmt: skip
+    assert building.library_changes(factory, campaign_id=world.campaign_id) == ()
+    library.import_library(factory, raw=CLASSES.replace(b",14,11,", f",{structure},11,".encode()))
+    listed = building.library_changes(factory, campaign_id=world.campaign_id)
+    if structure == 14:
+        assert listed == ()
+        return
+    assert [(d.kind, d.row_id, d.name, d.differences) for d in listed] == [
+        ("ship", first, "Leander", (f"Structure max 14 -> {structure}",)),
+        ("ship", second, "Achilles", (f"Structure max 14 -> {structure}",)),
+    ]
+    # Nothing changed by the listing: the ships keep their own values until applied.
+    assert [s.structure_max for s in _ships(factory, world)] == [14, 14]
+    building.apply_library_changes(factory, campaign_id=world.campaign_id, chosen=[("ship", first)])
+    leander_now, achilles = _ships(factory, world)
+    assert (leander_now.structure_max, leander_now.structure_now) == (
+        structure, max(0, structure - damage),
+    )  # fmt: skip
+    assert (achilles.structure_max, achilles.structure_now) == (14, 14)
+    assert [d.row_id for d in building.library_changes(factory, campaign_id=world.campaign_id)] == [
+        second
+    ]
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    undone, _ = _ships(factory, world)
+    assert (undone.structure_max, undone.structure_now) == (14, 14 - damage)
+
+
+def fleet_fields() -> list[str]:
+    return [key for key in ShipUpdate.model_fields if key != "version"]
+
+
+def _ships(factory: SessionFactory, world: World) -> list[Any]:
+    return list(sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships)
+
+
+def test_a_changed_card_reaches_its_units_when_chosen_within_the_budget(
+    factory: SessionFactory, world: World
+) -> None:
+    library.import_library(factory, raw=CARD)
+    (card,) = [c.id for c in library.cards(factory) if c.name == "Hipper"]
+    building.add_units(factory, side_id=world.red_id, picks=[(card, ""), (card, "Hipper (2)")])
+    hipper, copy = roster.roster(factory, side_id=world.red_id).units
+    library.import_library(factory, raw=CARD.replace(b",30,4,5 4", b",45,5,6 4"))
+    listed = building.library_changes(factory, campaign_id=world.campaign_id)
+    assert [(d.name, d.differences) for d in listed] == [
+        (name, ("Points 30 -> 45", "Hull points 4 -> 5", "Main guns 5 4 - - -> 6 4 - -"))
+        for name in ("Hipper", "Hipper (2)")
+    ]
+    # The first alone: the other keeps the card as it was.
+    building.apply_library_changes(factory, campaign_id=world.campaign_id,
+                                   chosen=[("unit", hipper.id)])  # fmt: skip
+    units = roster.roster(factory, side_id=world.red_id).units
+    assert [(u.points, u.hull_points, u.attacks) for u in units] == [
+        (45, 5, {"main": [6, 4, None, None]}), (30, 4, {"main": [5, 4, None, None]}),
+    ]  # fmt: skip
+    library.import_library(factory, raw=CARD.replace(b",30,4,5 4", b",71,5,6 4"))
+    with pytest.raises(InvalidInput, match="budget is 100"):
+        building.apply_library_changes(factory, campaign_id=world.campaign_id,
+                                       chosen=[("unit", copy.id)])  # fmt: skip
+    assert [u.points for u in roster.roster(factory, side_id=world.red_id).units] == [45, 30]
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert [u.points for u in roster.roster(factory, side_id=world.red_id).units] == [30, 30]
+
+
+def test_applying_nothing_or_what_no_longer_differs_is_refused(
+    factory: SessionFactory, world: World
+) -> None:
+    with pytest.raises(InvalidInput, match="tick at least one"):
+        building.apply_library_changes(factory, campaign_id=world.campaign_id, chosen=[])
+    with pytest.raises(InvalidInput, match="no longer differs"):
+        building.apply_library_changes(factory, campaign_id=world.campaign_id,
+                                       chosen=[("ship", 999)])  # fmt: skip

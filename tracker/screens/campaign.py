@@ -33,7 +33,8 @@ from tracker.widgets.plain import PlainTable
 # screen, they and their services held up the campaign list at every start (about a fifth of the
 # CPU time to the list). Once the list is shown a thread imports them, so a key finds them ready.
 NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "scenario",
-                "repairs", "report", "critical_tables", "library")  # fmt: skip
+                "repairs", "report", "critical_tables", "library",
+                "library_import")  # fmt: skip
 
 
 def import_next_screens() -> None:
@@ -88,6 +89,12 @@ class CampaignScreen(TrackerScreen):
         # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
         Binding(
             "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
+        ),
+        Binding(
+            "I",
+            "import_library",
+            "Library import",
+            tooltip="Import cards or classes into the library: a dry run first, then the import",
         ),
         Binding(
             "ctrl+t",
@@ -259,6 +266,11 @@ class CampaignScreen(TrackerScreen):
         from tracker.screens.report import ReportScreen
 
         self.app.push_screen(ReportScreen(self.campaign_id))
+
+    def action_import_library(self) -> None:
+        from tracker.screens.library_import import LibraryImportScreen
+
+        self.app.push_screen(LibraryImportScreen(self))
 
     def action_tables(self) -> None:
         from tracker.screens.critical_tables import CriticalTablesScreen

@@ -17,11 +17,13 @@ from tracker.safe_output import ExistingFile
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
+from tracker.screens.class_picker import ClassPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
+from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import ask_zero_outcome
@@ -217,6 +219,18 @@ class RecordSheetScreen(TrackerScreen):
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
         Binding("d", "damage", "Damage", tooltip="Record a hit or a repair (damage entry)"),
         Binding("a", "add_ship", "Add", tooltip="Add a ship"),
+        Binding(
+            "b",
+            "build_squadron",
+            "Class",
+            tooltip="Add ships from a class of the library: how many, and their names",
+        ),
+        Binding(
+            "L",
+            "library_changes",
+            "Library",
+            tooltip="Bring ships up to a later change of their class in the library",
+        ),
         Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
         Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship", show=False),
         Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
@@ -288,7 +302,10 @@ class RecordSheetScreen(TrackerScreen):
     READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
-    FOOTER_DROPS = ("journal", "counter", "delete_ship", "crew", "commander", "add_ship")
+    FOOTER_DROPS = (
+        "library_changes", "build_squadron", "journal", "counter", "delete_ship", "crew",
+        "commander", "add_ship",
+    )  # fmt: skip
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
@@ -529,6 +546,19 @@ class RecordSheetScreen(TrackerScreen):
                         fields=values).map(ShipSaved)  # fmt: skip
 
         self._form("Add ship", ship_forms.ship_fields(None), submit)
+
+    def action_build_squadron(self) -> None:
+        def done(ids: tuple[int, ...] | None) -> None:
+            if ids:
+                self.select_ship_id = ids[0]
+                self.notify(f"{len(ids)} ship{'s' * (len(ids) != 1)} added from the library")
+            self.reload()
+
+        self.app.push_screen(ClassPickerScreen(self.factory, self.squadron_id), done)
+
+    def action_library_changes(self) -> None:
+        if self.record is not None:
+            offer_library_changes(self, self.record.campaign_id, "ship")
 
     def action_edit_ship(self) -> None:
         ship = self._need_ship()

@@ -18,10 +18,12 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
+from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
@@ -149,6 +151,8 @@ class RosterScreen(OwnerViewScreen):
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
         Binding("v", "toggle_view", "Owner view", tooltip="Show or hide the owner's decoy notes"),
         Binding("a", "add_unit", "Add", tooltip="Add a War at Sea unit"),
+        Binding("b", "build_fleet", "Cards",
+                tooltip="Build the fleet from the library's cards: search, pick, see the budget"),
         Binding("e", "edit_unit", "Edit", tooltip="Edit the selected unit"),
         Binding("x", "delete_unit", "Delete", tooltip="Delete the selected unit", show=False),
         Binding("y", "copy_unit", "Copy", tooltip="Copy the selected unit's card as a new unit",
@@ -165,6 +169,8 @@ class RosterScreen(OwnerViewScreen):
                 "rule)"),
         Binding("n", "mine", "Mine roll", show=False,
                 tooltip="The selected submarine enters a minefield: d6, 1-2 hull damage"),
+        Binding("L", "library_changes", "Library",
+                tooltip="Bring units up to a later change of their card in the library"),
         Binding("I", "import_units", "Import CSV", show=False,
                 tooltip="Add unit cards from a CSV file (checked first, all or none)"),
         Binding("P", "passphrase", "Passphrase", tooltip="Set or change the side's passphrase",
@@ -294,6 +300,15 @@ class RosterScreen(OwnerViewScreen):
 
     def action_add_unit(self) -> None:
         self._form("Add unit", unit_fields(None), self._save_unit())
+
+    def action_build_fleet(self) -> None:
+        names = [unit.name for unit in self.view.units] if self.view else []
+        side_name = self.view.side_name if self.view else "the side"
+        self.app.push_screen(CardPickerScreen(self.factory, self.side_id, side_name, names))
+
+    def action_library_changes(self) -> None:
+        if self.view is not None:
+            offer_library_changes(self, self.view.campaign_id, "unit")
 
     def action_edit_unit(self) -> None:
         unit = self._unit()

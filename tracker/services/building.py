@@ -5,23 +5,34 @@ its own state from then on: a later change to the library reaches no ship in pla
 goes through the service a form uses (roster.save_unit, fleet.create_ship), so it is checked
 as typed input is, the fleet's budget included; a pick of several is one transaction: all of
 them, or none, with every name that was refused said.
+
+A later change to the library is offered, never applied by itself: `library_changes` lists the
+ships and units whose values now differ from their class or card, and `apply_library_changes`
+brings the chosen ones up to it in one journal entry, which undo reverses. A ship is of the
+class its Class and Nation name; a unit is of the card of its name and nation (`Name (2)`, as
+the card picker names a second unit of a card, is of that card too).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, read_scope
-from tracker.models import Campaign, Side
+from tracker.db import SessionFactory, read_scope, session_scope
+from tracker.models import Campaign, Ship, Side, WasUnit
+from tracker.models.fields import rule_of
+from tracker.models.fleet import ShipBase
+from tracker.models.kinds import JournalKind
 from tracker.models.library import ShipClass, UnitCard
-from tracker.services import fleet, roster
+from tracker.models.roster import WasUnitBase
+from tracker.services import fleet, journal, roster
 from tracker.services.common import forget_names, get_row
-from tracker.services.csv_import import _one_transaction
+from tracker.services.csv_import import one_transaction
 from tracker.services.errors import InvalidInput, NotFound
 
 
@@ -63,7 +74,7 @@ def budget(factory: SessionFactory, *, side_id: int, card_ids: Sequence[int] = (
         campaign = get_row(session, Campaign, side.campaign_id)
         cards = {card.id: card.points for card in session.exec(
             select(UnitCard).where(col(UnitCard.id).in_(set(card_ids))))}  # fmt: skip
-        points = roster._points(session, side_id)
+        points = roster.fleet_points(session, side_id)
     missing = sorted(set(card_ids) - set(cards))
     if missing:
         raise NotFound(f"no card {missing[0]} in the library: it was removed meanwhile")
@@ -99,12 +110,8 @@ def add_ships(
         raise NotFound(f"no class {class_id} in the library: it was removed meanwhile")
     if not [name for name in names if name.strip()]:
         raise InvalidInput({"names": "type a name for each ship, e.g. Leander, Achilles, Ajax"})
-    values = {
-        "class_name": found.name, "type_abbrev": found.type_abbrev, "nation": found.nation,
-        "size_modifier": found.size_modifier, "speed_kn": found.speed_kn,
-        "armour_class": found.armour_class, "structure_max": found.structure,
-        "flotation_max": found.flotation, "points_base": found.points, "notes": found.notes,
-    }  # fmt: skip
+    values = {"class_name": found.name, "nation": found.nation, **_class_values(found),
+              "notes": found.notes}  # fmt: skip
     return _all_or_none(
         factory,
         [(name, class_id) for name in names],
@@ -125,7 +132,7 @@ def _all_or_none(
         raise InvalidInput({"names": f"pick at least one {what}"})
     added: list[int] = []
     errors: dict[str, str] = {}
-    with _one_transaction(factory, lambda: not errors) as (inner, connection):
+    with one_transaction(factory, lambda: not errors) as (inner, connection):
         for number, (name, entry) in enumerate(picks, start=1):
             if entry not in known:
                 errors[f"pick {number}"] = f"no {what} {entry} in the library"
@@ -139,3 +146,165 @@ def _all_or_none(
     if errors:
         raise InvalidInput(errors)
     return tuple(added)
+
+
+# --- a later change to the library ------------------------------------------------------------
+
+# A ship's value from its class's (ship's key: class's key); name, nation and notes are the ship's.
+FROM_CLASS = {
+    "type_abbrev": "type_abbrev", "size_modifier": "size_modifier", "speed_kn": "speed_kn",
+    "armour_class": "armour_class", "structure_max": "structure", "flotation_max": "flotation",
+    "points_base": "points",
+}  # fmt: skip
+FROM_CARD = ("unit_type", "points", "year", "speed", "armor", "vital_armor", "hull_points",
+             "attacks", "abilities")  # fmt: skip
+_COPY = re.compile(r"(.*) \((\d+)\)")  # "Prinz Eugen (2)": a second unit of the card
+
+
+def _class_values(found: ShipClass) -> dict[str, Any]:
+    return {key: getattr(found, source) for key, source in FROM_CLASS.items()}
+
+
+def _card_stored(card: UnitCard) -> dict[str, Any]:
+    """A card's values as a unit built from it stores them."""
+    fields = roster.unit_fields_from(_card_values(card, card.name))
+    stored = {key: fields[key] for key in FROM_CARD}
+    stored["attacks"] = roster.attacks_json(stored["attacks"], {})
+    stored["unit_type"] = str(stored["unit_type"])
+    return stored
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A ship or unit whose values differ from its class's or card's now."""
+
+    kind: str  # "ship" or "unit"
+    row_id: int
+    name: str
+    source: str  # "Leander class (Britain)", "card Prinz Eugen (Germany)"
+    differences: tuple[str, ...]  # "Structure max 14 -> 20", in the model's words
+
+
+def _dice(dice: list[int | None] | None) -> str:
+    return " ".join("-" if d is None else str(d) for d in dice) if dice else "none"
+
+
+def _said(model: type[Any], key: str, before: Any, after: Any) -> str:
+    """A difference in the form's words: `Hull points 4 -> 5`, `Main 5 4 - - -> 6 4 - -`."""
+    if key == "attacks":
+        old, new = json.loads(before or "{}"), json.loads(after or "{}")
+        return ", ".join(f"{label} {_dice(old.get(row))} -> {_dice(new.get(row))}"
+                         for row, label in roster.ATTACK_LABELS.items()
+                         if old.get(row) != new.get(row))  # fmt: skip
+    shown = {None: "-", "": "blank"}
+    label = rule_of(key, model.model_fields[key]).label
+    return f"{label} {shown.get(before, before)} -> {shown.get(after, after)}"
+
+
+def _key(name: str, nation: str) -> tuple[str, str]:
+    return name.casefold(), nation.casefold()
+
+
+def _drift(
+    kind: str, row: Ship | WasUnit, model: type[Any], values: dict[str, Any], source: str
+) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
+    """The row's drift from the library's values, if it has drifted."""
+    said = tuple(_said(model, key, getattr(row, key), value) for key, value in values.items()
+                 if getattr(row, key) != value)  # fmt: skip
+    return [(Drift(kind, row.id or 0, row.name, source, said), row, values)] if said else []
+
+
+def _drifts(
+    session: Session, campaign_id: int
+) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
+    """Each drifted ship or unit of the campaign, with the library's values for it."""
+    classes = {_key(c.name, c.nation): c for c in session.exec(select(ShipClass))}
+    cards = {_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}
+    sides = [side.id for side in session.exec(select(Side).where(Side.campaign_id == campaign_id))]
+    found: list[tuple[Drift, Ship | WasUnit, dict[str, Any]]] = []
+    for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(sides))
+                             .order_by(col(Ship.id))):  # fmt: skip
+        entry = classes.get(_key(ship.class_name, ship.nation))
+        if entry is None or ship.sunk:
+            continue
+        label = f"{entry.name} class" + (f" ({entry.nation})" if entry.nation else "")
+        found += _drift("ship", ship, ShipBase, _class_values(entry), label)
+    for unit in session.exec(select(WasUnit).where(col(WasUnit.side_id).in_(sides))
+                             .order_by(col(WasUnit.id))):  # fmt: skip
+        copy = _COPY.fullmatch(unit.name)
+        card = cards.get(_key(unit.name, unit.nation)) or (
+            cards.get(_key(copy.group(1), unit.nation)) if copy else None
+        )
+        if card is None:
+            continue
+        label = f"card {card.name}" + (f" ({card.nation})" if card.nation else "")
+        found += _drift("unit", unit, WasUnitBase, _card_stored(card), label)
+    return found
+
+
+def library_changes(factory: SessionFactory, *, campaign_id: int) -> tuple[Drift, ...]:
+    """The campaign's ships and units whose values differ from their class or card now."""
+    with read_scope(factory) as session:
+        get_row(session, Campaign, campaign_id)
+        return tuple(drift for drift, _row, _values in _drifts(session, campaign_id))
+
+
+def _kept_damage(now: int, old_max: int, new_max: int) -> int:
+    """A track's value under a new max: the damage already taken stays taken."""
+    return max(0, new_max - (old_max - now))
+
+
+def apply_library_changes(
+    factory: SessionFactory, *, campaign_id: int, chosen: Sequence[tuple[str, int]]
+) -> int:
+    """The chosen ships and units (("ship", id), ("unit", id)) brought up to their class or
+    card, in one journal entry that undo reverses; returns how many changed."""
+    if not chosen:
+        raise InvalidInput({"chosen": "tick at least one ship or unit to bring up to the library"})
+    with session_scope(factory) as session:
+        campaign = get_row(session, Campaign, campaign_id)
+        drifted = {(d.kind, d.row_id): (d, row, values)
+                   for d, row, values in _drifts(session, campaign_id)}  # fmt: skip
+        gone = [f"{kind} {row_id}" for kind, row_id in chosen if (kind, row_id) not in drifted]
+        if gone:
+            raise InvalidInput({"chosen": f"{', '.join(gone)} no longer differs from the library "
+                                "(changed meanwhile): look again"})  # fmt: skip
+        changes = []
+        errors: dict[str, str] = {}
+        for key in dict.fromkeys(chosen):
+            drift, row, values = drifted[key]
+            before = journal.row_state(row)
+            if isinstance(row, Ship):
+                row.structure_now = _kept_damage(row.structure_now, row.structure_max,
+                                                 values["structure_max"])  # fmt: skip
+                row.flotation_now = _kept_damage(row.flotation_now, row.flotation_max,
+                                                 values["flotation_max"])  # fmt: skip
+            elif row.damage > values["hull_points"]:
+                errors[drift.name] = (f"{drift.name} has taken {row.damage} hull damage, more "
+                                      f"than the card's {values['hull_points']} hull points: "
+                                      "edit it by hand")  # fmt: skip
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.add(row)
+            table = "ship" if isinstance(row, Ship) else "wasunit"
+            changes.append(journal.row_change(table, drift.row_id, before, journal.row_state(row)))
+        session.flush()
+        for side_id in {
+            row.side_id for _d, row, _v in drifted.values() if isinstance(row, WasUnit)
+        }:
+            total = roster.fleet_points(session, side_id)
+            if total > campaign.was_fleet_points:
+                side = get_row(session, Side, side_id)
+                errors[side.name] = (f"{side.name}'s fleet would cost {total} points; the budget "
+                                     f"is {campaign.was_fleet_points}")  # fmt: skip
+        if errors:
+            raise InvalidInput(errors)
+        names = [drifted[key][0].name for key in dict.fromkeys(chosen)]
+        ships = [key for key in chosen if key[0] == "ship"]
+        journal.append(
+            session, campaign_id=campaign_id,
+            kind=JournalKind.SHIP if ships else JournalKind.ROSTER,
+            ship_id=ships[0][1] if len(ships) == 1 else None,
+            summary=f"Brought up to the library: {', '.join(names)}", changes=tuple(changes),
+        )  # fmt: skip
+        return len(changes)

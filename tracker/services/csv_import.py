@@ -96,7 +96,7 @@ class Report:
 
 
 @contextmanager
-def _one_transaction(
+def one_transaction(
     factory: SessionFactory, commit: Callable[[], bool]
 ) -> Iterator[tuple[Any, Connection]]:
     """A factory whose sessions all work inside one outer transaction: each service call's own
@@ -251,7 +251,7 @@ def import_csv(
         cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
         checked.append((number, *_convert(kind, cells)))
     written = 0
-    with _one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
+    with one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
         write = _writer(kind, target_id) if complete else None
         for number, values, errors in checked:
             if not errors and write is not None:

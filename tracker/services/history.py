@@ -28,6 +28,7 @@ from tracker.models import (
     Side,
     Squadron,
     SubMarker,
+    WasUnit,
 )
 from tracker.models.kinds import JournalKind
 from tracker.services import journal, visibility
@@ -48,6 +49,7 @@ TABLES: dict[str, Any] = {
     "minecheckship": MineCheckShip,
     "battery": Battery,
     "participation": Participation,
+    "wasunit": WasUnit,
 }
 UNDO, REDO = JournalKind.UNDO, JournalKind.REDO
 # A scenario's start and end states are kept as snapshots: undo never reaches back past them

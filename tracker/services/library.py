@@ -21,7 +21,7 @@ import csv
 import functools
 import io
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,37 @@ SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
 ATTACK_COLUMNS = tuple(f"attack_{row}" for row in roster.ATTACK_ROWS)
 LOWER = {"unit_type"}  # words any case may spell
 _LISTED = ("attacks", "abilities")  # a card's JSON columns: CSV cells of their own shape
+PROGRESS_EVERY = 25  # rows checked between two words of progress to the screen
+
+
+class ImportCancelled(InvalidInput):
+    """The player cancelled an import while it ran: nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__({"file": "the import was cancelled: nothing was written"})
+
+
+@dataclass
+class Steps:
+    """An import's rows as they are checked: `progress(done, total)` now and then, and a stop
+    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed."""
+
+    progress: Callable[[int, int], None] | None = None
+    cancelled: Callable[[], bool] | None = None
+    total: int = 0
+    done: int = 0
+
+    def step(self) -> None:
+        self.check()
+        self.done += 1
+        if self.progress is not None and (
+            self.done % PROGRESS_EVERY == 0 or self.done == self.total
+        ):
+            self.progress(self.done, self.total)
+
+    def check(self) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise ImportCancelled()
 
 
 @dataclass(frozen=True)
@@ -235,7 +266,7 @@ def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[
     if info.name == "cards":
         attacks = stored.pop("attacks")
         dice_errors: dict[str, str] = {}
-        stored["attacks"] = roster._attacks(attacks, dice_errors)
+        stored["attacks"] = roster.attacks_json(attacks, dice_errors)
         for message in dice_errors.values():
             row, _, rest = message.partition(": ")
             errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
@@ -286,7 +317,9 @@ class LibraryReport:
 _Rows = list[tuple[str, dict[str, Any]]]  # (where, checked values as stored)
 
 
-def _csv_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> tuple[str, str, _Rows]:
+def _csv_rows(
+    raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
+) -> tuple[str, str, _Rows]:
     """The kind, a word on how it was read, and each row's checked values."""
     decoded = decode(raw)
     separator = separator_of(decoded.text)
@@ -314,7 +347,9 @@ def _csv_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> tuple[str
         if name not in header:
             problems.add("header", "", f"the required column {name!r} is missing")
     rows: _Rows = []
+    steps.total = len(records) - 1
     for number, record in enumerate(records[1:], start=2):
+        steps.step()
         if not any(cell.strip() for cell in record):
             continue
         where = f"row {number}"
@@ -345,7 +380,9 @@ def _check_row(
     rows.append((where, stored))
 
 
-def _json_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> dict[str, _Rows]:
+def _json_rows(
+    raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
+) -> dict[str, _Rows]:
     try:
         document = json.loads(decode(raw).text)
     except json.JSONDecodeError as exc:
@@ -354,6 +391,7 @@ def _json_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> dict[str
         raise InvalidInput({"file": f"is not a library file: its format must be {FORMAT!r}, "
                             "as tracker library export writes it"})  # fmt: skip
     found: dict[str, _Rows] = {}
+    steps.total = sum(len(e) for k in KINDS if isinstance(e := document.get(k, []), list))
     for kind in KINDS:
         entries = document.get(kind, [])
         if not isinstance(entries, list):
@@ -361,6 +399,7 @@ def _json_rows(raw: bytes, problems: _Problems, warnings: _Problems) -> dict[str
             continue
         found[kind] = []
         for index, entry in enumerate(entries):
+            steps.step()
             where = f"{kind}[{index}]"
             if not isinstance(entry, dict):
                 problems.add(where, "", "must be an object of fields")
@@ -419,17 +458,28 @@ def _merge(connection: Any, info: Kind, rows: _Rows, problems: _Problems, write:
 
 
 def import_library(
-    factory: SessionFactory, *, raw: bytes, json_file: bool = False, dry_run: bool = False
+    factory: SessionFactory,
+    *,
+    raw: bytes,
+    json_file: bool = False,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> LibraryReport:
     """Read a library file (CSV of cards or of classes; JSON of both) into the library: every
-    row or none, matched by name and nation, never duplicated (README "The library")."""
+    row or none, matched by name and nation, never duplicated (README "The library").
+
+    `progress(done, total)` hears of the rows checked now and then; once `cancelled()` says
+    so, the import stops with ImportCancelled and writes nothing.
+    """
     if len(raw) > MAX_BYTES:
         raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB: split it"})
     problems, warnings = _Problems(), _Problems()
+    steps = Steps(progress, cancelled)
     if json_file:
-        by_kind, source = _json_rows(raw, problems, warnings), "JSON"
+        by_kind, source = _json_rows(raw, problems, warnings, steps), "JSON"
     else:
-        kind, source, rows = _csv_rows(raw, problems, warnings)
+        kind, source, rows = _csv_rows(raw, problems, warnings, steps)
         by_kind = {kind: rows}
     count = sum(len(rows) for rows in by_kind.values())
     outcomes = []
@@ -438,6 +488,7 @@ def import_library(
             connection = session.connection()
             for kind, rows in by_kind.items():
                 outcomes.append(_merge(connection, KIND[kind], rows, problems, not dry_run))
+            steps.check()  # the last moment a cancel keeps the library as it was
             if problems.found or dry_run:
                 session.rollback()
     except IntegrityError as exc:

@@ -99,7 +99,8 @@ def unit_fields_from(values: dict[str, Any]) -> UnitFields:
     return UnitFields(**values, attacks=attacks, abilities=abilities)
 
 
-def _attacks(raw: dict[str, list[int | None]] | None, errors: dict[str, str]) -> str:
+def attacks_json(raw: dict[str, list[int | None]] | None, errors: dict[str, str]) -> str:
+    """A card's attack rows as stored (JSON), each wrong row said in `errors`."""
     rows = raw or {}
     for key, dice in rows.items():
         if key not in ATTACK_ROWS:
@@ -118,7 +119,7 @@ def _validate(fields: Mapping[str, Any]) -> UnitUpdate:
         unit = checked(UnitUpdate, typed)
     except InvalidInput as exc:
         errors, unit = dict(exc.errors), None
-    attacks = _attacks(fields.get("attacks"), errors)
+    attacks = attacks_json(fields.get("attacks"), errors)
     if unit is not None:
         if "damage" not in errors and unit.damage > unit.hull_points:
             errors["damage"] = f"must be 0..{unit.hull_points}, got {unit.damage}"
@@ -134,7 +135,8 @@ def _campaign_of_side(session: Session, side_id: int) -> tuple[Side, Campaign]:
     return side, get_row(session, Campaign, side.campaign_id)
 
 
-def _points(session: Session, side_id: int) -> int:
+def fleet_points(session: Session, side_id: int) -> int:
+    """A side's War at Sea fleet points, its extra decoys' cost included (docs/RULES.md §Subs)."""
     # Summed by the database, not over every unit loaded: a CSV import checks it for each row.
     totals = session.exec(
         select(col(WasUnit.extra_decoys), func.count(), func.sum(WasUnit.points))
@@ -147,7 +149,7 @@ def _points(session: Session, side_id: int) -> int:
 def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasUnit) -> None:
     if unit.extra_decoys and not campaign.extra_decoys_allowed:
         raise InvalidInput({"extra_decoys": "this campaign does not use the extra-decoy option"})
-    total = _points(session, side_id)
+    total = fleet_points(session, side_id)
     if total > campaign.was_fleet_points:
         raise InvalidInput(
             {"points": f"the fleet would cost {total} points; the budget is "
@@ -366,7 +368,7 @@ def roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
             units=tuple(_unit_view(unit, owner, markers) for unit in units),
             markers=tuple(views),
-            points=_points(session, side_id), budget=campaign.was_fleet_points,
+            points=fleet_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
             turn=scenario.turn if scenario and scenario.status == ScenarioStatus.IN_PLAY else None,
             owner_idle_seconds=campaign.owner_idle_seconds,

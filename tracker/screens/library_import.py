@@ -1,0 +1,184 @@
+"""Read a card or class list into the library: a dry run first, its report, then the import.
+
+The work runs in a thread worker (the one call path, screens.calls), so the keys keep
+answering: the progress bar follows the rows checked, escape stops the work with nothing
+written, and ctrl+b closes the dialog while the import goes on, a notification saying how it
+ended. The call is queued on the screen the dialog was opened from, which stays in the app's
+stack, so its outcome is heard even once the dialog is gone.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from contextlib import suppress
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DirectoryTree, Input, Label, ProgressBar, Static
+
+from tracker.screens import calls
+from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
+from tracker.services import library, printing
+from tracker.services.library import LibraryReport
+from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
+
+SUFFIXES = (".csv", ".json")
+KEYS = ("enter on a file picks it · ctrl+s checks it (a dry run), then imports it · escape "
+        "stops the work, or closes · ctrl+b closes and lets the import go on")  # fmt: skip
+
+
+class LibraryTree(DirectoryTree):
+    """Folders and the files a library is read from (.csv, .json)."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [path for path in paths if path.is_dir() or path.suffix.lower() in SUFFIXES]
+
+
+def report_text(report: LibraryReport) -> Text:
+    """The report as the player reads it: what it does, then every problem and warning, then
+    the entries it changes and adds."""
+    text = Text()
+    style = ALERT if report.problems else GOOD_STRONG
+    text.append(report.summary(), style=style)
+    text.append(" ctrl+s again imports it.\n" if report.dry_run and not report.problems else "\n")
+    for title, lines, tone in (("Problems", report.problems, ALERT),
+                               ("Warnings", report.warnings, CAUTION)):  # fmt: skip
+        if lines:
+            text.append(f"{title}:\n", style=tone)
+            text.append("".join(f"  {line}\n" for line in lines))
+    for outcome in report.outcomes:
+        for title, names in (("changed", outcome.changed), ("added", outcome.added)):
+            if names:
+                text.append(f"{outcome.kind.capitalize()} {title} ({len(names)}):\n",
+                            style="bold")  # fmt: skip
+                text.append("".join(f"  {name}\n" for name in names))
+    return text
+
+
+class LibraryImportScreen(ModalScreen[None]):
+    """Pick a file; ctrl+s checks it, ctrl+s again imports it; escape stops the work."""
+
+    BINDINGS = [
+        Binding("escape", "stop_or_close", "Stop or close"),
+        Binding("ctrl+s", "check_or_import", "Check, then import"),
+        Binding("ctrl+b", "background", "Close, import on"),
+    ]
+
+    def __init__(self, opener: TrackerScreen) -> None:
+        super().__init__()
+        self.opener = opener
+        self.checked: Path | None = None  # the file whose dry run came back clean
+        self.stop = threading.Event()  # set: the running work stops, writing nothing
+        self.running = False
+        self.hidden = False  # closed while the import goes on
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="library-import-dialog"):
+            yield Label("Import cards or classes into the library", id="library-import-title")
+            yield Static(f"Cards: {library.column_names('cards')}\nClasses: "
+                         f"{library.column_names('classes')}", classes="caption",
+                         markup=False)  # fmt: skip
+            yield LibraryTree(printing.campaign_folder(self.opener.factory), id="library-tree")
+            yield Input(placeholder="path of the .csv or .json file", id="library-path")
+            yield Static(KEYS, classes="caption", markup=False)
+            yield ProgressBar(id="library-progress", show_eta=False)
+            with VerticalScroll(id="library-report-box"):
+                yield Static("", id="library-report", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#library-progress").display = False
+        self.query_one("#library-path", Input).focus()  # type the path, or tab to the files
+
+    @on(DirectoryTree.FileSelected)
+    def _picked(self, event: DirectoryTree.FileSelected) -> None:
+        self.query_one("#library-path", Input).value = str(event.path)
+        self.query_one("#library-path", Input).focus()
+
+    @on(Input.Changed, "#library-path")
+    def _changed(self) -> None:
+        self.checked = None
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#library-report", Static).update(text)
+
+    def action_check_or_import(self) -> None:
+        typed = self.query_one("#library-path", Input).value.strip()
+        if not typed:
+            self._say(toned("Pick a .csv or .json file first.", ALERT))
+            return
+        if self.running:
+            self.notify("Still working on the file: escape stops it.", severity="warning")
+            return
+        path = Path(typed).expanduser()
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            self._say(toned(f"Cannot read {path}: {exc.strerror}", ALERT))
+            return
+        dry_run = self.checked != path
+        self.stop.clear()
+        self.running = True
+        bar = self.query_one("#library-progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.display = True
+        self._say(Text(f"{'Checking' if dry_run else 'Importing'} {path.name}..."))
+        call = Call(library.import_library, self.opener.factory, raw=raw,
+                    json_file=path.suffix.lower() == ".json", dry_run=dry_run,
+                    progress=self._progress_from_worker, cancelled=self.stop.is_set)  # fmt: skip
+        calls.run(self.opener, call, then=lambda report: self._reported(path, dry_run, report),
+                  refused=lambda error: self._refused(path, error))  # fmt: skip
+
+    def _progress_from_worker(self, done: int, total: int) -> None:
+        """Called in the worker's thread: the bar is moved on the app's."""
+        with suppress(RuntimeError):  # the app is closing: no one to show it to
+            self.app.call_from_thread(self._progress, done, total)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.is_attached and not self.hidden:  # a hidden dialog's widgets are going
+            self.query_one("#library-progress", ProgressBar).update(total=total, progress=done)
+
+    def _ended(self) -> bool:
+        """The work is over; whether the dialog is still there to show how it ended."""
+        self.running = False
+        if self.is_attached and not self.hidden:
+            self.query_one("#library-progress").display = False
+            return True
+        return False
+
+    def _reported(self, path: Path, dry_run: bool, report: LibraryReport) -> None:
+        if not self._ended():
+            self.app.notify(f"{path.name}: {report.summary()}", title="Library import",
+                            severity="error" if report.problems else "information",
+                            timeout=15)  # fmt: skip
+            return
+        self._say(report_text(report))
+        if dry_run:
+            self.checked = path if not report.problems and report.rows else None
+
+    def _refused(self, path: Path, error: Exception) -> None:
+        if not self._ended():
+            self.app.notify(f"{path.name}: {calls.message(error)}", title="Library import",
+                            severity="warning", timeout=15)  # fmt: skip
+            return
+        self._say(toned(f"{path.name}: {calls.message(error)}", ALERT))
+
+    def action_stop_or_close(self) -> None:
+        if self.running:
+            self.stop.set()
+            self._say(toned("Stopping: nothing will be written...", CAUTION))
+            return
+        self.dismiss(None)
+
+    def action_background(self) -> None:
+        if self.running:
+            self.hidden = True
+            self.app.notify("The import goes on: a notification will say how it ended.",
+                            title="Library import")  # fmt: skip
+        self.dismiss(None)
