@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from campaign_files import migrated_engine
 from hypothesis import settings as hypothesis_settings
-from settle import WAIT_FOR_SCREEN, press_each, unseen_frames_skipped, waiting_for_calls
+from settle import WAIT_FOR_SCREEN, press_each, waiting_for_calls
 from sqlalchemy import Engine
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import Input
 
 from tracker import settings
@@ -88,18 +87,6 @@ def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     they are once those calls are done."""
     monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
     monkeypatch.setattr(Pilot, "press", press_each)
-
-
-@pytest.fixture(autouse=True)
-def _headless_frames_drawn_when_looked_at(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A pilot test's app draws a frame only when the test looks at it (tests/settle.py), unless
-    the test is marked `every_frame` or compares a snapshot (a picture is drawn as in a terminal:
-    the cursor's blink and focus styles follow the frames drawn)."""
-    every_frame = request.node.get_closest_marker("every_frame") is not None
-    if not every_frame and "snap_compare" not in request.fixturenames:
-        monkeypatch.setattr(Screen, "_compositor_refresh", unseen_frames_skipped)
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.worker import WorkerError
 
 from tracker.screens import calls
@@ -18,9 +17,6 @@ from tracker.screens import calls
 # Textual's own wait for the screen's pending messages, before the pilot learnt to wait for calls.
 WAIT_FOR_SCREEN = Pilot._wait_for_screen
 PRESS = Pilot.press
-# Textual's own refresh of a screen: lays it out, draws the changed regions, sends them to the
-# terminal (which a headless app has not).
-COMPOSITOR_REFRESH = Screen._compositor_refresh
 
 
 async def settle(app: App[Any]) -> None:
@@ -49,22 +45,3 @@ async def press_each(self: Pilot[Any], *keys: str) -> None:
     for key in keys:
         await self.pause()  # the calls, then the refresh their outcome asked for (a cursor)
         await PRESS(self, key)
-
-
-def unseen_frames_skipped(screen: Screen[Any]) -> None:
-    """A screen's refresh in a headless test app, without drawing a frame nobody sees.
-
-    Textual draws the changed regions of the screen on every refresh and the headless driver
-    throws the drawing away: about a quarter of a pilot test's CPU. The layout still runs (sizes,
-    scrolling, which widget is where), and whatever a test looks at is drawn whole when it looks
-    (a snapshot, export_screenshot, a screen's text), so a widget that cannot draw its content
-    still fails the test that shows it. Tests marked `every_frame` draw every frame, as a
-    terminal does: those whose point is that nothing a player typed breaks a drawing.
-    """
-    app = screen.app
-    if app.is_headless and not app.is_inline and screen is app.screen:
-        screen._compositor._dirty_regions.clear()
-        screen._dirty_widgets.clear()
-        app._update_mouse_over(screen)
-        return
-    COMPOSITOR_REFRESH(screen)

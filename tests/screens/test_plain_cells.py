@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -17,9 +16,6 @@ from textual.widgets.data_table import RowKey
 
 import tracker
 from tracker.widgets.plain import PlainTable
-
-# Nothing a player types may break a drawing: every frame is drawn, as in a terminal.
-pytestmark = pytest.mark.every_frame
 
 PACKAGE = Path(tracker.__file__).parent
 # Text read as markup by Textual: tags, closers, escapes, links and actions.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from campaign_files import press_to, sample_app
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -14,9 +13,6 @@ from textual.widgets import Input, Static
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.services import history
-
-# Nothing a player types may break a drawing: every frame is drawn, as in a terminal.
-pytestmark = pytest.mark.every_frame
 
 # The classes, written out here: C1 controls, bidirectional controls, other format characters.
 OVERRIDES = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
