@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from campaign_files import migrated_engine
-from textual.widgets import Checkbox, Input, Select, Static
+from rich.text import Text
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
@@ -80,6 +82,27 @@ async def test_search_for_a_marker_shows_the_final_target_only(fleet_app: Tracke
     assert preview.splitlines() == ["Target: 5+", "d6 4: not found"]
 
 
+def _fitted(table: DataTable[Any]) -> bool:
+    """Every column of the table is as wide as its widest cell (its widths are worked out after
+    a refill, once the table is idle)."""
+    for index, column in enumerate(table.ordered_columns):
+        cells = [table.get_row_at(row)[index] for row in range(table.row_count)]
+        widest = max((Text(c).cell_len if isinstance(c, str) else c.cell_len for c in cells),
+                     default=0)  # fmt: skip
+        if column.get_render_width(table) - 2 * table.cell_padding < widest:
+            return False
+    return True
+
+
 def test_roster_filtered(snap_compare, fleet_app: TrackerApp) -> None:  # type: ignore[no-untyped-def]
     # The U-boats only, by any column's text: "2 of 3" above the table, the filter below it.
-    assert snap_compare(fleet_app, terminal_size=SIZE, press=["f", "slash", *"u-", "enter"])
+    async def filter_units(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("f", "slash", *"u-", "enter")
+        markers = pilot.app.screen.query_one("#marker-table", DataTable)
+        for _ in range(100):  # the picture is of the markers as the player reads them
+            if _fitted(markers):
+                break
+            await pilot.pause(0.05)
+        assert _fitted(markers)
+
+    assert snap_compare(fleet_app, terminal_size=SIZE, run_before=filter_units)
