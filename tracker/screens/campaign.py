@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
-from textual.widgets.tree import TreeNode
 
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
@@ -159,29 +158,44 @@ class CampaignScreen(TrackerScreen):
         tree: Tree[SideView | SquadronRef] = self.query_one(Tree)
         selected = tree.cursor_node.data if tree.cursor_node else None
         tree.clear()
-        target: TreeNode[SideView | SquadronRef] | None = None
-        first_squadron: TreeNode[SideView | SquadronRef] | None = None
+        # Every side is added expanded under a hidden root, so a node's line is its place in
+        # the order added: the cursor is set at once, never left off the tree for a moment
+        # in which Enter would open nothing.
+        line = 0
+        target: int | None = None
+        first_squadron: int | None = None
         for side in overview.sides:
             label = Text(side.name, style="bold")
             if side.nation:
                 label.append(f"  ({side.nation})", style="dim")
             node = tree.root.add(label, data=side, expand=True)
             if isinstance(selected, SideView) and selected.id == side.id:
-                target = node
+                target = line
+            line += 1
             for squadron in side.squadrons:
-                leaf = node.add_leaf(
+                node.add_leaf(
                     Text(f"{squadron.name}  ·  {squadron.ships} ship{'s' * (squadron.ships != 1)}"),
                     data=squadron,
                 )
                 if squadron.id == self.select_squadron_id or (
                     isinstance(selected, SquadronRef) and selected.id == squadron.id
                 ):
-                    target = leaf
-                first_squadron = first_squadron or leaf
+                    target = line
+                first_squadron = line if first_squadron is None else first_squadron
+                line += 1
         if not overview.sides:
             tree.root.add_leaf(Text("No sides yet" + self.hint(": press s to add one") + ".",
                                     style="dim italic"))  # fmt: skip
-        self.call_after_refresh(self._place_cursor, target or first_squadron)
+        # The squadron or side it was on, else the first squadron, else the first side.
+        chosen = target if target is not None else first_squadron
+        if chosen is None and line:
+            chosen = 0
+        if chosen is not None:
+            # Set even when the line is unchanged: the cursor's node must be the new one.
+            tree.cursor_line = chosen
+            if tree.cursor_node is not None:
+                tree.scroll_to_node(tree.cursor_node, animate=False)
+        self.select_squadron_id = None
         table = self.query_one("#scenario-table", DataTable)
         table.clear()
         for scenario in overview.scenarios:
@@ -191,10 +205,6 @@ class CampaignScreen(TrackerScreen):
                 Text(scenario.date or "-", overflow="ellipsis", no_wrap=True),
                 scenario.status.replace("_", " "), scenario.turn, scenario.ships,
             )  # fmt: skip
-
-    def _place_cursor(self, node: TreeNode[SideView | SquadronRef] | None) -> None:
-        self.query_one(Tree).move_cursor(node)
-        self.select_squadron_id = None
 
     def _cursor_data(self) -> SideView | SquadronRef | None:
         tree: Tree[SideView | SquadronRef] = self.query_one(Tree)
