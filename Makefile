@@ -40,8 +40,8 @@ contracts: $(DEV_STAMP)
 # The service tests run twice: on SQLite, and on a throw-away PostgreSQL cluster that
 # tests/pg_cluster.py starts on a free loopback port and removes afterwards. The suite runs in
 # TEST_WORKERS processes (pytest-xdist), each with a cluster of its own.
-# Each worker takes the next test as it frees up (worksteal), so a long walk started late does
-# not leave the other worker idle. PYTEST_ARGS adds to the command line (`--durations=30`, `-x`).
+# The tests marked slow (walks of every screen, the kill soak) start first and each worker takes
+# the next test as it frees up (worksteal), so no worker is left running a long one alone. PYTEST_ARGS adds to the command line (`--durations=30`, `-x`).
 # Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set: without it every worker, and every
 # tracker process a test starts, compiles the sources again and pytest rewrites the asserts of
 # every test module again (about 6 s of CPU per worker). It goes to __pycache__, ignored by git.

@@ -8,9 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import textual.app
+import textual.pilot
 from campaign_files import migrated_engine
 from hypothesis import settings as hypothesis_settings
-from settle import WAIT_FOR_SCREEN, press_each, waiting_for_calls
+from settle import WAIT_FOR_SCREEN, press_each, until_quiet, waiting_for_calls
+from shared_engines import install as share_engines
 from sqlalchemy import Engine
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -28,6 +31,9 @@ os.environ.pop("NO_COLOR", None)
 # A test's own @settings still chooses its number of examples.
 hypothesis_settings.register_profile("tracker", derandomize=True, database=None, deadline=None)
 hypothesis_settings.load_profile("tracker")
+
+# Engines compile each statement once per worker, as one app's engine does once per process.
+share_engines()
 
 # Under pytest-xdist each worker (gw0, gw1, ...) takes a PostgreSQL cluster of its own, started by
 # tests/pg_cluster.py with TRACKER_TEST_PG_CLUSTERS; set before any test module reads the URL.
@@ -63,10 +69,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Shuffle after every other hook; the same seed gives each xdist worker the same order."""
+    """The tests marked slow first, so that no worker is left running one alone at the end
+    while the others have finished; shuffled after every other hook, when asked, with the slow
+    ones still first. The same seed gives each xdist worker the same order."""
     seed = config.getoption("--shuffle")
     if seed is not None:
         random.Random(seed).shuffle(items)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -84,9 +93,12 @@ def _no_real_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
 def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a key, a click or a pause, a pilot test waits for the service calls the screen
     started in thread workers (tests/settle.py), so it reads the database and the screen as
-    they are once those calls are done."""
+    they are once those calls are done. Textual's idle wait after each key ends when the event
+    loop is quiet, not after 20 ms slices of low CPU (tests/settle.py until_quiet)."""
     monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
     monkeypatch.setattr(Pilot, "press", press_each)
+    monkeypatch.setattr(textual.pilot, "wait_for_idle", until_quiet)
+    monkeypatch.setattr(textual.app, "wait_for_idle", until_quiet)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
 ROW = re.compile(
@@ -40,6 +42,7 @@ def test_the_generator_writes_what_it_was_asked_for(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_benchmark_prints_and_writes_its_ten_ratios(tmp_path: Path) -> None:
     out = tmp_path / "results.md"
     done = run_module(

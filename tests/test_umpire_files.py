@@ -80,6 +80,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return real_campaign_file(tmp_path_factory.mktemp("template") / "campaign.db")
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(keys=st.lists(st.sampled_from(KEYS), min_size=1, max_size=12))

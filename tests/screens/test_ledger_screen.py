@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from campaign_files import (
     FakeClock,
     fill_form,
@@ -78,6 +79,7 @@ async def roll(pilot, d6: int) -> CheckView:  # type: ignore[no-untyped-def]
     return screen.view
 
 
+@pytest.mark.slow
 async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Path) -> None:
     path = tmp_path / "campaign.db"
     app, factory, campaign_id = app_on(path, seed=3)

@@ -202,6 +202,7 @@ async def walk_every_screen(app: TrackerApp, name: str) -> None:
         await pilot.press("q")
 
 
+@pytest.mark.slow
 @settings(
     max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
     phases=[Phase.explicit, Phase.generate],  # one app run per example: no shrinking

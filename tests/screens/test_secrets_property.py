@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from campaign_files import migrated_engine
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -161,6 +162,7 @@ async def _views(app: TrackerApp, pilot: object, c: Campaign) -> tuple[str, list
     return "\n".join(text), rows
 
 
+@pytest.mark.slow
 # One app run per example; no shrinking (each step is an app run): a failure prints its secrets.
 @settings(
     max_examples=6,

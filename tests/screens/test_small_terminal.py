@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from campaign_files import sample_app
 from textual.binding import Binding
 from textual.pilot import Pilot
@@ -73,6 +74,7 @@ async def _back_to_campaign(pilot: Pilot[None]) -> None:
     raise AssertionError(f"stuck on {type(pilot.app.screen).__name__}")
 
 
+@pytest.mark.slow
 async def test_every_dialog_fits_an_80x24_terminal_with_its_buttons_reachable(
     tmp_path: Path,
 ) -> None:

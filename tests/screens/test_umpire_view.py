@@ -201,6 +201,7 @@ class Walk:
         await self.to("escape", screen=type(screen))
 
 
+@pytest.mark.slow
 async def test_every_screen_of_the_umpire_view_writes_nothing_and_shows_no_secret(
     tmp_path: Path, calls: Calls
 ) -> None:

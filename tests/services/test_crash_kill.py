@@ -199,6 +199,7 @@ def _check_file(path: Path, acknowledged: list[str], setup: Setup, whole: set[in
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
     path = tmp_path / "campaign.db"
     setup = _build(path)
