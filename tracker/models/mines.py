@@ -4,9 +4,10 @@ from datetime import datetime
 
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field
+from tracker.models.fields import INPUT_CONFIG, field, retyped
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -106,6 +107,36 @@ class Minefield(MinefieldBase, Versioned, table=True):
     )
     drift_turn: int | None = Field(default=None)
     at: datetime = Field(default_factory=utcnow)
+
+
+class MinefieldRead(MinefieldBase):
+    """One ledger line, its values declared by MinefieldBase. A secret minefield's place,
+    layer, notes, path, how it was laid and whether it drifts are never read from the row: the
+    service gives every column as the viewer may see it (RULES.md §Secrets), and `hidden`
+    says the viewer may not read its place."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    side_id: int
+    side_name: str
+    where: str
+    boundary_id: int | None
+    count_here: int = 0
+    # Declared by the base, shown retyped: "?" where the viewer may not see how it was laid.
+    laid_by: str = retyped(MinefieldBase, "laid_by")  # type: ignore[assignment]
+    turn_started: int | None
+    turn_completed: int | None
+    drop_roll: int | None
+    hidden: bool
+    # Its drifts, one line each (the row keeps them as JSON).
+    path: tuple[str, ...] = ()
+    # The row version read (models.versioned): a form on this minefield sends it back.
+    version: int = 1
+
+    @property
+    def layer(self) -> str:
+        """The minelayer's name, as the ledger's line names it."""
+        return self.layer_name
 
 
 class MineTableRowBase(SQLModel):
