@@ -163,8 +163,9 @@ class MineCheck(Versioned, table=True):
     minefield_id: int = Field(foreign_key="minefield.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
     turn: int | None = Field(default=None)
-    minefields: int = Field(default=1, ge=1)  # sown across the boundary, for the modifier
-    speed: int = Field(default=0, ge=0)
+    # Sown across the boundary, for the modifier (RULES.md §Mines: +1 each past the first).
+    minefields: int = Field(default=1, ge=1, le=20)
+    speed: int = Field(default=0, ge=0, le=20)  # the task force's, for the modifier
     leaving_board: bool = Field(default=False)
     first_cup: Stored[CounterSize] = Field(default="long", max_length=5, sa_type=text_column(5))
     rule: Stored[HaltRule] = Field(default="struck", max_length=6, sa_type=text_column(6))
