@@ -585,6 +585,10 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
         return summary
 
 
+# The ledger line's fields, looked up once: pydantic's model_fields is a costly property.
+_LINE_FIELDS = frozenset(MinefieldView.model_fields)
+
+
 def _field_view(
     session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
     boundaries: dict[int, SeaBoundary] | None = None,
@@ -600,7 +604,7 @@ def _field_view(
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" (d6 {step['d6']})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
-    shown = {key_: value for key_, value in seen.items() if key_ in MinefieldView.model_fields}
+    shown = {key_: value for key_, value in seen.items() if key_ in _LINE_FIELDS}
     shown.update(
         id=field.id or 0, version=field.version, side_name=side.name,
         where="secret" if hidden else _place_label(session, place["boundary_id"],
