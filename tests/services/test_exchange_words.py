@@ -5,17 +5,15 @@ the forms would, and a word added to a model's enum is taken at once."""
 from __future__ import annotations
 
 import copy
-import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import full_sample_campaign
+from campaign_files import full_sample_campaign, migrated_engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import SQLModel
 
-from tracker.db import make_engine, session_factory
+from tracker.db import session_factory
 from tracker.models.fields import words_of
 from tracker.services import exchange
 from tracker.services.errors import InvalidInput
@@ -30,15 +28,14 @@ DECLARED = sorted(
 
 
 @pytest.fixture(scope="module")
-def document(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> dict[str, Any]:
+def document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The River Plate sample with rows in every table, exported."""
-    path = tmp_path_factory.mktemp("words") / "campaign.db"
-    shutil.copyfile(migrated_template, path)
-    engine = make_engine(str(path))
+    engine = migrated_engine(tmp_path_factory.mktemp("words") / "campaign.db")
     try:
         factory = session_factory(engine)
-        filled = full_sample_campaign(factory)
-        return exchange.export_campaign(factory, campaign_id=filled.campaign_id)
+        return exchange.export_campaign(
+            factory, campaign_id=full_sample_campaign(factory).campaign_id
+        )
     finally:
         engine.dispose()
 
