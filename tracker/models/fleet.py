@@ -144,7 +144,7 @@ class ShipBase(SQLModel):
     structure_now: int = field(1, label="Structure now", blank="max", ge=0)
     flotation_max: int = field(1, label="Flotation max", printed="Flotation", ge=1, le=9999)
     flotation_now: int = field(1, label="Flotation now", blank="max", ge=0)
-    fire_markers: int = field(0, label="Fire markers", ge=0, le=99)
+    fire_markers: int = field(0, label="Fire markers", printed="Fire", ge=0, le=99)
     points_base: int = field(0, label="Points (before crew %)", printed="Points", ge=0, le=99999)
     torpedoes: str = field("", label="Torpedoes", max_length=200)
     sraa_dp: str = field("", label="SRAA / DP", printed="SR AA/DP", max_length=200)
