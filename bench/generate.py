@@ -45,6 +45,8 @@ from tracker.models import (
     SubMarker,
     WasUnit,
 )
+from tracker.models.fields import words_of
+from tracker.models.kinds import MinefieldStatus
 from tracker.rules import smr
 from tracker.services import (
     campaigns,
@@ -61,7 +63,6 @@ from tracker.services.campaigns import CampaignCreate
 from tracker.services.common import SessionFactory
 from tracker.services.fields import rules
 from tracker.services.fleet import TYPE_ABBREVIATIONS
-from tracker.services.mines import COUNTER_SIZES
 from tracker.services.scenarios import COUNTER_STATE
 
 
@@ -123,6 +124,8 @@ PRESETS = {"small": SMALL, "large": LARGE, "tiny-small": TINY_SMALL, "tiny-large
 
 # Journal entries the services write after the bulk: participants, begin, and these hits.
 SERVICE_HITS = 3
+# How often a generated minefield has each status (a status the model adds later: 5).
+STATUS_WEIGHTS = {"active": 70, "sowing": 5, "swept": 15, "expended": 5, "scattered": 5}
 
 SIDES = (("Royal Navy", "Great Britain"), ("Kriegsmarine", "Germany"),
          ("Regia Marina", "Italy"), ("Marine nationale", "France"))  # fmt: skip
@@ -322,6 +325,34 @@ def _skeleton(factory: SessionFactory, sizes: Sizes, name: str) -> Skeleton:
     )
 
 
+def pick(
+    rng: random.Random,
+    model: type[SQLModel],
+    key: str,
+    low: int | None = None,
+    high: int | None = None,
+) -> int:
+    """A whole number for the model's field: wanted in low..high (else anywhere in its bounds),
+    and always within the bounds the model declares, so a bound changed in the model is
+    followed by the generated campaigns."""
+    rule = rules(model, (key,))[0]
+    floor = rule.low if rule.low is not None else low
+    ceiling = rule.high if rule.high is not None else high
+    if floor is None or ceiling is None:
+        raise ValueError(f"{model.__name__}.{key} declares no bounds: say which values to pick")
+    low = floor if low is None else min(max(low, floor), ceiling)
+    high = ceiling if high is None else max(min(high, ceiling), low)
+    return rng.randint(low, high)
+
+
+def declared_words(model: type[SQLModel], key: str) -> tuple[str, ...]:
+    """The words the model declares for a field (its enum or its one_of)."""
+    words = words_of(model.model_fields[key])
+    if not words:
+        raise ValueError(f"{model.__name__}.{key} declares no words")
+    return words
+
+
 class Bulk:
     """Every bulk row of one campaign, made in memory, then inserted table by table."""
 
@@ -366,7 +397,7 @@ class Bulk:
         for index in range(sizes.squadrons):
             side_index = index % sizes.sides
             side_id, side_name = sk.side_ids[side_index], sk.side_names[side_index]
-            training, roll = rng.randint(1, 5), rng.randint(1, 10)
+            training, roll = pick(rng, Commander, "training"), pick(rng, Commander, "roll")
             grade = smr.grade_from_roll(training, roll)
             commander_name = f"Capt {rng.choice(SURNAMES)}"
             commander = self.commanders.add(
@@ -381,7 +412,7 @@ class Bulk:
                 radius_now_cm=smr.command_radius_cm(grade),
                 status="active",
             )
-            crew_training, crew_roll = rng.randint(1, 5), rng.randint(1, 10)
+            crew_training, crew_roll = pick(rng, Crew, "training"), pick(rng, Crew, "roll")
             crew_grade = smr.grade_from_roll(crew_training, crew_roll)
             crew = self.crews.add(
                 campaign_id=sk.campaign_id,
@@ -429,33 +460,37 @@ class Bulk:
         numbers[word] = numbers.get(word, 0) + 1
         # Unique in the whole campaign, so the finder and the journal name one ship.
         name = word if numbers[word] == 1 else f"{word} {numbers[word]}"
-        structure, flotation = rng.randint(4, 40), rng.randint(3, 30)
+        structure = pick(rng, Ship, "structure_max", 4, 40)
+        flotation = pick(rng, Ship, "flotation_max", 3, 30)
         damaged = rng.random() < 0.15
         counter: dict[str, Any] = {}
         if rng.random() < 0.1:  # a Second World War at Sea counter, with fuel
-            torpedoes = rng.choice((0, 0, 2, 4))
+            wanted = rng.choice((0, 0, 2, 4))
+            torpedoes = pick(rng, Ship, "torpedo_factors", wanted, wanted)
             counter = {
-                "counter_size": rng.choice(COUNTER_SIZES),
-                "speed_rating": rng.randint(1, 3),
+                # An entered counter: one of the sizes printed, never the blank.
+                "counter_size": rng.choice([size for size in declared_words(Ship, "counter_size")
+                                            if size]),
+                "speed_rating": pick(rng, Ship, "speed_rating", 1, 3),
                 "torpedo_factors": torpedoes,
-                "mines_loaded": rng.randint(0, torpedoes),
-                "hull_boxes": rng.randint(1, 4),
-                "fuel_full": rng.randint(1, 5),
-                "fuel_empty": rng.randint(0, 2),
-            }
+                "mines_loaded": pick(rng, Ship, "mines_loaded", 0, torpedoes),
+                "hull_boxes": pick(rng, Ship, "hull_boxes", 1, 4),
+                "fuel_full": pick(rng, Ship, "fuel_full", 1, 5),
+                "fuel_empty": pick(rng, Ship, "fuel_empty", 0, 2),
+            }  # fmt: skip
         ship = self.ships.add(
             name=name,
             class_name=rng.choice(CLASSES),
             type_abbrev=rng.choice(TYPE_ABBREVIATIONS),
             nation=nation,
-            size_modifier=rng.randint(-1, 3),
-            speed_kn=rng.randint(18, 36),
+            size_modifier=pick(rng, Ship, "size_modifier", -1, 3),
+            speed_kn=pick(rng, Ship, "speed_kn", 18, 36),
             armour_class=rng.choice(ARMOUR),
             structure_max=structure,
-            structure_now=rng.randint(1, structure) if damaged else structure,
+            structure_now=pick(rng, Ship, "structure_now", 1, structure) if damaged else structure,
             flotation_max=flotation,
-            flotation_now=rng.randint(1, flotation) if damaged else flotation,
-            points_base=rng.randrange(100, 1500, 10),
+            flotation_now=pick(rng, Ship, "flotation_now", 1, flotation) if damaged else flotation,
+            points_base=pick(rng, Ship, "points_base", 100, 1490),
             side_id=side_id,
             squadron_id=squadron,
             original_squadron_id=squadron,
@@ -559,15 +594,15 @@ class Bulk:
             )
             self._setup_entry("ledger", f"boundary {area_a} | {area_b} added")
         closed = sk.scenario_ids[: max(0, sizes.scenarios - 2)] or sk.scenario_ids[:1]
+        # The statuses a player sets (void is only an undo's), mostly active ones.
+        statuses = [s for s in declared_words(Minefield, "status") if s != MinefieldStatus.VOID]
         for index in range(sizes.minefields):
             side_index = index % sizes.sides
             side_id = sk.side_ids[side_index]
             boundary, area_a, area_b = rng.choice(boundaries)
             in_sector = rng.random() < 0.2
             sector = f"{rng.choice('ABCDEFGHJK')}{rng.randint(1, 9)}" if in_sector else ""
-            status = rng.choices(
-                ("active", "sowing", "swept", "expended", "scattered"), weights=(70, 5, 15, 5, 5)
-            )[0]
+            status = rng.choices(statuses, weights=[STATUS_WEIGHTS.get(s, 5) for s in statuses])[0]
             turn = rng.randint(1, 12)
             layer = rng.choice(SHIP_WORDS)
             notes = rng.choice(("", "", "off the estuary", "covering the approaches"))

@@ -34,7 +34,7 @@ class CriticalTableRowBase(SQLModel):
     effect: str = Field(max_length=200)
     # Optional stat the result changes at once, e.g. speed_kn -5 (the player's own table says).
     stat: str = Field(default="", max_length=20)
-    amount: int = Field(default=0)
+    amount: int = Field(default=0, ge=-99, le=99)
 
 
 class CriticalTableRow(CriticalTableRowBase, table=True):

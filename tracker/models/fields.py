@@ -13,6 +13,7 @@ is wrong and what to type.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from types import NoneType, UnionType
 from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
@@ -57,17 +58,37 @@ def field(
     return Field(default, schema_extra={"json_schema_extra": extra}, **bounds)
 
 
+@dataclass(frozen=True)
+class _OneOf:
+    """The check of one_of, keeping its words where `words_of` finds them."""
+
+    words: tuple[str, ...]
+    said: str
+
+    def __call__(self, value: str) -> str:
+        if value not in self.words:
+            raise ValueError(self.said or f"must be one of {', '.join(self.words)}")
+        return value
+
+
 def one_of(words: Iterable[str], *, said: str = "") -> AfterValidator:
     """A text field that holds one of a few words (stored as text: the column stays a string);
     `said` is what the player is told otherwise (else the words are listed)."""
-    allowed = tuple(words)
+    return AfterValidator(_OneOf(tuple(words), said))
 
-    def check(value: str) -> str:
-        if value not in allowed:
-            raise ValueError(said or f"must be one of {', '.join(allowed)}")
-        return value
 
-    return AfterValidator(check)
+def words_of(info: FieldInfo) -> tuple[str, ...] | None:
+    """The words a field may hold, as its declaration says (its enum, its Literal or its
+    one_of); None for a field that holds any text, or no text."""
+    for check in info.metadata:
+        if isinstance(check, AfterValidator) and isinstance(check.func, _OneOf):
+            return tuple(map(str, check.func.words))
+    annotation = info.annotation
+    if get_origin(annotation) is Literal:
+        return tuple(map(str, get_args(annotation)))
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return tuple(map(str, annotation))
+    return None
 
 
 @dataclass(frozen=True)
@@ -254,5 +275,5 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
 
 __all__ = [
     "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "printed_label",
-    "read", "retyped", "rule_of", "rules", "validate",
+    "read", "retyped", "rule_of", "rules", "validate", "words_of",
 ]  # fmt: skip

@@ -144,7 +144,7 @@ class ShipBase(SQLModel):
     structure_now: int = field(1, label="Structure now", blank="max", ge=0)
     flotation_max: int = field(1, label="Flotation max", printed="Flotation", ge=1, le=9999)
     flotation_now: int = field(1, label="Flotation now", blank="max", ge=0)
-    fire_markers: int = field(0, label="Fire markers", ge=0, le=99)
+    fire_markers: int = field(0, label="Fire markers", printed="Fire", ge=0, le=99)
     points_base: int = field(0, label="Points (before crew %)", printed="Points", ge=0, le=99999)
     torpedoes: str = field("", label="Torpedoes", max_length=200)
     sraa_dp: str = field("", label="SRAA / DP", printed="SR AA/DP", max_length=200)
@@ -182,9 +182,9 @@ def _counter(label: str, high: int) -> Any:
     return field(0, label=label, ge=0, le=high, sa_column_kwargs={"server_default": "0"})
 
 
-class CounterBase(SQLModel):
-    """A ship's Second World War at Sea counter as printed, and what mines did to it: entered,
-    never derived, each value declared once (RULES.md §Mines)."""
+class PrintedCounter(SQLModel):
+    """A ship's Second World War at Sea counter as printed (what a counters CSV file gives):
+    entered, never derived, each value declared once (RULES.md §Mines)."""
 
     counter_size: Annotated[str, one_of(("", *CounterSize), said=COUNTER_SIZE_SAID)] = field(
         # The words are the bound: the column's length only stores the longest of them.
@@ -198,6 +198,11 @@ class CounterBase(SQLModel):
     hull_boxes: int = _counter("Hull boxes", 99)
     fuel_full: int = _counter("Fuel factors full", 99)
     fuel_empty: int = _counter("Fuel factors empty", 99)
+
+
+class CounterBase(PrintedCounter):
+    """A ship's counter as printed, and what mines did to it (RULES.md §Mines)."""
+
     # The damage mines did: a repair or a correction is typed over it.
     speed_lost: int = _counter("Mine damage: speed lost", 20)
     gunnery_lost: int = _counter("Mine damage: gunnery lost", 99)

@@ -4,9 +4,10 @@ from datetime import datetime
 
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field
+from tracker.models.fields import INPUT_CONFIG, field, retyped
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -108,6 +109,36 @@ class Minefield(MinefieldBase, Versioned, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
+class MinefieldRead(MinefieldBase):
+    """One ledger line, its values declared by MinefieldBase. A secret minefield's place,
+    layer, notes, path, how it was laid and whether it drifts are never read from the row: the
+    service gives every column as the viewer may see it (RULES.md §Secrets), and `hidden`
+    says the viewer may not read its place."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    side_id: int
+    side_name: str
+    where: str
+    boundary_id: int | None
+    count_here: int = 0
+    # Declared by the base, shown retyped: "?" where the viewer may not see how it was laid.
+    laid_by: str = retyped(MinefieldBase, "laid_by")  # type: ignore[assignment]
+    turn_started: int | None
+    turn_completed: int | None
+    drop_roll: int | None
+    hidden: bool
+    # Its drifts, one line each (the row keeps them as JSON).
+    path: tuple[str, ...] = ()
+    # The row version read (models.versioned): a form on this minefield sends it back.
+    version: int = 1
+
+    @property
+    def layer(self) -> str:
+        """The minelayer's name, as the ledger's line names it."""
+        return self.layer_name
+
+
 class MineTableRowBase(SQLModel):
     low: int = Field(ge=-5, le=20)
     high: int = Field(ge=-5, le=20)
@@ -132,8 +163,9 @@ class MineCheck(Versioned, table=True):
     minefield_id: int = Field(foreign_key="minefield.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
     turn: int | None = Field(default=None)
-    minefields: int = Field(default=1, ge=1)  # sown across the boundary, for the modifier
-    speed: int = Field(default=0, ge=0)
+    # Sown across the boundary, for the modifier (RULES.md §Mines: +1 each past the first).
+    minefields: int = Field(default=1, ge=1, le=20)
+    speed: int = Field(default=0, ge=0, le=20)  # the task force's, for the modifier
     leaving_board: bool = Field(default=False)
     first_cup: Stored[CounterSize] = Field(default="long", max_length=5, sa_type=text_column(5))
     rule: Stored[HaltRule] = Field(default="struck", max_length=6, sa_type=text_column(6))

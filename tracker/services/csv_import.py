@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
 from tracker.db import SessionFactory
-from tracker.models.fleet import CounterUpdate, ShipCreate
+from tracker.models.fleet import CounterUpdate, PrintedCounter, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
@@ -43,26 +43,27 @@ def _columns(
     model: Any, keys: Collection[str] | None = None, *, required: Collection[str] = ()
 ) -> tuple[Column, ...]:
     """A model's fields as columns (those in `keys`, else all, in order), with the kinds its
-    declaration gives."""
+    declaration gives; a unit card's attacks are a column per attack row, as the card prints
+    them."""
     return tuple(
-        Column(rule.key, f"optional {rule.kind}" if rule.optional else rule.kind,
-               rule.required or rule.key in required)
+        column
         for rule in rules(model, keys)
+        for column in (
+            (Column(f"attack_{row}", "text") for row in roster.ATTACK_ROWS)
+            if rule.key == "attacks"
+            else (Column(rule.key, f"optional {rule.kind}" if rule.optional else rule.kind,
+                         rule.required or rule.key in required),)
+        )
     )  # fmt: skip
 
 
+# Each kind's columns are its family's fields, named as the model names them.
 COLUMNS: dict[str, tuple[Column, ...]] = {
     "ships": _columns(ShipCreate, required={"structure_max", "flotation_max"}),
-    "units": (
-        *_columns(UnitCreate, ("name", "unit_type", "nation", "points", "year", "speed", "armor",
-                               "vital_armor", "hull_points", "damage")),
-        *(Column(f"attack_{row}", "text") for row in roster.ATTACK_ROWS),
-        *_columns(UnitCreate, ("abilities", "extra_decoys", "notes")),
-    ),
+    "units": _columns(UnitCreate),
     "counters": (
         Column("ship", "text", True), Column("side", "text"),
-        *_columns(CounterUpdate, ("counter_size", "speed_rating", "torpedo_factors",
-                                  "mines_loaded", "hull_boxes", "fuel_full", "fuel_empty"),
+        *_columns(CounterUpdate, PrintedCounter.model_fields,
                   required={"counter_size", "speed_rating"}),
     ),
 }  # fmt: skip

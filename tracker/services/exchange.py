@@ -60,15 +60,7 @@ from tracker.db import (
     upgrade_scratch,
 )
 from tracker.models import Campaign
-from tracker.models.kinds import (
-    AircraftMission,
-    HalfStrengthScope,
-    HaltRule,
-    MinefieldStatus,
-    ScenarioStatus,
-)
-from tracker.models.mines import COUNTER_SIZES
-from tracker.rules import smr
+from tracker.models.fields import words_of
 from tracker.services import visibility
 from tracker.services.errors import (
     MAX_INT,
@@ -493,17 +485,21 @@ def _bounds() -> dict[str, dict[str, tuple[int | None, int | None]]]:
     return found
 
 
+def _choices() -> dict[tuple[str, str], tuple[str, ...]]:
+    """Each table's fields that hold one of a few words, with the words its model declares
+    (its enum or its one_of: models.fields.words_of)."""
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for mapper in SQLModel._sa_registry.mappers:
+        model = mapper.class_
+        for key, info in model.model_fields.items():
+            if (words := words_of(info)) is not None:
+                found[(model.__tablename__, key)] = words
+    return found
+
+
 _BOUNDS = _bounds()
 # Fields that hold one of a few words, and pairs that must stay in order (now <= max).
-CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("campaign", "model_scale"): smr.SCALES,
-    ("campaign", "mine_halt_rule"): tuple(HaltRule),
-    ("campaign", "half_strength_scope"): tuple(HalfStrengthScope),
-    ("campaign", "aircraft_mission"): tuple(AircraftMission),
-    ("scenario", "status"): tuple(ScenarioStatus),
-    ("ship", "counter_size"): ("", *COUNTER_SIZES),
-    ("minefield", "status"): tuple(MinefieldStatus),
-}
+CHOICES = _choices()
 _CHOICES_OF: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
 for (_table, _key), _words in CHOICES.items():
     _CHOICES_OF.setdefault(_table, []).append((_key, _words))

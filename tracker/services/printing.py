@@ -218,6 +218,11 @@ def _label(key: str) -> str:
     return printed_label(ShipView, key)
 
 
+# The ship's fields the Markdown sheet's table of ships shows, in its columns' order.
+TABLED = ("type_abbrev", "class_name", "nation", "speed_kn", "armour_class", "points_base",
+          "structure_max", "flotation_max", "fire_markers")  # fmt: skip
+
+
 def _ship_data(ship: ShipView) -> list[tuple[str, str]]:
     points = f"{ship.points_base} → {ship.points_total} (crew {ship.crew_percent:+d}%)"
     rows = [
@@ -599,8 +604,7 @@ def squadron_markdown(
     lines += ["## Ships", ""]
     if printed.ships:
         lines += _md_table(
-            ["Ship", "Type", "Class", "Nation", "Speed", "Armour", "Points", "Structure",
-             "Flotation", "Fire", "Status"],
+            ["Ship", *map(_label, TABLED), "Status"],
             ([p.ship.name, p.ship.type_abbrev, p.ship.class_name, p.ship.nation,
               f"{p.ship.speed_kn} kn", p.ship.armour_class, str(p.ship.points_total),
               f"{p.ship.structure_now}/{p.ship.structure_max}",

@@ -11,8 +11,9 @@ from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, CriticalTableRow, MineTableRow
+from tracker.models.damage import CriticalTableRowBase
 from tracker.models.kinds import AppliesTo, CriticalKind, JournalKind
-from tracker.models.mines import APPLIES_TO
+from tracker.models.mines import APPLIES_TO, MineTableRowBase
 from tracker.rules import mine_check
 from tracker.services import journal
 from tracker.services.common import beyond_ids, get_row
@@ -21,8 +22,8 @@ from tracker.services.errors import (
     bad_character,
     check,
     require_plain,
-    require_range,
 )
+from tracker.services.fields import require_declared
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
 CRITICAL_STATS = ("speed_kn", "structure_now", "flotation_now", "fire_markers")
@@ -95,8 +96,8 @@ def save_mine_row(
     """Add or change a row of the campaign's mine damage table (the variant's is not in our
     sources: the players type theirs in). Overlapping rows are refused; gaps are allowed."""
     errors: dict[str, str] = {}
-    require_range(errors, "low", low, -5, 20)
-    require_range(errors, "high", high, -5, 20)
+    require_declared(errors, MineTableRowBase, "low", low)
+    require_declared(errors, MineTableRowBase, "high", high)
     if not errors and high < low:
         errors["high"] = f"must be at least low ({low})"
     lowest, highest = mine_check.DIE_RANGE
@@ -205,8 +206,8 @@ def save_table_row(
     errors: dict[str, str] = {}
     if kind not in tuple(CriticalKind):
         errors["kind"] = "must be structural or underwater"
-    require_range(errors, "low", low, 1, 100)
-    require_range(errors, "high", high, 1, 100)
+    require_declared(errors, CriticalTableRowBase, "low", low)
+    require_declared(errors, CriticalTableRowBase, "high", high)
     if not errors and high < low:
         errors["high"] = f"must not be below low ({low})"
     effect = effect.strip()
@@ -217,7 +218,7 @@ def save_table_row(
     require_plain(errors, "effect", effect)
     if stat and stat not in CRITICAL_STATS:
         errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
-    require_range(errors, "amount", amount, -99, 99)
+    require_declared(errors, CriticalTableRowBase, "amount", amount)
     check(errors)
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)

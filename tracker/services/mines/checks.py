@@ -35,6 +35,7 @@ from tracker.services.errors import (
     check,
     require_range,
 )
+from tracker.services.fields import require_declared
 from tracker.services.mines.counters import (
     _fuel,
     _n,
@@ -133,11 +134,11 @@ def start_check(
     """A task force enters a minefield: its long and small counters go in two cups and are drawn
     at random, alternating from `first_cup` (RULES.md §Mines)."""
     errors: dict[str, str] = {}
-    require_range(errors, "speed", speed, 0, 20)
+    require_declared(errors, MineCheck, "speed", speed)
     if first_cup not in COUNTER_SIZES:
         errors["first_cup"] = "must be long or small"
     if minefields is not None:
-        require_range(errors, "minefields", minefields, 1, 20)
+        require_declared(errors, MineCheck, "minefields", minefields)
     if seed is not None:
         require_range(errors, "seed", seed, 0, MAX_INT)
     if not ship_ids:

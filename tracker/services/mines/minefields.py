@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -25,6 +25,7 @@ from tracker.models import (
     Side,
     WasUnit,
 )
+from tracker.models.fields import read
 from tracker.models.kinds import (
     AircraftMission,
     JournalKind,
@@ -34,6 +35,7 @@ from tracker.models.kinds import (
     UnitType,
 )
 from tracker.models.mines import MinefieldCreate, MinefieldTurn
+from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.rules import swwas
 from tracker.services import journal, secrets, visibility
 from tracker.services.common import beyond_ids, get_row, require_version
@@ -65,32 +67,6 @@ class BoundaryView:
     @property
     def label(self) -> str:
         return f"{self.area_a} | {self.area_b}"
-
-
-@dataclass(frozen=True)
-class MinefieldView:
-    """One ledger line; `hidden` when it is secret and the viewer may not read its place."""
-
-    id: int
-    side_id: int
-    side_name: str
-    where: str
-    boundary_id: int | None
-    sector: str
-    count_here: int
-    status: str
-    laid_by: str
-    layer: str
-    turn_started: int | None
-    turn_completed: int | None
-    drop_roll: int | None
-    drifting: bool
-    secret: bool
-    hidden: bool
-    notes: str
-    path: tuple[str, ...]
-    # The row version read (models.versioned): a form on this minefield sends it back.
-    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -609,31 +585,34 @@ def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None
         return summary
 
 
+# The ledger line's fields, looked up once: pydantic's model_fields is a costly property.
+_LINE_FIELDS = frozenset(MinefieldView.model_fields)
+
+
 def _field_view(
     session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
     boundaries: dict[int, SeaBoundary] | None = None,
 ) -> MinefieldView:  # fmt: skip
+    """The ledger line as the viewer sees it. Every column comes through visibility, none
+    straight from the row: a secret one reads its placeholder unless the viewer may see it."""
     hidden = field.secret and not readable
     viewer = visibility.Viewer.OWNER if readable else visibility.Viewer.OPPONENT
     seen = visibility.row_as_seen("minefield", journal.row_state(field), viewer=viewer,
                                   own=readable, revealed=not field.secret)  # fmt: skip
-    place = ({"boundary_id": None, "sector": "", "notes": "", "path": []} if hidden
-             else _place(session, field, key))  # fmt: skip
+    place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
+             if hidden else _place(session, field, key))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" (d6 {step['d6']})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
-    return MinefieldView(
-        id=field.id or 0, side_id=side.id or 0, side_name=side.name,
+    shown = {key_: value for key_, value in seen.items() if key_ in _LINE_FIELDS}
+    shown.update(
+        id=field.id or 0, version=field.version, side_name=side.name,
         where="secret" if hidden else _place_label(session, place["boundary_id"],
                                                    place["sector"], boundaries),
-        boundary_id=place["boundary_id"], sector=place["sector"],
-        count_here=0, status=field.status,
-        laid_by=seen["laid_by"], layer=place.get("layer_name", ""),
-        turn_started=field.turn_started, turn_completed=field.turn_completed,
-        drop_roll=seen["drop_roll"], drifting=seen["drifting"], secret=field.secret,
-        hidden=hidden,
-        notes=place["notes"], path=path, version=field.version,
+        boundary_id=place["boundary_id"], sector=place["sector"], notes=place["notes"],
+        layer_name=place.get("layer_name", ""), path=path, hidden=hidden,
     )  # fmt: skip
+    return read(MinefieldView, field, **shown)
 
 
 def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
@@ -644,8 +623,8 @@ def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
         if not view.hidden and view.status == MinefieldStatus.ACTIVE
     )  # fmt: skip
     return [
-        view if view.hidden else replace(
-            view, count_here=max(1, places[(view.boundary_id, view.sector)]))
+        view if view.hidden else view.model_copy(
+            update={"count_here": max(1, places[(view.boundary_id, view.sector)])})
         for view in views
     ]  # fmt: skip
 
