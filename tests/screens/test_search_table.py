@@ -224,3 +224,23 @@ async def test_widths_the_screen_sets_are_kept_through_a_sort_and_a_reload() -> 
         table.show(rows)
         await pilot.pause()
         assert [column.width for column in table.ordered_columns] == [7, 11]
+
+
+@settings(max_examples=15)
+@given(tracks=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 40)), min_size=1, max_size=10))
+def test_a_damage_track_written_now_over_max_sorts_by_what_is_left(
+    tracks: list[tuple[int, int]],
+) -> None:
+    rows = [(f"s{n}", [f"Ship {n}", f"{now}/{most}"]) for n, (now, most) in enumerate(tracks)]
+    # By what is left; equal ones by the rest as text.
+    order = sorted(enumerate(tracks), key=lambda pair: (pair[1][0], f"/{pair[1][1]}"))
+    ascending = [f"s{n}" for n, _ in order]
+
+    async def run() -> None:
+        app = OwnKeyApp(rows)
+        async with app.run_test() as pilot:
+            table = app.query_one(SearchTable)
+            await pilot.press("right", "S")
+            assert _shown(table) == ascending
+
+    asyncio.run(run())

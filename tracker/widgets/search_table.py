@@ -48,12 +48,14 @@ def cell_text(cell: Any) -> str:
 
 
 def sort_key(cell: Any) -> tuple[int, float, str]:
-    """How a cell sorts: numbers by value (9 before 10), before text, case ignored."""
+    """How a cell sorts: numbers by value (9 before 10), before text, case ignored; a text
+    that begins with a number by that number first (`9/12` before `12/12`)."""
     if isinstance(cell, (int, float)) and not isinstance(cell, bool):
         return (0, float(cell), "")
     text = cell_text(cell).strip()
-    if NUMBER.fullmatch(text):
-        return (0, float(text), "")
+    number = NUMBER.match(text)
+    if number:
+        return (0, float(number.group()), text[number.end() :].casefold())
     return (1, 0.0, text.casefold())
 
 
