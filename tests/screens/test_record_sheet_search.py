@@ -72,3 +72,18 @@ async def test_a_hit_an_undo_and_a_reload_keep_the_cursor_on_its_ship(
         }
         form = await press_to(pilot, "o", screen=FormScreen)
         assert form.form_title == f"{chosen} uses fuel"
+
+
+async def test_the_ships_table_keeps_every_column_to_points_whole_at_120_after_a_reload(
+    tmp_path: Path,
+) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_sheet(pilot)
+        screen.reload()  # read again once laid out: the table's own width, not the window's
+        await pilot.pause()
+        table = screen.query_one("#ship-table", SearchTable)
+        widths = {str(column.label.plain): column.width for column in table.ordered_columns}
+        assert screen.record is not None
+        assert widths["Nation"] >= max(len(ship.nation) for ship in screen.record.ships)
+        assert widths["Class"] >= max(len(ship.class_name) for ship in screen.record.ships)
