@@ -18,15 +18,11 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import CardDetailScreen
+from tracker.screens.card_detail import CardDetailScreen, attacks_line
 from tracker.services import library
 from tracker.services.library import ShipClassRead, UnitCardRead
-from tracker.services.roster import ATTACK_LABELS
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 
-# Short names of the attack rows, in the card's order, for a table cell.
-SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
-         "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
 CARD_COLUMNS = (("Unit", 20), ("Nation", 9), ("Type", 10), ("Year", 4), ("Pts", 3),
                 ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 24),
                 ("Abilities", 13))  # fmt: skip
@@ -41,11 +37,7 @@ def _cut(text: str) -> Text:
 
 def card_row(card: UnitCardRead) -> list[Any]:
     """A card's row: what tells cards apart at a glance, its dice as the card prints them."""
-    attacks: dict[str, list[int | None]] = json.loads(card.attacks or "{}")
-    dice = ", ".join(
-        f"{SHORT[row]} " + " ".join("-" if d is None else str(d) for d in attacks[row])
-        for row in ATTACK_LABELS if attacks.get(row)
-    )  # fmt: skip
+    dice = attacks_line(json.loads(card.attacks or "{}"))
     abilities = [ability["name"] for ability in json.loads(card.abilities or "[]")]
     return [
         Text(card.name, style="bold"), card.nation, str(card.unit_type),

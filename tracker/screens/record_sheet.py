@@ -33,6 +33,7 @@ from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
 from tracker.widgets.search_table import SearchTable, SortAs, search_keys
+from tracker.widgets.tables import cell_width, give_way
 from tracker.widgets.tones import ALERT, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -57,7 +58,6 @@ FLEXIBLE = {"Ship": (8, 24), "Crits": (8, 30), "Class": (5, 16), "Nation": (6, 1
 # ship's data), then the criticals (the newest one's effect is in the ship's view too), the
 # ship's name last.
 GIVE_WAY = (("Nation", 9), ("Class", 9), ("Crits", 8), ("Nation", 6), ("Class", 5), ("Ship", 8))
-CELL_PADDING = 2  # one cell each side of every column
 
 
 def commander_block(record: RecordSheet, hints: bool = True) -> str:
@@ -188,17 +188,10 @@ def column_widths(rows: list[list[Any]], room: int) -> list[int]:
     widths = [width for _, width in SHIP_COLUMNS]
     for label, (low, high) in FLEXIBLE.items():
         at = labels.index(label)
-        held = max((Text(cell).cell_len if isinstance(cell, str) else cell.cell_len
-                    for cell in (row[at] for row in rows)), default=0)  # fmt: skip
+        held = max((cell_width(row[at]) for row in rows), default=0)
         widths[at] = min(max(held, len(label), low), high)
     shown = labels.index("Points") + 1
-    over = sum(widths[:shown]) + CELL_PADDING * shown - room
-    for label, low in GIVE_WAY:
-        at = labels.index(label)
-        give = max(0, min(over, widths[at] - low))
-        widths[at] -= give
-        over -= give
-    return widths
+    return give_way(widths[:shown], labels, GIVE_WAY, room) + widths[shown:]
 
 
 @dataclass(frozen=True)
