@@ -61,7 +61,8 @@ def _columns(table: DataTable[Any], columns: Sequence[tuple[str, int]]) -> None:
 
 
 class LibraryScreen(TrackerScreen):
-    """Ship classes above, unit cards below; tab moves between them, enter opens an entry."""
+    """Unit cards above, ship classes below; it opens on the cards, tab moves between them,
+    enter opens an entry."""
 
     HELP_EXTRA = [("enter", "Open the card or class under the cursor: every field"), *SEARCH_KEYS]
     BINDINGS = [
@@ -69,6 +70,9 @@ class LibraryScreen(TrackerScreen):
         Binding("tab", "app.focus_next", "Table", tooltip="Switch between classes and cards"),
     ]
     READ_ONLY_ACTIONS = frozenset({"back"})
+    # Focused as the screen opens, before any key: a focus() in on_mount lands later, after
+    # Textual has focused the first table, so a key pressed at once could go to either.
+    AUTO_FOCUS = "#card-table"
 
     def __init__(self) -> None:
         super().__init__()
@@ -78,15 +82,14 @@ class LibraryScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="library-heading", markup=False)
-        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
         yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
+        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Library"
         _columns(self.query_one("#class-table", DataTable), CLASS_COLUMNS)
         _columns(self.query_one("#card-table", DataTable), CARD_COLUMNS)
-        self.query_one("#card-table", DataTable).focus()
 
     def reload(self) -> None:
         self.load(Call(library.classes, self.factory), self._show_classes)
