@@ -12,7 +12,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 
-from tracker.widgets.search_table import SearchTable
+from tracker.widgets.search_table import SearchTable, SortAs
 
 # Names with what markup, SQL LIKE and glob patterns read as special, and letters in two cases.
 NAMES = st.lists(
@@ -155,3 +155,92 @@ async def test_a_burst_of_keys_after_the_slash_lands_in_the_filter_line() -> Non
         assert table.query_text == "ge"
         assert _shown(table) == ["2"]
         assert not table.filtering
+
+
+class OwnKeyApp(App[None]):
+    """A screen whose own `o` means something else: its table sorts with another key."""
+
+    BINDINGS = [("o", "own", "Own")]
+
+    def __init__(self, rows: list[tuple[str, list[Any]]]) -> None:
+        super().__init__()
+        self.rows = rows
+        self.owned = 0
+
+    def compose(self) -> ComposeResult:
+        yield SearchTable(id="t", title="Ships", sort_key="S")
+
+    def on_mount(self) -> None:
+        table = self.query_one(SearchTable)
+        table.add_column("Ship", width=10)
+        table.add_column("Structure", width=12)
+        table.show(self.rows)
+        table.focus()
+
+    def action_own(self) -> None:
+        self.owned += 1
+
+
+@settings(max_examples=15)
+@given(left=st.lists(st.integers(0, 30), min_size=1, max_size=10))
+def test_a_cell_shown_one_way_sorts_by_its_value_with_the_tables_own_sort_key(
+    left: list[int],
+) -> None:
+    # Shown as a bar whose text would sort otherwise (a full box before an empty one, 9 after 10).
+    rows = [(f"s{n}", [f"Ship {n}", SortAs(Text("█" * (30 - v) + f" {v}"), v)])
+            for n, v in enumerate(left)]  # fmt: skip
+    ascending = [key for key, _ in sorted(zip([k for k, _ in rows], left, strict=True),
+                                          key=lambda pair: pair[1])]  # fmt: skip
+
+    async def run() -> None:
+        app = OwnKeyApp(rows)
+        async with app.run_test() as pilot:
+            table = app.query_one(SearchTable)
+            await pilot.press("right", "o")
+            assert app.owned == 1 and table.sorted_by is None  # the screen's o, not a sort
+            await pilot.press("S")
+            assert _shown(table) == ascending
+            assert table.get_cell_at((0, 1)).plain.endswith(f" {min(left)}")
+            await pilot.press("S")
+            assert [left[int(key[1:])] for key in _shown(table)] == sorted(left, reverse=True)
+            assert app.owned == 1
+            assert "S" in table._bindings.key_to_bindings
+            assert "o" not in table._bindings.key_to_bindings
+
+    asyncio.run(run())
+
+
+async def test_widths_the_screen_sets_are_kept_through_a_sort_and_a_reload() -> None:
+    rows = [("1", ["Hood", 30]), ("2", ["Bismarck", 32])]
+    app = OwnKeyApp(rows)
+    async with app.run_test() as pilot:
+        table = app.query_one(SearchTable)
+        table.set_widths([20, 14])
+        await pilot.press("S")  # by Ship: its heading takes an arrow
+        table.show(rows)
+        await pilot.pause()
+        assert [column.width for column in table.ordered_columns] == [20, 14]
+        table.set_widths([7, 11])
+        table.show(rows)
+        await pilot.pause()
+        assert [column.width for column in table.ordered_columns] == [7, 11]
+
+
+@settings(max_examples=15)
+@given(tracks=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 40)), min_size=1, max_size=10))
+def test_a_damage_track_written_now_over_max_sorts_by_what_is_left(
+    tracks: list[tuple[int, int]],
+) -> None:
+    rows = [(f"s{n}", [f"Ship {n}", f"{now}/{most}"]) for n, (now, most) in enumerate(tracks)]
+    # By what is left; equal ones by the rest as text.
+    order = sorted(enumerate(tracks), key=lambda pair: (pair[1][0], f"/{pair[1][1]}"))
+    ascending = [f"s{n}" for n, _ in order]
+
+    async def run() -> None:
+        app = OwnKeyApp(rows)
+        async with app.run_test() as pilot:
+            table = app.query_one(SearchTable)
+            await pilot.press("right", "S")
+            assert _shown(table) == ascending
+
+    asyncio.run(run())

@@ -364,7 +364,7 @@ KEPT = {
     "RecordSheetScreen": {"back", "journal", "print_sheet"},
     "ShipDetailScreen": {"back", "service_record", "history"},
     "ShipHistoryScreen": {"back"},
-    "JournalScreen": {"back", "service_record", "search", "clear_filters"},
+    "JournalScreen": {"back", "service_record", "search", "search_all", "clear_filters"},
     "ScenarioScreen": {"back", "report"},
     "ReportScreen": {"back"},
     "RepairsScreen": {"back", "history"},

@@ -24,6 +24,9 @@ from tracker.services.roster import ATTACK_LABELS
 # Shown elsewhere on the view (dice, abilities) or not the player's (the row's id and version).
 NOT_LISTED = frozenset({"id", "version", "attacks", "abilities"})
 RANGES = ("r0", "r1", "r2", "r3")
+# Short names of the attack rows for a table cell; the card's order is ATTACK_LABELS'.
+SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
+         "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
 
 
 def fields_text(entry: UnitCardRead | ShipClassRead) -> Text:
@@ -44,6 +47,17 @@ def fields_text(entry: UnitCardRead | ShipClassRead) -> Text:
         text.append("\n")
     text.rstrip()
     return text
+
+
+def dice_text(dice: list[int | None] | None) -> str:
+    """An attack row's dice as the card shows them: `3 2 1 -`."""
+    return " ".join("-" if d is None else str(d) for d in (dice or [None] * len(RANGES)))
+
+
+def attacks_line(attacks: dict[str, list[int | None]]) -> str:
+    """A card's attack rows on one line, in the card's order: `Main 3 2 1 -, ASW 4 - - -`."""
+    return ", ".join(f"{SHORT[row]} {dice_text(attacks[row])}"
+                     for row in ATTACK_LABELS if attacks.get(row))  # fmt: skip
 
 
 def attacks_text(attacks: dict[str, list[int | None]]) -> Text:

@@ -15,24 +15,49 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import history
 from tracker.services.history import EntryView, HistoryResult, JournalFilters
-from tracker.widgets.plain import PlainTable, plain_options
+from tracker.widgets.plain import plain_options
+from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 
 ALL = "all"
 LIMIT = 500
 
 
-class JournalScreen(TrackerScreen):
-    """Filters across the top; the entries below; enter shows the ship's service record."""
+def entry_row(entry: EntryView) -> list[Any]:
+    """An entry's cells: an undone one struck through."""
+    style = "dim strike" if entry.undone else ""
+    return [
+        entry.id,
+        Text(entry.scenario, overflow="ellipsis", no_wrap=True),
+        entry.turn or "",
+        entry.kind,
+        Text(entry.summary, style=style, overflow="ellipsis", no_wrap=True),
+        entry.dice,
+    ]
 
+
+class JournalScreen(TrackerScreen):
+    """Filters across the top; the entries below; enter shows the ship's service record.
+
+    `/` filters the entries shown as the player types (any column, literally) and `o` sorts
+    them; the search box above reads the whole journal again, its summaries only.
+    """
+
+    HELP_EXTRA = SEARCH_KEYS
+    FOOTER_DROPS = ("sort",)  # the table's key: in help when the footer is full
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back"),
         Binding("u", "undo_entry", "Undo entry", tooltip="Undo the selected journal entry"),
         Binding("enter", "service_record", "Ship record",
                 tooltip="Show the selected ship's service record"),
-        Binding("slash", "search", "Search", key_display="/", tooltip="Search the journal"),
+        Binding("slash", "search", "Filter", key_display="/",
+                tooltip="Filter the entries: type any column's text; escape clears"),
+        Binding("s", "search_all", "Search all", show=False,
+                tooltip="Search every entry's summary, beyond the newest 500"),
         Binding("c", "clear_filters", "Clear", tooltip="Clear every filter"),
     ]  # fmt: skip
-    READ_ONLY_ACTIONS = frozenset({"back", "service_record", "search", "clear_filters"})
+    READ_ONLY_ACTIONS = frozenset(
+        {"back", "service_record", "search", "search_all", "clear_filters"}
+    )
 
     def __init__(self, campaign_id: int, ship_id: int | None = None) -> None:
         super().__init__()
@@ -43,12 +68,12 @@ class JournalScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="journal-filters"):
-            yield Input(placeholder="search (/)", id="journal-search", compact=True)
+            yield Input(placeholder="search all entries (s)", id="journal-search", compact=True)
             yield Select[Any]([], prompt="scenario", id="filter-scenario", compact=True)
             yield Select[Any]([], prompt="side", id="filter-side", compact=True)
             yield Select[Any]([], prompt="ship", id="filter-ship", compact=True)
             yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
-        yield PlainTable(id="journal-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="journal-table", title="Entries", zebra_stripes=True)
         yield Static("", id="journal-status", markup=False)
         yield Footer(compact=True)
 
@@ -56,12 +81,12 @@ class JournalScreen(TrackerScreen):
         self.title = "Journal"
         self.load(Call(history.journal_filters, self.factory, campaign_id=self.campaign_id),
                   self._show_filters)  # fmt: skip
-        table = self.query_one(DataTable)
+        table = self.query_one(SearchTable)
         table.add_column("#", width=5)
         table.add_column("Scenario", width=16)
         table.add_column("Turn", width=4)
         table.add_column("Kind", width=9)
-        table.add_column("What happened", width=60)
+        table.add_column("What happened", width=58)
         table.add_column("Dice", width=14)
         table.focus()
 
@@ -92,22 +117,7 @@ class JournalScreen(TrackerScreen):
 
     def _show(self, entries: list[EntryView]) -> None:
         self.entries = entries
-        table = self.query_one(DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for entry in self.entries:
-            style = "dim strike" if entry.undone else ""
-            table.add_row(
-                entry.id,
-                Text(entry.scenario, overflow="ellipsis", no_wrap=True),
-                entry.turn or "",
-                entry.kind,
-                Text(entry.summary, style=style, overflow="ellipsis", no_wrap=True),
-                entry.dice,
-                key=str(entry.id),
-            )
-        if self.entries:
-            table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
+        self.query_one(SearchTable).show((str(entry.id), entry_row(entry)) for entry in entries)
         ship = self._value("#filter-ship")
         shown = f"{len(self.entries)} entries" + (
             " (newest 500)" if len(self.entries) == LIMIT else ""
@@ -126,11 +136,8 @@ class JournalScreen(TrackerScreen):
         self.reload()
 
     def _selected(self) -> EntryView | None:
-        if not self.entries:
-            return None
-        return self.entries[
-            min(max(self.query_one(DataTable).cursor_row, 0), len(self.entries) - 1)
-        ]
+        key = self.query_one(SearchTable).selected_key()
+        return next((entry for entry in self.entries if str(entry.id) == key), None)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_service_record()
@@ -153,12 +160,19 @@ class JournalScreen(TrackerScreen):
         self.reload()
 
     def action_search(self) -> None:
+        """The table's filter line, from wherever the focus is (a filter above)."""
+        table = self.query_one(SearchTable)
+        table.focus()
+        table.action_filter()
+
+    def action_search_all(self) -> None:
         self.query_one("#journal-search", Input).focus()
 
     def action_clear_filters(self) -> None:
         for widget_id in ("#filter-scenario", "#filter-side", "#filter-ship", "#filter-kind"):
             self.query_one(widget_id, Select).clear()
         self.query_one("#journal-search", Input).value = ""
+        self.query_one(SearchTable).set_filter("")
         self.reload()
 
     def action_back(self) -> None:

@@ -18,15 +18,11 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import CardDetailScreen
+from tracker.screens.card_detail import CardDetailScreen, attacks_line
 from tracker.services import library
 from tracker.services.library import ShipClassRead, UnitCardRead
-from tracker.services.roster import ATTACK_LABELS
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 
-# Short names of the attack rows, in the card's order, for a table cell.
-SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
-         "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
 CARD_COLUMNS = (("Unit", 20), ("Nation", 9), ("Type", 10), ("Year", 4), ("Pts", 3),
                 ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 24),
                 ("Abilities", 13))  # fmt: skip
@@ -41,11 +37,7 @@ def _cut(text: str) -> Text:
 
 def card_row(card: UnitCardRead) -> list[Any]:
     """A card's row: what tells cards apart at a glance, its dice as the card prints them."""
-    attacks: dict[str, list[int | None]] = json.loads(card.attacks or "{}")
-    dice = ", ".join(
-        f"{SHORT[row]} " + " ".join("-" if d is None else str(d) for d in attacks[row])
-        for row in ATTACK_LABELS if attacks.get(row)
-    )  # fmt: skip
+    dice = attacks_line(json.loads(card.attacks or "{}"))
     abilities = [ability["name"] for ability in json.loads(card.abilities or "[]")]
     return [
         Text(card.name, style="bold"), card.nation, str(card.unit_type),
@@ -69,7 +61,8 @@ def _columns(table: DataTable[Any], columns: Sequence[tuple[str, int]]) -> None:
 
 
 class LibraryScreen(TrackerScreen):
-    """Ship classes above, unit cards below; tab moves between them, enter opens an entry."""
+    """Unit cards above, ship classes below; it opens on the cards, tab moves between them,
+    enter opens an entry."""
 
     HELP_EXTRA = [("enter", "Open the card or class under the cursor: every field"), *SEARCH_KEYS]
     BINDINGS = [
@@ -77,6 +70,9 @@ class LibraryScreen(TrackerScreen):
         Binding("tab", "app.focus_next", "Table", tooltip="Switch between classes and cards"),
     ]
     READ_ONLY_ACTIONS = frozenset({"back"})
+    # Focused as the screen opens, before any key: a focus() in on_mount lands later, after
+    # Textual has focused the first table, so a key pressed at once could go to either.
+    AUTO_FOCUS = "#card-table"
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,15 +82,14 @@ class LibraryScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="library-heading", markup=False)
-        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
         yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
+        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Library"
         _columns(self.query_one("#class-table", DataTable), CLASS_COLUMNS)
         _columns(self.query_one("#card-table", DataTable), CARD_COLUMNS)
-        self.query_one("#card-table", DataTable).focus()
 
     def reload(self) -> None:
         self.load(Call(library.classes, self.factory), self._show_classes)

@@ -32,7 +32,8 @@ from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
 from tracker.services.visibility import Viewer
-from tracker.widgets.plain import PlainTable
+from tracker.widgets.search_table import SearchTable, SortAs, search_keys
+from tracker.widgets.tables import cell_width, give_way
 from tracker.widgets.tones import ALERT, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -48,6 +49,7 @@ LEGEND = (
     "the newest named · Points base→with crew %"
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
+SORT_KEY = "S"  # o uses fuel here
 # The columns whose width follows what they hold, (narrowest, widest): names are not cut while
 # the table has room.
 FLEXIBLE = {"Ship": (8, 24), "Crits": (8, 30), "Class": (5, 16), "Nation": (6, 16)}
@@ -56,7 +58,6 @@ FLEXIBLE = {"Ship": (8, 24), "Crits": (8, 30), "Class": (5, 16), "Nation": (6, 1
 # ship's data), then the criticals (the newest one's effect is in the ship's view too), the
 # ship's name last.
 GIVE_WAY = (("Nation", 9), ("Class", 9), ("Crits", 8), ("Nation", 6), ("Class", 5), ("Ship", 8))
-CELL_PADDING = 2  # one cell each side of every column
 
 
 def commander_block(record: RecordSheet, hints: bool = True) -> str:
@@ -161,8 +162,14 @@ def ship_row(ship: ShipView) -> list[Any]:
     """One row of the ships table; names are plain Text so markup in them shows as typed."""
     return [
         Text(ship.name, style="bold", overflow="ellipsis", no_wrap=True),
-        track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third),
-        track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
+        SortAs(
+            track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third),
+            ship.structure_now,
+        ),
+        SortAs(
+            track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
+            ship.flotation_now,
+        ),
         toned(str(ship.fire_markers or ""), ALERT),
         ship_status(ship),
         criticals_cell(ship),
@@ -170,7 +177,7 @@ def ship_row(ship: ShipView) -> list[Any]:
         Text(ship.class_name, overflow="ellipsis", no_wrap=True),
         Text(ship.nation, overflow="ellipsis", no_wrap=True),
         f"{ship.size_modifier:+d} {ship.speed_kn:>2} {ship.armour_class}",
-        f"{ship.points_base}→{ship.points_total}",
+        SortAs(f"{ship.points_base}→{ship.points_total}", ship.points_total),
         f"{ship.base_width_cm:g}",
     ]
 
@@ -181,17 +188,10 @@ def column_widths(rows: list[list[Any]], room: int) -> list[int]:
     widths = [width for _, width in SHIP_COLUMNS]
     for label, (low, high) in FLEXIBLE.items():
         at = labels.index(label)
-        held = max((Text(cell).cell_len if isinstance(cell, str) else cell.cell_len
-                    for cell in (row[at] for row in rows)), default=0)  # fmt: skip
+        held = max((cell_width(row[at]) for row in rows), default=0)
         widths[at] = min(max(held, len(label), low), high)
     shown = labels.index("Points") + 1
-    over = sum(widths[:shown]) + CELL_PADDING * shown - room
-    for label, low in GIVE_WAY:
-        at = labels.index(label)
-        give = max(0, min(over, widths[at] - low))
-        widths[at] -= give
-        over -= give
-    return widths
+    return give_way(widths[:shown], labels, GIVE_WAY, room) + widths[shown:]
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ class RecordSheetScreen(TrackerScreen):
     """One squadron's sheet; every action is a key in the Footer and an entry in the palette."""
 
     # Short words for the Footer; the tooltip is the name in the palette and the help screen.
-    HELP_EXTRA = [("enter", "Open the ship: batteries and critical hits")]
+    HELP_EXTRA = [("enter", "Open the ship: batteries and critical hits"), *search_keys(SORT_KEY)]
 
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
@@ -303,8 +303,8 @@ class RecordSheetScreen(TrackerScreen):
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = (
-        "library_changes", "build_squadron", "journal", "counter", "delete_ship", "crew",
-        "commander", "add_ship",
+        "sort", "filter", "library_changes", "build_squadron", "journal", "counter",
+        "delete_ship", "crew", "commander", "add_ship",
     )  # fmt: skip
 
     def __init__(self, squadron_id: int) -> None:
@@ -329,7 +329,7 @@ class RecordSheetScreen(TrackerScreen):
             yield Static("", id="commander-block", markup=False)
             yield Static("", id="crew-block", markup=False)
             yield Static("", id="totals-block", markup=False)
-        yield PlainTable(id="ship-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="ship-table", title="Ships", sort_key=SORT_KEY, zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
         yield Static("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
@@ -337,27 +337,20 @@ class RecordSheetScreen(TrackerScreen):
 
     def on_resize(self) -> None:
         if self.record is not None:
-            self._fill_table(self.record, self._ship())
+            self._fill_table(self.record)
 
-    def _fill_table(self, record: RecordSheet, kept: ShipView | None) -> None:
-        """The ships' rows, in columns fitted to the table's width; the cursor stays on its
-        ship wherever the ship is now, and a ship just added takes it."""
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        table.clear()
+    def _fill_table(self, record: RecordSheet) -> None:
+        """The ships' rows, in columns fitted to the table's width, filtered and sorted as the
+        player chose; the cursor stays on its ship wherever the ship is now, and a ship just
+        added takes it."""
+        table = self.query_one(SearchTable)
         rows = [ship_row(ship) for ship in record.ships]
         room = table.scrollable_content_region.width or self.size.width
-        for column, width in zip(table.columns.values(), column_widths(rows, room), strict=True):
-            column.width = width
-        for ship, cells in zip(record.ships, rows, strict=True):
-            table.add_row(*cells, key=str(ship.id))
-        ids = [ship.id for ship in record.ships]
-        wanted = self.select_ship_id if self.select_ship_id in ids else (kept.id if kept else None)
-        if wanted in ids:
-            row = ids.index(wanted)
+        table.set_widths(column_widths(rows, room))
+        table.show((str(ship.id), cells) for ship, cells in zip(record.ships, rows, strict=True))
+        if self.select_ship_id is not None:
+            table.select_key(str(self.select_ship_id))
         self.select_ship_id = None
-        if record.ships:
-            table.move_cursor(row=min(max(row, 0), len(record.ships) - 1))
 
     def on_mount(self) -> None:
         self.query_one("#commander-block").border_title = "Commander"
@@ -381,7 +374,6 @@ class RecordSheetScreen(TrackerScreen):
         )  # fmt: skip
 
     def _show(self, record: RecordSheet) -> None:
-        kept = self._ship()  # before the new record: the ship the cursor is on now
         self.record = record
         self.title = "Squadron Record Sheet"
         self.sub_title = record.campaign_name
@@ -402,7 +394,7 @@ class RecordSheetScreen(TrackerScreen):
         # A ship with no fire call out: the record read after its last one is in.
         self.fire_asked = {ship_id: count for ship_id, count in self.fire_asked.items()
                            if self.fire_pending.get(ship_id)}  # fmt: skip
-        self._fill_table(record, kept)
+        self._fill_table(record)
         ids = [ship.id for ship in record.ships]
         self.query_one("#sheet-empty", Static).update(
             "" if record.ships else "No ships in this squadron." + self.hint(" Press a to add one.")
@@ -442,10 +434,10 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
 
     def _ship(self) -> ShipView | None:
-        if self.record is None or not self.record.ships:
+        if self.record is None:
             return None
-        table = self.query_one(DataTable)
-        return self.record.ships[min(max(table.cursor_row, 0), len(self.record.ships) - 1)]
+        key = self.query_one(SearchTable).selected_key()
+        return next((ship for ship in self.record.ships if str(ship.id) == key), None)
 
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()

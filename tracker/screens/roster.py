@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
+from tracker.screens.card_detail import attacks_line, dice_text
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
@@ -43,7 +44,7 @@ from tracker.services.sealing import Sealed
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import cell_width, give_way, refill
 from tracker.widgets.tones import ALERT, CAUTION, ERROR, GOOD_STRONG, toned
 
 CONCEAL_CAUSES = [
@@ -53,11 +54,6 @@ CONCEAL_CAUSES = [
     ("A squall or fog marker entered its square (§11): one marker",
      was.ConcealCause.WEATHER_ENTERED),
 ]  # fmt: skip
-
-
-def dice_text(dice: list[int | None] | None) -> str:
-    """An attack row as the card shows it: `3 2 1 -`."""
-    return " ".join("-" if d is None else str(d) for d in (dice or [None] * 4))
 
 
 def damage_text(unit: UnitView) -> str:
@@ -110,17 +106,29 @@ def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[A
     return row
 
 
+UNIT_COLUMNS = ("Unit", "Type", "Pts", "Spd", "A/VA/HP", "Dmg", "Attacks", "Abilities")
+# When the units' columns do not all fit, they give way in this order, each down to the width
+# named: the abilities first (the card's detail has them whole), then the attack dice, the
+# unit's name last.
+UNIT_GIVE_WAY = (("Abilities", 9), ("Attacks", 16), ("Unit", 10))
+
+
 def unit_row(unit: UnitView) -> list[Any]:
-    """A unit card's row; a destroyed unit says so."""
-    attacks = ", ".join(f"{ATTACK_LABELS[k][:3]} {dice_text(v)}" for k, v in
-                        unit.attacks.items() if k in ATTACK_LABELS)  # fmt: skip
+    """A unit card's row, its attack dice in the card's order; a destroyed unit says so."""
     return [
         Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
         f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
         toned(damage_text(unit), ERROR if unit.damage else ""),
-        Text(attacks, overflow="ellipsis", no_wrap=True),
+        Text(attacks_line(unit.attacks), overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
+
+
+def unit_widths(rows: list[list[Any]], room: int) -> list[int]:
+    """Each unit column as wide as what it holds, narrowed to fit a table `room` cells wide."""
+    widths = [max([len(label), *(cell_width(row[at]) for row in rows)])
+              for at, label in enumerate(UNIT_COLUMNS)]  # fmt: skip
+    return give_way(widths, UNIT_COLUMNS, UNIT_GIVE_WAY, room)
 
 
 def move_fields() -> list[FieldSpec]:
@@ -195,7 +203,8 @@ class RosterScreen(OwnerViewScreen):
 
     def on_mount(self) -> None:
         units = self.query_one("#unit-table", DataTable)
-        units.add_columns("Unit", "Type", "Pts", "Spd", "A/VA/HP", "Dmg", "Attacks", "Abilities")
+        for label in UNIT_COLUMNS:
+            units.add_column(label, width=len(label))
         markers = self.query_one("#marker-table", DataTable)
         markers.add_columns("Marker", "Sector", "State", "Identity", "Seal")
         markers.border_title = "Submarine markers"
@@ -226,14 +235,25 @@ class RosterScreen(OwnerViewScreen):
         if view.owner_view:
             heading.append("   OWNER VIEW: hide it before the opponent looks (v)", CAUTION)
         self.query_one("#roster-heading", Static).update(heading)
-        self.query_one("#unit-table", SearchTable).show(
-            (str(unit.id), unit_row(unit)) for unit in view.units
-        )
+        self._show_units()
         names = {unit.id: unit.name for unit in view.units}
         refill(
             self.query_one("#marker-table", DataTable),
             ((str(m.id), marker_row(m, view.owner_view, names)) for m in view.markers),
         )
+
+    def _show_units(self) -> None:
+        """The units, each column as wide as what it holds while the table has room."""
+        if self.view is None:
+            return
+        table = self.query_one("#unit-table", SearchTable)
+        rows = [(str(unit.id), unit_row(unit)) for unit in self.view.units]
+        room = table.scrollable_content_region.width or self.size.width - 2
+        table.set_widths(unit_widths([cells for _, cells in rows], room))
+        table.show(rows)
+
+    def on_resize(self) -> None:  # (TrackerScreen's runs too: Textual calls each class's)
+        self._show_units()
 
     def _unit(self) -> UnitView | None:
         if self.view is None or not self.view.units:

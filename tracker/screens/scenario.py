@@ -20,7 +20,7 @@ from tracker.screens.report import ReportScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import ShipPick
 from tracker.services.scenarios import ParticipantView, ScenarioDetail
-from tracker.widgets.plain import PlainTable
+from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.tones import ALERT, toned
 
 STATUS_WORDS = {
@@ -32,6 +32,7 @@ STATUS_WORDS = {
 
 
 COLUMNS = ("Ship", "Side", "Squadron", "Structure", "Flotation", "Fate")
+SORT_KEY = "S"  # o reopens here
 
 
 class ScenarioScreen(TrackerScreen):
@@ -51,22 +52,27 @@ class ScenarioScreen(TrackerScreen):
         Binding("a", "report", "Report", tooltip="The after-action report of a closed scenario"),
     ]
     READ_ONLY_ACTIONS = frozenset({"back", "report"})
+    HELP_EXTRA = search_keys(SORT_KEY)
+    FOOTER_DROPS = ("sort", "filter")  # the table's keys: in help when the footer is full
 
     def __init__(self, scenario_id: int) -> None:
         super().__init__()
         self.scenario_id = scenario_id
         self.detail: ScenarioDetail | None = None
+        self.hinted = True  # the table shows the hint of a scenario with no ships
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="scenario-heading", markup=False)
-        yield PlainTable(id="participant-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(
+            id="participant-table", title="Ships taking part", sort_key=SORT_KEY,
+            zebra_stripes=True,
+        )  # fmt: skip
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns(*COLUMNS)
-        table.border_title = "Ships taking part"
         table.focus()
 
     def current_campaign_id(self) -> int | None:
@@ -96,18 +102,20 @@ class ScenarioScreen(TrackerScreen):
         if detail.outcome or detail.notes:
             heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
         self.query_one("#scenario-heading", Static).update(heading)
-        table = self.query_one(DataTable)
-        # Columns afresh: each fits what it holds now, not the hint a table with no ships showed.
-        table.clear(columns=True)
-        table.add_columns(*COLUMNS)
-        for ship in detail.participants:
-            table.add_row(
-                Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
-                ship.structure, ship.flotation, _fate(ship),
-            )  # fmt: skip
-        if not detail.participants:
-            table.add_row(Text("No ships yet" + self.hint(": press p to choose who takes part")
-                               + ".", "dim"))  # fmt: skip
+        table = self.query_one(SearchTable)
+        if self.hinted:
+            # Columns afresh: each fits what it holds, not the hint a table with no ships showed.
+            table.clear(columns=True)
+            table.add_columns(*COLUMNS)
+        rows = [(str(ship.ship_id), [
+            Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
+            ship.structure, ship.flotation, _fate(ship),
+        ]) for ship in detail.participants]  # fmt: skip
+        self.hinted = not rows
+        if not rows:
+            rows = [("none", [Text("No ships yet" + self.hint(": press p to choose who takes "
+                                                              "part") + ".", "dim")])]  # fmt: skip
+        table.show(rows)
 
     def _status_is(self, *statuses: str) -> bool:
         """Refuse at once (before any form) an action the scenario's status does not allow."""

@@ -3,7 +3,8 @@
 `/` opens the filter line (in the table's lower border) and every key typed narrows the rows
 to those with the text in any column: the text is literal (`%`, `_`, `[` and `*` match
 themselves) and case does not matter. Escape clears and closes it; enter closes it and keeps
-the filter. `o` sorts by the column under the cursor (left and right move it), again reverses.
+the filter. `o` sorts by the column under the cursor (left and right move it), again reverses;
+a screen whose own `o` means something else gives the table another sort key.
 The upper border says how many rows are shown of how many ("Units · 12 of 275").
 
 A screen gives every row with its key (`show`) and asks which row is selected by key
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.text import Text
@@ -31,6 +32,14 @@ NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 BLANKS = frozenset({"", "-", "—"})
 
 
+@dataclass(frozen=True)
+class SortAs:
+    """A cell shown as `shown` and sorted by `value`: a damage track by the boxes left."""
+
+    shown: Any
+    value: Any
+
+
 def cell_text(cell: Any) -> str:
     """A cell's text as the player reads it on screen."""
     if isinstance(cell, Text):
@@ -39,12 +48,14 @@ def cell_text(cell: Any) -> str:
 
 
 def sort_key(cell: Any) -> tuple[int, float, str]:
-    """How a cell sorts: numbers by value (9 before 10), before text, case ignored."""
+    """How a cell sorts: numbers by value (9 before 10), before text, case ignored; a text
+    that begins with a number by that number first (`9/12` before `12/12`)."""
     if isinstance(cell, (int, float)) and not isinstance(cell, bool):
         return (0, float(cell), "")
     text = cell_text(cell).strip()
-    if NUMBER.fullmatch(text):
-        return (0, float(text), "")
+    number = NUMBER.match(text)
+    if number:
+        return (0, float(number.group()), text[number.end() :].casefold())
     return (1, 0.0, text.casefold())
 
 
@@ -54,11 +65,15 @@ def matches(query: str, texts: Sequence[str]) -> bool:
     return any(wanted in text for text in texts)
 
 
-# The table's own keys, as a screen's help lists them (HELP_EXTRA).
-SEARCH_KEYS = [
-    ("/", "Filter the table: type any column's text; enter keeps the filter, escape clears it"),
-    ("o", "Sort by the column under the cursor (left and right choose it); again reverses"),
-]
+def search_keys(sort: str = "o") -> list[tuple[str, str]]:
+    """The table's own keys, as a screen's help lists them (HELP_EXTRA)."""
+    return [
+        ("/", "Filter the table: type any column's text; enter keeps the filter, escape clears it"),
+        (sort, "Sort by the column under the cursor (left and right choose it); again reverses"),
+    ]
+
+
+SEARCH_KEYS = search_keys()
 
 
 @dataclass(frozen=True)
@@ -71,12 +86,13 @@ class _Row:
 
 
 def _row(key: str, cells: Sequence[Any]) -> _Row:
-    texts = tuple(cell_text(cell) for cell in cells)
+    shown = tuple(cell.shown if isinstance(cell, SortAs) else cell for cell in cells)
+    texts = tuple(cell_text(cell) for cell in shown)
     return _Row(
         key,
-        tuple(cells),
+        shown,
         tuple(text.casefold() for text in texts),
-        tuple(sort_key(cell) for cell in cells),
+        tuple(sort_key(cell.value if isinstance(cell, SortAs) else cell) for cell in cells),
         tuple(text.strip() in BLANKS for text in texts),
     )
 
@@ -91,9 +107,13 @@ class SearchTable(PlainTable):
                 tooltip="Sort by the column under the cursor (left, right); again reverses"),
     ]  # fmt: skip
 
-    def __init__(self, *args: Any, title: str = "", **kwargs: Any) -> None:
+    def __init__(self, *args: Any, title: str = "", sort_key: str = "o", **kwargs: Any) -> None:
         kwargs.setdefault("cursor_type", "row")
         super().__init__(*args, **kwargs)
+        self.sort_key = sort_key
+        if sort_key != "o":  # this table's own bindings: the class's are shared by every table
+            keys = self._bindings.key_to_bindings
+            keys[sort_key] = [replace(binding, key=sort_key) for binding in keys.pop("o")]
         self.heading = title
         self.pointed = False  # the player chose a column: its heading is marked
         self.query_text = ""
@@ -132,6 +152,13 @@ class SearchTable(PlainTable):
         if key in self.shown_keys:
             self.move_cursor(row=self.shown_keys.index(key), animate=False)
 
+    def set_widths(self, widths: Sequence[int]) -> None:
+        """Each column's width, as the screen fits them to the window (the sort arrow may
+        widen one)."""
+        for column, width in zip(self.ordered_columns, widths, strict=False):
+            self._widths[column.key] = column.width = width
+        self._mark_columns()
+
     def set_filter(self, text: str) -> None:
         self.query_text = text
         self._apply()
@@ -159,7 +186,7 @@ class SearchTable(PlainTable):
             # up to the app, after the keys typed next (a burst, a paste) reached the table.
             if event.key == "slash":
                 self.action_filter()
-            elif event.key == "o":
+            elif event.key == self.sort_key:
                 self.action_sort()
             else:
                 return

@@ -1,11 +1,35 @@
-"""Refilling a table without losing the player's place in it."""
+"""Refilling a table without losing the player's place in it, and fitting its columns."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.widgets import DataTable
+
+CELL_PADDING = 2  # one cell each side of every column
+
+
+def cell_width(cell: Any) -> int:
+    """How many cells a table cell's text takes on screen."""
+    return cell.cell_len if isinstance(cell, Text) else cell_len("" if cell is None else str(cell))
+
+
+def give_way(
+    widths: list[int], labels: Sequence[str], order: Sequence[tuple[str, int]], room: int
+) -> list[int]:
+    """The widths, narrowed to fit `room` cells: each column of `order` in turn gives way
+    down to the width named, until they fit or none can give more."""
+    widths = list(widths)
+    over = sum(widths) + CELL_PADDING * len(widths) - room
+    for label, low in order:
+        at = labels.index(label)
+        give = max(0, min(over, widths[at] - low))
+        widths[at] -= give
+        over -= give
+    return widths
 
 
 def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
