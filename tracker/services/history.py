@@ -421,7 +421,10 @@ def list_entries(
         if kind:
             query = query.where(JournalEntry.kind == kind)
         if search.strip():
-            query = query.where(col(JournalEntry.summary).ilike(f"%{search.strip()}%"))
+            # Literal, any case: % and _ in the text match themselves, not any characters.
+            query = query.where(
+                col(JournalEntry.summary).icontains(search.strip(), autoescape=True)
+            )
         entries = session.exec(query.order_by(col(JournalEntry.id).desc()).limit(limit)).all()
         scenario_names = {
             s.id: s.title
