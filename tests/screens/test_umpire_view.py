@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import html
+import importlib
+import pkgutil
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -27,6 +29,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Input
 
+import tracker.screens
 from tracker.app import UMPIRE_LABEL, TrackerApp
 from tracker.db import make_engine, session_factory
 from tracker.screens.base import TrackerScreen
@@ -332,6 +335,9 @@ async def test_the_normal_view_keeps_its_keys(tmp_path: Path) -> None:
 
 
 def _every_tracker_screen() -> list[type[TrackerScreen]]:
+    # Every screen module, whichever the run has imported so far: the same list in any order.
+    for module in pkgutil.iter_modules(tracker.screens.__path__, "tracker.screens."):
+        importlib.import_module(module.name)
     found: list[type[TrackerScreen]] = []
     todo: list[type[Screen[Any]]] = [TrackerScreen]
     while todo:
