@@ -4,7 +4,7 @@ service checks, and any number the form lets through the service takes, and no o
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -13,11 +13,13 @@ from pydantic import BaseModel
 
 from tracker.rules import swwas
 from tracker.screens import ledger, ship_forms
+from tracker.screens.damage_entry import hit_fields
 from tracker.screens.form import FieldSpec, parse_int
 from tracker.screens.roster import entered_fields, marker_fields, move_fields, unit_fields
 from tracker.screens.ship_detail import battery_fields
 from tracker.screens.welcome import campaign_fields
 from tracker.services.campaigns import CampaignCreate, ScenarioCreate, SideCreate
+from tracker.services.damage import HitAmounts
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, rules
 from tracker.services.fleet import (
@@ -26,6 +28,7 @@ from tracker.services.fleet import (
     CrewUpdate,
     ShipCreate,
     SquadronCreate,
+    TestRoll,
 )
 from tracker.services.mines import CounterUpdate, CounterView, MinefieldCreate, MinefieldTurn
 from tracker.services.roster import MarkerPlace, UnitCreate
@@ -75,6 +78,12 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "decoy note": (lambda: marker_fields(3), MarkerPlace, {"sector": "A1"}),
     "mine roll": (entered_fields, MarkerPlace, {"sector": "A1"}),
     "campaign": (lambda: campaign_fields(None), CampaignCreate, {"name": "Plate"}),
+    "hit": (lambda: hit_fields([("Ajax (Alpha)", 1)], None), HitAmounts, {}),
+    "command or crew test": (
+        lambda: ship_forms.test_fields(cast(Any, None), False),
+        TestRoll,
+        {"roll": 6},
+    ),
 }
 # Model fields a form does not ask for: asked in another shape (the unit's attacks, one field
 # per row), or kept by the campaign (a scenario's place, status and turn).

@@ -5,6 +5,7 @@ from datetime import datetime
 from sqlmodel import Field, SQLModel
 
 from tracker.models.campaign import utcnow
+from tracker.models.fields import field
 from tracker.models.kinds import CriticalKind, CriticalStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 
@@ -25,6 +26,17 @@ class Critical(Versioned, table=True):
     stat: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
     amount: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     at: datetime = Field(default_factory=utcnow)
+
+
+class HitAmounts(SQLModel):
+    """The numbers of one hit or in-game repair (a damage line, or its form): declared once, the
+    form asks within these bounds and the service checks against them."""
+
+    structure: int = field(0, label="Structure lost", ge=0, le=999)
+    flotation: int = field(0, label="Flotation lost", ge=0, le=999)
+    fire_delta: int = field(0, label="Fire markers + / -", ge=-99, le=99)
+    repair_structure: int = field(0, label="Structure repaired", ge=0, le=999)
+    repair_flotation: int = field(0, label="Flotation repaired", ge=0, le=999)
 
 
 class CriticalTableRowBase(SQLModel):

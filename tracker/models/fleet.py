@@ -337,3 +337,12 @@ class ShipRead(ShipBase):
     # The critical hits in force (neither repaired nor undone), and the newest one's effect.
     criticals_in_force: int = 0
     newest_critical: str = ""
+
+
+class TestRoll(SQLModel):
+    """A command or crew test's numbers (SMR2 §3.6): the d10 and the situational modifier."""
+
+    __test__ = False  # not a test case, whatever its name says to pytest
+
+    roll: int = field(label="d10 rolled", ge=1, le=10)
+    extra: int = field(0, label="Situational modifier", ge=-20, le=20)

@@ -28,11 +28,18 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.critical_tables import CriticalTablesScreen
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.next_turn import begin_next_turn, show_turn
 from tracker.screens.zero_outcome import ask_zero_outcome
 from tracker.services import damage, damage_lines, rule_tables
-from tracker.services.damage import CriticalRequest, DamageResult, HitRequest, ShipPick
+from tracker.services.damage import (
+    CriticalRequest,
+    DamageResult,
+    HitAmounts,
+    HitRequest,
+    ShipPick,
+)
 from tracker.services.errors import (
     ChangedElsewhere,
     DatabaseUnavailable,
@@ -644,20 +651,7 @@ class DamageEntryScreen(TrackerScreen):
         ids = {i for _, i in afloat}
         typed = self.named if self.query_one("#shorthand", Input).value.strip() else None
         first = next((i for i in (typed, self.default_ship_id) if i in ids), None)
-        fields = [
-            FieldSpec("ship_id", "Ship", kind="select", value=first or afloat[0][1],
-                      options=afloat),
-            FieldSpec("structure", "Structure lost", kind="int", value=0, low=0, high=999),
-            FieldSpec("flotation", "Flotation lost", kind="int", value=0, low=0, high=999),
-            FieldSpec("fire_delta", "Fire markers + / -", kind="int", value=0, low=-99, high=99),
-            FieldSpec("repair_structure", "Structure repaired", kind="int", value=0, low=0,
-                      high=999),
-            FieldSpec("repair_flotation", "Flotation repaired", kind="int", value=0, low=0,
-                      high=999),
-            FieldSpec("kind", "Critical", kind="select", value="structural",
-                      options=[("structural", "structural"), ("underwater", "underwater")]),
-            FieldSpec("effect", "Critical effect (blank: none)"),
-        ]  # fmt: skip
+        fields = hit_fields(afloat, first)
 
         def submit(values: dict[str, Any]) -> Call[DamageResult]:
             effect = values.pop("effect").strip()
@@ -673,6 +667,18 @@ class DamageEntryScreen(TrackerScreen):
                 self.refresh_preview()
 
         self.app.push_screen(FormScreen("Record a hit", fields, submit), done)
+
+
+def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSpec]:
+    """The hit's form: the ship (`afloat` as (shown, id), `first` chosen), the numbers as the
+    model declares them, and one critical."""
+    return [
+        FieldSpec("ship_id", "Ship", kind="select", value=first or afloat[0][1], options=afloat),
+        *specs_from(HitAmounts),
+        FieldSpec("kind", "Critical", kind="select", value="structural",
+                  options=[("structural", "structural"), ("underwater", "underwater")]),
+        FieldSpec("effect", "Critical effect (blank: none)"),
+    ]  # fmt: skip
 
 
 def _has_change(request: HitRequest) -> bool:

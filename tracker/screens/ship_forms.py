@@ -14,6 +14,7 @@ from tracker.services.fleet import (
     CrewUpdate,
     ShipCreate,
     SquadronCreate,
+    TestRoll,
 )
 from tracker.services.mines import CounterUpdate, CounterView
 from tracker.services.views import (
@@ -118,9 +119,9 @@ def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
         FieldSpec("subject", "Test", kind="select", value="commander",
                   options=[("Command (commander's modifier)", "commander"),
                            ("Crew (crew quality modifier)", "crew")]),
-        FieldSpec("roll", "d10 rolled", kind="int", value="", low=1, high=10),
+        *specs_from(TestRoll, keys=["roll"]),
         FieldSpec("under_fire", "Under any fire marker (-2)", kind="bool", value=under_fire),
-        FieldSpec("extra", "Situational modifier", kind="int", value=0, low=-20, high=20),
+        *specs_from(TestRoll, keys=["extra"]),
     ]  # fmt: skip
 
 

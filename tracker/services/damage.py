@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
 from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
+from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the hit's form
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import smr
@@ -25,8 +26,8 @@ from tracker.services.errors import (
     character_problem,
     check,
     require_plain,
-    require_range,
 )
+from tracker.services.fields import require_declared
 from tracker.services.sheet import counted_in, squadron_strength
 
 # The bounds the ship form keeps, so a ship changed here can still be edited there.
@@ -131,9 +132,8 @@ def find_ships(
 
 def _validate(request: HitRequest) -> None:
     errors: dict[str, str] = {}
-    for key in ("structure", "flotation", "repair_structure", "repair_flotation"):
-        require_range(errors, key, getattr(request, key), 0, 999)
-    require_range(errors, "fire_delta", request.fire_delta, -99, 99)
+    for key in HitAmounts.model_fields:
+        require_declared(errors, HitAmounts, key, getattr(request, key))
     for critical in request.criticals:
         if critical.kind not in tuple(CriticalKind):
             errors["criticals"] = "a critical is structural or underwater"

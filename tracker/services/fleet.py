@@ -34,6 +34,7 @@ from tracker.models.fleet import (
     SquadronCreate,
     SquadronUpdate,
 )
+from tracker.models.fleet import TestRoll as TestRoll  # re-exported: the test's form
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import journal
@@ -900,8 +901,8 @@ def record_test(
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
         errors["subject"] = "must be 'commander' or 'crew'"
-    require_range(errors, "roll", roll, 1, 10)
-    require_range(errors, "extra", extra, -20, 20)
+    require_declared(errors, TestRoll, "roll", roll)
+    require_declared(errors, TestRoll, "extra", extra)
     check(errors)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
