@@ -15,6 +15,7 @@ from tracker.rules import swwas
 from tracker.screens import ledger, ship_forms
 from tracker.screens.damage_entry import hit_fields
 from tracker.screens.form import FieldSpec, parse_int
+from tracker.screens.repairs import repair_fields
 from tracker.screens.roster import entered_fields, marker_fields, move_fields, unit_fields
 from tracker.screens.ship_detail import battery_fields
 from tracker.screens.welcome import campaign_fields
@@ -25,13 +26,21 @@ from tracker.services.fields import checked, rules
 from tracker.services.fleet import (
     BatteryUpdate,
     CommanderUpdate,
+    CommandLoss,
     CrewUpdate,
     ShipCreate,
     SquadronCreate,
     TestRoll,
 )
-from tracker.services.mines import CounterUpdate, CounterView, MinefieldCreate, MinefieldTurn
+from tracker.services.mines import (
+    AirDrop,
+    CounterUpdate,
+    CounterView,
+    MinefieldCreate,
+    MinefieldTurn,
+)
 from tracker.services.roster import MarkerPlace, UnitCreate
+from tracker.services.scenarios import RepairAmounts
 
 # A ship with no counter entered yet, as the counter form opens on it.
 BLANK_COUNTER = CounterView(
@@ -79,6 +88,9 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "mine roll": (entered_fields, MarkerPlace, {"sector": "A1"}),
     "campaign": (lambda: campaign_fields(None), CampaignCreate, {"name": "Plate"}),
     "hit": (lambda: hit_fields([("Ajax (Alpha)", 1)], None), HitAmounts, {}),
+    "combat reductions": (ship_forms.reduction_fields, CommandLoss, {}),
+    "repairs": (lambda: repair_fields((4, 2), [], fuel=True), RepairAmounts, {}),
+    "air drop": (ledger.aerial_fields, AirDrop, {}),
     "command or crew test": (
         lambda: ship_forms.test_fields(cast(Any, None), False),
         TestRoll,

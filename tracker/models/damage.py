@@ -39,6 +39,13 @@ class HitAmounts(SQLModel):
     repair_flotation: int = field(0, label="Flotation repaired", ge=0, le=999)
 
 
+class RepairAmounts(SQLModel):
+    """Structure and Flotation repaired between scenarios (within the campaign's allowance)."""
+
+    structure: int = field(0, label="Structure repaired", ge=0, le=999)
+    flotation: int = field(0, label="Flotation repaired", ge=0, le=999)
+
+
 class CriticalTableRowBase(SQLModel):
     kind: str = Field(max_length=12)
     low: int = Field(ge=1, le=100)

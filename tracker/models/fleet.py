@@ -346,3 +346,12 @@ class TestRoll(SQLModel):
 
     roll: int = field(label="d10 rolled", ge=1, le=10)
     extra: int = field(0, label="Situational modifier", ge=-20, le=20)
+
+
+class CommandLoss(SQLModel):
+    """Combat reductions to a squadron's command and crew, each a number of steps down (SMR2
+    §3.1, §3.2; the floors, -2 and 10 cm, are the rules')."""
+
+    modifier_by: int = field(0, label="Command modifier down by", ge=0, le=4)
+    radius_by_cm: int = field(0, label="Command radius down by (cm)", ge=0, le=100)
+    crew_by: int = field(0, label="Crew modifier down by", ge=0, le=4)

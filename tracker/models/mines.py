@@ -190,3 +190,10 @@ class MineCheckShip(SQLModel, table=True):
     drm: int = Field(default=0)
     effects: str = Field(default="", max_length=200)
     struck: bool = Field(default=False)
+
+
+class AirDrop(SQLModel):
+    """An aircraft's mine drop (RULES.md §Mines): its attack factors, as its counter prints them."""
+
+    naval_attack: int = field(0, label="Naval Attack factor", ge=0, le=99)
+    land_attack: int = field(0, label="Land Attack factor", ge=0, le=99)

@@ -28,7 +28,13 @@ from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.roster import entered_fields
 from tracker.services import campaigns, mines, roster
 from tracker.services.errors import InvalidInput
-from tracker.services.mines import Ledger, MinefieldCreate, MinefieldTurn, MinefieldView
+from tracker.services.mines import (
+    AirDrop,
+    Ledger,
+    MinefieldCreate,
+    MinefieldTurn,
+    MinefieldView,
+)
 from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
@@ -90,6 +96,21 @@ def counter_row(view: mines.CounterView) -> list[Any]:
         f"{view.hull_damage}/{view.hull_boxes}" if view.hull_boxes else str(view.hull_damage),
         f"-{view.gunnery_lost}" if view.gunnery_lost else "",
         fuel_track(view.fuel), Text(", ").join(state),
+    ]  # fmt: skip
+
+
+def aerial_fields() -> list[FieldSpec]:
+    """The aircraft of a mine drop, its factors as the model declares them, and its rolls."""
+    return [
+        FieldSpec("aircraft", "Aircraft"),
+        *specs_from(AirDrop, keys=("naval_attack",)),
+        FieldSpec("circled", "Naval Attack factor is circled (3-6 works, else 4-6)",
+                  kind="bool", value=False),
+        *specs_from(AirDrop, keys=("land_attack",)),
+        FieldSpec("rolls", "d6 per minefield dropped, e.g. 5 2 (blank: roll them)",
+                  optional=True),
+        FieldSpec("drops", "or how many to drop (rolled for you)", kind="int", value="",
+                  low=1, high=99, optional=True),
     ]  # fmt: skip
 
 
@@ -420,17 +441,7 @@ class LedgerScreen(OwnerViewScreen):
             self.notify("Add a side to the campaign first.", severity="warning")
             return
         fields = [
-            self._side_field(), *self._place_fields(),
-            FieldSpec("aircraft", "Aircraft"),
-            FieldSpec("naval_attack", "Naval Attack factor", kind="int", value=0, low=0,
-                      high=99),
-            FieldSpec("circled", "Naval Attack factor is circled (3-6 works, else 4-6)",
-                      kind="bool", value=False),
-            FieldSpec("land_attack", "Land Attack factor", kind="int", value=0, low=0, high=99),
-            FieldSpec("rolls", "d6 per minefield dropped, e.g. 5 2 (blank: roll them)",
-                      optional=True),
-            FieldSpec("drops", "or how many to drop (rolled for you)", kind="int", value="",
-                      low=1, high=99, optional=True),
+            self._side_field(), *self._place_fields(), *aerial_fields(),
             *specs_from(MinefieldCreate, keys=("drifting", "secret")),
             *self._secret_fields(),
         ]  # fmt: skip

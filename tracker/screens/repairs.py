@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -11,12 +12,13 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
+from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
-from tracker.services.scenarios import SinceLastBattle
+from tracker.services.scenarios import RepairAmounts, SinceLastBattle
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
@@ -166,19 +168,7 @@ class RepairsScreen(TrackerScreen):
         self, row: SinceLastBattle, found: list[CriticalView], left: tuple[int, int]
     ) -> None:
         criticals = [c for c in found if c.status == "active"]
-        out_s, out_f = left
-        fields = [
-            FieldSpec("structure", f"Structure repaired (up to {out_s})", kind="int", value=0,
-                      low=0, high=999),
-            FieldSpec("flotation", f"Flotation repaired (up to {out_f})", kind="int", value=0,
-                      low=0, high=999),
-            FieldSpec("in_port", "In a friendly port", kind="bool", value=True),
-            *([FieldSpec("fuel", "Restore fuel lost to mines (friendly port)", kind="bool",
-                         value=True)] if self.fuel_lost.get(row.ship_id) else []),
-            *(FieldSpec(f"crit_{c.id}", f"Clear: {c.effect}"[:40], kind="bool", value=False)
-              for c in criticals),
-            FieldSpec("notes", "Notes"),
-        ]  # fmt: skip
+        fields = repair_fields(left, criticals, fuel=bool(self.fuel_lost.get(row.ship_id)))
 
         def submit(values: dict[str, Any]) -> Call[str]:
             cleared = [c.id for c in criticals if values.pop(f"crit_{c.id}")]
@@ -203,3 +193,22 @@ class RepairsScreen(TrackerScreen):
         if lost:
             note += f" {row.name} has {lost} fuel factors lost to mines."
         self.app.push_screen(FormScreen(f"Repair {row.name}", fields, submit, note=note), done)
+
+
+def repair_fields(
+    left: tuple[int, int], criticals: list[CriticalView], *, fuel: bool
+) -> list[FieldSpec]:
+    """A ship's repairs between scenarios: Structure and Flotation within the bounds the model
+    declares (`left`: what the campaign's allowance leaves of each), the port, fuel lost to
+    mines (`fuel`: the ship has some), the criticals in force to clear, and notes."""
+    structure, flotation = specs_from(RepairAmounts)
+    return [
+        replace(structure, label=f"{structure.label} (up to {left[0]})"),
+        replace(flotation, label=f"{flotation.label} (up to {left[1]})"),
+        FieldSpec("in_port", "In a friendly port", kind="bool", value=True),
+        *([FieldSpec("fuel", "Restore fuel lost to mines (friendly port)", kind="bool",
+                     value=True)] if fuel else []),
+        *(FieldSpec(f"crit_{c.id}", f"Clear: {c.effect}"[:40], kind="bool", value=False)
+          for c in criticals),
+        FieldSpec("notes", "Notes"),
+    ]  # fmt: skip

@@ -11,6 +11,7 @@ from tracker.services.campaigns import ScenarioCreate, SideCreate
 from tracker.services.fleet import (
     TYPE_ABBREVIATIONS,
     CommanderUpdate,
+    CommandLoss,
     CrewUpdate,
     ShipCreate,
     SquadronCreate,
@@ -163,12 +164,7 @@ def tested_name(sheet: RecordSheet, own: ShipView | None, subject: str) -> str:
 
 def reduction_fields() -> list[FieldSpec]:
     """Combat reductions, each by a number of steps (floors: -2, 10 cm)."""
-    return [
-        FieldSpec("modifier_by", "Command modifier down by", kind="int", value=0, low=0, high=4),
-        FieldSpec("radius_by_cm", "Command radius down by (cm)", kind="int", value=0, low=0,
-                  high=100),
-        FieldSpec("crew_by", "Crew modifier down by", kind="int", value=0, low=0, high=4),
-    ]  # fmt: skip
+    return specs_from(CommandLoss)
 
 
 def counter_fields(counter: CounterView) -> list[FieldSpec]:

@@ -34,6 +34,7 @@ from tracker.models.fleet import (
     SquadronCreate,
     SquadronUpdate,
 )
+from tracker.models.fleet import CommandLoss as CommandLoss  # re-exported: its form
 from tracker.models.fleet import TestRoll as TestRoll  # re-exported: the test's form
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
@@ -42,7 +43,6 @@ from tracker.services.common import flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
     check,
-    require_range,
     require_text,
 )
 from tracker.services.fields import checked, require_declared
@@ -797,7 +797,7 @@ def reduce_command(
     errors: dict[str, str] = {}
     for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
                        ("crew_by", crew_by)):  # fmt: skip
-        require_range(errors, key, value, 0, 100)
+        require_declared(errors, CommandLoss, key, value)
     check(errors)
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)

@@ -34,6 +34,7 @@ from tracker.models import (
     Squadron,
     WasUnit,
 )
+from tracker.models.damage import RepairAmounts as RepairAmounts  # re-exported: its form
 from tracker.models.kinds import (
     CriticalStatus,
     JournalKind,
@@ -50,8 +51,8 @@ from tracker.services.errors import (
     InvalidInput,
     check,
     require_plain,
-    require_range,
 )
+from tracker.services.fields import require_declared
 from tracker.services.sheet import crew_of
 from tracker.services.sheet import strengths as sheet_strengths
 
@@ -602,8 +603,8 @@ def repair_ship(
     (Second World War at Sea variant, RULES.md §Mines).
     """
     errors: dict[str, str] = {}
-    require_range(errors, "structure", structure, 0, 999)
-    require_range(errors, "flotation", flotation, 0, 999)
+    require_declared(errors, RepairAmounts, "structure", structure)
+    require_declared(errors, RepairAmounts, "flotation", flotation)
     if len(notes) > 400:
         errors["notes"] = "must be at most 400 characters"
     require_plain(errors, "notes", notes)

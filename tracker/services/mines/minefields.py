@@ -34,6 +34,7 @@ from tracker.models.kinds import (
     ScenarioStatus,
     UnitType,
 )
+from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
 from tracker.models.mines import MinefieldCreate, MinefieldTurn
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.rules import swwas
@@ -42,10 +43,9 @@ from tracker.services.common import beyond_ids, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
     check,
-    require_range,
     require_text,
 )
-from tracker.services.fields import checked, rules
+from tracker.services.fields import checked, require_declared, rules
 from tracker.services.mines.counters import (
     CounterView,
     _counter_view,
@@ -410,8 +410,8 @@ def aerial_drop(
     a failed drop is recorded as scattered (RULES.md §Mines, augmenting 19.32)."""
     errors: dict[str, str] = {}
     name = require_text(errors, "aircraft", aircraft, 60)
-    require_range(errors, "naval_attack", naval_attack, 0, 99)
-    require_range(errors, "land_attack", land_attack, 0, 99)
+    require_declared(errors, AirDrop, "naval_attack", naval_attack)
+    require_declared(errors, AirDrop, "land_attack", land_attack)
     capacity = 0
     if "naval_attack" not in errors and "land_attack" not in errors:
         capacity = swwas.aircraft_mine_capacity(naval_attack, land_attack)
