@@ -114,3 +114,36 @@ def test_a_units_name_is_never_one_the_fleet_has(name: str, copies: int) -> None
         assert new.casefold() not in {each.casefold() for each in taken}
         assert new.startswith(name)
         taken.append(new.upper())
+
+
+async def test_a_new_search_highlights_its_first_match_and_enter_adds_that_one(
+    tmp_path: Path,
+) -> None:
+    """Whatever row the cursor was on, a search typed afterwards puts it on the first match
+    (the highlight had kept its height: "unit 14" listed Unit 14 first and Enter added Unit 149).
+    The searches are the starts of names drawn from the shipped cards."""
+    factory, campaign_id = open_or_create(tmp_path / "campaign.db", _campaign_with_library)
+    cards = library.cards(factory)
+    drawn = random.Random(14).sample(cards, 6)
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        roster_screen = await press_to(pilot, "f", screen=RosterScreen)
+        picker = await press_to(pilot, "b", screen=CardPickerScreen)
+        search = picker.query_one("#picker-search", Input)
+        table = picker.query_one("#picker-rows", DataTable)
+        for card in drawn:
+            search.value = ""
+            await pilot.press("down", "down", "down")
+            assert table.cursor_row == 3
+            await pilot.press(*card.name.lower()[: len(card.name) - 1])
+            assert picker.shown and table.cursor_row == 0
+            assert picker.highlighted() == picker.shown[0]
+            heading = str(picker.query_one("#picker-heading", Static).render())
+            assert picker.shown[0].name in heading
+        first = picker.shown[0]
+        await pilot.press("enter")
+        await pilot.press("escape")
+        await pilot.pause()
+    units = roster.roster(factory, side_id=roster_screen.side_id).units
+    assert [unit.name for unit in units] == [first.name]

@@ -108,6 +108,14 @@ class PickerScreen(ModalScreen[Any]):
         self._filter()
 
     @on(Input.Changed, "#picker-search")
+    def _searched(self) -> None:
+        """A new search highlights its first match: Enter never picks a row the cursor kept
+        from the search before, lower down the new list."""
+        self._filter()
+        if self.shown:
+            self.query_one("#picker-rows", DataTable).move_cursor(row=0, animate=False)
+            self.show_heading()
+
     def _filter(self) -> None:
         words = search_words(self.query_one("#picker-search", Input).value)
         self.shown = [entry for entry in self.entries if matches(words, *self.searched(entry))]
