@@ -153,11 +153,16 @@ def test_a_file_read_again_changes_exactly_what_it_changes_and_never_duplicates(
     changed = data.draw(st.sets(st.sampled_from(range(len(cards))), min_size=5, max_size=5))
     edited = [{**card, "points": card["points"] % 999 + 1} if i in changed else card
               for i, card in enumerate(cards)]  # fmt: skip
+    # One of them also gains an ability: the report names that list beside the points.
+    listed = min(changed)
+    more = {"name": "Zz Escort", "text": "screens\nthe fleet"}
+    edited[listed] = {**edited[listed], "abilities": [*edited[listed]["abilities"], more]}
     new = {**cards[0], "name": "Zz new card"}
     report = library.import_library(factory, raw=csv_of([*edited, new]).encode())
     outcome = report.outcomes[0]
     expected = sorted(
         f"{c['name']} ({c['nation']}): points {cards[i]['points']!r} -> {c['points']!r}"
+        + (", abilities" if i == listed else "")
         for i, c in enumerate(edited) if i in changed
     )  # fmt: skip
     assert sorted(outcome.changed) == expected

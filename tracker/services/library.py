@@ -442,8 +442,9 @@ def _merge(connection: Any, info: Kind, rows: _Rows, problems: _Problems, write:
         if not differences:
             unchanged.append(_label(values))
             continue
-        said = ", ".join(f"{k} {old[k]!r} -> {values[k]!r}" for k in differences if
-                         k not in _LISTED) or ", ".join(differences)  # fmt: skip
+        # A value as it was and is; a list (attacks, abilities) by its name alone.
+        said = ", ".join([f"{k} {old[k]!r} -> {values[k]!r}" for k in differences
+                          if k not in _LISTED] + [k for k in differences if k in _LISTED])  # fmt: skip
         changed.append((f"{_label(values)}: {said}", {**values, "_id": old["id"]}))
     if write and not problems.found:
         if added:
