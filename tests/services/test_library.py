@@ -354,3 +354,17 @@ def test_the_seeded_library_of_300_cards_and_60_classes_imports_in_one_pass(
         again = library.import_library(factory, raw=raw)
         assert len(again.outcomes[0].unchanged) == count and not again.outcomes[0].added
     assert (len(library.cards(factory)), len(library.classes(factory))) == (300, 60)
+
+
+@SETTINGS
+@given(bad_year=st.sampled_from(["19x2", "year", "1.5", "-"]), bad_type=st.sampled_from(
+    ["frigate", "ironclad", "zeppelin"]))  # fmt: skip
+def test_a_row_with_a_misread_column_still_has_its_other_problems_listed(
+    factory: SessionFactory, bad_year: str, bad_type: str
+) -> None:
+    body = f"name,unit_type,year,points\nX,{bad_type},{bad_year},5000\n"
+    report = library.import_library(factory, raw=body.encode(), dry_run=True)
+    said = "\n".join(report.problems)
+    assert f"row 2, year: type a whole number, not {bad_year!r}" in said
+    assert "row 2, unit_type: " in said and "row 2, points: must be 0..999, got 5000" in said
+    assert len(report.problems) == 3 and not report.written

@@ -368,8 +368,10 @@ def _check_row(
     info: Kind, where: str, values: dict[str, Any], errors: dict[str, str],
     problems: _Problems, warnings: _Problems, rows: _Rows,
 ) -> None:  # fmt: skip
-    if not errors:
-        stored, errors = _entry(info, values)
+    # The model checks every column the reading did not already refuse: every problem of a
+    # row is listed at once, not one at a time.
+    stored, checked = _entry(info, {k: v for k, v in values.items() if k not in errors})
+    errors = {**errors, **{k: m for k, m in checked.items() if k not in errors}}
     for column, message in errors.items():
         problems.add(where, column, message)
     if errors:
@@ -443,8 +445,8 @@ def _merge(connection: Any, info: Kind, rows: _Rows, problems: _Problems, write:
             unchanged.append(_label(values))
             continue
         # A value as it was and is; a list (attacks, abilities) by its name alone.
-        said = ", ".join([f"{k} {old[k]!r} -> {values[k]!r}" for k in differences
-                          if k not in _LISTED] + [k for k in differences if k in _LISTED])  # fmt: skip
+        scalars = [f"{k} {old[k]!r} -> {values[k]!r}" for k in differences if k not in _LISTED]
+        said = ", ".join(scalars + [k for k in differences if k in _LISTED])
         changed.append((f"{_label(values)}: {said}", {**values, "_id": old["id"]}))
     if write and not problems.found:
         if added:
