@@ -68,3 +68,32 @@ async def test_an_edit_on_a_filtered_sorted_roster_changes_the_unit_under_the_cu
         await pilot.press("up", "x", "y")  # delete the unit shown above it
         left = [u.name for u in roster.roster(app.factory, side_id=side_id).units]
         assert "U-66" not in left and len(left) == 4
+
+
+async def test_the_filter_finds_a_unit_by_its_nation_and_year_though_no_column_shows_them(
+    tmp_path: Path,
+) -> None:
+    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
+    campaign_id = campaigns.create_campaign(factory, name="Mediterranean").id
+    side_id = campaigns.create_side(factory, campaign_id=campaign_id, name="Axis").id
+    fleet = [("Zara", "Italy", 1931), ("Littorio", "Italy", 1940), ("Z 20", "Germany", 1939)]
+    for name, nation, year in fleet:
+        roster.save_unit(factory, side_id=side_id, fields={
+            "name": name, "unit_type": "cruiser", "nation": nation, "year": year, "points": 5,
+            "speed": "2", "armor": 3, "vital_armor": 5, "hull_points": 2})  # fmt: skip
+    app = TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f")
+        screen = app.screen
+        assert isinstance(screen, RosterScreen)
+        units = screen.query_one("#unit-table", SearchTable)
+        names = {str(u.id): u.name for u in screen.view.units}
+        for typed, found in (
+            ("ITALY", ["Zara", "Littorio"]),
+            ("1939", ["Z 20"]),
+            ("194", ["Littorio"]),
+        ):
+            await pilot.press("slash", *typed, "enter")
+            assert sorted(names[key] for key in units.shown_keys) == sorted(found), typed
+            await pilot.press("slash", "escape")
+        assert len(units.shown_keys) == 3

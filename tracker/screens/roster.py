@@ -250,7 +250,9 @@ class RosterScreen(OwnerViewScreen):
         rows = [(str(unit.id), unit_row(unit)) for unit in self.view.units]
         room = table.scrollable_content_region.width or self.size.width - 2
         table.set_widths(unit_widths([cells for _, cells in rows], room))
-        table.show(rows)
+        # The filter also finds a unit by its card's nation and year, which no column shows.
+        found_by = {str(u.id): f"{u.nation} {u.year or ''}" for u in self.view.units}
+        table.show(rows, also=found_by)
 
     def on_resize(self) -> None:  # (TrackerScreen's runs too: Textual calls each class's)
         self._show_units()

@@ -14,7 +14,7 @@ A screen gives every row with its key (`show`) and asks which row is selected by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -85,13 +85,13 @@ class _Row:
     blank: tuple[bool, ...]
 
 
-def _row(key: str, cells: Sequence[Any]) -> _Row:
+def _row(key: str, cells: Sequence[Any], also: str = "") -> _Row:
     shown = tuple(cell.shown if isinstance(cell, SortAs) else cell for cell in cells)
     texts = tuple(cell_text(cell) for cell in shown)
     return _Row(
         key,
         shown,
-        tuple(text.casefold() for text in texts),
+        tuple(text.casefold() for text in (*texts, also)),
         tuple(sort_key(cell.value if isinstance(cell, SortAs) else cell) for cell in cells),
         tuple(text.strip() in BLANKS for text in texts),
     )
@@ -131,9 +131,14 @@ class SearchTable(PlainTable):
     def on_mount(self) -> None:
         self._show_titles()
 
-    def show(self, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
-        """Every row the table holds, each with its key; the filter and sort are kept."""
-        self._rows = [_row(key, cells) for key, cells in rows]
+    def show(
+        self, rows: Iterable[tuple[str, Sequence[Any]]], also: Mapping[str, str] | None = None
+    ) -> None:
+        """Every row the table holds, each with its key; the filter and sort are kept. `also`
+        gives, by key, more text the filter finds a row by (a unit's nation and year, which
+        its columns do not show)."""
+        also = also or {}
+        self._rows = [_row(key, cells, also.get(key, "")) for key, cells in rows]
         self._apply()
 
     @property
