@@ -43,15 +43,24 @@ def _fleet_of(cards: tuple[UnitCardRead, ...], total: int) -> list[UnitCardRead]
     return reach[total]
 
 
-async def test_a_100_point_fleet_built_by_searching_and_picking(tmp_path: Path) -> None:
+def _app(tmp_path: Path) -> tuple[SessionFactory, TrackerApp]:
+    """The app on a campaign whose file holds the shipped library."""
     factory, campaign_id = open_or_create(tmp_path / "campaign.db", _campaign_with_library)
-    cards = library.cards(factory)
-    fleet = _fleet_of(cards, BUDGET)
-    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    return factory, TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+
+
+async def _open_picker(pilot) -> tuple[RosterScreen, CardPickerScreen]:  # type: ignore[no-untyped-def]
+    """From the campaign screen: the side's roster (f), then its card picker (b)."""
+    await pilot.pause()
+    roster_screen = await press_to(pilot, "f", screen=RosterScreen)
+    return roster_screen, await press_to(pilot, "b", screen=CardPickerScreen)
+
+
+async def test_a_100_point_fleet_built_by_searching_and_picking(tmp_path: Path) -> None:
+    factory, app = _app(tmp_path)
+    fleet = _fleet_of(library.cards(factory), BUDGET)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        roster_screen = await press_to(pilot, "f", screen=RosterScreen)
-        picker = await press_to(pilot, "b", screen=CardPickerScreen)
+        roster_screen, picker = await _open_picker(pilot)
         search = picker.query_one("#picker-search", Input)
         assert len(picker.query_one("#picker-rows", DataTable).columns) == len(picker.COLUMNS)
         for card in fleet:
@@ -122,14 +131,10 @@ async def test_a_new_search_highlights_its_first_match_and_enter_adds_that_one(
     """Whatever row the cursor was on, a search typed afterwards puts it on the first match
     (the highlight had kept its height: "unit 14" listed Unit 14 first and Enter added Unit 149).
     The searches are the starts of names drawn from the shipped cards."""
-    factory, campaign_id = open_or_create(tmp_path / "campaign.db", _campaign_with_library)
-    cards = library.cards(factory)
-    drawn = random.Random(14).sample(cards, 6)
-    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    factory, app = _app(tmp_path)
+    drawn = random.Random(14).sample(library.cards(factory), 6)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        roster_screen = await press_to(pilot, "f", screen=RosterScreen)
-        picker = await press_to(pilot, "b", screen=CardPickerScreen)
+        roster_screen, picker = await _open_picker(pilot)
         search = picker.query_one("#picker-search", Input)
         table = picker.query_one("#picker-rows", DataTable)
         for card in drawn:
