@@ -317,8 +317,9 @@ def test_reductions_accumulate_down_to_the_floors(world: World, factory: Session
     )
     c, crew = _commander(factory, world.alpha_id), _crew(factory, world.alpha_id)
     assert (c.modifier_now, c.radius_now_cm, c.command_limit, crew.modifier_now) == (0, 45, 7, 1)
+    # The most one reduction takes (CommandLoss): past the floors, which hold.
     fleet.reduce_command(
-        factory, squadron_id=world.alpha_id, modifier_by=7, radius_by_cm=100, crew_by=100
+        factory, squadron_id=world.alpha_id, modifier_by=4, radius_by_cm=100, crew_by=4
     )
     c, crew = _commander(factory, world.alpha_id), _crew(factory, world.alpha_id)
     assert (c.modifier_now, c.radius_now_cm, c.command_limit, crew.modifier_now) == (-2, 10, 7, -2)
@@ -334,7 +335,9 @@ def test_reductions_accumulate_down_to_the_floors(world: World, factory: Session
         ({"modifier_by": 0, "radius_by_cm": 0, "crew_by": 0}, "modifier_by"),
         ({"modifier_by": -1}, "modifier_by"),
         ({"radius_by_cm": -5}, "radius_by_cm"),
-        ({"crew_by": 101}, "crew_by"),
+        ({"crew_by": 5}, "crew_by"),
+        ({"modifier_by": 5}, "modifier_by"),
+        ({"radius_by_cm": 101}, "radius_by_cm"),
     ],
 )
 def test_impossible_reductions_are_refused_and_nothing_written(
