@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
 CELL_PADDING = 2  # one cell each side of every column
+
+# The rows each table was last filled with by refill (its only filler).
+_SHOWN: WeakKeyDictionary[DataTable[Any], list[tuple[str, tuple[Any, ...]]]] = WeakKeyDictionary()
 
 
 def cell_width(cell: Any) -> int:
@@ -39,12 +43,19 @@ def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> 
     when that row is gone, the cursor stays at the same height, so the next key never acts on
     a row the player did not choose.
     """
+    given = [(key, tuple(cells)) for key, cells in rows]
+    if _SHOWN.get(table) == given and table.row_count == len(given):
+        # The same rows again (a reload that found nothing new): left as they are, not
+        # cleared and added back, which drew the columns at their headings' widths until
+        # the table had measured the rows again.
+        return
+    _SHOWN[table] = given
     before, index = None, table.cursor_row
     if table.row_count and index >= 0:
         before = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
     table.clear()
     keys = []
-    for key, cells in rows:
+    for key, cells in given:
         table.add_row(*cells, key=key)
         keys.append(key)
     target = keys.index(before) if before in keys else min(max(index, 0), len(keys) - 1)
