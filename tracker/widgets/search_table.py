@@ -25,7 +25,7 @@ from textual.content import Content
 from textual.widgets.data_table import ColumnKey
 
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import forget, refill
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # Blank cells ("", "-") sort after every value, whichever way the column is sorted.
@@ -161,6 +161,8 @@ class SearchTable(PlainTable):
         """Each column's width, as the screen fits them to the window (the sort arrow may
         widen one)."""
         for column, width in zip(self.ordered_columns, widths, strict=False):
+            if column.width != width:
+                forget(self)
             self._widths[column.key] = column.width = width
         self._mark_columns()
 

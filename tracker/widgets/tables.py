@@ -36,6 +36,12 @@ def give_way(
     return widths
 
 
+def forget(table: DataTable[Any]) -> None:
+    """The table's columns changed (their widths): the next refill fills it anew, so the table
+    measures itself again, even with the same rows."""
+    _SHOWN.pop(table, None)
+
+
 def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
     """Replace a table's rows (each with its key), keeping the cursor on the row it was on.
 
