@@ -1,6 +1,13 @@
-"""The baseline: a bare Textual app that paints one label (figures 1 and 5 of the benchmark)."""
+"""The baselines of figures 1, 5 and 12: a bare Textual app that paints one label.
+
+`python bench/bare_app.py` is the bare app itself (figure 1's first paint). With `--stack FILE`
+it is the stack's floor (figure 5's memory): the same app, in a process that has also imported
+SQLAlchemy and SQLModel and opened FILE through them, as every tracker process must.
+"""
 
 from __future__ import annotations
+
+import sys
 
 from textual.app import App, ComposeResult
 from textual.widgets import Label
@@ -17,5 +24,17 @@ class BareApp(App[None]):
         yield Label(TEXT)
 
 
+def open_with_the_stack(path: str) -> object:
+    """The campaign file opened through SQLAlchemy, with SQLModel imported: the engine, kept."""
+    import sqlalchemy
+    import sqlmodel  # noqa: F401  (imported for what it costs)
+
+    engine = sqlalchemy.create_engine(f"sqlite:///{path}")
+    with engine.connect() as connection:
+        connection.execute(sqlalchemy.text("SELECT count(*) FROM sqlite_master")).scalar_one()
+    return engine
+
+
 if __name__ == "__main__":
+    kept = open_with_the_stack(sys.argv[2]) if sys.argv[1:2] == ["--stack"] else None
     BareApp().run()
