@@ -162,19 +162,32 @@ def ajax(world: World, add_ship: Callable[..., int]) -> int:
     return add_ship(world.alpha_id, "Ajax")
 
 
+# Every table's rows in key order, as db_state reads them.
+SNAPSHOT_QUERIES = [
+    (table.name, f'SELECT * FROM "{table.name}" ORDER BY '
+                 + ", ".join(f'"{column.name}"' for column in table.primary_key))
+    for table in SQLModel.metadata.sorted_tables
+]  # fmt: skip
+
+
 @pytest.fixture
 def db_state(engine: Engine) -> Callable[[], Snapshot]:
     """Every row of every table, so a refused call can be shown to have written nothing."""
 
     def state() -> Snapshot:
+        # Read through the driver's own cursor, in key order (PostgreSQL returns rows in no
+        # fixed order without ORDER BY): the values as stored, for a tenth of the CPU of a
+        # select through SQLAlchemy per table, which the fuzzing's thousands of snapshots felt.
         with engine.connect() as conn:
-            # Sorted: PostgreSQL returns rows in no fixed order without ORDER BY.
-            return {
-                table.name: sorted(
-                    (tuple(row) for row in conn.execute(table.select()).all()), key=repr
-                )
-                for table in SQLModel.metadata.sorted_tables
-            }
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                snapshot: Snapshot = {}
+                for name, query in SNAPSHOT_QUERIES:
+                    cursor.execute(query)
+                    snapshot[name] = [tuple(row) for row in cursor.fetchall()]
+                return snapshot
+            finally:
+                cursor.close()
 
     return state
 
