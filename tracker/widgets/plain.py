@@ -59,3 +59,13 @@ class PlainTable(DataTable[Any]):
         update_width: bool = False,
     ) -> None:
         super().update_cell(row_key, column_key, plain(value), update_width=update_width)
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """Textual measures the rows added since the table's last idle, and widens its columns
+        to fit them, only then; a repaint that came first drew those rows at the columns' old
+        widths (a column's heading's, after a refill) and kept the lines it drew, which the
+        table then showed at the new widths ("conce" for "concealed") until something else
+        repainted it. Those lines are dropped here, so it is drawn again as measured."""
+        super()._update_dimensions(new_rows)
+        self._clear_caches()
+        self.refresh()
