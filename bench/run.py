@@ -1,4 +1,4 @@
-"""`make bench`: twelve ratios of the tracker's speed and memory, each a median of several runs.
+"""`make bench`: thirteen ratios of the tracker's speed and memory, each a median of several runs.
 
 Absolute times drift on shared machines, so every figure is a ratio against a baseline measured
 in the same run, the same way, the two sides taking turns:
@@ -28,7 +28,11 @@ in the same run, the same way, the two sides taking turns:
 11. the peak memory of figure 5, the large campaign against the small one (each to a record
    sheet);
 12. the whole process from its start until its campaign list shows the large campaign,
-   against the bare app's first paint (figure 1's processes).
+   against the bare app's first paint (figure 1's processes);
+13. each screen of figure 2 opened on the large campaign, against a bare Textual copy of it as
+   shown (the same widget tree, rows, texts and styles; none of the tracker's reads or
+   handlers: bench/bare_copy.py) opened in the same app: the worst of the screens is the
+   figure.
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
@@ -87,7 +91,7 @@ PRESETS = {
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
 GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0,
-         11: 1.15, 12: 2.0}  # fmt: skip
+         11: 1.15, 12: 2.0, 13: 1.5}  # fmt: skip
 # Figure 7's goal (issue 17): the app's share of a routine hit, in seconds, and the keys.
 ROUTINE_SECONDS = 0.100
 ROUTINE_KEYS_GOAL, NEXT_SHIP_KEYS_GOAL = 12, 4
@@ -139,6 +143,7 @@ class Breakdown:
     """Figure 2 screen by screen."""
 
     rows: list[tuple[str, float, float]] = field(default_factory=list)
+    bare: dict[str, float] = field(default_factory=dict)  # each screen's bare copy, large
 
 
 def median(values: Sequence[float]) -> float:
@@ -459,8 +464,10 @@ def figures_2_and_4(
     try:
         for worker in workers.values():
             worker.read()  # ready
-        for name in SCREEN_NAMES if 2 in wanted else ():
+        for name in SCREEN_NAMES if wanted & {2, 13} else ():
             in_turns(name, op="open", screen=name)
+        for name in SCREEN_NAMES if 13 in wanted else ():
+            in_turns(f"bare {name}", op="bare", screen=name)
         if 4 in wanted:
             for worker in workers.values():
                 worker.ask(op="damage")
@@ -477,9 +484,12 @@ def figures_2_and_4(
     on_small, on_large = times["small"], times["large"]
     figures: dict[int, Figure] = {}
     breakdown = None
-    if 2 in wanted:
+    if wanted & {2, 13}:
         breakdown = _breakdown(on_small, on_large)
         figures[2] = _screens_figure(on_small, on_large, breakdown)
+    if 13 in wanted and breakdown is not None:
+        breakdown.bare = {name: median(on_large[f"bare {name}"]) for name in SCREEN_NAMES}
+        figures[13] = _bare_figure(on_large, breakdown)
     if 4 in wanted:
         keystroke = {"small": on_small["keystroke"], "large": on_large["keystroke"]}
         figures[4] = Figure(4, "Keystroke in the damage shorthand to the preview painted",
@@ -508,6 +518,14 @@ def _breakdown(on_small: dict[str, list[float]], on_large: dict[str, list[float]
     for name in SCREEN_NAMES:
         breakdown.rows.append((name, median(on_small[name]), median(on_large[name])))
     return breakdown
+
+
+def _bare_figure(on_large: dict[str, list[float]], breakdown: Breakdown) -> Figure:
+    worst = max(breakdown.rows, key=lambda row: row[2] / breakdown.bare[row[0]])
+    name = worst[0]
+    return Figure(13, f"Open a screen vs a bare Textual copy of it, large (worst: {name})",
+                  "bare copy", breakdown.bare[name], "tracker", worst[2], "s",
+                  {"bare": on_large[f"bare {name}"], "tracker": on_large[name]})  # fmt: skip
 
 
 def _screens_figure(
@@ -875,14 +893,20 @@ def table(figures: dict[int, Figure], breakdown: Breakdown | None) -> str:
     if breakdown is not None and breakdown.rows:
         lines += [
             "",
-            "Figure 2, screen by screen (key press to screen painted, median):",
+            "Figures 2 and 13, screen by screen (key press to screen painted, median; the bare "
+            "copy from its push):",
             "",
-            "| Screen | Small campaign | Large campaign | Ratio |",
-            "| --- | --- | --- | --- |",
+            "| Screen | Small campaign | Large campaign | Ratio | Bare copy, large | Ratio |",
+            "| --- | --- | --- | --- | --- | --- |",
         ]
         for name, small, large in breakdown.rows:
+            bare_seconds = breakdown.bare.get(name)
+            versus = "- | -"
+            if bare_seconds:
+                versus = f"{bare_seconds * 1000:.1f} ms | {large / bare_seconds:.2f}x"
             lines.append(
-                f"| {name} | {small * 1000:.1f} ms | {large * 1000:.1f} ms | {large / small:.2f}x |"
+                f"| {name} | {small * 1000:.1f} ms | {large * 1000:.1f} ms | {large / small:.2f}x "
+                f"| {versus} |"
             )
     return "\n".join(lines)
 
@@ -976,7 +1000,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
 
     steps = [
         ({1, 5, 11, 12}, "1, 5, 11 and 12: the whole process, its start and memory", whole),
-        ({2, 4, 7}, "2, 4 and 7: screens, the keystroke and the routine hit", screens),
+        ({2, 4, 7, 13}, "2, 4, 7 and 13: screens, the keystroke, the routine hit", screens),
         ({3}, "3: recording a hit", hits),
         ({6}, "6: importing rows", imports),
         ({8, 9, 10}, "8, 9 and 10: campaign files, exported and imported", files),

@@ -21,6 +21,7 @@ then one JSON command a line on stdin, one JSON answer a line on stdout:
     {"op": "damage"}     (the record sheet, then d)       -> {}
     {"op": "keystroke", "timed": true}                    -> {"seconds": 0.05}
     {"op": "routine", "timed": true}  (figure 7)          -> {"seconds": 0.09, "keys": 12, ...}
+    {"op": "bare", "screen": "ledger", "timed": true}    -> {"seconds": 0.12}  (figure 13)
     {"op": "quit"}       (profiles written, then exit)
 """
 
@@ -43,6 +44,7 @@ from textual import events
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
+from bench.bare_copy import Blueprint, copy_of
 from tracker.app import TrackerApp
 from tracker.db import make_engine, session_factory
 from tracker.screens import calls
@@ -138,6 +140,38 @@ async def open_screen(
         await settled(app)
         seconds = time.perf_counter() - started
     post_key(app, "escape")
+    await until(lambda: isinstance(app.screen, CampaignScreen))
+    await settled(app)
+    return seconds
+
+
+async def open_bare(
+    app: TrackerApp,
+    blueprints: dict[str, Blueprint],
+    name: str,
+    opening: tuple[str, type[Screen[Any]], Callable[[Any], bool]],
+    profile: cProfile.Profile | None,
+) -> float:
+    """Seconds from pushing the bare copy of a screen (bench/bare_copy.py) to it painted and
+    settled, as open_screen times the tracker's; then back. The copy is taken from the
+    tracker's screen the first time, shown as open_screen shows it."""
+    if name not in blueprints:
+        key, kind, ready = opening
+        post_key(app, key)
+        await until(lambda: isinstance(app.screen, kind) and ready(app.screen))
+        await settled(app)
+        blueprints[name] = copy_of(app.screen)
+        post_key(app, "escape")
+        await until(lambda: isinstance(app.screen, CampaignScreen))
+        await settled(app)
+    bare = blueprints[name].build()
+    with profiling(profile):
+        started = time.perf_counter()
+        app.push_screen(bare)
+        await until(lambda: app.screen is bare)
+        await settled(app)
+        seconds = time.perf_counter() - started
+    app.pop_screen()
     await until(lambda: isinstance(app.screen, CampaignScreen))
     await settled(app)
     return seconds
@@ -286,6 +320,7 @@ async def serve(args: argparse.Namespace) -> None:
                      quiet_gc=True)  # fmt: skip
     profiles = Profiles(args.profile, args.label)
     screens = {name: (key, kind, ready) for name, key, kind, ready in SCREENS}
+    blueprints: dict[str, Blueprint] = {}
     # The ship typed by name, as the README shows: `exeter s3`.
     line = (f'"{args.ship}"' if " " in args.ship else args.ship) + " s"
     try:
@@ -299,6 +334,11 @@ async def serve(args: argparse.Namespace) -> None:
                     name = order["screen"]
                     profile = profiles.of(name, order["timed"])
                     seconds = await open_screen(app, *screens[name], profile)
+                    answer({"seconds": seconds})
+                elif order["op"] == "bare":
+                    name = order["screen"]
+                    profile = profiles.of(f"bare {name}", order["timed"])
+                    seconds = await open_bare(app, blueprints, name, screens[name], profile)
                     answer({"seconds": seconds})
                 elif order["op"] == "damage":
                     await to_damage_entry(app)
