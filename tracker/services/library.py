@@ -9,14 +9,13 @@ and leaves the others, and never duplicates one. A dry run checks and reports, a
 nothing. Every problem is listed, the same message on many rows said once with its rows.
 
 Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
-("Unicode text", tab-separated), and Windows' cp1252 (read when the file is not UTF-8, and said
-so); cells separated by commas, semicolons or tabs (the header line says which); an empty
-column at the end of every line (ignored).
+("Unicode text", tab-separated), and Windows' cp1252 (read when nothing in the file is UTF-8,
+and said so; services.text_files chooses); cells separated by commas, semicolons or tabs (the
+header line says which); an empty column at the end of every line (ignored).
 """
 
 from __future__ import annotations
 
-import codecs
 import csv
 import functools
 import io
@@ -42,6 +41,7 @@ from tracker.models.library import (
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, rules
+from tracker.services.text_files import Decoded, decode
 
 FORMAT = "tracker-library"
 VERSION = 1
@@ -119,35 +119,6 @@ def column_names(kind: str) -> str:
 
 
 # --- reading a file --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Decoded:
-    text: str
-    encoding: str  # as the report says it
-    lossy: bool  # some bytes were not of the encoding: the cells holding them are named
-
-
-def decode(raw: bytes) -> Decoded:
-    """The file's text: UTF-8 (with or without a BOM), UTF-16 with a BOM, else cp1252."""
-    if raw.startswith(codecs.BOM_UTF8):
-        body, encoding, name = raw[len(codecs.BOM_UTF8) :], "utf-8", "UTF-8"
-    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        body, encoding, name = raw, "utf-16", "UTF-16"
-    else:
-        try:
-            raw.decode("utf-8")
-            body, encoding, name = raw, "utf-8", "UTF-8"
-        except UnicodeDecodeError:
-            body, encoding, name = raw, "cp1252", "cp1252 (Windows; the file is not UTF-8)"
-    try:
-        text, lossy = body.decode(encoding), False
-    except UnicodeDecodeError:
-        text, lossy = body.decode(encoding, errors="replace"), True
-    if "\x00" in text:
-        raise InvalidInput({"file": "holds NUL bytes: it looks like UTF-16 without a byte-order "
-                            "mark; save it as CSV UTF-8 (or Unicode text)"})  # fmt: skip
-    return Decoded(text, name, lossy)
 
 
 def separator_of(text: str) -> str:
@@ -228,9 +199,8 @@ def _cell_values(
     attacks: dict[str, list[int | None]] = {}
     for key, cell in cells.items():
         text = cell.strip()
-        if decoded.lossy and "\ufffd" in text:
-            errors[key] = (f"holds bytes that are not {decoded.encoding.split(' ')[0]}: retype "
-                           "this cell, or save the file as CSV UTF-8")  # fmt: skip
+        if unreadable := decoded.unreadable(text):
+            errors[key] = unreadable
         elif key in ATTACK_COLUMNS:
             try:
                 dice = roster.parse_dice(text)
@@ -338,7 +308,9 @@ def _csv_rows(
     source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
     known = set(info.columns)
     for name in header:
-        if name not in known:
+        if unreadable := decoded.unreadable(name):
+            problems.add("header", "", f"a column's name {unreadable}")
+        elif name not in known:
             problems.add("header", "", f"unknown column {name!r}: the columns of {kind} are "
                          f"{column_names(kind)}")  # fmt: skip
     for name in sorted({name for name in header if header.count(name) > 1}):
@@ -386,7 +358,9 @@ def _json_rows(
     raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
 ) -> dict[str, _Rows]:
     try:
-        document = json.loads(decode(raw).text)
+        decoded = decode(raw)
+        decoded.refuse_unreadable()
+        document = json.loads(decoded.text)
     except json.JSONDecodeError as exc:
         raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
