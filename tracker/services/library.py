@@ -22,6 +22,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -29,6 +30,7 @@ from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy import select as table_select
 from sqlalchemy.exc import IntegrityError
 
+from tracker import safe_output
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models.library import (
     ShipClass,
@@ -41,6 +43,7 @@ from tracker.models.library import (
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, rules
+from tracker.services.printing import campaign_file
 from tracker.services.text_files import Decoded, decode
 
 FORMAT = "tracker-library"
@@ -507,9 +510,13 @@ def _exported(info: Kind, row: Mapping[str, Any]) -> dict[str, Any]:
 
 def export_json(factory: SessionFactory) -> str:
     """The whole library as a JSON file import_library reads back."""
+    return _json_text({kind: _entries(factory, KIND[kind]) for kind in KINDS})
+
+
+def _json_text(entries: Mapping[str, list[dict[str, Any]]]) -> str:
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     for kind in KINDS:
-        document[kind] = [_exported(KIND[kind], row) for row in _entries(factory, KIND[kind])]
+        document[kind] = [_exported(KIND[kind], row) for row in entries[kind]]
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -525,11 +532,66 @@ def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str:
 
 def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
     """One kind of the library as a CSV file (UTF-8, commas) import_library reads back."""
-    info = KIND[kind]
+    return _csv_text(KIND[kind], _entries(factory, KIND[kind]))
+
+
+def _csv_text(info: Kind, rows: list[dict[str, Any]]) -> str:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(info.columns)
-    for row in _entries(factory, info):
+    for row in rows:
         entry = _exported(info, row)
         writer.writerow([_csv_cell(info, key, entry) for key in info.columns])
     return out.getvalue()
+
+
+EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole library"}
+
+
+@dataclass(frozen=True)
+class Exported:
+    """A library file written: where, and how many entries of each kind it holds."""
+
+    path: Path
+    rows: Mapping[str, int]  # {"cards": 301} or {"cards": 301, "classes": 60}
+
+    def summary(self) -> str:
+        counts = " and ".join(f"{count} {kind}" for kind, count in self.rows.items())
+        return f"{counts} written to {self.path}"
+
+
+def write_export(
+    factory: SessionFactory, *, path: str, classes: bool = False, replace: bool = False
+) -> Exported:
+    """Write the library to a file as `tracker library export` does, and as import_library
+    reads it back: JSON holds it all, CSV its cards (or its classes); README "The library".
+
+    The file goes through safe_output: never over the campaign file, its backups or another
+    SQLite file, and over an existing file only once `replace` says the player confirmed
+    (ExistingFile otherwise).
+    """
+    campaign = campaign_file(factory)
+    try:  # the campaign file is refused as such, whatever its name ends with
+        safe_output.check_target(path, campaign=campaign, replace=True)
+    except safe_output.OutputRefused as exc:
+        raise InvalidInput({"path": str(exc)}) from exc
+    suffix = Path(path.strip()).suffix.lower()
+    if suffix not in EXPORT_SUFFIXES:
+        raise InvalidInput({"path": "end the file name with .csv (the cards, or the classes) "
+                            "or .json (the whole library)"})  # fmt: skip
+    kinds = KINDS if suffix == ".json" else ("classes" if classes else "cards",)
+    counted: dict[str, int] = {}
+
+    def content() -> str:
+        # Read only once the path is accepted: a refused name costs nothing.
+        entries = {kind: _entries(factory, KIND[kind]) for kind in kinds}
+        counted.update({kind: len(rows) for kind, rows in entries.items()})
+        if suffix == ".json":
+            return _json_text(entries)
+        return _csv_text(KIND[kinds[0]], entries[kinds[0]])
+
+    try:
+        written = safe_output.write_text(path, content, campaign=campaign, replace=replace)
+    except safe_output.OutputRefused as exc:
+        raise InvalidInput({"path": str(exc)}) from exc
+    return Exported(path=written, rows=counted)
