@@ -69,3 +69,25 @@ def test_a_cancelled_import_stops_and_writes_nothing(
     # Nothing was left half done: the same file imports whole afterwards.
     report = library.import_library(factory, raw=(FILES / "cards-300.csv").read_bytes())
     assert len(report.outcomes[0].added) == 300
+
+
+@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(count=st.integers(1, 80), json_file=st.booleans())
+def test_the_last_word_of_progress_comes_once_every_row_is_written(
+    factory: SessionFactory, count: int, json_file: bool
+) -> None:
+    _empty(factory)
+    raw = _rows(count)
+    if json_file:
+        library.import_library(factory, raw=raw)
+        raw = library.export_json(factory).encode()
+        _empty(factory)
+    # What another reader of the file finds at each word: a bar at its end means it is all in.
+    found: list[tuple[int, int, int]] = []
+
+    def progress(done: int, total: int) -> None:
+        found.append((done, total, len(library.cards(factory))))
+
+    library.import_library(factory, raw=raw, json_file=json_file, progress=progress)
+    assert found[-1] == (count, count, count)
+    assert all(done < total and stored == 0 for done, total, stored in found[:-1])

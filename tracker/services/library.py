@@ -67,7 +67,9 @@ class ImportCancelled(InvalidInput):
 @dataclass
 class Steps:
     """An import's rows as they are checked: `progress(done, total)` now and then, and a stop
-    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed."""
+    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed. The last
+    word (total of total) waits for `finish`, once the rows are written: a bar at its end never
+    stands over a write still going on."""
 
     progress: Callable[[int, int], None] | None = None
     cancelled: Callable[[], bool] | None = None
@@ -77,10 +79,12 @@ class Steps:
     def step(self) -> None:
         self.check()
         self.done += 1
-        if self.progress is not None and (
-            self.done % PROGRESS_EVERY == 0 or self.done == self.total
-        ):
+        if self.progress is not None and self.done % PROGRESS_EVERY == 0 and self.done < self.total:
             self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        if self.progress is not None and self.total:
+            self.progress(self.total, self.total)
 
     def check(self) -> None:
         if self.cancelled is not None and self.cancelled():
@@ -474,6 +478,7 @@ def import_library(
     except IntegrityError as exc:
         raise InvalidInput({"file": "an entry of the same name and nation was added elsewhere "
                             "meanwhile: import the file again"}) from exc  # fmt: skip
+    steps.finish()  # committed (or, on a problem or a dry run, rolled back): the work is done
     if not count and not problems.found:
         problems.add("file", "", "holds no entries below its header")
     return LibraryReport(source=source, rows=count, outcomes=tuple(outcomes),
