@@ -210,12 +210,13 @@ def test_a_wrong_header_lists_the_expected_columns(
     [
         pytest.param(
             GOOD_SHIPS.replace("Cumberland", "Émile Bertin").encode("latin-1"),
-            "is not UTF-8 (byte 56): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
+            "is not UTF-8 (row 2, name reads 'Émile Bertin' in Windows' cp1252): save it as "
+            "UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
             id="latin-1",
         ),
         pytest.param(
             GOOD_SHIPS.encode("utf-16"),
-            "is not UTF-8 (byte 0): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
+            "is not UTF-8 (it is UTF-16): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
             id="utf-16",
         ),
         pytest.param(b"", "is empty: the first line names the columns", id="empty"),

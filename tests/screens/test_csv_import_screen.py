@@ -281,9 +281,9 @@ async def test_no_path_a_missing_file_and_files_that_are_not_utf8_csv_say_so(
     db = tmp_path / "campaign.db"
     files = {
         "latin1.csv": ("name,structure_max,flotation_max\nÉmile Bertin,9,8\n".encode("latin-1"),
-                       "latin1.csv: is not UTF-8 (byte 33): save it as UTF-8 CSV "
-                       "(in a spreadsheet: CSV UTF-8)"),
-        "utf16.csv": (GOOD_SHIPS.encode("utf-16"), "utf16.csv: is not UTF-8 (byte 0)"),
+                       "latin1.csv: is not UTF-8 (row 2, name reads 'Émile Bertin' in "
+                       "Windows' cp1252): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)"),
+        "utf16.csv": (GOOD_SHIPS.encode("utf-16"), "utf16.csv: is not UTF-8 (it is UTF-16)"),
         "empty.csv": (b"", "empty.csv: is empty: the first line names the columns"),
         "quote.csv": (b'name\n"Hood\n', "quote.csv: is not CSV: unexpected end of data"),
     }  # fmt: skip

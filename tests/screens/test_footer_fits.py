@@ -24,6 +24,7 @@ SCREENS = {
     "repairs": ("r",),
     "journal": ("j",),
     "scenario": ("tab", "enter"),
+    "library": ("l",),
 }
 
 

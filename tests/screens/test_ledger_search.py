@@ -36,3 +36,17 @@ async def test_the_filter_picks_the_minefield_the_keys_act_on(tmp_path: Path) ->
         assert detail.startswith(f"#{cobra} ")
         form = await press_to(pilot, "w", screen=FormScreen)  # its status form: Cobra's
         assert form.form_title == f"Minefield #{cobra}"
+
+
+async def test_the_no_minefield_line_is_no_row_of_the_count(tmp_path: Path) -> None:
+    app, _factory, _campaign_id = app_on(tmp_path / "campaign.db", seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        ledger = await press_to(pilot, "m", screen=LedgerScreen)
+        table = ledger.query_one("#minefield-table", SearchTable)
+        assert "No minefield yet" in table.get_row_at(0)[1].plain  # the line is still there
+        for typed in ("no", "zz"):  # a filter its words hold, and one they do not
+            await pilot.press("slash", *typed, "enter")
+            assert (table.total, table.shown_keys) == (0, [])
+            assert str(table.border_title) == "Minefields · 0 of 0"
+            assert "No minefield yet" in table.get_row_at(0)[1].plain
+            await pilot.press("slash", "escape")

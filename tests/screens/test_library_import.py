@@ -97,3 +97,35 @@ async def test_ctrl_b_lets_the_import_go_on_while_the_player_moves_on(tmp_path: 
             for message in said
         ), said
     assert len(library.cards(app.factory)) == 300
+
+
+async def _cycle(pilot: Any, key: str) -> list[str]:
+    """The widgets `key` gives the focus to, in turn, until it is back where it started; each
+    one shows something (a box with nothing in it is no place for the focus)."""
+    start = pilot.app.focused
+    seen: list[str] = []
+    for _ in range(10):
+        await pilot.press(key)
+        focused = pilot.app.focused
+        if focused is start:
+            return seen
+        assert focused is not None and focused.region.area
+        if focused.id == "library-report-box":
+            assert _report(pilot.app.screen).strip()
+        seen.append(str(focused.id))
+    raise AssertionError(f"{key} never came back: {seen}")
+
+
+async def test_shift_tab_goes_back_through_the_stops_tab_goes_through(tmp_path: Path) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await _open(pilot)
+        assert app.focused is dialog.query_one("#library-path", Input)
+        forward = await _cycle(pilot, "tab")
+        assert forward == ["library-tree"]  # from the path to the files and back
+        assert await _cycle(pilot, "shift+tab") == forward[::-1]
+        await pilot.press("ctrl+s")  # a report to read: its box joins the stops
+        assert "dry run" in _report(dialog)
+        forward = await _cycle(pilot, "tab")
+        assert sorted(forward) == ["library-report-box", "library-tree"]
+        assert await _cycle(pilot, "shift+tab") == forward[::-1]

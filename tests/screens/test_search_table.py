@@ -244,3 +244,29 @@ def test_a_damage_track_written_now_over_max_sorts_by_what_is_left(
             assert _shown(table) == ascending
 
     asyncio.run(run())
+
+
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.lists(NAMES, max_size=4), query=st.none() | QUERIES)
+def test_an_empty_tables_placeholder_line_is_never_a_row_of_the_count(
+    names: list[str], query: str | None
+) -> None:
+    rows = [(str(n), [name, "UK", n]) for n, name in enumerate(names)]
+
+    async def run() -> None:
+        app = TableApp([])
+        async with app.run_test() as pilot:
+            table = app.query_one(SearchTable)
+            table.show(rows, empty=["No unit yet", "", ""])
+            if query is not None:
+                table.set_filter(query)
+            await pilot.pause()
+            assert table.total == len(rows)
+            assert len(table.shown_keys) <= len(rows)
+            if query is not None:
+                assert str(table.border_title) == f"Units · {len(table.shown_keys)} of {len(rows)}"
+            # The line is drawn only while the table holds no row, whatever the filter.
+            placeholder = [str(table.get_cell_at((n, 0))) for n in range(table.row_count)]
+            assert ("No unit yet" in placeholder) == (not rows)
+
+    asyncio.run(run())

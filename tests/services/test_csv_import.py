@@ -492,12 +492,12 @@ def test_a_file_in_another_encoding_is_refused_naming_utf8(
     assert "CSV UTF-8" in error.errors["file"]
 
 
-def test_a_latin1_file_names_the_first_bad_byte(
+def test_a_latin1_file_names_the_row_and_column_of_its_first_letter_not_utf8(
     factory: SessionFactory, world: World, refused: Refused
 ) -> None:
     raw = csv_file(SHIP_HEADER, "Émile Bertin,9,8", encoding="latin-1")
     error = refused(lambda: load(factory, "ships", raw, world.alpha_id), "file")
-    assert error.errors["file"].startswith(f"is not UTF-8 (byte {len(SHIP_HEADER) + 1})")
+    assert error.errors["file"].startswith("is not UTF-8 (row 2, name reads 'Émile Bertin' in")
 
 
 def test_a_utf8_byte_order_mark_is_accepted(factory: SessionFactory, world: World) -> None:

@@ -1,8 +1,10 @@
-"""A library entry opened from the library: a War at Sea unit card or an SMR2 ship class, whole.
+"""A library entry opened from the library (a War at Sea unit card or an SMR2 ship class), or a
+unit opened from the roster, whole.
 
 Every field the entry declares, with its label; a card's attack dice as the card prints them
 (main, secondary, tertiary, AA, ASW, torpedo, bombs: docs/RULES.md §Subs) and its abilities,
-each with its text, line breaks kept.
+each with its text, line breaks kept. A unit keeps only its abilities' names: their text is
+read from the library card it was built from (services.building.unit_abilities).
 """
 
 from __future__ import annotations
@@ -17,19 +19,24 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
+from tracker.screens.calls import Call
+from tracker.services import building
+from tracker.services.building import Ability
 from tracker.services.fields import rules
 from tracker.services.library import ShipClassRead, UnitCardRead
-from tracker.services.roster import ATTACK_LABELS
+from tracker.services.roster import ATTACK_LABELS, UnitView
 
-# Shown elsewhere on the view (dice, abilities) or not the player's (the row's id and version).
-NOT_LISTED = frozenset({"id", "version", "attacks", "abilities"})
+# Shown elsewhere on the view (dice, abilities; a unit's damage says crippled or destroyed) or
+# not the player's (the row's id and version).
+NOT_LISTED = frozenset({"id", "version", "attacks", "abilities", "crippled", "destroyed"})
+Entry = UnitCardRead | ShipClassRead | UnitView
 RANGES = ("r0", "r1", "r2", "r3")
 # Short names of the attack rows for a table cell; the card's order is ATTACK_LABELS'.
 SHORT = {"main": "Main", "secondary": "Sec", "tertiary": "Ter", "anti_air": "AA",
          "asw": "ASW", "torpedo": "Torp", "bomb": "Bomb"}  # fmt: skip
 
 
-def fields_text(entry: UnitCardRead | ShipClassRead) -> Text:
+def fields_text(entry: Entry) -> Text:
     """Each declared field as `Label  value`, a blank shown in the declaration's words."""
     text = Text()
     shown = [rule for rule in rules(type(entry)) if rule.key not in NOT_LISTED]
@@ -90,12 +97,13 @@ def abilities_text(abilities: list[dict[str, str]]) -> Text:
 
 
 class CardDetailScreen(TrackerScreen):
-    """One library entry, read only: its fields on the left, dice and abilities on the right."""
+    """One library entry, or one unit, read only: its fields on the left, dice and abilities on
+    the right."""
 
-    BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to the library")]
+    BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to where it was opened")]
     READ_ONLY_ACTIONS = frozenset({"back"})
 
-    def __init__(self, entry: UnitCardRead | ShipClassRead) -> None:
+    def __init__(self, entry: Entry) -> None:
         super().__init__()
         self.entry = entry
 
@@ -104,22 +112,39 @@ class CardDetailScreen(TrackerScreen):
         with Horizontal(id="card-body"):
             with VerticalScroll(id="card-fields"):
                 yield Static(fields_text(self.entry), markup=False)
-            if isinstance(self.entry, UnitCardRead):
+            if not isinstance(self.entry, ShipClassRead):
+                attacks = (self.entry.attacks if isinstance(self.entry, UnitView)
+                           else self._json("attacks", {}))  # fmt: skip
+                abilities = (self._named(tuple(Ability(n, "") for n in self.entry.abilities))
+                             if isinstance(self.entry, UnitView)
+                             else self._json("abilities", []))  # fmt: skip
                 with VerticalScroll(id="card-play"):
-                    yield Static(attacks_text(self._json("attacks", {})), id="card-attacks",
-                                 markup=False)  # fmt: skip
-                    yield Static(abilities_text(self._json("abilities", [])),
-                                 id="card-abilities", markup=False)  # fmt: skip
+                    yield Static(attacks_text(attacks), id="card-attacks", markup=False)
+                    yield Static(abilities_text(abilities), id="card-abilities", markup=False)
         yield Footer(compact=True)
 
     def _json(self, key: str, empty: Any) -> Any:
         return json.loads(getattr(self.entry, key) or "null") or empty
 
+    @staticmethod
+    def _named(abilities: tuple[Ability, ...]) -> list[dict[str, str]]:
+        return [{"name": ability.name, "text": ability.text} for ability in abilities]
+
+    def reload(self) -> None:
+        if isinstance(self.entry, UnitView):  # the names it keeps, worded as its card words them
+            self.load(Call(building.unit_abilities, self.factory, unit_id=self.entry.id),
+                      self._show_abilities)  # fmt: skip
+
+    def _show_abilities(self, abilities: tuple[Ability, ...]) -> None:
+        self.query_one("#card-abilities", Static).update(abilities_text(self._named(abilities)))
+
     def on_mount(self) -> None:
-        kind = "Unit card" if isinstance(self.entry, UnitCardRead) else "Ship class"
-        self.title = f"{kind}: {self.entry.name} ({self.entry.nation})"
+        kind = ("Unit" if isinstance(self.entry, UnitView) else
+                "Unit card" if isinstance(self.entry, UnitCardRead) else "Ship class")  # fmt: skip
+        self.title = f"{kind}: {self.entry.name}" + (f" ({self.entry.nation})"
+                                                     if self.entry.nation else "")  # fmt: skip
         self.query_one("#card-fields").border_title = kind
-        if isinstance(self.entry, UnitCardRead):
+        if not isinstance(self.entry, ShipClassRead):
             self.query_one("#card-play").border_title = "Attack dice by range, abilities"
 
     def action_back(self) -> None:

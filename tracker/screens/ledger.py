@@ -266,10 +266,9 @@ class LedgerScreen(OwnerViewScreen):
                            "your map)") + ".", style="dim")  # fmt: skip
         self.query_one("#ledger-heading", Static).update(heading)
         rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
-        if not rows:
-            rows = [("none", ["", Text("No minefield yet" + self.hint(": n sows one, a drops "
-                                       "them from the air") + ".", style="dim")])]  # fmt: skip
-        self.query_one("#minefield-table", SearchTable).show(rows)
+        empty = ["", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
+                                                         "air") + ".", style="dim")]  # fmt: skip
+        self.query_one("#minefield-table", SearchTable).show(rows, empty=empty)
         self._show_detail()
         counters = self.query_one("#counter-table", DataTable)
         counters.clear()

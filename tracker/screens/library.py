@@ -1,14 +1,15 @@
 """The library of the campaign file: its SMR2 ship classes and War at Sea unit cards, searched.
 
 Both tables filter as the player types (/) and sort by any column (o); enter opens an entry
-whole. Read only: entries come in by import (`tracker library import`) and are picked into a
-fleet or a squadron from the roster and the record sheet.
+whole; e writes the library to a file. Read only: entries come in by import (`tracker library
+import`) and are picked into a fleet or a squadron from the roster and the record sheet.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -16,10 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.safe_output import ExistingFile
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen, attacks_line
-from tracker.services import library
+from tracker.screens.form import FieldSpec, FormScreen, replace_first
+from tracker.services import library, printing
 from tracker.services.library import ShipClassRead, UnitCardRead
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 
@@ -65,10 +68,14 @@ class LibraryScreen(TrackerScreen):
     enter opens an entry."""
 
     HELP_EXTRA = [("enter", "Open the card or class under the cursor: every field"), *SEARCH_KEYS]
+    EXPORT_NOTE = ("The library as `tracker library export` writes it, and as the import reads "
+                   "it back: .json holds it all, .csv the kind chosen.")  # fmt: skip
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
         Binding("tab", "app.focus_next", "Table", tooltip="Switch between classes and cards"),
-    ]
+        Binding("e", "export", "Export",
+                tooltip="Write the library to a .csv (cards or classes) or .json (all) file"),
+    ]  # fmt: skip
     READ_ONLY_ACTIONS = frozenset({"back"})
     # Focused as the screen opens, before any key: a focus() in on_mount lands later, after
     # Textual has focused the first table, so a key pressed at once could go to either.
@@ -113,7 +120,9 @@ class LibraryScreen(TrackerScreen):
         heading = Text()
         heading.append(f"{len(self.ship_classes)} ship classes, {len(self.unit_cards)} unit cards",
                        style="bold")  # fmt: skip
-        heading.append("   / filters, o sorts by the column under the cursor, enter opens")
+        heading.append(
+            "   / filters, o sorts by the column under the cursor, enter opens, e exports"
+        )
         if not self.ship_classes and not self.unit_cards:
             heading.append("\nThe library is empty: tracker library import FILE adds entries.")
         self.query_one("#library-heading", Static).update(heading)
@@ -127,3 +136,40 @@ class LibraryScreen(TrackerScreen):
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def action_export(self) -> None:
+        """Ask for a file and write the library to it, as `tracker library export` does."""
+        self.call(Call(printing.campaign_folder, self.factory), then=self._export_form)
+
+    def _export_form(self, folder: Path) -> None:
+        def write(values: dict[str, Any], replace: bool) -> Call[Any]:
+            call = Call(library.write_export, self.factory, path=values["path"],
+                        classes=values["kind"] == "classes", replace=replace)  # fmt: skip
+            # A file that exists is replaced only once the player says yes.
+            return call.turning(ExistingFile, lambda exc: replace_first(
+                exc, "the library", lambda: write(values, replace=True)))  # fmt: skip
+
+        def preview(values: dict[str, Any]) -> str:
+            suffix = Path(str(values.get("path") or "").strip()).suffix.lower()
+            if suffix == ".json":
+                return "Writes the whole library, cards and classes, as JSON"
+            if suffix == ".csv":
+                kind = "ship classes" if values.get("kind") == "classes" else "unit cards"
+                return f"Writes the {kind} as CSV (UTF-8, commas)"
+            return "The file name ends with .csv or .json"
+
+        def done(written: library.Exported | None) -> None:
+            if written is not None:  # the path as typed, brackets and all
+                self.notify(written.summary().capitalize(), title="Library export",
+                            markup=False)  # fmt: skip
+
+        fields = [
+            FieldSpec("path", "File", value=str(folder / "library.json")),
+            FieldSpec("kind", "CSV holds", kind="select", value="cards",
+                      options=[("Unit cards", "cards"), ("Ship classes", "classes")]),
+        ]  # fmt: skip
+        self.app.push_screen(
+            FormScreen("Export the library", fields, lambda values: write(values, replace=False),
+                       note=self.EXPORT_NOTE, preview=preview),
+            done,
+        )  # fmt: skip

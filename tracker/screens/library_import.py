@@ -94,6 +94,9 @@ class LibraryImportScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#library-progress").display = False
+        # No report yet: its box takes no focus, so tab and shift+tab go from the path to the
+        # files and back, never to a box that shows nothing.
+        self.query_one("#library-report-box").can_focus = False
         self.query_one("#library-path", Input).focus()  # type the path, or tab to the files
 
     @on(DirectoryTree.FileSelected)
@@ -107,6 +110,7 @@ class LibraryImportScreen(ModalScreen[None]):
 
     def _say(self, text: Text) -> None:
         self.query_one("#library-report", Static).update(text)
+        self.query_one("#library-report-box").can_focus = bool(text.plain.strip())
 
     def action_check_or_import(self) -> None:
         typed = self.query_one("#library-path", Input).value.strip()

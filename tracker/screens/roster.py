@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import attacks_line, dice_text
+from tracker.screens.card_detail import CardDetailScreen, attacks_line, dice_text
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
@@ -186,7 +186,8 @@ class RosterScreen(OwnerViewScreen):
     ]  # fmt: skip
     # The umpire's view: the opponent view only, never the owner's notes or the passphrase.
     READ_ONLY_ACTIONS = frozenset({"back"})
-    HELP_EXTRA = SEARCH_KEYS
+    HELP_EXTRA = [("enter", "Open the unit under the cursor: every field, and its abilities "
+                   "with their text from its library card"), *SEARCH_KEYS]  # fmt: skip
     FOOTER_DROPS = ("sort", "filter")  # the unit table's keys: in help when the footer is full
 
     def __init__(self, side_id: int) -> None:
@@ -267,6 +268,22 @@ class RosterScreen(OwnerViewScreen):
             self.notify("No unit shown: the filter hides them all (/ then escape clears it).",
                         severity="warning")  # fmt: skip
         return unit
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a unit opens it whole, its abilities worded as its library card words them.
+
+        Shown as the opponent sees it, owner view or not: the detail stays open past the owner
+        view's idle time, so it never holds a concealed sub's damage."""
+        if event.data_table.id != "unit-table":
+            return
+        key = str(event.row_key.value)
+
+        def opened(view: Roster) -> None:
+            unit = next((unit for unit in view.units if str(unit.id) == key), None)
+            if unit is not None and self.is_current:
+                self.app.push_screen(CardDetailScreen(unit))
+
+        self.call(Call(roster.roster, self.factory, side_id=self.side_id, owner=False), then=opened)
 
     def _marker_row(self) -> int:
         count = len(self.view.markers) if self.view else 0

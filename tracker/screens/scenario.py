@@ -112,10 +112,9 @@ class ScenarioScreen(TrackerScreen):
             ship.structure, ship.flotation, _fate(ship),
         ]) for ship in detail.participants]  # fmt: skip
         self.hinted = not rows
-        if not rows:
-            rows = [("none", [Text("No ships yet" + self.hint(": press p to choose who takes "
-                                                              "part") + ".", "dim")])]  # fmt: skip
-        table.show(rows)
+        empty = [Text("No ships yet" + self.hint(": press p to choose who takes part") + ".",
+                      "dim")]  # fmt: skip
+        table.show(rows, empty=empty)
 
     def _status_is(self, *statuses: str) -> bool:
         """Refuse at once (before any form) an action the scenario's status does not allow."""

@@ -205,6 +205,38 @@ def _key(name: str, nation: str) -> tuple[str, str]:
     return name.casefold(), nation.casefold()
 
 
+def _card_of(cards: dict[tuple[str, str], UnitCard], unit: WasUnit) -> UnitCard | None:
+    """The card a unit is of: its name and nation, or the card's name of a copy's `Name (2)`."""
+    copy = _COPY.fullmatch(unit.name)
+    return cards.get(_key(unit.name, unit.nation)) or (
+        cards.get(_key(copy.group(1), unit.nation)) if copy else None
+    )
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A unit's ability as its card words it; `text` is blank when the card has none."""
+
+    name: str
+    text: str
+
+
+def unit_abilities(factory: SessionFactory, *, unit_id: int) -> tuple[Ability, ...]:
+    """A unit's abilities, each with its text read from the library card the unit is of (a
+    unit keeps the names alone; README "The library"); an ability the card does not have, or
+    a unit of no card, keeps its name alone."""
+    with read_scope(factory) as session:
+        unit = get_row(session, WasUnit, unit_id)
+        # Every card, matched here: SQLite's lower() knows no letter beyond ASCII (Österreich).
+        card = _card_of({_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}, unit)
+    texts: dict[str, str] = {}
+    for ability in json.loads(card.abilities or "[]") if card is not None else []:
+        texts.setdefault(str(ability.get("name", "")).strip().casefold(),
+                         str(ability.get("text") or ""))  # fmt: skip
+    names = [line.strip() for line in unit.abilities.splitlines() if line.strip()]
+    return tuple(Ability(name, texts.get(name.casefold(), "")) for name in names)
+
+
 def _drift(
     kind: str, row: Ship | WasUnit, model: type[Any], values: dict[str, Any], source: str
 ) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
@@ -231,10 +263,7 @@ def _drifts(
         found += _drift("ship", ship, ShipBase, _class_values(entry), label)
     for unit in session.exec(select(WasUnit).where(col(WasUnit.side_id).in_(sides))
                              .order_by(col(WasUnit.id))):  # fmt: skip
-        copy = _COPY.fullmatch(unit.name)
-        card = cards.get(_key(unit.name, unit.nation)) or (
-            cards.get(_key(copy.group(1), unit.nation)) if copy else None
-        )
+        card = _card_of(cards, unit)
         if card is None:
             continue
         label = f"card {card.name}" + (f" ({card.nation})" if card.nation else "")

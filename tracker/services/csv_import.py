@@ -25,6 +25,7 @@ from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
 from tracker.services.errors import InvalidInput, NotFound, require_plain
 from tracker.services.fields import rules
+from tracker.services.text_files import CP1252, Decoded, decode
 
 KINDS = ("ships", "units", "counters")
 LOWER = {"unit_type", "counter_size"}  # words any case may spell
@@ -122,19 +123,39 @@ def one_transaction(
             outer.rollback()
 
 
-def _not_utf8(byte: int) -> InvalidInput:
-    return InvalidInput({"file": f"is not UTF-8 (byte {byte}): save it as UTF-8 CSV "
+def _not_utf8(why: str) -> InvalidInput:
+    return InvalidInput({"file": f"is not UTF-8 ({why}): save it as UTF-8 CSV "
                          "(in a spreadsheet: CSV UTF-8)"})  # fmt: skip
 
 
-def _decode(raw: bytes) -> str:
+def _decode(raw: bytes) -> Decoded:
+    """The file's text if it is UTF-8 (services.text_files tells); else where it is not."""
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise _not_utf8(exc.start) from exc
-    if "\x00" in text:  # UTF-16 without a byte-order mark decodes as UTF-8 full of NULs
-        raise _not_utf8(raw.find(b"\x00"))
-    return text
+        decoded = decode(raw)
+    except InvalidInput as exc:  # UTF-16 or 32 without a byte-order mark
+        raise _not_utf8("it holds NUL bytes, as UTF-16 does") from exc
+    if decoded.encoding == CP1252:
+        raise _not_utf8(_first_foreign(decoded.text))
+    if decoded.encoding != "UTF-8":
+        raise _not_utf8(f"it is {decoded.encoding}")
+    return decoded
+
+
+def _first_foreign(text: str) -> str:
+    """Where a cp1252 file first holds a letter that is not ASCII: its row and column."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header: list[str] = []
+    try:
+        for number, record in enumerate(reader, start=1):
+            header = header or [name.strip().lower() for name in record]
+            for index, cell in enumerate(record):
+                if not cell.isascii():
+                    column = header[index] if number > 1 and index < len(header) else ""
+                    place = f"row {number}" + (f", {column}" if column else "")
+                    return f"{place} reads {cell.strip()!r} in Windows' cp1252"
+    except csv.Error:
+        pass
+    return "it reads as Windows' cp1252"
 
 
 def _header_problems(kind: str, header: list[str]) -> list[str]:
@@ -226,9 +247,9 @@ def import_csv(
         raise InvalidInput({"kind": f"must be one of {', '.join(KINDS)}"})
     if len(raw) > MAX_BYTES:
         raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB"})
-    text = _decode(raw)
+    decoded = _decode(raw)
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+        records = list(csv.reader(io.StringIO(decoded.text, newline=""), strict=True))
     except csv.Error as exc:
         raise InvalidInput({"file": f"is not CSV: {exc}"}) from exc
     header = [name.strip().lower() for name in records[0]] if records else []
@@ -250,7 +271,11 @@ def import_csv(
             checked.append((number, {}, {"": "more cells than columns"}))
             continue
         cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
-        checked.append((number, *_convert(kind, cells)))
+        values, errors = _convert(kind, cells)
+        for column, cell in cells.items():
+            if unreadable := decoded.unreadable(cell):
+                errors[column] = unreadable
+        checked.append((number, values, errors))
     written = 0
     with one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
         write = _writer(kind, target_id) if complete else None

@@ -9,20 +9,20 @@ and leaves the others, and never duplicates one. A dry run checks and reports, a
 nothing. Every problem is listed, the same message on many rows said once with its rows.
 
 Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
-("Unicode text", tab-separated), and Windows' cp1252 (read when the file is not UTF-8, and said
-so); cells separated by commas, semicolons or tabs (the header line says which); an empty
-column at the end of every line (ignored).
+("Unicode text", tab-separated), and Windows' cp1252 (read when nothing in the file is UTF-8,
+and said so; services.text_files chooses); cells separated by commas, semicolons or tabs (the
+header line says which); an empty column at the end of every line (ignored).
 """
 
 from __future__ import annotations
 
-import codecs
 import csv
 import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,6 +30,7 @@ from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy import select as table_select
 from sqlalchemy.exc import IntegrityError
 
+from tracker import safe_output
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models.library import (
     ShipClass,
@@ -42,6 +43,8 @@ from tracker.models.library import (
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, rules
+from tracker.services.printing import campaign_file
+from tracker.services.text_files import Decoded, decode
 
 FORMAT = "tracker-library"
 VERSION = 1
@@ -64,7 +67,9 @@ class ImportCancelled(InvalidInput):
 @dataclass
 class Steps:
     """An import's rows as they are checked: `progress(done, total)` now and then, and a stop
-    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed."""
+    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed. The last
+    word (total of total) waits for `finish`, once the rows are written: a bar at its end never
+    stands over a write still going on."""
 
     progress: Callable[[int, int], None] | None = None
     cancelled: Callable[[], bool] | None = None
@@ -74,10 +79,12 @@ class Steps:
     def step(self) -> None:
         self.check()
         self.done += 1
-        if self.progress is not None and (
-            self.done % PROGRESS_EVERY == 0 or self.done == self.total
-        ):
+        if self.progress is not None and self.done % PROGRESS_EVERY == 0 and self.done < self.total:
             self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        if self.progress is not None and self.total:
+            self.progress(self.total, self.total)
 
     def check(self) -> None:
         if self.cancelled is not None and self.cancelled():
@@ -119,35 +126,6 @@ def column_names(kind: str) -> str:
 
 
 # --- reading a file --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Decoded:
-    text: str
-    encoding: str  # as the report says it
-    lossy: bool  # some bytes were not of the encoding: the cells holding them are named
-
-
-def decode(raw: bytes) -> Decoded:
-    """The file's text: UTF-8 (with or without a BOM), UTF-16 with a BOM, else cp1252."""
-    if raw.startswith(codecs.BOM_UTF8):
-        body, encoding, name = raw[len(codecs.BOM_UTF8) :], "utf-8", "UTF-8"
-    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        body, encoding, name = raw, "utf-16", "UTF-16"
-    else:
-        try:
-            raw.decode("utf-8")
-            body, encoding, name = raw, "utf-8", "UTF-8"
-        except UnicodeDecodeError:
-            body, encoding, name = raw, "cp1252", "cp1252 (Windows; the file is not UTF-8)"
-    try:
-        text, lossy = body.decode(encoding), False
-    except UnicodeDecodeError:
-        text, lossy = body.decode(encoding, errors="replace"), True
-    if "\x00" in text:
-        raise InvalidInput({"file": "holds NUL bytes: it looks like UTF-16 without a byte-order "
-                            "mark; save it as CSV UTF-8 (or Unicode text)"})  # fmt: skip
-    return Decoded(text, name, lossy)
 
 
 def separator_of(text: str) -> str:
@@ -228,9 +206,8 @@ def _cell_values(
     attacks: dict[str, list[int | None]] = {}
     for key, cell in cells.items():
         text = cell.strip()
-        if decoded.lossy and "\ufffd" in text:
-            errors[key] = (f"holds bytes that are not {decoded.encoding.split(' ')[0]}: retype "
-                           "this cell, or save the file as CSV UTF-8")  # fmt: skip
+        if unreadable := decoded.unreadable(text):
+            errors[key] = unreadable
         elif key in ATTACK_COLUMNS:
             try:
                 dice = roster.parse_dice(text)
@@ -338,7 +315,9 @@ def _csv_rows(
     source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
     known = set(info.columns)
     for name in header:
-        if name not in known:
+        if unreadable := decoded.unreadable(name):
+            problems.add("header", "", f"a column's name {unreadable}")
+        elif name not in known:
             problems.add("header", "", f"unknown column {name!r}: the columns of {kind} are "
                          f"{column_names(kind)}")  # fmt: skip
     for name in sorted({name for name in header if header.count(name) > 1}):
@@ -386,7 +365,9 @@ def _json_rows(
     raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
 ) -> dict[str, _Rows]:
     try:
-        document = json.loads(decode(raw).text)
+        decoded = decode(raw)
+        decoded.refuse_unreadable()
+        document = json.loads(decoded.text)
     except json.JSONDecodeError as exc:
         raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -497,6 +478,7 @@ def import_library(
     except IntegrityError as exc:
         raise InvalidInput({"file": "an entry of the same name and nation was added elsewhere "
                             "meanwhile: import the file again"}) from exc  # fmt: skip
+    steps.finish()  # committed (or, on a problem or a dry run, rolled back): the work is done
     if not count and not problems.found:
         problems.add("file", "", "holds no entries below its header")
     return LibraryReport(source=source, rows=count, outcomes=tuple(outcomes),
@@ -533,9 +515,13 @@ def _exported(info: Kind, row: Mapping[str, Any]) -> dict[str, Any]:
 
 def export_json(factory: SessionFactory) -> str:
     """The whole library as a JSON file import_library reads back."""
+    return _json_text({kind: _entries(factory, KIND[kind]) for kind in KINDS})
+
+
+def _json_text(entries: Mapping[str, list[dict[str, Any]]]) -> str:
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     for kind in KINDS:
-        document[kind] = [_exported(KIND[kind], row) for row in _entries(factory, KIND[kind])]
+        document[kind] = [_exported(KIND[kind], row) for row in entries[kind]]
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -551,11 +537,66 @@ def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str:
 
 def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
     """One kind of the library as a CSV file (UTF-8, commas) import_library reads back."""
-    info = KIND[kind]
+    return _csv_text(KIND[kind], _entries(factory, KIND[kind]))
+
+
+def _csv_text(info: Kind, rows: list[dict[str, Any]]) -> str:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(info.columns)
-    for row in _entries(factory, info):
+    for row in rows:
         entry = _exported(info, row)
         writer.writerow([_csv_cell(info, key, entry) for key in info.columns])
     return out.getvalue()
+
+
+EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole library"}
+
+
+@dataclass(frozen=True)
+class Exported:
+    """A library file written: where, and how many entries of each kind it holds."""
+
+    path: Path
+    rows: Mapping[str, int]  # {"cards": 301} or {"cards": 301, "classes": 60}
+
+    def summary(self) -> str:
+        counts = " and ".join(f"{count} {kind}" for kind, count in self.rows.items())
+        return f"{counts} written to {self.path}"
+
+
+def write_export(
+    factory: SessionFactory, *, path: str, classes: bool = False, replace: bool = False
+) -> Exported:
+    """Write the library to a file as `tracker library export` does, and as import_library
+    reads it back: JSON holds it all, CSV its cards (or its classes); README "The library".
+
+    The file goes through safe_output: never over the campaign file, its backups or another
+    SQLite file, and over an existing file only once `replace` says the player confirmed
+    (ExistingFile otherwise).
+    """
+    campaign = campaign_file(factory)
+    try:  # the campaign file is refused as such, whatever its name ends with
+        safe_output.check_target(path, campaign=campaign, replace=True)
+    except safe_output.OutputRefused as exc:
+        raise InvalidInput({"path": str(exc)}) from exc
+    suffix = Path(path.strip()).suffix.lower()
+    if suffix not in EXPORT_SUFFIXES:
+        raise InvalidInput({"path": "end the file name with .csv (the cards, or the classes) "
+                            "or .json (the whole library)"})  # fmt: skip
+    kinds = KINDS if suffix == ".json" else ("classes" if classes else "cards",)
+    counted: dict[str, int] = {}
+
+    def content() -> str:
+        # Read only once the path is accepted: a refused name costs nothing.
+        entries = {kind: _entries(factory, KIND[kind]) for kind in kinds}
+        counted.update({kind: len(rows) for kind, rows in entries.items()})
+        if suffix == ".json":
+            return _json_text(entries)
+        return _csv_text(KIND[kinds[0]], entries[kinds[0]])
+
+    try:
+        written = safe_output.write_text(path, content, campaign=campaign, replace=replace)
+    except safe_output.OutputRefused as exc:
+        raise InvalidInput({"path": str(exc)}) from exc
+    return Exported(path=written, rows=counted)

@@ -85,6 +85,9 @@ class _Row:
     blank: tuple[bool, ...]
 
 
+EMPTY_KEY = "none"  # the key of an empty table's placeholder line: no row's own
+
+
 def _row(key: str, cells: Sequence[Any], also: str = "") -> _Row:
     shown = tuple(cell.shown if isinstance(cell, SortAs) else cell for cell in cells)
     texts = tuple(cell_text(cell) for cell in shown)
@@ -125,6 +128,7 @@ class SearchTable(PlainTable):
         self._labels: dict[ColumnKey, Text] = {}  # each heading as the screen gave it
         self._widths: dict[ColumnKey, int] = {}
         self.shown_keys: list[str] = []
+        self._empty: tuple[Any, ...] | None = None  # the placeholder line of an empty table
 
     # -- what the screen gives and asks ---------------------------------------------------
 
@@ -132,13 +136,19 @@ class SearchTable(PlainTable):
         self._show_titles()
 
     def show(
-        self, rows: Iterable[tuple[str, Sequence[Any]]], also: Mapping[str, str] | None = None
+        self,
+        rows: Iterable[tuple[str, Sequence[Any]]],
+        also: Mapping[str, str] | None = None,
+        *,
+        empty: Sequence[Any] | None = None,
     ) -> None:
         """Every row the table holds, each with its key; the filter and sort are kept. `also`
         gives, by key, more text the filter finds a row by (a unit's nation and year, which
-        its columns do not show)."""
+        its columns do not show). `empty` is the line drawn while the table holds no row
+        ("No minefield yet"): a placeholder, never counted, filtered or sorted."""
         also = also or {}
         self._rows = [_row(key, cells, also.get(key, "")) for key, cells in rows]
+        self._empty = None if empty is None else tuple(empty)
         self._apply()
 
     @property
@@ -268,7 +278,10 @@ class SearchTable(PlainTable):
     def _apply(self) -> None:
         rows = self._ordered()
         self.shown_keys = [row.key for row in rows]
-        refill(self, ((row.key, row.cells) for row in rows))
+        if not self._rows and self._empty is not None:
+            refill(self, [(EMPTY_KEY, self._empty)])
+        else:
+            refill(self, ((row.key, row.cells) for row in rows))
         self._mark_columns()
         self._show_titles()
 
