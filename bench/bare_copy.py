@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, cast
 
 from textual import containers
@@ -178,6 +179,13 @@ class Blueprint:
     focused: str | None  # the id of the widget that has the focus
 
     def build(self) -> Screen[None]:
+        """A new screen of the copy (its class made once, as the tracker's screens are)."""
+        screen: Screen[None] = self.kind()
+        screen.add_class(*self.classes)
+        return screen
+
+    @cached_property
+    def kind(self) -> type[Screen[None]]:
         parts, titles, focused = self.parts, self.titles, self.focused
 
         def compose(screen: Screen[None]) -> ComposeResult:
@@ -194,11 +202,8 @@ class Blueprint:
                     widget.focus()
 
         # The tracker's name: its style rules name the screen by its class.
-        kind = type(self.name, (Screen,), {"BINDINGS": self.bindings, "compose": compose,
+        return type(self.name, (Screen,), {"BINDINGS": self.bindings, "compose": compose,
                                            "on_mount": on_mount})  # fmt: skip
-        screen: Screen[None] = kind()
-        screen.add_class(*self.classes)
-        return screen
 
 
 def copy_of(screen: Screen[Any]) -> Blueprint:
