@@ -203,3 +203,48 @@ def test_applying_nothing_or_what_no_longer_differs_is_refused(
     with pytest.raises(InvalidInput, match="no longer differs"):
         building.apply_library_changes(factory, campaign_id=world.campaign_id,
                                        chosen=[("ship", 999)])  # fmt: skip
+
+
+TIMES = st.sampled_from(["x", "X", "\u00d7"])  # the multiplication sign too
+MOUNT_WORDS = st.sampled_from(["turret", "TURRET", "DP", "dp", "casemate", "SRAA", "open"])
+
+
+@st.composite
+def battery_line(draw: st.DrawFn) -> tuple[str, tuple[int, str, str, str] | None]:
+    """A class's battery line, and the battery it is read as (None: kept as a note)."""
+    if draw(st.booleans()):
+        note = draw(st.sampled_from(["A twin 40mm on the quarterdeck", "6in guns", "4 x 6in",
+                                     "x 6in turret"]))  # fmt: skip
+        return note, None
+    guns, calibre = draw(st.integers(0, 99)), draw(st.sampled_from(["6in", "15cm", "40mm"]))
+    mount, extra = draw(MOUNT_WORDS), draw(st.sampled_from(["", "AA only", "aft"]))
+    line = f"{guns} {draw(TIMES)} {calibre} {mount} {extra}".strip()
+    canonical = {"turret": "turret", "dp": "DP", "casemate": "casemate", "sraa": "SRAA",
+                 "open": "open"}[mount.lower()]  # fmt: skip
+    return line, (guns, calibre, canonical, extra)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(lines=st.lists(battery_line(), max_size=5))
+def test_a_ship_built_from_a_class_has_its_batteries_and_keeps_any_other_line_in_its_notes(
+    factory: SessionFactory, world: World, lines: list[tuple[str, tuple[int, str, str, str] | None]]
+) -> None:
+    batteries = "\n".join(line for line, _ in lines)
+    raw = CLASSES.replace(b",points\n", b",points,batteries\n").replace(
+        b",140\n", b',140,"' + batteries.encode() + b'"\n'
+    )
+    library.import_library(factory, raw=raw)
+    leander = _class_id(factory, "Leander")
+    name = f"Ship {len(sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships)}"
+    (ship_id,) = building.add_ships(factory, squadron_id=world.alpha_id, class_id=leander,
+                                    names=[name])  # fmt: skip
+    ship = next(s for s in sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships
+                if s.id == ship_id)  # fmt: skip
+    assert [(b.guns, b.calibre, b.mount, b.notes) for b in ship.batteries] == [
+        read for _, read in lines if read is not None
+    ]
+    kept = [line for line, read in lines if read is None]
+    assert [line for line in ship.notes.splitlines() if line.startswith("Battery: ")] == [
+        f"Battery: {line}" for line in kept
+    ]

@@ -26,7 +26,7 @@ from sqlmodel import Session, col, select
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import Campaign, Ship, Side, WasUnit
 from tracker.models.fields import rule_of
-from tracker.models.fleet import ShipBase
+from tracker.models.fleet import MOUNTS, ShipBase
 from tracker.models.kinds import JournalKind
 from tracker.models.library import ShipClass, UnitCard
 from tracker.models.roster import WasUnitBase
@@ -99,28 +99,55 @@ def add_units(
     )
 
 
+# A class's battery line as the library holds it: "4 x 6in turret", "2 x 4in DP AA only" (guns,
+# calibre, one of the mounts, and what follows as the battery's notes).
+_BATTERY = re.compile(
+    r"^\s*(\d{1,2})\s*[x\u00d7]\s*(\S+)\s+(" + "|".join(MOUNTS) + r")\b\s*(.*?)\s*$", re.IGNORECASE
+)
+
+
+def battery_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """A class's batteries, one a line: those in the form "N x CALIBRE MOUNT [notes]" as a
+    ship's batteries take them, and the lines in no such form, as typed (docs/FILES.md)."""
+    mounts = {mount.lower(): mount for mount in MOUNTS}
+    read, unread = [], []
+    for line in filter(None, (line.strip() for line in text.splitlines())):
+        found = _BATTERY.match(line)
+        if found is None:
+            unread.append(line)
+            continue
+        guns, calibre, mount, notes = found.groups()
+        read.append({"guns": int(guns), "calibre": calibre, "mount": mounts[mount.lower()],
+                     "notes": notes})  # fmt: skip
+    return read, unread
+
+
 def add_ships(
     factory: SessionFactory, *, squadron_id: int, class_id: int, names: Sequence[str]
 ) -> tuple[int, ...]:
     """Ships of a class added to a squadron, one for each name the player typed ("3 x
-    Leander"), each an original member with the class's values (docs/RULES.md §SMR2)."""
+    Leander"), each an original member with the class's values (docs/RULES.md §SMR2) and its
+    batteries: each line of the class's in the form "N x CALIBRE MOUNT" a battery of the ship,
+    any other line kept in the ship's notes as the class words it."""
     with read_scope(factory) as session:
         found = session.get(ShipClass, class_id)
     if found is None:
         raise NotFound(f"no class {class_id} in the library: it was removed meanwhile")
     if not [name for name in names if name.strip()]:
         raise InvalidInput({"names": "type a name for each ship, e.g. Leander, Achilles, Ajax"})
+    batteries, unread = battery_lines(found.batteries)
+    notes = "\n".join([found.notes, *(f"Battery: {line}" for line in unread)]).strip()
     values = {"class_name": found.name, "nation": found.nation, **_class_values(found),
-              "notes": found.notes}  # fmt: skip
-    return _all_or_none(
-        factory,
-        [(name, class_id) for name in names],
-        lambda inner, _entry, name: fleet.create_ship(
-            inner, squadron_id=squadron_id, fields={**values, "name": name}
-        ),
-        {class_id: found},
-        "class",
-    )
+              "notes": notes}  # fmt: skip
+
+    def add(inner: SessionFactory, _entry: int, name: str) -> int:
+        ship_id = fleet.create_ship(inner, squadron_id=squadron_id, fields={**values, "name": name})
+        for battery in batteries:
+            fleet.save_battery(inner, ship_id=ship_id, **battery)
+        return ship_id
+
+    return _all_or_none(factory, [(name, class_id) for name in names], add, {class_id: found},
+                        "class")  # fmt: skip
 
 
 def _all_or_none(
