@@ -97,8 +97,9 @@ class ClassPickerScreen(PickerScreen):
             count_fields(entry.name),
             submit,
             note=f"Each ship starts with the class's values: Structure {entry.structure}, "
-            f"Flotation {entry.flotation}, {entry.points} points, and keeps its own state: a "
-            "later change to the class is never applied to it by itself.",
+            f"Flotation {entry.flotation}, {entry.points} points, and its batteries (a line "
+            "not like '4 x 6in turret' goes to its notes), and keeps its own state: a later "
+            "change to the class is never applied to it by itself.",
             preview=lambda values: squadron_preview(entry, values),
         )
         self.app.push_screen(form, done)
