@@ -8,9 +8,10 @@ from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -135,6 +136,10 @@ class DamageEntryScreen(TrackerScreen):
     ) -> None:
         super().__init__()
         self.campaign_id = campaign_id
+        self._begin(ship_id, sheet)
+
+    def _begin(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
+        """What one opening of damage entry starts from (a new screen, or one opened again)."""
         self.default_ship_id = ship_id
         self.sheet = sheet  # the record sheet's ships afloat, in its order (ctrl+down, ctrl+up)
         self.picks: list[ShipPick] = []
@@ -178,14 +183,37 @@ class DamageEntryScreen(TrackerScreen):
     def on_mount(self) -> None:
         self.title = "Damage entry"
         self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
+        self._opened()
+        # The tables' dice and the first preview are read by reload, which the screen's first
+        # showing runs (on_screen_resume) as every later one does: read here too, they were
+        # read twice on every opening.
+
+    def _opened(self) -> None:
+        """The line focused, and what an opening reads before its first showing."""
         self.query_one("#shorthand", Input).focus()
         if not self.read_only:
             self.call(Call(damage_lines.recall_lines, self.factory, campaign_id=self.campaign_id),
                       then=self._recalled)  # fmt: skip
         self._show_turn()
-        # The tables' dice and the first preview are read by reload, which the screen's first
-        # showing runs (on_screen_resume) as every later one does: read here too, they were
-        # read twice on every opening.
+
+    def open_again(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
+        """This screen, left earlier, opened anew as a new one opens: an empty line on the
+        given ship, no result, no preview, the line history read again; only the widgets are
+        kept (composing and styling them took most of the wait after d)."""
+        self._begin(ship_id, sheet)
+        # The header keeps the turn it showed until the turn is read again: a title set anew
+        # repaints the whole screen, a second time on every opening.
+        field = self.query_one("#shorthand", Input)
+        with field.prevent(Input.Changed):  # nothing typed: the showing previews the line
+            field.value = ""
+        last = self.query_one("#last-hit", Static)
+        last.update("")
+        last.display = False
+        preview = self.query_one("#damage-preview", Static)
+        preview.update("")
+        preview.set_class(False, "-error")
+        self.query_one("#ship-candidates", OptionList).clear_options()
+        self._opened()  # the dice are shown again by the showing's reload
 
     def _recalled(self, lines: list[str]) -> None:
         self.lines = lines + [line for line in self.lines if line not in lines]
@@ -667,6 +695,33 @@ class DamageEntryScreen(TrackerScreen):
                 self.refresh_preview()
 
         self.app.push_screen(FormScreen("Record a hit", fields, submit), done)
+
+
+def open_damage_entry(
+    app: App[Any], campaign_id: int, ship_id: int | None = None, sheet: tuple[ShipPick, ...] = ()
+) -> None:
+    """Damage entry for the campaign, on the ship given (`sheet`: the record sheet's ships
+    afloat, for ctrl+down and ctrl+up): the campaign's screen composed the first time and kept,
+    then opened again as new; a screen of its own while the kept one is showing, or still
+    waits for a read of its last opening (whose answer would land in the new one)."""
+    name = f"damage-entry-{campaign_id}"
+    kept = app.get_screen(name) if app.is_screen_installed(name) else None
+    if isinstance(kept, DamageEntryScreen) and kept.is_running and not _in_use(app, kept):
+        kept.open_again(ship_id, sheet)
+        app.push_screen(kept)
+        return
+    screen = DamageEntryScreen(campaign_id, ship_id, sheet)
+    if kept is None:
+        app.install_screen(screen, name)
+    app.push_screen(screen)  # else removed when closed, as every screen not kept is
+
+
+def _in_stack(app: App[Any], screen: Screen[Any]) -> bool:
+    return any(screen in stack for stack in app._screen_stacks.values())
+
+
+def _in_use(app: App[Any], screen: DamageEntryScreen) -> bool:
+    return _in_stack(app, screen) or calls.busy(screen)
 
 
 def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSpec]:

@@ -1,0 +1,185 @@
+"""Damage entry is composed once per campaign and opened again on every later `d`: each opening
+starts as a new screen does (an empty line on the ship it was opened on, no result or preview of
+the last opening, Up recalling the campaign's lines), whichever screen it is opened from."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from campaign_files import press_to, sample_app
+from textual import events
+from textual.widgets import Input, OptionList, Static
+
+from tracker.app import TrackerApp
+from tracker.screens.campaign import CampaignScreen
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.scenario import ScenarioScreen
+from tracker.screens.ship_detail import ShipDetailScreen
+from tracker.services import damage
+
+# What an opening holds that the player sees or the next key acts on (edits and previewing
+# only count the previews on their way: none once the screen has settled).
+STATE = ("default_ship_id", "sheet", "picks", "picks_for", "pending", "ambiguous", "asking",
+         "chosen", "lines", "recall_at", "draft", "enter_for", "recording", "table_dice",
+         "named")  # fmt: skip
+
+
+def opening(screen: DamageEntryScreen) -> dict[str, Any]:
+    """The screen as the player finds it, and the state its next key starts from."""
+    field = screen.query_one("#shorthand", Input)
+    last = screen.query_one("#last-hit", Static)
+    preview = screen.query_one("#damage-preview", Static)
+    ships = screen.query_one("#ship-candidates", OptionList)
+    return {
+        "line": (field.value, field.cursor_position, field.has_focus),
+        "last hit": (last.display, str(last.render())),
+        "preview": (str(preview.render()), sorted(preview.classes)),
+        "ships": ([str(option.prompt) for option in ships.options], ships.highlighted),
+        "dice": str(screen.query_one("#dice-log", Static).render()),
+        "header": (screen.title, screen.sub_title),
+        "classes": sorted(screen.classes),
+        **{name: getattr(screen, name) for name in STATE},
+    }
+
+
+async def as_new(pilot: Any, kept: DamageEntryScreen) -> dict[str, Any]:
+    """What a damage entry composed anew shows, opened as `kept` was (then closed again)."""
+    app: TrackerApp = pilot.app
+    fresh = DamageEntryScreen(kept.campaign_id, kept.default_ship_id, kept.sheet)
+    await app.push_screen(fresh)
+    await pilot.pause()
+    assert app.screen is fresh
+    seen = opening(fresh)
+    await press_to(pilot, "escape", screen=type(app.screen_stack[-2]))
+    return seen
+
+
+async def leave_busy(pilot: Any, entry: DamageEntryScreen, hit: str, back_to: type[Any]) -> str:
+    """Leave damage entry with a hit recorded, the line recalled and broken, an error shown;
+    the line the hit was kept as."""
+    await pilot.press(*hit, "enter")
+    await pilot.pause()
+    assert entry.query_one("#last-hit", Static).display
+    kept = entry.lines[-1]
+    await pilot.press("ctrl+r", "up", "up", *" zz s-3")
+    await pilot.pause()
+    assert entry.query_one("#damage-preview", Static).has_class("-error")
+    await press_to(pilot, "escape", screen=ConfirmScreen)
+    await press_to(pilot, "y", screen=back_to)
+    return kept
+
+
+async def test_each_opening_starts_as_a_new_screen_does(tmp_path: Path) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        sheet = await press_to(pilot, "enter", screen=RecordSheetScreen)  # Force G, on Exeter
+        assert sheet.record is not None
+        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+        assert first.default_ship_id == sheet.record.ships[0].id
+        hits = iter(("exeter s1", "ajax f1", "achilles s1", "exeter f1", "ajax s1", "achilles f1"))
+        # Twice from the same sheet, on another ship each time; then the other squadron's sheet,
+        # the campaign screen, the scenario and the ship detail, each after a busy opening.
+        routes: list[tuple[str, tuple[str, ...], type[Any], str | None]] = [
+            ("the sheet's second ship", ("down",), RecordSheetScreen, "Ajax"),
+            ("the sheet's third ship", ("down",), RecordSheetScreen, "Achilles"),
+            ("the other squadron", ("escape", "down", "down", "enter"), RecordSheetScreen,
+             "Admiral Graf Spee"),
+            ("the campaign screen", ("escape",), CampaignScreen, None),
+            ("the scenario", ("tab", "enter"), ScenarioScreen, None),
+            ("the ship detail", ("escape", "shift+tab", "up", "up", "enter", "enter"),
+             ShipDetailScreen, "Exeter"),
+        ]  # fmt: skip
+        entry, back_to = first, RecordSheetScreen
+        for where, keys, kind, ship in routes:
+            kept = await leave_busy(pilot, entry, next(hits), back_to)
+            await press_to(pilot, *keys, screen=kind)
+            again = await press_to(pilot, "d", screen=DamageEntryScreen)
+            assert again is first, f"from {where}: damage entry was composed again"
+            seen = opening(again)
+            assert seen == await as_new(pilot, again), where
+            # The ship it was opened on, and nothing of the last opening.
+            ships = {pick.id: pick.name for pick in again.picks}
+            assert (ships.get(again.default_ship_id) if ship else again.default_ship_id) == ship
+            assert seen["line"] == ("", 0, True) and seen["last hit"] == (False, "")
+            assert seen["preview"][1] == [] and "zz" not in seen["preview"][0]
+            if kind is RecordSheetScreen:
+                on_sheet = app.screen_stack[-2]
+                assert isinstance(on_sheet, RecordSheetScreen) and on_sheet.record is not None
+                assert [pick.name for pick in again.sheet] == [
+                    s.name for s in on_sheet.record.ships if not s.sunk
+                ]
+            else:
+                assert again.sheet == ()
+            # Up recalls the campaign's lines, the newest first.
+            await pilot.press("up")
+            await pilot.pause()
+            assert again.query_one("#shorthand", Input).value == kept, where
+            await pilot.press("down")
+            await pilot.pause()
+            entry, back_to = again, kind
+        await pilot.press("escape", "q")
+
+
+async def test_a_window_resized_while_it_was_closed_gives_the_narrow_layout(
+    tmp_path: Path,
+) -> None:
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+        assert first.has_class("-wide")
+        await press_to(pilot, "escape", screen=RecordSheetScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        again = await press_to(pilot, "d", screen=DamageEntryScreen)
+        assert again is first and again.has_class("-narrow") and not again.has_class("-wide")
+        assert opening(again) == await as_new(pilot, again)
+
+
+async def test_an_opening_whose_read_is_still_on_its_way_leaves_a_new_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Escape while the preview's read is held, then d: the answer belongs to the opening
+    left, so the next one is a screen of its own, and the kept one is used once it is back."""
+    real = damage.find_ships
+    entered, release = threading.Event(), threading.Event()
+
+    def find_ships(*args: Any, **kwargs: Any) -> Any:
+        if kwargs["query"] == "zz":
+            entered.set()
+            release.wait(timeout=60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(damage, "find_ships", find_ships)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+        first.query_one("#shorthand", Input).value = "zz"
+        await asyncio.to_thread(entered.wait, 60)
+        # Keys as the terminal sends them: the pilot's own wait for the held read would
+        # outlast it.
+        for key, then in (("escape", ConfirmScreen), ("y", RecordSheetScreen),
+                          ("d", DamageEntryScreen)):  # fmt: skip
+            event = events.Key(key, key if len(key) == 1 else None)
+            event.set_sender(app)
+            app.post_message(event)
+            while not isinstance(app.screen, then):
+                await asyncio.sleep(0.01)
+        other = app.screen
+        assert other is not first
+        release.set()
+        await pilot.pause()
+        assert opening(other) == await as_new(pilot, other)
+        await press_to(pilot, "escape", screen=RecordSheetScreen)
+        again = await press_to(pilot, "d", screen=DamageEntryScreen)
+        assert again is first and opening(again) == await as_new(pilot, again)
