@@ -183,3 +183,69 @@ async def test_an_opening_whose_read_is_still_on_its_way_leaves_a_new_screen(
         await press_to(pilot, "escape", screen=RecordSheetScreen)
         again = await press_to(pilot, "d", screen=DamageEntryScreen)
         assert again is first and opening(again) == await as_new(pilot, again)
+
+
+def counted_finds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The queries damage.find_ships is asked, in order."""
+    real, asked = damage.find_ships, []
+
+    def find_ships(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["query"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(damage, "find_ships", find_ships)
+    return asked
+
+
+async def test_a_hit_recorded_previews_the_next_line_without_finding_the_ships_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = counted_finds(monkeypatch)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+        ships = entry.query_one("#ship-candidates", OptionList)
+        for line in ("s1", "exeter f1"):
+            await pilot.press(*line)
+            await pilot.pause()
+            asked.clear()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "#" in str(entry.query_one("#last-hit", Static).render())
+            assert asked == ([] if line == "s1" else [""]), line  # the line typed no name: none
+            assert str(entry.query_one("#damage-preview", Static).render()).startswith(
+                "Exeter: now type what it took"
+            )
+            assert [str(option.prompt).split("  ·")[0] for option in ships.options][:3] == [
+                "Exeter", "Ajax", "Achilles"
+            ]  # fmt: skip
+
+
+async def test_the_same_ships_found_again_leave_the_list_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = counted_finds(monkeypatch)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+        ships = entry.query_one("#ship-candidates", OptionList)
+        listed = list(ships.options)
+        # Down into the list, a ship highlighted, then back to the line: the ships are found
+        # again (as on every return to the line), the same ones.
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert ships.has_focus and ships.highlighted is not None
+        asked.clear()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert asked == [""]
+        assert all(a is b for a, b in zip(ships.options, listed, strict=True))
+        assert ships.highlighted is None and ships.scroll_y == 0  # as a list filled anew
+        # Other ships found: the list is filled with them.
+        await pilot.press(*"graf")
+        await pilot.pause()
+        assert str(ships.options[0].prompt).startswith("Admiral Graf Spee")

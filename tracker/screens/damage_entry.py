@@ -136,6 +136,7 @@ class DamageEntryScreen(TrackerScreen):
     ) -> None:
         super().__init__()
         self.campaign_id = campaign_id
+        self.listed: list[ShipPick] | None = []  # the ships the finder lists (None: others)
         self._begin(ship_id, sheet)
 
     def _begin(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
@@ -212,7 +213,11 @@ class DamageEntryScreen(TrackerScreen):
         preview = self.query_one("#damage-preview", Static)
         preview.update("")
         preview.set_class(False, "-error")
-        self.query_one("#ship-candidates", OptionList).clear_options()
+        options = self.query_one("#ship-candidates", OptionList)
+        # The finder keeps its ships until they are found again (most often the same ones,
+        # left as they are), as a new one is empty until then.
+        options.highlighted = None
+        options.scroll_y = 0
         self._opened()  # the dice are shown again by the showing's reload
 
     def _recalled(self, lines: list[str]) -> None:
@@ -256,11 +261,18 @@ class DamageEntryScreen(TrackerScreen):
         """The finder shows the ships the words match."""
         self.picks, self.picks_for = picks, words
         options = self.query_one("#ship-candidates", OptionList)
+        if picks == self.listed:
+            # The same ships (typing the damage after a name, a line after a hit): the list is
+            # left as it is, not filled and drawn again, as clearing it would have left it.
+            options.highlighted = None
+            options.scroll_y = 0
+            return
         options.clear_options()
         options.add_options(
             Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"), id=str(p.id))
             for p in self.picks
         )
+        self.listed = picks
 
     def _resolve_ship(self, words: str) -> ShipPick | None:
         """The ship the words name, among the picks found for them (self.picks)."""
@@ -502,7 +514,9 @@ class DamageEntryScreen(TrackerScreen):
 
     def _recorded(self, result: DamageResult) -> None:
         self.recording = False
-        self.picks_for = None  # the hit may have sunk a ship the picks show
+        # The ships found stay as they were: a hit changes no ship's name, side, squadron or
+        # afloat (a ship sinks by the outcome asked at zero, which finds them again), so the
+        # empty line after it previews at once, without reading them all again.
         field = self.query_one("#shorthand", Input)
         kept = line_for(result.ship_name, items_of(field.value))
         self._keep_line(kept)
@@ -532,6 +546,7 @@ class DamageEntryScreen(TrackerScreen):
         options.add_options(
             Option(Text(f"{p.name}  ·  {p.squadron}"), id=str(p.id)) for p in self.ambiguous
         )
+        self.listed = None
         self.picks_for = None  # the list no longer shows every match
         self.asking = True
         options.highlighted = 0
