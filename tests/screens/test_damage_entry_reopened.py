@@ -15,13 +15,15 @@ from textual import events
 from textual.widgets import Input, OptionList, Static
 
 from tracker.app import TrackerApp
+from tracker.screens import calls
+from tracker.screens import damage_entry as entry_screen
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_detail import ShipDetailScreen
-from tracker.services import damage
+from tracker.services import damage, damage_entry, scenarios
 
 # What an opening holds that the player sees or the next key acts on (edits and previewing
 # only count the previews on their way: none once the screen has settled).
@@ -249,3 +251,88 @@ async def test_the_same_ships_found_again_leave_the_list_as_it_is(
         await pilot.press(*"graf")
         await pilot.pause()
         assert str(ships.options[0].prompt).startswith("Admiral Graf Spee")
+
+
+async def test_an_opening_reads_what_it_shows_in_one_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    real = calls.run
+
+    def run(screen: Any, call: Any, **options: Any) -> None:
+        asked.append(repr(call))
+        real(screen, call, **options)
+
+    monkeypatch.setattr(calls, "run", run)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        for _ in range(2):  # composed, then opened again
+            asked.clear()
+            entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+            assert asked == ["Call('read_opening')"]
+            # What the reads were for is shown: the turn, the tables' dice, the line's ship.
+            turn = scenarios.current_turn(app.factory, campaign_id=entry.campaign_id)
+            assert turn is not None and entry.sub_title == turn.label
+            assert set(entry.table_dice) == {"structural", "underwater"}
+            preview = str(entry.query_one("#damage-preview", Static).render())
+            assert preview.startswith("Exeter: now type what it took")
+            await press_to(pilot, "escape", screen=RecordSheetScreen)
+
+
+async def test_a_line_typed_before_the_opening_is_read_is_previewed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = damage_entry.read_opening
+    entered, release = threading.Event(), threading.Event()
+
+    def read_opening(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        release.wait(timeout=60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(entry_screen, "read_opening", read_opening)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        sheet = await press_to(pilot, "enter", screen=RecordSheetScreen)
+        entered.clear()
+        sheet.action_damage()
+        await asyncio.to_thread(entered.wait, 60)
+        entry = app.screen
+        assert isinstance(entry, DamageEntryScreen) and entry.picks == []  # not read yet
+        entry.query_one("#shorthand", Input).value = "ajax s2"
+        release.set()
+        await pilot.pause()
+        preview = str(entry.query_one("#damage-preview", Static).render())
+        assert preview.startswith("Ajax") and "→" in preview, preview
+        assert entry.pending is not None and entry.pending[0].structure == 2
+
+
+async def test_the_next_lines_preview_is_shown_with_the_result_and_the_watch_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = counted_finds(monkeypatch)
+    seen: list[str] = []
+    real = DamageEntryScreen._recorded
+
+    def recorded(self: DamageEntryScreen, result: Any) -> None:
+        real(self, result)
+        seen.append(str(self.query_one("#damage-preview", Static).render()))
+
+    monkeypatch.setattr(DamageEntryScreen, "_recorded", recorded)
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+        await pilot.press(*"s1", "enter")
+        await pilot.pause()
+        # The empty line's preview was there when the result was, not drawn after it.
+        assert len(seen) == 1 and seen[0].startswith("Exeter: now type what it took")
+        # The change watch sees the hit: the screen already shows it, nothing is read again.
+        asked.clear()
+        app.change_watch.check()
+        await pilot.pause()
+        assert asked == [] and entry.is_current

@@ -41,6 +41,7 @@ from tracker.services.damage import (
     HitRequest,
     ShipPick,
 )
+from tracker.services.damage_entry import CRITICAL_KINDS, Opening, read_opening
 from tracker.services.errors import (
     ChangedElsewhere,
     DatabaseUnavailable,
@@ -162,6 +163,7 @@ class DamageEntryScreen(TrackerScreen):
         self.enter_for: str | None = None  # the line Enter was pressed on while previewing it
         self.recording = False  # a hit is being recorded: a second enter would record it twice
         self.table_dice: dict[str, int | None] = {}  # each critical table's die (None: no table)
+        self.opening = False  # the opening's read is on its way
         self.named: int | None = None  # the ship the typed name picks, for the form (ctrl+f)
 
     def compose(self) -> ComposeResult:
@@ -190,12 +192,28 @@ class DamageEntryScreen(TrackerScreen):
         # read twice on every opening.
 
     def _opened(self) -> None:
-        """The line focused, and what an opening reads before its first showing."""
+        """The line focused, and everything an opening shows read in one call: the lines, the
+        turn, the tables' dice and the ships the empty line offers (read one after another,
+        each waited for the screen to be drawn before the next began)."""
         self.query_one("#shorthand", Input).focus()
-        if not self.read_only:
-            self.call(Call(damage_lines.recall_lines, self.factory, campaign_id=self.campaign_id),
-                      then=self._recalled)  # fmt: skip
-        self._show_turn()
+        self.opening = True  # the first showing's reload leaves its reads to this one
+        read = Call(read_opening, self.factory, campaign_id=self.campaign_id,
+                    lines=not self.read_only)  # fmt: skip
+        self.call(read, then=self._read, refused=self._unread, expected=(DatabaseUnavailable,))
+
+    def _read(self, opening: Opening) -> None:
+        if opening.lines is not None:
+            self._recalled(opening.lines)
+        self._turn_shown(opening.turn)
+        self.table_dice.update(opening.dice)
+        self._list_picks("", opening.ships)
+        if not self.previewing:  # else a line typed meanwhile is previewed by its own read
+            self._preview()
+
+    def _unread(self, error: Exception) -> None:
+        if isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+            calls.unavailable(self.app, error)
+        self._show_error(toned(calls.message(error), ERROR))
 
     def open_again(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
         """This screen, left earlier, opened anew as a new one opens: an empty line on the
@@ -225,7 +243,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def _read_tables(self) -> None:
         """Each critical table's die, for `crit ?`: read before the previews queued after it."""
-        for kind in ("structural", "underwater"):
+        for kind in CRITICAL_KINDS:
             self.call(Call(rule_tables.table_die, self.factory, campaign_id=self.campaign_id,
                            kind=kind), then=partial(self.table_dice.__setitem__, kind))  # fmt: skip
 
@@ -244,9 +262,12 @@ class DamageEntryScreen(TrackerScreen):
         self.sub_title = now.label if now else "no scenario yet"
 
     def reload(self) -> None:
+        self._show_dice()
+        if self.opening:  # the opening's read, on its way, brings the tables and the ships
+            self.opening = False
+            return
         self._read_tables()  # changed on the tables' screen (ctrl+t), or by another player
         self.refresh_preview()
-        self._show_dice()
 
     def _show_dice(self) -> None:
         log = self.dice.log
@@ -319,6 +340,10 @@ class DamageEntryScreen(TrackerScreen):
         """
         if event is None:
             self.picks_for = None
+        self._edited()
+
+    def _edited(self) -> None:
+        """The line changed: its preview, one on its way at a time."""
         self.edits += 1
         self.pending = None
         self.ambiguous = []
@@ -516,18 +541,25 @@ class DamageEntryScreen(TrackerScreen):
         self.recording = False
         # The ships found stay as they were: a hit changes no ship's name, side, squadron or
         # afloat (a ship sinks by the outcome asked at zero, which finds them again), so the
-        # empty line after it previews at once, without reading them all again.
+        # empty line after it is previewed at once, without reading them all again.
         field = self.query_one("#shorthand", Input)
         kept = line_for(result.ship_name, items_of(field.value))
         self._keep_line(kept)
         self.lines = [old for old in self.lines if old != kept] + [kept]
         self.recall_at, self.draft = None, ""
-        field.value = ""
+        with field.prevent(Input.Changed):  # previewed below, drawn with the result at once
+            field.value = ""
         field.focus()
         self.default_ship_id = result.ship_id
         self._show_result(result)
         self._announce(result)
         self._show_dice()
+        self._edited()
+        # The screen shows what the database holds after the hit: the change watch, seeing the
+        # hit, need not read everything again (it did, a moment later, after every hit).
+        watch = getattr(self.app, "change_watch", None)
+        if watch is not None:
+            watch.screen_reloaded()
 
     def _show_result(self, result: DamageResult) -> None:
         """Above the line: what was recorded, and the ship a line without a name now hits."""
