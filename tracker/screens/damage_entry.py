@@ -50,6 +50,8 @@ from tracker.services.errors import (
     character_problem,
 )
 from tracker.services.scenarios import TurnView
+from tracker.widgets.fixed_text import FixedText
+from tracker.widgets.ship_list import ShipList
 from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -176,8 +178,8 @@ class DamageEntryScreen(TrackerScreen):
             with Horizontal(id="damage-panels"):
                 with Vertical(id="finder"):
                     yield Label("Ships", classes="caption")
-                    yield OptionList(id="ship-candidates")
-                yield Static("", id="damage-preview", markup=False)
+                    yield ShipList(id="ship-candidates")
+                yield FixedText("", id="damage-preview", markup=False)
                 with Vertical(id="dice-panel"):
                     yield Label("Dice", classes="caption")
                     yield Static("", id="dice-log", markup=False)
