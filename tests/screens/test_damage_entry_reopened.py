@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,18 @@ def opening(screen: DamageEntryScreen) -> dict[str, Any]:
         "classes": sorted(screen.classes),
         **{name: getattr(screen, name) for name in STATE},
     }
+
+
+@asynccontextmanager
+async def on_damage_entry(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[TrackerApp, Any, DamageEntryScreen]]:
+    """The sample campaign's app, damage entry opened from Force G's sheet (on Exeter)."""
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await press_to(pilot, "enter", screen=RecordSheetScreen)
+        yield app, pilot, await press_to(pilot, "d", screen=DamageEntryScreen)
 
 
 async def as_new(pilot: Any, kept: DamageEntryScreen) -> dict[str, Any]:
@@ -132,11 +146,7 @@ async def test_each_opening_starts_as_a_new_screen_does(tmp_path: Path) -> None:
 async def test_a_window_resized_while_it_was_closed_gives_the_narrow_layout(
     tmp_path: Path,
 ) -> None:
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await press_to(pilot, "enter", screen=RecordSheetScreen)
-        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+    async with on_damage_entry(tmp_path) as (_app, pilot, first):
         assert first.has_class("-wide")
         await press_to(pilot, "escape", screen=RecordSheetScreen)
         await pilot.resize_terminal(80, 24)
@@ -161,11 +171,7 @@ async def test_an_opening_whose_read_is_still_on_its_way_leaves_a_new_screen(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(damage, "find_ships", find_ships)
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await press_to(pilot, "enter", screen=RecordSheetScreen)
-        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+    async with on_damage_entry(tmp_path) as (app, pilot, first):
         first.query_one("#shorthand", Input).value = "zz"
         await asyncio.to_thread(entered.wait, 60)
         # Keys as the terminal sends them: the pilot's own wait for the held read would
@@ -203,12 +209,7 @@ async def test_a_hit_recorded_previews_the_next_line_without_finding_the_ships_a
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked = counted_finds(monkeypatch)
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await press_to(pilot, "enter", screen=RecordSheetScreen)
-        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
-        ships = entry.query_one("#ship-candidates", OptionList)
+    async with on_damage_entry(tmp_path) as (_app, pilot, entry):
         for line in ("s1", "exeter f1"):
             await pilot.press(*line)
             await pilot.pause()
@@ -220,7 +221,8 @@ async def test_a_hit_recorded_previews_the_next_line_without_finding_the_ships_a
             assert str(entry.query_one("#damage-preview", Static).render()).startswith(
                 "Exeter: now type what it took"
             )
-            assert [str(option.prompt).split("  ·")[0] for option in ships.options][:3] == [
+            listed = entry.query_one("#ship-candidates", OptionList).options
+            assert [str(option.prompt).split("  ·")[0] for option in listed][:3] == [
                 "Exeter", "Ajax", "Achilles"
             ]  # fmt: skip
 
@@ -229,11 +231,7 @@ async def test_the_same_ships_found_again_leave_the_list_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked = counted_finds(monkeypatch)
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await press_to(pilot, "enter", screen=RecordSheetScreen)
-        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+    async with on_damage_entry(tmp_path) as (_app, pilot, entry):
         ships = entry.query_one("#ship-candidates", OptionList)
         listed = list(ships.options)
         # Down into the list, a ship highlighted, then back to the line: the ships are found
@@ -322,11 +320,7 @@ async def test_the_next_lines_preview_is_shown_with_the_result_and_the_watch_rea
         seen.append(str(self.query_one("#damage-preview", Static).render()))
 
     monkeypatch.setattr(DamageEntryScreen, "_recorded", recorded)
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await press_to(pilot, "enter", screen=RecordSheetScreen)
-        entry = await press_to(pilot, "d", screen=DamageEntryScreen)
+    async with on_damage_entry(tmp_path) as (app, pilot, entry):
         await pilot.press(*"s1", "enter")
         await pilot.pause()
         # The empty line's preview was there when the result was, not drawn after it.
