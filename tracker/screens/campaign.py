@@ -228,9 +228,9 @@ class CampaignScreen(TrackerScreen):
         self.dismiss()
 
     def action_damage(self) -> None:
-        from tracker.screens.damage_entry import DamageEntryScreen
+        from tracker.screens.damage_entry import open_damage_entry
 
-        self.app.push_screen(DamageEntryScreen(self.campaign_id))
+        open_damage_entry(self.app, self.campaign_id)
 
     def action_roster(self) -> None:
         side_id = self._cursor_side_id()

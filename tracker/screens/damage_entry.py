@@ -8,9 +8,10 @@ from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -40,6 +41,7 @@ from tracker.services.damage import (
     HitRequest,
     ShipPick,
 )
+from tracker.services.damage_entry import CRITICAL_KINDS, Opening, read_opening
 from tracker.services.errors import (
     ChangedElsewhere,
     DatabaseUnavailable,
@@ -48,6 +50,8 @@ from tracker.services.errors import (
     character_problem,
 )
 from tracker.services.scenarios import TurnView
+from tracker.widgets.fixed_text import FixedText
+from tracker.widgets.ship_list import ShipList
 from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -135,6 +139,11 @@ class DamageEntryScreen(TrackerScreen):
     ) -> None:
         super().__init__()
         self.campaign_id = campaign_id
+        self.listed: list[ShipPick] | None = []  # the ships the finder lists (None: others)
+        self._begin(ship_id, sheet)
+
+    def _begin(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
+        """What one opening of damage entry starts from (a new screen, or one opened again)."""
         self.default_ship_id = ship_id
         self.sheet = sheet  # the record sheet's ships afloat, in its order (ctrl+down, ctrl+up)
         self.picks: list[ShipPick] = []
@@ -156,6 +165,7 @@ class DamageEntryScreen(TrackerScreen):
         self.enter_for: str | None = None  # the line Enter was pressed on while previewing it
         self.recording = False  # a hit is being recorded: a second enter would record it twice
         self.table_dice: dict[str, int | None] = {}  # each critical table's die (None: no table)
+        self.opening = False  # the opening's read is on its way
         self.named: int | None = None  # the ship the typed name picks, for the form (ctrl+f)
 
     def compose(self) -> ComposeResult:
@@ -168,8 +178,8 @@ class DamageEntryScreen(TrackerScreen):
             with Horizontal(id="damage-panels"):
                 with Vertical(id="finder"):
                     yield Label("Ships", classes="caption")
-                    yield OptionList(id="ship-candidates")
-                yield Static("", id="damage-preview", markup=False)
+                    yield ShipList(id="ship-candidates")
+                yield FixedText("", id="damage-preview", markup=False)
                 with Vertical(id="dice-panel"):
                     yield Label("Dice", classes="caption")
                     yield Static("", id="dice-log", markup=False)
@@ -178,21 +188,64 @@ class DamageEntryScreen(TrackerScreen):
     def on_mount(self) -> None:
         self.title = "Damage entry"
         self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
-        self.query_one("#shorthand", Input).focus()
-        if not self.read_only:
-            self.call(Call(damage_lines.recall_lines, self.factory, campaign_id=self.campaign_id),
-                      then=self._recalled)  # fmt: skip
-        self._show_turn()
+        self._opened()
         # The tables' dice and the first preview are read by reload, which the screen's first
         # showing runs (on_screen_resume) as every later one does: read here too, they were
         # read twice on every opening.
+
+    def _opened(self) -> None:
+        """The line focused, and everything an opening shows read in one call: the lines, the
+        turn, the tables' dice and the ships the empty line offers (read one after another,
+        each waited for the screen to be drawn before the next began)."""
+        self.query_one("#shorthand", Input).focus()
+        self.opening = True  # the first showing's reload leaves its reads to this one
+        read = Call(read_opening, self.factory, campaign_id=self.campaign_id,
+                    lines=not self.read_only)  # fmt: skip
+        self.call(read, then=self._read, refused=self._unread, expected=(DatabaseUnavailable,))
+
+    def _read(self, opening: Opening) -> None:
+        if opening.lines is not None:
+            self._recalled(opening.lines)
+        self._turn_shown(opening.turn)
+        self.table_dice.update(opening.dice)
+        self._list_picks("", opening.ships)
+        if not self.previewing:  # else a line typed meanwhile is previewed by its own read
+            self._preview()
+
+    def _unread(self, error: Exception) -> None:
+        if isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+            calls.unavailable(self.app, error)
+        self._show_error(toned(calls.message(error), ERROR))
+
+    def open_again(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
+        """This screen, left earlier, opened anew as a new one opens: an empty line on the
+        given ship, no result, no preview, the line history read again; only the widgets are
+        kept (composing and styling them took most of the wait after d)."""
+        self._begin(ship_id, sheet)
+        # The header keeps the turn it showed until the turn is read again: a title set anew
+        # repaints the whole screen, a second time on every opening.
+        field = self.query_one("#shorthand", Input)
+        with field.prevent(Input.Changed):  # nothing typed: the showing previews the line
+            field.value = ""
+        last = self.query_one("#last-hit", Static)
+        last.update("")
+        last.display = False
+        preview = self.query_one("#damage-preview", Static)
+        preview.update("")
+        preview.set_class(False, "-error")
+        options = self.query_one("#ship-candidates", OptionList)
+        # The finder keeps its ships until they are found again (most often the same ones,
+        # left as they are), as a new one is empty until then.
+        options.highlighted = None
+        options.scroll_y = 0
+        self._opened()  # the dice are shown again by the showing's reload
 
     def _recalled(self, lines: list[str]) -> None:
         self.lines = lines + [line for line in self.lines if line not in lines]
 
     def _read_tables(self) -> None:
         """Each critical table's die, for `crit ?`: read before the previews queued after it."""
-        for kind in ("structural", "underwater"):
+        for kind in CRITICAL_KINDS:
             self.call(Call(rule_tables.table_die, self.factory, campaign_id=self.campaign_id,
                            kind=kind), then=partial(self.table_dice.__setitem__, kind))  # fmt: skip
 
@@ -211,9 +264,12 @@ class DamageEntryScreen(TrackerScreen):
         self.sub_title = now.label if now else "no scenario yet"
 
     def reload(self) -> None:
+        self._show_dice()
+        if self.opening:  # the opening's read, on its way, brings the tables and the ships
+            self.opening = False
+            return
         self._read_tables()  # changed on the tables' screen (ctrl+t), or by another player
         self.refresh_preview()
-        self._show_dice()
 
     def _show_dice(self) -> None:
         log = self.dice.log
@@ -228,11 +284,18 @@ class DamageEntryScreen(TrackerScreen):
         """The finder shows the ships the words match."""
         self.picks, self.picks_for = picks, words
         options = self.query_one("#ship-candidates", OptionList)
+        if picks == self.listed:
+            # The same ships (typing the damage after a name, a line after a hit): the list is
+            # left as it is, not filled and drawn again, as clearing it would have left it.
+            options.highlighted = None
+            options.scroll_y = 0
+            return
         options.clear_options()
         options.add_options(
             Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"), id=str(p.id))
             for p in self.picks
         )
+        self.listed = picks
 
     def _resolve_ship(self, words: str) -> ShipPick | None:
         """The ship the words name, among the picks found for them (self.picks)."""
@@ -279,6 +342,10 @@ class DamageEntryScreen(TrackerScreen):
         """
         if event is None:
             self.picks_for = None
+        self._edited()
+
+    def _edited(self) -> None:
+        """The line changed: its preview, one on its way at a time."""
         self.edits += 1
         self.pending = None
         self.ambiguous = []
@@ -474,18 +541,27 @@ class DamageEntryScreen(TrackerScreen):
 
     def _recorded(self, result: DamageResult) -> None:
         self.recording = False
-        self.picks_for = None  # the hit may have sunk a ship the picks show
+        # The ships found stay as they were: a hit changes no ship's name, side, squadron or
+        # afloat (a ship sinks by the outcome asked at zero, which finds them again), so the
+        # empty line after it is previewed at once, without reading them all again.
         field = self.query_one("#shorthand", Input)
         kept = line_for(result.ship_name, items_of(field.value))
         self._keep_line(kept)
         self.lines = [old for old in self.lines if old != kept] + [kept]
         self.recall_at, self.draft = None, ""
-        field.value = ""
+        with field.prevent(Input.Changed):  # previewed below, drawn with the result at once
+            field.value = ""
         field.focus()
         self.default_ship_id = result.ship_id
         self._show_result(result)
         self._announce(result)
         self._show_dice()
+        self._edited()
+        # The screen shows what the database holds after the hit: the change watch, seeing the
+        # hit, need not read everything again (it did, a moment later, after every hit).
+        watch = getattr(self.app, "change_watch", None)
+        if watch is not None:
+            watch.screen_reloaded()
 
     def _show_result(self, result: DamageResult) -> None:
         """Above the line: what was recorded, and the ship a line without a name now hits."""
@@ -504,6 +580,7 @@ class DamageEntryScreen(TrackerScreen):
         options.add_options(
             Option(Text(f"{p.name}  ·  {p.squadron}"), id=str(p.id)) for p in self.ambiguous
         )
+        self.listed = None
         self.picks_for = None  # the list no longer shows every match
         self.asking = True
         options.highlighted = 0
@@ -667,6 +744,33 @@ class DamageEntryScreen(TrackerScreen):
                 self.refresh_preview()
 
         self.app.push_screen(FormScreen("Record a hit", fields, submit), done)
+
+
+def open_damage_entry(
+    app: App[Any], campaign_id: int, ship_id: int | None = None, sheet: tuple[ShipPick, ...] = ()
+) -> None:
+    """Damage entry for the campaign, on the ship given (`sheet`: the record sheet's ships
+    afloat, for ctrl+down and ctrl+up): the campaign's screen composed the first time and kept,
+    then opened again as new; a screen of its own while the kept one is showing, or still
+    waits for a read of its last opening (whose answer would land in the new one)."""
+    name = f"damage-entry-{campaign_id}"
+    kept = app.get_screen(name) if app.is_screen_installed(name) else None
+    if isinstance(kept, DamageEntryScreen) and kept.is_running and not _in_use(app, kept):
+        kept.open_again(ship_id, sheet)
+        app.push_screen(kept)
+        return
+    screen = DamageEntryScreen(campaign_id, ship_id, sheet)
+    if kept is None:
+        app.install_screen(screen, name)
+    app.push_screen(screen)  # else removed when closed, as every screen not kept is
+
+
+def _in_stack(app: App[Any], screen: Screen[Any]) -> bool:
+    return any(screen in stack for stack in app._screen_stacks.values())
+
+
+def _in_use(app: App[Any], screen: DamageEntryScreen) -> bool:
+    return _in_stack(app, screen) or calls.busy(screen)
 
 
 def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSpec]:

@@ -20,7 +20,7 @@ from tracker.screens.calls import Call
 from tracker.screens.class_picker import ClassPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen, replace_first
 from tracker.screens.journal import JournalScreen
 from tracker.screens.library_changes import offer_library_changes
@@ -517,9 +517,7 @@ class RecordSheetScreen(TrackerScreen):
                      squadron=self.record.squadron_name, sunk=False)
             for s in self.record.ships if not s.sunk
         )  # fmt: skip
-        self.app.push_screen(
-            DamageEntryScreen(self.record.campaign_id, ship.id if ship else None, afloat)
-        )
+        open_damage_entry(self.app, self.record.campaign_id, ship.id if ship else None, afloat)
 
     def action_next_turn(self) -> None:
         if self.record is not None:

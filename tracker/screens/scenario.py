@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.record_sheet import strength_lines
@@ -217,7 +217,7 @@ class ScenarioScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         if self.detail is not None:
-            self.app.push_screen(DamageEntryScreen(self.detail.campaign_id))
+            open_damage_entry(self.app, self.detail.campaign_id)
 
     def action_close(self) -> None:
         if self.detail is None or not self._status_is("in_play"):

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.damage_entry import DamageEntryScreen
+from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
@@ -190,7 +190,7 @@ class ShipDetailScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         if self.ship is not None:
-            self.app.push_screen(DamageEntryScreen(self.ship.campaign_id, self.ship_id))
+            open_damage_entry(self.app, self.ship.campaign_id, self.ship_id)
 
     def action_history(self) -> None:
         if self.ship is not None:

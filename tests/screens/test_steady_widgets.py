@@ -1,0 +1,147 @@
+"""Widgets that are not drawn again for nothing: a ship list made shorter keeps the options it
+drew (redrawn only at a new width), and a text box sized by its styles is repainted without
+laying out the screen again. What they show is what the widgets they replace show."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.text import Text
+from textual._compositor import Compositor
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tracker.widgets.fixed_text import FixedText
+from tracker.widgets.ship_list import ShipList
+
+# Names as players type them, long enough to wrap in a narrow list, with markup left as typed.
+NAMES = st.lists(
+    st.sampled_from(["Exeter", "Admiral Graf Spee", "[b]", "Hood", " ", "É", "Z 21", "x" * 30]),
+    min_size=1, max_size=3,
+).map(" ".join)  # fmt: skip
+
+
+class ListApp(App[None]):
+    CSS = """
+    #above { height: auto; display: none; }
+    #box { width: 40; height: 1fr; }
+    #list { height: 1fr; }
+    """
+
+    def __init__(self, kind: type[OptionList], names: list[str]) -> None:
+        super().__init__()
+        self.kind, self.names = kind, names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static("", id="above")
+            yield self.kind(*(Option(Text(name), id=str(n)) for n, name in enumerate(self.names)),
+                            id="list")  # fmt: skip
+
+
+def drawn(widget: Any) -> list[str]:
+    """The lines the widget shows now."""
+    return [strip.text for strip in widget.render_lines(widget.size.region)]
+
+
+async def shown_after(kind: type[OptionList], names: list[str], rows: int, width: int) -> Any:
+    """The list's lines after `rows` lines appear above it and its box takes `width` columns,
+    and how many options it drew again for each change."""
+    app = ListApp(kind, names)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        options = app.query_one("#list", OptionList)
+        redrawn: list[int] = []
+        real = options._get_visual  # an option measured or drawn anew, not from its cache
+
+        def get_visual(*args: Any, **kwargs: Any) -> Any:
+            redrawn.append(1)
+            return real(*args, **kwargs)
+
+        options._get_visual = get_visual  # type: ignore[method-assign]
+        drawn(options)
+        counts = []
+        for change in ("rows", "width"):
+            redrawn.clear()
+            before = options.size
+            if change == "rows":
+                above = app.query_one("#above", Static)
+                above.update("\n".join(["result"] * rows))
+                above.display = True  # as damage entry's first result
+            else:
+                app.query_one("#box").styles.width = width
+            while options.size == before:  # laid out anew; then its resize is handled
+                await pilot.pause()
+            await pilot.pause()
+            lines = drawn(options)
+            counts.append(len(redrawn))
+        return lines, counts
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(names=st.lists(NAMES, min_size=1, max_size=12), rows=st.integers(1, 6),
+       width=st.integers(12, 39))  # fmt: skip
+def test_a_shorter_ship_list_keeps_its_options_and_shows_what_an_option_list_shows(
+    names: list[str], rows: int, width: int
+) -> None:
+    ours, (shorter, narrower) = asyncio.run(shown_after(ShipList, names, rows, width))
+    theirs, (their_shorter, _) = asyncio.run(shown_after(OptionList, names, rows, width))
+    assert ours == theirs
+    # Made shorter, the list draws none of its options again (OptionList drew them all), unless
+    # a scroll bar came with it and narrowed its lines; at a new width it draws them anew.
+    assert their_shorter > 0
+    assert shorter in (0, their_shorter)
+    assert narrower > 0
+
+
+class TextApp(App[None]):
+    CSS = "#box { width: 1fr; height: 1fr; border: round $primary; }"
+
+    def __init__(self, kind: type[Static]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        yield Static("above", id="above")
+        yield self.kind("", id="box", markup=False)
+
+
+async def laid_out(kind: type[Static], texts: list[str]) -> tuple[list[str], int]:
+    """The box's lines after each text, and how many times the screen was laid out."""
+    app = TextApp(kind)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        box = app.query_one("#box", Static)
+        reflows: list[int] = []
+        real = Compositor.reflow
+
+        def reflow(self: Compositor, *args: Any) -> Any:
+            reflows.append(1)
+            return real(self, *args)
+
+        Compositor.reflow = reflow  # type: ignore[method-assign]
+        try:
+            shown = []
+            for text in texts:
+                box.update(Text(text))
+                await pilot.pause()
+                shown.append("\n".join(drawn(box)))
+        finally:
+            Compositor.reflow = real  # type: ignore[method-assign]
+        return shown, len(reflows)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(texts=st.lists(st.lists(NAMES, max_size=14).map("\n".join), min_size=1, max_size=4))
+def test_a_fixed_text_box_is_repainted_without_laying_out_the_screen(texts: list[str]) -> None:
+    ours, our_layouts = asyncio.run(laid_out(FixedText, texts))
+    theirs, their_layouts = asyncio.run(laid_out(Static, texts))
+    assert ours == theirs
+    assert our_layouts == 0 and their_layouts == len(texts)

@@ -1,0 +1,35 @@
+"""What damage entry shows when it opens, read at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.db import SessionFactory
+from tracker.services import damage, damage_lines, rule_tables, scenarios
+from tracker.services.damage import ShipPick
+from tracker.services.scenarios import TurnView
+
+CRITICAL_KINDS = ("structural", "underwater")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What an opening of damage entry shows."""
+
+    lines: list[str] | None  # the campaign's recorded lines (None: not asked for)
+    turn: TurnView | None
+    dice: dict[str, int | None]  # each critical table's die (None: no table)
+    ships: list[ShipPick]  # the ships the empty line offers
+
+
+def read_opening(factory: SessionFactory, *, campaign_id: int, lines: bool) -> Opening:
+    """The recorded lines (if asked for), the turn, the critical tables' dice and the ships an
+    empty line offers, in one call: read one after another by the screen, each waited for the
+    screen to be drawn before the next began."""
+    return Opening(
+        lines=damage_lines.recall_lines(factory, campaign_id=campaign_id) if lines else None,
+        turn=scenarios.current_turn(factory, campaign_id=campaign_id),
+        dice={kind: rule_tables.table_die(factory, campaign_id=campaign_id, kind=kind)
+              for kind in CRITICAL_KINDS},
+        ships=damage.find_ships(factory, campaign_id=campaign_id, query=""),
+    )  # fmt: skip
