@@ -731,6 +731,24 @@ def test_find_ships_ranks_matches_and_puts_sunk_ships_last(
     assert damage.find_ships(factory, campaign_id=world.campaign_id, query="ajax")[0].sunk is True
 
 
+def test_an_empty_line_offers_the_ship_damage_entry_is_on_first_however_far_down_it_is(
+    world: World, factory: SessionFactory, add_ship: Callable[..., int]
+) -> None:
+    ships = [add_ship(world.alpha_id, f"Destroyer {n:02}") for n in range(12)]
+
+    def find(query: str, first: int | None, limit: int = 8) -> list[int]:
+        picks = damage.find_ships(factory, campaign_id=world.campaign_id, query=query,
+                                  limit=limit, first=first)  # fmt: skip
+        return [pick.id for pick in picks]
+
+    for ship in ships:  # each of them, the ninth to the twelfth beyond the empty line's eight
+        assert find("", ship) == [ship, *[s for s in ships if s != ship]][:8]
+        assert find("", ship, limit=1) == [ship]
+    assert find("", None) == ships[:8]
+    # A name typed is found by its name, wherever damage entry was opened.
+    assert find("destroyer 03", ships[11]) == [ships[3]]
+
+
 def test_the_scenario_shows_each_ships_fate_in_play_and_as_it_ended_once_closed(
     world: World, factory: SessionFactory, exeter: int, add_ship: Callable[..., int]
 ) -> None:

@@ -200,7 +200,7 @@ class DamageEntryScreen(TrackerScreen):
         self.query_one("#shorthand", Input).focus()
         self.opening = True  # the first showing's reload leaves its reads to this one
         read = Call(read_opening, self.factory, campaign_id=self.campaign_id,
-                    lines=not self.read_only)  # fmt: skip
+                    lines=not self.read_only, first=self.default_ship_id)  # fmt: skip
         self.call(read, then=self._read, refused=self._unread, expected=(DatabaseUnavailable,))
 
     def _read(self, opening: Opening) -> None:
@@ -278,7 +278,9 @@ class DamageEntryScreen(TrackerScreen):
         )
 
     def _find(self, words: str) -> Call[list[ShipPick]]:
-        return Call(damage.find_ships, self.factory, campaign_id=self.campaign_id, query=words)
+        # An empty line offers the ship damage entry is on first, however far down it is.
+        return Call(damage.find_ships, self.factory, campaign_id=self.campaign_id, query=words,
+                    first=None if words.strip() else self.default_ship_id)  # fmt: skip
 
     def _list_picks(self, words: str, picks: list[ShipPick]) -> None:
         """The finder shows the ships the words match."""
@@ -717,7 +719,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def action_form(self) -> None:
         self.call(Call(damage.find_ships, self.factory, campaign_id=self.campaign_id, query="",
-                       limit=500), then=self._form)  # fmt: skip
+                       limit=500, first=self.default_ship_id), then=self._form)  # fmt: skip
 
     def _form(self, picks: list[ShipPick]) -> None:
         """The hit in a form, on the ship the line names (else the last ship hit)."""

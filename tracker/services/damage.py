@@ -108,9 +108,16 @@ _PICK_COLUMNS: tuple[Any, ...] = (
 
 
 def find_ships(
-    factory: SessionFactory, *, campaign_id: int, query: str, limit: int = 8
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    query: str,
+    limit: int = 8,
+    first: int | None = None,
 ) -> list[ShipPick]:
-    """Ships of the campaign whose names match the query, best first, afloat before sunk."""
+    """Ships of the campaign whose names match the query, best first, afloat before sunk; with
+    `first` (the ship damage entry was opened on) and no query, that ship first, whichever of
+    the campaign's ships it is."""  # fmt: skip
     if beyond_ids(campaign_id):
         return []
     with session_scope(factory) as session:
@@ -127,7 +134,10 @@ def find_ships(
         ShipPick(id=ship_id or 0, name=name, side=side, squadron=squadron, sunk=sunk)
         for ship_id, name, side, squadron, sunk in (rows[index] for index in order)
     ]
-    return sorted(ranked, key=lambda pick: pick.sunk)[:limit]
+    ranked = sorted(ranked, key=lambda pick: pick.sunk)
+    if first is not None and not query.strip():
+        ranked.sort(key=lambda pick: pick.id != first)  # stable: the rest keep their order
+    return ranked[:limit]
 
 
 def _validate(request: HitRequest) -> None:

@@ -22,7 +22,9 @@ class Opening:
     ships: list[ShipPick]  # the ships the empty line offers
 
 
-def read_opening(factory: SessionFactory, *, campaign_id: int, lines: bool) -> Opening:
+def read_opening(
+    factory: SessionFactory, *, campaign_id: int, lines: bool, first: int | None = None
+) -> Opening:
     """The recorded lines (if asked for), the turn, the critical tables' dice and the ships an
     empty line offers, in one call: read one after another by the screen, each waited for the
     screen to be drawn before the next began."""
@@ -31,5 +33,5 @@ def read_opening(factory: SessionFactory, *, campaign_id: int, lines: bool) -> O
         turn=scenarios.current_turn(factory, campaign_id=campaign_id),
         dice={kind: rule_tables.table_die(factory, campaign_id=campaign_id, kind=kind)
               for kind in CRITICAL_KINDS},
-        ships=damage.find_ships(factory, campaign_id=campaign_id, query=""),
+        ships=damage.find_ships(factory, campaign_id=campaign_id, query="", first=first),
     )  # fmt: skip
