@@ -11,7 +11,6 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -767,12 +766,9 @@ def open_damage_entry(
     app.push_screen(screen)  # else removed when closed, as every screen not kept is
 
 
-def _in_stack(app: App[Any], screen: Screen[Any]) -> bool:
-    return any(screen in stack for stack in app._screen_stacks.values())
-
-
 def _in_use(app: App[Any], screen: DamageEntryScreen) -> bool:
-    return _in_stack(app, screen) or calls.busy(screen)
+    """Showing, or under another screen (the app has one stack: no modes), or still waiting."""
+    return screen in app.screen_stack or calls.busy(screen)
 
 
 def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSpec]:
@@ -781,8 +777,8 @@ def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSp
     return [
         FieldSpec("ship_id", "Ship", kind="select", value=first or afloat[0][1], options=afloat),
         *specs_from(HitAmounts),
-        FieldSpec("kind", "Critical", kind="select", value="structural",
-                  options=[("structural", "structural"), ("underwater", "underwater")]),
+        FieldSpec("kind", "Critical", kind="select", value=CRITICAL_KINDS[0],
+                  options=[(kind, kind) for kind in CRITICAL_KINDS]),
         FieldSpec("effect", "Critical effect (blank: none)"),
     ]  # fmt: skip
 
