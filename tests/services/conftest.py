@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import Journaled, NewEntries, Refused, Snapshot, World, attempt, empty_pg
+from service_helpers import (
+    Journaled,
+    NewEntries,
+    Refused,
+    Snapshot,
+    World,
+    attempt,
+    empty_pg,
+    pg_copy,
+)
 from sqlalchemy import Engine, text
 from sqlmodel import SQLModel, col, func, select
 
@@ -109,7 +118,8 @@ def engine(
     on PostgreSQL, the migrated database emptied."""
     if backend == "postgresql":
         pg: Engine = request.getfixturevalue("pg_engine")
-        empty_pg(pg)
+        if "world" not in request.fixturenames:  # else `world` empties it as it copies
+            empty_pg(pg)
         yield pg
         return
     source = migrated_template
@@ -126,7 +136,7 @@ def engine(
 def world(request: pytest.FixtureRequest, engine: Engine, backend: str) -> World:
     """One campaign with a scenario, two sides and three squadrons, in this test's database."""
     if backend == "postgresql":
-        return _build_world(session_factory(engine))
+        return pg_copy(engine, "world", _build_world)
     template: tuple[Path, World] = request.getfixturevalue("world_template")
     return template[1]
 

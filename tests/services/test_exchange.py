@@ -25,7 +25,7 @@ from campaign_files import (
     fill_every_table,
     full_sample_campaign,
 )
-from service_helpers import Refused, empty_pg, get_row
+from service_helpers import Refused, get_row, pg_copy
 from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
@@ -109,8 +109,7 @@ def engine(
     emptied PostgreSQL database (the `factory` and `refused` fixtures work on it)."""
     if backend == "postgresql":
         pg: Engine = request.getfixturevalue("pg_engine")
-        empty_pg(pg)
-        _add_other_campaign(session_factory(pg))
+        pg_copy(pg, "other_campaign", _add_other_campaign)
         yield pg
         return
     shutil.copyfile(target_template, db_path)

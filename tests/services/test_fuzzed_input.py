@@ -25,13 +25,13 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from campaign_files import PASSPHRASE, full_sample_campaign
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from service_helpers import Snapshot, empty_pg
+from service_helpers import Snapshot, pg_copied, pg_copy
 from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
@@ -307,7 +307,7 @@ def engine(
     """This test's database with the fuzz campaign in it (see `fuzz`)."""
     if backend == "postgresql":
         pg: Engine = request.getfixturevalue("pg_engine")
-        empty_pg(pg)
+        pg_copy(pg, "fuzz", build_fuzz)
         yield pg
         return
     shutil.copyfile(fuzz_template[0], db_path)
@@ -318,10 +318,10 @@ def engine(
 
 
 @pytest.fixture
-def fuzz(backend: str, factory: SessionFactory, fuzz_template: tuple[Path, Fuzz]) -> Fuzz:
+def fuzz(backend: str, engine: Engine, fuzz_template: tuple[Path, Fuzz]) -> Fuzz:
     """The ids of the fuzz campaign in this test's database."""
     if backend == "postgresql":
-        return build_fuzz(factory)  # as the template is built: it reads back valid
+        return cast(Fuzz, pg_copied(engine, "fuzz"))  # put back by `engine`
     return fuzz_template[1]
 
 
