@@ -11,12 +11,14 @@ import pytest
 import textual.app
 import textual.pilot
 from campaign_files import migrated_engine
+from depth import DEPTH
 from hypothesis import settings as hypothesis_settings
 from settle import WAIT_FOR_SCREEN, press_each, until_quiet, waiting_for_calls
 from shared_engines import install as share_engines
 from sqlalchemy import Engine
 from textual.pilot import Pilot
 from textual.widgets import Input
+from toasts import keep_every_toast
 
 from tracker import settings
 from tracker.app import quiet_collector
@@ -53,9 +55,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     seed = config.getoption("--shuffle")
-    return None if seed is None else f"tests shuffled with --shuffle {seed}"
+    said = [f"depth {DEPTH:g}: property tests draw that share of their examples (tests/depth.py)"]
+    return said if seed is None else [*said, f"tests shuffled with --shuffle {seed}"]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -87,6 +90,13 @@ def _no_real_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         patch.setenv("XDG_CONFIG_HOME", str(folder))
         patch.setenv(settings.DIR_ENV_VAR, str(folder / "tracker"))
         yield
+
+
+@pytest.fixture(autouse=True)
+def _every_toast_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test reads the toasts an app showed with tests/toasts.py `every_toast`, even those whose
+    time ran out while a loaded machine was slow to get to the assertion."""
+    keep_every_toast(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import press_to, sample_app
+from toasts import every_toast
 
 from tracker import paths
 from tracker.app import TrackerApp
@@ -97,7 +98,7 @@ async def test_the_player_sees_the_backup_failed(
         await press_to(pilot, "tab", "enter", screen=ScenarioScreen)  # its first scenario
         await press_to(pilot, "c", screen=FormScreen)
         await press_to(pilot, *"Spee escapes", "ctrl+s", screen=ScenarioScreen)
-        shown = [(n.title, n.message, n.severity) for n in app._notifications]
+        shown = [(n.title, n.message, n.severity) for n in every_toast(app)]
         failures = [item for item in shown if item[0] == "No backup"]
         assert len(failures) == 1, shown
         _title, message, severity = failures[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import create_model
@@ -23,9 +24,10 @@ from tracker.models.kinds import Stored
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the generator lives beside the package, in bench/
     sys.path.insert(0, str(ROOT))
+
 from bench.generate import declared_words, pick  # noqa: E402
 
-SETTINGS = settings(max_examples=200, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=examples(200), deadline=None, derandomize=True, database=None)
 BOUND = st.integers(-50, 50)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import (
@@ -46,7 +47,7 @@ needs_proc = pytest.mark.skipif(
     not Path("/proc/self/cmdline").exists(), reason="reads processes' command lines in /proc"
 )
 FUZZ = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     derandomize=True,
     database=None,

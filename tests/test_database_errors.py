@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import exc as sa_exc
@@ -25,7 +26,7 @@ from tracker.errors import (
 )
 
 SETTINGS = settings(
-    max_examples=40, deadline=None, derandomize=True, database=None,
+    max_examples=examples(40), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 # Any message a driver might give, in any language, including the English ones tracker used to

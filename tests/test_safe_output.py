@@ -23,6 +23,7 @@ from pathlib import Path
 import hostile_paths as hp
 import pytest
 from campaign_files import file_sha, run_main
+from depth import examples
 from hostile_paths import sample_file_fixture, world_fixture  # noqa: F401 (fixtures)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,7 +32,7 @@ from tracker import safe_output
 from tracker.cli import build_parser
 
 SETTINGS = settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     derandomize=True,
     database=None,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import full_sample_campaign, reader
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from make_revision_files import FOLDER, KNOWN, filler
@@ -127,7 +128,7 @@ def one_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
         engine.dispose()
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(kind=st.sampled_from(list(kinds.JournalKind)), summary=st.text(min_size=1, max_size=20))
 def test_a_journal_kind_is_stored_as_its_value_and_read_back_equal(

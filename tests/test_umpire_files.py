@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import real_campaign_file, sidecars
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,7 +82,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(12), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(keys=st.lists(st.sampled_from(KEYS), min_size=1, max_size=12))
 def test_any_keys_in_the_umpires_view_leave_no_file_beside_the_campaign_file(

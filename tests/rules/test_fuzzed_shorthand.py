@@ -7,6 +7,7 @@ writer of its own: `render` below is the canonical line, one word per item).
 
 from __future__ import annotations
 
+from depth import examples
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ LINES = st.one_of(
 )
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(1000), deadline=None, derandomize=True, database=None)
 @given(text=LINES)
 @example(text="s" + "9" * 5000)
 @example(text="exeter crit " + "1" * 4301)
@@ -84,7 +85,7 @@ def render(line: DamageLine) -> str:
     return " ".join(words)
 
 
-@settings(max_examples=500, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(500), deadline=None, derandomize=True, database=None)
 @given(text=LINES)
 @example(text='"" "" s1500 fm+3 fm-5 crit "?" ucrit 12 crit \'a "b"\' fix 0')
 def test_what_parses_says_the_same_written_out_again(text: str) -> None:

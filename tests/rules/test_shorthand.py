@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from depth import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -267,7 +268,7 @@ _LINES = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=_LINES)
 @example(text='exeter crit "B turret')
 @example(text="exeter crit")
@@ -310,7 +311,7 @@ _ITEMS = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     ship=st.lists(_SHIP_WORD, max_size=3),
     items=_ITEMS,
@@ -403,7 +404,7 @@ def test_rank_names_ignores_case_and_extra_spaces() -> None:
     assert rank_names("admiral graf spee", ["admiral  GRAF spee"]) == [0]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     query=st.text(alphabet="abeg x", max_size=4),
     names=st.lists(st.text(alphabet="abeg xA", max_size=8), max_size=6),
@@ -448,7 +449,7 @@ def test_unique_best_names_one_ship_only_when_none_matches_as_well(
     assert unique_best(query, names) == meant
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(
     query=st.text(alphabet="hos tx", max_size=4),
     names=st.lists(st.text(alphabet="hos txH", min_size=1, max_size=8), max_size=6),
@@ -486,7 +487,7 @@ def test_items_of_leaves_the_ships_name_out(line: str, items: str) -> None:
     assert items_of(line) == items
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(
     ship=st.text(alphabet=st.sampled_from("aAsSf1 '\"-+"), min_size=1, max_size=10).filter(
         lambda name: name.strip() == name and "  " not in name

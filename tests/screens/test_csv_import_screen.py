@@ -17,6 +17,7 @@ from campaign_files import table_rows as rows
 from settle import WAIT_FOR_SCREEN, settle
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, LoadingIndicator, Static
+from toasts import every_toast
 
 from tracker import paths
 from tracker.app import TrackerApp
@@ -154,7 +155,7 @@ async def test_a_long_import_shows_progress_and_the_dialog_answers_keys_meanwhil
         assert app.focused is not typed_in, "tab moves on while the import runs"
         await pilot.press("escape")
         assert app.screen is dialog, "escape does not hide an import half seen"
-        assert STILL_WORKING in [n.message for n in app._notifications]
+        assert STILL_WORKING in [n.message for n in every_toast(app)]
         assert force_g(app) == SAMPLE_SHIPS, "nothing written before the import runs"
         release.set()
         await settle(app)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from campaign_files import sample_app
 from textual.widgets import Input, Static
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.screens.confirm import ConfirmScreen
@@ -159,5 +160,5 @@ async def test_a_hit_before_the_first_scenario_begins_says_it_is_carried_into_it
         preview = str(app.screen.query_one("#damage-preview", Static).render())
         assert "Exeter begins the first scenario with this damage" in preview
         await press(pilot, "enter")
-        toast = list(app._notifications)[-1].message
+        toast = every_toast(app)[-1].message
         assert toast.endswith("\nExeter begins the first scenario with this damage")

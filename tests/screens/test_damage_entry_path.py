@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from campaign_files import press_to, sample_app
 from textual.widgets import Input, Select, Static
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.screens.damage_entry import DamageEntryScreen
@@ -143,13 +144,13 @@ async def test_a_refused_hit_is_said_and_enter_may_try_again(
         screen = await open_damage_entry(pilot)
         await pilot.press(*"exeter s3", "enter")
         await pilot.pause()
-        errors = [n.message for n in app._notifications if n.severity == "error"]
+        errors = [n.message for n in every_toast(app) if n.severity == "error"]
         assert errors == ["Exeter is not in the scenario in play"]
         assert screen.query_one("#shorthand", Input).value == "exeter s3"  # kept for a retry
         await pilot.press("enter")
         await pilot.pause()
         assert len(tries) == 2  # the refusal ended the first try: Enter asks again
-        assert not any("Still recording" in n.message for n in app._notifications)
+        assert not any("Still recording" in n.message for n in every_toast(app))
     assert exeter_now(app) == (12, 9)
 
 
@@ -165,7 +166,7 @@ async def test_a_database_that_stops_answering_is_said_once_and_the_line_stays(
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        said = [n.message for n in app._notifications if n.title == "Database"]
+        said = [n.message for n in every_toast(app) if n.title == "Database"]
         # Once, though Enter met it twice (the change watch may add that it answers again).
         assert said.count(lost.message) == 1
         assert len(tries) == 2

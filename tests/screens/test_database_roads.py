@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from campaign_files import migrated_engine, open_sheet
 from textual.widgets import Static
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
@@ -42,7 +43,7 @@ async def test_undo_on_a_database_that_stopped_answering_is_said_not_a_crash(
             await open_sheet(pilot)
             await pilot.press("ctrl+z")
             await pilot.pause()
-            [said] = [note for note in app._notifications if note.message == problem.message]
+            [said] = [note for note in every_toast(app) if note.message == problem.message]
             title = "" if isinstance(problem, ChangedElsewhere) else "Database"
             assert (said.title, said.severity) == (title, "error")
             assert app.crash is None and app.is_running
@@ -87,7 +88,7 @@ async def test_a_key_or_typing_meeting_a_lost_database_is_said_and_the_screen_go
             await pilot.press(*keys)
             await pilot.pause()
             screen = app.screen
-            said = [(note.message, note.severity) for note in app._notifications
+            said = [(note.message, note.severity) for note in every_toast(app)
                     if note.severity == "error"]  # fmt: skip
             shown = [str(box.render()) for box in screen.query(Static)]
             # Said once: in a toast, or where the screen shows what it could not do (a preview).

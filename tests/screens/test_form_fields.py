@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -151,7 +152,7 @@ def _service_refuses(model: type[BaseModel], row: dict[str, Any], key: str, valu
 
 
 @pytest.mark.parametrize("form", [form for form in FORMS if _int_specs(form)])
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_the_form_takes_a_number_exactly_when_its_service_does(
     form: str, data: st.DataObject

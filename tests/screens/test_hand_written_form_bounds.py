@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -70,7 +71,7 @@ def test_a_hand_written_forms_numbers_have_the_bounds_its_model_declares(form: s
 
 
 @pytest.mark.parametrize("form", FORMS)
-@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(150), deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_the_form_takes_a_number_exactly_when_its_service_does(
     form: str, data: st.DataObject

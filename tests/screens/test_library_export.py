@@ -13,6 +13,7 @@ from campaign_files import migrated_engine, press_to
 from library_app import app_with_library
 from textual.widgets import Input, Label, Select
 from textual.widgets._footer import FooterKey
+from toasts import every_toast
 
 from tracker import paths
 from tracker.app import TrackerApp
@@ -66,7 +67,7 @@ async def test_an_export_reads_back_into_a_fresh_campaign_file_the_same(
         form = await _export_form(pilot)
         assert await _save(pilot, form, target, kind) == ""
         assert isinstance(pilot.app.screen, LibraryScreen)  # the form closed on the write
-        said = [str(n.message) for n in pilot.app._notifications]
+        said = [str(n.message) for n in every_toast(pilot.app)]
     entries = {"cards": len(library.cards(factory)), "classes": len(library.classes(factory))}
     counts = (f"{entries['cards']} cards and {entries['classes']} classes" if name == "all.json"
               else f"{entries[kind]} {kind}")  # fmt: skip

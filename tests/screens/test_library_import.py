@@ -9,6 +9,7 @@ from typing import Any
 
 from campaign_files import press_to, sample_app
 from textual.widgets import Input, Static
+from toasts import every_toast
 
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.library_import import LibraryImportScreen
@@ -91,7 +92,7 @@ async def test_ctrl_b_lets_the_import_go_on_while_the_player_moves_on(tmp_path: 
         dialog, told = await _import_pressing(pilot, "background")
         assert told and not dialog.is_attached
         await press_to(pilot, "f", screen=RosterScreen)
-        said = [notification.message for notification in app._notifications]
+        said = [notification.message for notification in every_toast(app)]
         assert any(
             message.startswith(f"{CARDS.name}: 300 rows read") and "(imported)" in message
             for message in said

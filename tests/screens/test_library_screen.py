@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from library_app import app_with_library
@@ -99,7 +100,7 @@ async def test_the_library_key_is_in_the_campaigns_help(library_app: TrackerApp)
 DICE = st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=4, max_size=4)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(attacks=st.dictionaries(st.sampled_from(list(ATTACK_LABELS)), DICE, min_size=1))
 def test_attack_rows_come_in_the_cards_order_with_each_die(attacks: dict[str, list]) -> None:
     lines = attacks_text(attacks).plain.splitlines()[1:]
@@ -110,7 +111,7 @@ def test_attack_rows_come_in_the_cards_order_with_each_die(attacks: dict[str, li
         assert line.split()[-4:] == ["-" if d is None else str(d) for d in attacks[row]]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(texts=st.lists(st.lists(st.text("ab [/]%", min_size=1), max_size=3), min_size=1))
 def test_every_line_of_an_abilitys_text_is_shown_under_its_name(texts: list[list[str]]) -> None:
     abilities = [{"name": f"A{n}", "text": "\n".join(lines)} for n, lines in enumerate(texts)]

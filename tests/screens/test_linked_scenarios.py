@@ -6,6 +6,7 @@ from pathlib import Path
 
 from campaign_files import sample_app
 from textual.widgets import DataTable, Input
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.screens.campaign import CampaignScreen
@@ -133,4 +134,4 @@ async def test_the_repair_form_offers_what_the_allowance_leaves_and_not_for_a_su
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is repairs
-        assert list(app._notifications)[-1].message == "Ajax is sunk: a sunk ship is not repaired."
+        assert every_toast(app)[-1].message == "Ajax is sunk: a sunk ship is not repaired."

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -65,7 +66,7 @@ class _OneTable(App[None]):
 
 
 @settings(
-    max_examples=25, derandomize=True, deadline=None,
+    max_examples=examples(25), derandomize=True, deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 @given(words=st.lists(MARKUP, min_size=4, max_size=4))

@@ -9,6 +9,7 @@ import errno
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hostile_paths import (  # noqa: F401 (fixtures)
     NOTES,
     World,
@@ -21,6 +22,7 @@ from hostile_paths import (  # noqa: F401 (fixtures)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, Label
+from toasts import every_toast
 
 from tracker import safe_output
 from tracker.app import TrackerApp
@@ -76,7 +78,7 @@ async def _try_paths(world: World, paths: list[tuple[str, str, str]], umpire: bo
 
 
 @settings(
-    max_examples=4,
+    max_examples=examples(4),
     deadline=None,
     derandomize=True,
     database=None,
@@ -129,7 +131,7 @@ async def test_an_existing_file_is_replaced_only_after_yes(world: World) -> None
             await pilot.press("y")
             await pilot.pause()
             assert isinstance(app.screen, RecordSheetScreen)
-            assert list(app._notifications)[-1].message == f"Record sheet written to {sheet}"
+            assert every_toast(app)[-1].message == f"Record sheet written to {sheet}"
     finally:
         engine.dispose()
     assert sheet.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from campaign_files import press_to, sample_app
 from textual.widgets import Input, Label, Select, Static
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.screens.form import FormScreen
@@ -31,7 +32,7 @@ async def test_p_prints_the_sheet_beside_the_campaign_file(tmp_path: Path) -> No
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, RecordSheetScreen)
-        assert [n.message for n in app._notifications] == [
+        assert [n.message for n in every_toast(app)] == [
             f"Record sheet written to {tmp_path / 'Force-G.html'}"
         ]
     page = (tmp_path / "Force-G.html").read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ async def test_markdown_follows_the_default_path_and_letter_is_kept(tmp_path: Pa
         await pilot.press("ctrl+s")
         await pilot.pause()
         # A path with markup in it is shown as typed.
-        assert list(app._notifications)[-1].message.endswith("[red]letter.html")
+        assert every_toast(app)[-1].message.endswith("[red]letter.html")
     assert (tmp_path / "Force-G.md").read_text(encoding="utf-8").startswith("# Force G")
     letter = tmp_path / "[red]letter.html"
     assert "@page { size: Letter;" in letter.read_text(encoding="utf-8")

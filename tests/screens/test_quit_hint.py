@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from toasts import every_toast
+
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory
 
@@ -12,6 +14,6 @@ async def test_ctrl_c_names_the_quit_key_without_markup(factory: SessionFactory)
         await pilot.pause()
         await pilot.press("ctrl+c")
         await pilot.pause()
-        messages = [note.message for note in app._notifications]
+        messages = [note.message for note in every_toast(app)]
         assert "Press ctrl+q to quit the app" in messages
         assert not any("[b]" in message for message in messages)

@@ -8,6 +8,7 @@ from pathlib import Path
 from campaign_files import migrated_engine, open_sheet, workers_end
 from textual.command import CommandPalette
 from textual.widgets import DataTable
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
@@ -139,7 +140,7 @@ async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
         await pilot.press("y")
         await pilot.pause()
         first = before.ships[0]
-        assert list(app._notifications)[-1].message.startswith(f"Retired {first.name}")
+        assert every_toast(app)[-1].message.startswith(f"Retired {first.name}")
         table = app.screen.query_one(DataTable)
         assert table.row_count == len(before.ships)  # the others and Spare
         assert scenarios.scenario_detail(factory, scenario_id=battle) == closed
@@ -153,7 +154,7 @@ async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
-        assert list(app._notifications)[-1].message.startswith("Deleted Spare")
+        assert every_toast(app)[-1].message.startswith("Deleted Spare")
         await pilot.press("ctrl+z")
         await pilot.pause()
         ids = [s.id for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
@@ -183,7 +184,7 @@ async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_
         screen = await open_sheet(pilot)
         await pilot.press("g")
         await pilot.pause()
-        assert list(app._notifications)[-1].message.endswith(f"aboard {first.name}")
+        assert every_toast(app)[-1].message.endswith(f"aboard {first.name}")
         block = str(screen.query_one("#commander-block").render())
         assert f"aboard {first.name}" in block
         await pilot.press("escape")
@@ -214,7 +215,7 @@ async def test_ctrl_z_names_what_it_cannot_undo_and_undoes_the_older_change_when
         await open_sheet(pilot)
         await pilot.press("ctrl+z")
         await pilot.pause()
-        said = list(app._notifications)[-1].message
+        said = every_toast(app)[-1].message
         assert "Hostile" in said and "cannot be undone" in said
         assert "Press ctrl+z again to undo" in said and "Exeter" in said
         assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 10  # not yet

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from campaign_files import migrated_engine, open_sheet, press_to
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -30,7 +31,9 @@ from tracker.screens.record_sheet import (
 )
 from tracker.services import campaigns, demo, fleet, sheet
 
-PILOT = settings(max_examples=4, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PILOT = settings(
+    max_examples=examples(4), suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def sample(path: Path, seed: int = 3) -> tuple[TrackerApp, SessionFactory, int]:

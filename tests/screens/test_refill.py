@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -32,7 +33,7 @@ def _rows(drawn: list[tuple[str, int]]) -> list[tuple[str, list[Any]]]:
     return [(str(n), [Text(name), f"{left}/12"]) for n, (name, left) in enumerate(drawn)]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(first=ROWS, second=ROWS)
 async def test_the_same_rows_leave_the_table_as_it_is_and_others_fill_it_anew(
     first: list[tuple[str, int]], second: list[tuple[str, int]]

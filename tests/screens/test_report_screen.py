@@ -8,6 +8,7 @@ from pathlib import Path
 
 from campaign_files import press_to, sample_app
 from rich.console import Console, Group
+from toasts import every_toast
 
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.report import ReportScreen
@@ -39,7 +40,7 @@ async def test_each_report_opens_from_its_screen_and_shows_names_as_typed(tmp_pa
         # Still planned: the scenario screen says so and opens nothing.
         scenario = await press_to(pilot, "tab", "enter", screen=ScenarioScreen)
         await press_to(pilot, "a", screen=ScenarioScreen)
-        assert "closed" in str(list(app._notifications)[-1].message)
+        assert "closed" in str(every_toast(app)[-1].message)
         scenarios.start_scenario(factory, scenario_id=first.id)
         damage.record_hit(factory, request=damage.HitRequest(ship_id=marked, structure=2))
         scenarios.close_scenario(factory, scenario_id=first.id, outcome="[i]won[/i]")

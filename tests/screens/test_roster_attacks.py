@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from campaign_files import migrated_engine
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -22,7 +23,7 @@ from tracker.widgets.search_table import SearchTable
 DICE = st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=4, max_size=4)
 
 
-@settings(max_examples=50, derandomize=True)
+@settings(max_examples=examples(50), derandomize=True)
 @given(rows=st.dictionaries(st.sampled_from(list(ATTACK_LABELS)), DICE, min_size=1),
        seed=st.integers(0, 1000))  # fmt: skip
 def test_the_attack_rows_read_in_the_cards_order_whatever_order_they_are_stored_in(
@@ -35,7 +36,7 @@ def test_the_attack_rows_read_in_the_cards_order_whatever_order_they_are_stored_
     assert names == [SHORT[row] for row in ATTACK_LABELS if row in rows]
 
 
-@settings(max_examples=50, derandomize=True)
+@settings(max_examples=examples(50), derandomize=True)
 @given(held=st.lists(st.integers(0, 60), min_size=len(UNIT_COLUMNS), max_size=len(UNIT_COLUMNS)),
        room=st.integers(40, 200))  # fmt: skip
 def test_the_unit_columns_are_whole_while_they_fit_and_the_abilities_give_way_first(

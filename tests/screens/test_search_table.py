@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -55,7 +56,7 @@ async def _type(pilot: Any, text: str) -> None:
         await pilot.press(character)
 
 
-@settings(max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.too_slow])
 @given(names=st.lists(NAMES, min_size=1, max_size=8), query=QUERIES)
 def test_the_filter_keeps_the_rows_holding_the_typed_text_in_any_column(
     names: list[str], query: str
@@ -84,7 +85,7 @@ def test_the_filter_keeps_the_rows_holding_the_typed_text_in_any_column(
     asyncio.run(run())
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(points=st.lists(st.integers(-50, 500), min_size=1, max_size=12), as_text=st.booleans())
 def test_o_sorts_numbers_as_numbers_and_again_reverses(points: list[int], as_text: bool) -> None:
     rows = [(f"u{n}", [f"Unit {n}", "UK", Text(str(p)) if as_text else p])
@@ -181,7 +182,7 @@ class OwnKeyApp(App[None]):
         self.owned += 1
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(left=st.lists(st.integers(0, 30), min_size=1, max_size=10))
 def test_a_cell_shown_one_way_sorts_by_its_value_with_the_tables_own_sort_key(
     left: list[int],
@@ -226,7 +227,7 @@ async def test_widths_the_screen_sets_are_kept_through_a_sort_and_a_reload() -> 
         assert [column.width for column in table.ordered_columns] == [7, 11]
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(tracks=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 40)), min_size=1, max_size=10))
 def test_a_damage_track_written_now_over_max_sorts_by_what_is_left(
     tracks: list[tuple[int, int]],
@@ -246,7 +247,7 @@ def test_a_damage_track_written_now_over_max_sorts_by_what_is_left(
     asyncio.run(run())
 
 
-@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
 @given(names=st.lists(NAMES, max_size=4), query=st.none() | QUERIES)
 def test_an_empty_tables_placeholder_line_is_never_a_row_of_the_count(
     names: list[str], query: str | None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import migrated_engine
+from depth import examples
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from textual.screen import Screen
@@ -165,7 +166,7 @@ async def _views(app: TrackerApp, pilot: object, c: Campaign) -> tuple[str, list
 @pytest.mark.slow
 # One app run per example; no shrinking (each step is an app run): a failure prints its secrets.
 @settings(
-    max_examples=6,
+    max_examples=examples(6),
     derandomize=True,
     deadline=None,
     database=None,

@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 from campaign_files import real_campaign_file, run_main
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settle import settle
 from test_crash import Boom, logged
 from textual.app import App
 from textual.binding import Binding
+from toasts import every_toast
 
 from tracker import crash_log
 from tracker.app import TrackerApp
@@ -59,7 +61,7 @@ class ProbeApp(App[None]):
 
 
 def database_toasts(app: App[Any]) -> list[str]:
-    return [n.message for n in app._notifications if n.title == "Database"]
+    return [n.message for n in every_toast(app) if n.title == "Database"]
 
 
 async def test_a_call_runs_off_the_ui_thread_and_its_result_comes_back_on_it() -> None:
@@ -108,7 +110,7 @@ async def test_a_handler_of_any_name_has_its_database_trouble_said() -> None:
 PLAYERS = st.sampled_from([errors.InvalidInput, errors.NotFound, errors.ChangedElsewhere])
 
 
-@settings(derandomize=True, max_examples=15, deadline=None,
+@settings(derandomize=True, max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(kind=PLAYERS, text=st.text(min_size=1, max_size=30))
 async def test_the_players_errors_go_to_the_screens_handler(kind: type, text: str) -> None:
@@ -223,7 +225,7 @@ def test_a_programming_error_in_a_worker_writes_the_crash_log_and_exits_1(
     assert "in list_campaigns" in text and "Boom: a bug in the campaign list" in text
 
 
-@settings(max_examples=5, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(5), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(min_size=1, max_size=30))
 async def test_an_error_the_call_turns_reaches_the_screen_as_the_one_it_expects(text: str) -> None:
     class Exists(Exception):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from campaign_files import press_to, sample_app
+from depth import examples
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, Static
@@ -49,7 +50,8 @@ def refused_lines() -> st.SearchStrategy[tuple[str, str]]:
 
 
 @settings(
-    max_examples=1, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
+    max_examples=examples(1), deadline=None, derandomize=True, database=None,
+    phases=[Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
 )  # fmt: skip
 @given(lines=st.lists(refused_lines(), min_size=8, max_size=8))

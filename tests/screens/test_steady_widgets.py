@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -83,7 +84,7 @@ async def shown_after(kind: type[OptionList], names: list[str], rows: int, width
         return lines, counts
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(12), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(names=st.lists(NAMES, min_size=1, max_size=12), rows=st.integers(1, 6),
        width=st.integers(12, 39))  # fmt: skip
@@ -137,7 +138,7 @@ async def laid_out(kind: type[Static], texts: list[str]) -> tuple[list[str], int
         return shown, len(reflows)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(texts=st.lists(st.lists(NAMES, max_size=14).map("\n".join), min_size=1, max_size=4))
 def test_a_fixed_text_box_is_repainted_without_laying_out_the_screen(texts: list[str]) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 from campaign_files import sample_app
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, OptionList, Static
@@ -195,7 +196,7 @@ async def test_lines_are_kept_per_campaign_and_not_in_the_umpires_view(tmp_path:
         assert isinstance(umpire.screen, DamageEntryScreen) and umpire.screen.lines == []
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(lines=st.lists(st.sampled_from(["exeter s1", "ajax f2", "achilles fm+1", "s3"])
                       | st.integers(0, 150).map(lambda n: f"exeter s{n}"),

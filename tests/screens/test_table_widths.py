@@ -5,6 +5,7 @@ then, and kept the lines drawn before at the columns' old widths (the roster's m
 
 from __future__ import annotations
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
@@ -29,7 +30,7 @@ def shown(app: App[None]) -> str:
     return app.export_screenshot()
 
 
-@settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(8), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(headings=st.lists(LETTERS, min_size=1, max_size=3, unique=True), data=st.data())
 async def test_rows_drawn_before_the_table_measured_them_show_whole_once_it_has(
     headings: list[str], data: st.DataObject

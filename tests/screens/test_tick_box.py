@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
@@ -16,7 +17,7 @@ class Ticks(App[None]):
 
 
 @given(presses=st.integers(0, 4))
-@settings(max_examples=5)
+@settings(max_examples=examples(5))
 async def test_a_tick_box_shows_ticked_and_unticked_by_its_mark(presses: int) -> None:
     async with Ticks().run_test() as pilot:
         for box_id, start in (("#off", False), ("#on", True)):
@@ -36,7 +37,7 @@ class Picks(App[None]):
 
 
 @given(toggled=st.sets(st.integers(0, 2), max_size=3))
-@settings(max_examples=5)
+@settings(max_examples=examples(5))
 async def test_a_tick_list_shows_each_line_ticked_or_not_by_its_mark(toggled: set[int]) -> None:
     async with Picks().run_test() as pilot:
         picks = pilot.app.query_one(TickList)

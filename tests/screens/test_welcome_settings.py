@@ -9,6 +9,7 @@ from pathlib import Path
 
 from campaign_files import migrated_engine
 from textual.widgets import DataTable, Input, Select
+from toasts import every_toast
 
 from tracker import settings
 from tracker.app import TrackerApp
@@ -112,4 +113,4 @@ async def test_a_corrupt_settings_file_starts_with_the_defaults_and_a_warning(
         await pilot.pause()
         assert isinstance(app.screen, WelcomeScreen)
         assert app.theme == "textual-dark"
-        assert any("not valid JSON" in str(n.message) for n in app._notifications)
+        assert any("not valid JSON" in str(n.message) for n in every_toast(app))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -72,7 +73,7 @@ def _cards(factory: SessionFactory, points: list[int]) -> list[int]:
     return [by_name[f"Card {n}"] for n in range(len(points))]
 
 
-@settings(max_examples=20, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(20), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(points=st.lists(st.integers(1, 60), min_size=1, max_size=5))
 def test_cards_are_picked_at_the_fleets_budget_all_or_none(
@@ -115,7 +116,7 @@ CARD = (
 )
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(structure=st.integers(1, 40), damage=st.integers(0, 13))
 def test_a_changed_class_is_listed_and_applied_to_the_chosen_ship_only(
@@ -224,7 +225,7 @@ def battery_line(draw: st.DrawFn) -> tuple[str, tuple[int, str, str, str] | None
     return line, (guns, calibre, canonical, extra)
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(lines=st.lists(battery_line(), max_size=5))
 def test_a_ship_built_from_a_class_has_its_batteries_and_keeps_any_other_line_in_its_notes(

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -32,7 +33,7 @@ CLASSES = {"c1": C1, "bidi": BIDI, "format": OTHER_FORMAT}
 AROUND = st.text(st.sampled_from("Exeter Ajax 123[]/\\@=b'\"-"), max_size=12)
 
 SETTINGS = settings(
-    max_examples=25, deadline=None, derandomize=True, database=None,
+    max_examples=examples(25), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 

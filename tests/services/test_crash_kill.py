@@ -8,7 +8,8 @@ The parent kills it with SIGKILL at a random moment, then checks the file:
 imported campaign is there, an import is all there or not at all, and replaying the journal
 gives the ships as they are stored.
 
-TRACKER_CRASH_KILLS sets the number of kills (200 in the regular run; `make soak` runs 5,000).
+TRACKER_CRASH_KILLS sets the number of kills (200 at depth 1, see tests/depth.py; `make soak`
+runs 5,000).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from campaign_files import campaign_rows
+from depth import examples
 from service_helpers import replayed_states, ship_states
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
@@ -33,7 +35,7 @@ from tracker.services.damage import HitRequest
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
-KILLS = int(os.environ.get("TRACKER_CRASH_KILLS", "200"))
+KILLS = int(os.environ.get("TRACKER_CRASH_KILLS", examples(200)))
 SEED = int(os.environ.get("TRACKER_CRASH_SEED", "1940"))
 SECTORS = ("A1", "A2", "B1", "B2", "C3")
 

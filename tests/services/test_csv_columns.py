@@ -4,6 +4,7 @@ columns players use keeps importing, its columns in any order. On SQLite and Pos
 
 from __future__ import annotations
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -37,7 +38,7 @@ def test_a_counter_file_gives_the_counter_as_printed_never_the_damage_mines_did(
 
 
 SETTINGS = settings(
-    max_examples=12, deadline=None, derandomize=True, database=None,
+    max_examples=examples(12), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 # What a player's file gives besides a unit's name and type (the required ones), in its column.

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import Refused
@@ -31,7 +32,7 @@ from bench.generate import Sizes, generate  # noqa: E402
 
 # Derandomized, no database, no deadline: the "tracker" profile of tests/conftest.py.
 SLOW = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-SETTINGS = settings(max_examples=4, suppress_health_check=SLOW)
+SETTINGS = settings(max_examples=examples(4), suppress_health_check=SLOW)
 NUMBERS = itertools.count()
 
 
@@ -209,7 +210,7 @@ VALUES = st.one_of(
 )  # fmt: skip
 
 
-@settings(max_examples=100, suppress_health_check=SLOW)
+@settings(max_examples=examples(100), suppress_health_check=SLOW)
 @given(data=st.data(), value=VALUES)
 def test_a_row_line_read_from_the_file_is_checked_as_the_careful_reader_checks_it(
     generated: dict[str, Any], tmp_path: Path, data: st.DataObject, value: Any

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from campaign_files import full_sample_campaign, migrated_engine
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import SQLModel
@@ -55,7 +56,7 @@ def test_the_words_are_the_players_words() -> None:
 
 @pytest.mark.parametrize(("table", "key", "words"), DECLARED, ids=lambda x: str(x)[:20])
 @settings(
-    max_examples=8, deadline=None, derandomize=True, database=None,
+    max_examples=examples(8), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 # As short as a column of words is narrow: a longer one is refused for its length first.

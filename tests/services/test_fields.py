@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -28,7 +29,7 @@ _junk = (
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda model: model.__name__)
-@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(150), deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_every_refusal_names_a_field_in_the_players_words(
     model: type[BaseModel], data: st.DataObject
@@ -46,7 +47,7 @@ def test_every_refusal_names_a_field_in_the_players_words(
             assert message and message[0].islower() and "pydantic" not in message
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
 @given(guns=st.integers(-(2**31), 2**31 - 1), notes=st.text(max_size=500))
 def test_a_stored_row_out_of_todays_bounds_is_read_as_stored(guns: int, notes: str) -> None:
     row = Battery(id=1, ship_id=1, mount="turret", guns=guns, notes=notes, version=3)

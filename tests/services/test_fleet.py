@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import (
@@ -418,7 +419,7 @@ def test_delete_ship_removes_it_and_its_batteries_and_undo_puts_them_back(
     assert [s.id for s in _ships(factory)] == [achilles]
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(
     speed=st.integers(0, 60),
@@ -751,7 +752,7 @@ _fields = st.builds(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields=_fields)
 def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, fields: ShipFields

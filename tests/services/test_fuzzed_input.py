@@ -29,6 +29,7 @@ from typing import Any, cast
 
 import pytest
 from campaign_files import PASSPHRASE, full_sample_campaign
+from depth import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from service_helpers import Snapshot, pg_copied, pg_copy
@@ -664,7 +665,8 @@ CALLS = [
 ]
 # fmt: on
 
-# Examples per test on SQLite; PostgreSQL runs half as many (its round trips are slower).
+# Examples per test on SQLite at depth 1 (tests/depth.py); PostgreSQL runs half as many (its
+# round trips are slower).
 # Deriving a key from a passphrase (scrypt) takes a noticeable moment: fewer examples there.
 # TRACKER_FUZZ_SCALE=20 runs twenty times as many, for a deeper search by hand.
 SCALE = int(os.environ.get("TRACKER_FUZZ_SCALE", "1"))
@@ -680,7 +682,7 @@ def run_examples(body: Callable[[st.DataObject], None], base: int, backend: str)
     """
 
     @settings(
-        max_examples=max(1, base * SCALE // (2 if backend == "postgresql" else 1)),
+        max_examples=max(1, examples(base * SCALE) // (2 if backend == "postgresql" else 1)),
         deadline=None, derandomize=True, database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )  # fmt: skip

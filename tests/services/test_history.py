@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from service_helpers import (
@@ -521,7 +522,7 @@ def _run(factory: SessionFactory, campaign_id: int, ships: list[int], op: tuple[
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

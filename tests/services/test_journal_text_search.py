@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import string
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -32,7 +33,9 @@ def test_the_text_search_matches_what_was_typed_literally(
         session.commit()
         ours = {entry.id for entry in entries}
 
-    @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(needle=NEEDLE)
     def check(needle: str) -> None:
         found = history.list_entries(factory, campaign_id=world.campaign_id, search=needle)

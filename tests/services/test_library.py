@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, event, text
@@ -23,7 +24,7 @@ from tracker.services import library
 from tracker.services.errors import InvalidInput
 
 SETTINGS = settings(
-    max_examples=25, deadline=None, derandomize=True, database=None,
+    max_examples=examples(25), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 NATIONS = ("Germany", "Britain", "Japan", "Italia", "Österreich")

@@ -5,6 +5,7 @@ other way round; a card holds what a real card prints (plain aircraft, abilities
 from __future__ import annotations
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -15,7 +16,7 @@ from tracker.models.roster import UnitCreate
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
 # (library model, its field, the ship's or unit's model, the field it takes the bound from)
 SHARED = [
     (ShipClassCreate, "size_modifier", ShipCreate, "size_modifier"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
@@ -27,7 +28,7 @@ def _empty(factory: SessionFactory) -> None:
         session.connection().execute(text("DELETE FROM unitcard"))
 
 
-@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(count=st.integers(1, 130), json_file=st.booleans())
 def test_progress_is_told_now_and_then_and_at_the_last_row_once_it_is_written(
     factory: SessionFactory, count: int, json_file: bool

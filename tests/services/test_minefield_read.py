@@ -8,6 +8,7 @@ import json
 from itertools import count
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -79,7 +80,7 @@ def _ledger(
 
 
 SETTINGS = settings(
-    max_examples=30, deadline=None, derandomize=True, database=None,
+    max_examples=examples(30), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 

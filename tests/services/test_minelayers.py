@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import Refused, World
@@ -62,7 +63,7 @@ def test_a_unit_that_is_no_submarine_lays_no_minefield(
     refused(_sow(factory, world, laid_by="submarine", layer_unit_id=unit), "layer")
 
 
-@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(10), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(laid_by=st.sampled_from(["surface", "aircraft", "zeppelin", ""]))
 def test_a_submarine_lays_only_as_a_submarine(
     factory: SessionFactory, world: World, refused: Refused, laid_by: str

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import (
@@ -1337,7 +1338,7 @@ def test_mines_drift_stamped_with_its_turn_and_once_per_turn(
     assert _field(factory, drifting).path == ("turn 1: A | B → B | C", "turn 2: B | C → C | D")
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     naval=st.integers(0, 4),
     land=st.integers(0, 4),

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from make_revision_files import (
@@ -91,7 +92,7 @@ def test_a_kept_export_imports_as_its_kept_file_upgraded(
 
 
 SETTINGS = settings(
-    max_examples=10, deadline=None, derandomize=True, database=None,
+    max_examples=examples(10), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 # A revision no migration of this tracker makes: a newer tracker's, whatever its name.

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from string import ascii_letters
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -34,7 +35,7 @@ def test_the_sheets_table_of_ships_names_each_field_by_its_printed_label(
 
 
 @settings(
-    max_examples=10, deadline=None, derandomize=True, database=None,
+    max_examples=examples(10), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 @given(key=st.sampled_from(printing.TABLED), label=LABEL)

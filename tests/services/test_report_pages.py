@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from service_helpers import World, fresh_factory
 from test_print_render import CHROMIUM, _chromium, assert_not_blank, finish
@@ -149,7 +150,7 @@ def test_no_service_record_or_plot_is_split(rendered: Rendered) -> None:
 # --- secrets ------------------------------------------------------------------------------------
 
 
-@settings(max_examples=5)
+@settings(max_examples=examples(5))
 @given(sides=SIDES_SECRETS)
 def test_a_sides_page_holds_none_of_the_other_sides_secrets(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, sides: Pair

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from service_helpers import Refused, World, fresh_factory
@@ -368,7 +369,7 @@ def assert_secrets(secrets: Sequence[str], *, owned: Sequence[str], others: Sequ
         assert not any(secret in text for text in others), secret
 
 
-@settings(max_examples=6)
+@settings(max_examples=examples(6))
 @given(sides=SIDES_SECRETS)
 def test_a_sides_report_holds_its_own_secrets_and_none_of_the_other_sides(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, sides: Pair

@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import col, select
@@ -23,7 +24,7 @@ from tracker.services.roster import SearchParty, UnitFields
 PASS = "wolfpack42"
 FOUND = SearchParty(searcher="patrol_bomber")  # 4+: a roll of 6 always finds
 GENERATED = settings(
-    max_examples=25, deadline=None, derandomize=True, database=None,
+    max_examples=examples(25), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import Refused, World
@@ -19,7 +20,7 @@ from tracker.services.errors import ChangedElsewhere
 
 # Nothing is written by a refused edit, so one database serves every example.
 STALE = settings(
-    max_examples=15, deadline=None, derandomize=True, database=None,
+    max_examples=examples(15), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
 _notes = st.text(st.characters(codec="utf-8", categories=("L", "N", "Zs")), max_size=30)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from tracker.services import campaigns, rule_tables
 from tracker.services.rule_tables import RuleRow, RuleTable
 
 GENERATED = settings(
-    max_examples=15, deadline=None, derandomize=True, database=None,
+    max_examples=examples(15), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 NAMES = itertools.count()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import fresh_factory, save_table
@@ -117,7 +118,7 @@ def test_only_ships_taking_part_can_be_hit_while_a_scenario_is_in_play(
     assert _state(factory, rp["Ajax"]) == (8, 8)
 
 
-@settings(max_examples=8, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(8), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(sample=st.booleans(), lost=st.integers(1, 3))
 def test_one_rule_for_hits_before_the_first_scenario_begins_in_every_campaign(
@@ -149,7 +150,7 @@ def test_one_rule_for_hits_before_the_first_scenario_begins_in_every_campaign(
             _hit(factory, pick.id, structure=1)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(speed=st.integers(0, 40), loss=st.integers(1, 12), in_port=st.booleans())
 def test_clearing_a_critical_that_cut_the_speed_gives_the_knots_back_in_play_or_in_port(
@@ -376,7 +377,7 @@ def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
     ]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
 @given(name=st.text(min_size=1, max_size=80), position=st.integers(1, 999))
 def test_a_closed_scenario_s_backup_is_named_for_the_campaign_and_the_scenario_number(
     name: str, position: int

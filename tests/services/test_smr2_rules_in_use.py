@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import (
@@ -80,7 +81,7 @@ def test_smr2_3_2_transferred_crew_keeps_its_reduction_and_takes_no_other(
     assert alpha is not None and alpha.modifier_now == -1
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     old=st.integers(1, 5),
     new=st.integers(1, 5),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -18,7 +19,7 @@ from tracker.services.errors import InvalidInput
 from tracker.services.text_files import CP1252, decode
 
 SETTINGS = settings(
-    max_examples=30, deadline=None, derandomize=True, database=None,
+    max_examples=examples(30), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 # Accented letters cp1252 writes as one byte from 0xC0 up: as cp1252 they never form a UTF-8

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
@@ -17,7 +18,7 @@ from tracker.services import building, library, roster
 from tracker.services.building import Ability
 
 SETTINGS = settings(
-    max_examples=15, deadline=None, derandomize=True, database=None,
+    max_examples=examples(15), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
 # Words a card's text holds, markup and all: shown as typed, never read as markup.
