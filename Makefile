@@ -45,10 +45,14 @@ contracts: $(DEV_STAMP)
 # Bytecode is kept even where PYTHONDONTWRITEBYTECODE is set: without it every worker, and every
 # tracker process a test starts, compiles the sources again and pytest rewrites the asserts of
 # every test module again (about 6 s of CPU per worker). It goes to __pycache__, ignored by git.
+# TEST_DEPTH scales the generated examples of every property test and the crash test's kills
+# (tests/depth.py): 0.5 here keeps the suite within its minutes on two cores, every test still
+# run; `make test TEST_DEPTH=1` draws every example the tests declare.
 TEST_WORKERS ?= 2
+TEST_DEPTH ?= 0.5
 PYTEST_ARGS ?=
 pytest: $(DEV_STAMP)
-	env -u PYTHONDONTWRITEBYTECODE \
+	env -u PYTHONDONTWRITEBYTECODE TRACKER_TEST_DEPTH=$(TEST_DEPTH) \
 	TRACKER_TEST_PG_CLUSTERS=$(TEST_WORKERS) $(BIN)/python tests/pg_cluster.py \
 		$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
@@ -72,7 +76,11 @@ system-deps:
 			--no-install-recommends chromium poppler-utils postgresql; \
 	fi
 
-test: system-deps lint typecheck contracts pytest wheel-check
+# The checks run beside the tests (the tests keep both cores busy for minutes; the checks and the
+# wheel are a minute of waiting between them), their output interleaved line by line. Any of
+# them failing fails `make test`.
+test: system-deps $(DEV_STAMP)
+	$(MAKE) --no-print-directory -j5 --output-sync=line lint typecheck contracts pytest wheel-check
 
 # The crash test at length: 5,000 SIGKILLs of a process changing a campaign file (20-40 min).
 SOAK_KILLS ?= 5000
