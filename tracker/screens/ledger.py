@@ -39,7 +39,8 @@ from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
+from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
+from tracker.widgets.tables import refill
 from tracker.widgets.tones import ALERT, CAUTION, ERROR, NOTICE, SECRET, toned
 
 STATUS_STYLE = {
@@ -270,14 +271,12 @@ class LedgerScreen(OwnerViewScreen):
                                                          "air") + ".", style="dim")]  # fmt: skip
         self.query_one("#minefield-table", SearchTable).show(rows, empty=empty)
         self._show_detail()
-        counters = self.query_one("#counter-table", DataTable)
-        counters.clear()
-        for item in view.counters:
-            counters.add_row(*counter_row(item))
-        if not view.counters:
-            counters.add_row(Text("No ship has a Second World War at Sea counter yet" +
-                                  self.hint(": u on a record sheet enters one") + ".",
-                                  style="dim"))  # fmt: skip
+        # Refilled, not cleared and added to: a thousand ships' counters are built as the
+        # player scrolls to them, and the cursor stays on its ship through a reload.
+        counters = [(str(item.ship_id), counter_row(item)) for item in view.counters]
+        none = Text("No ship has a Second World War at Sea counter yet" +
+                    self.hint(": u on a record sheet enters one") + ".", style="dim")  # fmt: skip
+        refill(self.query_one("#counter-table", DataTable), counters or [(EMPTY_KEY, [none])])
 
     def _show_detail(self) -> None:
         field = self._field(quiet=True)
