@@ -165,3 +165,28 @@ async def test_scrolling_builds_the_rows_it_brings_into_sight() -> None:
         assert table.scroll_y == 200
         assert table.row_count >= 200 + table.size.height
         assert table.row_count < 300
+
+
+class ShortTable(App[None]):
+    CSS = "PlainTable { height: 8; }"
+
+    def compose(self) -> ComposeResult:
+        yield PlainTable(cursor_type="row")
+
+    def on_mount(self) -> None:
+        self.query_one(PlainTable).add_columns("Marker", "Identity")
+
+
+async def test_a_table_shorter_than_the_terminal_builds_its_own_height_and_more_when_taller() -> (
+    None
+):
+    app = ShortTable()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.query_one(PlainTable)
+        refill(table, Markers.marker_rows(300))  # the rows read once the screen is laid out
+        await pilot.pause()
+        assert table.size.height == 8 and table.row_count == 8
+        table.styles.height = 20
+        await pilot.pause()
+        assert table.size.height == 20 and 20 <= table.row_count < 300

@@ -10,6 +10,7 @@ from typing import Any, Self
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.widgets import DataTable
@@ -78,8 +79,12 @@ class PlainTable(DataTable[Any]):
         self._build(self.rows_held)
 
     def _screenful(self) -> int:
-        """More rows than the table can show at once (the terminal's height bounds it)."""
-        return max(self.app.size.height, self.size.height, 1)
+        """As many rows as the table shows at once: its height once laid out, or the
+        terminal's, which bounds a table sized by its rows."""
+        height = self.styles.height
+        if self.size.height and height is not None and not height.is_auto:
+            return self.size.height
+        return max(self.app.size.height, 1)
 
     def _build(self, rows: int) -> None:
         if self._building:
@@ -123,7 +128,11 @@ class PlainTable(DataTable[Any]):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        self.build_to(int(new_value) + self.size.height)
+        self._build(int(new_value) + self.size.height)  # the rows scrolled into sight
+
+    def _on_resize(self, _: events.Resize) -> None:  # (DataTable's runs too, as Textual calls
+        # each class's): a taller table builds the rows it now shows.
+        self._build(int(self.scroll_y) + self.size.height)
 
     def action_page_down(self) -> None:
         self.build_to(self.cursor_row + self._screenful())
