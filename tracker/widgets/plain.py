@@ -5,7 +5,7 @@ them as the player comes near them (PlainTable.add_rows_later)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Self
 
 from rich.cells import cell_len
@@ -61,10 +61,9 @@ class PlainTable(DataTable[Any]):
     ) -> None:
         """Rows after the last one, each with its key: those up to a screenful past row
         `showing` built at once, the rest as the player comes near them."""
-        rows = list(rows)
-        self._fit_columns(rows)
         self._later.extend(rows)
         self._build(showing + self._screenful())
+        self._fit_columns(self._later)  # (Textual measures those built)
         self._require_update_dimensions = True
         self.check_idle()
 
@@ -97,7 +96,7 @@ class PlainTable(DataTable[Any]):
         finally:
             self._building = False
 
-    def _fit_columns(self, rows: Sequence[tuple[str | None, Sequence[Any]]]) -> None:
+    def _fit_columns(self, rows: Collection[tuple[str | None, Sequence[Any]]]) -> None:
         """Each column that fits its cells as wide as those of rows not built yet too, as
         Textual makes it once it has measured them: the columns do not widen as they come."""
         for at, column in enumerate(self.ordered_columns):
