@@ -39,13 +39,18 @@ from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
+from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable, SortAs
+from tracker.widgets.tables import refill
 from tracker.widgets.tones import ALERT, CAUTION, ERROR, NOTICE, SECRET, toned
 
 STATUS_STYLE = {
     "sowing": CAUTION, "active": ALERT, "scattered": "dim", "swept": "dim",
     "expended": "dim",
 }  # fmt: skip
+
+
+MINEFIELD_COLUMNS = (("#", 3), ("Owner", 12), ("Where", 24), ("Here", 4), ("Status", 9),
+                     ("Laid by", 20), ("Turns", 5), ("Anchor", 8), ("Notes", 10))  # fmt: skip
 
 
 def plural(count: int, noun: str) -> str:
@@ -68,7 +73,7 @@ def minefield_row(field: MinefieldView) -> list[Any]:
     if field.secret and not field.hidden:
         where.append(" (secret)", style=SECRET)
     return [
-        f"#{field.id}", Text(field.side_name), where,
+        SortAs(f"#{field.id}", field.id), Text(field.side_name), where,
         "" if field.hidden else str(field.count_here),
         Text(field.status, style=STATUS_STYLE.get(field.status, "")),
         Text("?" if field.hidden else laid, overflow="ellipsis", no_wrap=True),
@@ -205,9 +210,7 @@ class LedgerScreen(OwnerViewScreen):
 
     def on_mount(self) -> None:
         fields = self.query_one("#minefield-table", DataTable)
-        for label, width in (("#", 3), ("Owner", 12), ("Where", 24), ("Here", 4),
-                             ("Status", 9), ("Laid by", 20), ("Turns", 5), ("Anchor", 8),
-                             ("Notes", 10)):  # fmt: skip
+        for label, width in MINEFIELD_COLUMNS:
             fields.add_column(label, width=width)
         counters = self.query_one("#counter-table", DataTable)
         for label, width in (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6),
@@ -268,16 +271,19 @@ class LedgerScreen(OwnerViewScreen):
         rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
         empty = ["", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
                                                          "air") + ".", style="dim")]  # fmt: skip
-        self.query_one("#minefield-table", SearchTable).show(rows, empty=empty)
+        table = self.query_one("#minefield-table", SearchTable)
+        # The # column as wide as the longest number: "#286" was cut to "#28".
+        widths = [width for _, width in MINEFIELD_COLUMNS]
+        widths[0] = max([widths[0], *(len(f"#{field.id}") for field in view.minefields)])
+        table.set_widths(widths)
+        table.show(rows, empty=empty)
         self._show_detail()
-        counters = self.query_one("#counter-table", DataTable)
-        counters.clear()
-        for item in view.counters:
-            counters.add_row(*counter_row(item))
-        if not view.counters:
-            counters.add_row(Text("No ship has a Second World War at Sea counter yet" +
-                                  self.hint(": u on a record sheet enters one") + ".",
-                                  style="dim"))  # fmt: skip
+        # Refilled, not cleared and added to: a thousand ships' counters are built as the
+        # player scrolls to them, and the cursor stays on its ship through a reload.
+        counters = [(str(item.ship_id), counter_row(item)) for item in view.counters]
+        none = Text("No ship has a Second World War at Sea counter yet" +
+                    self.hint(": u on a record sheet enters one") + ".", style="dim")  # fmt: skip
+        refill(self.query_one("#counter-table", DataTable), counters or [(EMPTY_KEY, [none])])
 
     def _show_detail(self) -> None:
         field = self._field(quiet=True)

@@ -362,11 +362,16 @@ def roster(
                     real=bool(note["real"]) if note else None,
                 )
             )  # fmt: skip
+        # Each unit's markers' states, gathered in one pass (each unit looking through every
+        # marker made a large roster's read grow with units times markers).
+        states: dict[int | None, set[str]] = {}
+        for marker in markers:
+            states.setdefault(marker.unit_id, set()).add(marker.state)
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         scenario = journal.current_scenario(session, campaign.id or 0)
         return Roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
-            units=tuple(_unit_view(unit, owner, markers) for unit in units),
+            units=tuple(_unit_view(unit, owner, states.get(unit.id, set())) for unit in units),
             markers=tuple(views),
             points=fleet_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
@@ -375,8 +380,8 @@ def roster(
         )  # fmt: skip
 
 
-def _unit_view(unit: WasUnit, owner: bool, markers: Sequence[SubMarker]) -> UnitView:
-    states = {marker.state for marker in markers if marker.unit_id == unit.id}
+def _unit_view(unit: WasUnit, owner: bool, states: set[str]) -> UnitView:
+    """A unit as the viewer may see it; `states` are its markers' states."""
     viewer = visibility.Viewer.OWNER if owner else visibility.Viewer.OPPONENT
     revealed = not visibility.concealed_unit(unit.unit_type, states, destroyed=_destroyed(unit))
     damage = visibility.shown("wasunit", "damage", unit.damage, viewer=viewer, own=owner,

@@ -1,12 +1,18 @@
 """Widgets' text shown as typed: a str given to a DataTable, a Select or a SelectionList is
-read as markup by Textual, and these show names players typed."""
+read as markup by Textual, and these show names players typed. Tables of hundreds of rows build
+them as the player comes near them (PlainTable.add_rows_later)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections import deque
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, Self
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
+from textual.coordinate import Coordinate
+from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
@@ -22,10 +28,134 @@ def plain_options(options: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     return [(plain(prompt), value) for prompt, value in options]
 
 
+def shown_width(cell: Any) -> int:
+    """The cells a table cell's widest line takes on screen, as the table measures it."""
+    text = cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
+    return max(cell_len(line) for line in text.split("\n"))
+
+
 class PlainTable(DataTable[Any]):
     """DataTable parses markup in a str cell (Text.from_markup), so a ship named `Crash[/]`
     would break a table and one named `[u]` would show empty: every str given here is
-    shown as typed. Styles come in as Text, as they always did."""
+    shown as typed. Styles come in as Text, as they always did.
+
+    Rows given to `add_rows_later` are built a screenful at a time as the cursor or the scroll
+    comes near them: Textual builds and measures every row it is given at once, which made a
+    screen of a thousand rows open twice as slowly as one of ten. The table's scrollbar, End,
+    page down and ctrl+end count the rows not built yet; `rows_held` counts them all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: deque[tuple[str | None, Sequence[Any]]] = deque()
+        self._building = False
+
+    # -- rows built as the player comes near them --------------------------------------------
+
+    @property
+    def rows_held(self) -> int:
+        """Every row the table holds: those built and those it builds when they are neared."""
+        return self.row_count + len(self._later)
+
+    def add_rows_later(
+        self, rows: Iterable[tuple[str | None, Sequence[Any]]], *, showing: int = 0
+    ) -> None:
+        """Rows after the last one, each with its key: those up to a screenful past row
+        `showing` built at once, the rest as the player comes near them."""
+        self._later.extend(rows)
+        self._build(showing + self._screenful())
+        self._fit_columns(self._later)  # (Textual measures those built)
+        self._require_update_dimensions = True
+        self.check_idle()
+
+    def build_to(self, row: int) -> None:
+        """Row `row` built and, when it comes within a screenful of the last row built,
+        another screenful past it."""
+        screenful = self._screenful()
+        if self._later and row + screenful > self.row_count:
+            self._build(row + 2 * screenful)
+
+    def build_all(self) -> None:
+        self._build(self.rows_held)
+
+    def _screenful(self) -> int:
+        """As many rows as the table shows at once: its height once laid out, or the
+        terminal's, which bounds a table sized by its rows."""
+        height = self.styles.height
+        if self.size.height and height is not None and not height.is_auto:
+            return self.size.height
+        return max(self.app.size.height, 1)
+
+    def _build(self, rows: int) -> None:
+        if self._building:
+            return
+        self._building = True
+        try:
+            while self._later and self.row_count < rows:
+                key, cells = self._later.popleft()
+                self.add_row(*cells, key=key)
+        finally:
+            self._building = False
+
+    def _fit_columns(self, rows: Collection[tuple[str | None, Sequence[Any]]]) -> None:
+        """Each column that fits its cells as wide as those of rows not built yet too, as
+        Textual makes it once it has measured them: the columns do not widen as they come."""
+        for at, column in enumerate(self.ordered_columns):
+            if column.auto_width:
+                widest = max((shown_width(cells[at]) for _, cells in rows if at < len(cells)),
+                             default=0)  # fmt: skip
+                column.content_width = max(column.content_width, widest)
+
+    def clear(self, columns: bool = False) -> Self:
+        self._later.clear()
+        return super().clear(columns)
+
+    def validate_cursor_coordinate(self, value: Coordinate) -> Coordinate:
+        self.build_to(value.row)
+        return super().validate_cursor_coordinate(value)
+
+    def move_cursor(
+        self,
+        *,
+        row: int | None = None,
+        column: int | None = None,
+        animate: bool = False,
+        scroll: bool = True,
+    ) -> None:
+        if row is not None:  # built before Textual decides how to scroll to it
+            self.build_to(row)
+        super().move_cursor(row=row, column=column, animate=animate, scroll=scroll)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._build(int(new_value) + self.size.height)  # the rows scrolled into sight
+
+    def _on_resize(self, _: events.Resize) -> None:  # (DataTable's runs too, as Textual calls
+        # each class's): a taller table builds the rows it now shows.
+        self._build(int(self.scroll_y) + self.size.height)
+
+    def action_page_down(self) -> None:
+        self.build_to(self.cursor_row + self._screenful())
+        super().action_page_down()
+
+    def action_scroll_bottom(self) -> None:
+        self.build_all()
+        super().action_scroll_bottom()
+
+    def action_scroll_end(self) -> None:
+        """End: the last row, in a table whose cursor is a row (Textual's scrolls right)."""
+        if self.cursor_type == "row" and self.show_cursor:
+            self.action_scroll_bottom()
+        else:
+            super().action_scroll_end()
+
+    def action_scroll_home(self) -> None:
+        """Home: the first row, in a table whose cursor is a row (Textual's scrolls left)."""
+        if self.cursor_type == "row" and self.show_cursor:
+            self.action_scroll_top()
+        else:
+            super().action_scroll_home()
+
+    # -- every str shown as typed ----------------------------------------------------------
 
     def add_column(
         self,
@@ -46,6 +176,8 @@ class PlainTable(DataTable[Any]):
         key: str | None = None,
         label: Any = None,
     ) -> RowKey:
+        if self._later and not self._building:  # after every row given before it
+            self.build_all()
         wrap = height != 1  # as DataTable's own formatter decides
         texts = (plain(cell, wrap=wrap) for cell in cells)
         return super().add_row(*texts, height=height, key=key, label=plain(label, wrap=True))
@@ -67,5 +199,8 @@ class PlainTable(DataTable[Any]):
         table then showed at the new widths ("conce" for "concealed") until something else
         repainted it. Those lines are dropped here, so it is drawn again as measured."""
         super()._update_dimensions(new_rows)
+        if self._later:  # the rows not built yet are one line each (add_rows_later's callers)
+            width, height = self.virtual_size
+            self.virtual_size = Size(width, height + len(self._later))
         self._clear_caches()
         self.refresh()

@@ -76,28 +76,43 @@ def search_keys(sort: str = "o") -> list[tuple[str, str]]:
 SEARCH_KEYS = search_keys()
 
 
-@dataclass(frozen=True)
 class _Row:
-    key: str
-    cells: tuple[Any, ...]
-    texts: tuple[str, ...]  # case-folded, for the filter
-    keys: tuple[tuple[int, float, str], ...]  # one sort key per cell
-    blank: tuple[bool, ...]
+    """A row as given, and what the filter and the sort read of it, each worked out when it is
+    first asked for: a thousand rows' texts and sort keys made on opening cost about as much as
+    building the rows, and most tables are opened without a filter or a sort."""
+
+    __slots__ = ("_sorts", "_texts", "also", "cells", "given", "key")
+
+    def __init__(self, key: str, given: Sequence[Any], also: str = "") -> None:
+        self.key = key
+        self.given = tuple(given)
+        self.cells = tuple(cell.shown if isinstance(cell, SortAs) else cell for cell in given)
+        self.also = also
+        self._texts: tuple[str, ...] | None = None
+        self._sorts: dict[int, tuple[bool, tuple[int, float, str]]] = {}
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Each cell's text and the `also` text, case-folded, for the filter."""
+        if self._texts is None:
+            texts = (*(cell_text(cell) for cell in self.cells), self.also)
+            self._texts = tuple(text.casefold() for text in texts)
+        return self._texts
+
+    def sorted_as(self, column: int) -> tuple[bool, tuple[int, float, str]]:
+        """Whether the row's cell in `column` is blank (or missing), and its sort key."""
+        if column not in self._sorts:
+            if column >= len(self.cells):
+                self._sorts[column] = (True, (1, 0.0, ""))
+            else:
+                cell = self.given[column]
+                blank = cell_text(self.cells[column]).strip() in BLANKS
+                value = cell.value if isinstance(cell, SortAs) else cell
+                self._sorts[column] = (blank, sort_key(value))
+        return self._sorts[column]
 
 
 EMPTY_KEY = "none"  # the key of an empty table's placeholder line: no row's own
-
-
-def _row(key: str, cells: Sequence[Any], also: str = "") -> _Row:
-    shown = tuple(cell.shown if isinstance(cell, SortAs) else cell for cell in cells)
-    texts = tuple(cell_text(cell) for cell in shown)
-    return _Row(
-        key,
-        shown,
-        tuple(text.casefold() for text in (*texts, also)),
-        tuple(sort_key(cell.value if isinstance(cell, SortAs) else cell) for cell in cells),
-        tuple(text.strip() in BLANKS for text in texts),
-    )
 
 
 class SearchTable(PlainTable):
@@ -147,7 +162,7 @@ class SearchTable(PlainTable):
         its columns do not show). `empty` is the line drawn while the table holds no row
         ("No minefield yet"): a placeholder, never counted, filtered or sorted."""
         also = also or {}
-        self._rows = [_row(key, cells, also.get(key, "")) for key, cells in rows]
+        self._rows = [_Row(key, cells, also.get(key, "")) for key, cells in rows]
         self._empty = None if empty is None else tuple(empty)
         self._apply()
 
@@ -266,13 +281,14 @@ class SearchTable(PlainTable):
     # -- drawing ------------------------------------------------------------------------------
 
     def _ordered(self) -> list[_Row]:
-        rows = [row for row in self._rows if matches(self.query_text, row.texts)]
+        query = self.query_text
+        rows = [row for row in self._rows if matches(query, row.texts)] if query else self._rows
         column = self.sorted_by
         if column is None or column >= len(self.columns):
-            return rows
-        values = [row for row in rows if column < len(row.cells) and not row.blank[column]]
-        blanks = [row for row in rows if column >= len(row.cells) or row.blank[column]]
-        values.sort(key=lambda row: row.keys[column], reverse=self.descending)
+            return list(rows)
+        values = [row for row in rows if not row.sorted_as(column)[0]]
+        blanks = [row for row in rows if row.sorted_as(column)[0]]
+        values.sort(key=lambda row: row.sorted_as(column)[1], reverse=self.descending)
         return values + blanks
 
     def _apply(self) -> None:

@@ -10,6 +10,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
+from tracker.widgets.plain import PlainTable
+
 CELL_PADDING = 2  # one cell each side of every column
 
 # The rows each table was last filled with by refill (its only filler).
@@ -47,10 +49,12 @@ def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> 
 
     A key of the row's own thing (a marker's id) follows it wherever it lands after the reload;
     when that row is gone, the cursor stays at the same height, so the next key never acts on
-    a row the player did not choose.
+    a row the player did not choose. A PlainTable builds the rows around the cursor's and
+    the rest as the player comes near them.
     """
     given = [(key, tuple(cells)) for key, cells in rows]
-    if _SHOWN.get(table) == given and table.row_count == len(given):
+    held = table.rows_held if isinstance(table, PlainTable) else table.row_count
+    if _SHOWN.get(table) == given and held == len(given):
         # The same rows again (a reload that found nothing new): left as they are, not
         # cleared and added back, which drew the columns at their headings' widths until
         # the table had measured the rows again.
@@ -60,10 +64,12 @@ def refill(table: DataTable[Any], rows: Iterable[tuple[str, Sequence[Any]]]) -> 
     if table.row_count and index >= 0:
         before = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
     table.clear()
-    keys = []
-    for key, cells in given:
-        table.add_row(*cells, key=key)
-        keys.append(key)
+    keys = [key for key, _ in given]
     target = keys.index(before) if before in keys else min(max(index, 0), len(keys) - 1)
+    if isinstance(table, PlainTable):
+        table.add_rows_later(given, showing=target)
+    else:
+        for key, cells in given:
+            table.add_row(*cells, key=key)
     if keys and target != table.cursor_row:  # clear() put it on the first row
         table.move_cursor(row=target, animate=False)
