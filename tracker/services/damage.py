@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Select, Table, bindparam, update
 from sqlalchemy import select as sql_select
 from sqlalchemy.orm.exc import StaleDataError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, case, col, literal, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
 from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
@@ -124,24 +124,35 @@ def find_ships(
     the campaign's ships it is."""  # fmt: skip
     if beyond_ids(campaign_id):
         return []
+    if beyond_ids(first):
+        first = None  # no ship's: none comes first
+    # Columns, not Ship objects: this runs on every keystroke, over every ship.
+    listed = (
+        select(*_PICK_COLUMNS)
+        .join(Side, col(Ship.side_id) == col(Side.id))
+        .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
+        .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
+    )
+    blank = not query.strip()
+    if blank:
+        # Every ship matches an empty line: the database puts them in the finder's order (the
+        # ship given, then afloat before sunk, each in the order added) and reads only those
+        # listed, not the whole campaign's (on each opening of damage entry, and after a hit).
+        given = case((col(Ship.id) == first, 0), else_=1) if first is not None else literal(1)
+        listed = listed.order_by(given, col(Ship.sunk), col(Ship.id)).limit(limit)
+    else:
+        listed = listed.order_by(col(Ship.id))
     with session_scope(factory) as session:
-        # Columns, not Ship objects: this runs on every keystroke, over every ship.
-        rows = session.exec(
-            select(*_PICK_COLUMNS)
-            .join(Side, col(Ship.side_id) == col(Side.id))
-            .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
-            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
-            .order_by(col(Ship.id))
-        ).all()
-    order = rank_names(query, [row[1] for row in rows])
-    ranked = [
+        # Plain rows through the connection: the ORM's result handling of a thousand rows of
+        # columns cost as much as reading them.
+        rows = list(session.connection().execute(listed).all())
+    if not blank:
+        order = rank_names(query, [row[1] for row in rows])
+        rows = sorted((rows[index] for index in order), key=lambda row: bool(row[4]))[:limit]
+    return [
         ShipPick(id=ship_id or 0, name=name, side=side, squadron=squadron, sunk=sunk)
-        for ship_id, name, side, squadron, sunk in (rows[index] for index in order)
+        for ship_id, name, side, squadron, sunk in rows
     ]
-    ranked = sorted(ranked, key=lambda pick: pick.sunk)
-    if first is not None and not query.strip():
-        ranked.sort(key=lambda pick: pick.id != first)  # stable: the rest keep their order
-    return ranked[:limit]
 
 
 def _validate(request: HitRequest) -> None:
