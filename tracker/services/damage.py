@@ -201,6 +201,12 @@ _SHIP_ROW: Select[Any] = (
 )
 
 
+# The fields set are the row's keys other than the two the WHERE names.
+_WRITE_SHIP = update(_SHIP).where(
+    _SHIP.c.id == bindparam("row_id"), _SHIP.c.version == bindparam("read")
+)
+
+
 def _ship_of(session: Session, ship_id: int) -> tuple[Ship, int]:
     """The ship (a copy of its row, which the session does not hold) and its campaign's id."""
     row = None if beyond_ids(ship_id) else session.connection().execute(
@@ -219,14 +225,10 @@ def _write_ship(session: Session, ship: Ship, change: journal.RowChange) -> None
     Every hit raises it, one that changes no field too (a critical typed in): the hit sets the
     ship's tracks, which made the ORM write the row with its new version even unchanged.
     """
-    ship_id, version = ship.id, ship.version
-    written = session.connection().execute(
-        update(_SHIP)
-        .where(_SHIP.c.id == ship_id, _SHIP.c.version == version)
-        .values(**change.after, version=version + 1)
-    )
+    row = {**change.after, "version": ship.version + 1, "row_id": ship.id, "read": ship.version}
+    written = session.connection().execute(_WRITE_SHIP, row)
     if written.rowcount != 1:
-        raise StaleDataError(f"ship {ship_id} was changed by another program")
+        raise StaleDataError(f"ship {ship.id} was changed by another program")
 
 
 def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
@@ -393,8 +395,7 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     with session_scope(factory) as session:
         result, changes, campaign_id, ship, scenario = _apply(session, request)
         _write_ship(session, ship, changes[0])
-        entry_id = journal.append_row(
-            session,
+        entry_id = journal.insert_entry(session, journal.entry_values(
             campaign_id=campaign_id,
             kind=JournalKind.DAMAGE if not (request.repair_structure or request.repair_flotation
                                               or request.fixes) else JournalKind.REPAIR,
@@ -405,7 +406,7 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
             after=changes[0].after,
             dice={"criticals": list(result.dice)} if result.dice else None,
             changes=tuple(changes), scenario=scenario,
-        )  # fmt: skip
+        ))  # fmt: skip
         return DamageResult(**{**result.__dict__, "entry_id": entry_id})
 
 

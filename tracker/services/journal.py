@@ -49,6 +49,7 @@ _CURRENT_SCENARIO = (
 
 
 _JOURNAL: Table = JournalEntry.__table__  # type: ignore[attr-defined]
+_INSERT_ENTRY = insert(_JOURNAL)  # its columns come with the row
 
 
 def current_scenario(session: Session, campaign_id: int) -> Scenario | None:
@@ -84,7 +85,7 @@ def append(
     if isinstance(scenario, EllipsisType):
         scenario = current_scenario(session, campaign_id)
     entry = JournalEntry(
-        **_entry_values(
+        **entry_values(
             campaign_id=campaign_id, kind=kind, summary=summary, ship_id=ship_id,
             side_id=side_id, before=before, after=after, dice=dice, changes=changes,
             reverts_id=reverts_id, undoable=undoable, scenario=scenario, sealed=sealed,
@@ -95,35 +96,18 @@ def append(
     return entry
 
 
-def append_row(
-    session: Session,
-    *,
-    campaign_id: int,
-    kind: JournalKind,
-    summary: str,
-    scenario: Scenario | None,
-    ship_id: int | None = None,
-    side_id: int | None = None,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
-    dice: dict[str, Any] | None = None,
-    changes: tuple[RowChange, ...] = (),
-) -> int:
-    """The entry `append` adds, written as a row (one INSERT, no JournalEntry object built and
-    flushed): for the hit, which the player waits for. Its id."""
-    values = _entry_values(
-        campaign_id=campaign_id, kind=kind, summary=summary, ship_id=ship_id, side_id=side_id,
-        before=before, after=after, dice=dice, changes=changes, scenario=scenario,
-    )  # fmt: skip
-    values["at"] = utcnow()  # the model's default, which a row written as such does not get
-    inserted = session.connection().execute(insert(_JOURNAL).values(values))
+def insert_entry(session: Session, values: dict[str, Any]) -> int:
+    """The entry `append` adds, from its values (entry_values), written as a row: one INSERT, no
+    JournalEntry object built and flushed (for the hit, which the player waits for). Its id."""
+    row = {**values, "at": utcnow()}  # the model's default, which a row written as such lacks
+    inserted = session.connection().execute(_INSERT_ENTRY, row)
     key = inserted.inserted_primary_key
     assert key is not None  # an INSERT's result has its key
     entry_id: int = key[0]
     return entry_id
 
 
-def _entry_values(
+def entry_values(
     *,
     campaign_id: int,
     kind: JournalKind,
@@ -139,6 +123,7 @@ def _entry_values(
     undoable: bool | None = None,
     sealed: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The columns of the entry `append` adds (see there), `at` aside."""
     return {
         "campaign_id": campaign_id,
         "scenario_id": scenario.id if scenario else None,
