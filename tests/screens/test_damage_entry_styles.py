@@ -4,8 +4,6 @@ and it is shown once its opening's read is back, with what it shows."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +14,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
-from tracker.screens import damage_entry as entry_screen
-from tracker.screens.campaign import CampaignScreen
-from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 
@@ -125,43 +120,3 @@ async def test_opened_again_it_is_drawn_with_what_it_shows_from_the_first(
         assert seen == shown(again)
         assert seen["preview"].startswith("Achilles: now type what it took")
         assert seen["ships"][0].startswith("Achilles")
-
-
-@pytest.mark.parametrize("meanwhile", ["escape", "a dialog"])
-async def test_a_screen_left_before_the_opening_is_read_opens_nothing_over_another(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meanwhile: str
-) -> None:
-    """d, then escape (or another screen opened) before damage entry's read is back: it is not
-    shown over what the player went to, and the next d opens it as before."""
-    real = entry_screen.read_opening
-    entered, release = threading.Event(), threading.Event()
-
-    def read_opening(*args: Any, **kwargs: Any) -> Any:
-        entered.set()
-        release.wait(timeout=60)
-        return real(*args, **kwargs)
-
-    app = sample_app(tmp_path / "campaign.db", seed=5)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        sheet = await press_to(pilot, "enter", screen=RecordSheetScreen)
-        first = await press_to(pilot, "d", screen=DamageEntryScreen)
-        await press_to(pilot, "escape", screen=RecordSheetScreen)
-        monkeypatch.setattr(entry_screen, "read_opening", read_opening)
-        sheet.action_damage()
-        await asyncio.to_thread(entered.wait, 60)
-        assert app.screen is sheet  # not shown before its read is back
-        if meanwhile == "escape":
-            sheet.dismiss()
-        else:
-            await app.push_screen(ConfirmScreen("Another question?"))
-        release.set()
-        await pilot.pause()
-        assert not isinstance(app.screen, DamageEntryScreen) and first not in app.screen_stack
-        monkeypatch.undo()
-        if meanwhile == "escape":
-            assert isinstance(app.screen, CampaignScreen)
-        else:
-            await press_to(pilot, "n", screen=RecordSheetScreen)
-        again = await press_to(pilot, "d", screen=DamageEntryScreen)
-        assert again is first
