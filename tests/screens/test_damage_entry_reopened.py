@@ -279,9 +279,9 @@ async def test_an_opening_reads_what_it_shows_in_one_call(
             await press_to(pilot, "escape", screen=RecordSheetScreen)
 
 
-async def test_a_line_typed_before_the_opening_is_read_is_previewed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def held_opening(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Damage entry's opening read held: the first event is set once it is asked, and it is
+    answered once the second is."""
     real = damage_entry.read_opening
     entered, release = threading.Event(), threading.Event()
 
@@ -291,6 +291,13 @@ async def test_a_line_typed_before_the_opening_is_read_is_previewed(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(entry_screen, "read_opening", read_opening)
+    return entered, release
+
+
+async def test_a_line_typed_before_the_opening_is_read_is_previewed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entered, release = held_opening(monkeypatch)
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -330,3 +337,35 @@ async def test_the_next_lines_preview_is_shown_with_the_result_and_the_watch_rea
         app.change_watch.check()
         await pilot.pause()
         assert asked == [] and entry.is_current
+
+
+@pytest.mark.parametrize("meanwhile", ["escape", "a dialog"])
+async def test_a_screen_left_before_the_opening_is_read_opens_nothing_over_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    """d, then escape (or another screen opened) before damage entry's read is back: it is not
+    shown over what the player went to, and the next d opens it as before."""
+    app = sample_app(tmp_path / "campaign.db", seed=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        sheet = await press_to(pilot, "enter", screen=RecordSheetScreen)
+        first = await press_to(pilot, "d", screen=DamageEntryScreen)
+        await press_to(pilot, "escape", screen=RecordSheetScreen)
+        entered, release = held_opening(monkeypatch)
+        sheet.action_damage()
+        await asyncio.to_thread(entered.wait, 60)
+        assert app.screen is sheet  # not shown before its read is back
+        if meanwhile == "escape":
+            sheet.dismiss()
+        else:
+            await app.push_screen(ConfirmScreen("Another question?"))
+        release.set()
+        await pilot.pause()
+        assert not isinstance(app.screen, DamageEntryScreen) and first not in app.screen_stack
+        monkeypatch.undo()
+        if meanwhile == "escape":
+            assert isinstance(app.screen, CampaignScreen)
+        else:
+            await press_to(pilot, "n", screen=RecordSheetScreen)
+        again = await press_to(pilot, "d", screen=DamageEntryScreen)
+        assert again is first

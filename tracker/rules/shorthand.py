@@ -241,7 +241,11 @@ def match_kind(query: str, name: str) -> int | None:
     with them, 3 the words stand anywhere in the name, 4 the words' letters come in order
     (``agspee`` finds Admiral Graf Spee). Runs of spaces count as one.
     """
-    wanted = " ".join(query.lower().split())
+    return _kind(" ".join(query.lower().split()), name)
+
+
+def _kind(wanted: str, name: str) -> int | None:
+    """match_kind with the words already lowered and their spaces made single."""
     lowered = " ".join(name.lower().split())
     if lowered == wanted:
         return 0
@@ -261,10 +265,11 @@ def rank_names(query: str, names: list[str]) -> list[int]:
     given order."""
     if not query.split():
         return list(range(len(names)))
+    wanted = " ".join(query.lower().split())  # once, not once per name: a campaign has many
     scored = [
         (kind, index)
         for index, name in enumerate(names)
-        if (kind := match_kind(query, name)) is not None
+        if (kind := _kind(wanted, name)) is not None
     ]
     return [index for _, index in sorted(scored)]
 

@@ -7,10 +7,11 @@ from functools import partial
 from typing import Any, TypeVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -139,6 +140,8 @@ class DamageEntryScreen(TrackerScreen):
         super().__init__()
         self.campaign_id = campaign_id
         self.listed: list[ShipPick] | None = []  # the ships the finder lists (None: others)
+        self._styled_for: int | None = None  # the app's CSS the widgets were last styled for
+        self.coming_from: Screen[Any] | None = None  # opened again from it, its read on its way
         self._begin(ship_id, sheet)
 
     def _begin(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
@@ -184,6 +187,20 @@ class DamageEntryScreen(TrackerScreen):
                     yield Static("", id="dice-log", markup=False)
         yield Footer(compact=True)
 
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Shown again with nothing its styles follow changed (the theme, the app's CSS): the
+        styles every widget had when it was left are kept, not worked out anew.
+
+        Textual restyles every widget of a screen it pushes (about 30 ms here, on every d),
+        though not one it comes back to; the kept screen is both. Its own classes (-error,
+        -narrow) restyle their widgets when they change. Runs before Textual's own handler
+        (a subclass's first), which reads the event.
+        """
+        css = getattr(self.app, "_css_update_count", None)  # Textual's count of CSS changes
+        if css is not None and css == self._styled_for:
+            event.refresh_styles = False
+        self._styled_for = css
+
     def on_mount(self) -> None:
         self.title = "Damage entry"
         self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
@@ -192,15 +209,36 @@ class DamageEntryScreen(TrackerScreen):
         # showing runs (on_screen_resume) as every later one does: read here too, they were
         # read twice on every opening.
 
-    def _opened(self) -> None:
+    def _opened(self, caller: Screen[Any] | None = None) -> None:
         """The line focused, and everything an opening shows read in one call: the lines, the
         turn, the tables' dice and the ships the empty line offers (read one after another,
-        each waited for the screen to be drawn before the next began)."""
+        each waited for the screen to be drawn before the next began).
+
+        Opened again from `caller` (the kept screen), it is read first, through the caller's
+        calls, and shown once it is back: drawn once, with what it shows. Shown first, it was
+        drawn a second time when the read came back (the finder, the turn, the preview).
+        """
         self.query_one("#shorthand", Input).focus()
         self.opening = True  # the first showing's reload leaves its reads to this one
         read = Call(read_opening, self.factory, campaign_id=self.campaign_id,
                     lines=not self.read_only, first=self.default_ship_id)  # fmt: skip
-        self.call(read, then=self._read, refused=self._unread, expected=(DatabaseUnavailable,))
+        if caller is None:
+            self.call(read, then=self._read, refused=self._unread, expected=(DatabaseUnavailable,))
+            return
+        self.coming_from = caller
+
+        def shown(handle: Callable[[Any], None]) -> Callable[[Any], None]:
+            def show(outcome: Any) -> None:
+                self.coming_from = None
+                if self.app.screen is not caller:
+                    return  # the player went on to another screen meanwhile
+                handle(outcome)
+                self.app.push_screen(self)
+
+            return show
+
+        calls.run(caller, read, then=shown(self._read), refused=shown(self._unread),
+                  expected=(DatabaseUnavailable,))  # fmt: skip
 
     def _read(self, opening: Opening) -> None:
         if opening.lines is not None:
@@ -216,10 +254,13 @@ class DamageEntryScreen(TrackerScreen):
             calls.unavailable(self.app, error)
         self._show_error(toned(calls.message(error), ERROR))
 
-    def open_again(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
-        """This screen, left earlier, opened anew as a new one opens: an empty line on the
-        given ship, no result, no preview, the line history read again; only the widgets are
-        kept (composing and styling them took most of the wait after d)."""
+    def open_again(
+        self, caller: Screen[Any], ship_id: int | None, sheet: tuple[ShipPick, ...]
+    ) -> None:
+        """This screen, left earlier, opened anew from `caller` as a new one opens: an empty
+        line on the given ship, no result, no preview, the line history read again; only the
+        widgets are kept (composing and styling them took most of the wait after d). It is
+        shown once the opening's read is back."""
         self._begin(ship_id, sheet)
         # The header keeps the turn it showed until the turn is read again: a title set anew
         # repaints the whole screen, a second time on every opening.
@@ -237,7 +278,7 @@ class DamageEntryScreen(TrackerScreen):
         # left as they are), as a new one is empty until then.
         options.highlighted = None
         options.scroll_y = 0
-        self._opened()  # the dice are shown again by the showing's reload
+        self._opened(caller)  # the dice are shown again by the showing's reload
 
     def _recalled(self, lines: list[str]) -> None:
         self.lines = lines + [line for line in self.lines if line not in lines]
@@ -757,8 +798,7 @@ def open_damage_entry(
     name = f"damage-entry-{campaign_id}"
     kept = app.get_screen(name) if app.is_screen_installed(name) else None
     if isinstance(kept, DamageEntryScreen) and kept.is_running and not _in_use(app, kept):
-        kept.open_again(ship_id, sheet)
-        app.push_screen(kept)
+        kept.open_again(app.screen, ship_id, sheet)  # shown once its read is back
         return
     screen = DamageEntryScreen(campaign_id, ship_id, sheet)
     if kept is None:
@@ -767,8 +807,10 @@ def open_damage_entry(
 
 
 def _in_use(app: App[Any], screen: DamageEntryScreen) -> bool:
-    """Showing, or under another screen (the app has one stack: no modes), or still waiting."""
-    return screen in app.screen_stack or calls.busy(screen)
+    """Showing, or under another screen (the app has one stack: no modes), or still waiting,
+    or about to be shown (its opening's read on its way, from a screen still open)."""
+    coming = screen.coming_from is not None and screen.coming_from in app.screen_stack
+    return screen in app.screen_stack or calls.busy(screen) or coming
 
 
 def hit_fields(afloat: list[tuple[str, int]], first: int | None) -> list[FieldSpec]:

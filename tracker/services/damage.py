@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import Select, Table, bindparam, update
+from sqlalchemy import select as sql_select
+from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import Session, case, col, literal, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
 from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
@@ -22,6 +25,7 @@ from tracker.services import fleet, journal, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
+    NotFound,
     bad_character,
     character_problem,
     check,
@@ -120,24 +124,35 @@ def find_ships(
     the campaign's ships it is."""  # fmt: skip
     if beyond_ids(campaign_id):
         return []
+    if beyond_ids(first):
+        first = None  # no ship's: none comes first
+    # Columns, not Ship objects: this runs on every keystroke, over every ship.
+    listed = (
+        select(*_PICK_COLUMNS)
+        .join(Side, col(Ship.side_id) == col(Side.id))
+        .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
+        .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
+    )
+    blank = not query.strip()
+    if blank:
+        # Every ship matches an empty line: the database puts them in the finder's order (the
+        # ship given, then afloat before sunk, each in the order added) and reads only those
+        # listed, not the whole campaign's (on each opening of damage entry, and after a hit).
+        given = case((col(Ship.id) == first, 0), else_=1) if first is not None else literal(1)
+        listed = listed.order_by(given, col(Ship.sunk), col(Ship.id)).limit(limit)
+    else:
+        listed = listed.order_by(col(Ship.id))
     with session_scope(factory) as session:
-        # Columns, not Ship objects: this runs on every keystroke, over every ship.
-        rows = session.exec(
-            select(*_PICK_COLUMNS)
-            .join(Side, col(Ship.side_id) == col(Side.id))
-            .join(Squadron, col(Ship.squadron_id) == col(Squadron.id))
-            .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False))
-            .order_by(col(Ship.id))
-        ).all()
-    order = rank_names(query, [row[1] for row in rows])
-    ranked = [
+        # Plain rows through the connection: the ORM's result handling of a thousand rows of
+        # columns cost as much as reading them.
+        rows = list(session.connection().execute(listed).all())
+    if not blank:
+        order = rank_names(query, [row[1] for row in rows])
+        rows = sorted((rows[index] for index in order), key=lambda row: bool(row[4]))[:limit]
+    return [
         ShipPick(id=ship_id or 0, name=name, side=side, squadron=squadron, sunk=sunk)
-        for ship_id, name, side, squadron, sunk in (rows[index] for index in order)
+        for ship_id, name, side, squadron, sunk in rows
     ]
-    ranked = sorted(ranked, key=lambda pick: pick.sunk)
-    if first is not None and not query.strip():
-        ranked.sort(key=lambda pick: pick.id != first)  # stable: the rest keep their order
-    return ranked[:limit]
 
 
 def _validate(request: HitRequest) -> None:
@@ -175,6 +190,47 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
     )
 
 
+# The hit reads and writes the ship as a row (a Ship built from it, never in the session): the
+# ORM's load and flush of the one row took most of the service's own time.
+_SHIP: Table = Ship.__table__  # type: ignore[attr-defined]
+_SIDE: Table = Side.__table__  # type: ignore[attr-defined]
+_SHIP_ROW: Select[Any] = (
+    sql_select(*_SHIP.c, _SIDE.c.campaign_id)
+    .join(_SIDE, _SIDE.c.id == _SHIP.c.side_id)
+    .where(_SHIP.c.id == bindparam("ship_id"))
+)
+
+
+# The fields set are the row's keys other than the two the WHERE names.
+_WRITE_SHIP = update(_SHIP).where(
+    _SHIP.c.id == bindparam("row_id"), _SHIP.c.version == bindparam("read")
+)
+
+
+def _ship_of(session: Session, ship_id: int) -> tuple[Ship, int]:
+    """The ship (a copy of its row, which the session does not hold) and its campaign's id."""
+    row = None if beyond_ids(ship_id) else session.connection().execute(
+        _SHIP_ROW, {"ship_id": ship_id}).first()  # fmt: skip
+    if row is None:
+        raise NotFound(f"ship {ship_id} no longer exists")
+    values = row._asdict()
+    campaign_id: int = values.pop("campaign_id")
+    return Ship(**values), campaign_id
+
+
+def _write_ship(session: Session, ship: Ship, change: journal.RowChange) -> None:
+    """The ship's fields the hit changed, and its version (as read) raised by one, as a flush
+    of the row did (models.versioned): matching no row, another program changed it since.
+
+    Every hit raises it, one that changes no field too (a critical typed in): the hit sets the
+    ship's tracks, which made the ORM write the row with its new version even unchanged.
+    """
+    row = {**change.after, "version": ship.version + 1, "row_id": ship.id, "read": ship.version}
+    written = session.connection().execute(_WRITE_SHIP, row)
+    if written.rowcount != 1:
+        raise StaleDataError(f"ship {ship.id} was changed by another program")
+
+
 def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
     if stat == "speed_kn":
         ship.speed_kn = min(MAX_SPEED_KN, max(0, ship.speed_kn + amount))
@@ -188,25 +244,23 @@ def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
 
 def _apply(
     session: Session, request: HitRequest
-) -> tuple[DamageResult, list[journal.RowChange], int, int, Scenario | None]:
-    """Change the rows in the session as the hit says; returns the result and the row changes
-    (and the current scenario, which the journal entry names)."""
+) -> tuple[DamageResult, list[journal.RowChange], int, Ship, Scenario | None]:
+    """Change the rows in the session as the hit says (the ship's in a copy of it, which
+    record_hit writes); returns the result, the row changes, the campaign's id, the ship and
+    the current scenario, which the journal entry names."""
     _validate(request)
-    ship = get_row(session, Ship, request.ship_id)
-    side = get_row(session, Side, ship.side_id)
+    ship, campaign_id = _ship_of(session, request.ship_id)
     if ship.sunk:
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
     # Looked up once: the scenario in play is the current one whenever there is one.
-    scenario = journal.current_scenario(session, side.campaign_id)
+    scenario = journal.current_scenario(session, campaign_id)
     in_play = (
         scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
     )
-    taking_part, playing = scenarios.is_taking_part(
-        session, side.campaign_id, request.ship_id, in_play
-    )
+    taking_part, playing = scenarios.is_taking_part(session, campaign_id, request.ship_id, in_play)
     if not taking_part:
         raise InvalidInput({"line": f"{ship.name} is not taking part in {playing}"})
-    if not playing and scenarios.between_scenarios(session, side.campaign_id, in_play):
+    if not playing and scenarios.between_scenarios(session, campaign_id, in_play):
         # A hit or repair here would break the carried state: start of N+1 = end of N + repairs.
         raise InvalidInput(
             {"line": "no scenario is in play: begin the next one to record hits; repairs "
@@ -249,7 +303,7 @@ def _apply(
         effect = critical.effect.strip()
         stat, amount = "", 0
         if not effect and critical.roll is not None:
-            row = rule_tables.critical_row(session, side.campaign_id, critical.kind, critical.roll)
+            row = rule_tables.critical_row(session, campaign_id, critical.kind, critical.roll)
             effect = row.effect
             if row.stat:
                 was = getattr(ship, row.stat)
@@ -285,7 +339,7 @@ def _apply(
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
                                          {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         fixed.append(crit.effect)
-    session.flush()
+    session.flush()  # the criticals' rows (the ship's own row is written by record_hit)
     changes.insert(0, journal.row_change("ship", ship.id, before, journal.row_state(ship)))
 
     tracks = (
@@ -311,7 +365,7 @@ def _apply(
         zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
         dice=tuple(dice),
     )
-    return result, changes, side.campaign_id, ship.side_id, scenario
+    return result, changes, campaign_id, ship, scenario
 
 
 def describe(result: DamageResult) -> str:
@@ -339,21 +393,21 @@ def preview_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult
 def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     """Apply a hit or an in-game repair and journal it, in one transaction (RULES.md §SMR2)."""
     with session_scope(factory) as session:
-        result, changes, campaign_id, side_id, scenario = _apply(session, request)
-        entry = journal.append(
-            session,
+        result, changes, campaign_id, ship, scenario = _apply(session, request)
+        _write_ship(session, ship, changes[0])
+        entry_id = journal.insert_entry(session, journal.entry_values(
             campaign_id=campaign_id,
             kind=JournalKind.DAMAGE if not (request.repair_structure or request.repair_flotation
                                               or request.fixes) else JournalKind.REPAIR,
             ship_id=request.ship_id,
-            side_id=side_id,
+            side_id=ship.side_id,
             summary=describe(result),
             before=changes[0].before,
             after=changes[0].after,
             dice={"criticals": list(result.dice)} if result.dice else None,
             changes=tuple(changes), scenario=scenario,
-        )  # fmt: skip
-        return DamageResult(**{**result.__dict__, "entry_id": entry.id})
+        ))  # fmt: skip
+        return DamageResult(**{**result.__dict__, "entry_id": entry_id})
 
 
 def zero_outcomes(factory: SessionFactory, *, ship_id: int) -> list[str]:

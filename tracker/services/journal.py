@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import Table, bindparam, insert
 from sqlmodel import Session, SQLModel, case, col, select
 
 from tracker.models import JournalEntry, Scenario
+from tracker.models.campaign import utcnow
 from tracker.models.kinds import JournalKind, ScenarioStatus
 
 
@@ -47,6 +48,10 @@ _CURRENT_SCENARIO = (
 )
 
 
+_JOURNAL: Table = JournalEntry.__table__  # type: ignore[attr-defined]
+_INSERT_ENTRY = insert(_JOURNAL)  # its columns come with the row
+
+
 def current_scenario(session: Session, campaign_id: int) -> Scenario | None:
     """The scenario in play, else the first planned one, else the last closed one."""
     return session.exec(_CURRENT_SCENARIO, params={"campaign_id": campaign_id}).first()
@@ -80,14 +85,54 @@ def append(
     if isinstance(scenario, EllipsisType):
         scenario = current_scenario(session, campaign_id)
     entry = JournalEntry(
-        campaign_id=campaign_id,
-        scenario_id=scenario.id if scenario else None,
-        turn=scenario.turn if scenario else None,
-        side_id=side_id,
-        ship_id=ship_id,
-        kind=kind,
-        summary=summary[:400],
-        detail=json.dumps(
+        **entry_values(
+            campaign_id=campaign_id, kind=kind, summary=summary, ship_id=ship_id,
+            side_id=side_id, before=before, after=after, dice=dice, changes=changes,
+            reverts_id=reverts_id, undoable=undoable, scenario=scenario, sealed=sealed,
+        )
+    )  # fmt: skip
+    session.add(entry)
+    session.flush()
+    return entry
+
+
+def insert_entry(session: Session, values: dict[str, Any]) -> int:
+    """The entry `append` adds, from its values (entry_values), written as a row: one INSERT, no
+    JournalEntry object built and flushed (for the hit, which the player waits for). Its id."""
+    row = {**values, "at": utcnow()}  # the model's default, which a row written as such lacks
+    inserted = session.connection().execute(_INSERT_ENTRY, row)
+    key = inserted.inserted_primary_key
+    assert key is not None  # an INSERT's result has its key
+    entry_id: int = key[0]
+    return entry_id
+
+
+def entry_values(
+    *,
+    campaign_id: int,
+    kind: JournalKind,
+    summary: str,
+    ship_id: int | None,
+    side_id: int | None,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    dice: dict[str, Any] | None,
+    changes: tuple[RowChange, ...],
+    scenario: Scenario | None,
+    reverts_id: int | None = None,
+    undoable: bool | None = None,
+    sealed: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The columns of the entry `append` adds (see there), `at` aside."""
+    return {
+        "campaign_id": campaign_id,
+        "scenario_id": scenario.id if scenario else None,
+        "turn": scenario.turn if scenario else None,
+        "side_id": side_id,
+        "ship_id": ship_id,
+        "kind": kind,
+        "summary": summary[:400],
+        "detail": json.dumps(
             {
                 "before": before,
                 "after": after,
@@ -97,12 +142,9 @@ def append(
             },
             sort_keys=True,
         ),
-        undoable=bool(changes) if undoable is None else undoable,
-        reverts_id=reverts_id,
-    )
-    session.add(entry)
-    session.flush()
-    return entry
+        "undoable": bool(changes) if undoable is None else undoable,
+        "reverts_id": reverts_id,
+    }
 
 
 def row_state(row: SQLModel) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -794,6 +795,17 @@ def ship_history(factory: SessionFactory, *, ship_id: int) -> list[HistoryPoint]
         return _history(session, ship_id)
 
 
+# Asked on every hit: a statement built once, answered by the row's id alone.
+_TAKING_PART = (
+    select(col(Participation.id))
+    .where(
+        Participation.scenario_id == bindparam("scenario_id"),
+        Participation.ship_id == bindparam("ship_id"),
+    )
+    .limit(1)
+)
+
+
 def is_taking_part(
     session: Session, campaign_id: int, ship_id: int,
     playing: Scenario | EllipsisType | None = ...,
@@ -806,11 +818,11 @@ def is_taking_part(
         playing = _in_play(session, campaign_id)
     if playing is None:
         return True, ""
-    taking_part = session.exec(
-        select(Participation).where(
-            Participation.scenario_id == playing.id, Participation.ship_id == ship_id
-        )
-    ).first()
+    taking_part = (
+        session.connection()
+        .execute(_TAKING_PART, {"scenario_id": playing.id, "ship_id": ship_id})
+        .first()
+    )
     return taking_part is not None, playing.title
 
 
