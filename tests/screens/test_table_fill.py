@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from depth import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -19,7 +20,7 @@ from tracker.widgets.tables import refill
 
 SIZE = (80, 24)
 SCREENFUL = SIZE[1]  # the most rows a table can show at once: the terminal's height
-SETTINGS = settings(max_examples=3, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=examples(3), deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 COUNTS = st.integers(0, 400)
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World, begin_with_all, save_table
@@ -59,7 +60,7 @@ hits = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(hit=hits)
 def test_a_hit_writes_the_fields_its_entry_names_and_raises_the_version_by_one(

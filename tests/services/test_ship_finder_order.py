@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import fresh_factory
@@ -53,7 +54,7 @@ def _expected(
     return [ship_id for ship_id, _, _ in ranked[:limit]]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(
     ships=st.lists(
