@@ -25,7 +25,9 @@ def test_a_failure_while_journaling_leaves_no_half_written_hit(
     def fail(*args: Any, **kwargs: Any) -> None:
         raise Boom("disk pulled out mid-write")
 
+    # Either way of writing the entry (append through the session, insert_entry as a row).
     monkeypatch.setattr(journal, "append", fail)
+    monkeypatch.setattr(journal, "insert_entry", fail)
     request = damage.HitRequest(
         ship_id=exeter.id, structure=5, criticals=(damage.CriticalRequest(effect="Bridge hit"),)
     )
