@@ -251,7 +251,9 @@ def begin_with_all(factory: SessionFactory, world: World) -> None:
 def _all_ships(factory: SessionFactory, campaign_id: int) -> list[Ship]:
     with session_scope(factory) as session:
         side_ids = session.exec(select(Side.id).where(Side.campaign_id == campaign_id)).all()
-        ships = session.exec(select(Ship).where(col(Ship.side_id).in_(side_ids))).all()
+        ships = session.exec(
+            select(Ship).where(col(Ship.side_id).in_(side_ids)).order_by(col(Ship.id))
+        ).all()
         for ship in ships:
             session.expunge(ship)
         return list(ships)

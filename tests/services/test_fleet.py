@@ -451,9 +451,10 @@ def test_undo_of_a_delete_gives_back_the_same_ship_batteries_and_place(
         def state() -> tuple[Any, ...]:
             with session_scope(factory) as session:
                 rows = [
-                    [row.model_dump(exclude={"version"}) for row in session.exec(select(model))]
+                    [row.model_dump(exclude={"version"}) for row in session.exec(
+                        select(model).order_by(*model.__table__.primary_key))]  # type: ignore[attr-defined]
                     for model in (Ship, Battery, Participation)
-                ]
+                ]  # fmt: skip
             return tuple(map(tuple, rows))
 
         before = state()

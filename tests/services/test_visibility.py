@@ -213,7 +213,8 @@ def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_t
     field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
     mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=4, passphrase=PASS)
     with session_scope(factory) as session:
-        entries = session.exec(select(JournalEntry).where(JournalEntry.kind == "minefield")).all()
+        entries = session.exec(select(JournalEntry).where(
+                JournalEntry.kind == "minefield").order_by(col(JournalEntry.id))).all()  # fmt: skip
         details = [json.loads(entry.detail) for entry in entries]
     assert len(details) == 2
     for detail in details:
