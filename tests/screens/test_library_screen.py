@@ -95,6 +95,7 @@ async def test_the_library_key_is_in_the_campaigns_help(library_app: TrackerApp)
         await pilot.press("escape", "l", "question_mark")
         keys = dict(pilot.app.screen.keys)
         assert keys["/"].startswith("Filter the table") and keys["o"].startswith("Sort by")
+        assert keys["end"].startswith("The last row")
 
 
 DICE = st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=4, max_size=4)

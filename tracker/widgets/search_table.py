@@ -70,6 +70,7 @@ def search_keys(sort: str = "o") -> list[tuple[str, str]]:
     return [
         ("/", "Filter the table: type any column's text; enter keeps the filter, escape clears it"),
         (sort, "Sort by the column under the cursor (left and right choose it); again reverses"),
+        ("end", "The last row (ctrl+end too); home the first; page down and up page through all"),
     ]
 
 
