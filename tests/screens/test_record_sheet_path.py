@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import App
 from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
@@ -45,17 +46,8 @@ def sample(path: Path, seed: int = 3) -> tuple[TrackerApp, SessionFactory, int]:
 
 
 def toasts(app: App[Any]) -> list[tuple[str, str, str]]:
-    """(message, severity, title) of each toast the app shows from now on: kept here, as a
-    toast that has timed out is gone from the app's own list on a slow machine."""
-    said: list[tuple[str, str, str]] = []
-    notify = app.notify
-
-    def keep(message: str, *, title: str = "", severity: Any = "information", **rest: Any) -> None:
-        said.append((message, severity, title))
-        notify(message, title=title, severity=severity, **rest)
-
-    app.notify = keep  # type: ignore[method-assign]
-    return said
+    """(message, severity, title) of every toast the app showed (tests/toasts.py)."""
+    return [(str(n.message), n.severity, n.title) for n in every_toast(app)]
 
 
 @PILOT
@@ -68,7 +60,6 @@ async def test_a_test_dialog_and_its_toast_name_the_squadron_tested(
     rated = record.commander if subject == "commander" else record.crew
     assert rated is not None
     total = smr.test_total(roll, rated.modifier_now, under_fire=False, extra=0)
-    said = toasts(app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await open_sheet(pilot)
         form = await press_to(pilot, "k", screen=FormScreen)
@@ -81,7 +72,7 @@ async def test_a_test_dialog_and_its_toast_name_the_squadron_tested(
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         verdict = "passed" if total >= smr.PASS_MARK else "FAILED"
         toast = f"Test of {record.squadron_name}'s {subject} {verdict}: total {total}"
-        assert toast in [message for message, _, _ in said]
+        assert toast in [message for message, _, _ in toasts(app)]
 
 
 async def test_a_crew_test_of_a_ship_with_her_own_crew_names_the_ship(tmp_path: Path) -> None:
@@ -90,7 +81,6 @@ async def test_a_crew_test_of_a_ship_with_her_own_crew_names_the_ship(tmp_path: 
     other = fleet.create_squadron(factory, side_id=record.side_id, name="Force K")
     ajax = record.ships[1]
     fleet.transfer_ship(factory, ship_id=ajax.id, to_squadron_id=other)  # she keeps her crew
-    said = toasts(app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_sheet(pilot)
         screen.dismiss()
@@ -103,7 +93,7 @@ async def test_a_crew_test_of_a_ship_with_her_own_crew_names_the_ship(tmp_path: 
         form.query_one("#field-roll").value = "6"  # type: ignore[attr-defined]
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         assert any(message.startswith("Test of Ajax's own crew passed") for message, _, _ in
-                   said)  # fmt: skip
+                   toasts(app))  # fmt: skip
 
 
 async def test_a_refused_call_is_said_in_the_services_words_and_nothing_changes(
@@ -112,12 +102,11 @@ async def test_a_refused_call_is_said_in_the_services_words_and_nothing_changes(
     app, factory, squadron_id = sample(tmp_path / "c.db")
     exeter = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships[0]
     fleet.set_fire_markers(factory, ship_id=exeter.id, count=99)  # the most a ship may carry
-    said = toasts(app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_sheet(pilot)
         await pilot.press("f")
         await pilot.pause()
-        [(message, severity, _)] = said
+        [(message, severity, _)] = toasts(app)
         assert severity == "error" and "99" in message
         assert app.screen is screen and app.is_running and app.crash is None
         assert sheet.load_ship(factory, ship_id=exeter.id)[0].fire_markers == 99
@@ -136,7 +125,6 @@ async def test_an_unavailable_database_is_said_once_and_the_sheet_stays_as_it_wa
     def unavailable(*_: object, **__: object) -> None:
         raise lost
 
-    said = toasts(app)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_sheet(pilot)
         table = screen.query_one(DataTable)
@@ -146,7 +134,8 @@ async def test_an_unavailable_database_is_said_once_and_the_sheet_stays_as_it_wa
         await pilot.pause()
         # Said once, as an error; the change watch may add that it answers again, since only
         # the sheet's read was cut off.
-        errors = [(message, title) for message, severity, title in said if severity == "error"]
+        errors = [(message, title) for message, severity, title in toasts(app)
+                  if severity == "error"]  # fmt: skip
         assert errors == [(lost.message, "Database")]
         assert app.screen is screen and app.is_running and app.crash is None
         assert table.row_count == 3 and table.cursor_row == 1
