@@ -17,7 +17,7 @@ from service_helpers import (
     edit_campaign,
     get_row,
 )
-from sqlmodel import select
+from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -226,7 +226,9 @@ def test_journal_entries_carry_the_current_scenario_and_turn(factory: SessionFac
     fleet.create_squadron(factory, side_id=side.id, name="Alpha")
     with session_scope(factory) as session:
         entries = session.exec(
-            select(JournalEntry).where(JournalEntry.campaign_id == created.id)
+            select(JournalEntry)
+            .where(JournalEntry.campaign_id == created.id)
+            .order_by(col(JournalEntry.id))
         ).all()
     assert [e.kind for e in entries] == ["campaign", "scenario", "side", "squadron"]
     assert [(e.scenario_id, e.turn) for e in entries[2:]] == [(scenario.id, 1)] * 2
