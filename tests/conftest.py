@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import textual.app
 import textual.pilot
+import textual.screen
 from campaign_files import migrated_engine
 from depth import DEPTH
 from hypothesis import settings as hypothesis_settings
-from settle import WAIT_FOR_SCREEN, press_each, until_quiet, waiting_for_calls
+from settle import SCREEN_UPDATE_PERIOD, WAIT_FOR_SCREEN, press_each, until_quiet, waiting_for_calls
 from shared_engines import install as share_engines
 from sqlalchemy import Engine
 from textual.pilot import Pilot
@@ -105,6 +106,7 @@ def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     started in thread workers (tests/settle.py), so it reads the database and the screen as
     they are once those calls are done. Textual's idle wait after each key ends when the event
     loop is quiet, not after 20 ms slices of low CPU (tests/settle.py until_quiet)."""
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", SCREEN_UPDATE_PERIOD)
     monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
     monkeypatch.setattr(Pilot, "press", press_each)
     monkeypatch.setattr(textual.pilot, "wait_for_idle", until_quiet)
