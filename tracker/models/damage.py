@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field
@@ -12,20 +13,34 @@ from tracker.models.versioned import Versioned
 CRITICAL_KINDS = tuple(CriticalKind)
 
 
-class Critical(Versioned, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+class CriticalBase(SQLModel):
+    """A critical hit as the sheet, the print and the repairs show it, each value declared once."""
+
     kind: Stored[CriticalKind] = Field(max_length=12, sa_type=text_column(12))
     effect: str = Field(max_length=200)
     roll: int | None = Field(default=None)
-    scenario_id: int | None = Field(default=None)
     turn: int | None = Field(default=None)
     # active | repaired | void (an undone hit: kept, never shown as damage)
     status: Stored[CriticalStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
+
+
+class Critical(CriticalBase, Versioned, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+    scenario_id: int | None = Field(default=None)
     # The stat its table row changed and by how much it changed: put back when it is cleared.
     stat: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
     amount: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     at: datetime = Field(default_factory=utcnow)
+
+
+class CriticalRead(CriticalBase):
+    """A ship's critical as its detail and repairs list it."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+    # Its number as `fix N` counts the criticals in force; 0 once repaired.
+    number: int
 
 
 class HitAmounts(SQLModel):

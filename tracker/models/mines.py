@@ -29,15 +29,29 @@ LAYERS = tuple(Layer)
 APPLIES_TO = tuple(AppliesTo)
 
 
-class SeaBoundary(SQLModel, table=True):
+class SeaBoundaryBase(SQLModel):
     """A boundary between two sea areas of the campaign's map (their own: RULES.md §Mines)."""
 
-    __table_args__ = (UniqueConstraint("campaign_id", "area_a", "area_b"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     # Stored in sorted order: the boundary A|B is the boundary B|A.
     area_a: str = Field(max_length=40)
     area_b: str = Field(max_length=40)
+
+
+class SeaBoundary(SeaBoundaryBase, table=True):
+    __table_args__ = (UniqueConstraint("campaign_id", "area_a", "area_b"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class SeaBoundaryRead(SeaBoundaryBase):
+    """A boundary as the ledger offers it."""
+
+    model_config = SQLModelConfig(frozen=True)
+    id: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.area_a} | {self.area_b}"
 
 
 # A minefield's ways of being laid that the sowing form offers: aircraft drop theirs, one roll

@@ -43,7 +43,7 @@ def _next_turn(
 
     def advance(yes: bool | None = True) -> None:
         if yes:
-            screen.call(Call(scenarios.advance_turn, screen.factory, scenario_id=now.scenario_id),
+            screen.call(Call(scenarios.advance_turn, screen.factory, scenario_id=now.id),
                         then=advanced)  # fmt: skip
 
     def ask(waiting: int) -> None:

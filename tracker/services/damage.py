@@ -16,7 +16,9 @@ from sqlmodel import Session, case, col, literal, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
 from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
+from tracker.models.damage import CriticalRead as CriticalView  # a ship's critical, as shown
 from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the hit's form
+from tracker.models.fields import read
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import smr
@@ -92,17 +94,6 @@ class DamageResult:
     zero_reached: bool = False
     entry_id: int | None = None
     dice: tuple[dict[str, Any], ...] = field(default=())
-
-
-@dataclass(frozen=True)
-class CriticalView:
-    id: int
-    number: int
-    kind: str
-    effect: str
-    roll: int | None
-    turn: int | None
-    status: str
 
 
 # What a ShipPick shows, in its order (more columns than select's typed overloads take).
@@ -473,8 +464,6 @@ def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalVie
     active = [row for row in rows if row.status == CriticalStatus.ACTIVE]
     repaired = [row for row in rows if row.status == CriticalStatus.REPAIRED]
     return [
-        CriticalView(id=row.id or 0, number=number if row.status == CriticalStatus.ACTIVE else 0,
-                     kind=row.kind, effect=row.effect, roll=row.roll, turn=row.turn,
-                     status=row.status)
+        read(CriticalView, row, number=number if row.status == CriticalStatus.ACTIVE else 0)
         for number, row in enumerate([*active, *repaired], start=1)
     ]  # fmt: skip

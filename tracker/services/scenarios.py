@@ -36,6 +36,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.damage import RepairAmounts as RepairAmounts  # re-exported: its form
+from tracker.models.fields import read
 from tracker.models.kinds import (
     CriticalStatus,
     JournalKind,
@@ -56,6 +57,7 @@ from tracker.services.errors import (
 from tracker.services.fields import require_declared
 from tracker.services.sheet import crew_of
 from tracker.services.sheet import strengths as sheet_strengths
+from tracker.services.views import ScenarioView
 
 
 @dataclass(frozen=True)
@@ -847,19 +849,14 @@ def between_scenarios(
     )
 
 
-@dataclass(frozen=True)
-class TurnView:
-    """The campaign's current scenario and its turn, for the key that begins the next turn."""
-
-    scenario_id: int
-    title: str
-    status: str
-    turn: int
+class TurnView(ScenarioView):
+    """The campaign's current scenario as a scenario is read, for the key that begins the next
+    turn: its title, status and turn, and how they read together."""
 
     @property
     def label(self) -> str:
         """`Skagerrak, turn 3` in play; else the scenario and what it is waiting for."""
-        if self.status == "in_play":
+        if self.status == ScenarioStatus.IN_PLAY:
             return f"{self.title}, turn {self.turn}"
         return f"{self.title} ({self.status.replace('_', ' ')})"
 
@@ -870,5 +867,4 @@ def current_turn(factory: SessionFactory, *, campaign_id: int) -> TurnView | Non
         scenario = journal.current_scenario(session, campaign_id)
         if scenario is None:
             return None
-        return TurnView(scenario_id=scenario.id or 0, title=scenario.title,
-                        status=scenario.status, turn=scenario.turn)  # fmt: skip
+        return read(TurnView, scenario)

@@ -37,6 +37,7 @@ from tracker.models.kinds import (
 from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
 from tracker.models.mines import MinefieldCreate, MinefieldTurn
 from tracker.models.mines import MinefieldRead as MinefieldView
+from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import swwas
 from tracker.services import journal, secrets, visibility
 from tracker.services.common import beyond_ids, get_row, require_version
@@ -56,17 +57,6 @@ from tracker.services.roster import side_key
 LIVE = (MinefieldStatus.SOWING, MinefieldStatus.ACTIVE)  # minefields that are on the map
 MAX_AREA = 40
 MAX_TURN = rules(MinefieldTurn, ("turn",))[0].high  # as the ledger's forms take a turn
-
-
-@dataclass(frozen=True)
-class BoundaryView:
-    id: int
-    area_a: str
-    area_b: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.area_a} | {self.area_b}"
 
 
 @dataclass(frozen=True)
@@ -119,8 +109,7 @@ def _boundary_views(
 ) -> tuple[BoundaryView, ...]:
     """`rows` are the campaign's boundaries in order, when the caller loaded them already."""
     rows = _boundary_rows(session, campaign_id) if rows is None else rows
-    return tuple(BoundaryView(id=row.id or 0, area_a=row.area_a, area_b=row.area_b)
-                 for row in rows)  # fmt: skip
+    return tuple(read(BoundaryView, row) for row in rows)
 
 
 # --- minefields --------------------------------------------------------------------------
