@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from contextlib import suppress
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
+import pytest
 import textual._wait
 from textual._context import active_app
 from textual.app import App
@@ -29,6 +30,10 @@ DUE_SOON = 0.025
 
 # While a service call runs in its thread, the wait looks again this often.
 CALL_POLL = 0.002
+
+# Whether the wait after a key waits for the calls in flight: `keys_do_not_wait` turns it off
+# for a test of what the screen does while a call is held.
+_calls_waited_for = True
 
 # A screen paints its changes on a timer, 1/60 s apart in the app. The wait after a key waits for
 # that paint, about 9 ms on average and nearly a fifth of a pilot test's wall time; in the tests the
@@ -60,7 +65,7 @@ async def until_quiet(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
         if ready:
             quiet = 0
             continue
-        if app is not None and calls.in_flight(app):
+        if app is not None and _calls_waited_for and calls.in_flight(app):
             # A call runs in its thread: sleep, not spin. Spinning on sleep(0) held the GIL
             # from the very thread it waited for and burnt a core the other worker needed.
             await asyncio.sleep(CALL_POLL)
@@ -81,6 +86,20 @@ async def settle(app: App[Any]) -> None:
     while workers := calls.in_flight(app):
         with suppress(WorkerError):
             await app.workers.wait_for_complete(workers)
+
+
+@contextmanager
+def keys_do_not_wait() -> Iterator[None]:
+    """Within the block a key, a click or a pause waits for the screen, not for the service calls
+    in flight (a call the test holds would hold each key for the wait's whole second)."""
+    global _calls_waited_for
+    _calls_waited_for = False
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Pilot, "_wait_for_screen", WAIT_FOR_SCREEN)
+            yield
+    finally:
+        _calls_waited_for = True
 
 
 def waiting_for_calls(

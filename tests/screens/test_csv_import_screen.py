@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from campaign_files import press_to, sample_app
 from campaign_files import table_rows as rows
-from settle import WAIT_FOR_SCREEN, settle
+from settle import keys_do_not_wait, settle
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, LoadingIndicator, Static
 from toasts import every_toast
@@ -143,20 +143,20 @@ async def test_a_long_import_shows_progress_and_the_dialog_answers_keys_meanwhil
         await check(pilot, dialog, source)
         monkeypatch.setattr(csv_import, "import_csv", slow)
         # Keys from here on do not wait for the import: the player's don't either.
-        monkeypatch.setattr(Pilot, "_wait_for_screen", WAIT_FOR_SCREEN)
-        await pilot.press("ctrl+s")
-        assert await asyncio.to_thread(started.wait, 60)
-        await pilot.pause()
-        box = dialog.query_one("#csv-report-box")
-        # Textual draws a loading widget over the box (its cover, outside the DOM).
-        assert box.loading and isinstance(box._cover_widget, LoadingIndicator)
-        typed_in = app.focused
-        await pilot.press("tab")
-        assert app.focused is not typed_in, "tab moves on while the import runs"
-        await pilot.press("escape")
-        assert app.screen is dialog, "escape does not hide an import half seen"
-        assert STILL_WORKING in [n.message for n in every_toast(app)]
-        assert force_g(app) == SAMPLE_SHIPS, "nothing written before the import runs"
+        with keys_do_not_wait():
+            await pilot.press("ctrl+s")
+            assert await asyncio.to_thread(started.wait, 60)
+            await pilot.pause()
+            box = dialog.query_one("#csv-report-box")
+            # Textual draws a loading widget over the box (its cover, outside the DOM).
+            assert box.loading and isinstance(box._cover_widget, LoadingIndicator)
+            typed_in = app.focused
+            await pilot.press("tab")
+            assert app.focused is not typed_in, "tab moves on while the import runs"
+            await pilot.press("escape")
+            assert app.screen is dialog, "escape does not hide an import half seen"
+            assert STILL_WORKING in [n.message for n in every_toast(app)]
+            assert force_g(app) == SAMPLE_SHIPS, "nothing written before the import runs"
         release.set()
         await settle(app)
         await pilot.pause()
