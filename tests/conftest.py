@@ -14,6 +14,7 @@ import textual.screen
 from campaign_files import migrated_engine
 from depth import DEPTH
 from hypothesis import settings as hypothesis_settings
+from parsed_styles import install as parse_styles_once
 from settle import SCREEN_UPDATE_PERIOD, WAIT_FOR_SCREEN, press_each, until_quiet, waiting_for_calls
 from shared_engines import install as share_engines
 from sqlalchemy import Engine
@@ -37,6 +38,9 @@ hypothesis_settings.load_profile("tracker")
 
 # Engines compile each statement once per worker, as one app's engine does once per process.
 share_engines()
+
+# Style sheets are parsed once per worker, as one app parses them once (tests/parsed_styles.py).
+parse_styles_once()
 
 # Under pytest-xdist each worker (gw0, gw1, ...) takes a PostgreSQL cluster of its own, started by
 # tests/pg_cluster.py with TRACKER_TEST_PG_CLUSTERS; set before any test module reads the URL.
