@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from campaign_files import press_to
+from depth import examples
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -52,8 +53,9 @@ SPEEDS = ("[u]", "[b]", "[/]", "[i]")
 EVERY_PIECE = ("\\[b]Ex[/b]&", "[@click=q]7:", "[[red]]]{0}", "<i>[link=x]a", "%s[u]a[/]")
 # Each example is a walk over every screen (about 12 s of CPU). The names above put every piece on
 # every screen; the generated ones add combinations of them. 10 generated names once left six
-# pieces (both escapes among them) out; TRACKER_MARKUP_EXAMPLES=100 for a long run.
-MAX_EXAMPLES = int(os.environ.get("TRACKER_MARKUP_EXAMPLES", "2"))
+# pieces (both escapes among them) out; TRACKER_MARKUP_EXAMPLES=100 for a long run. Otherwise two,
+# times the run's depth (tests/depth.py).
+MAX_EXAMPLES = int(os.environ.get("TRACKER_MARKUP_EXAMPLES", "0")) or examples(2)
 
 
 @st.composite
