@@ -39,6 +39,7 @@ from tracker.services.mines import (
     CounterView,
     MinefieldCreate,
     MinefieldTurn,
+    SeaBoundaryBase,
 )
 from tracker.services.roster import MarkerPlace, UnitCreate
 from tracker.services.scenarios import RepairAmounts
@@ -84,6 +85,11 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
         {"sector": "K7"},
     ),
     "minefield turn": (ledger.complete_fields, MinefieldTurn, {}),
+    "boundary": (
+        ledger.boundary_fields,
+        SeaBoundaryBase,
+        {"area_a": "North Sea", "area_b": "Skagerrak"},
+    ),
     "marker move": (move_fields, MarkerPlace, {"sector": "A1"}),
     "decoy note": (lambda: marker_fields(3), MarkerPlace, {"sector": "A1"}),
     "mine roll": (entered_fields, MarkerPlace, {"sector": "A1"}),

@@ -33,8 +33,8 @@ class SeaBoundaryBase(SQLModel):
     """A boundary between two sea areas of the campaign's map (their own: RULES.md §Mines)."""
 
     # Stored in sorted order: the boundary A|B is the boundary B|A.
-    area_a: str = Field(max_length=40)
-    area_b: str = Field(max_length=40)
+    area_a: str = field(label="Sea area", max_length=40)
+    area_b: str = field(label="Next sea area", max_length=40)
 
 
 class SeaBoundary(SeaBoundaryBase, table=True):

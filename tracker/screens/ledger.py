@@ -34,6 +34,7 @@ from tracker.services.mines import (
     MinefieldCreate,
     MinefieldTurn,
     MinefieldView,
+    SeaBoundaryBase,
 )
 from tracker.services.roster import Roster, UnitView
 from tracker.services.visibility import HIDDEN
@@ -140,6 +141,11 @@ def sow_fields(
         *specs_from(MinefieldCreate, keys=("layer_name", "turn", "complete", "drifting",
                                            "secret", "notes")),
     ]  # fmt: skip
+
+
+def boundary_fields() -> list[FieldSpec]:
+    """A new boundary's two sea areas."""
+    return specs_from(SeaBoundaryBase)
 
 
 def complete_fields() -> list[FieldSpec]:
@@ -367,7 +373,7 @@ class LedgerScreen(OwnerViewScreen):
 
         self._form(
             "Add a boundary",
-            [FieldSpec("area_a", "Sea area"), FieldSpec("area_b", "Next sea area")],
+            boundary_fields(),
             submit,
             note="A boundary is the line between two areas of your map: A | B is B | A.",
         )

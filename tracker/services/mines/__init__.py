@@ -13,6 +13,7 @@ from tracker.models.mines import (
     MINEFIELD_STATUSES,
     MinefieldCreate,
     MinefieldTurn,
+    SeaBoundaryBase,
 )
 from tracker.services.mines.checks import (
     CheckView,
@@ -76,6 +77,7 @@ __all__ = [
     "MinefieldCreate",
     "MinefieldTurn",
     "MinefieldView",
+    "SeaBoundaryBase",
     "abandon_check",
     "add_boundary",
     "aerial_drop",

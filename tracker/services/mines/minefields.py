@@ -35,7 +35,7 @@ from tracker.models.kinds import (
     UnitType,
 )
 from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
-from tracker.models.mines import MinefieldCreate, MinefieldTurn
+from tracker.models.mines import MinefieldCreate, MinefieldTurn, SeaBoundaryBase
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import swwas
@@ -55,7 +55,7 @@ from tracker.services.mines.counters import (
 from tracker.services.roster import side_key
 
 LIVE = (MinefieldStatus.SOWING, MinefieldStatus.ACTIVE)  # minefields that are on the map
-MAX_AREA = 40
+MAX_AREA = rules(SeaBoundaryBase, ("area_a",))[0].max_length or 0  # a sea area's name
 MAX_TURN = rules(MinefieldTurn, ("turn",))[0].high  # as the ledger's forms take a turn
 
 
