@@ -109,7 +109,8 @@ def _pilot_waits_for_service_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a key, a click or a pause, a pilot test waits for the service calls the screen
     started in thread workers (tests/settle.py), so it reads the database and the screen as
     they are once those calls are done. Textual's idle wait after each key ends when the event
-    loop is quiet, not after 20 ms slices of low CPU (tests/settle.py until_quiet)."""
+    loop is quiet, not after 20 ms slices of low CPU (tests/settle.py until_quiet), and a
+    screen's paint comes 5 ms after a change instead of up to 1/60 s (SCREEN_UPDATE_PERIOD)."""
     monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", SCREEN_UPDATE_PERIOD)
     monkeypatch.setattr(Pilot, "_wait_for_screen", waiting_for_calls(WAIT_FOR_SCREEN))
     monkeypatch.setattr(Pilot, "press", press_each)

@@ -5,6 +5,7 @@ screen are only up to date once the path's workers have finished."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -92,14 +93,10 @@ async def settle(app: App[Any]) -> None:
 def keys_do_not_wait() -> Iterator[None]:
     """Within the block a key, a click or a pause waits for the screen, not for the service calls
     in flight (a call the test holds would hold each key for the wait's whole second)."""
-    global _calls_waited_for
-    _calls_waited_for = False
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(Pilot, "_wait_for_screen", WAIT_FOR_SCREEN)
-            yield
-    finally:
-        _calls_waited_for = True
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules[__name__], "_calls_waited_for", False)
+        patch.setattr(Pilot, "_wait_for_screen", WAIT_FOR_SCREEN)
+        yield
 
 
 def waiting_for_calls(
