@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 import random
+import sys
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path, PurePath
@@ -50,6 +52,20 @@ def quiet_collector() -> None:
     gc.freeze()
     _, middle, oldest = gc.get_threshold()
     gc.set_threshold(COLLECT_AFTER, middle, oldest)
+
+
+# How often the app looks whether its terminal is still open (one system call).
+TERMINAL_CHECK_SECONDS = 1.0
+
+
+def _terminal() -> int | None:
+    """The terminal the app reads its keys from (Textual's driver reads stdin), while open."""
+    stdin = sys.__stdin__
+    try:
+        fileno = stdin.fileno() if stdin is not None else -1
+    except (OSError, ValueError):  # closed, or not a file
+        return None
+    return fileno if fileno >= 0 and os.isatty(fileno) else None
 
 
 def style_files() -> list[str | PurePath]:
@@ -171,12 +187,21 @@ class TrackerApp(App[None]):
         for warning in loaded.warnings:
             self.notify(warning, title="Settings", severity="warning", timeout=10)
         self.push_screen(WelcomeScreen())
+        if _terminal() is not None and not (self.is_headless or self.is_web):
+            self.set_interval(TERMINAL_CHECK_SECONDS, self._check_terminal)
         if self.factory is None and self.opener is not None:
             # After the first paint: the thread's imports would otherwise hold the GIL while
             # the first screen is being drawn.
             self.call_after_refresh(self._start_opening)
         else:
             self._database_ready()
+
+    def _check_terminal(self) -> None:
+        """The terminal the app runs in closed: quit, as q does. Its session leader gets the
+        SIGHUP, which is not the app under `make run` or a script that waits for it; Textual's
+        input thread then read the closed terminal, nothing, at full CPU, forever."""
+        if _terminal() is None:
+            self.exit()
 
     def _start_opening(self) -> None:
         self.run_worker(self._open_database, thread=True, name="open-database")
