@@ -248,7 +248,7 @@ async def routine_hit(app: TrackerApp, profile: cProfile.Profile | None) -> dict
         cpu_started = time.process_time()
         started = time.perf_counter()
         post_key(app, "enter")
-        await until(lambda: bool(last.display))
+        await until(lambda: not last.has_class("-empty"))
         await settled(app)
         parts["record"] = time.perf_counter() - started
         cpu += time.process_time() - cpu_started

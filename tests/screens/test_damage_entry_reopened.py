@@ -42,7 +42,7 @@ def opening(screen: DamageEntryScreen) -> dict[str, Any]:
     ships = screen.query_one("#ship-candidates", OptionList)
     return {
         "line": (field.value, field.cursor_position, field.has_focus),
-        "last hit": (last.display, str(last.render())),
+        "last hit": (last.display, sorted(last.classes), str(last.render())),
         "preview": (str(preview.render()), sorted(preview.classes)),
         "ships": ([str(option.prompt) for option in ships.options], ships.highlighted),
         "dice": str(screen.query_one("#dice-log", Static).render()),
@@ -81,7 +81,7 @@ async def leave_busy(pilot: Any, entry: DamageEntryScreen, hit: str, back_to: ty
     the line the hit was kept as."""
     await pilot.press(*hit, "enter")
     await pilot.pause()
-    assert entry.query_one("#last-hit", Static).display
+    assert not entry.query_one("#last-hit", Static).has_class("-empty")
     kept = entry.lines[-1]
     await pilot.press("ctrl+r", "up", "up", *" zz s-3")
     await pilot.pause()
@@ -123,7 +123,8 @@ async def test_each_opening_starts_as_a_new_screen_does(tmp_path: Path) -> None:
             # The ship it was opened on, and nothing of the last opening.
             ships = {pick.id: pick.name for pick in again.picks}
             assert (ships.get(again.default_ship_id) if ship else again.default_ship_id) == ship
-            assert seen["line"] == ("", 0, True) and seen["last hit"] == (False, "")
+            assert seen["line"] == ("", 0, True)
+            assert seen["last hit"] == (True, ["-empty"], entry_screen.NO_RESULT)
             assert seen["preview"][1] == [] and "zz" not in seen["preview"][0]
             if kind is RecordSheetScreen:
                 on_sheet = app.screen_stack[-2]

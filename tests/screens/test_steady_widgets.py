@@ -1,6 +1,7 @@
 """Widgets that are not drawn again for nothing: a ship list made shorter keeps the options it
-drew (redrawn only at a new width), and a text box sized by its styles is repainted without
-laying out the screen again. What they show is what the widgets they replace show."""
+drew (redrawn only at a new width), and a text box is repainted without laying out the screen
+again unless its new text needs another height. What they show is what the widgets they
+replace show."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 from typing import Any
 
 from depth import examples
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rich.text import Text
 from textual._compositor import Compositor
@@ -17,8 +18,8 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracker.widgets.fixed_text import FixedText
 from tracker.widgets.ship_list import ShipList
+from tracker.widgets.steady_text import SteadyText
 
 # Names as players type them, long enough to wrap in a narrow list, with markup left as typed.
 NAMES = st.lists(
@@ -102,21 +103,27 @@ def test_a_shorter_ship_list_keeps_its_options_and_shows_what_an_option_list_sho
 
 
 class TextApp(App[None]):
-    CSS = "#box { width: 1fr; height: 1fr; border: round $primary; }"
+    CSS = """
+    #box { width: 1fr; border: round $primary; }
+    #box.-fixed { height: 1fr; }
+    #box.-auto { height: auto; }
+    """
 
-    def __init__(self, kind: type[Static]) -> None:
+    def __init__(self, kind: type[Static], sizing: str) -> None:
         super().__init__()
-        self.kind = kind
+        self.kind, self.sizing = kind, sizing
 
     def compose(self) -> ComposeResult:
         yield Static("above", id="above")
-        yield self.kind("", id="box", markup=False)
+        yield self.kind("", id="box", classes=self.sizing, markup=False)
+        yield Static("below", id="below")
 
 
-async def laid_out(kind: type[Static], texts: list[str]) -> tuple[list[str], int]:
-    """The box's lines after each text, and how many times the screen was laid out."""
-    app = TextApp(kind)
-    async with app.run_test(size=(40, 12)) as pilot:
+async def laid_out(kind: type[Static], sizing: str, texts: list[str]) -> list[tuple[str, int, int]]:
+    """Before the first text, then after each: the box's lines, its height, and how many times
+    the screen was laid out for it."""
+    app = TextApp(kind, sizing)
+    async with app.run_test(size=(40, 24)) as pilot:
         await pilot.pause()
         box = app.query_one("#box", Static)
         reflows: list[int] = []
@@ -128,21 +135,53 @@ async def laid_out(kind: type[Static], texts: list[str]) -> tuple[list[str], int
 
         Compositor.reflow = reflow  # type: ignore[method-assign]
         try:
-            shown = []
+            shown = [("\n".join(drawn(box)), box.size.height, 0)]
             for text in texts:
+                reflows.clear()
                 box.update(Text(text))
                 await pilot.pause()
-                shown.append("\n".join(drawn(box)))
+                shown.append(("\n".join(drawn(box)), box.size.height, len(reflows)))
         finally:
             Compositor.reflow = real  # type: ignore[method-assign]
-        return shown, len(reflows)
+        return shown
 
 
-@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
-@given(texts=st.lists(st.lists(NAMES, max_size=14).map("\n".join), min_size=1, max_size=4))
-def test_a_fixed_text_box_is_repainted_without_laying_out_the_screen(texts: list[str]) -> None:
-    ours, our_layouts = asyncio.run(laid_out(FixedText, texts))
-    theirs, their_layouts = asyncio.run(laid_out(Static, texts))
-    assert ours == theirs
-    assert our_layouts == 0 and their_layouts == len(texts)
+# Texts of several lines, some long enough to wrap in the 38 columns the box has inside.
+TEXTS = st.lists(st.lists(NAMES, max_size=8).map("\n".join), min_size=1, max_size=4)
+BOXES = settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+
+
+def shown_alike(sizing: str, texts: list[str]) -> tuple[list[Any], list[Any]]:
+    """The steady box and a Static given the same texts (`laid_out` each): what the box shows,
+    and the height it takes, are the Static's after every text."""
+    ours = asyncio.run(laid_out(SteadyText, sizing, texts))
+    theirs = asyncio.run(laid_out(Static, sizing, texts))
+    assert [(lines, height) for lines, height, _ in ours] == [
+        (lines, height) for lines, height, _ in theirs
+    ]
+    return ours, theirs
+
+
+@BOXES
+@given(texts=TEXTS)
+def test_a_text_box_sized_by_its_styles_is_repainted_without_laying_out_the_screen(
+    texts: list[str],
+) -> None:
+    ours, theirs = shown_alike("-fixed", texts)
+    assert [layouts for *_, layouts in ours[1:]] == [0] * len(texts)
+    assert all(layouts > 0 for *_, layouts in theirs[1:])
+
+
+@BOXES
+@given(texts=TEXTS)
+@example(texts=["Exeter\nHood", "Ajax\nAchilles", "Exeter", "x" * 50])  # kept, fewer, wrapped
+def test_a_text_box_sized_by_its_text_is_laid_out_only_when_its_height_changes(
+    texts: list[str],
+) -> None:
+    ours, _ = shown_alike("-auto", texts)
+    # The screen is laid out again exactly when the text needs another height.
+    heights = [height for _, height, _ in ours]
+    for step in range(1, len(ours)):
+        layouts = ours[step][2]
+        assert (layouts > 0) == (heights[step] != heights[step - 1]), (step, heights)

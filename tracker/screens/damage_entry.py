@@ -50,8 +50,8 @@ from tracker.services.errors import (
     character_problem,
 )
 from tracker.services.scenarios import TurnView
-from tracker.widgets.fixed_text import FixedText
 from tracker.widgets.ship_list import ShipList
+from tracker.widgets.steady_text import SteadyText
 from tracker.widgets.tones import ALERT, ERROR, GOOD, NOTICE, toned
 from tracker.widgets.track_bar import track_bar
 
@@ -62,6 +62,12 @@ GRAMMAR = (
     "sN Structure lost · fN Flotation lost · fm+N / fm-N fire markers · "
     'crit "effect" | crit N (table) | crit ? (app rolls) · ucrit: underwater · '
     "rsN / rfN repaired · fix N clears critical N"
+)
+# Above the line until a hit is recorded: the two lines a result takes, so the first result
+# moves nothing on the screen (a result that appeared laid out every widget under it again).
+NO_RESULT = (
+    "Nothing recorded yet: type a hit on the line below and press Enter.\n"
+    "The result shows here, and the line stays open for the next hit."
 )
 
 
@@ -173,7 +179,7 @@ class DamageEntryScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="damage-body"):
-            yield Static("", id="last-hit", markup=False)
+            yield SteadyText(NO_RESULT, id="last-hit", classes="-empty", markup=False)
             yield Label("Hit (ship, then what it took)", classes="caption")
             yield Input(placeholder=PLACEHOLDER, id="shorthand")
             yield Static(GRAMMAR, id="grammar", markup=False)
@@ -181,10 +187,10 @@ class DamageEntryScreen(TrackerScreen):
                 with Vertical(id="finder"):
                     yield Label("Ships", classes="caption")
                     yield ShipList(id="ship-candidates")
-                yield FixedText("", id="damage-preview", markup=False)
+                yield SteadyText("", id="damage-preview", markup=False)
                 with Vertical(id="dice-panel"):
                     yield Label("Dice", classes="caption")
-                    yield Static("", id="dice-log", markup=False)
+                    yield SteadyText("", id="dice-log", markup=False)
         yield Footer(compact=True)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -203,7 +209,6 @@ class DamageEntryScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         self.title = "Damage entry"
-        self.query_one("#last-hit").display = False  # until a hit is recorded: rows are few
         self._opened()
         # The tables' dice and the first preview are read by reload, which the screen's first
         # showing runs (on_screen_resume) as every later one does: read here too, they were
@@ -268,8 +273,8 @@ class DamageEntryScreen(TrackerScreen):
         with field.prevent(Input.Changed):  # nothing typed: the showing previews the line
             field.value = ""
         last = self.query_one("#last-hit", Static)
-        last.update("")
-        last.display = False
+        last.update(NO_RESULT)
+        last.set_class(True, "-empty")
         preview = self.query_one("#damage-preview", Static)
         preview.update("")
         preview.set_class(False, "-error")
@@ -278,7 +283,10 @@ class DamageEntryScreen(TrackerScreen):
         # left as they are), as a new one is empty until then.
         options.highlighted = None
         options.scroll_y = 0
-        self._opened(caller)  # the dice are shown again by the showing's reload
+        # Rolled elsewhere meanwhile (a mine check), the dice are drawn with the rest, not
+        # once more after it; the showing's reload finds them shown.
+        self._show_dice()
+        self._opened(caller)
 
     def _recalled(self, lines: list[str]) -> None:
         self.lines = lines + [line for line in self.lines if line not in lines]
@@ -313,9 +321,10 @@ class DamageEntryScreen(TrackerScreen):
 
     def _show_dice(self) -> None:
         log = self.dice.log
-        self.query_one("#dice-log", Static).update(
-            "\n".join(str(roll) for roll in log) if log else "No dice rolled yet."
-        )
+        text = "\n".join(str(roll) for roll in log) if log else "No dice rolled yet."
+        shown = self.query_one("#dice-log", Static)
+        if text != str(shown.content):  # the same rolls: not drawn again
+            shown.update(text)
 
     def _find(self, words: str) -> Call[list[ShipPick]]:
         # An empty line offers the ship damage entry is on first, however far down it is.
@@ -613,7 +622,7 @@ class DamageEntryScreen(TrackerScreen):
         text.append(f"\nNext line: a name, or none for {result.ship_name}.", style="dim")
         last = self.query_one("#last-hit", Static)
         last.update(text)
-        last.display = True
+        last.set_class(False, "-empty")
 
     def _ask_which(self) -> None:
         """An ambiguous name: the finder lists only the ships it matches alike, to pick one."""
