@@ -478,6 +478,13 @@ def test_table_rows_are_per_campaign(
     )
     assert rule_tables.table_die(factory, campaign_id=other.id, kind="structural") == 20
     assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
+    # Read together (damage entry's opening), each is its table's die, and only its campaign's.
+    kinds = ("structural", "underwater", "no such table", "[b]")
+    for campaign_id in (world.campaign_id, other.id, 10**30):
+        assert rule_tables.table_dice(factory, campaign_id=campaign_id, kinds=kinds) == {
+            kind: rule_tables.critical_table(factory, campaign_id=campaign_id, kind=kind).die
+            for kind in kinds
+        }
 
 
 def test_save_table_row_edits_a_row_in_place_and_journals(

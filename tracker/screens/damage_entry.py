@@ -293,9 +293,8 @@ class DamageEntryScreen(TrackerScreen):
 
     def _read_tables(self) -> None:
         """Each critical table's die, for `crit ?`: read before the previews queued after it."""
-        for kind in CRITICAL_KINDS:
-            self.call(Call(rule_tables.table_die, self.factory, campaign_id=self.campaign_id,
-                           kind=kind), then=partial(self.table_dice.__setitem__, kind))  # fmt: skip
+        self.call(Call(rule_tables.table_dice, self.factory, campaign_id=self.campaign_id,
+                       kinds=CRITICAL_KINDS), then=self.table_dice.update)  # fmt: skip
 
     def _keep_line(self, line: str) -> None:
         def kept(warning: str | None) -> None:

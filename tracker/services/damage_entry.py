@@ -31,7 +31,6 @@ def read_opening(
     return Opening(
         lines=damage_lines.recall_lines(factory, campaign_id=campaign_id) if lines else None,
         turn=scenarios.current_turn(factory, campaign_id=campaign_id),
-        dice={kind: rule_tables.table_die(factory, campaign_id=campaign_id, kind=kind)
-              for kind in CRITICAL_KINDS},
+        dice=rule_tables.table_dice(factory, campaign_id=campaign_id, kinds=CRITICAL_KINDS),
         ships=damage.find_ships(factory, campaign_id=campaign_id, query="", first=first),
     )  # fmt: skip

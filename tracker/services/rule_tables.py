@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -284,4 +285,24 @@ def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
 
 def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:
     """The die a table is rolled with: its highest number (a d10 table ends at 10)."""
-    return critical_table(factory, campaign_id=campaign_id, kind=kind).die
+    return table_dice(factory, campaign_id=campaign_id, kinds=(kind,))[kind]
+
+
+def table_dice(
+    factory: SessionFactory, *, campaign_id: int, kinds: tuple[str, ...]
+) -> dict[str, int | None]:
+    """Each critical table's die (RuleTable.die: its highest number; None for a table with no
+    rows), read in one statement: damage entry reads them on every opening."""
+    dice: dict[str, int | None] = dict.fromkeys(kinds)
+    wanted = [kind for kind in kinds if bad_character(kind) is None]
+    if beyond_ids(campaign_id) or not wanted:
+        return dice
+    with session_scope(factory) as session:
+        highest = session.exec(
+            select(CriticalTableRow.kind, func.max(CriticalTableRow.high))
+            .where(CriticalTableRow.campaign_id == campaign_id,
+                   col(CriticalTableRow.kind).in_(wanted))
+            .group_by(CriticalTableRow.kind)
+        ).all()  # fmt: skip
+    dice.update(highest)
+    return dice
