@@ -23,6 +23,7 @@ from service_helpers import (
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, CriticalTableRow, JournalEntry, Ship
+from tracker.models.damage import CRITICAL_KINDS
 from tracker.rules.damage import TrackChange
 from tracker.services import campaigns, damage, fleet, rule_tables, scenarios
 from tracker.services.damage import CriticalRequest, HitRequest
@@ -454,6 +455,11 @@ def test_list_criticals_numbers_only_this_ships_criticals(
 # --- the critical tables ------------------------------------------------------------------------
 
 
+def dice(factory: SessionFactory, campaign_id: int) -> dict[str, int | None]:
+    """Both critical tables' dice, as damage entry reads them."""
+    return rule_tables.table_dice(factory, campaign_id=campaign_id, kinds=CRITICAL_KINDS)
+
+
 def test_critical_table_lists_rows_by_low_and_table_die_is_the_highest(
     world: World, factory: SessionFactory, table: dict[str, int]
 ) -> None:
@@ -463,8 +469,7 @@ def test_critical_table_lists_rows_by_low_and_table_die_is_the_highest(
         (table["fire"], "structural", 4, 6, "Fire aft", "fire_markers", 1),
         (table["turret"], "structural", 7, 10, "B turret out", "", 0),
     ]
-    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
-    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="underwater") is None
+    assert dice(factory, world.campaign_id) == {"structural": 10, "underwater": None}
     empty = rule_tables.critical_table(factory, campaign_id=world.campaign_id, kind="underwater")
     assert empty.rows == ()
 
@@ -476,8 +481,8 @@ def test_table_rows_are_per_campaign(
     rule_tables.save_table_row(
         factory, campaign_id=other.id, kind="structural", low=1, high=20, effect="Other"
     )
-    assert rule_tables.table_die(factory, campaign_id=other.id, kind="structural") == 20
-    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 10
+    assert dice(factory, other.id)["structural"] == 20
+    assert dice(factory, world.campaign_id)["structural"] == 10
     # Read together (damage entry's opening), each is its table's die, and only its campaign's.
     kinds = ("structural", "underwater", "no such table", "[b]")
     for campaign_id in (world.campaign_id, other.id, 10**30):
@@ -506,7 +511,7 @@ def test_save_table_row_edits_a_row_in_place_and_journals(
     assert (last.rows[-1].id, last.rows[-1].low, last.rows[-1].high, last.rows[-1].effect) == (
         row_id, 7, 12, "A and B turrets out"
     )  # fmt: skip
-    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 12
+    assert dice(factory, world.campaign_id)["structural"] == 12
 
 
 @pytest.mark.parametrize(
@@ -563,7 +568,7 @@ def test_delete_table_row_removes_it(
     assert "7-10" in new.only.summary
     with session_scope(factory) as session:
         assert session.get(CriticalTableRow, table["turret"]) is None
-    assert rule_tables.table_die(factory, campaign_id=world.campaign_id, kind="structural") == 6
+    assert dice(factory, world.campaign_id)["structural"] == 6
 
 
 def test_save_table_row_leaves_another_campaigns_row_alone(

@@ -57,9 +57,8 @@ def test_both_tables_read_back_in_one_shape_by_lowest_roll(
     assert [row.effect for row in mines.rows] == [
         "none" if low % 2 else "fuel-1" for low, _ in sorted(mine)
     ]
-    assert crits.die == rule_tables.table_die(
-        factory, campaign_id=campaign_id, kind="underwater"
-    ) == max(high for _, high in critical)  # fmt: skip
+    dice = rule_tables.table_dice(factory, campaign_id=campaign_id, kinds=("underwater",))
+    assert crits.die == dice["underwater"] == max(high for _, high in critical)
     assert mines.die == max(high for _, high in mine)
     # The other critical table is empty: no rows, no die to roll.
     other = rule_tables.critical_table(factory, campaign_id=campaign_id, kind="structural")

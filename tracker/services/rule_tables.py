@@ -283,11 +283,6 @@ def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
             f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
 
 
-def table_die(factory: SessionFactory, *, campaign_id: int, kind: str) -> int | None:
-    """The die a table is rolled with: its highest number (a d10 table ends at 10)."""
-    return table_dice(factory, campaign_id=campaign_id, kinds=(kind,))[kind]
-
-
 def table_dice(
     factory: SessionFactory, *, campaign_id: int, kinds: tuple[str, ...]
 ) -> dict[str, int | None]:
