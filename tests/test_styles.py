@@ -52,7 +52,10 @@ def test_the_app_loads_every_style_file_the_globals_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shipped = {path.name for path in paths.styles_dir().glob("*.tcss")}
-    assert {Path(path).name for path in app.TrackerApp.CSS_PATH} == shipped
+    assert {path.name for path in app.TrackerApp.STYLE_FILES} == shipped
+    # Before the first paint, the globals and the first screen's own file only.
+    assert [Path(path).name for path in app.TrackerApp.CSS_PATH] == [
+        "app.tcss", app.FIRST_SCREEN_STYLES]  # fmt: skip
     for name in ("zeta_screen.tcss", "app.tcss", "alpha_screen.tcss", "notes.txt"):
         (tmp_path / name).write_text("")
     monkeypatch.setattr(paths, "styles_dir", lambda: tmp_path)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     """Check the campaign file with the standard library alone, start the app at once, and
     let it open the database in a thread; the exit status (2 when the file cannot be used)."""
-    from tracker.campaign_file import DatabaseProblem, head_revision, inspect_file
+    from tracker.campaign_file import DatabaseProblem, first_look, head_revision, inspect_file
 
     path = Path(target).expanduser()
     try:
@@ -151,6 +152,12 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     if umpire and revision != head_revision():
         print("tracker: " + UMPIRE_NEEDS_HEAD, file=sys.stderr)
         return EXIT_BAD_FILE
+    from tracker.screens.welcome import FirstLook
+
+    # The campaign list, read with the standard library: shown at the first paint, while the
+    # database libraries load behind it (a file to upgrade shows its list once upgraded).
+    lines = first_look(path) if revision is not None else None
+    look = FirstLook(os.path.abspath(path), lines) if lines is not None else None
     engines: list[Any] = []
 
     def opener() -> Any:
@@ -171,7 +178,7 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
 
     from tracker.app import TrackerApp
 
-    app = TrackerApp(None, opener=opener, read_only=umpire, quiet_gc=True)
+    app = TrackerApp(None, opener=opener, first_look=look, read_only=umpire, quiet_gc=True)
     app.run()
     for engine in engines:
         engine.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -123,6 +124,17 @@ class TrackerScreen(Screen[Any]):
         """Read what the screen shows through the path; a row another player removed meanwhile
         takes the player back."""
         self.call(call, then=then, refused=self._gone)
+
+    def import_screens(self, names: tuple[str, ...]) -> None:
+        """Import the screens a key opens from here (modules of tracker.screens), in a thread
+        off the keys: imported with this screen, they held up its first paint; imported at the
+        key, they would hold up that key."""
+
+        def work() -> None:
+            for name in names:
+                importlib.import_module(f"tracker.screens.{name}")
+
+        self.run_worker(work, thread=True, name="import-next-screens", exit_on_error=False)
 
     def _gone(self, error: Exception) -> None:
         if isinstance(error, NotFound):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from rich.text import Text
@@ -34,12 +33,6 @@ from tracker.widgets.plain import PlainTable
 NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "scenario",
                 "repairs", "report", "critical_tables", "library",
                 "library_import")  # fmt: skip
-
-
-def import_next_screens() -> None:
-    """Import the screens a key opens from the campaign screen (in a thread, off the keys)."""
-    for name in NEXT_SCREENS:
-        importlib.import_module(f"tracker.screens.{name}")
 
 
 class CampaignScreen(TrackerScreen):
@@ -146,8 +139,7 @@ class CampaignScreen(TrackerScreen):
 
     def _show(self, overview: CampaignOverview) -> None:
         if self.overview is None:
-            self.run_worker(import_next_screens, thread=True, name="import-next-screens",
-                            exit_on_error=False)  # fmt: skip
+            self.import_screens(NEXT_SCREENS)
         self.overview = overview
         self.title = overview.campaign.name
         self.sub_title = "Campaign"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,17 +13,44 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker import settings
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.form import FieldSpec, FormScreen
 from tracker.widgets.plain import PlainTable
 
 if TYPE_CHECKING:
+    from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
     from tracker.services.views import CampaignSummary
 
 # The welcome screen paints before the database libraries are loaded (the app opens the file
 # in a thread meanwhile), so the services and the screens behind it are imported when used.
 OPENING = "Opening the campaign file…"
+# The screens a key opens from here: a thread imports them once the database is open.
+NEXT_SCREENS = ("campaign", "form", "confirm", "help")
+
+
+class Listed(Protocol):
+    """A campaign as the list shows it: a summary, or a line of the first look."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def current_scenario(self) -> str: ...
+    @property
+    def sides(self) -> int: ...
+    @property
+    def ships(self) -> int: ...
+    @property
+    def model_scale(self) -> str: ...
+
+
+class FirstLook(NamedTuple):
+    """The campaign list read from the file before the database is open (the command line
+    reads it with the standard library), and the key the player's settings know the file by."""
+
+    database_key: str
+    lines: Sequence[Listed]
+
 
 WELCOME = (
     "Naval campaign tracker: Squadron Record Sheets for Stations Manned and Ready! Part 2.\n"
@@ -80,11 +108,15 @@ class WelcomeScreen(TrackerScreen):
     ]
     READ_ONLY_ACTIONS = frozenset({"open"})
 
-    def __init__(self) -> None:
+    def __init__(self, first_look: FirstLook | None = None) -> None:
         super().__init__()
         self.summaries: list[CampaignSummary] = []
         # The campaign the cursor goes to at the next reload: the last one opened.
         self.focus_id: int | None = None
+        # Shown while the database opens; enter on it opens its campaign once the file is open.
+        self.first_look = first_look
+        self.open_when_ready: int | None = None
+        self.shown_once = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -102,17 +134,25 @@ class WelcomeScreen(TrackerScreen):
         if self.factory is None:  # the app is still opening the database
             self.query_one("#welcome-empty", Static).update(OPENING)
             table.display = False
+            if self.first_look is not None and self.first_look.lines:
+                self._focus_last(self.first_look.database_key)
+                self._fill(self.first_look.lines)
             return
         self.database_ready()
 
+    def _focus_last(self, database_key: str) -> None:
+        last = settings.load().last_campaign
+        if last is not None and last.database == database_key:
+            self.focus_id = last.campaign_id
+
     def database_ready(self) -> None:
-        """The database is open: show its campaigns, the cursor on the one opened last."""
+        """The database is open: show its campaigns, the cursor on the one opened last (or
+        where the player put it on the first look)."""
         from tracker.services import backups
 
         self.query_one("#welcome-empty", Static).update(UMPIRE_EMPTY if self.read_only else EMPTY)
-        last = settings.load().last_campaign
-        if last is not None and last.database == backups.database_key(self.factory):
-            self.focus_id = last.campaign_id
+        if self.first_look is None:
+            self._focus_last(backups.database_key(self.factory))
         self.reload()
         self.refresh_bindings()
 
@@ -129,24 +169,35 @@ class WelcomeScreen(TrackerScreen):
         self.load(Call(campaigns.list_campaigns, self.factory), self._show)
 
     def _show(self, summaries: list[CampaignSummary]) -> None:
+        if not self.shown_once:
+            self.shown_once = True
+            self.import_screens(NEXT_SCREENS)
         self.summaries = summaries
+        self._fill(summaries)
+        ids = [summary.id for summary in summaries]
+        if self.open_when_ready is not None:
+            wanted, self.open_when_ready = self.open_when_ready, None
+            if wanted in ids:
+                self.open_campaign(wanted)
+
+    def _fill(self, lines: Sequence[Listed]) -> None:
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
-        for summary in self.summaries:
+        for line in lines:
             # Text, not str: a DataTable parses markup in str cells, and names show as typed.
             table.add_row(
-                Text(summary.name), Text(summary.current_scenario or "-"), summary.sides,
-                summary.ships, summary.model_scale, key=str(summary.id),
+                Text(line.name), Text(line.current_scenario or "-"), line.sides, line.ships,
+                line.model_scale, key=str(line.id),
             )  # fmt: skip
-        if self.summaries:
-            ids = [summary.id for summary in self.summaries]
+        if lines:
+            ids = [line.id for line in lines]
             if self.focus_id in ids:
                 row = ids.index(self.focus_id)
             self.focus_id = None
-            table.move_cursor(row=min(row, len(self.summaries) - 1))
-        self.query_one("#welcome-empty").display = not self.summaries
-        table.display = bool(self.summaries)
+            table.move_cursor(row=min(row, len(lines) - 1))
+        self.query_one("#welcome-empty").display = not lines
+        table.display = bool(lines)
         table.focus()
 
     def _selected(self) -> CampaignSummary | None:
@@ -156,6 +207,9 @@ class WelcomeScreen(TrackerScreen):
         return self.summaries[min(table.cursor_row, len(self.summaries) - 1)]
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if self.factory is None:  # enter on the first look: opened once the file is open
+            self.open_when_ready = int(str(event.row_key.value))
+            return
         self.action_open()
 
     def action_open(self) -> None:
@@ -195,6 +249,8 @@ class WelcomeScreen(TrackerScreen):
 
         default_scale = settings.load().model_scale
         fields = campaign_fields(None, default_scale)
+        from tracker.screens.form import FormScreen
+
         self.app.push_screen(FormScreen("New campaign", fields, submit), done)
 
     def action_edit(self) -> None:
@@ -203,6 +259,7 @@ class WelcomeScreen(TrackerScreen):
             self.notify("No campaign to edit: press n to start one.", severity="warning")
             return
 
+        from tracker.screens.form import FormScreen
         from tracker.services import campaigns
 
         def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
@@ -220,6 +277,7 @@ class WelcomeScreen(TrackerScreen):
             self.notify("No campaign to delete.", severity="warning")
             return
 
+        from tracker.screens.confirm import ConfirmScreen
         from tracker.services import campaigns
 
         def done(yes: bool | None) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import Any
 
+from sqlalchemy import text
 from sqlmodel import Session, col, func, select
 
+from tracker.campaign_file import CAMPAIGN_LINE, CAMPAIGN_LINES
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
@@ -53,27 +55,28 @@ from tracker.services.views import (
 SCENARIO_STATUSES = (ScenarioStatus.PLANNED, ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
 
 
+_LINE, _LINES = text(CAMPAIGN_LINE), text(CAMPAIGN_LINES)
+
+
 def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
-    assert campaign.id is not None
-    sides = session.exec(select(func.count()).where(Side.campaign_id == campaign.id)).one()
-    ships = session.exec(
-        select(func.count())
-        .select_from(Ship)
-        .join(Side, col(Ship.side_id) == col(Side.id))
-        .where(Side.campaign_id == campaign.id, col(Ship.retired).is_(False))
-    ).one()
-    scenario = journal.current_scenario(session, campaign.id)
-    return read(
-        CampaignSummary, campaign, sides=sides, ships=ships,
-        current_scenario=scenario.title if scenario else "",
-    )  # fmt: skip
+    line = session.execute(_LINE, {"campaign_id": campaign.id}).one()
+    return _summary_of(campaign, tuple(line))
+
+
+def _summary_of(campaign: Campaign, line: tuple[Any, ...]) -> CampaignSummary:
+    """The campaign with what the campaign list shows of it (campaign_file.CAMPAIGN_LINES:
+    the first look at a file reads the same statement before the database is open)."""
+    _, _, current_scenario, sides, ships, _ = line
+    return read(CampaignSummary, campaign, sides=sides, ships=ships,
+                current_scenario=current_scenario)  # fmt: skip
 
 
 def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
     """Every campaign in the file, by name."""
     with session_scope(factory) as session:
-        campaigns = session.exec(select(Campaign).order_by(col(Campaign.name))).all()
-        return [_summary(session, campaign) for campaign in campaigns]
+        lines = session.execute(_LINES).all()
+        campaigns = {campaign.id: campaign for campaign in session.exec(select(Campaign))}
+        return [_summary_of(campaigns[line[0]], tuple(line)) for line in lines]
 
 
 OPTIONS = set(CampaignCreate.model_fields)

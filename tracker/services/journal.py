@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
-from sqlalchemy import Table, bindparam, insert
-from sqlmodel import Session, SQLModel, case, col, select
+from sqlalchemy import Table, bindparam, insert, text
+from sqlmodel import Session, SQLModel, select
 
+from tracker.campaign_file import CURRENT_SCENARIO_ORDER
 from tracker.models import JournalEntry, Scenario
 from tracker.models.campaign import utcnow
-from tracker.models.kinds import JournalKind, ScenarioStatus
+from tracker.models.kinds import JournalKind
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,11 @@ class RowChange:
         return change | ({"gone": self.gone} if self.gone else {})
 
 
-_RANK = case((col(Scenario.status) == ScenarioStatus.IN_PLAY, 0),
-             (col(Scenario.status) == ScenarioStatus.PLANNED, 1), else_=2)  # fmt: skip
 # One row, ranked in the database, by a statement built once: every journal entry asks for it.
 _CURRENT_SCENARIO = (
     select(Scenario)
     .where(Scenario.campaign_id == bindparam("campaign_id"))
-    .order_by(_RANK, case((_RANK < 2, col(Scenario.position)), else_=-col(Scenario.position)))
+    .order_by(text(CURRENT_SCENARIO_ORDER))
     .limit(1)
 )
 
