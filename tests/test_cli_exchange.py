@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -568,3 +569,48 @@ def test_a_mistyped_campaign_file_is_not_created_by_a_reading_command(
     assert outcome.status == 2
     assert outcome.err == f"tracker: no campaign file at {missing}: check --db (or $TRACKER_DB)\n"
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("viewer", ["owner", "opponent", "umpire"])
+def test_export_of_a_file_at_this_schema_writes_what_the_services_write(
+    made: Made, run: Run, campaign_file: Path, tmp_path: Path, viewer: str
+) -> None:
+    """`tracker export` reads a campaign file at this schema with the standard library alone;
+    its document is the services' to the byte, here for a campaign whose rows are renumbered
+    (imported after another, which is then deleted: its ids start past 1, with gaps)."""
+    engine = make_engine(str(campaign_file))
+    factory = session_factory(engine)
+    second = exchange.import_campaign(
+        factory, document=exchange.read_document(made.text.encode()), name="Second")  # fmt: skip
+    campaigns.delete_campaign(factory, campaign_id=made.sample_id)
+    expected = exchange.dumps(exchange.export_campaign(factory, campaign_id=second, viewer=viewer))
+    engine.dispose()
+    alone, through_the_services = tmp_path / "alone.json", tmp_path / "services.json"
+    outcome = run("--db", campaign_file, "export", "Second", "--to", alone, "--for", viewer)
+    assert (outcome.status, outcome.err) == (0, "")
+    # A database URL takes the way of every other command: the database libraries.
+    url = f"sqlite:///{campaign_file}"
+    run("--db", url, "export", "Second", "--to", through_the_services, "--for", viewer)
+    assert alone.read_text(encoding="utf-8") == expected
+    assert through_the_services.read_text(encoding="utf-8") == expected
+    renumbered = json.loads(expected)["tables"]["ship"]
+    assert [row["id"] for row in renumbered] == list(range(1, len(renumbered) + 1))
+
+
+def test_export_of_a_file_at_this_schema_loads_no_database_library(
+    campaign_file: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "out.json"
+    code = (
+        "import sys\n"
+        "from tracker.cli import main\n"
+        f"status = main(['--db', {str(campaign_file)!r}, 'export', 'Other', '--to', "
+        f"{str(target)!r}])\n"
+        "heavy = ('sqlalchemy', 'sqlmodel', 'pydantic', 'alembic', 'tracker.models')\n"
+        "print(status, ','.join(name for name in heavy if name in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.splitlines()[-1] == "0 "
+    assert json.loads(target.read_text(encoding="utf-8"))["tables"]["campaign"][0]["name"] == (
+        "Other")  # fmt: skip

@@ -88,6 +88,15 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+@contextmanager
+def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection in one read transaction: every statement reads the file as it
+    was at the first, whatever another program writes meanwhile."""
+    with _read_only(path) as conn:
+        conn.execute("BEGIN")
+        yield conn
+
+
 # The columns that hold a JSON document (tests/test_damaged_files.py keeps this list in step
 # with the models: the text columns whose default is "{}" or "[]").
 JSON_COLUMNS = frozenset(

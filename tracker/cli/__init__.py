@@ -5,7 +5,9 @@ Each sub-command beyond `demo` lives in a module of this package, listed in COMM
 `run(args, factory, target) -> int` does the work (target: the resolved file or URL) and
 returns the exit status (2 for bad input, with a one-line message on stderr).
 A sub-parser that also sets `before_migrate=True` runs on the file as it is, before any
-migration, and gets None for the factory.
+migration, and gets None for the factory. One that sets `on_the_file=run(args, target)` has
+that run first on a campaign file (not a URL): it reads the file with the standard library and
+returns the exit status, or None to be run the usual way (`tracker export`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # What a restore killed midway left (a full copy of a backup) goes at the next start.
         remove_stale_restores(Path(target).expanduser())
+    on_the_file = getattr(args, "on_the_file", None)
+    if on_the_file is not None and not paths.is_url(target):
+        # A command that can read a campaign file at this schema as it is, without the
+        # database libraries; None when it cannot, and the command runs as every other.
+        done = on_the_file(args, target)
+        if done is not None:
+            return int(done)
     if getattr(args, "before_migrate", False):
         # A command on the file as it is (backups, restore): it must work on a file the app
         # cannot open, and must not upgrade one; it gets no session factory.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tracker.cli.printing import add_force, not_forced
 from tracker.cli.viewers import add_for_argument
@@ -28,7 +28,7 @@ def add_parser(sub: Any) -> None:
         "owner: the whole campaign, secret notes sealed as stored (default); opponent or "
         "umpire: a view to read, with every secret not yet revealed left out",
     )
-    export.set_defaults(handler=run_export, needs_file=True)
+    export.set_defaults(handler=run_export, needs_file=True, on_the_file=export_from_file)
     load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
     load.add_argument("--name", help="import under this name (a campaign's name is never merged)")
@@ -44,10 +44,22 @@ def _problem(exc: InvalidInput | DatabaseUnavailable) -> str:
     return "; ".join(exc.errors.values())
 
 
+class _Named(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+
 def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
     from tracker.services import campaigns
 
-    found = campaigns.list_campaigns(factory)
+    return _pick(campaigns.list_campaigns(factory), wanted)
+
+
+def _pick(found: Sequence[_Named], wanted: str) -> int | None:
+    """The campaign the player named: by its name, else its number, else the one campaign
+    whose name holds the words typed."""
     wanted = wanted.strip()
     # A name first: a campaign named "2" is not campaign number 2.
     for summary in found:
@@ -61,34 +73,79 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
     return partial[0] if len(partial) == 1 and wanted else None
 
 
+def _no_campaign(args: argparse.Namespace, target: str, found: Sequence[_Named]) -> int:
+    names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
+    return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
+
+
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    from tracker.services import campaigns, exchange
+    from tracker.services import campaigns, documents, exchange
     from tracker.services.visibility import Viewer
 
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
-        names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
-        names = names or "none"
-        return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
+        return _no_campaign(args, target, campaigns.list_campaigns(factory))
 
-    def document() -> str:
-        return exchange.dumps(exchange.export_campaign(
+    def document() -> bytes:
+        return documents.dumps(exchange.export_campaign(
             factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
 
     return write_file(args, target, args.to, document)
 
 
+def export_from_file(args: argparse.Namespace, target: str) -> int | None:
+    """`tracker export` of a campaign file at this tracker's schema, read with the standard
+    library's sqlite3 in one read transaction, without loading the database libraries (their
+    start was most of an export's time). None when the file is not one to read so (at an
+    earlier schema, or not there): the command then opens it as every other command does.
+    The document is the one run_export writes (tests/test_cli_exchange.py)."""
+    import sqlite3
+
+    from tracker import campaign_file
+    from tracker.services import documents
+
+    path = Path(target).expanduser()
+    found = campaign_file.first_look(path) if path.is_file() else None
+    if found is None:
+        return None
+    campaign_id = _pick(found, args.campaign)
+    if campaign_id is None:
+        return _no_campaign(args, target, found)
+
+    def document() -> bytes:
+        with campaign_file.snapshot(path) as conn:
+            plan = documents.plan_of_sqlite(conn)
+            rows = documents.campaign_rows(conn.cursor(), plan, campaign_id)
+            (schema,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        made = documents.document_of(rows, plan, schema)
+        if args.viewer != "owner":
+            from tracker.services.exchange import view_of
+
+            made = view_of(made, args.viewer)
+        return documents.dumps(made)
+
+    try:
+        return write_file(args, target, args.to, document)
+    except sqlite3.Error as exc:
+        return _fail(f"cannot read {target}: {exc}; nothing was written")
+
+
 def write_file(
-    args: argparse.Namespace, target: str, name: str, document: Callable[[], str]
+    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes]
 ) -> int:
     """Write a player's file through safe_output (never the campaign file; an existing one only
     with --force); the exit status, with what was refused said."""
-    from tracker import safe_output
-    from tracker.db import sqlite_path, to_url
+    from tracker import paths, safe_output
 
+    if paths.is_url(target):
+        from tracker.db import sqlite_path, to_url
+
+        campaign = sqlite_path(to_url(target))
+    else:  # a campaign file's path, as sqlite_path gives it
+        campaign = Path(target).expanduser()
     try:
-        path = safe_output.write_text(name, document, campaign=sqlite_path(to_url(target)),
-                                      replace=args.force, new_only=args.umpire)  # fmt: skip
+        path = safe_output.write_text(name, document, campaign=campaign, replace=args.force,
+                                      new_only=args.umpire)  # fmt: skip
     except safe_output.OutputRefused as exc:
         return _fail(str(exc))
     except safe_output.ExistingFile as exc:

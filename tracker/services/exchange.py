@@ -39,9 +39,7 @@ from sqlalchemy import (
     String,
     Table,
     bindparam,
-    or_,
     text,
-    true,
 )
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
@@ -62,6 +60,21 @@ from tracker.db import (
 from tracker.models import Campaign
 from tracker.models.fields import words_of
 from tracker.services import visibility
+from tracker.services.documents import (
+    EXTRA_REFS,
+    FORMAT,
+    JSON_COLUMNS,
+    LIBRARY,
+    NOT_EXPORTED,
+    VERSION,
+    Ids,
+    Plan,
+    campaign_rows,
+    document_of,
+    make_plan,
+    table_plan,
+)
+from tracker.services.documents import dumps as document_bytes
 from tracker.services.errors import (
     MAX_INT,
     InvalidInput,
@@ -71,23 +84,8 @@ from tracker.services.errors import (
 )
 from tracker.services.visibility import Viewer
 
-FORMAT = "tracker-campaign"
-VERSION = 1
 MAX_BYTES = 256 * 1024 * 1024
 MAX_PROBLEMS = 8
-# Columns that hold another row's id without a foreign key (the row may since be deleted).
-EXTRA_REFS: dict[str, dict[str, str]] = {
-    "journalentry": {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship"},
-    "critical": {"scenario_id": "scenario"},
-    "ship": {"transferred_scenario_id": "scenario"},
-    "squadron": {"commander_ship_id": "ship"},
-    "submarker": {"search_scenario_id": "scenario"},
-}
-Ids = dict[str, dict[int, int]]
-# The library's tables: shared by the file's campaigns, so a campaign's document carries all of
-# it, and an import adds only the entries the file lacks (known by name and nation): an entry
-# already there is never changed by a campaign brought in (services.library).
-LIBRARY = frozenset({"shipclass", "unitcard"})
 
 
 @functools.cache
@@ -101,8 +99,6 @@ def _tables() -> list[Table]:
     return list(_all_tables())
 
 
-# Bookkeeping, not campaign data: an imported row starts at version 1 (models.versioned).
-NOT_EXPORTED = frozenset({"version"})
 # The text columns holding a name, which refuse what a name refuses (errors.bad_name_character);
 # the others are free text.
 NAME_COLUMNS = frozenset({"name", "title", "area_a", "area_b", "layer_name", "sector"})
@@ -120,164 +116,22 @@ def _refs(table: Table) -> dict[str, str]:
     return refs
 
 
-@functools.cache
-def _refs_of(name: str) -> dict[str, str]:
-    """_refs of the table of that name (none for a name that is no table)."""
-    return _refs(_TABLES_BY_NAME[name]) if name in _TABLES_BY_NAME else {}
+def metadata_plan() -> Plan:
+    """The documents' plan of the schema, as the models declare it."""
 
+    def kinds(table: Table, kind: type[Any]) -> set[str]:
+        return {column.name for column in table.columns if isinstance(_kind(column), kind)}
 
-# --- ids inside JSON columns ---------------------------------------------------------------
-
-
-def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
-    if value is None:
-        return None
-    return ids.get(table, {}).get(value, missing)
-
-
-@functools.cache
-def _reference_names() -> dict[str, str]:
-    """Every column name that names a row, with its table (side_id: side), across the schema."""
-    names: dict[str, str] = {}
-    for table in _tables():
-        for key, target in _refs(table).items():
-            assert names.setdefault(key, target) == target, f"{key} names two tables"
-    return names
-
-
-def _map_journal(detail: str, ids: Ids) -> str:
-    """The row ids of an entry's changes, and the references among their fields; a row not in
-    the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
-    after (an added ship's side and squadron, a transfer's squadron) are renumbered too.
-    An entry whose ids all stay as they are is kept as written, not written again: most are,
-    in a file's first campaign or imported into a new file. With no ids at all, the entry is
-    only read through (_check_json: it holds what tracker writes there)."""
-    data = orjson.loads(detail)
-    names = _reference_names()
-    changed = False
-    for side in ("before", "after"):
-        state = data.get(side)
-        if isinstance(state, dict):
-            for key, value in state.items():
-                if key in names and isinstance(value, int) and not isinstance(value, bool):
-                    new = _map_id(ids, names[key], value, None)
-                    if new != value:
-                        state[key], changed = new, True
-    for change in data.get("changes") or []:
-        table = change["table"]
-        new = _map_id(ids, table, change["id"], 0)
-        if new != change["id"]:
-            change["id"], changed = new, True
-        refs = _refs_of(table)
-        for side in ("before", "after"):
-            for key, value in (change.get(side) or {}).items():
-                if key in refs and isinstance(value, int):
-                    new = _map_id(ids, refs[key], value, None)
-                    if new != value:
-                        change[side][key], changed = new, True
-    return _json_text(data, sort_keys=True) if changed and ids else detail
-
-
-def _map_criticals(criticals: str, ids: Ids) -> str:
-    items = orjson.loads(criticals)
-    changed = False
-    for item in items:
-        new = _map_id(ids, "critical", item.get("id"), 0)
-        if new != item.get("id"):
-            item["id"], changed = new, True
-    return _json_text(items) if changed and ids else criticals
-
-
-def _map_marker_note(secret: str, ids: Ids) -> str:
-    """A plain marker note names its unit; an encrypted one is left as sealed (its unit id is
-    never read: the marker's own unit_id column is)."""
-    if not secret.startswith("plain:"):
-        return secret
-    note = orjson.loads(secret[len("plain:") :])
-    if "unit" in note:
-        new = _map_id(ids, "wasunit", note["unit"], 0)
-        if new != note["unit"] and ids:
-            note["unit"] = new
-            return "plain:" + _json_text(note, sort_keys=True)
-    return secret
-
-
-def _json_text(value: Any, *, sort_keys: bool = False) -> str:
-    """JSON as the tracker writes it into these columns (journal.append, the snapshots), so
-    that an entry renumbered on import and back on export reads as it did."""
-    return json.dumps(value, sort_keys=sort_keys)
-
-
-JSON_COLUMNS: dict[tuple[str, str], Callable[[str, Ids], str]] = {
-    ("journalentry", "detail"): _map_journal,
-    ("shipsnapshot", "criticals"): _map_criticals,
-    ("submarker", "secret"): _map_marker_note,
-}
-
-
-# --- export --------------------------------------------------------------------------------
-
-
-def _member_rows(conn: Connection, campaign_id: int) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the campaign, table by table (parents first), in id order, as tuples of
-    its data columns (Core selects: no ORM object is made for a row)."""
-    found: dict[str, list[tuple[Any, ...]]] = {}
-    member_ids: dict[str, list[int]] = {}
-    for table in _tables():
-        if table.name == "campaign":
-            where = table.c.id == campaign_id
-        elif table.name in LIBRARY:
-            where = true()
-        else:
-            links = [
-                table.c[fk.parent.name].in_(member_ids[fk.column.table.name])
-                for fk in table.foreign_keys
-                if fk.column.table.name in member_ids and fk.column.table.name != table.name
-            ]
-            if not links:
-                continue
-            where = or_(*links)
-        query = table_select(*_id_first(table)).where(where).order_by(table.c.id)
-        rows = found[table.name] = _raw_rows(conn, query)
-        member_ids[table.name] = [row[0] for row in rows]
-    return found
-
-
-def _raw_rows(conn: Connection, query: Any) -> list[tuple[Any, ...]]:
-    """The query's rows as the database driver gives them: no result row objects and no type
-    processing, which took a third of an export (the caller converts the booleans and the
-    times, _export_values). The query holds only whole numbers, written into its text."""
-    sql = str(query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
-    with _driver_cursor(conn, sql) as cursor:
-        cursor.execute(sql)
-        return cursor.fetchall()
-
-
-@contextmanager
-def _driver_cursor(conn: Connection, sql: str) -> Iterator[Any]:
-    """A cursor of the connection's driver, in its transaction; what the driver raises comes
-    out as SQLAlchemy raises it (a full disk, a damaged file: tracker.db names them)."""
-    dbapi = conn.dialect.loaded_dbapi
-    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    try:
-        yield cursor
-    except dbapi.Error as exc:
-        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
-    finally:
-        cursor.close()
-
-
-def _iso_time(value: Any) -> str:
-    """A stored time as a campaign file writes it: ISO 8601 in UTC with its offset. SQLite
-    holds the text SQLAlchemy wrote ("2026-05-01 12:00:00.250000"), PostgreSQL a datetime."""
-    if isinstance(value, str):
-        if len(value) == 26 and value[10] == " " and value[19] == ".":
-            fraction = "" if value.endswith(".000000") else value[19:]
-            return f"{value[:10]}T{value[11:19]}{fraction}+00:00"
-        value = datetime.fromisoformat(value)
-    if value.tzinfo is None:  # stored in UTC without its offset
-        return str(value.replace(tzinfo=UTC).isoformat())
-    return str(value.astimezone(UTC).isoformat())
+    return make_plan(
+        table_plan(
+            table.name,
+            [column.name for column in table.columns],
+            [(fk.parent.name, fk.column.table.name) for fk in table.foreign_keys],
+            kinds(table, Boolean),
+            kinds(table, DateTime),
+        )
+        for table in _tables()
+    )
 
 
 def _id_first(table: Table) -> list[Any]:
@@ -287,9 +141,9 @@ def _id_first(table: Table) -> list[Any]:
 
 @functools.cache
 def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[int], list[Any]]:
-    """What a row of the table needs besides its values, exported or imported: its column
-    names (the id first), the columns naming a row (with that row's table), the times, the
-    JSON columns to renumber."""
+    """What a row of the table needs besides its values, imported: its column names (the id
+    first), the columns naming a row (with that row's table), the times, the JSON columns to
+    renumber."""
     columns = _id_first(table)
     names = [column.name for column in columns]
     refs = [(names.index(key), target) for key, target in _refs(table).items()]
@@ -297,6 +151,9 @@ def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[i
     remaps = [(names.index(key), remap) for (name, key), remap in JSON_COLUMNS.items()
               if name == table.name]  # fmt: skip
     return names, refs, times, remaps
+
+
+# --- export --------------------------------------------------------------------------------
 
 
 def export_campaign(
@@ -313,73 +170,38 @@ def export_campaign(
             raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
         revision = session.connection().execute(text("SELECT version_num FROM alembic_version"))
         schema = revision.scalar_one()
-        rows = _member_rows(session.connection(), campaign_id)
-    # Rows come in id order: the n-th row of a table is numbered n.
-    ids: Ids = {name: {row[0]: n for n, row in enumerate(table_rows, start=1)}
-                for name, table_rows in rows.items()}  # fmt: skip
-    tables = {table.name: _export_values(table, rows.get(table.name, []), ids)
-              for table in _tables()}  # fmt: skip
-    document = {"format": FORMAT, "version": VERSION, "schema": schema, "tables": tables}
-    if viewer is not Viewer.OWNER:
-        visibility.tables_as_seen(tables, viewer=viewer)
+        with _driver_cursor(session.connection(), "SELECT") as cursor:
+            rows = campaign_rows(cursor, PLAN, campaign_id)
+    document = document_of(rows, PLAN, schema)
+    return view_of(document, viewer)
+
+
+def view_of(document: dict[str, Any], viewer: Viewer | str) -> dict[str, Any]:
+    """The document as the viewer may see it: the owner's whole, or the opponent's or the
+    umpire's, every secret not yet revealed left out (a view to read, not to import)."""
+    if Viewer(viewer) is not Viewer.OWNER:
+        visibility.tables_as_seen(document["tables"], viewer=Viewer(viewer))
         document["view"] = str(viewer)
     return document
 
 
-def _export_values(table: Table, rows: list[tuple[Any, ...]], ids: Ids) -> list[dict[str, Any]]:
-    """The table's rows as the file holds them: numbered 1, 2, 3 ... in id order, references
-    renumbered alike, booleans as true or false (SQLite gives 0 or 1), times as ISO text."""
-    names, refs, times, remaps = _export_plan(table)
-    bools = [n for n, name in enumerate(names) if isinstance(_kind(table.c[name]), Boolean)]
-    targets = [(index, ids.get(target, {})) for index, target in refs]
-    out = []
-    for n, row in enumerate(rows, start=1):
-        values = list(row)
-        values[0] = n
-        for index, mapping in targets:
-            if values[index] is not None:
-                values[index] = mapping.get(values[index])
-        for index in bools:
-            if values[index] is not None:
-                values[index] = bool(values[index])
-        for index in times:
-            if values[index] is not None:
-                values[index] = _iso_time(values[index])
-        for index, remap in remaps:
-            values[index] = remap(values[index], ids)
-        out.append(dict(zip(names, values, strict=True)))
-    return out
+@contextmanager
+def _driver_cursor(conn: Connection, sql: str) -> Iterator[Any]:
+    """A cursor of the connection's driver, in its transaction; what the driver raises comes
+    out as SQLAlchemy raises it (a full disk, a damaged file: tracker.db names them)."""
+    dbapi = conn.dialect.loaded_dbapi
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        yield cursor
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
+    finally:
+        cursor.close()
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The document as the file holds it: UTF-8 JSON, keys sorted, the tables last, one row
-    to a line (a file any JSON reader reads, and a line of a diff is a row).
-
-    The header comes first so that a reader, which checks rows as it reads them, refuses a file
-    of a newer tracker or another player's view by its header before it reads any row.
-    """
-    lines = [b"{"]
-    header = [key for key in sorted(document) if key != "tables"]
-    for key in header:
-        value = orjson.dumps(document[key], option=orjson.OPT_SORT_KEYS)
-        comma = b"," if key != header[-1] or "tables" in document else b""
-        lines.append(b" " + orjson.dumps(key) + b": " + value + comma)
-    if "tables" in document:
-        lines.append(b' "tables": {')
-        names = sorted(document["tables"])
-        for name in names:
-            rows = document["tables"][name]
-            comma = b"," if name != names[-1] else b""
-            if not rows:
-                lines.append(b"  " + orjson.dumps(name) + b": []" + comma)
-                continue
-            lines.append(b"  " + orjson.dumps(name) + b": [")
-            lines.append(b",\n".join([b"   " + orjson.dumps(row, option=orjson.OPT_SORT_KEYS)
-                                      for row in rows]))  # fmt: skip
-            lines.append(b"  ]" + comma)
-        lines.append(b" }")
-    lines.append(b"}\n")
-    return b"\n".join(lines).decode()
+    """The document as the file holds it, as text (documents.dumps)."""
+    return document_bytes(document).decode()
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -414,6 +236,10 @@ class _Problems:
 def _kind(column: Column[Any]) -> Any:
     """The column's SQL type, under any decorator (a UTC timestamp is a DateTime)."""
     return getattr(column.type, "impl", column.type)
+
+
+# The tables as the documents module reads and writes them.
+PLAN = metadata_plan()
 
 
 def _check_value(column: Column[Any], value: Any) -> str | None:
@@ -578,7 +404,7 @@ def _check_json(tables: dict[str, Any], problems: _Problems) -> None:
             if row.get(column) is None:  # or not a column at the document's revision
                 continue
             try:
-                remap(row[column], {})
+                remap(row[column], {}, PLAN)
             except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                 problems.add(f"{name}[{index}].{column} does not hold what tracker writes there")
 
@@ -1303,7 +1129,7 @@ def _values(
             new = None
         values[index] = new
     for index, remap in remaps:
-        values[index] = remap(values[index], ids)
+        values[index] = remap(values[index], ids, PLAN)
     return values
 
 
