@@ -4,7 +4,6 @@ campaign's story, or one scenario's after-action report, as a page to print or a
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +76,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             break
         except InvalidInput as exc:
             if "passphrase" in exc.errors and passphrase is None and sys.stdin.isatty():
+                import getpass
+
                 passphrase = getpass.getpass(f"{args.side}'s passphrase: ")
                 continue
             hint = ("; run tracker report at a terminal to type it"

@@ -14,13 +14,9 @@ is refused before any app starts.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import errno
-import ipaddress
 import logging
 import os
-import secrets
-import shlex
 import signal
 import socket
 import sys
@@ -31,6 +27,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from tracker import paths
+
+# secrets, ctypes, ipaddress and shlex are imported where they are used: every start of the app
+# builds this command's parser, and importing them took about 5 ms of the time to its first paint.
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -165,6 +164,8 @@ def origin(url: str) -> str | None:
 
 def is_loopback(host: str) -> bool:
     """Whether host names this machine only (every address it resolves to is a loopback one)."""
+    import ipaddress
+
     if host in WILDCARD_HOSTS:
         return False
     try:
@@ -212,6 +213,8 @@ class Access:
         given = query_token if query_token is not None else cookie_token
         if given is None:
             return "no token: open the address that `tracker serve` printed, token included"
+        import secrets
+
         # Bytes, as compare_digest refuses str with characters beyond ASCII; a header's bytes
         # that are no UTF-8 arrive as lone surrogates.
         if not secrets.compare_digest(given.encode(errors="surrogatepass"), self.token.encode()):
@@ -237,6 +240,8 @@ def die_with_server() -> Callable[[], None] | None:
     The signal follows the death of the thread that forked the app: the event loop's, which
     is the server's main thread. The app is the server's own child (started without a shell),
     which the signal needs."""
+    import ctypes
+
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (AttributeError, OSError):
@@ -257,6 +262,8 @@ def die_with_server() -> Callable[[], None] | None:
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     """Check the address, print where the page is (with its token), serve until SIGINT or
     SIGTERM."""
+    import secrets
+
     problem = listen_problem(args.host, args.port)
     if problem is not None:
         print(f"tracker serve: {problem}", file=sys.stderr)
@@ -311,6 +318,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
     stopping every browser's app before it exits. Built on textual-serve 1.1.3's internals
     (`_make_app`, `AppService._open_app_process`): the version is pinned."""
     import asyncio
+    import shlex
 
     from aiohttp import web
     from textual_serve.app_service import AppService
