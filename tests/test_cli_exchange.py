@@ -29,6 +29,7 @@ from campaign_files import (
     sidecars,
 )
 
+from tracker import campaign_file as tracker_campaign_file
 from tracker.db import make_engine, session_factory
 from tracker.services import campaigns, exchange
 from tracker.services.demo import SAMPLE_NAME
@@ -575,9 +576,10 @@ def test_a_mistyped_campaign_file_is_not_created_by_a_reading_command(
 def test_export_of_a_file_at_this_schema_writes_what_the_services_write(
     made: Made, run: Run, campaign_file: Path, tmp_path: Path, viewer: str
 ) -> None:
-    """`tracker export` reads a campaign file at this schema with the standard library alone;
-    its document is the services' to the byte, here for a campaign whose rows are renumbered
-    (imported after another, which is then deleted: its ids start past 1, with gaps)."""
+    """`tracker export` reads a campaign file at this schema, as tracker left it, with the
+    standard library alone; its document is the services' to the byte, here for a campaign
+    whose rows are renumbered (imported after another, which is then deleted: its ids start
+    past 1, with gaps)."""
     engine = make_engine(str(campaign_file))
     factory = session_factory(engine)
     second = exchange.import_campaign(
@@ -585,6 +587,7 @@ def test_export_of_a_file_at_this_schema_writes_what_the_services_write(
     campaigns.delete_campaign(factory, campaign_id=made.sample_id)
     expected = exchange.dumps(exchange.export_campaign(factory, campaign_id=second, viewer=viewer))
     engine.dispose()
+    tracker_campaign_file.remember_left(campaign_file)  # closed by tracker: read as it is
     alone, through_the_services = tmp_path / "alone.json", tmp_path / "services.json"
     outcome = run("--db", campaign_file, "export", "Second", "--to", alone, "--for", viewer)
     assert (outcome.status, outcome.err) == (0, "")
@@ -601,6 +604,7 @@ def test_export_of_a_file_at_this_schema_loads_no_database_library(
     campaign_file: Path, tmp_path: Path
 ) -> None:
     target = tmp_path / "out.json"
+    tracker_campaign_file.remember_left(campaign_file)
     code = (
         "import sys\n"
         "from tracker.cli import main\n"
@@ -614,3 +618,16 @@ def test_export_of_a_file_at_this_schema_loads_no_database_library(
     assert done.stdout.splitlines()[-1] == "0 "
     assert json.loads(target.read_text(encoding="utf-8"))["tables"]["campaign"][0]["name"] == (
         "Other")  # fmt: skip
+
+
+def test_a_file_changed_since_tracker_left_it_is_checked_in_full_first(
+    run: Run, campaign_file: Path, tmp_path: Path
+) -> None:
+    """The export reads alone only a file exactly as tracker left it; one changed since (here a
+    value no campaign holds, which only the full check sees) is checked first and refused."""
+    tracker_campaign_file.remember_left(campaign_file)
+    run_sql(campaign_file, "UPDATE campaign SET created_at = 'not a time' WHERE name = 'Other'")
+    before = campaign_file.read_bytes()
+    outcome = run("--db", campaign_file, "export", "Other", "--to", tmp_path / "out.json")
+    assert outcome.status == 2 and "damaged" in outcome.err, outcome
+    assert campaign_file.read_bytes() == before and not (tmp_path / "out.json").exists()

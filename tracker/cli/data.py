@@ -94,18 +94,26 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
 
 def export_from_file(args: argparse.Namespace, target: str) -> int | None:
-    """`tracker export` of a campaign file at this tracker's schema, read with the standard
-    library's sqlite3 in one read transaction, without loading the database libraries (their
-    start was most of an export's time). None when the file is not one to read so (at an
-    earlier schema, or not there): the command then opens it as every other command does.
-    The document is the one run_export writes (tests/test_cli_exchange.py)."""
+    """`tracker export` of a campaign file exactly as tracker left it at a clean close, at
+    this tracker's schema, read with the standard library's sqlite3 in one read transaction,
+    without loading the database libraries (their start was most of an export's time). The
+    document is the one run_export writes (tests/test_cli_exchange.py).
+
+    None for any other file (changed by another program since, at an earlier schema, one this
+    command would refuse, not there): the command then opens it as every other command does,
+    with every check, and says what is wrong."""
+    import os
     import sqlite3
 
     from tracker import campaign_file
     from tracker.services import documents
 
     path = Path(target).expanduser()
-    found = campaign_file.first_look(path) if path.is_file() else None
+    if not (path.is_file() and campaign_file.left_by_tracker(path)):
+        return None
+    if not args.umpire and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return None  # refused as every command refuses a read-only file
+    found = campaign_file.first_look(path)
     if found is None:
         return None
     campaign_id = _pick(found, args.campaign)
