@@ -302,3 +302,31 @@ def test_a_file_changed_by_another_program_is_checked_in_full(tmp_path: Path) ->
     assert not db.left_by_tracker(path)
     with pytest.raises(DatabaseProblem, match="damaged"):
         db.inspect_file(path)
+
+
+def test_a_file_checked_in_full_is_not_checked_again_by_the_same_process_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line checks the file before the first paint, the opening's migration again:
+    the second pass over every value is skipped while the file is as the first saw it."""
+    path = _left_file(tmp_path)
+    path.with_name("campaign.db-wal").write_bytes(b"")  # not as tracker left it
+    real = campaign_file._check_values
+    scans: list[object] = []
+
+    def counted(conn: sqlite3.Connection) -> None:
+        scans.append(conn)
+        real(conn)
+
+    monkeypatch.setattr(campaign_file, "_check_values", counted)
+    db.inspect_file(path)
+    db.inspect_file(path)
+    assert len(scans) == 1
+    path.with_name("campaign.db-wal").unlink()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE journalentry SET detail = '{cut short' WHERE id = 1")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseProblem, match="damaged"):  # changed since: checked again
+        db.inspect_file(path)
+    assert len(scans) == 2

@@ -25,6 +25,9 @@ from tracker import paths, settings
 from tracker.errors import CannotOpen
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+# How long a snapshot waits for another program's lock (WAL readers wait only while a writer
+# recovers or checkpoints the file).
+LOCK_WAIT_SECONDS = 5.0
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
@@ -90,11 +93,18 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
 
 @contextmanager
 def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection in one read transaction: every statement reads the file as it
-    was at the first, whatever another program writes meanwhile."""
-    with _read_only(path) as conn:
+    """A connection that only reads, in one read transaction: every statement reads the file as
+    it was at the first, whatever another program writes meanwhile. Not _read_only's: a file
+    without a -wal is opened immutable there, without SQLite's locks, and a writer could change
+    it under a long read. This takes the locks as tracker's own connections do (the file must
+    be writable, as for every command that opens it); its -wal and -shm go when it closes."""
+    conn = sqlite3.connect(path, timeout=LOCK_WAIT_SECONDS)
+    try:
+        conn.execute("PRAGMA query_only = ON")
         conn.execute("BEGIN")
         yield conn
+    finally:
+        conn.close()
 
 
 # The columns that hold a JSON document (tests/test_damaged_files.py keeps this list in step
@@ -171,6 +181,12 @@ def _checked() -> dict[str, list[int]]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+# The files this process checked in full, each with its mark then: the command line checks a
+# file before the first paint and the opening's migration checks it again, which read a large
+# campaign in full twice (0.9 s each). A file changed since has another mark.
+_CHECKED_NOW: dict[str, list[int]] = {}
 
 
 def left_by_tracker(path: Path) -> bool:
@@ -281,7 +297,7 @@ def inspect_file(path: Path) -> str | None:
         raise DatabaseProblem(
             f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
         )
-    deep = not left_by_tracker(path)
+    deep = not left_by_tracker(path) and _CHECKED_NOW.get(str(path.resolve())) != _mark(path)
     try:
         with _read_only(path) as conn:
             if deep:
@@ -312,6 +328,8 @@ def inspect_file(path: Path) -> str | None:
             f"{path} is damaged ({reason}): restore it from {paths.backups_dir(path)} "
             "or choose another file with --db."
         ) from exc
+    if deep:
+        _CHECKED_NOW[str(path.resolve())] = _mark(path)
     if revision is not None and revision not in known_revisions():
         raise DatabaseProblem(
             f"{path} was written by a newer tracker (schema {revision}): "
