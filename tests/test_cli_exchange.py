@@ -631,3 +631,40 @@ def test_a_file_changed_since_tracker_left_it_is_checked_in_full_first(
     outcome = run("--db", campaign_file, "export", "Other", "--to", tmp_path / "out.json")
     assert outcome.status == 2 and "damaged" in outcome.err, outcome
     assert campaign_file.read_bytes() == before and not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize(
+    "extra", ["ALTER TABLE ship ADD COLUMN extra TEXT DEFAULT 'hand-made'",
+              "CREATE TABLE private_plan (id INTEGER PRIMARY KEY, plan TEXT); "
+              "INSERT INTO private_plan VALUES (1, 'my private plan')"])  # fmt: skip
+def test_a_table_or_column_added_by_hand_never_reaches_the_document(
+    made: Made, run: Run, campaign_file: Path, tmp_path: Path, extra: str
+) -> None:
+    """A file whose tables are not exactly this tracker's is not read alone, even as tracker
+    left it: the document holds only what tracker knows, for the owner and another player."""
+    for statement in extra.split("; "):
+        run_sql(campaign_file, statement)
+    tracker_campaign_file.remember_left(campaign_file)  # as if the app had opened it since
+    for viewer in ("owner", "opponent"):
+        target = tmp_path / f"{viewer}.json"
+        outcome = run("--db", campaign_file, "export", SAMPLE_NAME, "--to", target, "--for",
+                      viewer)  # fmt: skip
+        assert (outcome.status, outcome.err) == (0, ""), outcome
+        text = target.read_text(encoding="utf-8")
+        assert "hand-made" not in text and "private" not in text
+        if viewer == "owner":
+            assert text == made.text
+
+
+def test_a_name_is_found_as_names_are_told_apart(
+    run: Run, campaign_file: Path, tmp_path: Path
+) -> None:
+    """Casefolded, as the file keeps names apart: "STRASSE" names the campaign "Straße"."""
+    engine = make_engine(str(campaign_file))
+    campaigns.create_campaign(session_factory(engine), name="Straße")
+    engine.dispose()
+    target = tmp_path / "out.json"
+    outcome = run("--db", campaign_file, "export", "STRASSE", "--to", target)
+    assert outcome.status == 0, outcome
+    [campaign] = json.loads(target.read_text(encoding="utf-8"))["tables"]["campaign"]
+    assert campaign["name"] == "Straße"

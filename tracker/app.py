@@ -286,6 +286,10 @@ class TrackerApp(App[None]):
         # A welcome screen not mounted yet fills itself when it mounts (the factory is set).
         welcome = self.screen
         if isinstance(welcome, WelcomeScreen) and welcome.is_mounted:
+            if self.open_campaign_id is not None:
+                # The campaign the command line asked for (the sample just made) is opened,
+                # not one the player chose on the first look meanwhile: one campaign screen.
+                welcome.open_when_ready = None
             welcome.database_ready()
         if self.open_campaign_id is not None:
             # The umpire's view leaves the player's settings as they were, too.

@@ -140,3 +140,34 @@ async def test_the_app_reads_every_style_file_once_it_has_painted(tmp_path: Path
         await pilot.press("question_mark")
         assert str(app.screen.query_one("#help-dialog").styles.width) == "100"
     engine.dispose()
+
+
+async def test_enter_on_the_first_look_while_the_sample_is_made_opens_one_campaign(
+    tmp_path: Path,
+) -> None:
+    """`tracker demo`: the sample opens once made; enter typed on the first look meanwhile does
+    not open a second campaign screen over it."""
+    path = tmp_path / "campaign.db"
+    engine = migrated_engine(path)
+    factory = session_factory(engine)
+    campaigns.create_campaign(factory, name="Denmark Strait")
+    lines = first_look(path)
+    assert lines is not None
+    release = threading.Event()
+
+    def opener() -> Opened:
+        assert release.wait(10)
+        return Opened(factory, demo.create_sample_campaign(factory))
+
+    app = TrackerApp(None, opener=opener, first_look=FirstLook(str(path.resolve()), lines))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        release.set()
+        await workers_end(pilot)
+        await pilot.pause()
+        opened = [screen for screen in app.screen_stack if isinstance(screen, CampaignScreen)]
+        assert [screen.campaign_id for screen in opened] == [app.open_campaign_id]
+        await pilot.press("escape")
+        assert isinstance(app.screen, WelcomeScreen)
+    engine.dispose()

@@ -39,3 +39,21 @@ def test_each_table_comes_after_the_tables_its_rows_belong_to(tmp_path: Path) ->
         assert {parent for _, parent in table.links} - {table.name} <= seen, table.name
         seen.add(table.name)
     assert plan.tables[0].name in ("campaign", "shipclass", "unitcard")
+
+
+def test_the_digest_of_this_trackers_tables_is_the_models() -> None:
+    found = documents.plan_digest(exchange.metadata_plan())
+    assert found == documents.HEAD_PLAN_DIGEST, (
+        f"the models' tables changed: set HEAD_PLAN_DIGEST in services/documents.py to {found!r}"
+    )
+
+
+def test_a_table_or_column_more_changes_the_digest(tmp_path: Path) -> None:
+    for extra in ("ALTER TABLE ship ADD COLUMN extra TEXT", "CREATE TABLE notes (id INTEGER)"):
+        path = tmp_path / f"{len(extra)}.db"
+        migrated_engine(path).dispose()
+        with sqlite3.connect(path) as conn:
+            conn.execute(extra)
+            plan = documents.plan_of_sqlite(conn)
+        conn.close()
+        assert documents.plan_digest(plan) != documents.HEAD_PLAN_DIGEST, extra

@@ -58,18 +58,20 @@ def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
 
 
 def _pick(found: Sequence[_Named], wanted: str) -> int | None:
-    """The campaign the player named: by its name, else its number, else the one campaign
-    whose name holds the words typed."""
+    """The campaign the player named: by its name in any case (casefolded, as names are told
+    apart: "SS" names the campaign "ß"), else its number, else the one campaign whose name
+    holds the words typed."""
     wanted = wanted.strip()
+    folded = wanted.casefold()
     # A name first: a campaign named "2" is not campaign number 2.
     for summary in found:
-        if summary.name.lower() == wanted.lower():
+        if summary.name.casefold() == folded:
             return summary.id
     numbered = next((summary.id for summary in found if str(summary.id) == wanted), None)
     if numbered is not None:
         return numbered
     # Then the one campaign whose name holds the words typed ("river plate").
-    partial = [summary.id for summary in found if wanted.lower() in summary.name.lower()]
+    partial = [summary.id for summary in found if folded in summary.name.casefold()]
     return partial[0] if len(partial) == 1 and wanted else None
 
 
@@ -93,15 +95,21 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
     return write_file(args, target, args.to, document)
 
 
+class _Changed(Exception):
+    """The campaign file changed between the export's first look and its read."""
+
+
 def export_from_file(args: argparse.Namespace, target: str) -> int | None:
     """`tracker export` of a campaign file exactly as tracker left it at a clean close, at
-    this tracker's schema, read with the standard library's sqlite3 in one read transaction,
-    without loading the database libraries (their start was most of an export's time). The
-    document is the one run_export writes (tests/test_cli_exchange.py).
+    this tracker's schema and no other (documents.HEAD_PLAN_DIGEST), read with the standard
+    library's sqlite3 in one read transaction, without loading the database libraries (their
+    start was most of an export's time). The document is the one run_export writes
+    (tests/test_cli_exchange.py).
 
-    None for any other file (changed by another program since, at an earlier schema, one this
-    command would refuse, not there): the command then opens it as every other command does,
-    with every check, and says what is wrong."""
+    None for any other file (changed by another program since, its tables not exactly this
+    tracker's, at an earlier schema, read-only, one this command would refuse, not there), and
+    for the umpire's view: the command then opens it as every other command does, with every
+    check, and says what is wrong."""
     import os
     import sqlite3
 
@@ -109,22 +117,35 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
     from tracker.services import documents
 
     path = Path(target).expanduser()
-    if not (path.is_file() and campaign_file.left_by_tracker(path)):
+    if args.umpire or not (path.is_file() and campaign_file.left_by_tracker(path)):
         return None
-    if not args.umpire and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return None  # refused as every command refuses a read-only file
+
+    def read(campaign_id: int | None) -> tuple[documents.Plan, dict[str, Any], str]:
+        with campaign_file.snapshot(path) as conn:
+            plan = documents.plan_of_sqlite(conn)
+            if documents.plan_digest(plan) != documents.HEAD_PLAN_DIGEST:
+                raise _Changed
+            rows = {} if campaign_id is None else documents.campaign_rows(
+                conn.cursor(), plan, campaign_id)  # fmt: skip
+            (schema,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        return plan, rows, schema
+
     found = campaign_file.first_look(path)
-    if found is None:
+    try:
+        if found is None or read(None)[2] != campaign_file.head_revision():
+            return None
+    except (sqlite3.Error, _Changed):
         return None
     campaign_id = _pick(found, args.campaign)
     if campaign_id is None:
         return _no_campaign(args, target, found)
 
     def document() -> bytes:
-        with campaign_file.snapshot(path) as conn:
-            plan = documents.plan_of_sqlite(conn)
-            rows = documents.campaign_rows(conn.cursor(), plan, campaign_id)
-            (schema,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        plan, rows, schema = read(campaign_id)
+        if not rows.get("campaign"):
+            raise _Changed
         made = documents.document_of(rows, plan, schema)
         if args.viewer != "owner":
             from tracker.services.exchange import view_of
@@ -134,8 +155,9 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
 
     try:
         return write_file(args, target, args.to, document)
-    except sqlite3.Error as exc:
-        return _fail(f"cannot read {target}: {exc}; nothing was written")
+    except (sqlite3.Error, _Changed) as exc:
+        why = "another program changed it while it was read" if isinstance(exc, _Changed) else exc
+        return _fail(f"cannot read {target}: {why}; nothing was written: run the export again")
 
 
 def write_file(

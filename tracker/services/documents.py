@@ -11,6 +11,7 @@ equal.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable
@@ -109,6 +110,24 @@ def plan_of_sqlite(conn: sqlite3.Connection) -> Plan:
             {column for column, kind in declared.items() if kind == "DATETIME"},
         )  # fmt: skip
     return make_plan(parents_first(found))
+
+
+# The digest of this tracker's plan of its tables (plan_digest of exchange.metadata_plan()). A
+# file is read alone only when its own schema gives this plan exactly: a table or a column
+# added by hand would otherwise go into the document, into another player's view too.
+# tests/services/test_documents.py holds it equal to the models' and names the new one when
+# they change; a stale one costs only speed (every file then takes the database libraries).
+HEAD_PLAN_DIGEST = "bfd13bbf61321326"
+
+
+def plan_digest(plan: Plan) -> str:
+    """A short digest of every table's plan, in name order."""
+    tables = sorted(
+        [table.name, table.columns, table.links, table.refs, sorted(table.bools),
+         sorted(table.times)]
+        for table in plan.tables
+    )  # fmt: skip
+    return hashlib.sha256(json.dumps(tables).encode()).hexdigest()[:16]
 
 
 def parents_first(tables: dict[str, TablePlan]) -> list[TablePlan]:
