@@ -65,7 +65,7 @@ def writes_a_file(call: ast.Call) -> str | None:
     if name in ALWAYS:
         return name
     if owner == "sqlite3" and any(k.arg == "uri" for k in call.keywords):
-        return None  # tracker opens a file by URI only to read it (mode=ro)
+        return None  # tracker opens a file by URI only to read it (mode=ro, or rw and query_only)
     if owner in MODULE_CALLS and name in MODULE_CALLS[owner]:
         return f"{owner}.{name}"
     if name == "open" and owner == "os":

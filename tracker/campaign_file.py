@@ -97,8 +97,10 @@ def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
     it was at the first, whatever another program writes meanwhile. Not _read_only's: a file
     without a -wal is opened immutable there, without SQLite's locks, and a writer could change
     it under a long read. This takes the locks as tracker's own connections do (the file must
-    be writable, as for every command that opens it); its -wal and -shm go when it closes."""
-    conn = sqlite3.connect(path, timeout=LOCK_WAIT_SECONDS)
+    be writable, as for every command that opens it); its -wal and -shm go when it closes.
+    mode=rw: a file gone meanwhile is an error, never made anew."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=rw"
+    conn = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)
     try:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("BEGIN")
