@@ -132,10 +132,11 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
             (schema,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         return plan, rows, schema
 
-    found = campaign_file.first_look(path)
+    found = campaign_file.first_look(path)  # None for a file at another schema
+    if found is None:
+        return None
     try:
-        if found is None or read(None)[2] != campaign_file.head_revision():
-            return None
+        read(None)  # _Changed when the file's tables are not exactly this tracker's
     except (sqlite3.Error, _Changed):
         return None
     campaign_id = _pick(found, args.campaign)

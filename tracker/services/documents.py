@@ -283,17 +283,6 @@ def _kept(mapping: dict[int, int], values: tuple[Any, ...]) -> bool:
     return named <= mapping.keys() and all(mapping[value] == value for value in named)
 
 
-def _iso_times(values: tuple[Any, ...]) -> tuple[Any, ...]:
-    """iso_time of each value (None stays None), the text SQLAlchemy writes in SQLite turned
-    in one pass."""
-    return tuple(
-        (f"{value[:10]}T{value[11:19]}{'' if value.endswith('.000000') else value[19:]}+00:00"
-         if value.__class__ is str and len(value) == 26 and value[10] == " " and value[19] == "."
-         else _time(value))
-        for value in values
-    )  # fmt: skip
-
-
 def _bool(value: Any) -> Any:
     return None if value is None else bool(value)
 
@@ -321,7 +310,7 @@ def export_values(
     for name in table.bools:
         columns[index[name]] = tuple(map(_bool, columns[index[name]]))
     for name in table.times:
-        columns[index[name]] = _iso_times(columns[index[name]])
+        columns[index[name]] = tuple(map(_time, columns[index[name]]))
     for (owner, name), remap in JSON_COLUMNS.items():
         if owner == table.name:
             values = columns[index[name]]

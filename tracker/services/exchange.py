@@ -61,7 +61,6 @@ from tracker.models import Campaign
 from tracker.models.fields import words_of
 from tracker.services import visibility
 from tracker.services.documents import (
-    EXTRA_REFS,
     FORMAT,
     JSON_COLUMNS,
     LIBRARY,
@@ -109,13 +108,6 @@ def _data_columns(table: Table) -> list[Any]:
     return [column for column in table.columns if column.name not in NOT_EXPORTED]
 
 
-def _refs(table: Table) -> dict[str, str]:
-    """Each column of the table that names a row of another (or the same) table."""
-    refs = {fk.parent.name: fk.column.table.name for fk in table.foreign_keys}
-    refs.update(EXTRA_REFS.get(table.name, {}))
-    return refs
-
-
 def metadata_plan() -> Plan:
     """The documents' plan of the schema, as the models declare it."""
 
@@ -134,20 +126,15 @@ def metadata_plan() -> Plan:
     )
 
 
-def _id_first(table: Table) -> list[Any]:
-    """The columns a campaign file carries, the row's id first."""
-    return [table.c.id, *(column for column in _data_columns(table) if column.name != "id")]
-
-
 @functools.cache
 def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[int], list[Any]]:
     """What a row of the table needs besides its values, imported: its column names (the id
     first), the columns naming a row (with that row's table), the times, the JSON columns to
-    renumber."""
-    columns = _id_first(table)
-    names = [column.name for column in columns]
-    refs = [(names.index(key), target) for key, target in _refs(table).items()]
-    times = [n for n, column in enumerate(columns) if isinstance(_kind(column), DateTime)]
+    renumber; read from the documents' plan of the table (PLAN), as the export reads them."""
+    planned = _TABLE_PLANS[table.name]
+    names = list(planned.columns)
+    refs = [(names.index(key), target) for key, target in planned.refs]
+    times = sorted(names.index(name) for name in planned.times)
     remaps = [(names.index(key), remap) for (name, key), remap in JSON_COLUMNS.items()
               if name == table.name]  # fmt: skip
     return names, refs, times, remaps
@@ -240,6 +227,7 @@ def _kind(column: Column[Any]) -> Any:
 
 # The tables as the documents module reads and writes them.
 PLAN = metadata_plan()
+_TABLE_PLANS = {planned.name: planned for planned in PLAN.tables}
 
 
 def _check_value(column: Column[Any], value: Any) -> str | None:
@@ -1070,7 +1058,7 @@ def _import_order() -> list[Table]:
     needs = {
         table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
                      {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
-        | {target for key, target in _refs(table).items()
+        | {target for key, target in _TABLE_PLANS[table.name].refs
            if key not in LATER_REFS.get(table.name, set())}
         for table in tables
     }  # fmt: skip
