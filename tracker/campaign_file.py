@@ -191,6 +191,12 @@ def _checked() -> dict[str, list[int]]:
 _CHECKED_NOW: dict[str, list[int]] = {}
 
 
+def file_key(path: Path) -> str:
+    """What names a campaign file across runs in the player's settings (their last campaign):
+    its absolute path."""
+    return os.path.abspath(path)
+
+
 def left_by_tracker(path: Path) -> bool:
     """True when the file is exactly as tracker left it at its last clean close: same size,
     same modification time to the nanosecond, no -wal. Anything else changed it (a copy, a

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 
 from tracker import paths, settings
 from tracker.app import FIRST_SCREEN_STYLES, Opened, TrackerApp
-from tracker.campaign_file import DatabaseProblem, first_look
+from tracker.campaign_file import DatabaseProblem, file_key, first_look
 from tracker.db import session_factory
 from tracker.screens.campaign import CampaignScreen
 from tracker.screens.welcome import OPENING, FirstLook, WelcomeScreen
@@ -69,7 +69,7 @@ async def test_the_first_look_lists_the_campaigns_at_once_and_enter_opens_one_wh
         campaigns.create_campaign(factory, name=name)
     narvik = next(c.id for c in campaigns.list_campaigns(factory) if c.name == "Narvik")
     # The player's last campaign, in this file: the first look puts the cursor on it.
-    settings.remember(last_campaign=settings.LastCampaign(str(path.resolve()), narvik))
+    settings.remember(last_campaign=settings.LastCampaign(file_key(path), narvik))
     lines = first_look(path)
     assert lines is not None
     release = threading.Event()
@@ -78,7 +78,7 @@ async def test_the_first_look_lists_the_campaigns_at_once_and_enter_opens_one_wh
         assert release.wait(10)
         return Opened(factory)
 
-    app = TrackerApp(None, opener=opener, first_look=FirstLook(str(path.resolve()), lines))
+    app = TrackerApp(None, opener=opener, first_look=FirstLook(file_key(path), lines))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         welcome = app.screen
@@ -159,7 +159,7 @@ async def test_enter_on_the_first_look_while_the_sample_is_made_opens_one_campai
         assert release.wait(10)
         return Opened(factory, demo.create_sample_campaign(factory))
 
-    app = TrackerApp(None, opener=opener, first_look=FirstLook(str(path.resolve()), lines))
+    app = TrackerApp(None, opener=opener, first_look=FirstLook(file_key(path), lines))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("enter")

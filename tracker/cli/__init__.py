@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -150,7 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     """Check the campaign file with the standard library alone, start the app at once, and
     let it open the database in a thread; the exit status (2 when the file cannot be used)."""
-    from tracker.campaign_file import DatabaseProblem, first_look, head_revision, inspect_file
+    from tracker.campaign_file import (
+        DatabaseProblem,
+        file_key,
+        first_look,
+        head_revision,
+        inspect_file,
+    )
 
     path = Path(target).expanduser()
     try:
@@ -166,7 +171,7 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     # The campaign list, read with the standard library: shown at the first paint, while the
     # database libraries load behind it (a file to upgrade shows its list once upgraded).
     lines = first_look(path) if revision is not None else None
-    look = FirstLook(os.path.abspath(path), lines) if lines is not None else None
+    look = FirstLook(file_key(path), lines) if lines is not None else None
     engines: list[Any] = []
 
     def opener() -> Any:

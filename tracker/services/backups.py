@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from tracker import paths
+from tracker.campaign_file import file_key
 from tracker.db import DatabaseProblem, SessionFactory, backup_file, sqlite_path
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ def database_key(factory: SessionFactory) -> str:
     without its password (the player's settings remember the last campaign by it)."""
     path = campaign_file(factory)
     if path is not None:
-        return os.path.abspath(path)
+        return file_key(path)
     session = factory()
     try:
         return session.get_bind().engine.url.render_as_string(hide_password=True)
