@@ -4,9 +4,10 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from sqlalchemy import UniqueConstraint, false, true
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import (
     AircraftMission,
@@ -39,7 +40,7 @@ MISSION_OPTIONS = [("turn (one mission a turn)", AircraftMission.TURN),
                    ("scenario", AircraftMission.SCENARIO)]  # fmt: skip
 
 
-class CampaignBase(SQLModel):
+class CampaignBase(Model):
     """A campaign and the rule options players may reasonably differ on, each declared once
     (README "Campaign options"; docs/RULES.md says which rule each option reads)."""
 
@@ -138,7 +139,7 @@ class CampaignUpdate(CampaignCreate):
     version: int | None = None
 
 
-class ScenarioBase(SQLModel):
+class ScenarioBase(Model):
     title: str = field(label="Title", min_length=1, max_length=120)
     position: int = Field(default=1, ge=1)
     date: str = field("", label="Date", max_length=40)
@@ -177,7 +178,7 @@ class ScenarioUpdate(ScenarioCreate):
     version: int | None = None
 
 
-class SideBase(SQLModel):
+class SideBase(Model):
     name: str = field(label="Name", min_length=1, max_length=60)
     nation: str = field("", label="Nation", max_length=40)
 

@@ -2,9 +2,10 @@
 
 from datetime import datetime
 
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field
 from tracker.models.kinds import CriticalKind, CriticalStatus, Stored, text_column
@@ -13,7 +14,7 @@ from tracker.models.versioned import Versioned
 CRITICAL_KINDS = tuple(CriticalKind)
 
 
-class CriticalBase(SQLModel):
+class CriticalBase(Model):
     """A critical hit as the sheet, the print and the repairs show it, each value declared once."""
 
     kind: Stored[CriticalKind] = Field(max_length=12, sa_type=text_column(12))
@@ -43,7 +44,7 @@ class CriticalRead(CriticalBase):
     number: int
 
 
-class HitAmounts(SQLModel):
+class HitAmounts(Model):
     """The numbers of one hit or in-game repair (a damage line, or its form): declared once, the
     form asks within these bounds and the service checks against them."""
 
@@ -54,14 +55,14 @@ class HitAmounts(SQLModel):
     repair_flotation: int = field(0, label="Flotation repaired", ge=0, le=999)
 
 
-class RepairAmounts(SQLModel):
+class RepairAmounts(Model):
     """Structure and Flotation repaired between scenarios (within the campaign's allowance)."""
 
     structure: int = field(0, label="Structure repaired", ge=0, le=999)
     flotation: int = field(0, label="Flotation repaired", ge=0, le=999)
 
 
-class CriticalTableRowBase(SQLModel):
+class CriticalTableRowBase(Model):
     kind: str = Field(max_length=12)
     low: int = Field(ge=1, le=100)
     high: int = Field(ge=1, le=100)

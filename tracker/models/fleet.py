@@ -4,9 +4,10 @@ from typing import Annotated, Any
 
 from pydantic import model_validator
 from sqlalchemy import UniqueConstraint, false
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, one_of
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
@@ -19,7 +20,7 @@ TRAINING_OPTIONS = [
 ACQUISITION_OPTIONS = [("Rolled on the d10 table", "random"), ("Bought directly", "direct")]
 
 
-class RatingBase(SQLModel):
+class RatingBase(Model):
     """A commander's or a crew's rating as the player generates it: the training level paid
     for, rolled on the d10 table or bought directly (SMR2 §3.1, §3.2)."""
 
@@ -101,7 +102,7 @@ class CommanderRead(CommanderBase):
     version: int = 1  # the row version read: the edit form sends it back
 
 
-class SquadronBase(SQLModel):
+class SquadronBase(Model):
     """A squadron (or air group) as the player names it (RULES.md §SMR2)."""
 
     name: str = field(label="Name", min_length=1, max_length=60)
@@ -130,7 +131,7 @@ class SquadronUpdate(SquadronCreate):
     version: int | None = None
 
 
-class ShipBase(SQLModel):
+class ShipBase(Model):
     """A ship's data-sheet values and present state, each declared once (RULES.md §SMR2)."""
 
     name: str = field(label="Name", min_length=1, max_length=60)
@@ -182,7 +183,7 @@ def _counter(label: str, high: int) -> Any:
     return field(0, label=label, ge=0, le=high, sa_column_kwargs={"server_default": "0"})
 
 
-class PrintedCounter(SQLModel):
+class PrintedCounter(Model):
     """A ship's Second World War at Sea counter as printed (what a counters CSV file gives):
     entered, never derived, each value declared once (RULES.md §Mines)."""
 
@@ -279,7 +280,7 @@ class Ship(ShipBase, CounterBase, Versioned, table=True):
 MOUNTS = ("turret", "casemate", "shielded", "open", "SRAA", "DP")
 
 
-class BatteryBase(SQLModel):
+class BatteryBase(Model):
     """A weapon mount of a ship's data sheet (SMR2 §2.4 definitions)."""
 
     mount: Annotated[str, one_of(MOUNTS)] = field(
@@ -339,7 +340,7 @@ class ShipRead(ShipBase):
     newest_critical: str = ""
 
 
-class TestRoll(SQLModel):
+class TestRoll(Model):
     """A command or crew test's numbers (SMR2 §3.6): the d10 and the situational modifier."""
 
     __test__ = False  # not a test case, whatever its name says to pytest
@@ -348,7 +349,7 @@ class TestRoll(SQLModel):
     extra: int = field(0, label="Situational modifier", ge=-20, le=20)
 
 
-class CommandLoss(SQLModel):
+class CommandLoss(Model):
     """Combat reductions to a squadron's command and crew, each a number of steps down (SMR2
     §3.1, §3.2; the floors, -2 and 10 cm, are the rules')."""
 

@@ -11,9 +11,10 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from sqlalchemy import UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, rule_of
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType, text_column
@@ -40,7 +41,7 @@ def _same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "
     return field(default, label=label or rule.label, help=help or rule.help, **bounds)
 
 
-class ShipClassBase(SQLModel):
+class ShipClassBase(Model):
     """An SMR2 ship class as its data sheet prints it: what a ship built from it starts with."""
 
     name: str = _same_as(ShipBase, "class_name", label="Class")
@@ -81,7 +82,7 @@ class Ability(BaseModel):
     text: str = field("", label="Ability text", max_length=2000)
 
 
-class UnitCardBase(SQLModel):
+class UnitCardBase(Model):
     """A War at Sea unit card, front and back, each value declared once."""
 
     name: str = _same_as(WasUnitBase, "name")

@@ -3,13 +3,14 @@
 from datetime import datetime
 
 from sqlalchemy import UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
+from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import RepairStatus, SnapshotPhase, Stored, text_column
 
 
-class Participation(SQLModel, table=True):
+class Participation(Model, table=True):
     """A ship taking part in a scenario (ships not taking part keep their state)."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "ship_id"),)
@@ -18,7 +19,7 @@ class Participation(SQLModel, table=True):
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
 
 
-class ScenarioSide(SQLModel, table=True):
+class ScenarioSide(Model, table=True):
     """A side's correction factor in a scenario (SMR2 12.1 is not in our sources: the player's)."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "side_id"),)
@@ -28,7 +29,7 @@ class ScenarioSide(SQLModel, table=True):
     correction_factor: str = Field(default="", max_length=60)
 
 
-class ShipSnapshot(SQLModel, table=True):
+class ShipSnapshot(Model, table=True):
     """A ship's state at the start or the end of a scenario it took part in."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "ship_id", "phase"),)
@@ -55,7 +56,7 @@ class ShipSnapshot(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class Repair(SQLModel, table=True):
+class Repair(Model, table=True):
     """Repairs between scenarios, after the ship's last scenario (SMR2 12.2 is the group's own)."""
 
     id: int | None = Field(default=None, primary_key=True)

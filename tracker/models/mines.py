@@ -3,9 +3,10 @@
 from datetime import datetime
 
 from sqlalchemy import UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import INPUT_CONFIG, field, retyped
 from tracker.models.kinds import (
@@ -29,7 +30,7 @@ LAYERS = tuple(Layer)
 APPLIES_TO = tuple(AppliesTo)
 
 
-class SeaBoundaryBase(SQLModel):
+class SeaBoundaryBase(Model):
     """A boundary between two sea areas of the campaign's map (their own: RULES.md §Mines)."""
 
     # Stored in sorted order: the boundary A|B is the boundary B|A.
@@ -59,7 +60,7 @@ class SeaBoundaryRead(SeaBoundaryBase):
 SOWN_BY = [("surface ship", Layer.SURFACE), ("submarine", Layer.SUBMARINE)]
 
 
-class MinefieldBase(SQLModel):
+class MinefieldBase(Model):
     """What the player says of a minefield, each value declared once (RULES.md §Mines;
     RULES.md §Subs ¶13)."""
 
@@ -76,7 +77,7 @@ class MinefieldBase(SQLModel):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class MinefieldTurn(SQLModel):
+class MinefieldTurn(Model):
     """The turn a form names for a minefield begun or completed, with the version of the row
     the form was opened with (on a change of a minefield already on the ledger)."""
 
@@ -153,7 +154,7 @@ class MinefieldRead(MinefieldBase):
         return self.layer_name
 
 
-class MineTableRowBase(SQLModel):
+class MineTableRowBase(Model):
     low: int = Field(ge=-5, le=20)
     high: int = Field(ge=-5, le=20)
     applies_to: Stored[AppliesTo] = Field(default="all", max_length=5, sa_type=text_column(5))
@@ -190,7 +191,7 @@ class MineCheck(Versioned, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class MineCheckShip(SQLModel, table=True):
+class MineCheckShip(Model, table=True):
     """A ship of the task force in a mine check: its cup, its place in the draw, its roll."""
 
     __table_args__ = (UniqueConstraint("check_id", "ship_id"),)
@@ -206,7 +207,7 @@ class MineCheckShip(SQLModel, table=True):
     struck: bool = Field(default=False)
 
 
-class AirDrop(SQLModel):
+class AirDrop(Model):
     """An aircraft's mine drop (RULES.md §Mines): its attack factors, as its counter prints them."""
 
     naval_attack: int = field(0, label="Naval Attack factor", ge=0, le=99)

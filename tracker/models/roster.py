@@ -3,9 +3,10 @@
 from datetime import datetime
 
 from sqlalchemy import UniqueConstraint, false
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import INPUT_CONFIG, field, retyped
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
@@ -16,7 +17,7 @@ UNIT_TYPES = tuple(UnitType)
 MARKER_STATES = tuple(MarkerState)
 
 
-class WasUnitBase(SQLModel):
+class WasUnitBase(Model):
     """A War at Sea unit card as printed, each value declared once (RULES.md §Subs)."""
 
     name: str = field(label="Name", min_length=1, max_length=60)
@@ -80,7 +81,7 @@ class UnitRead(WasUnitBase):
     version: int = 1
 
 
-class SubMarkerBase(SQLModel):
+class SubMarkerBase(Model):
     """Where a marker lies on the map, as its owner says it (RULES.md §Subs ¶2-3)."""
 
     sector: str = field("", label="Sector", max_length=12)
@@ -121,7 +122,7 @@ class SubMarker(SubMarkerBase, Versioned, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class SideSecret(SQLModel, table=True):
+class SideSecret(Model, table=True):
     """A side's passphrase check: a salt and a verifier, never the passphrase itself."""
 
     id: int | None = Field(default=None, primary_key=True)

@@ -3,10 +3,12 @@
 from typing import Any
 
 from sqlalchemy.orm import declared_attr
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from tracker.models.base import Model
 
 
-class Versioned(SQLModel):
+class Versioned(Model):
     """A row with a version that every UPDATE checks and raises by one.
 
     Two players (two programs on one file, or two laptops on one PostgreSQL database) who

@@ -1,0 +1,12 @@
+"""The base of every model: SQLModel, its validators built when first used."""
+
+from sqlmodel import SQLModel
+from sqlmodel.main import SQLModelConfig
+
+
+class Model(SQLModel):
+    """Pydantic builds a model's validator and serializer at its first validation or dump, not
+    when its module is imported: the start imports every model, and a session uses a few of
+    them (building all of them took about 190 ms and 3 MiB; bench/README.md, figure 12)."""
+
+    model_config = SQLModelConfig(defer_build=True)
