@@ -30,7 +30,7 @@ def test_the_models_build_their_validators_at_first_use_not_at_import() -> None:
     # Every model derives from models.base.Model (defer_build): building all of them took the
     # opening thread about 190 ms. Checked in a fresh process, where nothing has used one yet.
     code = (
-        "import pydantic, sqlmodel\n"
+        "import sqlmodel\n"
         "import tracker.models\n"
         "from tracker.models.base import Model\n"
         "found = set()\n"
