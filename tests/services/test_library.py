@@ -182,7 +182,8 @@ def test_a_dry_run_reports_and_writes_nothing(factory: SessionFactory) -> None:
               "attacks": {}, "abilities": []}]  # fmt: skip
     report = library.import_library(factory, raw=csv_of(cards).encode(), dry_run=True)
     assert report.outcomes[0].added == ("Bismarck (Germany)",) and not report.written
-    assert report.warnings == ("row 2, points: 0: Bismarck costs nothing in a fleet",)
+    assert report.warnings == ("row 2, points: 0: Bismarck costs nothing in a fleet",
+                               "row 2, vital_armor: blank: taken as 1, the default")  # fmt: skip
     assert library.cards(factory) == ()
 
 
@@ -201,7 +202,9 @@ def test_every_problem_is_listed_the_same_one_said_once_with_its_rows(
     assert report.problems[0] == "rows 2-151, 153-212 (210 rows), points: must be 0..999, got 5000"
     assert report.problems[2] == "row 214, points: type a whole number, not 'x'"
     assert report.problems[1].startswith("row 152, unit_type: ")
-    assert report.warnings == ("row 213, points: blank: Ark costs nothing in a fleet",)
+    assert report.warnings == ("row 213, points: blank: Ark costs nothing in a fleet",
+                               *(f"row 213, {key}: blank: taken as 1, the default"
+                                 for key in ("armor", "vital_armor", "hull_points")))  # fmt: skip
     assert not report.written and library.cards(factory) == ()
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from tracker.models.fields import FieldRule, allowed, rule_of, rules, validate
 from tracker.services.errors import InvalidInput, require_plain
 
-__all__ = ["FieldRule", "allowed", "checked", "require_declared", "rules"]
+__all__ = ["FieldRule", "allowed", "checked", "filled_when_blank", "require_declared", "rules"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -35,6 +35,20 @@ def checked(model: type[M], values: Mapping[str, Any], *, names: Iterable[str] =
     if errors or result is None:
         raise InvalidInput(errors)
     return result
+
+
+def filled_when_blank(model: type[BaseModel]) -> dict[str, Any]:
+    """The fields a blank gives a value the player did not type, each with that value: the
+    declared default of a field that may be left out, whose declaration says nothing of what
+    a blank means and whose default is not itself blank (a vital armor left blank is 1). An
+    import says so for each it fills."""
+    filled: dict[str, Any] = {}
+    for key, info in model.model_fields.items():
+        rule = rule_of(key, info)
+        default = None if rule.required else info.get_default(call_default_factory=True)
+        if not rule.blank and default is not None and default not in ("", [], {}):
+            filled[key] = default
+    return filled
 
 
 def require_declared(

@@ -42,7 +42,7 @@ from tracker.models.library import (
 )
 from tracker.services import roster
 from tracker.services.errors import InvalidInput
-from tracker.services.fields import checked, rules
+from tracker.services.fields import checked, filled_when_blank, rules
 from tracker.services.printing import campaign_file
 from tracker.services.text_files import Decoded, decode
 
@@ -194,6 +194,12 @@ def _kinds(kind: str) -> dict[str, str]:
     """Each plain column's kind (text, int, ...), read once from the declarations."""
     create = KIND[kind].create
     return {rule.key: rule.kind for rule in rules(create, _plain_columns(create))}
+
+
+@functools.cache
+def _filled(kind: str) -> dict[str, Any]:
+    """The columns a blank cell (or a key left out) gives a value, read once: with it."""
+    return filled_when_blank(KIND[kind].create)
 
 
 def _cell_values(
@@ -358,6 +364,11 @@ def _check_row(
     if not values.get("points"):
         shown = "blank" if "points" not in values else "0"
         warnings.add(where, "points", f"{shown}: {stored['name']} costs nothing in a fleet")
+    # A value the file left out is the declared default: said, never taken silently (blank
+    # points have their own word above).
+    for key, default in _filled(info.name).items():
+        if key not in values and key != "points":
+            warnings.add(where, key, f"blank: taken as {default}, the default")
     rows.append((where, stored))
 
 
