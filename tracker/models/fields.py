@@ -219,6 +219,24 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
         raise InvalidInput(errors_of(model, exc)) from exc
 
 
+def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
+    """The field `key` of another model (its bounds, its default and what its blank means),
+    under another label if given: a value one model copies from another is bounded once."""
+    info: FieldInfo = model.model_fields[key]
+    rule = rule_of(key, info)
+    bounds: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("ge", rule.low), ("le", rule.high), ("max_length", rule.max_length),
+            ("min_length", _bound(info, "min_length")),
+        )
+        if value is not None
+    }  # fmt: skip
+    default = ... if info.is_required() else info.default
+    return field(default, label=label or rule.label, help=help or rule.help, blank=rule.blank,
+                 **bounds)  # fmt: skip
+
+
 def printed_label(model: type[BaseModel], key: str) -> str:
     """The label a printed sheet gives the field: its own short one, else its form's."""
     extra = _extra(model.model_fields[key])
@@ -275,5 +293,5 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
 
 __all__ = [
     "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "printed_label",
-    "read", "retyped", "rule_of", "rules", "validate", "words_of",
+    "read", "retyped", "rule_of", "rules", "same_as", "validate", "words_of",
 ]  # fmt: skip

@@ -3,19 +3,16 @@
 Shared by every campaign in the file and holding no game state: a ship or a unit built from an
 entry copies its values and keeps its own state (docs/RULES.md §SMR2, §Subs). An entry is known
 by its name and nation, which a re-import matches on. A bound a ship or a unit already declares
-is read from that one declaration (`_same_as`), never restated.
+is read from that one declaration (`models.fields.same_as`), never restated.
 """
 
-from typing import Any
-
 from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
-from tracker.models.fields import INPUT_CONFIG, field, rule_of
+from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType, text_column
 from tracker.models.roster import WasUnitBase
@@ -24,37 +21,20 @@ from tracker.models.versioned import Versioned
 UNIT_TYPES = tuple(UnitType)
 
 
-def _same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
-    """The field `key` of another model, with its bounds and default, under another label."""
-    info: FieldInfo = model.model_fields[key]
-    rule = rule_of(key, info)
-    bounds: dict[str, Any] = {
-        name: value
-        for name, value in (
-            ("ge", rule.low), ("le", rule.high), ("max_length", rule.max_length),
-            ("min_length", next((m.min_length for m in info.metadata
-                                 if hasattr(m, "min_length")), None)),
-        )
-        if value is not None
-    }  # fmt: skip
-    default = ... if info.is_required() else info.default
-    return field(default, label=label or rule.label, help=help or rule.help, **bounds)
-
-
 class ShipClassBase(Model):
     """An SMR2 ship class as its data sheet prints it: what a ship built from it starts with."""
 
-    name: str = _same_as(ShipBase, "class_name", label="Class")
-    type_abbrev: str = _same_as(ShipBase, "type_abbrev")
-    nation: str = _same_as(ShipBase, "nation")
-    size_modifier: int = _same_as(ShipBase, "size_modifier")
-    speed_kn: int = _same_as(ShipBase, "speed_kn")
-    armour_class: str = _same_as(ShipBase, "armour_class")
-    structure: int = _same_as(ShipBase, "structure_max", label="Structure")
-    flotation: int = _same_as(ShipBase, "flotation_max", label="Flotation")
-    points: int = _same_as(ShipBase, "points_base", label="Points")
+    name: str = same_as(ShipBase, "class_name", label="Class")
+    type_abbrev: str = same_as(ShipBase, "type_abbrev")
+    nation: str = same_as(ShipBase, "nation")
+    size_modifier: int = same_as(ShipBase, "size_modifier")
+    speed_kn: int = same_as(ShipBase, "speed_kn")
+    armour_class: str = same_as(ShipBase, "armour_class")
+    structure: int = same_as(ShipBase, "structure_max", label="Structure")
+    flotation: int = same_as(ShipBase, "flotation_max", label="Flotation")
+    points: int = same_as(ShipBase, "points_base", label="Points")
     batteries: str = field("", label="Batteries (one per line)", max_length=2000)
-    notes: str = _same_as(ShipBase, "notes")
+    notes: str = same_as(ShipBase, "notes")
 
 
 class ShipClass(ShipClassBase, Versioned, table=True):
@@ -85,32 +65,35 @@ class Ability(BaseModel):
 class UnitCardBase(Model):
     """A War at Sea unit card, front and back, each value declared once."""
 
-    name: str = _same_as(WasUnitBase, "name")
-    nation: str = _same_as(WasUnitBase, "nation")
+    name: str = same_as(WasUnitBase, "name")
+    nation: str = same_as(WasUnitBase, "nation")
     unit_type: Stored[UnitType] = field(
         label="Type", max_length=20, options=[(kind, kind) for kind in UNIT_TYPES],
         sa_type=text_column(20),
     )  # fmt: skip
-    year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)
-    points: int = _same_as(WasUnitBase, "points")
-    armor: int = _same_as(WasUnitBase, "armor")
-    vital_armor: int = _same_as(WasUnitBase, "vital_armor")
-    hull_points: int = _same_as(WasUnitBase, "hull_points")
-    speed: str = _same_as(WasUnitBase, "speed")
-    air_to_air: int | None = field(
-        None, label="Aircraft gunnery (air-to-air dice)", blank="none", ge=0, le=20
-    )
-    flagship: int | None = field(None, label="Flagship rating", blank="none", ge=0, le=9)
-    plane_capacity: int | None = field(
-        None, label="Carrier plane capacity", blank="none", ge=0, le=99
-    )
-    class_name: str = _same_as(ShipBase, "class_name")
+    year: int | None = same_as(WasUnitBase, "year")
+    points: int = same_as(WasUnitBase, "points")
+    armor: int = same_as(WasUnitBase, "armor")
+    vital_armor: int = same_as(WasUnitBase, "vital_armor")
+    hull_points: int = same_as(WasUnitBase, "hull_points")
+    speed: str = same_as(WasUnitBase, "speed")
+    air_to_air: int | None = same_as(WasUnitBase, "air_to_air")
+    flagship: int | None = same_as(WasUnitBase, "flagship")
+    plane_capacity: int | None = same_as(WasUnitBase, "plane_capacity")
+    class_name: str = same_as(WasUnitBase, "class_name")
     alliance: str = field("", label="Alliance (Axis, Allies)", max_length=20)
     set_name: str = field("", label="Set", max_length=60)
     set_number: str = field("", label="Number in set", max_length=12)
     rarity: str = field("", label="Rarity", max_length=20)
     back_text: str = field("", label="Back of the card", max_length=4000)
-    notes: str = _same_as(WasUnitBase, "notes")
+    notes: str = same_as(WasUnitBase, "notes")
+
+
+# A card's fields that a unit built from it does not hold: the printed card's alone, shown in
+# the library (its set, number and rarity, the text of its back, the alliance of its nation).
+# Every other field of a card is a unit's too, declared by the unit and copied at the pick
+# (services.building); tests/services/test_card_units.py walks the card's fields to keep it so.
+CARD_ONLY = frozenset({"alliance", "set_name", "set_number", "rarity", "back_text"})
 
 
 class UnitCard(UnitCardBase, Versioned, table=True):

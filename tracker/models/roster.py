@@ -8,7 +8,8 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, retyped
+from tracker.models.fields import INPUT_CONFIG, field, retyped, same_as
+from tracker.models.fleet import ShipBase
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Versioned
 from tracker.rules import was
@@ -26,6 +27,7 @@ class WasUnitBase(Model):
         sa_type=text_column(20),
     )  # fmt: skip
     nation: str = field("", label="Nation", max_length=40)
+    class_name: str = same_as(ShipBase, "class_name")
     points: int = field(0, label="Points", ge=0, le=999)
     year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)
     # 1..3 for ships and subs, A for aircraft
@@ -33,6 +35,11 @@ class WasUnitBase(Model):
     armor: int = field(1, label="Armor", ge=0, le=30)
     vital_armor: int = field(1, label="Vital armor", ge=0, le=30)
     hull_points: int = field(1, label="Hull points", ge=1, le=20)
+    # An aircraft's air-to-air dice (its card's aircraft gunnery), the initiative bonus of a
+    # flagship, the planes a carrier holds: printed on the cards that have them.
+    air_to_air: int | None = field(None, label="Air-to-air dice", blank="none", ge=0, le=20)
+    flagship: int | None = field(None, label="Flagship rating", blank="none", ge=0, le=9)
+    plane_capacity: int | None = field(None, label="Plane capacity", blank="none", ge=0, le=99)
     damage: int = field(0, label="Hull damage taken", ge=0, le=20)
     # JSON {"main": [r0, r1, r2, r3], "secondary", "tertiary", "anti_air", "asw", "torpedo",
     # "bomb"}: dice by range, null where the card shows "-".

@@ -61,10 +61,21 @@ def dice_text(dice: list[int | None] | None) -> str:
     return " ".join("-" if d is None else str(d) for d in (dice or [None] * len(RANGES)))
 
 
-def attacks_line(attacks: dict[str, list[int | None]]) -> str:
-    """A card's attack rows on one line, in the card's order: `Main 3 2 1 -, ASW 4 - - -`."""
-    return ", ".join(f"{SHORT[row]} {dice_text(attacks[row])}"
-                     for row in ATTACK_LABELS if attacks.get(row))  # fmt: skip
+def attacks_line(attacks: dict[str, list[int | None]], air_to_air: int | None = None) -> str:
+    """A card's attack rows on one line, in the card's order, an aircraft's air-to-air dice
+    first: `Air 2, Bomb - 3 - -`, `Main 3 2 1 -, ASW 4 - - -`."""
+    rows = [f"{SHORT[row]} {dice_text(attacks[row])}" for row in ATTACK_LABELS if attacks.get(row)]
+    return ", ".join(([] if air_to_air is None else [f"Air {air_to_air}"]) + rows)
+
+
+def type_text(entry: UnitCardRead | UnitView) -> str:
+    """A card's type with what only some cards print: `carrier, flagship 1, planes 4`."""
+    parts = [str(entry.unit_type)]
+    if entry.flagship is not None:
+        parts.append(f"flagship {entry.flagship}")
+    if entry.plane_capacity is not None:
+        parts.append(f"planes {entry.plane_capacity}")
+    return ", ".join(parts)
 
 
 def attacks_text(attacks: dict[str, list[int | None]]) -> Text:

@@ -40,7 +40,7 @@ def _cut(text: str) -> Text:
 
 def card_row(card: UnitCardRead) -> list[Any]:
     """A card's row: what tells cards apart at a glance, its dice as the card prints them."""
-    dice = attacks_line(json.loads(card.attacks or "{}"))
+    dice = attacks_line(json.loads(card.attacks or "{}"), card.air_to_air)
     abilities = [ability["name"] for ability in json.loads(card.abilities or "[]")]
     return [
         Text(card.name, style="bold"), card.nation, str(card.unit_type),

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import CardDetailScreen, attacks_line, dice_text
+from tracker.screens.card_detail import CardDetailScreen, attacks_line, dice_text, type_text
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
@@ -67,25 +67,25 @@ def damage_text(unit: UnitView) -> str:
 
 ABILITIES = ("Sub Hunter", "Elusive Quarry", "Pinpointer", "ASW Pinpointer", "Infiltrator",
              "Wolfpack", "Submerged Shot")  # fmt: skip
-CARD = ("name", "unit_type", "nation", "points", "year", "speed", "armor", "vital_armor",
-        "hull_points", "damage")  # fmt: skip
 
 
 def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
-    """The unit card form: the card's values as its model declares them, the attack rows as
-    the card prints them (`3 2 1 -`)."""
+    """The unit card form: every field the card's model declares, in its order, the attack
+    rows where it holds them, each as the card prints it (`3 2 1 -`)."""
     attacks = unit.attacks if unit else {}
-    shown = None
-    if unit is not None:
-        shown = {**vars(unit), "damage": unit.damage or 0, "abilities": "; ".join(unit.abilities)}
+    shown = unit and {**vars(unit), "damage": unit.damage or 0,
+                      "abilities": "; ".join(unit.abilities)}  # fmt: skip
+    keys = list(UnitCreate.model_fields)
+    at = keys.index("attacks")
+    specs = specs_from(UnitCreate, shown, keys=keys[:at] + keys[at + 1 :],
+                       unit_type={} if unit else {"value": "destroyer"},
+                       abilities={"suggestions": ABILITIES})  # fmt: skip
     return [
-        *specs_from(UnitCreate, shown, keys=CARD,
-                    unit_type={} if unit else {"value": "destroyer"}),
+        *specs[:at],
         *(FieldSpec(f"attack_{row}", f"{label}, dice r0-r3",
                     value=dice_text(attacks.get(row)) if row in attacks else "")
           for row, label in ATTACK_LABELS.items()),
-        *specs_from(UnitCreate, shown, keys=("abilities", "extra_decoys", "notes"),
-                    abilities={"suggestions": ABILITIES}),
+        *specs[at:],
     ]  # fmt: skip
 
 
@@ -116,10 +116,10 @@ UNIT_GIVE_WAY = (("Abilities", 9), ("Attacks", 16), ("Unit", 10))
 def unit_row(unit: UnitView) -> list[Any]:
     """A unit card's row, its attack dice in the card's order; a destroyed unit says so."""
     return [
-        Text(unit.name, style="bold"), unit.unit_type, unit.points, unit.speed,
+        Text(unit.name, style="bold"), type_text(unit), unit.points, unit.speed,
         f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
         toned(damage_text(unit), ERROR if unit.damage else ""),
-        Text(attacks_line(unit.attacks), overflow="ellipsis", no_wrap=True),
+        Text(attacks_line(unit.attacks, unit.air_to_air), overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
 
@@ -251,8 +251,8 @@ class RosterScreen(OwnerViewScreen):
         rows = [(str(unit.id), unit_row(unit)) for unit in self.view.units]
         room = table.scrollable_content_region.width or self.size.width - 2
         table.set_widths(unit_widths([cells for _, cells in rows], room))
-        # The filter also finds a unit by its card's nation and year, which no column shows.
-        found_by = {str(u.id): f"{u.nation} {u.year or ''}" for u in self.view.units}
+        # The filter also finds a unit by its card's nation, year and class: no column shows them.
+        found_by = {str(u.id): f"{u.nation} {u.year or ''} {u.class_name}" for u in self.view.units}
         table.show(rows, also=found_by)
 
     def on_resize(self) -> None:  # (TrackerScreen's runs too: Textual calls each class's)

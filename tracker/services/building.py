@@ -53,18 +53,14 @@ class Budget:
         return self.budget - self.total
 
 
-def _card_values(card: UnitCard, name: str) -> dict[str, Any]:
-    """A card's values as a unit takes them: its dice, its abilities' names one per line."""
-    abilities = "; ".join(ability["name"] for ability in json.loads(card.abilities or "[]"))
-    dice = json.loads(card.attacks or "{}")
-    return {
-        "name": name or card.name, "unit_type": card.unit_type, "nation": card.nation,
-        "points": card.points, "year": card.year, "speed": card.speed, "armor": card.armor,
-        "vital_armor": card.vital_armor, "hull_points": card.hull_points,
-        **{f"attack_{row}": " ".join("-" if d is None else str(d) for d in dice[row])
-           for row in dice},
-        "abilities": abilities,
-    }  # fmt: skip
+def _card_fields(card: UnitCard) -> dict[str, Any]:
+    """A card's values as a unit built from it holds them (FROM_CARD): its dice by row, its
+    abilities' names one a line (a unit keeps the names alone; README "The library")."""
+    values = {key: getattr(card, key) for key in FROM_CARD}
+    values["attacks"] = json.loads(card.attacks or "{}")
+    values["abilities"] = "\n".join(ability["name"]
+                                    for ability in json.loads(card.abilities or "[]"))  # fmt: skip
+    return values
 
 
 def budget(factory: SessionFactory, *, side_id: int, card_ids: Sequence[int] = ()) -> Budget:
@@ -92,7 +88,9 @@ def add_units(
         factory,
         [(name or (cards[card].name if card in cards else ""), card) for card, name in picks],
         lambda inner, card, name: roster.save_unit(
-            inner, side_id=side_id, fields=roster.unit_fields_from(_card_values(cards[card], name))
+            inner,
+            side_id=side_id,
+            fields={"name": name, "nation": cards[card].nation, **_card_fields(cards[card])},
         ),
         cards,
         "card",
@@ -183,8 +181,12 @@ FROM_CLASS = {
     "armour_class": "armour_class", "structure_max": "structure", "flotation_max": "flotation",
     "points_base": "points",
 }  # fmt: skip
-FROM_CARD = ("unit_type", "points", "year", "speed", "armor", "vital_armor", "hull_points",
-             "attacks", "abilities")  # fmt: skip
+# A unit's values from its card's: every field the card and the unit both declare (the card's
+# other fields are the printed card's alone: models.library.CARD_ONLY), but for the unit's own:
+# its name and nation (the card it is of) and its notes (the player's), and the rows' bookkeeping.
+UNIT_OWN = frozenset({"name", "nation", "notes", "id", "version"})
+FROM_CARD = tuple(key for key in UnitCard.model_fields
+                  if key in WasUnit.model_fields and key not in UNIT_OWN)  # fmt: skip
 _COPY = re.compile(r"(.*) \((\d+)\)")  # "Prinz Eugen (2)": a second unit of the card
 
 
@@ -194,8 +196,7 @@ def _class_values(found: ShipClass) -> dict[str, Any]:
 
 def _card_stored(card: UnitCard) -> dict[str, Any]:
     """A card's values as a unit built from it stores them."""
-    fields = roster.unit_fields_from(_card_values(card, card.name))
-    stored = {key: fields[key] for key in FROM_CARD}
+    stored = _card_fields(card)
     stored["attacks"] = roster.attacks_json(stored["attacks"], {})
     stored["unit_type"] = str(stored["unit_type"])
     return stored
