@@ -1,7 +1,7 @@
 """a War at Sea unit holds every value of its card: its class, air-to-air dice, flagship
 rating and plane capacity
 
-Revision ID: 0012_unit_card_values
+Revision ID: 0012
 Revises: 0011
 Create Date: 2026-12-03 10:00:00.000000
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision: str = '0012_unit_card_values'
+revision: str = '0012'
 down_revision: Union[str, None] = '0011'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
