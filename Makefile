@@ -94,11 +94,13 @@ soak: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
-# Refresh both lock files after changing dependencies in pyproject.toml: the dev lock first,
-# then the runtime lock within its pins, so the two never disagree.
+# Refresh both lock files after changing dependencies in pyproject.toml: the dev lock first (the
+# tools and both extras, serve and club), then the runtime lock within its pins (the app alone:
+# what `make run` installs), so the two never disagree.
 LOCK_FLAGS := --quiet --strip-extras --no-emit-index-url --no-emit-find-links
 lock: $(DEV_STAMP)
-	$(BIN)/pip-compile $(LOCK_FLAGS) --extra dev -o requirements-dev.lock pyproject.toml
+	$(BIN)/pip-compile $(LOCK_FLAGS) --extra dev --extra serve --extra club -o requirements-dev.lock \
+		pyproject.toml
 	$(BIN)/pip-compile $(LOCK_FLAGS) -c requirements-dev.lock -o requirements.lock pyproject.toml
 
 clean:

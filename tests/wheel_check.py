@@ -49,6 +49,17 @@ PROBE = textwrap.dedent(
 )
 
 
+# The app alone: the browser's and the club server's packages are extras (pyproject.toml).
+NO_EXTRAS = textwrap.dedent(
+    """
+    import importlib.util
+    found = [name for name in ("aiohttp", "textual_serve", "psycopg")
+             if importlib.util.find_spec(name) is not None]
+    assert not found, f"installed without being asked for: {found}"
+    """
+)
+
+
 def run(*args: str | Path, cwd: Path) -> None:
     subprocess.run([str(arg) for arg in args], cwd=cwd, check=True)
 
@@ -71,7 +82,7 @@ def main() -> int:
         work = Path(temp)
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", work / "dist",
             CHECKOUT, cwd=work)  # fmt: skip
-        wheel = next((work / "dist").glob("tracker-*.whl"))
+        wheel = next((work / "dist").glob("naval_campaign_tracker-*.whl"))
         # A venv without pip of its own (ensurepip costs 8 s of CPU); this venv's pip installs
         # into it. The resolver still reads the wheel's own requirements, within the lock's pins,
         # so a dependency the wheel does not declare is missing there as for a player.
@@ -81,7 +92,26 @@ def main() -> int:
             "--disable-pip-version-check", "--no-compile", "--no-index",
             "--find-links", wheelhouse(), "-c", LOCK, wheel, cwd=work)  # fmt: skip
         run(python, "-c", PROBE, cwd=work)
+        run(python, "-c", NO_EXTRAS, cwd=work)
         run(work / "venv" / "bin" / "tracker", "--version", cwd=work)
+        serve = subprocess.run(
+            [work / "venv" / "bin" / "tracker", "--db", work / "campaign.db", "serve"],
+            cwd=work, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        # Without the extra, serve says how to add it, and starts nothing.
+        assert serve.returncode == 2, (serve.returncode, serve.stdout, serve.stderr)
+        assert "naval-campaign-tracker[serve]" in serve.stderr, serve.stderr
+        assert not (work / "campaign.db").exists(), "serve without its extra made a file"
+        print("without the serve extra:", serve.stderr.strip())
+        club = subprocess.run(
+            [work / "venv" / "bin" / "tracker", "--db",
+             "postgresql+psycopg://keeper:s3cret-word@127.0.0.1:9/club", "export", "1",
+             "--to", work / "out.json"],
+            cwd=work, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert club.returncode == 2, (club.returncode, club.stdout, club.stderr)
+        assert "naval-campaign-tracker[club]" in club.stderr, club.stderr
+        assert "s3cret" not in club.stdout + club.stderr, club.stderr
     return 0
 
 

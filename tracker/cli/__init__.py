@@ -65,6 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
+    from tracker.cli import extras
+
+    for extra in (getattr(args, "needs_extra", None), extras.extra_for_url(target)):
+        problem = extras.missing(extra) if extra is not None else None
+        if problem is not None:
+            print(f"tracker: {problem}", file=sys.stderr)
+            return EXIT_BAD_FILE
     if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
         print(f"tracker: {args.command} writes to the database; run it without --umpire",
               file=sys.stderr)  # fmt: skip

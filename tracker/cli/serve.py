@@ -73,7 +73,7 @@ def add_parser(sub: Any) -> None:
         help="the address browsers use, when it is not http://HOST:PORT "
         "(behind a reverse proxy: https://tracker.example.org)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, needs_extra="serve")
 
 
 def port_number(text: str) -> int:
