@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.theme import Theme
 
-from tracker import crash_log, paths, settings
+from tracker import compat, crash_log, paths, settings
 from tracker.errors import CannotOpen, ChangedElsewhere, DatabaseUnavailable
 from tracker.rules.dice import Dice
 from tracker.screens import calls
@@ -107,6 +107,8 @@ class Opened(NamedTuple):
     note: str | None = None
 
 
+@compat.reports_crashes
+@compat.hides_under_opaque_screens
 class TrackerApp(App[None]):
     """Campaign list first; everything else is pushed from there."""
 
@@ -164,31 +166,12 @@ class TrackerApp(App[None]):
         self.crash: BaseException | None = None
         self.crash_path: Path | None = None
 
-    def _handle_exception(self, error: Exception) -> None:
+    def crashed(self, error: BaseException) -> None:
         """A crash: its traceback goes to a log file, and the terminal gets only the line the
-        command line prints (crash_log says why)."""
+        command line prints (crash_log says why; compat.reports_crashes calls this)."""
         if self.crash is None:
             self.crash = error
             self.crash_path = crash_log.write(error)
-        super()._handle_exception(error)
-        self._exit_renderables.clear()
-
-    @property
-    def _background_screens(self) -> list[Screen[Any]]:
-        """The screens that show through the top one: none when it is opaque.
-
-        Textual counts the screen under the top one as showing through it whatever the top
-        one's background, so every change to that screen repainted the top one too. Pushing a
-        screen refreshes the screen it covers, so each screen pushed was painted twice: damage
-        entry over the record sheet, 9 ms and a frame more on every `d`. A screen whose
-        background is opaque is drawn as that colour (Textual's Screen.render) and hides
-        everything under it; a dialog's translucent screen still shows the one beneath.
-        """
-        stack = self._screen_stack
-        if stack and stack[-1].styles.background.a == 1:
-            return []
-        screens: list[Screen[Any]] = super()._background_screens
-        return screens
 
     def notify(
         self,

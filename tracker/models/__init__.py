@@ -15,7 +15,18 @@ from tracker.models.mines import (
 )
 from tracker.models.roster import SideSecret, SubMarker, WasUnit
 
+# Every table model, named once: what walks the tables' declarations (their bounds and words for
+# a campaign file's checks) reads this list; tests/test_compat.py holds it equal to SQLModel's
+# own registry of mapped classes.
+TABLES = (
+    Campaign, Side, Scenario, Critical, CriticalTableRow, Battery, Commander, Crew, Ship,
+    Squadron, JournalEntry, ShipClass, UnitCard, Participation, Repair, ScenarioSide,
+    ShipSnapshot, MineCheck, MineCheckShip, Minefield, MineTableRow, SeaBoundary, SideSecret,
+    SubMarker, WasUnit,
+)  # fmt: skip
+
 __all__ = [
+    "TABLES",
     "Battery",
     "Campaign",
     "Commander",

@@ -23,6 +23,7 @@ from pydantic.fields import FieldInfo
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
+from tracker import compat
 from tracker.errors import InvalidInput
 
 M = TypeVar("M", bound=BaseModel)
@@ -283,11 +284,7 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
         if key not in derived
     }
     given.update(derived)
-    shown = model.__new__(model)
-    object.__setattr__(shown, "__dict__", {**_defaults(model), **given})
-    object.__setattr__(shown, "__pydantic_fields_set__", set(given))
-    object.__setattr__(shown, "__pydantic_extra__", None)
-    object.__setattr__(shown, "__pydantic_private__", None)
+    shown: M = compat.construct_unchecked(model, {**_defaults(model), **given}, given)
     return shown
 
 

@@ -13,6 +13,7 @@ from textual import actions
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 
+from tracker import compat
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.calls import Call
@@ -101,7 +102,7 @@ class TrackerScreen(Screen[Any]):
         # Remembered only when the footer hears it: it composes its keys at the first telling
         # it hears on the screen on top, so one said before (to no one, or to a screen not yet
         # on top) must be said again.
-        heard = getattr(self.bindings_updated_signal, "_subscriptions", None)
+        heard = compat.has_subscribers(self.bindings_updated_signal)
         self._keys_told = shown if heard and self.is_current else None
 
     def _keys_shown(self) -> tuple[object, ...]:

@@ -40,6 +40,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
+from tracker import compat
 from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
 
 T = TypeVar("T")
@@ -192,15 +193,14 @@ def _handle(screen: Screen[Any], asked: _Asked, error: Exception, *, player: boo
         _refuse(screen, asked, error)
     else:
         # TrackerApp writes the crash's log; Textual ends the app with status 1.
-        screen.app._handle_exception(error)
+        compat.crash(screen.app, error)
 
 
 def _present(screen: Screen[Any]) -> bool:
     """Whether the screen is still there to show an outcome: a screen closed while its call
     ran (escape on a slow read) has no widgets left to fill, and nothing to show."""
-    stacks = getattr(screen.app, "_screen_stacks", {"": screen.app.screen_stack}).values()
-    closing = screen._closing or screen._closed or screen._pruning
-    return screen.is_attached and not closing and any(screen in stack for stack in stacks)
+    stacks = compat.screen_stacks(screen.app)
+    return screen.is_attached and not compat.closing(screen) and any(screen in s for s in stacks)
 
 
 def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:

@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tracker import compat
 from tracker.rules.shorthand import (
     CriticalInput,
     DamageLine,
@@ -115,6 +116,9 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
     return text
 
 
+# Kept between showings (about 30 ms of restyling on every d): its own classes (-error,
+# -narrow) restyle their widgets when they change.
+@compat.keeps_styles_on_resume
 class DamageEntryScreen(TrackerScreen):
     """Type a hit; see what it does; Enter records it, with the consequences announced."""
 
@@ -146,7 +150,6 @@ class DamageEntryScreen(TrackerScreen):
         super().__init__()
         self.campaign_id = campaign_id
         self.listed: list[ShipPick] | None = []  # the ships the finder lists (None: others)
-        self._styled_for: int | None = None  # the app's CSS the widgets were last styled for
         self.coming_from: Screen[Any] | None = None  # opened again from it, its read on its way
         self._begin(ship_id, sheet)
 
@@ -192,20 +195,6 @@ class DamageEntryScreen(TrackerScreen):
                     yield Label("Dice", classes="caption")
                     yield SteadyText("", id="dice-log", markup=False)
         yield Footer(compact=True)
-
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Shown again with nothing its styles follow changed (the theme, the app's CSS): the
-        styles every widget had when it was left are kept, not worked out anew.
-
-        Textual restyles every widget of a screen it pushes (about 30 ms here, on every d),
-        though not one it comes back to; the kept screen is both. Its own classes (-error,
-        -narrow) restyle their widgets when they change. Runs before Textual's own handler
-        (a subclass's first), which reads the event.
-        """
-        css = getattr(self.app, "_css_update_count", None)  # Textual's count of CSS changes
-        if css is not None and css == self._styled_for:
-            event.refresh_styles = False
-        self._styled_for = css
 
     def on_mount(self) -> None:
         self.title = "Damage entry"

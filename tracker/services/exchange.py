@@ -57,7 +57,7 @@ from tracker.db import (
     session_scope,
     upgrade_scratch,
 )
-from tracker.models import Campaign
+from tracker.models import TABLES, Campaign
 from tracker.models.fields import words_of
 from tracker.services import visibility
 from tracker.services.documents import (
@@ -289,13 +289,12 @@ def _checker(column: Column[Any]) -> Callable[[Any], str | None]:
 def _bounds() -> dict[str, dict[str, tuple[int | None, int | None]]]:
     """Each table's numeric fields with the bounds its model declares (ge, le)."""
     found: dict[str, dict[str, tuple[int | None, int | None]]] = {}
-    for mapper in SQLModel._sa_registry.mappers:
-        model = mapper.class_
+    for model in TABLES:
         for key, info in model.model_fields.items():
             low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
             high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
             if low is not None or high is not None:
-                found.setdefault(model.__tablename__, {})[key] = (low, high)
+                found.setdefault(str(model.__tablename__), {})[key] = (low, high)
     return found
 
 
@@ -303,11 +302,10 @@ def _choices() -> dict[tuple[str, str], tuple[str, ...]]:
     """Each table's fields that hold one of a few words, with the words its model declares
     (its enum or its one_of: models.fields.words_of)."""
     found: dict[tuple[str, str], tuple[str, ...]] = {}
-    for mapper in SQLModel._sa_registry.mappers:
-        model = mapper.class_
+    for model in TABLES:
         for key, info in model.model_fields.items():
             if (words := words_of(info)) is not None:
-                found[(model.__tablename__, key)] = words
+                found[(str(model.__tablename__), key)] = words
     return found
 
 

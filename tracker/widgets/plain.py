@@ -16,6 +16,8 @@ from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
+from tracker import compat
+
 
 def plain(value: Any, *, wrap: bool = False) -> Any:
     """A str as plain Text, wrapped or not as DataTable wraps its own; anything else (Text,
@@ -34,6 +36,9 @@ def shown_width(cell: Any) -> int:
     return max(cell_len(line) for line in text.split("\n"))
 
 
+# Textual measures the rows added since the table's last idle, and widens its columns to fit
+# them, only then: the lines drawn before are dropped, so it is drawn again as measured.
+@compat.redraws_after_measuring(lambda table: table.measured())
 class PlainTable(DataTable[Any]):
     """DataTable parses markup in a str cell (Text.from_markup), so a ship named `Crash[/]`
     would break a table and one named `[u]` would show empty: every str given here is
@@ -64,7 +69,7 @@ class PlainTable(DataTable[Any]):
         self._later.extend(rows)
         self._build(showing + self._screenful())
         self._fit_columns(self._later)  # (Textual measures those built)
-        self._require_update_dimensions = True
+        compat.measure_at_idle(self)
         self.check_idle()
 
     def build_to(self, row: int) -> None:
@@ -129,8 +134,8 @@ class PlainTable(DataTable[Any]):
         super().watch_scroll_y(old_value, new_value)
         self._build(int(new_value) + self.size.height)  # the rows scrolled into sight
 
-    def _on_resize(self, _: events.Resize) -> None:  # (DataTable's runs too, as Textual calls
-        # each class's): a taller table builds the rows it now shows.
+    def on_resize(self, _: events.Resize) -> None:
+        """A taller table builds the rows it now shows (DataTable's own handler runs too)."""
         self._build(int(self.scroll_y) + self.size.height)
 
     def action_page_down(self) -> None:
@@ -192,15 +197,9 @@ class PlainTable(DataTable[Any]):
     ) -> None:
         super().update_cell(row_key, column_key, plain(value), update_width=update_width)
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        """Textual measures the rows added since the table's last idle, and widens its columns
-        to fit them, only then; a repaint that came first drew those rows at the columns' old
-        widths (a column's heading's, after a refill) and kept the lines it drew, which the
-        table then showed at the new widths ("conce" for "concealed") until something else
-        repainted it. Those lines are dropped here, so it is drawn again as measured."""
-        super()._update_dimensions(new_rows)
-        if self._later:  # the rows not built yet are one line each (add_rows_later's callers)
+    def measured(self) -> None:
+        """Textual has measured the rows added since the table's last idle: the rows not built
+        yet are one line each (add_rows_later's callers), in the scrollbar's height too."""
+        if self._later:
             width, height = self.virtual_size
             self.virtual_size = Size(width, height + len(self._later))
-        self._clear_caches()
-        self.refresh()

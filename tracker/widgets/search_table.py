@@ -24,6 +24,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets.data_table import ColumnKey
 
+from tracker import compat
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import forget, refill
 
@@ -263,7 +264,8 @@ class SearchTable(PlainTable):
         self.pointer = min(max(self.pointer + step, 0), len(self.columns) - 1)
         self._mark_columns()
         if self.pointer < len(self.columns):
-            self.scroll_to_region(self._get_column_region(self.pointer), animate=False, force=True)
+            region = compat.column_region(self, self.pointer)
+            self.scroll_to_region(region, animate=False, force=True)
 
     def action_cursor_left(self) -> None:
         if self.cursor_type == "row":
@@ -329,5 +331,5 @@ class SearchTable(PlainTable):
             else:  # a fixed width grows to show the arrow, and shrinks back without it
                 width = self._widths.setdefault(column.key, column.width)
                 column.width = max(width, label.cell_len)
-        self._clear_caches()
+        compat.drop_drawn_lines(self)
         self.refresh()

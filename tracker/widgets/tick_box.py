@@ -7,7 +7,6 @@ from typing import Any, TypeVar
 from rich.segment import Segment
 from textual.strip import Strip
 from textual.widgets import Checkbox, SelectionList
-from textual.widgets._toggle_button import ToggleButton
 from textual.widgets.option_list import OptionDoesNotExist
 
 T = TypeVar("T")
@@ -38,7 +37,7 @@ class TickList(SelectionList[T]):
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)
         segments = list(strip)
-        if len(segments) < 3 or segments[1].text != ToggleButton.BUTTON_INNER:
+        if len(segments) < 3 or segments[1].text != Checkbox.BUTTON_INNER:
             return strip
         try:
             selection = self.get_option_at_index(self.scroll_offset.y + y)
