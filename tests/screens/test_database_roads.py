@@ -61,7 +61,7 @@ def _raise(problem: DatabaseUnavailable):  # type: ignore[no-untyped-def]
 # A key's action and a handler of typed text, each calling a service through the one path, with
 # no guard of its own around it: (module, service, keys from the record sheet).
 KEYS_AND_TYPING = [
-    ("fleet", "set_fire_markers", ("f",)),
+    ("fleet", "add_fire_markers", ("f",)),
     ("damage", "preview_hit", ("d", *"exeter s3")),
 ]
 

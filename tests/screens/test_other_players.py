@@ -19,21 +19,22 @@ from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, damage, demo, sheet
+from tracker.services import campaigns, damage, demo, fleet, sheet
 from tracker.services.damage import HitRequest
 
 WATCH = 0.2  # seconds between looks at the database, instead of the app's 2
 
 
-def _app_and_other(target: str) -> tuple[TrackerApp, SessionFactory, int]:
-    """The app on the sample campaign, and a second program's own engine on the same database."""
+def _app_and_other(target: str, watch: float = WATCH) -> tuple[TrackerApp, SessionFactory, int]:
+    """The app on the sample campaign, and a second program's own engine on the same database
+    (`watch`: seconds between the app's looks at it)."""
     engine = make_engine(target)
     migrate(engine)
     factory = session_factory(engine)
     campaign_id = demo.create_sample_campaign(factory)
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
     app = NotedApp(factory, rng=random.Random(3), open_campaign_id=campaign_id,
-                   watch_seconds=WATCH)  # fmt: skip
+                   watch_seconds=watch)  # fmt: skip
     return app, session_factory(make_engine(target)), squadron_id
 
 
@@ -64,6 +65,22 @@ async def test_a_hit_recorded_by_another_player_appears_without_a_key(tmp_path: 
         assert screen.record.ships[0].structure_now == ship.structure_now - 2
         shown = f"{ship.structure_now - 2}/{ship.structure_max}"
         assert shown in _first_row_text(screen)
+
+
+async def test_a_fire_marker_added_keeps_those_another_player_put_on_unseen(
+    tmp_path: Path,
+) -> None:
+    """f adds one marker to the ship as it is in the database, not to the count the sheet
+    shows: the other player's markers, put on before the sheet looked again, are kept."""
+    app, other, _squadron_id = _app_and_other(str(tmp_path / "campaign.db"), watch=3600)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_sheet(pilot)
+        ship = screen.record.ships[0]
+        fleet.add_fire_markers(other, ship_id=ship.id, delta=2)  # not seen: no look before f
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.record.ships[0].fire_markers == ship.fire_markers + 3
+    assert sheet.load_ship(other, ship_id=ship.id)[0].fire_markers == ship.fire_markers + 3
 
 
 async def test_an_edit_on_a_form_the_other_player_overtook_is_refused(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def _fields(ship: Ship, **changes: object) -> dict[str, object]:
 def test_every_change_raises_the_version(factory: Callable[[], Session], ajax: int) -> None:
     first = get_row(factory, Ship, ajax).version
     damage.record_hit(factory, request=HitRequest(ship_id=ajax, structure=2))
-    fleet.set_fire_markers(factory, ship_id=ajax, count=1)
+    fleet.add_fire_markers(factory, ship_id=ajax, delta=1)
     assert get_row(factory, Ship, ajax).version == first + 2
 
 

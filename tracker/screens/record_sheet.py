@@ -316,11 +316,6 @@ class RecordSheetScreen(TrackerScreen):
         # A form just closed: once the sheet is read again, a ship left at zero asks what
         # happened to it.
         self.ask_if_at_zero = False
-        # The fire markers each ship will have once the calls asked for are done, and how many
-        # of those calls are not back yet: f pressed twice before the first call is back still
-        # adds two, and so does f pressed again when the sheet could not be read after the first.
-        self.fire_asked: dict[int, int] = {}
-        self.fire_pending: dict[int, int] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -391,9 +386,6 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block", Static).update(commander_block(record, hints))
         self.query_one("#crew-block", Static).update(crew_block(record, hints))
         self.query_one("#totals-block", Static).update(totals_block(record))
-        # A ship with no fire call out: the record read after its last one is in.
-        self.fire_asked = {ship_id: count for ship_id, count in self.fire_asked.items()
-                           if self.fire_pending.get(ship_id)}  # fmt: skip
         self._fill_table(record)
         ids = [ship.id for ship in record.ships]
         self.query_one("#sheet-empty", Static).update(
@@ -626,25 +618,10 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        count = self.fire_asked.get(ship.id, ship.fire_markers) + delta
-        if count < 0:
-            self.notify(f"{ship.name} has no fire markers to remove.", severity="warning",
-                        markup=False)  # fmt: skip
-            return
-        self.fire_asked[ship.id] = count
-        self.fire_pending[ship.id] = self.fire_pending.get(ship.id, 0) + 1
-
-        def done(_none: None) -> None:
-            self.fire_pending[ship.id] -= 1
-            self.reload()
-
-        def refused(error: Exception) -> None:
-            self.fire_pending[ship.id] -= 1
-            self.fire_asked.pop(ship.id, None)  # counted from the sheet again
-            self._refused(error)
-
-        self.call(Call(fleet.set_fire_markers, self.factory, ship_id=ship.id, count=count),
-                  then=done, refused=refused)  # fmt: skip
+        # A marker more or less, counted by the service from the ship as it is then: f pressed
+        # twice before the first is back adds two, and another player's marker is kept.
+        self.call(Call(fleet.add_fire_markers, self.factory, ship_id=ship.id, delta=delta),
+                  then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
     def action_commander(self) -> None:
         if self.record is None:
