@@ -1,5 +1,6 @@
 """One PostgreSQL database shared by a club: trackers starting at once on a new database all
-open it, and changes (the schema's upgrade among them) take turns.
+open it, changes (the schema's upgrade among them) take turns, and what the player is told after
+a failed upgrade, or of a damaged schema, fits a server's database, not a campaign file.
 
 Each test makes a database of its own on the cluster of tests/pg_cluster.py.
 """
@@ -15,11 +16,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
 
 import tracker.db.engine
 from tracker.db import (
+    DatabaseProblem,
+    check_schema,
     head_revision,
     make_engine,
     migrate,
@@ -186,3 +190,47 @@ def test_a_change_waits_its_turn_then_is_told_the_database_was_held(
     finally:
         engine.dispose()
         other.dispose()
+
+
+def _upgrade_refused(engine: Engine) -> str:
+    with pytest.raises(DatabaseProblem) as refused:
+        migrate(engine)
+    return str(refused.value)
+
+
+def test_a_failed_upgrade_on_a_server_says_what_a_club_can_do_not_tracker_backups(
+    new_database: str,
+) -> None:
+    """A database that says it is at the first schema but holds none of its tables: the
+    upgrade fails; the advice is the server's dump, which a club keeps, not the tracker's file
+    backups, which a server's database has none of."""
+    engine = create_engine(new_database)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)"))
+        conn.execute(text("INSERT INTO alembic_version VALUES ('0001')"))
+    engine.dispose()
+    engine = make_engine(new_database)
+    try:
+        said = _upgrade_refused(engine)
+    finally:
+        engine.dispose()
+    assert said.startswith("could not upgrade") and "nothing was written" in said
+    assert "pg_restore" in said and "tracker backups" not in said
+    assert "tracker-test" not in said  # the password
+
+
+def test_a_damaged_schema_on_a_server_says_what_a_club_can_do_not_tracker_backups(
+    new_database: str,
+) -> None:
+    engine = make_engine(new_database)
+    try:
+        migrate(engine)
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE ship DROP COLUMN radar"))
+        with pytest.raises(DatabaseProblem) as refused:
+            check_schema(engine, SQLModel.metadata)
+    finally:
+        engine.dispose()
+    said = str(refused.value)
+    assert "lacks ship.radar" in said
+    assert "pg_restore" in said and "tracker backups" not in said and "--db" in said

@@ -99,3 +99,23 @@ def test_the_revisions_read_from_the_files_are_alembics() -> None:
     assert db.revision_chain() == {
         rev.revision: rev.down_revision for rev in script.walk_revisions()
     }
+
+
+def test_a_failed_upgrade_of_a_file_points_to_its_backups(tmp_path: Path) -> None:
+    """The file's upgrade fails (a table the next revision makes is there already): nothing
+    was written, a copy was kept first, and the advice is the tracker's own backups."""
+    path = tmp_path / "campaign.db"
+    _file_at(path, "0001")
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE criticaltablerow (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    engine = make_engine(str(path))
+    try:
+        with pytest.raises(db.DatabaseProblem) as refused:
+            migrate(engine)
+    finally:
+        engine.dispose()
+    said = str(refused.value)
+    assert said.startswith(f"could not upgrade {path} (a copy is kept as ")
+    assert said.endswith("restore a backup (tracker backups) or choose another file with --db")

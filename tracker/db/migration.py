@@ -107,9 +107,20 @@ def check_schema(engine: Engine, metadata: MetaData) -> None:
             lacks = f"the table {table.name}" if names is None else f"{table.name}.{missing[0]}"
             raise DatabaseProblem(
                 f"{path or shown_url(engine)} lacks {lacks} of "
-                "tracker's schema: it was changed by another program or is damaged; restore a "
-                "backup (tracker backups) or choose another file with --db."
+                f"tracker's schema: it was changed by another program or is damaged; "
+                f"{restore_advice(engine)}."
             )
+
+
+def restore_advice(engine: Engine) -> str:
+    """What the player can do about a damaged schema, for the database in use: a campaign
+    file has the tracker's own backups; a server's database has its keeper's tools."""
+    if engine.dialect.name == "sqlite":
+        return "restore a backup (tracker backups) or choose another file with --db"
+    return (
+        "ask the club's keeper of the server to restore the database from its last dump "
+        "(pg_restore), or give tracker a new empty database in --db"
+    )
 
 
 def schema_revision(target: str, engine: Engine) -> str | None:
@@ -153,7 +164,7 @@ def migrate(engine: Engine) -> Path | None:
             first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
             reason = (
                 f"{first}: nothing was written; it may be damaged or changed by another "
-                "program: restore a backup (tracker backups)"
+                f"program: {restore_advice(engine)}"
             )
         kept = f" (a copy is kept as {backup})" if backup else ""
         where = path or shown_url(engine)
