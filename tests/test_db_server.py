@@ -15,9 +15,9 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pg_cluster
 import pytest
 from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
 import tracker.db.engine
@@ -40,16 +40,9 @@ STARTS = 4  # players starting the tracker at the same moment
 
 @pytest.fixture
 def new_database() -> Iterator[str]:
-    """The URL of a new, empty database of this test's own, dropped afterwards."""
-    url = make_url(PG_URL)
-    name = f"club_{os.getpid()}_{os.urandom(3).hex()}"
-    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield url.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-    admin.dispose()
+    """A new, empty database of this test's own."""
+    with pg_cluster.new_database(PG_URL) as url:
+        yield url
 
 
 def _revisions(url: str) -> list[str]:
