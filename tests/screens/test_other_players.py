@@ -5,27 +5,30 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pg_cluster
 import pytest
-from campaign_files import open_sheet, watch_looks
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from campaign_files import open_sheet, press_to, watch_looks
 from textual.widgets import DataTable, Input
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.screens import calls
+from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import campaigns, damage, demo, fleet, sheet
 from tracker.services.damage import HitRequest
 
 WATCH = 0.2  # seconds between looks at the database, instead of the app's 2
+# What a player is told when the server does not answer (db.errors.database_error).
+DOWN = re.compile(r"(cannot reach|lost the connection to) the database \(")
 
 
-def _app_and_other(target: str, watch: float = WATCH) -> tuple[TrackerApp, SessionFactory, int]:
+def _app_and_other(target: str, watch: float = WATCH) -> tuple[NotedApp, SessionFactory, int]:
     """The app on the sample campaign, and a second program's own engine on the same database
     (`watch`: seconds between the app's looks at it)."""
     engine = make_engine(target)
@@ -122,18 +125,15 @@ def _noted(app: TrackerApp) -> str:
     return "\n".join(getattr(app, "noted", []))
 
 
-@pytest.mark.skipif(not os.environ.get("TRACKER_TEST_PG_DIR"), reason="needs tests/pg_cluster.py")
+needs_server = pytest.mark.skipif(
+    not os.environ.get("TRACKER_TEST_PG_DIR"), reason="needs tests/pg_cluster.py"
+)
+
+
+@needs_server
 async def test_the_app_says_when_the_server_is_lost_and_when_it_is_back() -> None:
-    url = make_url(os.environ["TRACKER_TEST_PG"])
-    name = f"app_{os.getpid()}"
-    admin = create_engine(
-        url.set(database="postgres"), isolation_level="AUTOCOMMIT", pool_pre_ping=True
-    )
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
     folder = Path(os.environ["TRACKER_TEST_PG_DIR"])
-    try:
-        target = url.set(database=name).render_as_string(hide_password=False)
+    with pg_cluster.new_database(os.environ["TRACKER_TEST_PG"]) as target:
         app, _other, _squadron = _app_and_other(target)
         async with app.run_test(size=(120, 40)) as pilot:
             await open_sheet(pilot)
@@ -146,7 +146,34 @@ async def test_the_app_says_when_the_server_is_lost_and_when_it_is_back() -> Non
             await pilot.press("f")  # a change goes through again
             await pilot.pause()
             assert app.screen.record.ships[0].fire_markers == 1  # type: ignore[attr-defined]
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+
+
+@needs_server
+async def test_enter_on_a_damage_line_with_the_server_down_says_so_and_records_once_it_is_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The line's preview could not read the database: Enter names the database (not "nothing
+    to record"), and once the server answers again the same Enter records the hit."""
+    monkeypatch.setattr(calls, "SAY_AGAIN_AFTER", 0)  # each telling heard, not only the first
+    folder = Path(os.environ["TRACKER_TEST_PG_DIR"])
+    with pg_cluster.new_database(os.environ["TRACKER_TEST_PG"]) as target:
+        app, other, _squadron = _app_and_other(target)
+        async with app.run_test(size=(120, 40)) as pilot:
+            ship = (await open_sheet(pilot)).record.ships[0]
+            await press_to(pilot, "d", screen=DamageEntryScreen)
+            pg_cluster.stop(folder)
+            try:
+                await pilot.press("s", "1")  # the ship damage entry was opened on
+                await pilot.pause()
+                told = len(app.noted)
+                await pilot.press("enter")
+                await pilot.pause()
+                said = app.noted[told:]
+                assert said and all(DOWN.match(message) for message in said), said
+            finally:
+                pg_cluster.start_server(folder)
+            await _wait_for(pilot, lambda: "The database answers again" in _noted(app))
+            await pilot.press("enter")
+            await pilot.pause()
+        hit = sheet.load_ship(other, ship_id=ship.id)[0]
+        assert hit.structure_now == ship.structure_now - 1

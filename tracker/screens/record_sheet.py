@@ -431,10 +431,13 @@ class RecordSheetScreen(TrackerScreen):
         key = self.query_one(SearchTable).selected_key()
         return next((ship for ship in self.record.ships if str(ship.id) == key), None)
 
+    def _unread(self) -> None:
+        self.missing("The sheet is not read yet: try again in a moment.")
+
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()
         if ship is None:
-            self.notify("No ship selected: press a to add one.", severity="warning")
+            self.missing("No ship selected: press a to add one.")
         return ship
 
     def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
@@ -502,6 +505,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         if self.record is None:
+            self._unread()
             return
         ship = self._ship()
         afloat = tuple(
@@ -625,6 +629,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_commander(self) -> None:
         if self.record is None:
+            self._unread()
             return
         version = self.record.commander.version if self.record.commander else None
 
@@ -652,6 +657,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_crew(self) -> None:
         if self.record is None:
+            self._unread()
             return
         version = self.record.crew.version if self.record.crew else None
 
@@ -669,6 +675,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_test(self) -> None:
         if self.record is None:
+            self._unread()
             return
         record = self.record
         ship = self._ship()
@@ -719,6 +726,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_edit_squadron(self) -> None:
         if self.record is None:
+            self._unread()
             return
         record = self.record
 
@@ -774,6 +782,7 @@ class RecordSheetScreen(TrackerScreen):
     def action_print_sheet(self) -> None:
         """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
         if self.record is None:
+            self._unread()
             return
 
         def where(fmt: str) -> Call[Any]:
