@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pg_cluster
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from campaign_files import migrate_refused
+from sqlalchemy import create_engine, text
 from sqlmodel import SQLModel
 
 import tracker.db.engine
@@ -185,10 +186,15 @@ def test_a_change_waits_its_turn_then_is_told_the_database_was_held(
         other.dispose()
 
 
-def _upgrade_refused(engine: Engine) -> str:
-    with pytest.raises(DatabaseProblem) as refused:
-        migrate(engine)
-    return str(refused.value)
+def _run_sql(url: str, *statements: str) -> None:
+    """Statements run on the database as another program would, in one transaction."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
 
 
 def test_a_failed_upgrade_on_a_server_says_what_a_club_can_do_not_tracker_backups(
@@ -197,16 +203,9 @@ def test_a_failed_upgrade_on_a_server_says_what_a_club_can_do_not_tracker_backup
     """A database that says it is at the first schema but holds none of its tables: the
     upgrade fails; the advice is the server's dump, which a club keeps, not the tracker's file
     backups, which a server's database has none of."""
-    engine = create_engine(new_database)
-    with engine.begin() as conn:
-        conn.execute(text("CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)"))
-        conn.execute(text("INSERT INTO alembic_version VALUES ('0001')"))
-    engine.dispose()
-    engine = make_engine(new_database)
-    try:
-        said = _upgrade_refused(engine)
-    finally:
-        engine.dispose()
+    _run_sql(new_database, "CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)",
+             "INSERT INTO alembic_version VALUES ('0001')")  # fmt: skip
+    said = migrate_refused(new_database)
     assert said.startswith("could not upgrade") and "nothing was written" in said
     assert "pg_restore" in said and "tracker backups" not in said
     assert "tracker-test" not in said  # the password
@@ -218,8 +217,7 @@ def test_a_damaged_schema_on_a_server_says_what_a_club_can_do_not_tracker_backup
     engine = make_engine(new_database)
     try:
         migrate(engine)
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE ship DROP COLUMN radar"))
+        _run_sql(new_database, "ALTER TABLE ship DROP COLUMN radar")
         with pytest.raises(DatabaseProblem) as refused:
             check_schema(engine, SQLModel.metadata)
     finally:
