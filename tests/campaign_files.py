@@ -109,6 +109,18 @@ def migrate_with_head(path: Path, monkeypatch: pytest.MonkeyPatch, head: str) ->
         engine.dispose()
 
 
+def migrate_refused(target: str) -> str:
+    """What migrate() says, refusing the database at target (a path or URL): the test fails
+    if it is not refused."""
+    engine = make_engine(target)
+    try:
+        with pytest.raises(db.DatabaseProblem) as refused:
+            migrate(engine)
+    finally:
+        engine.dispose()
+    return str(refused.value)
+
+
 @functools.cache
 def _migrated_template() -> Path:
     """One file migrated from nothing to head, once per test process."""

@@ -20,6 +20,8 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 PASSWORD = "tracker-test"
@@ -94,6 +96,30 @@ def stop(folder: Path) -> None:
             as_server_user([pg_ctl, "-D", str(folder / "data"), "-m", "immediate", "-w", "stop"]),
             stdout=subprocess.DEVNULL, check=False,
         )  # fmt: skip
+
+
+@contextmanager
+def new_database(url: str) -> Iterator[str]:
+    """A new, empty database of its own on the cluster `url` names (TRACKER_TEST_PG), dropped
+    when the block ends: its URL, password included."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    cluster = make_url(url)
+    name = f"t_{os.getpid()}_{os.urandom(3).hex()}"
+    admin = create_engine(
+        cluster.set(database="postgres"), isolation_level="AUTOCOMMIT", pool_pre_ping=True
+    )
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield cluster.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
 
 
 def main(command: list[str]) -> int:

@@ -72,6 +72,7 @@ CASES = [
     (_pg_error, "08006", ConnectionLost, "lost the connection"),
     (_pg_error, "57P01", ConnectionLost, "lost the connection"),
     (_pg_error, "53100", DatabaseUnavailable, "the disk is full"),
+    (_pg_error, "55P03", DatabaseUnavailable, "held the database"),
 ]
 Make = Callable[[str, Any], sa_exc.DBAPIError]
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from alembic import command
+from campaign_files import migrate_refused
 
 from tracker import db
 from tracker.db import make_engine, migrate
@@ -99,3 +100,17 @@ def test_the_revisions_read_from_the_files_are_alembics() -> None:
     assert db.revision_chain() == {
         rev.revision: rev.down_revision for rev in script.walk_revisions()
     }
+
+
+def test_a_failed_upgrade_of_a_file_points_to_its_backups(tmp_path: Path) -> None:
+    """The file's upgrade fails (a table the next revision makes is there already): nothing
+    was written, a copy was kept first, and the advice is the tracker's own backups."""
+    path = tmp_path / "campaign.db"
+    _file_at(path, "0001")
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE criticaltablerow (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    said = migrate_refused(str(path))
+    assert said.startswith(f"could not upgrade {path} (a copy is kept as ")
+    assert said.endswith("restore a backup (tracker backups) or choose another file with --db")

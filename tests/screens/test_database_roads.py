@@ -61,7 +61,7 @@ def _raise(problem: DatabaseUnavailable):  # type: ignore[no-untyped-def]
 # A key's action and a handler of typed text, each calling a service through the one path, with
 # no guard of its own around it: (module, service, keys from the record sheet).
 KEYS_AND_TYPING = [
-    ("fleet", "set_fire_markers", ("f",)),
+    ("fleet", "add_fire_markers", ("f",)),
     ("damage", "preview_hit", ("d", *"exeter s3")),
 ]
 
@@ -100,5 +100,71 @@ async def test_a_key_or_typing_meeting_a_lost_database_is_said_and_the_screen_go
             await pilot.press("escape")
             await pilot.pause()
             assert app.is_running and app.screen is not screen
+    finally:
+        engine.dispose()
+
+
+# An act a screen refuses without a call for lack of what its read should have brought: (the
+# read that finds the database gone, keys from the campaign screen to the screen, the act's
+# keys, what the act says when the read was simply empty).
+UNREAD = [
+    ("sheet.load_record_sheet", ("enter",), ("e",), "No ship selected"),
+    ("sheet.load_record_sheet", ("enter",), ("r",), "The sheet is not read yet"),
+    ("sheet.load_ship", ("enter", "enter"), ("e",), "No battery selected"),
+    ("campaigns.list_campaigns", ("escape",), ("e",), "No campaign to edit"),
+    ("campaigns.get_overview", (), ("n",), "Add a side first"),
+    ("campaigns.get_overview", (), ("f",), "Put the cursor on a side"),
+    ("mines.ledger", ("m",), ("c",), "No minefield yet"),
+    ("mines.ledger", ("m",), ("T",), "No ship with a counter yet"),
+    ("roster.roster", ("f",), ("e",), "No unit yet"),
+    ("roster.roster", ("f",), ("g",), "No marker yet"),
+    ("history.list_entries", ("j",), ("u",), "No journal entry listed"),
+    ("damage.preview_hit", ("d", *"exeter s3"), ("enter",), "Nothing to record"),
+    ("damage_entry.read_opening", ("d",), ("up",), "No line recorded"),
+]
+
+
+@pytest.mark.parametrize("case", UNREAD, ids=lambda case: f"{case[0]}-{'+'.join(case[2])}")
+async def test_an_act_on_what_a_lost_database_left_unread_names_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: tuple[str, tuple[str, ...], ...]
+) -> None:
+    """The screen's read met the database gone, so what the act needs is not there: the act
+    says the database did not answer (as often as it is pressed), not that there is nothing."""
+    import tracker.screens.damage_entry
+    from tracker.screens import calls
+    from tracker.services import campaigns, damage, mines, roster, sheet
+
+    read, to_screen, act, _empty = case
+    module, name = read.split(".")
+    modules = {
+        "sheet": sheet,
+        "campaigns": campaigns,
+        "mines": mines,
+        "roster": roster,
+        "history": history,
+        "damage": damage,
+        "damage_entry": tracker.screens.damage_entry,
+    }  # its own name for the service
+    engine = migrated_engine(tmp_path / "campaign.db")
+    factory = session_factory(engine)
+    campaign_id = demo.create_sample_campaign(factory)
+    problem = LOST[0]
+    monkeypatch.setattr(modules[module], name, _raise(problem))
+    monkeypatch.setattr(calls, "SAY_AGAIN_AFTER", 0)  # each telling heard, not only the first
+    # The change watch does not look meanwhile: it would find the database answering (only the
+    # screen's read is cut off) and the act would then say what is missing.
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id,
+                     watch_seconds=3600)  # fmt: skip
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await pilot.pause()
+            await pilot.press(*to_screen)
+            await pilot.pause()
+            told = len(every_toast(app))
+            await pilot.press(*act)
+            await pilot.pause()
+            said = [note.message for note in every_toast(app)[told:]]
+            assert said and all(message == problem.message for message in said), said
+            assert app.crash is None and app.is_running
     finally:
         engine.dispose()

@@ -101,7 +101,7 @@ async def test_a_refused_call_is_said_in_the_services_words_and_nothing_changes(
 ) -> None:
     app, factory, squadron_id = sample(tmp_path / "c.db")
     exeter = sheet.load_record_sheet(factory, squadron_id=squadron_id).ships[0]
-    fleet.set_fire_markers(factory, ship_id=exeter.id, count=99)  # the most a ship may carry
+    fleet.add_fire_markers(factory, ship_id=exeter.id, delta=99)  # the most a ship may carry
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await open_sheet(pilot)
         await pilot.press("f")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from tracker.db import make_engine, session_factory, session_scope
 from tracker.models import JournalEntry, Ship
-from tracker.services import campaigns, damage, fleet, history
+from tracker.services import campaigns, damage, fleet, history, mines
 from tracker.services.damage import HitRequest
 from tracker.services.errors import ChangedElsewhere, ReadOnlyDatabase
 from tracker.services.fleet import ShipCreate
@@ -30,7 +31,7 @@ def _fields(ship: Ship, **changes: object) -> dict[str, object]:
 def test_every_change_raises_the_version(factory: Callable[[], Session], ajax: int) -> None:
     first = get_row(factory, Ship, ajax).version
     damage.record_hit(factory, request=HitRequest(ship_id=ajax, structure=2))
-    fleet.set_fire_markers(factory, ship_id=ajax, count=1)
+    fleet.add_fire_markers(factory, ship_id=ajax, delta=1)
     assert get_row(factory, Ship, ajax).version == first + 2
 
 
@@ -110,73 +111,105 @@ PLAYER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from tracker.db import make_engine, session_factory
-    from tracker.services import damage
+    from tracker.services import damage, fleet, mines
     from tracker.services.damage import HitRequest
     from tracker.services.errors import DatabaseUnavailable
 
-    url, ship_id, hits, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
+    url, ship_id, act, times = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+    go = Path(sys.argv[5])
     factory = session_factory(make_engine(url))
+    ACTS = {
+        "hit": lambda: damage.record_hit(
+            factory, request=HitRequest(ship_id=ship_id, structure=1)).entry_id,
+        "repair": lambda: damage.record_hit(
+            factory, request=HitRequest(ship_id=ship_id, repair_structure=1)).entry_id,
+        "fire": lambda: fleet.add_fire_markers(factory, ship_id=ship_id, delta=1),
+        "fuel": lambda: mines.use_fuel(factory, ship_id=ship_id, factors=1),
+    }
     print("ready", flush=True)
     while not go.exists():
         time.sleep(0.001)
-    retries = 0
-    for _ in range(hits):
-        while True:
-            try:
-                result = damage.record_hit(
-                    factory, request=HitRequest(ship_id=ship_id, structure=1))
-            except DatabaseUnavailable:  # told "changed elsewhere": the player enters it again
-                retries += 1
-                continue
-            print("ack", result.entry_id, flush=True)
-            break
-    print("retries", retries, flush=True)
+    refused = 0
+    for _ in range(times):
+        try:
+            entry = ACTS[act]()
+        except DatabaseUnavailable as exc:  # the player would be told, and type it again
+            refused += 1
+            print("said", exc, file=sys.stderr, flush=True)
+            continue
+        print("ack", entry if isinstance(entry, int) else 0, flush=True)
+    print("refused", refused, flush=True)
     """
 )
+# Each player's act, relative to the ship as it is when the act is made: Renown starts with
+# 100 Structure lost (room for every repair) and 99 full fuel factors.
+ACTS = ("hit", "hit", "repair", "fire", "fuel")
+TIMES = 30
 
 
-def test_two_processes_recording_hits_on_one_ship_lose_none(
-    world: World, add_ship: Callable[..., int], db_url: str, tmp_path: Path,
-    factory: Callable[[], Session],
-) -> None:  # fmt: skip
-    hits = 60
-    ship_id = add_ship(world.alpha_id, "Renown", structure_max=500, flotation_max=10)
-    go = tmp_path / "go"
+def _at_once(db_url: str, ship_id: int, go: Path) -> list[tuple[str, str]]:
+    """Each of ACTS made TIMES times by a process of its own, all starting at one moment;
+    what each process printed."""
     players = [
         subprocess.Popen(
-            [sys.executable, "-c", PLAYER, db_url, str(ship_id), str(hits), str(go)],
+            [sys.executable, "-c", PLAYER, db_url, str(ship_id), act, str(TIMES), str(go)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for _ in range(2)
+        for act in ACTS
     ]
     try:
         for player in players:
             assert player.stdout is not None
             assert player.stdout.readline().strip() == "ready"
-        go.touch()  # both start hitting at the same moment
-        outputs = [player.communicate(timeout=120) for player in players]
+        go.touch()  # every player starts at the same moment
+        outputs = [player.communicate(timeout=300) for player in players]
     finally:
         for player in players:
             player.kill()
-    acknowledged: list[int] = []
-    retries = 0
-    for player, (out, err) in zip(players, outputs, strict=True):
+    for player, (_, err) in zip(players, outputs, strict=True):
         assert player.returncode == 0, err
+    return outputs
+
+
+def test_relative_changes_from_several_processes_at_once_wait_their_turn_and_lose_none(
+    world: World, add_ship: Callable[..., int], db_url: str, tmp_path: Path,
+    factory: Callable[[], Session],
+) -> None:  # fmt: skip
+    """Hits, repairs, fire markers and fuel used on one ship by five processes at once: each is
+    made from the ship as the others left it (on PostgreSQL as on SQLite, changes take turns),
+    so none is refused as changed by another player, and every one is on the ship and in the
+    journal once."""
+    ship_id = add_ship(world.alpha_id, "Renown", structure_max=500, flotation_max=10)
+    damage.record_hit(factory, request=HitRequest(ship_id=ship_id, structure=100))
+    mines.save_counter(factory, ship_id=ship_id, counter_size="long", speed_rating=3,
+                       fuel_full=99)  # fmt: skip
+    outputs = _at_once(db_url, ship_id, tmp_path / "go")
+    acknowledged: dict[str, list[int]] = {act: [] for act in ACTS}
+    refused = 0
+    for act, (out, _) in zip(ACTS, outputs, strict=True):
         for line in out.splitlines():
             word, number = line.split()
             if word == "ack":
-                acknowledged.append(int(number))
+                acknowledged[act].append(int(number))
             else:
-                retries += int(number)
-    assert len(acknowledged) == 2 * hits
+                refused += int(number)
+    assert refused == 0, [err for _, err in outputs if err]  # what the players were told
+    assert {act: len(acks) for act, acks in acknowledged.items()} == {
+        "hit": 2 * TIMES, "repair": TIMES, "fire": TIMES, "fuel": TIMES}  # fmt: skip
     ship = get_row(factory, Ship, ship_id)
-    assert ship.structure_now == 500 - 2 * hits  # every acknowledged hit is on the ship
+    assert (ship.structure_now, ship.fire_markers, ship.fuel_full, ship.fuel_empty) == (
+        500 - 100 - 2 * TIMES + TIMES, TIMES, 99 - TIMES, TIMES)  # fmt: skip
     with session_scope(factory) as session:
-        hits_on_ship = (JournalEntry.ship_id == ship_id, JournalEntry.kind == "damage")
-        entries = session.exec(
-            select(JournalEntry.id).where(*hits_on_ship).order_by(col(JournalEntry.id))
-        ).all()
-    assert sorted(acknowledged) == list(entries)  # and in the journal, once each
-    print(f"{2 * hits} hits from two processes, {retries} retried after a conflict")
+        kinds = session.exec(
+            select(JournalEntry.kind, JournalEntry.id)
+            .where(JournalEntry.ship_id == ship_id).order_by(col(JournalEntry.id))
+        ).all()  # fmt: skip
+    hits = sorted(acknowledged["hit"] + acknowledged["repair"])
+    assert hits == [entry for kind, entry in kinds if kind in ("damage", "repair")][1:]
+    # Besides the ship's entry, the first hit and the counter: one entry for each act made.
+    made = {"damage": 2 * TIMES, "repair": TIMES, "fire": TIMES, "fuel": TIMES}
+    assert Counter(kind for kind, _ in kinds) == Counter(made) + Counter(
+        ship=1, counter=1, damage=1
+    )

@@ -114,7 +114,7 @@ def _one_change(factory: SessionFactory, setup: Setup, rng: random.Random, n: in
         return f"entry {history.undo_last(factory, campaign_id=setup.campaign_id).entry_id}"
     if kind == "fire":
         ship = rng.choice(setup.ship_ids)
-        fleet.set_fire_markers(factory, ship_id=ship, count=rng.randrange(3))
+        fleet.add_fire_markers(factory, ship_id=ship, delta=rng.choice((-1, 1)))
     elif kind == "move":
         marker = rng.choice(setup.marker_ids)
         roster.move_marker(factory, marker_id=marker, sector=rng.choice(SECTORS))

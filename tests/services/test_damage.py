@@ -250,7 +250,7 @@ def test_out_of_range_requests_are_refused(
 def test_removing_more_fire_markers_than_present_is_refused(
     factory: SessionFactory, exeter: int, refused: Refused
 ) -> None:
-    fleet.set_fire_markers(factory, ship_id=exeter, count=1)
+    fleet.add_fire_markers(factory, ship_id=exeter, delta=1)
     outcome = refused(lambda: _hit(factory, exeter, fire_delta=-2), "fire_delta")
     assert outcome.errors["fire_delta"] == "Exeter has 1 fire markers, not 2"
     _hit(factory, exeter, fire_delta=-1)

@@ -513,14 +513,19 @@ def test_retiring_a_ship_in_play_keeps_its_squadron_s_original_strength(
     assert (len(record.ships), record.original_count) == (3, 4)
 
 
-def test_set_fire_markers_stores_and_journals(
+def test_add_fire_markers_counts_from_the_ship_and_journals(
     world: World, factory: SessionFactory, ajax: int, journaled: Journaled, refused: Refused
 ) -> None:
     with journaled(world.campaign_id) as new:
-        fleet.set_fire_markers(factory, ship_id=ajax, count=3)
+        fleet.add_fire_markers(factory, ship_id=ajax, delta=3)
     assert get_row(factory, Ship, ajax).fire_markers == 3
     assert new.only.summary == "Ajax: fire markers 0 -> 3"
-    refused(lambda: fleet.set_fire_markers(factory, ship_id=ajax, count=-1), "fire_markers")
+    fleet.add_fire_markers(factory, ship_id=ajax, delta=-1)  # from the 3 the ship has
+    assert get_row(factory, Ship, ajax).fire_markers == 2
+    error = refused(lambda: fleet.add_fire_markers(factory, ship_id=ajax, delta=-3), "fire_markers")
+    assert error.errors["fire_markers"] == "Ajax has 2 fire markers, not 3"
+    refused(lambda: fleet.add_fire_markers(factory, ship_id=ajax, delta=98), "fire_markers")
+    refused(lambda: fleet.add_fire_markers(factory, ship_id=ajax, delta=0), "fire_markers")
 
 
 # --- copies -------------------------------------------------------------------------------------

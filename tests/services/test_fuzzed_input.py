@@ -261,7 +261,7 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=[exeter, ajax, seal],
                               speed=1, seed=1)  # fmt: skip
     damage.record_hit(factory, request=damage.HitRequest(ship_id=ajax, structure=1))
-    fleet.set_fire_markers(factory, ship_id=ajax, count=2)
+    fleet.add_fire_markers(factory, ship_id=ajax, delta=2)
     history.undo_last(factory, campaign_id=campaign.id)  # so that there is a redo
     entries = tuple(entry.id for entry in history.list_entries(factory, campaign_id=campaign.id))
     return Fuzz(
@@ -492,8 +492,8 @@ CALLS = [
     Call("copy_ship", fleet.copy_ship, lambda f: kw(ship_id=ids(f.ships), name=text("Sister"))),
     Call("transfer_ship", fleet.transfer_ship,
          lambda f: kw(ship_id=ids(f.ships), to_squadron_id=ids(f.squadrons))),
-    Call("set_fire_markers", fleet.set_fire_markers,
-         lambda f: kw(ship_id=ids(f.ships), count=number(0, 5))),
+    Call("add_fire_markers", fleet.add_fire_markers,
+         lambda f: kw(ship_id=ids(f.ships), delta=number(-3, 5))),
     Call("save_battery", fleet.save_battery,
          lambda f: kw(ship_id=ids(f.ships), battery_id=maybe(ids(f.batteries)),
                       mount=choice(*fleet.MOUNTS), calibre=text("8in"), guns=number(0, 8),

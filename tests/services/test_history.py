@@ -403,9 +403,9 @@ def test_undo_of_a_transfer_restores_the_squadron(
     assert get_row(factory, Ship, exeter).squadron_id == world.bravo_id
 
 
-def test_undo_of_set_fire_markers(world: World, factory: SessionFactory, exeter: int) -> None:
-    fleet.set_fire_markers(factory, ship_id=exeter, count=2)
-    fleet.set_fire_markers(factory, ship_id=exeter, count=5)
+def test_undo_of_add_fire_markers(world: World, factory: SessionFactory, exeter: int) -> None:
+    fleet.add_fire_markers(factory, ship_id=exeter, delta=2)
+    fleet.add_fire_markers(factory, ship_id=exeter, delta=3)
     history.undo_last(factory, campaign_id=world.campaign_id)
     assert get_row(factory, Ship, exeter).fire_markers == 2
     history.undo_last(factory, campaign_id=world.campaign_id)
@@ -511,8 +511,10 @@ def _run(factory: SessionFactory, campaign_id: int, ships: list[int], op: tuple[
         active = len([v for v in damage.list_criticals(factory, ship_id=ship.id or 0) if v.number])
         number = 1 + (op[2] - 1) % active if active else op[2]
         damage.record_hit(factory, request=HitRequest(ship.id or 0, fixes=(number,)))
-    elif kind == "fire":
-        fleet.set_fire_markers(factory, ship_id=ships[op[1]], count=op[2])
+    elif kind == "fire":  # to op[2] markers, from the ship's
+        now = get_row(factory, Ship, ships[op[1]]).fire_markers
+        if op[2] != now:
+            fleet.add_fire_markers(factory, ship_id=ships[op[1]], delta=op[2] - now)
     elif kind == "condition":
         damage.confirm_condition(factory, ship_id=ships[op[1]], outcome=op[2])
     elif kind == "undo":

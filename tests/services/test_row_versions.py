@@ -69,7 +69,7 @@ def edited_twice(
     factory: SessionFactory, world: World, ajax: int, u47: int, ids: dict[str, int]
 ) -> dict[str, int]:
     """The versions of rows another player has just changed (each is beyond version 1)."""
-    fleet.set_fire_markers(factory, ship_id=ajax, count=1)
+    fleet.add_fire_markers(factory, ship_id=ajax, delta=1)
     fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Alpha", air=False, notes="x")
     roster.save_unit(factory, side_id=world.red_id, unit_id=u47, fields={**U47, "damage": 1})
     campaigns.update_side(factory, side_id=world.blue_id, name="Blue", nation="Britain")

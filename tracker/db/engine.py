@@ -16,6 +16,15 @@ from tracker.campaign_file import read_only_uri
 # The execution option a read scope sets on its connection (see sessions.read_scope): its
 # transaction begins without the write lock.
 READ_ONLY_OPTION = "tracker_read"
+# The execution option of the schema's upgrade (migration.migrate): on PostgreSQL it waits for
+# the write lock as long as another upgrade takes, not the few seconds a change waits.
+SCHEMA_OPTION = "tracker_schema"
+# How long a change on PostgreSQL waits for another one to end before the player is told
+# (milliseconds, its lock_timeout): as long as SQLite's busy_timeout.
+PG_WRITE_WAIT_MS = 5000
+# PostgreSQL's advisory lock that stands for SQLite's write lock: one per database, so two
+# campaigns on one server do not wait for each other (any number the tracker alone uses).
+PG_WRITE_LOCK = 0x7472_6163_6B65_72  # "tracker"
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -79,6 +88,23 @@ def _begin_deferred(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN")
 
 
+def _begin_postgresql(conn: Any) -> None:
+    # BEGIN IMMEDIATE's counterpart: a change takes the database's write lock when it begins
+    # and holds it to its commit or rollback, so changes take turns as on SQLite. A change
+    # that reads a ship and writes it back from what it read (a hit, a repair, fuel used)
+    # then always reads the last change's row: it waits for another player's change instead
+    # of finding the row's version moved under it and being refused. A form's edit still
+    # names the version it showed, and is refused when that is no longer the row's.
+    options = conn.get_execution_options()
+    if options.get(READ_ONLY_OPTION):
+        return  # a read holds up no change, and waits for none
+    if options.get(SCHEMA_OPTION):
+        # Another first start creating the schema: wait until it is done, then find it at
+        # head (the upgrade reads the schema's revision once it holds the lock).
+        conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
+    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})")
+
+
 def make_engine(target: str, *, read_only: bool = False) -> Engine:
     """An engine for a path or URL; SQLite connections get the house pragmas.
 
@@ -111,6 +137,11 @@ def make_engine(target: str, *, read_only: bool = False) -> Engine:
     options: dict[str, Any] = {"connect_timeout": 5}
     if read_only:
         options["options"] = "-c default_transaction_read_only=on"
+    else:
+        options["options"] = f"-c lock_timeout={PG_WRITE_WAIT_MS}"
     # pool_pre_ping: a connection the server dropped is replaced before use, so the app
     # carries on by itself once the server is back.
-    return create_engine(url, pool_pre_ping=True, connect_args=options)
+    engine = create_engine(url, pool_pre_ping=True, connect_args=options)
+    if not read_only:  # the umpire's transactions are all read-only: nothing to take turns for
+        event.listen(engine, "begin", _begin_postgresql)
+    return engine

@@ -22,6 +22,7 @@ PG_CHANGED_ELSEWHERE = frozenset({"40001", "40P01"})  # serialization_failure, d
 PG_CONNECTION_CLASS = "08"  # connection_exception and its subclasses
 PG_SERVER_GONE = frozenset({"57P01", "57P03"})  # admin_shutdown, cannot_connect_now
 PG_DISK_FULL = "53100"
+PG_LOCK_WAITED = "55P03"  # lock_not_available: lock_timeout passed (engine.PG_WRITE_WAIT_MS)
 
 
 def sqlite_code(orig: BaseException | None) -> int | None:
@@ -72,6 +73,11 @@ def database_error(exc: BaseException) -> DatabaseUnavailable | None:
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return DatabaseUnavailable(
             "another program held the campaign file for 5 seconds: nothing was written; try again"
+        )
+    if state == PG_LOCK_WAITED:  # changes take turns (engine._begin_postgresql)
+        return DatabaseUnavailable(
+            "another player's change held the database for 5 seconds: nothing was written; "
+            "try again"
         )
     if code == sqlite3.SQLITE_FULL or state == PG_DISK_FULL:
         return DatabaseUnavailable(

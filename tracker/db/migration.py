@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, MetaData
+from sqlalchemy import Connection, Engine, MetaData
 from sqlalchemy.exc import DBAPIError
 
 from tracker.campaign_file import (
@@ -21,7 +21,14 @@ from tracker.campaign_file import (
     known_revisions,
 )
 from tracker.db.backups import backup_file
-from tracker.db.engine import make_engine, shown_url, sqlite_path, to_url
+from tracker.db.engine import (
+    READ_ONLY_OPTION,
+    SCHEMA_OPTION,
+    make_engine,
+    shown_url,
+    sqlite_path,
+    to_url,
+)
 from tracker.db.errors import database_error
 
 
@@ -35,6 +42,12 @@ def _alembic_config(engine: Engine) -> Any:
     return config
 
 
+def _look(engine: Engine) -> Connection:
+    """A connection for a look at the schema that takes no write lock: a start looks while
+    another player's change, or another start's upgrade, is under way."""
+    return engine.connect().execution_options(**{READ_ONLY_OPTION: True})
+
+
 def inspect_server(engine: Engine) -> str | None:
     """Check a database on a server without changing it; return its schema revision (None if
     it is empty). Raises DatabaseProblem when it cannot be reached or logged into, holds
@@ -43,7 +56,7 @@ def inspect_server(engine: Engine) -> str | None:
 
     where = shown_url(engine)
     try:
-        with engine.connect() as conn:
+        with _look(engine) as conn:
             tables = set(inspect(conn).get_table_names())
             revision = None
             if "alembic_version" in tables:
@@ -84,7 +97,7 @@ def check_schema(engine: Engine, metadata: MetaData) -> None:
                 for (table,) in raw.execute(query).fetchall()
             }
     else:
-        with engine.connect() as conn:
+        with _look(engine) as conn:
             found = inspect(conn).get_multi_columns()
         columns = {table: {column["name"] for column in info} for (_, table), info in found.items()}
     for table in metadata.sorted_tables:
@@ -94,9 +107,20 @@ def check_schema(engine: Engine, metadata: MetaData) -> None:
             lacks = f"the table {table.name}" if names is None else f"{table.name}.{missing[0]}"
             raise DatabaseProblem(
                 f"{path or shown_url(engine)} lacks {lacks} of "
-                "tracker's schema: it was changed by another program or is damaged; restore a "
-                "backup (tracker backups) or choose another file with --db."
+                f"tracker's schema: it was changed by another program or is damaged; "
+                f"{restore_advice(engine)}."
             )
+
+
+def restore_advice(engine: Engine) -> str:
+    """What the player can do about a damaged schema, for the database in use: a campaign
+    file has the tracker's own backups; a server's database has its keeper's tools."""
+    if engine.dialect.name == "sqlite":
+        return "restore a backup (tracker backups) or choose another file with --db"
+    return (
+        "ask the club's keeper of the server to restore the database from its last dump "
+        "(pg_restore), or give tracker a new empty database in --db"
+    )
 
 
 def schema_revision(target: str, engine: Engine) -> str | None:
@@ -108,7 +132,12 @@ def schema_revision(target: str, engine: Engine) -> str | None:
 
 
 def migrate(engine: Engine) -> Path | None:
-    """Bring the schema to head; back up an existing file first. Returns the backup made, if any."""
+    """Bring the schema to head; back up an existing file first. Returns the backup made, if any.
+
+    Any number of trackers may start at once on one PostgreSQL database: the upgrade is one
+    transaction that holds the database's write lock (engine._begin_postgresql), so the others
+    wait for it, then find the schema at head and change nothing.
+    """
     backup: Path | None = None
     path = sqlite_path(str(engine.url))
     if path is not None:
@@ -122,8 +151,10 @@ def migrate(engine: Engine) -> Path | None:
         return None
     from alembic import command  # only for an upgrade: 11 MiB the app rarely needs
 
+    # It waits for the write lock as long as another start's upgrade takes (engine.SCHEMA_OPTION).
+    upgrading = engine.execution_options(**{SCHEMA_OPTION: True})
     try:
-        command.upgrade(_alembic_config(engine), "head")
+        command.upgrade(_alembic_config(upgrading), "head")
     except DBAPIError as exc:
         # The upgrade is one transaction: it was rolled back, the database is as it was.
         problem = database_error(exc)
@@ -133,7 +164,7 @@ def migrate(engine: Engine) -> Path | None:
             first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
             reason = (
                 f"{first}: nothing was written; it may be damaged or changed by another "
-                "program: restore a backup (tracker backups)"
+                f"program: {restore_advice(engine)}"
             )
         kept = f" (a copy is kept as {backup})" if backup else ""
         where = path or shown_url(engine)

@@ -121,6 +121,11 @@ class TrackerScreen(Screen[Any]):
         in a thread worker, in this screen's order, its outcome handled on the UI thread."""
         calls.run(self, call, **options)
 
+    def missing(self, said: str) -> None:
+        """Refuse an act for lack of what the screen's reads should have brought (`said` tells
+        what), or for the database they could not reach (screens.calls.missing)."""
+        calls.missing(self, said)
+
     def load(self, call: Call[T], then: Callable[[T], object]) -> None:
         """Read what the screen shows through the path; a row another player removed meanwhile
         takes the player back."""

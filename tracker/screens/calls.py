@@ -13,6 +13,10 @@ a 275-unit import never freezes the keys, and its outcome comes back on the UI t
   which says when the database answers again;
 - anything else, to the crash report (crash_log) and a non-zero exit.
 
+An act a screen refuses without a call, for lack of what its calls should have read (no
+preview to record, no ship or minefield listed), goes through `missing`: while the database
+does not answer, that is the reason the player hears, not that there is nothing there.
+
 An error that means a question for the player (a file that exists: replace it?) is turned into
 the one the screen expects by `Call.turning`, in the worker, before it is routed.
 
@@ -41,7 +45,13 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from tracker import compat
-from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
+from tracker.services.errors import (
+    ChangedElsewhere,
+    DatabaseUnavailable,
+    InvalidInput,
+    NotFound,
+    ReadOnlyDatabase,
+)
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -108,6 +118,8 @@ class _Asked:
 
 _queues: WeakKeyDictionary[Screen[Any], deque[_Asked]] = WeakKeyDictionary()
 _said: WeakKeyDictionary[App[Any], tuple[str, float]] = WeakKeyDictionary()
+# The database as last found unavailable, for an act refused for what it left unread (missing).
+_lost: WeakKeyDictionary[App[Any], DatabaseUnavailable] = WeakKeyDictionary()
 
 
 def run(
@@ -217,10 +229,24 @@ def message(error: Exception) -> str:
     return str(error)
 
 
+def missing(screen: Screen[Any], said: str) -> None:
+    """Refuse an act for lack of what the screen's calls should have read (`said` tells what
+    is missing); while the database does not answer (the change watch has not seen it answer
+    since a call found it unavailable), that is what is said instead."""
+    app = screen.app
+    lost = _lost.get(app)
+    if lost is not None and getattr(getattr(app, "change_watch", None), "lost", True):
+        unavailable(app, lost)
+    else:
+        app.notify(said, severity="warning", markup=False)
+
+
 def unavailable(app: App[Any], error: DatabaseUnavailable) -> None:
     """Tell the player the database did not answer: once while the message is still shown,
     and to the change watch, which says so once more when it answers again."""
     text = message(error)
+    if not isinstance(error, ReadOnlyDatabase):  # the umpire's view reads as well as ever
+        _lost[app] = error
     watch = getattr(app, "change_watch", None)
     if watch is not None:
         watch.lost_database()

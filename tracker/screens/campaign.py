@@ -227,9 +227,7 @@ class CampaignScreen(TrackerScreen):
     def action_roster(self) -> None:
         side_id = self._cursor_side_id()
         if side_id is None:
-            self.notify(
-                "Put the cursor on a side (or one of its squadrons) first.", severity="warning"
-            )
+            self.missing("Put the cursor on a side (or one of its squadrons) first.")
             return
         from tracker.screens.roster import RosterScreen
 
@@ -288,7 +286,7 @@ class CampaignScreen(TrackerScreen):
     def action_new_squadron(self) -> None:
         side_id = self._cursor_side_id()
         if side_id is None:
-            self.notify("Add a side first (s), then a squadron in it.", severity="warning")
+            self.missing("Add a side first (s), then a squadron in it.")
             return
 
         def submit(values: dict[str, Any]) -> Call[int]:

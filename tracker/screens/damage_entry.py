@@ -552,8 +552,8 @@ class DamageEntryScreen(TrackerScreen):
         if self.ambiguous:
             self._ask_which()
             return
-        if self.pending is None:
-            self.notify("Nothing to record: the preview shows what is missing.", severity="warning")
+        if self.pending is None:  # the preview says why, or could not read the database
+            self.missing("Nothing to record: the preview shows what is missing.")
             return
         if self.recording:
             # A second enter before the first hit is back would record that hit twice.
@@ -672,7 +672,7 @@ class DamageEntryScreen(TrackerScreen):
     def action_older_line(self) -> None:
         """Up: the campaign's previous recorded line (kept across restarts)."""
         if not self.lines:
-            self.notify("No line recorded in this campaign yet.", severity="information")
+            self.missing("No line recorded in this campaign yet.")
             return
         if self.recall_at is None:
             self.draft = self.query_one("#shorthand", Input).value
@@ -703,7 +703,7 @@ class DamageEntryScreen(TrackerScreen):
         (or none, for the ship the sheet had highlighted) and Enter."""
         items = items_of(self.lines[-1]) if self.lines else ""
         if not items:
-            self.notify("No line recorded in this campaign yet to repeat.", severity="warning")
+            self.missing("No line recorded in this campaign yet to repeat.")
             return
         self.recall_at = None
         self._put_line(" " + items, cursor=0)

@@ -144,7 +144,10 @@ class JournalScreen(TrackerScreen):
 
     def action_service_record(self) -> None:
         entry = self._selected()
-        if entry is None or entry.ship_id is None:
+        if entry is None:
+            self.missing("No journal entry listed.")
+            return
+        if entry.ship_id is None:
             self.notify("That entry is not about one ship.", severity="warning")
             return
         self.query_one("#filter-ship", Select).value = entry.ship_id
@@ -152,6 +155,7 @@ class JournalScreen(TrackerScreen):
     def action_undo_entry(self) -> None:
         entry = self._selected()
         if entry is None:
+            self.missing("No journal entry listed.")
             return
         self.call(Call(history.undo_entry, self.factory, entry_id=entry.id), then=self._undone)
 

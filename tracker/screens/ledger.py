@@ -310,8 +310,7 @@ class LedgerScreen(OwnerViewScreen):
     def _field(self, *, quiet: bool = False) -> MinefieldView | None:
         if self.view is None or not self.view.minefields:
             if not quiet:
-                self.notify("No minefield yet: n sows one, a drops them from the air.",
-                            severity="warning")  # fmt: skip
+                self.missing("No minefield yet: n sows one, a drops them from the air.")
             return None
         key = self.query_one("#minefield-table", SearchTable).selected_key()
         field = next((field for field in self.view.minefields if str(field.id) == key), None)
@@ -395,7 +394,7 @@ class LedgerScreen(OwnerViewScreen):
 
     def action_sow(self) -> None:
         if not self.sides:
-            self.notify("Add a side to the campaign first.", severity="warning")
+            self.missing("Add a side to the campaign first.")
             return
         self.call(Call(mines.counter_ships, self.factory, campaign_id=self.campaign_id),
                   then=lambda ships: self._with_subs(partial(self._sow, ships)))  # fmt: skip
@@ -449,7 +448,7 @@ class LedgerScreen(OwnerViewScreen):
 
     def action_aerial(self) -> None:
         if not self.sides:
-            self.notify("Add a side to the campaign first.", severity="warning")
+            self.missing("Add a side to the campaign first.")
             return
         fields = [
             self._side_field(), *self._place_fields(), *aerial_fields(),
@@ -612,7 +611,7 @@ class LedgerScreen(OwnerViewScreen):
 
     def action_torpedo(self) -> None:
         if self.view is None or not self.view.counters:
-            self.notify("No ship with a counter yet (u on the record sheet).", severity="warning")
+            self.missing("No ship with a counter yet (u on the record sheet).")
             return
         row = self.query_one("#counter-table", DataTable).cursor_row
         ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]

@@ -219,7 +219,7 @@ class MineCheckScreen(TrackerScreen):
                 "complete": "every ship has been drawn",
                 "abandoned": "it was abandoned",
             }.get(view.status if view else "", "it is gone")
-            self.notify(f"No more draws: {why}.", severity="warning")
+            self.missing(f"No more draws: {why}.")
             return
         draw = view.next
         fields = [

@@ -316,11 +316,6 @@ class RecordSheetScreen(TrackerScreen):
         # A form just closed: once the sheet is read again, a ship left at zero asks what
         # happened to it.
         self.ask_if_at_zero = False
-        # The fire markers each ship will have once the calls asked for are done, and how many
-        # of those calls are not back yet: f pressed twice before the first call is back still
-        # adds two, and so does f pressed again when the sheet could not be read after the first.
-        self.fire_asked: dict[int, int] = {}
-        self.fire_pending: dict[int, int] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -391,9 +386,6 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#commander-block", Static).update(commander_block(record, hints))
         self.query_one("#crew-block", Static).update(crew_block(record, hints))
         self.query_one("#totals-block", Static).update(totals_block(record))
-        # A ship with no fire call out: the record read after its last one is in.
-        self.fire_asked = {ship_id: count for ship_id, count in self.fire_asked.items()
-                           if self.fire_pending.get(ship_id)}  # fmt: skip
         self._fill_table(record)
         ids = [ship.id for ship in record.ships]
         self.query_one("#sheet-empty", Static).update(
@@ -439,10 +431,13 @@ class RecordSheetScreen(TrackerScreen):
         key = self.query_one(SearchTable).selected_key()
         return next((ship for ship in self.record.ships if str(ship.id) == key), None)
 
+    def _unread(self) -> None:
+        self.missing("The sheet is not read yet: try again in a moment.")
+
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()
         if ship is None:
-            self.notify("No ship selected: press a to add one.", severity="warning")
+            self.missing("No ship selected: press a to add one.")
         return ship
 
     def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
@@ -510,6 +505,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_damage(self) -> None:
         if self.record is None:
+            self._unread()
             return
         ship = self._ship()
         afloat = tuple(
@@ -626,28 +622,14 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        count = self.fire_asked.get(ship.id, ship.fire_markers) + delta
-        if count < 0:
-            self.notify(f"{ship.name} has no fire markers to remove.", severity="warning",
-                        markup=False)  # fmt: skip
-            return
-        self.fire_asked[ship.id] = count
-        self.fire_pending[ship.id] = self.fire_pending.get(ship.id, 0) + 1
-
-        def done(_none: None) -> None:
-            self.fire_pending[ship.id] -= 1
-            self.reload()
-
-        def refused(error: Exception) -> None:
-            self.fire_pending[ship.id] -= 1
-            self.fire_asked.pop(ship.id, None)  # counted from the sheet again
-            self._refused(error)
-
-        self.call(Call(fleet.set_fire_markers, self.factory, ship_id=ship.id, count=count),
-                  then=done, refused=refused)  # fmt: skip
+        # A marker more or less, counted by the service from the ship as it is then: f pressed
+        # twice before the first is back adds two, and another player's marker is kept.
+        self.call(Call(fleet.add_fire_markers, self.factory, ship_id=ship.id, delta=delta),
+                  then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
     def action_commander(self) -> None:
         if self.record is None:
+            self._unread()
             return
         version = self.record.commander.version if self.record.commander else None
 
@@ -675,6 +657,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_crew(self) -> None:
         if self.record is None:
+            self._unread()
             return
         version = self.record.crew.version if self.record.crew else None
 
@@ -692,6 +675,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_test(self) -> None:
         if self.record is None:
+            self._unread()
             return
         record = self.record
         ship = self._ship()
@@ -742,6 +726,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_edit_squadron(self) -> None:
         if self.record is None:
+            self._unread()
             return
         record = self.record
 
@@ -797,6 +782,7 @@ class RecordSheetScreen(TrackerScreen):
     def action_print_sheet(self) -> None:
         """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
         if self.record is None:
+            self._unread()
             return
 
         def where(fmt: str) -> Call[Any]:

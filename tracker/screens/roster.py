@@ -260,7 +260,7 @@ class RosterScreen(OwnerViewScreen):
 
     def _unit(self) -> UnitView | None:
         if self.view is None or not self.view.units:
-            self.notify("No unit yet: press a to add one.", severity="warning")
+            self.missing("No unit yet: press a to add one.")
             return None
         key = self.query_one("#unit-table", SearchTable).selected_key()
         unit = next((unit for unit in self.view.units if str(unit.id) == key), None)
@@ -291,7 +291,7 @@ class RosterScreen(OwnerViewScreen):
 
     def _marker(self) -> MarkerView | None:
         if self.view is None or not self.view.markers:
-            self.notify("No marker yet: select a submarine and press m.", severity="warning")
+            self.missing("No marker yet: select a submarine and press m.")
             return None
         return self.view.markers[self._marker_row()]
 

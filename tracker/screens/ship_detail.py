@@ -202,7 +202,7 @@ class ShipDetailScreen(TrackerScreen):
 
     def _battery(self) -> BatteryView | None:
         if self.ship is None or not self.ship.batteries:
-            self.notify("No battery selected: press a to add one.", severity="warning")
+            self.missing("No battery selected: press a to add one.")
             return None
         row = self.query_one("#battery-table", DataTable).cursor_row
         return self.ship.batteries[min(max(row, 0), len(self.ship.batteries) - 1)]

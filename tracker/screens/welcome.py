@@ -256,7 +256,7 @@ class WelcomeScreen(TrackerScreen):
     def action_edit(self) -> None:
         summary = self._selected()
         if summary is None:
-            self.notify("No campaign to edit: press n to start one.", severity="warning")
+            self.missing("No campaign to edit: press n to start one.")
             return
 
         from tracker.screens.form import FormScreen
@@ -274,7 +274,7 @@ class WelcomeScreen(TrackerScreen):
     def action_delete(self) -> None:
         summary = self._selected()
         if summary is None:
-            self.notify("No campaign to delete.", severity="warning")
+            self.missing("No campaign to delete.")
             return
 
         from tracker.screens.confirm import ConfirmScreen

@@ -440,31 +440,34 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         return summary
 
 
-def set_fire_markers(factory: SessionFactory, *, ship_id: int, count: int) -> None:
-    """Put the number of fire markers on a ship (any marker gives -2 on tests, SMR2 §3.6)."""
-    errors: dict[str, str] = {}
-    require_declared(errors, ShipBase, "fire_markers", count)
-    check(errors)
+def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> None:
+    """Put fire markers on a ship, or take them off (delta below 0; any marker gives -2 on tests,
+    SMR2 §3.6), counted from the ship as it is then: another player's marker is kept."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         side = get_row(session, Side, ship.side_id)
         before = ship.fire_markers
+        count = before + delta
+        errors: dict[str, str] = {}
+        if not delta:
+            errors["fire_markers"] = "give the number of fire markers to add or take off"
+        elif count < 0:
+            errors["fire_markers"] = (
+                f"{ship.name} has no fire markers to remove." if not before
+                else f"{ship.name} has {before} fire markers, not {-delta}"
+            )  # fmt: skip
+        else:
+            require_declared(errors, ShipBase, "fire_markers", count)
+        check(errors)
         ship.fire_markers = count
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.FIRE,
-            ship_id=ship_id,
-            side_id=ship.side_id,
-            summary=f"{ship.name}: fire markers {before} -> {count}",
-            before={"fire_markers": before},
-            after={"fire_markers": count},
-            changes=(
-                journal.RowChange(
-                    "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
-                ),
-            ),
+        change = journal.RowChange(
+            "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
         )
+        journal.append(
+            session, campaign_id=side.campaign_id, kind=JournalKind.FIRE, ship_id=ship_id,
+            side_id=ship.side_id, summary=f"{ship.name}: fire markers {before} -> {count}",
+            before=change.before, after=change.after, changes=(change,),
+        )  # fmt: skip
 
 
 def save_battery(
