@@ -653,35 +653,6 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
         return summary
 
 
-def lose_commander_with(session: Session, ship: Ship) -> tuple[list[str], list[journal.RowChange]]:
-    """A sunk ship's commander is lost with it and his squadron's ships are Out of Command
-    (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3)."""
-    notes: list[str] = []
-    changes: list[journal.RowChange] = []
-    carrying = session.exec(
-        select(Squadron).where(
-            Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id
-        )
-    ).all()
-    for squadron in carrying:
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-        if commander is None or commander.status == ListStatus.LOST:
-            continue
-        commander.status = ListStatus.LOST
-        session.add(commander)
-        changes.append(
-            journal.RowChange(
-                "commander", commander.id or 0, {"status": "active"}, {"status": "lost"}
-            )
-        )
-        notes.append(
-            f"{squadron.name}'s commander {commander.name or ''} was lost with {ship.name}: its "
-            "ships are Out of Command (SMR2 §3.4). SMR2 §10.3 is not in this tracker: type your "
-            "rulebook's replacement (r on the record sheet)"
-        )
-    return notes, changes
-
-
 def set_crew(
     factory: SessionFactory,
     *,

@@ -198,6 +198,12 @@ def strengths(
     return tally
 
 
+def at_half_strength(original: int, afloat: int) -> bool:
+    """Whether a squadron of `original` ships, `afloat` of them afloat, is at half strength or
+    less (SMR2 §3.4); one with no original ships is not."""
+    return original > 0 and smr.half_strength(original, afloat)
+
+
 def squadron_strength(
     session: Session, squadron_id: int, scenario: Scenario | None
 ) -> tuple[int, int]:
