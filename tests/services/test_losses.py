@@ -1,5 +1,6 @@
 """A ship lost, and the commander aboard her: every cause that sinks a ship has the same
-consequences (docs/RULES.md §SMR2 "A ship lost, and the commander aboard")."""
+consequences, and a lost commander does nothing until he is replaced (docs/RULES.md §SMR2 "A ship
+lost, and the commander aboard")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from service_helpers import Refused, World, appoint, begin_with_all
+from service_helpers import Refused, World, appoint, begin_with_all, edit_campaign
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -161,3 +162,41 @@ def test_a_sunk_ship_is_not_raised_by_another_outcome(
         "outcome",
     )
     assert error.errors["outcome"] == f"{HIPPER} is sunk: undo her sinking (ctrl+z) to correct it"
+
+
+# --- a lost commander may not act ------------------------------------------------------------
+
+
+ACTS: dict[str, tuple[str, Callable[[SessionFactory, World, Flagship], object]]] = {
+    "command test": ("subject", lambda factory, world, fs: fleet.record_test(
+        factory, squadron_id=world.alpha_id, subject="commander", roll=10)),
+    "reduced modifier": ("modifier_by", lambda factory, world, fs: fleet.reduce_command(
+        factory, squadron_id=world.alpha_id, modifier_by=1)),
+    "reduced radius": ("radius_by_cm", lambda factory, world, fs: fleet.reduce_command(
+        factory, squadron_id=world.alpha_id, radius_by_cm=10)),
+    "restored": ("rule", lambda factory, world, fs: fleet.restore_command(
+        factory, squadron_id=world.alpha_id, rule="our repair rule")),
+    "moved to another ship": ("ship", lambda factory, world, fs: fleet.set_commander_ship(
+        factory, squadron_id=world.alpha_id, ship_id=fs.eugen)),
+    "his modifier in the crew roll": ("roll", lambda factory, world, fs: fleet.set_crew(
+        factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=5)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("act", list(ACTS))
+def test_smr2_3_4_a_lost_commander_neither_tests_nor_is_reduced_until_replaced(
+    world: World, factory: SessionFactory, flagship: Flagship, refused: Refused, act: str
+) -> None:
+    edit_campaign(factory, world.campaign_id, "Test campaign", crew_roll_adds_commander=True)
+    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1)  # to restore
+    begin_with_all(factory, world)
+    _at_zero(factory, flagship, "Sunk", structure=99)
+    field, do = ACTS[act]
+    error = refused(lambda: do(factory, world, flagship), field)
+    assert error.errors[field].endswith(
+        "Alpha's commander Luetjens was lost with Admiral Hipper: type his replacement first (r)"
+    )
+    # Replaced, the commander acts again.
+    appoint(factory, world.alpha_id, name="Brinkmann", training=4, acquisition="direct")
+    if act != "restored":  # the replacement bears no combat reduction to restore
+        do(factory, world, flagship)

@@ -655,8 +655,9 @@ class RecordSheetScreen(TrackerScreen):
             return Call(fleet.set_commander, self.factory, squadron_id=self.squadron_id,
                         **values, version=version)  # fmt: skip
 
+        lost = self.record.commander is not None and self.record.commander.status == "lost"
         self._form(
-            "Commander: roll or buy",
+            "Replacement commander: roll or buy" if lost else "Commander: roll or buy",
             ship_forms.commander_fields(self.record.commander),
             submit,
             preview=ship_forms.commander_preview(self.record.air),

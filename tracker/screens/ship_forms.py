@@ -50,8 +50,11 @@ def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
 
 
 def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
-    """Name, training paid for, rolled or bought, and the d10."""
-    shown = commander or {"name": "", "training": 3, "acquisition": "random", "roll": None}
+    """Name, training paid for, rolled or bought, and the d10: the commander's own, or blank
+    for a new one and for the replacement of one lost (saved as it opened, the form would
+    bring the lost man back)."""
+    blank = {"name": "", "training": 3, "acquisition": "random", "roll": None}
+    shown = commander if commander is not None and commander.status != "lost" else blank
     return specs_from(CommanderUpdate, shown, keys=("name", "training", "acquisition", "roll"))
 
 
@@ -88,8 +91,11 @@ def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
 
 
 def crew_preview(sheet: RecordSheet) -> Any:
-    """A live preview of the crew quality, with the optional commander rule when it is on."""
-    commander_modifier = sheet.commander.modifier_now if sheet.commander else None
+    """A live preview of the crew quality, with the optional commander rule when it is on: his
+    rated modifier, as fleet.set_crew adds it; a lost commander adds nothing (losses)."""
+    commander = sheet.commander
+    acting = commander is not None and commander.status != "lost"
+    commander_modifier = commander.modifier_base if commander is not None and acting else None
 
     def preview(values: dict[str, Any]) -> str:
         training = values.get("training")
@@ -103,7 +109,7 @@ def crew_preview(sheet: RecordSheet) -> Any:
             how = f"d10 {roll}"
             if sheet.crew_roll_adds_commander:
                 if commander_modifier is None:
-                    return "Optional rule on: assign the commander first (r)."
+                    return "Optional rule on: roll or buy the commander first (r)."
                 roll = smr.crew_roll(roll, commander_modifier)
                 how += f" {commander_modifier:+d} commander = {roll}"
             grade = smr.grade_from_roll(training, roll)

@@ -38,7 +38,7 @@ from tracker.models.fleet import CommandLoss as CommandLoss  # re-exported: its 
 from tracker.models.fleet import TestRoll as TestRoll  # re-exported: the test's form
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
-from tracker.services import journal
+from tracker.services import journal, losses
 from tracker.services.common import flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -617,22 +617,17 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
         ship = get_row(session, Ship, ship_id)
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         problem = (
             f"{ship.name} is not in {squadron.name}: the commander sails in one of its own ships"
             if ship.squadron_id != squadron_id or ship.retired
             else f"{ship.name} is sunk: choose a ship afloat" if ship.sunk
-            else f"{squadron.name} has no commander yet: roll or buy one first (r)"
-            if commander is None
-            else f"{squadron.name}'s commander was lost: type his replacement first (r)"
-            if commander.status == ListStatus.LOST
-            else f"{ship.name} already carries the commander"
-            if squadron.commander_ship_id == ship_id
             else ""
         )  # fmt: skip
         if problem:
             raise InvalidInput({"ship": problem})
-        assert commander is not None
+        commander = losses.acting_commander(session, squadron, "ship")
+        if squadron.commander_ship_id == ship_id:
+            raise InvalidInput({"ship": f"{ship.name} already carries the commander"})
         was = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
         change = journal.RowChange(
             "squadron", squadron_id, {"commander_ship_id": squadron.commander_ship_id},
@@ -688,12 +683,10 @@ def set_crew(
             and campaign.crew_roll_adds_commander
             and roll is not None
         ):
-            if squadron.commander_id is None:
-                raise InvalidInput(
-                    {"roll": "this campaign adds the commander's modifier to the crew roll: "
-                     "assign the squadron's commander first"}
-                )  # fmt: skip
-            commander = get_row(session, Commander, squadron.commander_id)
+            commander = losses.acting_commander(
+                session, squadron, "roll", "this campaign adds the commander's modifier to the "
+                "crew roll",
+            )  # fmt: skip
             # Crews are generated before play: the commander's rated modifier, not one cut by
             # combat since (SMR2 §3.2 optional rule, docs/RULES.md §SMR2).
             commander_modifier = smr.grade_modifier(commander.grade)
@@ -777,10 +770,8 @@ def reduce_command(
         after: dict[str, Any] = {}
         rows: list[journal.RowChange] = []
         if modifier_by or radius_by_cm:
-            if squadron.commander_id is None:
-                field = "modifier_by" if modifier_by else "radius_by_cm"
-                raise InvalidInput({field: f"{squadron.name} has no commander to reduce"})
-            commander = get_row(session, Commander, squadron.commander_id)
+            field = "modifier_by" if modifier_by else "radius_by_cm"
+            commander = losses.acting_commander(session, squadron, field)
             before.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
             commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)
             commander.radius_now_cm = smr.reduced_radius_cm(commander.radius_now_cm, radius_by_cm)
@@ -788,7 +779,7 @@ def reduce_command(
             rows.append(
                 journal.RowChange(
                     "commander",
-                    squadron.commander_id,
+                    commander.id or 0,
                     {"modifier_now": before["modifier"], "radius_now_cm": before["radius_cm"]},
                     {"modifier_now": after["modifier"], "radius_now_cm": after["radius_cm"]},
                 )
@@ -834,9 +825,7 @@ def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> 
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        if squadron.commander_id is None:
-            raise InvalidInput({"rule": f"{squadron.name} has no commander"})
-        commander = get_row(session, Commander, squadron.commander_id)
+        commander = losses.acting_commander(session, squadron, "rule")
         before = journal.row_state(commander)
         commander.modifier_now = smr.grade_modifier(commander.grade)
         commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=commander.air)
@@ -867,7 +856,8 @@ def record_test(
 ) -> TestResult:
     """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes.
 
-    ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2).
+    ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2). A lost
+    commander does not test (losses).
     """
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
@@ -878,17 +868,10 @@ def record_test(
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        row_id = (
-            squadron.commander_id
-            if subject == "commander"
-            else _tested_crew(session, squadron, ship_id, "subject")
-        )
-        if row_id is None:
-            raise InvalidInput({"subject": f"{squadron.name} has no {subject} rating yet"})
         rated: Commander | Crew = (
-            get_row(session, Commander, row_id)
+            losses.acting_commander(session, squadron, "subject")
             if subject == "commander"
-            else get_row(session, Crew, row_id)
+            else get_row(session, Crew, _tested_crew(session, squadron, ship_id, "subject"))
         )
         modifier = rated.modifier_now
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)

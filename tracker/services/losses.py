@@ -4,6 +4,8 @@ aboard").
 One step: every cause that sinks a ship (gunfire or torpedoes at zero, a mine, a hull used up,
 scuttling) goes through `sink`, which changes the rows in the caller's transaction and returns
 what follows, for the act's one journal entry; `lost_in` reads back who an entry lost.
+`acting_commander` is the one rule every act of a commander asks: a lost commander does nothing
+until he is replaced.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tracker.models import Commander, JournalEntry, Scenario, Ship, Side, Squadr
 from tracker.models.kinds import JournalKind, ListStatus
 from tracker.services import documents, journal
 from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput
 from tracker.services.sheet import at_half_strength, counted_in, squadron_strength
 
 # The key of a journal entry's detail that keeps who was lost with a ship, as he was then
@@ -106,6 +109,29 @@ def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | N
             "(r on the record sheet)"
         )
     return Settled(tuple(notes), tuple(changes), tuple(lost))
+
+
+def acting_commander(session: Session, squadron: Squadron, field: str, act: str = "") -> Commander:
+    """The squadron's commander, when he may act; every act of a commander asks (a command
+    test, a combat reduction or restoration, a move to another ship, the crew roll that adds
+    his modifier). Refused, on `field`, when the squadron has no commander yet or he was lost
+    (SMR2 §3.4): a lost commander neither tests nor is reduced until the player types his
+    replacement (SMR2 §10.3). `act` says, first, what asked for him."""
+    commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+    problem = ""
+    if commander is None:
+        problem = f"{squadron.name} has no commander yet: roll or buy one first (r)"
+    elif commander.status == ListStatus.LOST:
+        ship = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
+        who = f" {commander.name}" if commander.name else ""
+        where = f" with {ship.name}" if ship is not None else ""
+        problem = (
+            f"{squadron.name}'s commander{who} was lost{where}: type his replacement first (r)"
+        )
+    if problem:
+        raise InvalidInput({field: f"{act}: {problem}" if act else problem})
+    assert commander is not None
+    return commander
 
 
 def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:

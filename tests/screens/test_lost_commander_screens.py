@@ -1,0 +1,58 @@
+"""A flagship lost, on the screens: the replacement's form opens blank (docs/RULES.md §SMR2 "A
+ship lost, and the commander aboard")."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from campaign_files import migrated_engine, open_sheet, press_to
+from textual.widgets import Input
+
+from tracker.app import TrackerApp
+from tracker.db import SessionFactory, session_factory
+from tracker.screens.form import FormScreen
+from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+
+
+def _in_battle(tmp_path: Path) -> tuple[TrackerApp, SessionFactory, int, dict[str, int]]:
+    """The River Plate sample with every ship in its battle, Harwood aboard Exeter."""
+    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
+    campaign_id = demo.create_sample_campaign(factory)
+    overview = campaigns.get_overview(factory, campaign_id=campaign_id)
+    force_g = overview.sides[0].squadrons[0].id
+    ships = {
+        ship.name: ship.id
+        for side in overview.sides
+        for squadron in side.squadrons
+        for ship in sheet.load_record_sheet(factory, squadron_id=squadron.id).ships
+    }
+    fleet.set_commander_ship(factory, squadron_id=force_g, ship_id=ships["Exeter"])
+    battle = overview.scenarios[0].id
+    scenarios.set_participants(factory, scenario_id=battle, ship_ids=list(ships.values()))
+    scenarios.start_scenario(factory, scenario_id=battle)
+    app = TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
+    return app, factory, force_g, ships
+
+
+def _sink(factory: SessionFactory, ship_id: int) -> None:
+    damage.record_hit(factory, request=damage.HitRequest(ship_id, structure=99))
+    damage.confirm_condition(factory, ship_id=ship_id, outcome="Sunk")
+
+
+async def test_the_replacement_s_form_opens_blank_and_saved_as_opened_brings_no_one_back(
+    tmp_path: Path,
+) -> None:
+    app, factory, force_g, ships = _in_battle(tmp_path)
+    _sink(factory, ships["Exeter"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        form = await press_to(pilot, "r", screen=FormScreen)
+        assert form.form_title == "Replacement commander: roll or buy"
+        assert form.query_one("#field-name", Input).value == ""
+        assert form.query_one("#field-roll", Input).value == ""
+        await pilot.press("ctrl+s")  # saved as it opened: the d10 is asked for
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+    commander = sheet.load_record_sheet(factory, squadron_id=force_g).commander
+    assert commander is not None and (commander.name, commander.status) == ("Cdre Harwood", "lost")
