@@ -1,6 +1,7 @@
 """A ship lost, and the commander aboard her: every cause that sinks a ship has the same
-consequences, and a lost commander does nothing until he is replaced (docs/RULES.md §SMR2 "A ship
-lost, and the commander aboard")."""
+consequences, every way a ship leaves her squadron settles who is aboard, and a lost commander
+does nothing until he is replaced (docs/RULES.md §SMR2 "A ship lost, and the commander aboard",
+"A ship leaving her squadron with the commander aboard")."""
 
 from __future__ import annotations
 
@@ -200,3 +201,45 @@ def test_smr2_3_4_a_lost_commander_neither_tests_nor_is_reduced_until_replaced(
     appoint(factory, world.alpha_id, name="Brinkmann", training=4, acquisition="direct")
     if act != "restored":  # the replacement bears no combat reduction to restore
         do(factory, world, flagship)
+
+
+# --- every way a ship leaves her squadron ----------------------------------------------------
+
+
+def _leave(factory: SessionFactory, world: World, fs: Flagship, way: str) -> str:
+    if way == "deleted":  # she never took part in anything: deleted outright
+        return fleet.delete_ship(factory, ship_id=fs.hipper)
+    begin_with_all(factory, world)
+    if way == "retired":
+        return fleet.delete_ship(factory, ship_id=fs.hipper)
+    if way == "transferred":
+        return fleet.transfer_ship(factory, ship_id=fs.hipper, to_squadron_id=world.bravo_id)
+    return "; ".join(_at_zero(factory, fs, "Sunk", structure=99))
+
+
+@pytest.mark.parametrize("way", ["retired", "deleted", "transferred", "sunk"])
+def test_smr2_6_7_every_way_a_flagship_leaves_settles_who_is_aboard(
+    world: World, factory: SessionFactory, flagship: Flagship, way: str
+) -> None:
+    said = _leave(factory, world, flagship, way)
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    entry = _in_force(factory, world.campaign_id)
+    assert record.commander is not None
+    if way == "sunk":
+        assert (record.commander.status, record.commander_ship) == ("lost", HIPPER)
+        assert COMMANDER_LOST in said
+    else:
+        # Still Alpha's commander, aboard no ship until the player puts him aboard one.
+        assert (record.commander.status, record.commander_ship) == ("active", "")
+        aboard_none = (f"Alpha: Luetjens is aboard no ship now ({HIPPER} {way}"
+                       f"{' to Bravo' if way == 'transferred' else ''}): put him aboard one of "
+                       "Alpha's ships (g on the record sheet)")  # fmt: skip
+        assert aboard_none in said and aboard_none in entry.summary
+        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=flagship.eugen)
+        history.undo_last(factory, campaign_id=world.campaign_id)  # aboard Eugen undone
+    # Undone, the ship is back and he is aboard her again.
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
+    assert record.commander is not None
+    assert (record.commander.status, record.commander_ship) == ("active", HIPPER)
+    assert [ship.name for ship in record.ships] == [HIPPER, EUGEN]

@@ -351,7 +351,9 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
             .order_by(col(Participation.id))
         ).all()
         leaving = tuple(journal.deleted("participation", row) for row in planned)
-        if took_part(session, ship_id):
+        retiring = took_part(session, ship_id)
+        settled = losses.leave_squadron(session, ship, how="retired" if retiring else "deleted")
+        if retiring:
             summary = f"Retired {ship.name} (kept in the scenarios it took part in)"
             changes = (
                 journal.RowChange("ship", ship_id, {"retired": False}, {"retired": True}),
@@ -369,6 +371,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
                 *(journal.deleted("battery", row) for row in batteries),
                 *leaving,
             )
+        summary = "; ".join([summary, *settled.notes])
         for row in planned:
             session.delete(row)
         session.flush()
@@ -377,7 +380,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
         session.flush()
         journal.append(
             session, campaign_id=side.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,
-            side_id=side.id, summary=summary, changes=changes,
+            side_id=side.id, summary=summary, changes=(*changes, *settled.changes),
         )  # fmt: skip
         return summary
 
@@ -418,6 +421,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
         )
         old_squadron = get_row(session, Squadron, ship.squadron_id)
+        settled = losses.leave_squadron(session, ship, how=f"transferred to {target.name}")
         before = journal.row_state(ship)
         _own_crew(session, ship, old_squadron)
         ship.squadron_id = to_squadron_id
@@ -426,6 +430,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         summary = f"{ship.name} transferred from {old_squadron.name} to {target.name}"
         if playing is not None:
             summary += f": Out of Command until the end of turn {playing.turn}"
+        summary = "; ".join([summary, *settled.notes])
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -435,7 +440,10 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             summary=summary,
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
-            changes=(journal.row_change("ship", ship_id, before, journal.row_state(ship)),),
+            changes=(
+                journal.row_change("ship", ship_id, before, journal.row_state(ship)),
+                *settled.changes,
+            ),
         )
         return summary
 

@@ -1,11 +1,11 @@
-"""A ship lost, and the commander aboard her (RULES.md §SMR2 "A ship lost, and the commander
-aboard").
+"""A ship leaving play or her squadron, and the commander aboard her (RULES.md §SMR2 "A ship
+lost, and the commander aboard").
 
-One step: every cause that sinks a ship (gunfire or torpedoes at zero, a mine, a hull used up,
-scuttling) goes through `sink`, which changes the rows in the caller's transaction and returns
-what follows, for the act's one journal entry; `lost_in` reads back who an entry lost.
-`acting_commander` is the one rule every act of a commander asks: a lost commander does nothing
-until he is replaced.
+One step for each: every cause that sinks a ship (gunfire or torpedoes at zero, a mine, a hull
+used up, scuttling) goes through `sink`, and every way a ship leaves her squadron afloat
+(retired, deleted, transferred) through `leave_squadron`. Each changes the rows in the caller's
+transaction and returns what follows, for the act's one journal entry. `acting_commander` is the
+one rule every act of a commander asks: a lost commander does nothing until he is replaced.
 """
 
 from __future__ import annotations
@@ -109,6 +109,32 @@ def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | N
             "(r on the record sheet)"
         )
     return Settled(tuple(notes), tuple(changes), tuple(lost))
+
+
+def leave_squadron(session: Session, ship: Ship, *, how: str) -> Settled:
+    """A ship leaves her squadron afloat (`how`: retired, deleted, transferred to ...): the
+    commander aboard her stays his squadron's commander, aboard no ship until the player puts
+    him aboard one of its ships (RULES.md §SMR2: SMR2 §6.7 moves a commander by a transfer of
+    his own). A commander lost with her stays lost with her."""
+    notes: list[str] = []
+    changes: list[journal.RowChange] = []
+    for squadron, commander in _carrying(session, ship):
+        if commander is not None and commander.status == ListStatus.LOST:
+            continue
+        changes.append(
+            journal.RowChange(
+                "squadron", squadron.id or 0, {"commander_ship_id": ship.id},
+                {"commander_ship_id": None},
+            )
+        )  # fmt: skip
+        squadron.commander_ship_id = None
+        session.add(squadron)
+        who = commander.name if commander is not None and commander.name else "the commander"
+        notes.append(
+            f"{squadron.name}: {who} is aboard no ship now ({ship.name} {how}): put him aboard "
+            f"one of {squadron.name}'s ships (g on the record sheet)"
+        )
+    return Settled(tuple(notes), tuple(changes))
 
 
 def acting_commander(session: Session, squadron: Squadron, field: str, act: str = "") -> Commander:
