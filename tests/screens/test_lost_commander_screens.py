@@ -1,17 +1,20 @@
-"""A flagship lost, on the screens: the replacement's form opens blank (docs/RULES.md §SMR2 "A
-ship lost, and the commander aboard")."""
+"""A flagship lost, on the screens: the replacement's form opens blank, and a test's toast names
+the ship tested (docs/RULES.md §SMR2 "A ship lost, and the commander aboard", "Command and crew
+tests")."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from campaign_files import migrated_engine, open_sheet, press_to
+from campaign_files import fill_form, migrated_engine, open_sheet, press_to
 from textual.widgets import Input
+from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
+from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
 
 
@@ -56,3 +59,18 @@ async def test_the_replacement_s_form_opens_blank_and_saved_as_opened_brings_no_
         assert isinstance(app.screen, FormScreen)
     commander = sheet.load_record_sheet(factory, squadron_id=force_g).commander
     assert commander is not None and (commander.name, commander.status) == ("Cdre Harwood", "lost")
+
+
+async def test_a_test_s_toast_names_the_ship_tested(tmp_path: Path) -> None:
+    app, _, _, _ = _in_battle(tmp_path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        await press_to(pilot, "k", screen=FormScreen)
+        await fill_form(pilot, {"subject": "commander", "roll": 1})
+        assert isinstance(app.screen, RecordSheetScreen)
+        said = every_toast(app)[-1].message
+        assert said.startswith("Test of Force G's commander Cdre Harwood aboard Exeter FAILED")
+        await pilot.press("down")  # Ajax: her crew tests
+        await press_to(pilot, "k", screen=FormScreen)
+        await fill_form(pilot, {"subject": "crew", "roll": 1})
+        assert every_toast(app)[-1].message.startswith("Test of Ajax's crew FAILED")

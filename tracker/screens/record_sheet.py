@@ -203,10 +203,9 @@ class ShipSaved:
 
 @dataclass(frozen=True)
 class Tested:
-    """A command or crew test recorded from the sheet, and who was tested, for its toast."""
+    """A command or crew test recorded from the sheet, for its toast."""
 
     result: TestResult
-    who: str
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -458,7 +457,7 @@ class RecordSheetScreen(TrackerScreen):
         if isinstance(result, Tested):
             verdict = "passed" if result.result.passed else "FAILED"
             self.notify(
-                f"Test of {result.who} {verdict}: total {result.result.total}",
+                f"Test of {result.result.who} {verdict}: total {result.result.total}",
                 severity="information" if result.result.passed else "warning", markup=False,
             )  # fmt: skip
         self.ask_if_at_zero = True
@@ -696,23 +695,24 @@ class RecordSheetScreen(TrackerScreen):
             return
         record = self.record
         ship = self._ship()
-        own = ship if ship is not None and ship.own_crew is not None else None
 
         def submit(values: dict[str, Any]) -> Call[Tested]:
-            who = ship_forms.tested_name(record, own, values["subject"])
+            # A crew test is of the selected ship's crew; the commander tests aboard his ship.
+            crew_ship = ship if ship is not None and values["subject"] == "crew" else None
             return Call(fleet.record_test, self.factory, squadron_id=self.squadron_id,
-                        ship_id=own.id if own else None,
-                        **values).map(lambda result: Tested(result, who))  # fmt: skip
+                        ship_id=crew_ship.id if crew_ship else None,
+                        **values).map(Tested)  # fmt: skip
 
+        own = ship is not None and ship.own_crew is not None
         self._form(
             f"Command / crew test of {record.squadron_name}"
-            + (f" (crew: {own.name}'s own)" if own else ""),
+            + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
             ship_forms.test_fields(record, bool(ship and ship.fire_markers)),
             submit,
-            preview=ship_forms.test_preview(record, own),
+            preview=ship_forms.test_preview(record, ship),
             dice_field="roll",
             note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
-            + (f" A crew test is of {own.name}'s own crew." if own else ""),
+            + (f" A crew test is of {ship.name}'s own crew." if ship and own else ""),
         )
 
     def action_reduce(self) -> None:

@@ -132,16 +132,17 @@ def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
-    """The test's arithmetic as it stands, and whether it passes (6 or more); a crew test of a
-    ship with a crew of its own (`own`) uses that crew (SMR2 §3.2)."""
+def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
+    """The test's arithmetic as it stands, and whether it passes (6 or more); a crew test is of
+    the selected `ship`'s crew, her own when she has one (SMR2 §3.2)."""
 
     def preview(values: dict[str, Any]) -> str:
-        crew = own.own_crew if own is not None else sheet.crew
+        own = ship.own_crew if ship is not None else None
+        crew = own if own is not None else sheet.crew
         rated = sheet.commander if values.get("subject") == "commander" else crew
         if rated is None:
             return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
-        who = tested_name(sheet, own, str(values.get("subject")))
+        who = tested_name(sheet, ship, str(values.get("subject")))
         roll, extra = values.get("roll"), values.get("extra") or 0
         if not isinstance(roll, int):
             return (
@@ -160,12 +161,17 @@ def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
     return preview
 
 
-def tested_name(sheet: RecordSheet, own: ShipView | None, subject: str) -> str:
-    """Who a command or crew test is of, in the player's words: the squadron's commander or
-    crew, or the crew of a ship that sails with her own (SMR2 §3.2, §3.6)."""
-    if subject == "crew" and own is not None:
-        return f"{own.name}'s own crew"
-    return f"{sheet.squadron_name}'s {'commander' if subject == 'commander' else 'crew'}"
+def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
+    """Who a command or crew test is of, in the player's words, naming the ship tested: the
+    squadron's commander and the ship he is aboard, or the crew of the selected ship, her own
+    when she has one (SMR2 §3.2, §3.6), as the test's result names them (fleet.record_test)."""
+    if subject == "commander":
+        name = f" {sheet.commander.name}" if sheet.commander and sheet.commander.name else ""
+        aboard = f" aboard {sheet.commander_ship}" if sheet.commander_ship else ", aboard no ship"
+        return f"{sheet.squadron_name}'s commander{name}{aboard}"
+    if ship is not None:
+        return f"{ship.name}'s {'own ' if ship.own_crew is not None else ''}crew"
+    return f"{sheet.squadron_name}'s crew"
 
 
 def reduction_fields() -> list[FieldSpec]:

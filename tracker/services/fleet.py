@@ -862,10 +862,12 @@ def record_test(
     extra: int = 0,
     ship_id: int | None = None,
 ) -> TestResult:
-    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes.
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes; the
+    test and its journal line name the ship tested (SMR2 §3.6): the commander's ship, or the
+    ship whose crew tests.
 
-    ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2). A lost
-    commander does not test (losses).
+    ship_id: for a crew test, the ship of the squadron whose crew tests: her own crew when she
+    has one (SMR2 §3.2), else the squadron's. A lost commander does not test (losses).
     """
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
@@ -876,11 +878,21 @@ def record_test(
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        rated: Commander | Crew = (
-            losses.acting_commander(session, squadron, "subject")
-            if subject == "commander"
-            else get_row(session, Crew, _tested_crew(session, squadron, ship_id, "subject"))
-        )
+        rated: Commander | Crew
+        if subject == "commander":
+            rated = losses.acting_commander(session, squadron, "subject")
+            aboard = squadron.commander_ship_id
+            tested = session.get(Ship, aboard) if aboard is not None else None
+            who = f"{squadron.name}'s commander" + (f" {rated.name}" if rated.name else "")
+            who += f" aboard {tested.name}" if tested is not None else ", aboard no ship"
+        else:
+            rated = get_row(session, Crew, _tested_crew(session, squadron, ship_id, "subject"))
+            tested = get_row(session, Ship, ship_id) if ship_id is not None else None
+            who = (
+                f"{tested.name}'s {'own ' if tested.crew_id is not None else ''}crew"
+                if tested is not None
+                else f"{squadron.name}'s crew"
+            )
         modifier = rated.modifier_now
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
         passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
@@ -888,7 +900,10 @@ def record_test(
             session,
             campaign_id=side.campaign_id,
             kind=JournalKind.TEST,
-            summary=f"{squadron.name}: {subject} test {'passed' if passed else 'failed'} "
+            ship_id=tested.id if tested is not None else None,
+            side_id=squadron.side_id,
+            summary=f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
+            f"{'passed' if passed else 'failed'} "
             f"(d10 {roll} {modifier:+d}{' -2 under fire' if under_fire else ''}"
             f"{f' {extra:+d}' if extra else ''} = {total})",
             dice={
@@ -900,4 +915,5 @@ def record_test(
             },
         )
         return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
-                          total=total, passed=passed, subject=subject)  # fmt: skip
+                          total=total, passed=passed, subject=subject, who=who,
+                          ship=tested.name if tested is not None else "")  # fmt: skip
