@@ -1,6 +1,6 @@
-"""A flagship lost, on the screens: the replacement's form opens blank, and a test's toast names
-the ship tested (docs/RULES.md §SMR2 "A ship lost, and the commander aboard", "Command and crew
-tests")."""
+"""A flagship lost, on the screens: the replacement's form opens blank, the record sheet and the
+scenario mark every ship owing a morale test, and a test's toast names the ship tested
+(docs/RULES.md §SMR2 "A ship lost, and the commander aboard", "Who takes a morale test")."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.scenario import ScenarioScreen
 from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.widgets.search_table import SearchTable
 
 
 def _in_battle(tmp_path: Path) -> tuple[TrackerApp, SessionFactory, int, dict[str, int]]:
@@ -59,6 +61,32 @@ async def test_the_replacement_s_form_opens_blank_and_saved_as_opened_brings_no_
         assert isinstance(app.screen, FormScreen)
     commander = sheet.load_record_sheet(factory, squadron_id=force_g).commander
     assert commander is not None and (commander.name, commander.status) == ("Cdre Harwood", "lost")
+
+
+def _morale(table: SearchTable, ship_id: int, column: str) -> str:
+    labels = [str(c.label) for c in table.columns.values()]
+    return str(table.get_row(str(ship_id))[labels.index(column)])
+
+
+async def test_the_sheet_and_the_scenario_mark_every_ship_owing_a_morale_test(
+    tmp_path: Path,
+) -> None:
+    app, factory, _, ships = _in_battle(tmp_path)
+    for name in ("Exeter", "Ajax"):  # Force G: 1 of 3 original ships afloat, Harwood lost
+        _sink(factory, ships[name])
+    spee = ships["Admiral Graf Spee"]
+    structure = sheet.load_ship(factory, ship_id=spee)[0].structure_max
+    damage.record_hit(factory, request=damage.HitRequest(spee, structure=structure - 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        sheet_screen = await open_sheet(pilot)
+        table = sheet_screen.query_one(SearchTable)
+        assert _morale(table, ships["Achilles"], "Morale") == "½ OoC"
+        assert _morale(table, ships["Exeter"], "Morale") == "SUNK"
+        await pilot.press("escape")
+        scenario = await press_to(pilot, "tab", "enter", screen=ScenarioScreen)
+        table = scenario.query_one(SearchTable)
+        marks = {name: _morale(table, ship_id, "Morale") for name, ship_id in ships.items()}
+        assert marks == {"Exeter": "", "Ajax": "", "Achilles": "½", "Admiral Graf Spee": "S⅓"}
 
 
 async def test_a_test_s_toast_names_the_ship_tested(tmp_path: Path) -> None:

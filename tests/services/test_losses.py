@@ -1,7 +1,7 @@
 """A ship lost, and the commander aboard her: every cause that sinks a ship has the same
 consequences, every way a ship leaves her squadron settles who is aboard, and a lost commander
 does nothing until he is replaced (docs/RULES.md §SMR2 "A ship lost, and the commander aboard",
-"A ship leaving her squadron with the commander aboard")."""
+"A ship leaving her squadron with the commander aboard", "Who takes a morale test")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry
 from tracker.models.fleet import ShipBase
-from tracker.services import damage, fleet, history, mines, sheet
+from tracker.services import damage, fleet, history, mines, scenarios, sheet
 from tracker.services.damage import HitRequest
 
 AddShip = Callable[..., int]
@@ -127,8 +127,8 @@ def test_smr2_3_4_a_flagship_sunk_by_any_cause_loses_her_commander_alike(
     assert record.commander is not None and record.commander.status == "lost"
     assert record.commander_ship == HIPPER
     assert eugen.out_of_command and not eugen.sunk
-    # The squadron brought to half strength takes morale tests.
-    assert record.half_strength
+    # The squadron brought to half strength takes morale tests: said, and marked on the sheet.
+    assert record.half_strength and eugen.morale == ("½",)
     assert COMMANDER_LOST in said and HALF_STRENGTH in said
     # One journal entry says it all and keeps who was lost, as he was.
     entry = _in_force(factory, world.campaign_id)
@@ -243,3 +243,28 @@ def test_smr2_6_7_every_way_a_flagship_leaves_settles_who_is_aboard(
     assert record.commander is not None
     assert (record.commander.status, record.commander_ship) == ("active", HIPPER)
     assert [ship.name for ship in record.ships] == [HIPPER, EUGEN]
+
+
+# --- the morale tests a ship owes ----------------------------------------------------------
+
+
+def test_smr2_10_2_every_ship_owing_a_morale_test_is_marked_alike(
+    world: World, factory: SessionFactory, flagship: Flagship, add_ship: AddShip
+) -> None:
+    graf = add_ship(world.raider_id, "Graf Spee")
+    begin_with_all(factory, world)
+    damage.record_hit(factory, request=HitRequest(graf, structure=6, flotation=6))  # 3/9, 2/8
+    damage.record_hit(factory, request=HitRequest(flagship.eugen, flotation=6))  # 2/8
+    _at_zero(factory, flagship, "Sunk", structure=99)
+    expected = {EUGEN: ("F⅓", "½"), HIPPER: (), "Graf Spee": ("S⅓", "F⅓")}
+    alpha = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships
+    raider = sheet.load_record_sheet(factory, squadron_id=world.raider_id).ships
+    assert {ship.name: ship.morale for ship in (*alpha, *raider)} == expected
+    assert {name: sheet.load_ship(factory, ship_id=ship_id)[0].morale
+            for name, ship_id in ((EUGEN, flagship.eugen), ("Graf Spee", graf))} == {
+        EUGEN: expected[EUGEN], "Graf Spee": expected["Graf Spee"]}  # fmt: skip
+    for closed in (False, True):  # in play, then as the scenario ended
+        if closed:
+            scenarios.close_scenario(factory, scenario_id=world.scenario_id)
+        detail = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+        assert {ship.name: ship.morale for ship in detail.participants} == expected

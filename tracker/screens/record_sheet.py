@@ -44,9 +44,9 @@ SHIP_COLUMNS = (
     ("Type", 4), ("Class", 9), ("Nation", 9), ("Sz Kn Ar", 8), ("Points", 9), ("Base", 4),
 )  # fmt: skip
 LEGEND = (
-    "S⅓ black smoke: Structure at or below 1/3 · F⅓ white smoke: Flotation at or below 1/3 · "
-    "both call for morale tests · OoC Out of Command this turn · Crits: criticals in force, "
-    "the newest named · Points base→with crew %"
+    "Morale tests: S⅓ black smoke (Structure ≤ 1/3) · F⅓ white smoke (Flotation ≤ 1/3) · ½ "
+    "squadron at half strength · OoC Out of Command this turn · Crits: criticals in force, the "
+    "newest named · Points base→with crew %"
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
@@ -136,17 +136,15 @@ def totals_block(record: RecordSheet) -> str:
 
 
 def ship_status(ship: ShipView) -> Text:
-    """Sunk, the smoke markers that call for morale tests (S⅓, F⅓), Out of Command (OoC)."""
+    """Sunk, the morale tests she owes (S⅓, F⅓, ½: services.sheet.morale_marks), Out of
+    Command (OoC)."""
     if ship.sunk:
         return toned("SUNK", ALERT)
     if ship.condition:
         return toned(ship.condition, ALERT, overflow="ellipsis", no_wrap=True)
-    parts = [
-        flag for flag, on in (("S⅓", ship.structure_third), ("F⅓", ship.flotation_third)) if on
-    ]
-    text = toned(" ".join(parts), ALERT)
+    text = toned(" ".join(ship.morale), ALERT)
     if ship.out_of_command:
-        text.append(" OoC" if parts else "OoC", style=NOTICE)
+        text.append(" OoC" if ship.morale else "OoC", style=NOTICE)
     return text
 
 
