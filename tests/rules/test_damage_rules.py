@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracker.rules.damage import TrackChange, apply_loss, apply_repair, consequences, smoke
+from tracker.rules.damage import (
+    TrackChange,
+    apply_loss,
+    apply_repair,
+    consequences,
+    outcome_sinks,
+    smoke,
+)
 
 # --- apply_loss ---------------------------------------------------------------------------------
 
@@ -179,3 +186,32 @@ def test_consequences_follow_the_one_third_rule(
     if "morale test" in text or "removed" in text:
         assert marker in text
     assert len(notes) <= 2
+
+
+# --- outcome_sinks (RULES.md §SMR2 "Structure, Flotation and the 1/3 line") ----------------------
+
+
+@pytest.mark.parametrize(
+    ("outcome", "sinks"),
+    [
+        ("Sunk", True),
+        (" sunk ", True),
+        ("SUNK", True),
+        ("Sunk by a torpedo", True),
+        ("Sunk: hull used up by a mine", True),
+        ("Scuttled", True),
+        ("scuttled by her crew", True),
+        ("Dead in the water", False),
+        ("Other", False),
+        ("Towed home, nearly sunk", False),
+        ("Sunken hopes", False),
+        ("", False),
+    ],
+)
+def test_an_outcome_sinks_the_ship_when_its_first_word_says_so(outcome: str, sinks: bool) -> None:
+    assert outcome_sinks(outcome) is sinks
+
+
+@given(first=st.sampled_from(["sunk", "Scuttled"]), rest=st.text(max_size=40))
+def test_any_words_after_sunk_or_scuttled_still_sink(first: str, rest: str) -> None:
+    assert outcome_sinks(f"{first} {rest}")

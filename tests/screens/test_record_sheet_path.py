@@ -52,14 +52,17 @@ def toasts(app: App[Any]) -> list[tuple[str, str, str]]:
 
 @PILOT
 @given(subject=st.sampled_from(["commander", "crew"]), roll=st.integers(1, 10))
-async def test_a_test_dialog_and_its_toast_name_the_squadron_tested(
+async def test_a_test_dialog_and_its_toast_name_the_ship_tested(
     tmp_path_factory: pytest.TempPathFactory, subject: str, roll: int
 ) -> None:
     app, factory, squadron_id = sample(tmp_path_factory.mktemp("test") / "c.db")
     record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
     rated = record.commander if subject == "commander" else record.crew
-    assert rated is not None
+    assert rated is not None and record.commander is not None
     total = smr.test_total(roll, rated.modifier_now, under_fire=False, extra=0)
+    # The commander aboard no ship yet; the crew of the ship under the cursor, the first.
+    who = (f"{record.squadron_name}'s commander {record.commander.name}, aboard no ship"
+           if subject == "commander" else f"{record.ships[0].name}'s crew")  # fmt: skip
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await open_sheet(pilot)
         form = await press_to(pilot, "k", screen=FormScreen)
@@ -68,10 +71,10 @@ async def test_a_test_dialog_and_its_toast_name_the_squadron_tested(
         form.query_one("#field-roll").value = str(roll)  # type: ignore[attr-defined]
         await pilot.pause()
         preview = str(form.query_one("#form-preview").render())
-        assert preview.startswith(f"{record.squadron_name}'s {subject}: d10 {roll}")
+        assert preview.startswith(f"{who}: d10 {roll}")
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         verdict = "passed" if total >= smr.PASS_MARK else "FAILED"
-        toast = f"Test of {record.squadron_name}'s {subject} {verdict}: total {total}"
+        toast = f"Test of {who} {verdict}: total {total}"
         assert toast in [message for message, _, _ in toasts(app)]
 
 

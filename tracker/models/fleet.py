@@ -338,6 +338,8 @@ class ShipRead(ShipBase):
     # The critical hits in force (neither repaired nor undone), and the newest one's effect.
     criticals_in_force: int = 0
     newest_critical: str = ""
+    # The morale tests she owes, as marks (services.sheet.morale_marks): "S⅓", "F⅓", "½".
+    morale: tuple[str, ...] = ()
 
 
 class TestRoll(Model):

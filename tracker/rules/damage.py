@@ -59,3 +59,16 @@ def consequences(ship: str, change: TrackChange) -> list[str]:
     if change.overflow:
         notes.append(f"{ship}: {change.overflow} {change.name} beyond zero not applied")
     return notes
+
+
+# The first words of an outcome at zero that take the ship out of play (RULES.md §SMR2 "A ship
+# lost"): the campaign's list is the players' own, and "Sunk by a torpedo" sinks as "Sunk" does.
+SINKING_WORDS = ("sunk", "scuttled")
+
+
+def outcome_sinks(outcome: str) -> bool:
+    """Whether the outcome the player gave at zero sinks the ship: its first word is one of
+    SINKING_WORDS, in any case ("Sunk", "scuttled by her crew"); any other outcome leaves her
+    afloat in the condition named ("Dead in the water")."""
+    words = outcome.lower().split(maxsplit=1)
+    return bool(words) and words[0].strip(".,:;!") in SINKING_WORDS

@@ -253,6 +253,8 @@ class MineCheckScreen(TrackerScreen):
                 last = next(d for d in result.draws if d.draw_no == draw.draw_no)
                 self.notify(f"{last.name}: {last.effects}",
                             severity="warning" if last.struck else "information")  # fmt: skip
+                if result.said:  # a ship sunk: her commander lost, her squadron's strength
+                    self.notify("\n".join(result.said), severity="warning", markup=False)
                 if result.status == "halted":
                     self.notify("The task force stops moving and replots (19.25).",
                                 severity="warning", timeout=15)  # fmt: skip

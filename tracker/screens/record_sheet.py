@@ -44,9 +44,9 @@ SHIP_COLUMNS = (
     ("Type", 4), ("Class", 9), ("Nation", 9), ("Sz Kn Ar", 8), ("Points", 9), ("Base", 4),
 )  # fmt: skip
 LEGEND = (
-    "S⅓ black smoke: Structure at or below 1/3 · F⅓ white smoke: Flotation at or below 1/3 · "
-    "both call for morale tests · OoC Out of Command this turn · Crits: criticals in force, "
-    "the newest named · Points base→with crew %"
+    "Morale tests: S⅓ black smoke (Structure ≤ 1/3) · F⅓ white smoke (Flotation ≤ 1/3) · ½ "
+    "squadron at half strength · OoC Out of Command this turn · Crits: criticals in force, the "
+    "newest named · Points base→with crew %"
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
@@ -136,17 +136,15 @@ def totals_block(record: RecordSheet) -> str:
 
 
 def ship_status(ship: ShipView) -> Text:
-    """Sunk, the smoke markers that call for morale tests (S⅓, F⅓), Out of Command (OoC)."""
+    """Sunk, the morale tests she owes (S⅓, F⅓, ½: services.sheet.morale_marks), Out of
+    Command (OoC)."""
     if ship.sunk:
         return toned("SUNK", ALERT)
     if ship.condition:
         return toned(ship.condition, ALERT, overflow="ellipsis", no_wrap=True)
-    parts = [
-        flag for flag, on in (("S⅓", ship.structure_third), ("F⅓", ship.flotation_third)) if on
-    ]
-    text = toned(" ".join(parts), ALERT)
+    text = toned(" ".join(ship.morale), ALERT)
     if ship.out_of_command:
-        text.append(" OoC" if parts else "OoC", style=NOTICE)
+        text.append(" OoC" if ship.morale else "OoC", style=NOTICE)
     return text
 
 
@@ -203,10 +201,9 @@ class ShipSaved:
 
 @dataclass(frozen=True)
 class Tested:
-    """A command or crew test recorded from the sheet, and who was tested, for its toast."""
+    """A command or crew test recorded from the sheet, for its toast."""
 
     result: TestResult
-    who: str
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -453,7 +450,7 @@ class RecordSheetScreen(TrackerScreen):
         if isinstance(result, Tested):
             verdict = "passed" if result.result.passed else "FAILED"
             self.notify(
-                f"Test of {result.who} {verdict}: total {result.result.total}",
+                f"Test of {result.result.who} {verdict}: total {result.result.total}",
                 severity="information" if result.result.passed else "warning", markup=False,
             )  # fmt: skip
         self.ask_if_at_zero = True
@@ -637,8 +634,9 @@ class RecordSheetScreen(TrackerScreen):
             return Call(fleet.set_commander, self.factory, squadron_id=self.squadron_id,
                         **values, version=version)  # fmt: skip
 
+        lost = self.record.commander is not None and self.record.commander.status == "lost"
         self._form(
-            "Commander: roll or buy",
+            "Replacement commander: roll or buy" if lost else "Commander: roll or buy",
             ship_forms.commander_fields(self.record.commander),
             submit,
             preview=ship_forms.commander_preview(self.record.air),
@@ -679,23 +677,24 @@ class RecordSheetScreen(TrackerScreen):
             return
         record = self.record
         ship = self._ship()
-        own = ship if ship is not None and ship.own_crew is not None else None
 
         def submit(values: dict[str, Any]) -> Call[Tested]:
-            who = ship_forms.tested_name(record, own, values["subject"])
+            # A crew test is of the selected ship's crew; the commander tests aboard his ship.
+            crew_ship = ship if ship is not None and values["subject"] == "crew" else None
             return Call(fleet.record_test, self.factory, squadron_id=self.squadron_id,
-                        ship_id=own.id if own else None,
-                        **values).map(lambda result: Tested(result, who))  # fmt: skip
+                        ship_id=crew_ship.id if crew_ship else None,
+                        **values).map(Tested)  # fmt: skip
 
+        own = ship is not None and ship.own_crew is not None
         self._form(
             f"Command / crew test of {record.squadron_name}"
-            + (f" (crew: {own.name}'s own)" if own else ""),
+            + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
             ship_forms.test_fields(record, bool(ship and ship.fire_markers)),
             submit,
-            preview=ship_forms.test_preview(record, own),
+            preview=ship_forms.test_preview(record, ship),
             dice_field="roll",
             note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
-            + (f" A crew test is of {own.name}'s own crew." if own else ""),
+            + (f" A crew test is of {ship.name}'s own crew." if ship and own else ""),
         )
 
     def action_reduce(self) -> None:

@@ -31,7 +31,8 @@ STATUS_WORDS = {
 }
 
 
-COLUMNS = ("Ship", "Side", "Squadron", "Structure", "Flotation", "Fate")
+# Morale: the tests a ship owes (S⅓, F⅓, ½), marked as the record sheet marks them.
+COLUMNS = ("Ship", "Side", "Squadron", "Structure", "Flotation", "Morale", "Fate")
 SORT_KEY = "S"  # o reopens here
 
 
@@ -109,7 +110,7 @@ class ScenarioScreen(TrackerScreen):
             table.add_columns(*COLUMNS)
         rows = [(str(ship.ship_id), [
             Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
-            ship.structure, ship.flotation, _fate(ship),
+            ship.structure, ship.flotation, toned(" ".join(ship.morale), ALERT), _fate(ship),
         ]) for ship in detail.participants]  # fmt: skip
         self.hinted = not rows
         empty = [Text("No ships yet" + self.hint(": press p to choose who takes part") + ".",

@@ -50,8 +50,11 @@ def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
 
 
 def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
-    """Name, training paid for, rolled or bought, and the d10."""
-    shown = commander or {"name": "", "training": 3, "acquisition": "random", "roll": None}
+    """Name, training paid for, rolled or bought, and the d10: the commander's own, or blank
+    for a new one and for the replacement of one lost (saved as it opened, the form would
+    bring the lost man back)."""
+    blank = {"name": "", "training": 3, "acquisition": "random", "roll": None}
+    shown = commander if commander is not None and commander.status != "lost" else blank
     return specs_from(CommanderUpdate, shown, keys=("name", "training", "acquisition", "roll"))
 
 
@@ -88,8 +91,11 @@ def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
 
 
 def crew_preview(sheet: RecordSheet) -> Any:
-    """A live preview of the crew quality, with the optional commander rule when it is on."""
-    commander_modifier = sheet.commander.modifier_now if sheet.commander else None
+    """A live preview of the crew quality, with the optional commander rule when it is on: his
+    rated modifier, as fleet.set_crew adds it; a lost commander adds nothing (losses)."""
+    commander = sheet.commander
+    acting = commander is not None and commander.status != "lost"
+    commander_modifier = commander.modifier_base if commander is not None and acting else None
 
     def preview(values: dict[str, Any]) -> str:
         training = values.get("training")
@@ -103,7 +109,7 @@ def crew_preview(sheet: RecordSheet) -> Any:
             how = f"d10 {roll}"
             if sheet.crew_roll_adds_commander:
                 if commander_modifier is None:
-                    return "Optional rule on: assign the commander first (r)."
+                    return "Optional rule on: roll or buy the commander first (r)."
                 roll = smr.crew_roll(roll, commander_modifier)
                 how += f" {commander_modifier:+d} commander = {roll}"
             grade = smr.grade_from_roll(training, roll)
@@ -126,16 +132,17 @@ def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
-    """The test's arithmetic as it stands, and whether it passes (6 or more); a crew test of a
-    ship with a crew of its own (`own`) uses that crew (SMR2 §3.2)."""
+def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
+    """The test's arithmetic as it stands, and whether it passes (6 or more); a crew test is of
+    the selected `ship`'s crew, her own when she has one (SMR2 §3.2)."""
 
     def preview(values: dict[str, Any]) -> str:
-        crew = own.own_crew if own is not None else sheet.crew
+        own = ship.own_crew if ship is not None else None
+        crew = own if own is not None else sheet.crew
         rated = sheet.commander if values.get("subject") == "commander" else crew
         if rated is None:
             return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
-        who = tested_name(sheet, own, str(values.get("subject")))
+        who = tested_name(sheet, ship, str(values.get("subject")))
         roll, extra = values.get("roll"), values.get("extra") or 0
         if not isinstance(roll, int):
             return (
@@ -154,12 +161,17 @@ def test_preview(sheet: RecordSheet, own: ShipView | None = None) -> Any:
     return preview
 
 
-def tested_name(sheet: RecordSheet, own: ShipView | None, subject: str) -> str:
-    """Who a command or crew test is of, in the player's words: the squadron's commander or
-    crew, or the crew of a ship that sails with her own (SMR2 §3.2, §3.6)."""
-    if subject == "crew" and own is not None:
-        return f"{own.name}'s own crew"
-    return f"{sheet.squadron_name}'s {'commander' if subject == 'commander' else 'crew'}"
+def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
+    """Who a command or crew test is of, in the player's words, naming the ship tested: the
+    squadron's commander and the ship he is aboard, or the crew of the selected ship, her own
+    when she has one (SMR2 §3.2, §3.6), as the test's result names them (fleet.record_test)."""
+    if subject == "commander":
+        name = f" {sheet.commander.name}" if sheet.commander and sheet.commander.name else ""
+        aboard = f" aboard {sheet.commander_ship}" if sheet.commander_ship else ", aboard no ship"
+        return f"{sheet.squadron_name}'s commander{name}{aboard}"
+    if ship is not None:
+        return f"{ship.name}'s {'own ' if ship.own_crew is not None else ''}crew"
+    return f"{sheet.squadron_name}'s crew"
 
 
 def reduction_fields() -> list[FieldSpec]:

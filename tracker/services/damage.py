@@ -21,9 +21,8 @@ from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the h
 from tracker.models.fields import read
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
-from tracker.rules import smr
 from tracker.rules.shorthand import rank_names
-from tracker.services import fleet, journal, rule_tables, scenarios
+from tracker.services import journal, losses, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import (
     InvalidInput,
@@ -34,7 +33,6 @@ from tracker.services.errors import (
     require_plain,
 )
 from tracker.services.fields import require_declared
-from tracker.services.sheet import counted_in, squadron_strength
 
 # The bounds the ship form keeps, so a ship changed here can still be edited there.
 MAX_FIRE_MARKERS = 99
@@ -410,12 +408,9 @@ def zero_outcomes(factory: SessionFactory, *, ship_id: int) -> list[str]:
         return [line.strip() for line in campaign.zero_outcomes.splitlines() if line.strip()]
 
 
-def _half(original: int, afloat: int) -> bool:
-    return original > 0 and smr.half_strength(original, afloat)
-
-
 def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) -> list[str]:
-    """Record what happened to a ship at zero: sunk, or another condition the player names."""
+    """Record what happened to a ship at zero: sunk or scuttled, with every consequence of her
+    loss (losses.sink, RULES.md §SMR2 "A ship lost"), or another condition the player names."""
     outcome = outcome.strip()
     errors: dict[str, str] = {}
     if not outcome:
@@ -426,28 +421,27 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
     check(errors)
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
+        if ship.sunk:
+            # Raising her again is undoing her sinking, which puts back all it did (ctrl+z).
+            raise InvalidInput(
+                {"outcome": f"{ship.name} is sunk: undo her sinking (ctrl+z) to correct it"}
+            )
         side = get_row(session, Side, ship.side_id)
         scenario = journal.current_scenario(session, side.campaign_id)
-        squadron = get_row(session, Squadron, counted_in(session, ship, scenario))
-        was_half = _half(*squadron_strength(session, squadron.id or 0, scenario))
         before = journal.row_state(ship)
-        ship.condition = outcome
-        ship.sunk = outcome.lower() == "sunk"
+        settled = losses.Settled()
+        if rules.outcome_sinks(outcome):
+            settled = losses.sink(session, ship, condition=outcome, scenario=scenario)
+        else:
+            ship.condition = outcome
         session.flush()
-        original, afloat = squadron_strength(session, squadron.id or 0, scenario)
-        notes = [f"{ship.name}: {outcome}"]
-        if ship.sunk and _half(original, afloat) and not was_half:
-            notes.append(
-                f"{squadron.name} at half strength or less ({afloat} of {original} original "
-                "ships afloat): morale tests"
-            )
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
-        lost, lost_changes = fleet.lose_commander_with(session, ship) if ship.sunk else ([], [])
-        notes += lost
+        notes = [f"{ship.name}: {outcome}", *settled.notes]
         journal.append(
             session, campaign_id=side.campaign_id, kind=JournalKind.CONDITION, ship_id=ship_id,
             side_id=ship.side_id, summary="; ".join(notes), before=change.before,
-            after=change.after, changes=((change,) if change.after else ()) + tuple(lost_changes),
+            after=change.after, changes=((change,) if change.after else ()) + settled.changes,
+            facts=settled.facts, scenario=scenario,
         )  # fmt: skip
         return notes
 

@@ -156,23 +156,28 @@ def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
     return ids.get(table, {}).get(value, missing)
 
 
+# The key of a journal entry's facts that names rows: who was lost with a ship, as he was then
+# (services.losses keeps it; its commander_id, squadron_id, side_id and ship_id are renumbered).
+LOST = "commanders_lost"
+
+
 def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     """The row ids of an entry's changes, and the references among their fields; a row not in
     the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
-    after (an added ship's side and squadron, a transfer's squadron) are renumbered too.
+    after (an added ship's side and squadron, a transfer's squadron) and the rows its kept facts
+    name (LOST) are renumbered too.
     An entry whose ids all stay as they are is kept as written, not written again: most are,
     in a file's first campaign or imported into a new file. With no ids at all, the entry is
     only read through (exchange._check_json: it holds what tracker writes there)."""
     data = orjson.loads(detail)
-    names = plan.names
     changed = False
-    for side in ("before", "after"):
-        state = data.get(side)
+    states = [data.get(side) for side in ("before", "after")] + list(data.get(LOST) or ())
+    for state in states:
         if isinstance(state, dict):
-            for key in state.keys() & names.keys():
+            for key in state.keys() & plan.names.keys():
                 value = state[key]
                 if isinstance(value, int) and not isinstance(value, bool):
-                    new = ids.get(names[key], {}).get(value)
+                    new = ids.get(plan.names[key], {}).get(value)
                     if new != value:
                         state[key], changed = new, True
     for change in data.get("changes") or ():

@@ -38,7 +38,7 @@ from tracker.models.fleet import CommandLoss as CommandLoss  # re-exported: its 
 from tracker.models.fleet import TestRoll as TestRoll  # re-exported: the test's form
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus, ScenarioStatus
 from tracker.rules import smr
-from tracker.services import journal
+from tracker.services import journal, losses
 from tracker.services.common import flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -351,7 +351,9 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
             .order_by(col(Participation.id))
         ).all()
         leaving = tuple(journal.deleted("participation", row) for row in planned)
-        if took_part(session, ship_id):
+        retiring = took_part(session, ship_id)
+        settled = losses.leave_squadron(session, ship, how="retired" if retiring else "deleted")
+        if retiring:
             summary = f"Retired {ship.name} (kept in the scenarios it took part in)"
             changes = (
                 journal.RowChange("ship", ship_id, {"retired": False}, {"retired": True}),
@@ -369,6 +371,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
                 *(journal.deleted("battery", row) for row in batteries),
                 *leaving,
             )
+        summary = "; ".join([summary, *settled.notes])
         for row in planned:
             session.delete(row)
         session.flush()
@@ -377,7 +380,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
         session.flush()
         journal.append(
             session, campaign_id=side.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,
-            side_id=side.id, summary=summary, changes=changes,
+            side_id=side.id, summary=summary, changes=(*changes, *settled.changes),
         )  # fmt: skip
         return summary
 
@@ -418,6 +421,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
         )
         old_squadron = get_row(session, Squadron, ship.squadron_id)
+        settled = losses.leave_squadron(session, ship, how=f"transferred to {target.name}")
         before = journal.row_state(ship)
         _own_crew(session, ship, old_squadron)
         ship.squadron_id = to_squadron_id
@@ -426,6 +430,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         summary = f"{ship.name} transferred from {old_squadron.name} to {target.name}"
         if playing is not None:
             summary += f": Out of Command until the end of turn {playing.turn}"
+        summary = "; ".join([summary, *settled.notes])
         journal.append(
             session,
             campaign_id=side.campaign_id,
@@ -435,7 +440,10 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             summary=summary,
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
-            changes=(journal.row_change("ship", ship_id, before, journal.row_state(ship)),),
+            changes=(
+                journal.row_change("ship", ship_id, before, journal.row_state(ship)),
+                *settled.changes,
+            ),
         )
         return summary
 
@@ -620,22 +628,17 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
         ship = get_row(session, Ship, ship_id)
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         problem = (
             f"{ship.name} is not in {squadron.name}: the commander sails in one of its own ships"
             if ship.squadron_id != squadron_id or ship.retired
             else f"{ship.name} is sunk: choose a ship afloat" if ship.sunk
-            else f"{squadron.name} has no commander yet: roll or buy one first (r)"
-            if commander is None
-            else f"{squadron.name}'s commander was lost: type his replacement first (r)"
-            if commander.status == ListStatus.LOST
-            else f"{ship.name} already carries the commander"
-            if squadron.commander_ship_id == ship_id
             else ""
         )  # fmt: skip
         if problem:
             raise InvalidInput({"ship": problem})
-        assert commander is not None
+        commander = losses.acting_commander(session, squadron, "ship")
+        if squadron.commander_ship_id == ship_id:
+            raise InvalidInput({"ship": f"{ship.name} already carries the commander"})
         was = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
         change = journal.RowChange(
             "squadron", squadron_id, {"commander_ship_id": squadron.commander_ship_id},
@@ -654,35 +657,6 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
             side_id=side.id, summary=summary, changes=(change,),
         )  # fmt: skip
         return summary
-
-
-def lose_commander_with(session: Session, ship: Ship) -> tuple[list[str], list[journal.RowChange]]:
-    """A sunk ship's commander is lost with it and his squadron's ships are Out of Command
-    (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3)."""
-    notes: list[str] = []
-    changes: list[journal.RowChange] = []
-    carrying = session.exec(
-        select(Squadron).where(
-            Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id
-        )
-    ).all()
-    for squadron in carrying:
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-        if commander is None or commander.status == ListStatus.LOST:
-            continue
-        commander.status = ListStatus.LOST
-        session.add(commander)
-        changes.append(
-            journal.RowChange(
-                "commander", commander.id or 0, {"status": "active"}, {"status": "lost"}
-            )
-        )
-        notes.append(
-            f"{squadron.name}'s commander {commander.name or ''} was lost with {ship.name}: its "
-            "ships are Out of Command (SMR2 §3.4). SMR2 §10.3 is not in this tracker: type your "
-            "rulebook's replacement (r on the record sheet)"
-        )
-    return notes, changes
 
 
 def set_crew(
@@ -720,12 +694,10 @@ def set_crew(
             and campaign.crew_roll_adds_commander
             and roll is not None
         ):
-            if squadron.commander_id is None:
-                raise InvalidInput(
-                    {"roll": "this campaign adds the commander's modifier to the crew roll: "
-                     "assign the squadron's commander first"}
-                )  # fmt: skip
-            commander = get_row(session, Commander, squadron.commander_id)
+            commander = losses.acting_commander(
+                session, squadron, "roll", "this campaign adds the commander's modifier to the "
+                "crew roll",
+            )  # fmt: skip
             # Crews are generated before play: the commander's rated modifier, not one cut by
             # combat since (SMR2 §3.2 optional rule, docs/RULES.md §SMR2).
             commander_modifier = smr.grade_modifier(commander.grade)
@@ -809,10 +781,8 @@ def reduce_command(
         after: dict[str, Any] = {}
         rows: list[journal.RowChange] = []
         if modifier_by or radius_by_cm:
-            if squadron.commander_id is None:
-                field = "modifier_by" if modifier_by else "radius_by_cm"
-                raise InvalidInput({field: f"{squadron.name} has no commander to reduce"})
-            commander = get_row(session, Commander, squadron.commander_id)
+            field = "modifier_by" if modifier_by else "radius_by_cm"
+            commander = losses.acting_commander(session, squadron, field)
             before.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
             commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)
             commander.radius_now_cm = smr.reduced_radius_cm(commander.radius_now_cm, radius_by_cm)
@@ -820,7 +790,7 @@ def reduce_command(
             rows.append(
                 journal.RowChange(
                     "commander",
-                    squadron.commander_id,
+                    commander.id or 0,
                     {"modifier_now": before["modifier"], "radius_now_cm": before["radius_cm"]},
                     {"modifier_now": after["modifier"], "radius_now_cm": after["radius_cm"]},
                 )
@@ -866,9 +836,7 @@ def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> 
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        if squadron.commander_id is None:
-            raise InvalidInput({"rule": f"{squadron.name} has no commander"})
-        commander = get_row(session, Commander, squadron.commander_id)
+        commander = losses.acting_commander(session, squadron, "rule")
         before = journal.row_state(commander)
         commander.modifier_now = smr.grade_modifier(commander.grade)
         commander.radius_now_cm = smr.command_radius_cm(commander.grade, air=commander.air)
@@ -897,9 +865,12 @@ def record_test(
     extra: int = 0,
     ship_id: int | None = None,
 ) -> TestResult:
-    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes.
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes; the
+    test and its journal line name the ship tested (SMR2 §3.6): the commander's ship, or the
+    ship whose crew tests.
 
-    ship_id: for a crew test, a ship of the squadron with a crew of its own (SMR2 §3.2).
+    ship_id: for a crew test, the ship of the squadron whose crew tests: her own crew when she
+    has one (SMR2 §3.2), else the squadron's. A lost commander does not test (losses).
     """
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
@@ -910,18 +881,21 @@ def record_test(
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side = _side_of_squadron(session, squadron)
-        row_id = (
-            squadron.commander_id
-            if subject == "commander"
-            else _tested_crew(session, squadron, ship_id, "subject")
-        )
-        if row_id is None:
-            raise InvalidInput({"subject": f"{squadron.name} has no {subject} rating yet"})
-        rated: Commander | Crew = (
-            get_row(session, Commander, row_id)
-            if subject == "commander"
-            else get_row(session, Crew, row_id)
-        )
+        rated: Commander | Crew
+        if subject == "commander":
+            rated = losses.acting_commander(session, squadron, "subject")
+            aboard = squadron.commander_ship_id
+            tested = session.get(Ship, aboard) if aboard is not None else None
+            who = f"{squadron.name}'s commander" + (f" {rated.name}" if rated.name else "")
+            who += f" aboard {tested.name}" if tested is not None else ", aboard no ship"
+        else:
+            rated = get_row(session, Crew, _tested_crew(session, squadron, ship_id, "subject"))
+            tested = get_row(session, Ship, ship_id) if ship_id is not None else None
+            who = (
+                f"{tested.name}'s {'own ' if tested.crew_id is not None else ''}crew"
+                if tested is not None
+                else f"{squadron.name}'s crew"
+            )
         modifier = rated.modifier_now
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
         passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
@@ -929,7 +903,10 @@ def record_test(
             session,
             campaign_id=side.campaign_id,
             kind=JournalKind.TEST,
-            summary=f"{squadron.name}: {subject} test {'passed' if passed else 'failed'} "
+            ship_id=tested.id if tested is not None else None,
+            side_id=squadron.side_id,
+            summary=f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
+            f"{'passed' if passed else 'failed'} "
             f"(d10 {roll} {modifier:+d}{' -2 under fire' if under_fire else ''}"
             f"{f' {extra:+d}' if extra else ''} = {total})",
             dice={
@@ -941,4 +918,5 @@ def record_test(
             },
         )
         return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
-                          total=total, passed=passed, subject=subject)  # fmt: skip
+                          total=total, passed=passed, subject=subject, who=who,
+                          ship=tested.name if tested is not None else "")  # fmt: skip

@@ -31,7 +31,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.kinds import JournalKind
-from tracker.services import journal, visibility
+from tracker.services import journal, losses, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -178,10 +178,12 @@ def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> Histor
     )  # fmt: skip
     root = _root_action(session, entry)
     verb = "Undid" if kind == UNDO else "Redid"
+    # A redo does the player's change again, and keeps what it kept: who was lost with a ship.
+    lost = json.loads(root.detail).get(losses.LOST) if kind == REDO else None
     new = journal.append(
         session, campaign_id=entry.campaign_id, kind=kind, ship_id=entry.ship_id,
         side_id=entry.side_id, summary=f"{verb} #{root.id}: {root.summary}", changes=inverse,
-        reverts_id=entry.id,
+        reverts_id=entry.id, facts={losses.LOST: lost} if lost else None,
     )  # fmt: skip
     entry.reverted_by_id = new.id
     session.add(entry)

@@ -72,6 +72,7 @@ def append(
     undoable: bool | None = None,
     scenario: Scenario | EllipsisType | None = ...,
     sealed: dict[str, Any] | None = None,
+    facts: dict[str, Any] | None = None,
 ) -> JournalEntry:
     """Add one entry describing a change; the caller's commit makes it durable with the change.
 
@@ -79,7 +80,9 @@ def append(
     keeps the changes for the record (the journal replays to the database) without offering
     an undo, for a step that is taken back another way (a closed scenario is reopened).
     `scenario` is the current scenario when the caller already looked it up in this session.
-    `sealed` is the private part of a secret change (visibility.sealed_detail).
+    `sealed` is the private part of a secret change (visibility.sealed_detail). `facts` are what
+    the change was, kept as they were for the story told later (who was lost with a ship:
+    services.losses), which today's rows no longer say.
     """
     if isinstance(scenario, EllipsisType):
         scenario = current_scenario(session, campaign_id)
@@ -88,6 +91,7 @@ def append(
             campaign_id=campaign_id, kind=kind, summary=summary, ship_id=ship_id,
             side_id=side_id, before=before, after=after, dice=dice, changes=changes,
             reverts_id=reverts_id, undoable=undoable, scenario=scenario, sealed=sealed,
+            facts=facts,
         )
     )  # fmt: skip
     session.add(entry)
@@ -121,6 +125,7 @@ def entry_values(
     reverts_id: int | None = None,
     undoable: bool | None = None,
     sealed: dict[str, Any] | None = None,
+    facts: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The columns of the entry `append` adds (see there), `at` aside."""
     return {
@@ -137,6 +142,7 @@ def entry_values(
                 "after": after,
                 "dice": dice,
                 "changes": [change.as_json() for change in changes],
+                **(facts or {}),
                 **(sealed or {}),
             },
             sort_keys=True,

@@ -204,10 +204,7 @@ def _ship_flags(ship: ShipView) -> list[str]:
     if ship.sunk:
         return ["SUNK"]
     flags = [ship.condition] if ship.condition else []
-    if ship.structure_third:
-        flags.append("S⅓ black smoke: morale test")
-    if ship.flotation_third:
-        flags.append("F⅓ white smoke: morale test")
+    flags += [f"{mark} {sheet.MORALE_WORDS[mark]}: morale test" for mark in ship.morale]
     if ship.out_of_command:
         flags.append("Out of Command this turn")
     return flags

@@ -20,7 +20,6 @@ from sqlmodel import Session, col, func, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
-    Commander,
     Critical,
     JournalEntry,
     Repair,
@@ -33,7 +32,7 @@ from tracker.models import (
 )
 from tracker.models.kinds import JournalKind, RepairStatus, ScenarioStatus, SnapshotPhase
 from tracker.rules import smr
-from tracker.services import history, secrets, visibility
+from tracker.services import history, losses, secrets, visibility
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import side_key
@@ -413,7 +412,7 @@ def _after_action(session: Session, scenario: Scenario, reader: _Reader) -> Afte
         notes=scenario.notes,
         sides=tuple((name, factors.get(side_id, "")) for side_id, name in sides.items()),
         ships=tuple(in_action),
-        commanders_lost=_commanders_lost(session, entries, sides, ships, squadrons),
+        commanders_lost=_commanders_lost(session, entries),
         mines=_mines(session, entries, sides, ships),
         journal=tuple(_story_line(entry, scenario, reader, sides, ships) for entry in entries),
         viewer=reader.name,
@@ -435,28 +434,15 @@ def _story_line(
 
 
 def _commanders_lost(
-    session: Session, entries: Sequence[JournalEntry], sides: dict[int, str],
-    ships: dict[int, Ship], squadrons: dict[int, str],
-) -> tuple[CommanderLost, ...]:  # fmt: skip
-    lost = []
-    for entry in entries:
-        for change in _changes(entry, "commander"):
-            if (change.get("after") or {}).get("status") != "lost":
-                continue
-            commander = session.get(Commander, change["id"])
-            squadron = session.exec(
-                select(Squadron).where(Squadron.commander_id == change["id"])
-            ).first()
-            ship = ships.get(entry.ship_id or 0)
-            lost.append(
-                CommanderLost(
-                    squadron=squadrons.get(squadron.id or 0, "") if squadron else "",
-                    side=sides.get(squadron.side_id, "") if squadron else "",
-                    name=commander.name if commander else "",
-                    ship=ship.name if ship else "", turn=entry.turn,
-                )
-            )  # fmt: skip
-    return tuple(lost)
+    session: Session, entries: Sequence[JournalEntry]
+) -> tuple[CommanderLost, ...]:
+    """Each commander lost in the scenario, as the entry of his loss kept him (losses.lost_in),
+    never as today's rows say: his replacement takes over his row."""
+    return tuple(
+        CommanderLost(squadron=who["squadron"], side=who["side"], name=who["name"],
+                      ship=who["ship"], turn=entry.turn)
+        for entry in entries for who in losses.lost_in(session, entry)
+    )  # fmt: skip
 
 
 def _mines(

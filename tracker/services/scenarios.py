@@ -45,7 +45,6 @@ from tracker.models.kinds import (
     SnapshotPhase,
 )
 from tracker.rules import damage as rules
-from tracker.rules import smr
 from tracker.services import backups, journal
 from tracker.services.common import get_row
 from tracker.services.errors import (
@@ -55,7 +54,7 @@ from tracker.services.errors import (
     require_plain,
 )
 from tracker.services.fields import require_declared
-from tracker.services.sheet import crew_of
+from tracker.services.sheet import at_half_strength, crew_of, morale_marks
 from tracker.services.sheet import strengths as sheet_strengths
 from tracker.services.views import ScenarioView
 
@@ -70,6 +69,7 @@ class ParticipantView:
     flotation: str
     sunk: bool
     fate: str = ""  # what the player recorded at zero ("Dead in the water"), sunk or not
+    morale: tuple[str, ...] = ()  # the morale tests she owes (sheet.morale_marks)
 
 
 @dataclass(frozen=True)
@@ -184,32 +184,32 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
                 )
             )
         } if scenario.status == ScenarioStatus.CLOSED else {}  # fmt: skip
-        participants = tuple(
-            ParticipantView(
-                ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
-                squadron=squadrons.get(ship.squadron_id, ""),
-                structure=f"{ended[ship.id].structure if ship.id in ended else ship.structure_now}"
-                f"/{ship.structure_max}",
-                flotation=f"{ended[ship.id].flotation if ship.id in ended else ship.flotation_now}"
-                f"/{ship.flotation_max}",
-                sunk=ended[ship.id].sunk if ship.id in ended else ship.sunk,
-                fate=ended[ship.id].condition if ship.id in ended else ship.condition,
-            )
-            for ship in _participants(session, scenario_id)
-        )  # fmt: skip
         campaign = get_row(session, Campaign, scenario.campaign_id)
         counted = sheet_strengths(session, campaign, scenario)
-        strengths = [
-            (name, *counted[squadron_id], smr.half_strength(*counted[squadron_id]))
-            for squadron_id, name in squadrons.items()
-            if squadron_id in counted
-        ]
+        half = {key for key, counts in counted.items() if at_half_strength(*counts)}
+        strengths = [(name, *counted[key], key in half) for key, name in squadrons.items()
+                     if key in counted]  # fmt: skip
+        participants = []
+        for ship in _participants(session, scenario_id):
+            end = ended.get(ship.id or 0)
+            now = (ship.structure_now, ship.flotation_now, ship.sunk, ship.condition)
+            then = (end.structure, end.flotation, end.sunk, end.condition) if end else now
+            structure, flotation, sunk, fate = then
+            participants.append(ParticipantView(
+                ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
+                squadron=squadrons.get(ship.squadron_id, ""), sunk=sunk, fate=fate,
+                structure=f"{structure}/{ship.structure_max}",
+                flotation=f"{flotation}/{ship.flotation_max}",
+                morale=morale_marks((structure, ship.structure_max),
+                                    (flotation, ship.flotation_max),
+                                    half_strength=ship.squadron_id in half, sunk=sunk),
+            ))  # fmt: skip
         return ScenarioDetail(
             id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,
             position=scenario.position, date=scenario.date, status=scenario.status,
             turn=scenario.turn, outcome=scenario.outcome, notes=scenario.notes,
             sides=tuple((side.id or 0, side.name, factors.get(side.id or 0, "")) for side in sides),
-            participants=participants, strengths=tuple(strengths),
+            participants=tuple(participants), strengths=tuple(strengths),
         )  # fmt: skip
 
 

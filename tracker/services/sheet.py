@@ -60,6 +60,29 @@ def _crew_view(crew: Crew) -> CrewView:
     )
 
 
+# The marks of a ship that owes a morale test (RULES.md §SMR2 "Who takes a morale test"): black
+# smoke and white smoke at or below 1/3 (SMR2 §2.2), and her squadron at half strength (§3.4).
+STRUCTURE_THIRD, FLOTATION_THIRD, HALF_STRENGTH = "S⅓", "F⅓", "½"
+MORALE_WORDS = {STRUCTURE_THIRD: "black smoke", FLOTATION_THIRD: "white smoke",
+                HALF_STRENGTH: "squadron at half strength"}  # fmt: skip
+
+
+def morale_marks(
+    structure: tuple[int, int], flotation: tuple[int, int], *, half_strength: bool, sunk: bool
+) -> tuple[str, ...]:
+    """Why a ship owes a morale test, as marks: Structure or Flotation (now, maximum) at or below
+    1/3, and the squadron she sails in at half strength; a sunk ship owes none. Every view that
+    marks morale tests reads it: the record sheet, the ship, the scenario, the printed sheet."""
+    if sunk:
+        return ()
+    marks = [
+        mark
+        for mark, (now, maximum) in ((STRUCTURE_THIRD, structure), (FLOTATION_THIRD, flotation))
+        if smr.at_or_below_third(now, maximum)
+    ]
+    return (*marks, HALF_STRENGTH) if half_strength else tuple(marks)
+
+
 def ship_view(
     ship: Ship,
     *,
@@ -70,9 +93,11 @@ def ship_view(
     campaign_id: int = 0,
     own_crew: CrewView | None = None,
     criticals: tuple[int, str] = (0, ""),
+    half_strength: bool = False,
 ) -> ShipView:
-    """A ship with its derived values: 1/3 flags, crew-adjusted points, base width, and the
-    critical hits in force with the newest one's effect."""
+    """A ship with its derived values: 1/3 flags, the morale tests she owes (`half_strength`:
+    her squadron is at half strength), crew-adjusted points, base width, and the critical hits
+    in force with the newest one's effect."""
     return read(
         ShipView,
         ship,
@@ -87,7 +112,11 @@ def ship_view(
         own_crew=own_crew,
         criticals_in_force=criticals[0],
         newest_critical=criticals[1],
-    )
+        morale=morale_marks(
+            (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
+            half_strength=half_strength, sunk=ship.sunk,
+        ),
+    )  # fmt: skip
 
 
 def crew_of(session: Session, ship: Ship) -> Crew | None:
@@ -102,11 +131,11 @@ def crew_of(session: Session, ship: Ship) -> Crew | None:
 def _sheet_ship(
     session: Session, ship: Ship, squadron_crew: Crew | None, scale: str,
     scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
-    commander_lost: bool = False,
+    commander_lost: bool = False, half_strength: bool = False,
 ) -> ShipView:  # fmt: skip
     """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
     `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
-    loaded once for a whole sheet."""
+    loaded once for a whole sheet; `half_strength`, whether her squadron is at half strength."""
     own = None
     if ship.crew_id is not None:
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
@@ -121,6 +150,7 @@ def _sheet_ship(
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
         criticals=_criticals_in_force(session, ship.id or 0),
+        half_strength=half_strength,
     )
 
 
@@ -198,6 +228,12 @@ def strengths(
     return tally
 
 
+def at_half_strength(original: int, afloat: int) -> bool:
+    """Whether a squadron of `original` ships, `afloat` of them afloat, is at half strength or
+    less (SMR2 §3.4); one with no original ships is not."""
+    return original > 0 and smr.half_strength(original, afloat)
+
+
 def squadron_strength(
     session: Session, squadron_id: int, scenario: Scenario | None
 ) -> tuple[int, int]:
@@ -271,15 +307,16 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
         }
         lost = commander is not None and commander.status == ListStatus.LOST
+        original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
+        half = at_half_strength(original, afloat)
         views = tuple(
             _sheet_ship(session, ship, crew, campaign.model_scale, scenario, own_crews=own_crews,
-                        commander_lost=lost)
+                        commander_lost=lost, half_strength=half)
             for ship in ships
         )  # fmt: skip
         aboard = (
             session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
         )
-        original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         return RecordSheet(
             campaign_id=campaign.id or 0,
             campaign_name=campaign.name,
@@ -301,7 +338,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             points_total=sum(view.points_total for view in views),
             original_count=original,
             original_afloat=afloat,
-            half_strength=bool(original) and smr.half_strength(original, afloat),
+            half_strength=half,
             commander_ship=aboard.name if aboard else "",
         )
 
@@ -325,8 +362,10 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
         scenario = journal.current_scenario(session, side.campaign_id)
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        original, afloat = strengths(session, campaign, scenario).get(squadron.id or 0, (0, 0))
         view = _sheet_ship(
             session, ship, crew, campaign.model_scale, scenario, side.campaign_id,
             commander_lost=commander is not None and commander.status == ListStatus.LOST,
+            half_strength=at_half_strength(original, afloat),
         )  # fmt: skip
         return view, f"{side.name} · {squadron.name}"

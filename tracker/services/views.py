@@ -80,6 +80,10 @@ class TestResult:
     total: int
     passed: bool
     subject: str
+    # Who tested, in the player's words, naming the ship ("Alpha's commander Harwood aboard
+    # Ajax", "Ajax's crew"), and the ship tested ("" for a commander aboard no ship).
+    who: str = ""
+    ship: str = ""
 
 
 __all__ = [

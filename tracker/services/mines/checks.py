@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session, col, select
 
@@ -27,7 +27,7 @@ from tracker.models.kinds import (
 )
 from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas
-from tracker.services import journal
+from tracker.services import journal, losses
 from tracker.services.common import get_row
 from tracker.services.errors import (
     MAX_INT,
@@ -89,6 +89,8 @@ class CheckView:
     left: dict[str, int]
     next: DrawView | None
     message: str
+    # What the roll just made brought about besides its effects: the losses of a ship it sank.
+    said: tuple[str, ...] = ()
 
     @property
     def struck(self) -> int:
@@ -284,8 +286,11 @@ def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | 
         return row.effects if row else None
 
 
-def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
+def _apply(ship: Ship, effect: mine_check.MineEffect) -> tuple[list[str], str]:
+    """The mine's effects on the ship, in words, and the condition she sinks in ("" when she
+    stays afloat): her sinking is roll_mine's, through losses.sink, as every sinking is."""
     done = []
+    sinks = ""
     if effect.speed:
         was = ship.speed_lost
         ship.speed_lost = min(ship.speed_rating, ship.speed_lost + effect.speed)
@@ -305,15 +310,15 @@ def _apply(ship: Ship, effect: mine_check.MineEffect) -> list[str]:
         done.append(f"hull {effect.hull}")
         if ship.hull_boxes and ship.hull_damage >= ship.hull_boxes and not effect.sunk:
             # Second World War at Sea: a ship sinks when its hull is used up (RULES.md §Mines).
-            ship.sunk, ship.condition = True, "Sunk: hull used up by a mine"
+            sinks = "Sunk: hull used up by a mine"
             done.append("hull used up: SUNK")
     if effect.crippled:
         ship.crippled = True
         done.append("crippled")
     if effect.sunk:
-        ship.sunk, ship.condition = True, "Sunk by a mine"
+        sinks = "Sunk by a mine"
         done.append("SUNK")
-    return done
+    return done, sinks
 
 
 def roll_mine(
@@ -350,7 +355,13 @@ def roll_mine(
         ).one()
         before_ship, before_item = journal.row_state(ship), journal.row_state(item)
         before_check = journal.row_state(row)
-        done = _apply(ship, effect)
+        done, sinks = _apply(ship, effect)
+        scenario = journal.current_scenario(session, row.campaign_id)
+        settled = (
+            losses.sink(session, ship, condition=sinks, scenario=scenario)
+            if sinks and not ship.sunk
+            else losses.Settled()
+        )
         item.drawn, item.roll, item.drm = True, roll, view.drm
         item.effects, item.struck = effect.words(), effect.struck
         struck = view.struck + (1 if effect.struck else 0)
@@ -367,14 +378,14 @@ def roll_mine(
         if row.status != before_check["status"]:
             changes.append(journal.row_change("minecheck", row.id, before_check,
                                               journal.row_state(row)))  # fmt: skip
-        result = ", ".join(done) if done else "no effect"
+        result = "; ".join([", ".join(done) if done else "no effect", *settled.notes])
         journal.append(
             session, campaign_id=row.campaign_id, kind=JournalKind.MINE, ship_id=ship.id,
             side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {view.drm:+d} = "
             f"{modified}: {result}", dice={"d6": roll, "drm": view.drm, "modified": modified},
-            changes=tuple(changes),
+            changes=(*changes, *settled.changes), facts=settled.facts, scenario=scenario,
         )  # fmt: skip
-        return _check_view(session, check_id)
+        return replace(_check_view(session, check_id), said=settled.notes)
 
 
 def abandon_check(factory: SessionFactory, *, check_id: int) -> None:

@@ -1,0 +1,53 @@
+"""A command or crew test names the ship tested, in its result and its journal line: the ship the
+commander is aboard, or the ship whose crew tests (SMR2 §3.6, docs/RULES.md §SMR2 "Command and
+crew tests")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from service_helpers import Journaled, World, appoint
+
+from tracker.db import SessionFactory
+from tracker.services import fleet
+
+AddShip = Callable[..., int]
+
+
+@pytest.mark.parametrize(
+    ("subject", "aboard", "selected", "who", "ship"),
+    [
+        ("commander", "Admiral Hipper", None,
+         "Alpha's commander Luetjens aboard Admiral Hipper", "Admiral Hipper"),
+        # The commander tests aboard his own ship, whichever ship the sheet has selected.
+        ("commander", "Admiral Hipper", "Prinz Eugen",
+         "Alpha's commander Luetjens aboard Admiral Hipper", "Admiral Hipper"),
+        ("commander", None, None, "Alpha's commander Luetjens, aboard no ship", None),
+        ("crew", "Admiral Hipper", "Prinz Eugen", "Prinz Eugen's crew", "Prinz Eugen"),
+        ("crew", "Admiral Hipper", "Z 23", "Z 23's own crew", "Z 23"),
+        ("crew", "Admiral Hipper", None, "Alpha's crew", None),
+    ],
+)  # fmt: skip
+def test_smr2_3_6_a_test_names_the_ship_tested(
+    world: World, factory: SessionFactory, add_ship: AddShip, journaled: Journaled,
+    subject: str, aboard: str | None, selected: str | None, who: str, ship: str | None,
+) -> None:  # fmt: skip
+    ships = {name: add_ship(world.alpha_id, name) for name in ("Admiral Hipper", "Prinz Eugen")}
+    ships["Z 23"] = add_ship(world.bravo_id, "Z 23")
+    for squadron in (world.alpha_id, world.bravo_id):
+        fleet.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
+    fleet.transfer_ship(factory, ship_id=ships["Z 23"], to_squadron_id=world.alpha_id)
+    appoint(factory, world.alpha_id, name="Luetjens", training=3, acquisition="direct")
+    if aboard is not None:
+        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ships[aboard])
+    with journaled(world.campaign_id) as new:
+        result = fleet.record_test(
+            factory, squadron_id=world.alpha_id, subject=subject, roll=3,
+            ship_id=ships[selected] if selected else None,
+        )  # fmt: skip
+    assert (result.who, result.ship, result.passed) == (who, ship or "", False)
+    kind = "Command" if subject == "commander" else "Crew"
+    assert new.only.summary == f"{kind} test of {who} failed (d10 3 +0 = 3)"
+    assert new.only.ship_id == (ships[ship] if ship else None)
+    assert new.only.side_id == world.blue_id
