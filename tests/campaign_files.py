@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -35,6 +36,7 @@ from tracker.services import (
     demo,
     fleet,
     history,
+    identities,
     library,
     mines,
     roster,
@@ -380,6 +382,19 @@ CAMPAIGN_ROWS = {
     "shipclass": "SELECT id FROM shipclass WHERE CAST(:c AS INTEGER) IS NOT NULL",
     "unitcard": "SELECT id FROM unitcard WHERE CAST(:c AS INTEGER) IS NOT NULL",
 }
+
+
+def as_second_copy(document: dict[str, Any], imported: dict[str, Any]) -> dict[str, Any]:
+    """The document as a second copy of its campaign in a file reads once imported: the same,
+    but for the ids of its campaign and sides (services.identities), which must all be new."""
+    copy = json.loads(json.dumps(document))
+    for name in identities.IDENTIFIED:
+        old = [row["uid"] for row in copy["tables"][name]]
+        new = [row["uid"] for row in imported["tables"][name]]
+        assert len(set(new)) == len(old) and not set(new) & set(old), name
+        for row, uid in zip(copy["tables"][name], new, strict=True):
+            row["uid"] = uid
+    return copy
 
 
 def campaign_rows(factory: SessionFactory, campaign_id: int) -> dict[str, list[int]]:
