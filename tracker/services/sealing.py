@@ -8,6 +8,7 @@ can delete it.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tracker.db import (
     DatabaseProblem,
@@ -27,7 +28,7 @@ from tracker.db import (
     make_engine,
     session_scope,
 )
-from tracker.models import Campaign, Side, SideSecret
+from tracker.models import Campaign, JournalEntry, Side, SideSecret
 from tracker.services import identities, secrets, visibility
 from tracker.services.backups import campaign_file
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
@@ -185,6 +186,44 @@ def reseal_backups(
     sealing = _Sealing(campaign_uid, side_uid, verifier, old_passphrase, key)
     return tuple(backup.path for backup in list_backups(path)
                  if not _reseal_backup(backup.path, sealing))  # fmt: skip
+
+
+def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
+    """An entry undone that revealed a secret (visibility.reveals): it, and every later entry
+    about the rows it revealed, sealed again as the rows are: their wording replaced by the
+    secret one, the values of their secret columns and their dice left out (docs/RULES.md
+    §Secrets). False when it revealed nothing.
+
+    Nothing of what the reveal made public is kept to put back: it is redone by revealing
+    again, with the owner's passphrase (history.redo_last says so)."""
+    rows = {(change["table"], change["id"]) for change in _changes_of(entry)
+            if visibility.reveals(change["table"], change.get("before") or {},
+                                  change.get("after") or {})}  # fmt: skip
+    if not rows:
+        return False
+    later = session.exec(select(JournalEntry).where(
+        JournalEntry.campaign_id == entry.campaign_id, col(JournalEntry.id) > (entry.id or 0)
+    )).all()  # fmt: skip
+    for written in (entry, *later):
+        touched = [(change["table"], change["id"]) for change in _changes_of(written)
+                   if (change["table"], change["id"]) in rows]  # fmt: skip
+        if not touched:
+            continue
+        side = session.get(Side, written.side_id) if written.side_id else None
+        table, row_id = touched[0]
+        words = f"{side.name + ': ' if side else ''}{visibility.SECRET_AGAIN[table]} #{row_id} " \
+            "(its reveal undone: secret again)"  # fmt: skip
+        # An undo or redo of a later change keeps its own words before the row's.
+        verb = written.summary.split(": ", 1)[0] + ": " if written.reverts_id else ""
+        written.summary = verb + words
+        written.detail = json.dumps(visibility.sealed_again(json.loads(written.detail)),
+                                    sort_keys=True)  # fmt: skip
+        session.add(written)
+    return True
+
+
+def _changes_of(entry: JournalEntry) -> list[dict[str, Any]]:
+    return list(json.loads(entry.detail).get("changes") or [])
 
 
 def delete_backups(factory: SessionFactory, *, paths: Sequence[Path]) -> int:
