@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--umpire",
         action="store_true",
-        help="open read-only for a public screen: nothing can be written, no secret is shown",
+        help="open read-only for a public screen: nothing can be written, no secret is shown "
+        "(every command shows what the opponent may see, and refuses an option that shows more)",
     )
     parser.add_argument("--version", action="version", version=f"tracker {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -68,6 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
         print(f"tracker: {args.command} writes to the database; run it without --umpire",
               file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_FILE
+    from tracker.cli.viewers import umpire_refusal
+
+    widened = umpire_refusal(args)
+    if widened is not None:
+        print(f"tracker: {args.command}: {widened}; run it without --umpire", file=sys.stderr)
         return EXIT_BAD_FILE
     if not args.umpire and not paths.is_url(target):
         from pathlib import Path
