@@ -139,6 +139,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         engine.dispose()
         print(f"tracker: {'; '.join(exc.errors.values())}", file=sys.stderr)
         return EXIT_BAD_FILE
+    except Exception:
+        engine.dispose()
+        unreadable = unreadable_value(target)
+        if unreadable is None:
+            raise
+        print(f"tracker: {unreadable}", file=sys.stderr)
+        return EXIT_BAD_FILE
 
     from tracker.app import TrackerApp
 
@@ -148,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.run()
     engine.dispose()
     if app.crash is not None:
-        return crashed(app.crash, app.crash_path)
+        return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
     return 0
 
@@ -207,17 +214,40 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
         print(f"tracker: {app.failure}", file=sys.stderr)
         return EXIT_BAD_FILE
     if app.crash is not None:
-        return crashed(app.crash, app.crash_path)
+        return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
     return 0
 
 
-def crashed(error: BaseException, path: Path | None) -> int:
-    """Say on stderr where the crash's log is; the exit status of a crash."""
+def crashed(error: BaseException, path: Path | None, target: str | None = None) -> int:
+    """Say on stderr where the crash's log is; the exit status of a crash. Unless the campaign
+    file at target holds a value tracker cannot read (another program wrote it while tracker
+    ran, after the check at open): that is no crash, but the file refused as at open."""
+    unreadable = unreadable_value(target) if target is not None else None
+    if unreadable is not None:
+        print(f"tracker: {unreadable}", file=sys.stderr)
+        return EXIT_BAD_FILE
     from tracker import crash_log
 
     print(crash_log.say(error, path), file=sys.stderr)
     return EXIT_CRASH
+
+
+def unreadable_value(target: str) -> str | None:
+    """What the campaign file at target holds that tracker cannot read, or None (also for a
+    database that is no file: its server keeps each column's type)."""
+    if paths.is_url(target):
+        from tracker.db import sqlite_path
+
+        path = sqlite_path(target)
+    else:
+        path = Path(target).expanduser()
+    if path is None or not path.is_file():
+        return None
+    from tracker.campaign_file import unreadable_value as problem_of
+
+    problem = problem_of(path)
+    return None if problem is None else str(problem)
 
 
 def left_as_is(target: str) -> None:
