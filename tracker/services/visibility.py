@@ -97,8 +97,9 @@ SECRET_AGAIN = {"submarker": "marker", "minefield": "secret minefield"}
 def reveals(table: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     """Whether a change of a row (before and after) reveals it: a secret made public."""
     column, shows = REVEALED_WHEN.get(table, ("", bool))
-    return column in before and column in after and not shows(before[column]) \
-        and shows(after[column])  # fmt: skip
+    if column not in before or column not in after:
+        return False
+    return not shows(before[column]) and shows(after[column])
 
 
 def may_see(viewer: Viewer, *, own: bool, revealed: bool) -> bool:
