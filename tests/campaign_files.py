@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import functools
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -35,6 +36,7 @@ from tracker.services import (
     demo,
     fleet,
     history,
+    identities,
     library,
     mines,
     roster,
@@ -392,6 +394,41 @@ CAMPAIGN_ROWS = {
     "shipclass": "SELECT id FROM shipclass WHERE CAST(:c AS INTEGER) IS NOT NULL",
     "unitcard": "SELECT id FROM unitcard WHERE CAST(:c AS INTEGER) IS NOT NULL",
 }
+
+
+def minelaying_campaign(path: Path, name: str, notes: str) -> Path:
+    """A campaign file whose Axis side (no passphrase) has a submarine U-116 in squadron Raider
+    that loaded two minefields and sows a secret one in "Faroe Gap 7" (with these notes), and
+    a submarine U-99 on its roster with its markers placed, the real one among decoys."""
+    engine = migrated_engine(path)
+    factory = session_factory(engine)
+    campaign = campaigns.create_campaign(factory, name=name)
+    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
+    campaigns.create_side(factory, campaign_id=campaign.id, name="Allies")
+    squadron = fleet.create_squadron(factory, side_id=side, name="Raider")
+    sub = fleet.create_ship(factory, squadron_id=squadron, fields=fleet.ShipFields(name="U-116"))
+    mines.save_counter(factory, ship_id=sub, counter_size="small", speed_rating=1,
+                       torpedo_factors=4, mines_loaded=2)  # fmt: skip
+    mines.sow_minefield(factory, side_id=side, laid_by="submarine", sector="Faroe Gap 7",
+                        layer_ship_id=sub, secret=True, notes=notes)  # fmt: skip
+    unit = roster.save_unit(factory, side_id=side, fields=roster.UnitFields(
+        name="U-99", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
+    roster.assign_markers(factory, unit_id=unit, real=1, sector="Rockall")
+    engine.dispose()
+    return path
+
+
+def as_second_copy(document: dict[str, Any], imported: dict[str, Any]) -> dict[str, Any]:
+    """The document as a second copy of its campaign in a file reads once imported: the same,
+    but for the ids of its campaign and sides (services.identities), which must all be new."""
+    copy = json.loads(json.dumps(document))
+    for name in identities.IDENTIFIED:
+        old = [row["uid"] for row in copy["tables"][name]]
+        new = [row["uid"] for row in imported["tables"][name]]
+        assert len(set(new)) == len(old) and not set(new) & set(old), name
+        for row, uid in zip(copy["tables"][name], new, strict=True):
+            row["uid"] = uid
+    return copy
 
 
 def campaign_rows(factory: SessionFactory, campaign_id: int) -> dict[str, list[int]]:

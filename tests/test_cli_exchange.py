@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from campaign_files import (
     Outcome,
+    as_second_copy,
     full_sample_campaign,
     migrated_engine,
     run_main,
@@ -388,7 +389,8 @@ def test_import_under_a_new_name(made: Made, run: Run, campaign_file: Path, tmp_
     assert sorted(found) == ["Other", "River Plate again", SAMPLE_NAME]
     again = exchange.export_campaign(factory, campaign_id=found["River Plate again"])
     engine.dispose()
-    expected = json.loads(made.text)
+    # Beside the sample in the file, a second copy: a campaign of its own, with ids of its own.
+    expected = as_second_copy(json.loads(made.text), again)
     expected["tables"]["campaign"][0]["name"] = "River Plate again"
     assert exchange.dumps(again) == exchange.dumps(expected)
 

@@ -109,26 +109,30 @@ def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-# The columns that hold a JSON document (tests/test_damaged_files.py keeps this list in step
-# with the models: the text columns whose default is "{}" or "[]").
-JSON_COLUMNS = frozenset(
-    {
-        ("journalentry", "detail"),
-        ("minefield", "path"),
-        ("shipsnapshot", "counter"),
-        ("shipsnapshot", "criticals"),
-        ("unitcard", "abilities"),
-        ("unitcard", "attacks"),
-        ("wasunit", "attacks"),
-    }
-)
+# The columns that hold a JSON document, and the kind of document each holds (tests/
+# test_damaged_files.py keeps this in step with the models: the text columns whose default is
+# "{}", an object, or "[]", an array).
+JSON_COLUMNS = {
+    ("journalentry", "detail"): "object",
+    ("minefield", "path"): "array",
+    ("shipsnapshot", "counter"): "object",
+    ("shipsnapshot", "criticals"): "array",
+    ("unitcard", "abilities"): "array",
+    ("unitcard", "attacks"): "object",
+    ("wasunit", "attacks"): "object",
+}
 
 
 def _value_faults(table: str, column: str, declared: str) -> str | None:
-    """An SQL condition true for a value of the column tracker cannot have written."""
+    """An SQL condition true for a value of the column tracker cannot have written (None for
+    a declared type tracker does not use: tests/test_unreadable_values.py finds none)."""
     name, kind = f'"{column}"', declared.upper()
     if (table, column) in JSON_COLUMNS:
-        return f"typeof({name}) != 'text' OR NOT json_valid({name})"
+        # A document of another kind (a number, an array for an object) is no more readable
+        # than one cut short; json_type is asked only of a document that parses.
+        shape = JSON_COLUMNS[table, column]
+        return (f"CASE WHEN typeof({name}) = 'text' AND json_valid({name}) "
+                f"THEN json_type({name}) != '{shape}' ELSE 1 END")  # fmt: skip
     if kind.startswith(("INTEGER", "BOOLEAN")):
         return f"typeof({name}) NOT IN ('integer', 'null')"
     if kind.startswith("VARCHAR"):
@@ -164,17 +168,22 @@ def _check_values(conn: sqlite3.Connection) -> None:
             )
 
 
-# Files tracker closed cleanly, as it left them: (size, mtime, -wal size) per resolved path.
-# The full checks at open read the whole file (integrity_check and a pass over every value:
-# 0.9 s for 100,000 journal entries); a file just as tracker left it skips them.
+# Files tracker closed cleanly, as it left them: (size, mtime, -wal size, ctime, inode) per
+# resolved path. The full checks at open read the whole file (integrity_check and a pass over
+# every value: 0.9 s for 100,000 journal entries); a file just as tracker left it skips them.
 CHECKED_NAME = "checked.json"
 CHECKED_KEEP = 50
 
 
 def _mark(path: Path) -> list[int]:
+    """What tells a file tracker left from the same file changed since: its size and times, and
+    the inode (a file put in its place). The change time is in it because nobody can set it:
+    a program that puts the size and the modification time back (os.utime) moves it, and so
+    does any write."""
     stat = path.stat()
     wal = path.with_name(path.name + "-wal")
-    return [stat.st_size, stat.st_mtime_ns, wal.stat().st_size if wal.exists() else -1]
+    return [stat.st_size, stat.st_mtime_ns, wal.stat().st_size if wal.exists() else -1,
+            stat.st_ctime_ns, stat.st_ino]  # fmt: skip
 
 
 def _checked() -> dict[str, list[int]]:
@@ -328,14 +337,7 @@ def inspect_file(path: Path) -> str | None:
                     "choose another file with --db."
                 )
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        # SQLite's message can quote damaged bytes of the schema, which do not decode; the
-        # integrity check's runs over lines, under a "*** in database main ***" heading.
-        text = str(exc) if isinstance(exc, sqlite3.DatabaseError) else "unreadable schema"
-        reason = "; ".join(line for line in text.splitlines() if not line.startswith("***"))
-        raise DatabaseProblem(
-            f"{path} is damaged ({reason}): restore it from {paths.backups_dir(path)} "
-            "or choose another file with --db."
-        ) from exc
+        raise _damaged(path, exc) from exc
     if deep:
         _CHECKED_NOW[str(path.resolve())] = _mark(path)
     if revision is not None and revision not in known_revisions():
@@ -344,6 +346,31 @@ def inspect_file(path: Path) -> str | None:
             "upgrade tracker to open it; the file was left unchanged."
         )
     return revision
+
+
+def _damaged(path: Path, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> DatabaseProblem:
+    """What is said of a file that is damaged, in the words of the damage found."""
+    # SQLite's message can quote damaged bytes of the schema, which do not decode; the
+    # integrity check's runs over lines, under a "*** in database main ***" heading.
+    text = str(exc) if isinstance(exc, sqlite3.DatabaseError) else "unreadable schema"
+    reason = "; ".join(line for line in text.splitlines() if not line.startswith("***"))
+    return DatabaseProblem(
+        f"{path} is damaged ({reason}): restore it from {paths.backups_dir(path)} "
+        "or choose another file with --db."
+    )
+
+
+def unreadable_value(path: Path) -> DatabaseProblem | None:
+    """The value of the file tracker cannot read (of a wrong type, a time that is no time, JSON
+    that does not parse), said as a damaged file is, or None: the cause to name when a command
+    or the app failed on the file as it is now (changed by another program since it was
+    checked at open)."""
+    try:
+        with _read_only(path) as conn:
+            _check_values(conn)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        return _damaged(path, exc)
+    return None
 
 
 # The scenario a campaign is at: the one in play, else the first planned, else the last closed

@@ -21,6 +21,7 @@ from campaign_files import (
     PASSPHRASE,
     SHARED,
     Filled,
+    as_second_copy,
     campaign_rows,
     fill_every_table,
     full_sample_campaign,
@@ -38,6 +39,7 @@ from tracker.services import (
     exchange,
     fleet,
     history,
+    identities,
     mines,
     roster,
     scenarios,
@@ -375,8 +377,11 @@ def test_a_second_copy_under_another_name_is_independent(
     first_rows, second_rows = campaign_rows(factory, imported), campaign_rows(factory, second)
     for name in TABLES:
         assert name in SHARED or not set(first_rows[name]) & set(second_rows[name]), name
-    second_text = exchange.dumps(exchange.export_campaign(factory, campaign_id=second))
-    copy = json.loads(source.text)
+    second_document = exchange.export_campaign(factory, campaign_id=second)
+    second_text = exchange.dumps(second_document)
+    # A second copy beside the first is a campaign of its own: its campaign and sides have
+    # ids of their own (services.identities), and nothing else differs.
+    copy = as_second_copy(json.loads(source.text), second_document)
     copy["tables"]["campaign"][0]["name"] = "River Plate II"
     assert second_text == exchange.dumps(copy)
 
@@ -424,3 +429,28 @@ def test_an_import_under_a_bad_name_is_refused(
         lambda: exchange.import_campaign(factory, document=json.loads(source.text), name=name),
         "name",
     )
+
+
+def test_an_import_keeps_the_campaigns_and_sides_ids_unless_the_file_holds_them(
+    source: Source, factory: SessionFactory
+) -> None:
+    """A campaign exported, deleted and imported again is the same campaign (its backups are
+    found by its ids); a copy beside one still in the file is a campaign of its own."""
+
+    def uids(campaign_id: int) -> dict[str, list[str]]:
+        tables = exchange.export_campaign(factory, campaign_id=campaign_id)["tables"]
+        return {name: [row["uid"] for row in tables[name]] for name in identities.IDENTIFIED}
+
+    exported = {name: [row["uid"] for row in source.document["tables"][name]]
+                for name in identities.IDENTIFIED}  # fmt: skip
+    first = exchange.import_campaign(factory, document=json.loads(source.text))
+    assert uids(first) == exported
+    again = exchange.export_campaign(factory, campaign_id=first)
+    campaigns.delete_campaign(factory, campaign_id=first)
+    back = exchange.import_campaign(factory, document=json.loads(exchange.dumps(again)))
+    assert uids(back) == exported
+    second = exchange.import_campaign(factory, document=json.loads(source.text), name="Copy")
+    fresh, others = uids(second), uids(_other_id(factory))
+    for name in identities.IDENTIFIED:
+        assert len(set(fresh[name])) == len(exported[name])
+        assert not set(fresh[name]) & (set(exported[name]) | set(others[name])), name

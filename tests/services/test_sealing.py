@@ -9,11 +9,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from alembic import command
 from service_helpers import World
+from sqlalchemy import Engine
 
+from tracker import db
 from tracker.cli import open_database
-from tracker.db import SessionFactory, checkpoint, list_backups, make_engine, session_factory
-from tracker.services import backups, mines, roster, sealing
+from tracker.db import (
+    SessionFactory,
+    checkpoint,
+    inspect_file,
+    list_backups,
+    make_engine,
+    migrate,
+    restore_backup,
+    session_factory,
+)
+from tracker.services import backups, campaigns, mines, roster, scenarios, sealing
+from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 
 pytestmark = pytest.mark.sqlite_only("backups and the write-ahead log are SQLite files")
@@ -113,3 +126,63 @@ def test_a_backup_with_nothing_plain_in_it_is_left_as_it_was(
     _secrets(factory, world)
     result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.plain_backups == () and early.read_bytes() == before
+
+
+HIDDEN = ("plain:", "off the Thames estuary", "Wolfsburg", "Dogger K7")
+
+
+def _hidden_secrets(factory: SessionFactory, world: World) -> None:
+    """Red's markers and a secret minefield, none revealed: each word of HIDDEN is secret."""
+    unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
+        name="U-48", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
+    roster.assign_markers(factory, unit_id=unit, real=1, sector="E9")
+    mines.sow_minefield(
+        factory,
+        side_id=world.red_id,
+        laid_by="surface",
+        sector="Dogger K7",
+        layer_name="Wolfsburg",
+        secret=True,
+        notes="off the Thames estuary",
+    )
+
+
+def _plain_left(path: Path) -> list[str]:
+    """What of Red's plain secrets a file still holds, in any byte."""
+    data = path.read_bytes()
+    return [word for word in HIDDEN if word.encode() in data]
+
+
+def test_a_backup_taken_before_the_side_was_renamed_is_sealed_and_restores_locked(
+    factory: SessionFactory, world: World, db_path: Path
+) -> None:
+    """The side's copy in a backup is found by its id, not by its name, which changed since."""
+    _hidden_secrets(factory, world)
+    scenarios.start_scenario(factory, scenario_id=world.scenario_id)
+    taken = scenarios.close_scenario(factory, scenario_id=world.scenario_id).backup
+    assert taken is not None and _plain_left(taken)
+    campaigns.update_side(factory, side_id=world.red_id, name="Kriegsmarine", nation="Germany")
+    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    assert result.plain_backups == ()
+    assert _plain_left(taken) == []
+    restore_backup(taken, db_path)
+    with pytest.raises(InvalidInput, match="locked"):  # restored, the side is locked as it was
+        roster.roster(factory, side_id=world.red_id, owner=True)
+    view = roster.roster(factory, side_id=world.red_id, owner=True, passphrase=PASS)
+    assert view.side_name == "Red" and sorted(m.real for m in view.markers) == [False, True]
+
+
+def test_a_backup_taken_before_the_ids_were_kept_is_sealed_too(
+    factory: SessionFactory, world: World, db_path: Path, engine: Engine
+) -> None:
+    """A backup at schema 0011 (no ids in it) holds the side under the id the upgrade gave it."""
+    _hidden_secrets(factory, world)
+    command.downgrade(db._alembic_config(engine), "0011")
+    old = backups.back_up(factory, reason="closed-scenario-1").path
+    upgrade = migrate(engine)  # the file's own backup before the upgrade: schema 0011 as well
+    assert old is not None and upgrade is not None
+    assert all(_plain_left(path) and inspect_file(path) == "0011" for path in (old, upgrade))
+    campaigns.update_side(factory, side_id=world.red_id, name="Kriegsmarine", nation="Germany")
+    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    assert result.plain_backups == ()
+    assert _plain_left(old) == [] and _plain_left(upgrade) == []

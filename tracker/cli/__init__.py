@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--umpire",
         action="store_true",
-        help="open read-only for a public screen: nothing can be written, no secret is shown",
+        help="open read-only for a public screen: nothing can be written, no secret is shown "
+        "(every command shows what the opponent may see, and refuses an option that shows more)",
     )
     parser.add_argument("--version", action="version", version=f"tracker {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -75,6 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
         print(f"tracker: {args.command} writes to the database; run it without --umpire",
               file=sys.stderr)  # fmt: skip
+        return EXIT_BAD_FILE
+    from tracker.cli.viewers import umpire_refusal
+
+    widened = umpire_refusal(args)
+    if widened is not None:
+        print(f"tracker: {args.command}: {widened}; run it without --umpire", file=sys.stderr)
         return EXIT_BAD_FILE
     if not args.umpire and not paths.is_url(target):
         from pathlib import Path
@@ -139,6 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         engine.dispose()
         print(f"tracker: {'; '.join(exc.errors.values())}", file=sys.stderr)
         return EXIT_BAD_FILE
+    except Exception:
+        engine.dispose()
+        unreadable = unreadable_value(target)
+        if unreadable is None:
+            raise
+        print(f"tracker: {unreadable}", file=sys.stderr)
+        return EXIT_BAD_FILE
 
     from tracker.app import TrackerApp
 
@@ -148,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.run()
     engine.dispose()
     if app.crash is not None:
-        return crashed(app.crash, app.crash_path)
+        return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
     return 0
 
@@ -207,17 +221,40 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
         print(f"tracker: {app.failure}", file=sys.stderr)
         return EXIT_BAD_FILE
     if app.crash is not None:
-        return crashed(app.crash, app.crash_path)
+        return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
     return 0
 
 
-def crashed(error: BaseException, path: Path | None) -> int:
-    """Say on stderr where the crash's log is; the exit status of a crash."""
+def crashed(error: BaseException, path: Path | None, target: str | None = None) -> int:
+    """Say on stderr where the crash's log is; the exit status of a crash. Unless the campaign
+    file at target holds a value tracker cannot read (another program wrote it while tracker
+    ran, after the check at open): that is no crash, but the file refused as at open."""
+    unreadable = unreadable_value(target) if target is not None else None
+    if unreadable is not None:
+        print(f"tracker: {unreadable}", file=sys.stderr)
+        return EXIT_BAD_FILE
     from tracker import crash_log
 
     print(crash_log.say(error, path), file=sys.stderr)
     return EXIT_CRASH
+
+
+def unreadable_value(target: str) -> str | None:
+    """What the campaign file at target holds that tracker cannot read, or None (also for a
+    database that is no file: its server keeps each column's type)."""
+    if paths.is_url(target):
+        from tracker.db import sqlite_path
+
+        path = sqlite_path(target)
+    else:
+        path = Path(target).expanduser()
+    if path is None or not path.is_file():
+        return None
+    from tracker.campaign_file import unreadable_value as problem_of
+
+    problem = problem_of(path)
+    return None if problem is None else str(problem)
 
 
 def left_as_is(target: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tracker.cli.printing import add_force, not_forced
-from tracker.cli.viewers import add_for_argument
+from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> None:
     add_force(export)
     add_for_argument(
         export,
-        "owner: the whole campaign, secret notes sealed as stored (default); opponent or "
+        "owner: the whole campaign, secret notes sealed as stored (the default); opponent or "
         "umpire: a view to read, with every secret not yet revealed left out",
     )
     export.set_defaults(handler=run_export, needs_file=True, on_the_file=export_from_file)
@@ -90,7 +90,7 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
     def document() -> bytes:
         return documents.dumps(exchange.export_campaign(
-            factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
+            factory, campaign_id=campaign_id, viewer=Viewer(viewer_of(args))))  # fmt: skip
 
     return write_file(args, target, args.to, document)
 
@@ -148,10 +148,10 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         if not rows.get("campaign"):
             raise _Changed
         made = documents.document_of(rows, plan, schema)
-        if args.viewer != "owner":
+        if viewer_of(args) != "owner":
             from tracker.services.exchange import view_of
 
-            made = view_of(made, args.viewer)
+            made = view_of(made, viewer_of(args))
         return documents.dumps(made)
 
     try:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.viewers import add_for_argument
+from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:
     from tracker.safe_output import ExistingFile
@@ -42,8 +42,8 @@ def add_parser(sub: Any) -> None:
     add_force(parser)
     add_for_argument(
         parser,
-        "who the sheet is for: the opponent's and the umpire's hide a minelayer's mines "
-        "(default: owner)",
+        "who the sheet is for: the owner's (the default) shows a minelayer's mines, the "
+        "opponent's and the umpire's hide them",
     )
     parser.set_defaults(handler=run, needs_file=True)
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         squadron_id = printing.find_squadron(factory, args.squadron)
         written = printing.write_sheet(
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
-            replace=args.force, new_only=args.umpire, viewer=Viewer(args.viewer),
+            replace=args.force, new_only=args.umpire, viewer=Viewer(viewer_of(args)),
         )  # fmt: skip
     except (InvalidInput, DatabaseUnavailable) as exc:
         print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)

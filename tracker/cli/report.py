@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.cli.data import _campaign_id, _fail
 from tracker.cli.printing import add_force, not_forced
+from tracker.cli.viewers import WIDENS
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -31,12 +32,16 @@ def add_parser(sub: Any) -> None:
     output.add_argument("--markdown", metavar="FILE", help="a Markdown version")
     parser.add_argument("--side", metavar="NAME",
                         help="the report for this side: its own secrets shown (its passphrase is "
-                        "asked for when it has one); default: for everyone, only what is "
-                        "revealed")  # fmt: skip
+                        "asked for when it has one; refused under --umpire); default: for "
+                        "everyone, only what is revealed")  # fmt: skip
     parser.add_argument("--paper", choices=("a4", "letter"), default="a4", type=str.lower,
                         help="page size of the HTML page (default: a4)")  # fmt: skip
     add_force(parser)
-    parser.set_defaults(handler=run, needs_file=True)
+    parser.set_defaults(handler=run, needs_file=True, **{WIDENS: _own_side})
+
+
+def _own_side(args: argparse.Namespace) -> str | None:
+    return "--side shows that side's secrets" if args.side is not None else None
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:

@@ -9,6 +9,7 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, one_of
+from tracker.models.identity import new_uid
 from tracker.models.kinds import (
     AircraftMission,
     HalfStrengthScope,
@@ -113,6 +114,8 @@ class CampaignBase(Model):
 class Campaign(CampaignBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
+    # Its identity in every copy of the file (models.identity), whatever its name or number.
+    uid: str = Field(default_factory=new_uid, max_length=36, index=True, unique=True)
 
 
 class CampaignRead(CampaignBase):
@@ -187,6 +190,8 @@ class Side(SideBase, Versioned, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    # Its identity in every copy of the file (models.identity), whatever its name or number.
+    uid: str = Field(default_factory=new_uid, max_length=36, index=True, unique=True)
 
 
 class SideCreate(SideBase):

@@ -805,7 +805,7 @@ class RecordSheetScreen(TrackerScreen):
                 printing.write_sheet,
                 self.factory, squadron_id=self.squadron_id, path=target(values),
                 fmt=values["fmt"], paper=values["paper"], replace=replace,
-                new_only=self.read_only,
+                new_only=self.read_only, viewer=Viewer.UMPIRE if self.read_only else Viewer.OWNER,
             )  # fmt: skip
             # A file that exists is replaced only once the player says yes.
             return call.turning(ExistingFile, lambda exc: replace_first(

@@ -5,7 +5,9 @@ The document holds every row of every table that belongs to the campaign, the jo
 campaign's own rule tables included, with secret notes exactly as stored (still encrypted). Row
 ids are renumbered 1, 2, 3 ... per table in the order of the file, and every reference follows
 them, so a campaign exported, imported and exported again gives the same document. Importing
-gives every row a new id in the target file and never merges into a campaign of the same name.
+gives every row a new id in the target file and never merges into a campaign of the same name;
+the campaign and its sides keep their identity unless the file holds it already
+(services.identities).
 
 A document names the schema revision it was written at. One of an earlier revision is read
 against that revision's tables, written into a scratch SQLite database made at that revision,
@@ -59,7 +61,7 @@ from tracker.db import (
 )
 from tracker.models import TABLES, Campaign
 from tracker.models.fields import words_of
-from tracker.services import visibility
+from tracker.services import identities, visibility
 from tracker.services.documents import (
     FORMAT,
     JSON_COLUMNS,
@@ -1168,6 +1170,7 @@ def _write(
     # A library entry the file already has (same name and nation) stays as it is there.
     tables = {**tables, **{name: _new_to_library(conn, name, tables.get(name, []))
                            for name in LIBRARY}}  # fmt: skip
+    tables = identities.as_imported(conn, tables)
     order = _import_order()
     ids: Ids = {}
     for table in order:

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from tracker.db import SessionFactory, read_scope, session_scope
+from tracker.db import SessionFactory, checkpoint, read_scope, session_scope
 from tracker.models import (
     Battery,
     Campaign,
@@ -31,7 +31,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.kinds import JournalKind
-from tracker.services import journal, losses, visibility
+from tracker.services import journal, losses, sealing, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -75,6 +75,7 @@ class HistoryResult:
     reverted_id: int
     summary: str
     ship_ids: tuple[int, ...]
+    sealed_again: bool = False  # an undone reveal: its secrets sealed again in the journal
 
 
 def _changes(entry: JournalEntry) -> list[dict[str, Any]]:
@@ -168,6 +169,8 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
 
 def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> HistoryResult:
     _write_back(session, entry, "before")
+    # An undone reveal hides the secret again, in the journal too (not to be redone).
+    sealed = kind == UNDO and sealing.seal_undone_reveal(session, entry)
     flipped = {"before": "after", "after": "before"}
     inverse = tuple(
         journal.RowChange(
@@ -180,17 +183,17 @@ def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> Histor
     verb = "Undid" if kind == UNDO else "Redid"
     # A redo does the player's change again, and keeps what it kept: who was lost with a ship.
     lost = json.loads(root.detail).get(losses.LOST) if kind == REDO else None
+    facts = {**({losses.LOST: lost} if lost else {}), **({"sealed_again": True} if sealed else {})}
     new = journal.append(
         session, campaign_id=entry.campaign_id, kind=kind, ship_id=entry.ship_id,
         side_id=entry.side_id, summary=f"{verb} #{root.id}: {root.summary}", changes=inverse,
-        reverts_id=entry.id, facts={losses.LOST: lost} if lost else None,
+        reverts_id=entry.id, facts=facts or None,
     )  # fmt: skip
     entry.reverted_by_id = new.id
     session.add(entry)
     ships = tuple(sorted({c["id"] for c in _changes(entry) if c["table"] == "ship"}))
-    return HistoryResult(
-        entry_id=new.id or 0, reverted_id=entry.id or 0, summary=new.summary, ship_ids=ships
-    )
+    return HistoryResult(entry_id=new.id or 0, reverted_id=entry.id or 0, summary=new.summary,
+                         ship_ids=ships, sealed_again=sealed)  # fmt: skip
 
 
 def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
@@ -226,7 +229,10 @@ def undo_entry(factory: SessionFactory, *, entry_id: int) -> HistoryResult:
                 {"journal": f"#{entry.id} cannot be undone: the later #{later.id} "
                  f"({later.summary}) depends on it; undo that first"}
             )  # fmt: skip
-        return _reverse(session, entry, UNDO)
+        result = _reverse(session, entry, UNDO)
+    if result.sealed_again:  # the revealed words' old pages must not linger beside the file
+        checkpoint(factory)
+    return result
 
 
 def _newest(campaign_id: int, *conditions: Any) -> Any:
@@ -298,6 +304,9 @@ def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
         ).first()
         if undo is None:
             raise InvalidInput({"journal": "nothing to redo"})
+        if json.loads(undo.detail).get("sealed_again"):
+            raise InvalidInput({"journal": f"{undo.summary}: a reveal undone is not redone; "
+                                "its owner reveals it again"})  # fmt: skip
         return _reverse(session, undo, REDO)
 
 

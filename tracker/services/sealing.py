@@ -8,6 +8,7 @@ can delete it.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
@@ -23,11 +26,10 @@ from tracker.db import (
     SessionFactory,
     list_backups,
     make_engine,
-    session_factory,
     session_scope,
 )
-from tracker.models import JournalEntry, Minefield, Side, SideSecret, SubMarker
-from tracker.services import secrets, visibility
+from tracker.models import Campaign, JournalEntry, Side, SideSecret
+from tracker.services import identities, secrets, visibility
 from tracker.services.backups import campaign_file
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
@@ -46,27 +48,57 @@ class Sealed:
 
 def reseal_side(session: Session, side_id: int, old_key: bytes | None, new_key: bytes) -> None:
     """Seal every secret of a side again under a new key, in this session's database."""
-    for marker in session.exec(select(SubMarker).where(SubMarker.side_id == side_id)).all():
-        marker.secret = secrets.seal_note(secrets.open_note(marker.secret, old_key), new_key)
-    secret_fields = select(Minefield).where(
-        Minefield.side_id == side_id, col(Minefield.secret).is_(True)
-    )
-    for field in session.exec(secret_fields).all():
-        field.sealed = secrets.seal_note(secrets.open_note(field.sealed, old_key), new_key)
+    reseal_rows(session.connection(), side_id, old_key, new_key)
+
+
+# Where a side's sealed notes are kept: (table, column) of its rows that carry one.
+_NOTES = (("submarker", "secret"), ("minefield", "sealed"))
+
+
+def reseal_rows(conn: Connection, side_id: int, old_key: bytes | None, new_key: bytes) -> None:
+    """Seal every secret of a side again under a new key, in the database behind conn: the
+    campaign file, or a backup of it at any schema revision (its own tables are read)."""
+    tables = set(inspect(conn).get_table_names())
+    for table, column in _NOTES:
+        if table not in tables:
+            continue  # a backup older than the table: nothing of it to seal
+        # A row changed here is a change another player's open form must not overwrite.
+        bump = ", version = version + 1" if _has_version(conn, table) else ""
+        stored = conn.execute(text(f"SELECT id, {column} FROM {table} "
+                                   f"WHERE side_id = :side AND {column} != ''"),
+                              {"side": side_id}).all()  # fmt: skip
+        for row_id, note in stored:
+            sealed = secrets.seal_note(secrets.open_note(note, old_key), new_key)
+            conn.execute(text(f"UPDATE {table} SET {column} = :note{bump} WHERE id = :id"),
+                         {"note": sealed, "id": row_id})  # fmt: skip
     # Only entries that keep a note: every other entry of the side stays as written.
-    entries = select(JournalEntry).where(
-        JournalEntry.side_id == side_id,
-        col(JournalEntry.detail).contains(secrets.PLAIN)
-        | col(JournalEntry.detail).contains(secrets.SEALED),
-    )
-    for entry in session.exec(entries).all():
-        entry.detail = visibility.reseal_detail(entry.detail, old_key, new_key)
+    entries = conn.execute(
+        text("SELECT id, detail FROM journalentry WHERE side_id = :side "
+             "AND (detail LIKE :plain OR detail LIKE :sealed)"),
+        {"side": side_id, "plain": f"%{secrets.PLAIN}%", "sealed": f"%{secrets.SEALED}%"},
+    ).all()  # fmt: skip
+    for entry_id, detail in entries:
+        conn.execute(text("UPDATE journalentry SET detail = :detail WHERE id = :id"),
+                     {"detail": visibility.reseal_detail(detail, old_key, new_key),
+                      "id": entry_id})  # fmt: skip
 
 
-def _reseal_backup(
-    path: Path, side_id: int, side_name: str, verifier: SideSecret, old_passphrase: str | None,
-    new_key: bytes,
-) -> bool:  # fmt: skip
+def _has_version(conn: Connection, table: str) -> bool:
+    return any(column["name"] == "version" for column in inspect(conn).get_columns(table))
+
+
+@dataclass(frozen=True)
+class _Sealing:
+    """What every backup is sealed by: the side's ids, its passphrase now and the one before."""
+
+    campaign_uid: str
+    side_uid: str
+    verifier: SideSecret
+    old_passphrase: str | None
+    key: bytes
+
+
+def _reseal_backup(path: Path, sealing: _Sealing) -> bool:
     """Seal one backup's copy of the side under the new key; False when it cannot be done."""
     try:
         if secrets.PLAIN.encode() not in path.read_bytes():
@@ -78,27 +110,15 @@ def _reseal_backup(
         return False
     engine = make_engine(str(path))
     try:
-        factory = session_factory(engine)
-        with session_scope(factory) as session:
-            side = session.get(Side, side_id)
-            if side is None or side.name != side_name:
+        with engine.begin() as conn:
+            side_id = identities.side_in(conn, campaign_uid=sealing.campaign_uid,
+                                         side_uid=sealing.side_uid)  # fmt: skip
+            if side_id is None:
                 return True  # this backup does not hold the side: nothing of it to seal
-            held = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
-            old_key = None
-            if held is not None:
-                if held.salt == verifier.salt:
-                    return True  # sealed already under this passphrase
-                try:
-                    old_key = secrets.check_passphrase(old_passphrase or "", held.salt,
-                                                       held.verifier)  # fmt: skip
-                except InvalidInput:
-                    return True  # sealed under an older passphrase: nothing plain in it
-            reseal_side(session, side_id, old_key, new_key)
-            held = held or SideSecret(side_id=side_id, salt=verifier.salt, verifier="")
-            held.salt, held.verifier = verifier.salt, verifier.verifier
-            session.add(held)
-        with engine.connect() as conn:
-            raw: Any = conn.connection.driver_connection
+            if not _reseal_held(conn, side_id, sealing):
+                return True  # sealed already, under this passphrase or an older one
+        with engine.connect() as raw_conn:
+            raw: Any = raw_conn.connection.driver_connection
             raw.execute("VACUUM")  # the freed pages of the plain notes, gone from the file
             # Back to one file, as a backup is kept: the log folded in and removed.
             raw.execute("PRAGMA journal_mode=DELETE")
@@ -110,6 +130,7 @@ def _reseal_backup(
         SQLAlchemyError,
         sqlite3.Error,
         OSError,
+        ValueError,  # a campaign's time that is no time: the backup is damaged
     ) as exc:
         log.warning("could not seal the notes in backup %s: %s", path, exc)
         return False
@@ -117,11 +138,38 @@ def _reseal_backup(
         engine.dispose()
 
 
+def _reseal_held(conn: Connection, side_id: int, sealing: _Sealing) -> bool:
+    """Seal the side's rows of a backup under the new key, with its passphrase check; False
+    when they are sealed already (under this passphrase, or an older one not given)."""
+    held = conn.execute(text("SELECT salt, verifier FROM sidesecret WHERE side_id = :side"),
+                        {"side": side_id}).first()  # fmt: skip
+    old_key = None
+    if held is not None:
+        if held[0] == sealing.verifier.salt:
+            return False
+        try:
+            old_key = secrets.check_passphrase(sealing.old_passphrase or "", held[0], held[1])
+        except InvalidInput:
+            return False  # sealed under an older passphrase: nothing plain in it
+    reseal_rows(conn, side_id, old_key, sealing.key)
+    values = {"side": side_id, "salt": sealing.verifier.salt,
+              "verifier": sealing.verifier.verifier}  # fmt: skip
+    if held is None:
+        conn.execute(text("INSERT INTO sidesecret (side_id, salt, verifier) "
+                          "VALUES (:side, :salt, :verifier)"), values)  # fmt: skip
+    else:
+        conn.execute(text("UPDATE sidesecret SET salt = :salt, verifier = :verifier "
+                          "WHERE side_id = :side"), values)  # fmt: skip
+    return True
+
+
 def reseal_backups(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None
 ) -> tuple[Path, ...]:
     """Seal the side's secrets in every backup of the campaign file under its passphrase now
-    set; the backups that could not be rewritten (they may still hold plain notes)."""
+    set, each backup's copy of the side found by the campaign's and the side's ids (never by a
+    name or a row number, which may differ there); the backups that could not be rewritten
+    (they may still hold plain notes)."""
     path = campaign_file(factory)
     if path is None:
         return ()
@@ -131,14 +179,51 @@ def reseal_backups(
         if side is None or verifier is None:
             return ()
         session.expunge(verifier)
-        side_name = side.name
+        campaign = session.get(Campaign, side.campaign_id)
+        assert campaign is not None  # a side's campaign: a foreign key
+        side_uid, campaign_uid = side.uid, campaign.uid
     key = secrets.check_passphrase(passphrase, verifier.salt, verifier.verifier)
-    failed = [
-        backup.path
-        for backup in list_backups(path)
-        if not _reseal_backup(backup.path, side_id, side_name, verifier, old_passphrase, key)
-    ]
-    return tuple(failed)
+    sealing = _Sealing(campaign_uid, side_uid, verifier, old_passphrase, key)
+    return tuple(backup.path for backup in list_backups(path)
+                 if not _reseal_backup(backup.path, sealing))  # fmt: skip
+
+
+def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
+    """An entry undone that revealed a secret (visibility.reveals): it, and every later entry
+    about the rows it revealed, sealed again as the rows are: their wording replaced by the
+    secret one, the values of their secret columns and their dice left out (docs/RULES.md
+    §Secrets). False when it revealed nothing.
+
+    Nothing of what the reveal made public is kept to put back: it is redone by revealing
+    again, with the owner's passphrase (history.redo_last says so)."""
+    rows = {(change["table"], change["id"]) for change in _changes_of(entry)
+            if visibility.reveals(change["table"], change.get("before") or {},
+                                  change.get("after") or {})}  # fmt: skip
+    if not rows:
+        return False
+    later = session.exec(select(JournalEntry).where(
+        JournalEntry.campaign_id == entry.campaign_id, col(JournalEntry.id) > (entry.id or 0)
+    )).all()  # fmt: skip
+    for written in (entry, *later):
+        touched = [(change["table"], change["id"]) for change in _changes_of(written)
+                   if (change["table"], change["id"]) in rows]  # fmt: skip
+        if not touched:
+            continue
+        side = session.get(Side, written.side_id) if written.side_id else None
+        table, row_id = touched[0]
+        words = f"{side.name + ': ' if side else ''}{visibility.SECRET_AGAIN[table]} #{row_id} " \
+            "(its reveal undone: secret again)"  # fmt: skip
+        # An undo or redo of a later change keeps its own words before the row's.
+        verb = written.summary.split(": ", 1)[0] + ": " if written.reverts_id else ""
+        written.summary = verb + words
+        written.detail = json.dumps(visibility.sealed_again(json.loads(written.detail)),
+                                    sort_keys=True)  # fmt: skip
+        session.add(written)
+    return True
+
+
+def _changes_of(entry: JournalEntry) -> list[dict[str, Any]]:
+    return list(json.loads(entry.detail).get("changes") or [])
 
 
 def delete_backups(factory: SessionFactory, *, paths: Sequence[Path]) -> int:

@@ -9,7 +9,7 @@ nor secret is hidden: a field added later stays secret until someone says otherw
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
@@ -82,6 +82,25 @@ PUBLIC: dict[str, frozenset[str]] = {
                                "ship_id", "kind", "summary", "detail", "undoable", "reverts_id",
                                "reverted_by_id"}),
 }  # fmt: skip
+
+
+# What makes a row of a secret table public, once it is revealed: its column, and the values
+# that mean revealed. An undo that hides such a row again seals what the reveal wrote
+# (services.sealing.seal_undone_reveal).
+REVEALED_WHEN: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "submarker": ("state", lambda state: state == MarkerState.REVEALED),
+    "minefield": ("secret", lambda secret: not secret),
+}
+# How the journal names a row whose reveal was undone, in place of what the reveal said.
+SECRET_AGAIN = {"submarker": "marker", "minefield": "secret minefield"}
+
+
+def reveals(table: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether a change of a row (before and after) reveals it: a secret made public."""
+    column, shows = REVEALED_WHEN.get(table, ("", bool))
+    if column not in before or column not in after:
+        return False
+    return not shows(before[column]) and shows(after[column])
 
 
 def may_see(viewer: Viewer, *, own: bool, revealed: bool) -> bool:
@@ -165,7 +184,10 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
     for marker in tables.get("submarker", []):
         states.setdefault(marker["unit_id"], set()).add(marker["state"])
     revealed: dict[str, Any] = {
-        "submarker": lambda row: row["state"] == MarkerState.REVEALED,
+        name: lambda row, column=column, shows=shows: shows(row[column])
+        for name, (column, shows) in REVEALED_WHEN.items()
+    }
+    revealed |= {
         "wasunit": lambda row: (
             not concealed_unit(
                 row["unit_type"],
@@ -173,7 +195,7 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
                 destroyed=row["damage"] >= row["hull_points"],
             )
         ),
-        "minefield": lambda row: not row["secret"],
+        # A ship without torpedo factors has no mines to hide (its mines_loaded is 0).
         "ship": lambda row: not row["torpedo_factors"],
         "journalentry": lambda row: True,
     }
@@ -186,6 +208,22 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
         row["detail"] = entry_as_seen(row["detail"], viewer=viewer, own=False)
     # The passphrase check is of no use to another player, and only helps guess at it.
     tables["sidesecret"] = []
+
+
+def sealed_again(data: dict[str, Any]) -> dict[str, Any]:
+    """An entry's detail once the reveal it followed is undone: every value of a secret column
+    in its changes left out (a value sealed as the row keeps it stays), and its dice and free
+    before and after with them."""
+    for change in data.get("changes") or []:
+        table = change.get("table", "")
+        if table not in SECRET:
+            continue
+        public = PUBLIC.get(table, frozenset())
+        for side in ("before", "after"):
+            change[side] = {column: value if column in public or _is_note(value)
+                            else placeholder(table, column)
+                            for column, value in (change.get(side) or {}).items()}  # fmt: skip
+    return data | {"before": None, "after": None, "dice": None}
 
 
 def reseal_detail(detail: str, old_key: bytes | None, new_key: bytes) -> str:
