@@ -205,7 +205,7 @@ def test_every_figure_of_the_after_action_reports_is_the_journals(
     dice = json.loads(mine_entry.detail)["dice"]
     assert third.mines == (
         reports.MineStruck(ship="Ajax", side="Blue", turn=1,
-                           dice=f"d6 {dice['d6']} {dice['drm']:+d} = {dice['modified']}",
+                           dice=f"roll {dice['d6']} {dice['drm']:+d} = {dice['modified']}",
                            effects="fuel-2", fuel_lost=2),
     )  # fmt: skip
     assert (third.ships[0].mines_struck, third.ships[0].fuel_lost) == (1, 2)

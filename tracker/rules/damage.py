@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tracker.rules.dice import roll_text
 from tracker.rules.smr import at_or_below_third
 
 
@@ -59,3 +60,12 @@ def consequences(ship: str, change: TrackChange) -> list[str]:
     if change.overflow:
         notes.append(f"{ship}: {change.overflow} {change.name} beyond zero not applied")
     return notes
+
+
+def critical_text(kind: str, effect: str, roll: int | None, turn: int | None) -> str:
+    """A critical in words, as the sheet and the story print it:
+    `structural: Engine room hit (roll 5, turn 1)`."""
+    when = [roll_text(roll)] if roll is not None else []
+    if turn is not None:
+        when.append(f"turn {turn}")
+    return f"{kind}: {effect}" + (f" ({', '.join(when)})" if when else "")

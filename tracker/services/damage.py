@@ -22,6 +22,7 @@ from tracker.models.fields import read
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import smr
+from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import rank_names
 from tracker.services import fleet, journal, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row
@@ -312,7 +313,7 @@ def _apply(
                                          {"status": "active"}))  # fmt: skip
         label = f"{critical.kind} critical"
         if critical.roll is not None:
-            label += f" ({critical.roll})"
+            label += f" ({roll_text(critical.roll)})"
             dice.append({"die": "critical", "kind": critical.kind, "roll": critical.roll})
         applied.append(f"{label}: {effect}")
     active = _active_criticals(session, request.ship_id) if request.fixes else []

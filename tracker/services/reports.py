@@ -33,6 +33,7 @@ from tracker.models import (
 )
 from tracker.models.kinds import JournalKind, RepairStatus, ScenarioStatus, SnapshotPhase
 from tracker.rules import smr
+from tracker.rules.damage import critical_text
 from tracker.services import history, secrets, visibility
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
@@ -305,10 +306,7 @@ def _rose(change: dict[str, Any], column: str) -> int:
 
 
 def _critical_words(critical: Critical) -> str:
-    when = [f"d{critical.roll}"] if critical.roll is not None else []
-    if critical.turn is not None:
-        when.append(f"turn {critical.turn}")
-    return f"{critical.kind}: {critical.effect}" + (f" ({', '.join(when)})" if when else "")
+    return critical_text(critical.kind, critical.effect, critical.roll, critical.turn)
 
 
 @dataclass
