@@ -325,7 +325,7 @@ def test_a_roll_takes_the_covering_row_and_applies_its_stat(
     assert (ship.speed_kn, ship.fire_markers) == (speed, fire)
     [crit] = rows_of_ship(factory, Critical, exeter)
     assert (crit.effect, crit.roll, crit.status) == (effect, roll, "active")
-    assert result.criticals == (f"structural critical ({roll}): {effect}",)
+    assert result.criticals == (f"structural critical (roll {roll}): {effect}",)
     assert result.dice == ({"die": "critical", "kind": "structural", "roll": roll},)
     assert new.detail["dice"] == {"criticals": [dict(result.dice[0])]}
     ship_change = new.detail["changes"][0]

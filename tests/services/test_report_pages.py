@@ -26,7 +26,15 @@ from test_reports import (
 
 from tracker.cli import main
 from tracker.db import SessionFactory
-from tracker.services import campaigns, fleet, report_pages, reports, roster, scenarios
+from tracker.services import (
+    campaigns,
+    fleet,
+    report_pages,
+    reports,
+    roster,
+    scenarios,
+    story_plots,
+)
 from tracker.services.fleet import ShipFields
 
 PAGE_SIZES = {"a4": "(A4)", "letter": "(letter)"}
@@ -132,7 +140,7 @@ def test_no_service_record_or_plot_is_split(rendered: Rendered) -> None:
         block = holding[0].split(f"{ship} CA ·", 1)[1]
         assert len(re.findall(r"^\s*\d\. ", block, re.M)) >= fought
     # A plot: its title and its legend on the same page (two plots may stand side by side).
-    names = {"Blue, all its ships taking part", "Red, all its ships taking part", "Ajax",
+    names = {"Blue, all its ships", "Red, all its ships", "Ajax",
              "Exeter", "Graf Spee"}  # fmt: skip
     titles_seen = []
     for text in summary:
@@ -246,3 +254,46 @@ def test_the_report_is_the_same_data_the_service_gives(
         assert f"{record.points} points (crew {record.crew_percent:+d}%)" in page
     for tally in story.sides:
         assert f"<b>{tally.ships_lost} ship{'s' * (tally.ships_lost != 1)}</b>" in page, tally
+
+
+# --- the plots say what they show ----------------------------------------------------------------
+
+
+def _css(svg: str, selector: str) -> dict[str, str]:
+    """What the SVG's own rules for `selector` (its chart id before it) declare, later rules
+    over earlier ones, as a browser reads them."""
+    rules = re.findall(r"#chart-[0-9a-f-]+ " + re.escape(selector) + r"(?:,[^{]*)?\{([^}]*)\}", svg)
+    assert rules, selector
+    return {key: value for rule in rules for key, value in
+            (item.split(":", 1) for item in rule.split(";"))}  # fmt: skip
+
+
+def test_the_plots_say_what_they_show(factory: SessionFactory, world: World) -> None:
+    """Each plot says what its axis codes mean, draws the 1/3 line of each track (a third of the
+    full tracks: at or below, a morale test, SMR2 §2), keeps its grid solid and faint where every
+    line is coloured or dashed apart, and a side's plot says how its ships are counted."""
+    play_campaign(factory, world)
+    story = reports.campaign_report(factory, campaign_id=world.campaign_id)
+    page = report_pages.campaign_html(story)
+    plots = re.findall(r'<div class="plot">.*?</div>', page, flags=re.S)
+    assert len(plots) == len(story.side_series) + len(story.ship_series) == 5
+    for plot in plots:
+        svg = plot[plot.index("<svg") : plot.index("</svg>")]
+        assert f'class="title">{story_plots.AXIS}' in svg
+        grid = _css(svg, ".axis .guide.line")
+        lines = [(_css(svg, f".color-{n}")["stroke"], _css(svg, f".series.serie-{n}")
+                  ["stroke-dasharray"]) for n in range(4)]  # fmt: skip
+        assert grid["stroke-dasharray"] == "none" and _css(svg, ".axis .major.guide.line") == grid
+        assert grid["stroke"] not in {colour for colour, _ in lines}
+        assert len(set(lines)) == 4  # Structure, Flotation and their 1/3 lines, each its own
+        assert all(f"</svg> {name}</span>" in plot for name, *_ in story_plots.LINES)
+    for series in story.side_series:
+        assert "a ship sunk counts 0" in series.note and report_pages._e(series.note) in page
+    markdown = report_pages.campaign_markdown(story)
+    records = {record.name: record for record in story.records}
+    for series in story.ship_series:
+        record = records[series.name]
+        thirds = [story_plots.third_text(m) for m in (record.structure_max, record.flotation_max)]
+        for track, third in zip(("Structure", "Flotation"), thirds, strict=True):
+            assert f"| 1/3 {track} | {' | '.join([third] * len(series.labels))} |" in markdown
+    assert story_plots.AXIS in markdown and story_plots.THIRD in markdown

@@ -181,7 +181,9 @@ def test_every_figure_of_the_after_action_reports_is_the_journals(
     with session_scope(factory) as session:
         crits = session.exec(select(Critical).where(Critical.ship_id == played.ships["Ajax"])).all()
     assert [c.effect for c in crits] == ["Boiler room"]
-    assert ajax.criticals == (f"structural: Boiler room (turn {crits[0].turn})",)
+    assert ajax.criticals == (
+        reports.CriticalInForce(f"structural: Boiler room (turn {crits[0].turn})", False, False),
+    )  # fmt: skip
     assert (exeter.criticals, spee.criticals) == ((), ())
     # Fire markers placed, from the journal's before and after (the close cleared them).
     assert (ajax.fire_markers, spee.fire_markers, exeter.fire_markers) == (2, 1, 0)
@@ -197,15 +199,19 @@ def test_every_figure_of_the_after_action_reports_is_the_journals(
                               turn=condition[0].turn),
     )  # fmt: skip
     assert first.commanders_lost == third.commanders_lost == ()
-    # Repairs between carry over: Ajax began the second at its first end + 2 Structure.
+    # Repairs between carry over: Ajax began the second at its first end + 2 Structure, with the
+    # critical of the first still in force.
     assert s_ajax.start == (ajax.end[0] + 2, ajax.end[1])
+    boiler = "structural: Boiler room, carried from scenario 1"
+    carried = reports.CriticalInForce(boiler, carried=True, repaired=False)
+    assert s_ajax.criticals == third.ships[0].criticals == (carried,)
 
     # The third: Ajax struck the mine; the journal's mine entry has the roll and the fuel lost.
     (mine_entry,) = _in_force(journal.entries, "mine")
     dice = json.loads(mine_entry.detail)["dice"]
     assert third.mines == (
         reports.MineStruck(ship="Ajax", side="Blue", turn=1,
-                           dice=f"d6 {dice['d6']} {dice['drm']:+d} = {dice['modified']}",
+                           dice=f"roll {dice['d6']} {dice['drm']:+d} = {dice['modified']}",
                            effects="fuel-2", fuel_lost=2),
     )  # fmt: skip
     assert (third.ships[0].mines_struck, third.ships[0].fuel_lost) == (1, 2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tracker.rules.dice import roll_text
 from tracker.rules.smr import at_or_below_third
 
 
@@ -72,3 +73,12 @@ def outcome_sinks(outcome: str) -> bool:
     afloat in the condition named ("Dead in the water")."""
     words = outcome.lower().split(maxsplit=1)
     return bool(words) and words[0].strip(".,:;!") in SINKING_WORDS
+
+
+def critical_text(kind: str, effect: str, roll: int | None, turn: int | None) -> str:
+    """A critical in words, as the sheet and the story print it:
+    `structural: Engine room hit (roll 5, turn 1)`."""
+    when = [roll_text(roll)] if roll is not None else []
+    if turn is not None:
+        when.append(f"turn {turn}")
+    return f"{kind}: {effect}" + (f" ({', '.join(when)})" if when else "")

@@ -7,6 +7,12 @@ from collections import deque
 from dataclasses import dataclass
 
 
+def roll_text(value: int) -> str:
+    """A die's result as the tracker writes it: "roll 5", never "d5", which reads as a die of
+    five sides."""
+    return f"roll {value}"
+
+
 @dataclass(frozen=True)
 class RollRecord:
     """One die: its size, the raw value, whether the player typed it, and what it was for."""

@@ -147,7 +147,8 @@ class RepairsScreen(TrackerScreen):
     def action_history(self) -> None:
         row = self._selected()
         if row is not None:
-            self.app.push_screen(ShipHistoryScreen(row.ship_id, row.name))
+            maxima = (row.structure_max, row.flotation_max)
+            self.app.push_screen(ShipHistoryScreen(row.ship_id, row.name, maxima))
 
     def action_repair(self) -> None:
         row = self._selected()

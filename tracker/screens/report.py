@@ -64,7 +64,7 @@ def after_action_parts(report: AfterActionReport) -> list[RenderableType]:
     parts.append(_table(
         "Ships taking part", ["Ship", "Side", "S", "F", "Criticals", "Fire", "Mines", "Fate"],
         ([s.name, s.side, *_tracks(s.start, s.end, (s.structure_max, s.flotation_max)),
-          "; ".join(s.criticals) or "-", str(s.fire_markers),
+          "; ".join(c.text for c in s.criticals) or "-", str(s.fire_markers),
           f"{s.mines_struck}, fuel -{s.fuel_lost}" if s.mines_struck else "-",
           "SUNK" if s.sunk else s.fate] for s in report.ships),
     ))  # fmt: skip

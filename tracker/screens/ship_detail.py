@@ -194,7 +194,8 @@ class ShipDetailScreen(TrackerScreen):
 
     def action_history(self) -> None:
         if self.ship is not None:
-            self.app.push_screen(ShipHistoryScreen(self.ship_id, self.ship.name))
+            maxima = (self.ship.structure_max, self.ship.flotation_max)
+            self.app.push_screen(ShipHistoryScreen(self.ship_id, self.ship.name, maxima))
 
     def action_service_record(self) -> None:
         if self.ship is not None:

@@ -33,10 +33,15 @@ def side_fields(side: SideView | None) -> list[FieldSpec]:
     return specs_from(SideCreate, side)
 
 
+# A scenario has no date until one is typed: the empty field says so, with no date of its own
+# (a grey "13 Dec 1939", the sample's, read as the date a new scenario was given).
+NO_DATE = "none yet: type it as you like"
+
+
 def scenario_fields(scenario: ScenarioView | None) -> list[FieldSpec]:
     """The scenario form: its title and date."""
     return specs_from(ScenarioCreate, scenario, keys=("title", "date"),
-                      date={"placeholder": "13 Dec 1939"})  # fmt: skip
+                      date={"placeholder": NO_DATE})  # fmt: skip
 
 
 def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[FieldSpec]:

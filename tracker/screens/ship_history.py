@@ -1,4 +1,5 @@
-"""A ship's campaign history: Structure and Flotation over the scenarios it fought, as a plot."""
+"""A ship's campaign history: Structure and Flotation over the scenarios it fought, as a plot,
+with the 1/3 line of each track (docs/RULES.md §SMR2: at or below it, a morale test)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import scenarios
 from tracker.services.scenarios import HistoryPoint
+from tracker.services.story_plots import third_text
 from tracker.widgets.plain import PlainTable
 
 
@@ -34,10 +36,11 @@ class ShipHistoryScreen(TrackerScreen):
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
     READ_ONLY_ACTIONS = frozenset({"back"})
 
-    def __init__(self, ship_id: int, name: str) -> None:
+    def __init__(self, ship_id: int, name: str, maxima: tuple[int, int]) -> None:
         super().__init__()
         self.ship_id = ship_id
         self.name_shown = name
+        self.maxima = maxima  # full Structure and Flotation: the 1/3 lines are a third of them
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -62,9 +65,13 @@ class ShipHistoryScreen(TrackerScreen):
             xs = [float(x) for x in range(1, len(labels) + 1)]
             plt.plot(xs, structure, label="Structure", marker="hd")
             plt.plot(xs, flotation, label="Flotation", marker="hd")
+            for track, full in zip(("Structure", "Flotation"), self.maxima, strict=True):
+                plt.plot(xs, [full / 3] * len(xs), label=f"1/3 {track} ({third_text(full)})",
+                         marker=".")  # fmt: skip
             plt.xticks(xs, labels)
-            plt.ylim(0, max([*structure, *flotation, 1]) + 1)
-        plt.title("Structure and Flotation (Ns = start of scenario N, Ne = its end)")
+            plt.ylim(0, max([*structure, *flotation, *self.maxima, 1]) + 1)
+        plt.title("Structure and Flotation (Ns = start of scenario N, Ne = its end; "
+                  "at or below 1/3 a morale test)")  # fmt: skip
         plot.refresh()
         table = self.query_one(DataTable)
         table.clear()

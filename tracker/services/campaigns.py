@@ -368,6 +368,7 @@ def update_side(
             session,
             campaign_id=campaign_id,
             kind=JournalKind.SIDE,
+            side_id=side_id,
             summary=f"Edited side {old}",
             before={"name": old},
             after={"name": name, "nation": nation},

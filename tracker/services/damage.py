@@ -21,6 +21,7 @@ from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the h
 from tracker.models.fields import read
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
+from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import rank_names
 from tracker.services import journal, losses, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row
@@ -310,7 +311,7 @@ def _apply(
                                          {"status": "active"}))  # fmt: skip
         label = f"{critical.kind} critical"
         if critical.roll is not None:
-            label += f" ({critical.roll})"
+            label += f" ({roll_text(critical.roll)})"
             dice.append({"die": "critical", "kind": critical.kind, "roll": critical.roll})
         applied.append(f"{label}: {effect}")
     active = _active_criticals(session, request.ship_id) if request.fixes else []

@@ -159,6 +159,7 @@ def update_squadron(
             session,
             campaign_id=campaign_id,
             kind=JournalKind.SQUADRON,
+            side_id=squadron.side_id,
             summary=f"Edited squadron {before['name']}",
             before=old,
             after=new,

@@ -31,6 +31,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.kinds import JournalKind
+from tracker.rules.dice import roll_text
 from tracker.services import journal, losses, sealing, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
@@ -377,14 +378,15 @@ def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
 
 
 def dice_text(detail: dict[str, Any]) -> str:
-    """The dice of an entry in table words: raw roll, each modifier, the total."""
+    """The dice of an entry in table words: each roll as `roll_text` writes it, each modifier,
+    the total."""
     if not visibility.dice_shown(detail):
         return visibility.HIDDEN  # a secret change: its dice are sealed with it
     dice = detail.get("dice") or {}
     if "criticals" in dice:
-        return ", ".join(f"{d['kind'][0]}crit {d['roll']}" for d in dice["criticals"])
+        return ", ".join(f"{d['kind']} critical {roll_text(d['roll'])}" for d in dice["criticals"])
     if "d6" in dice:  # mine rolls, air drops, drifts, searches
-        text = f"d6 {dice['d6']}" if dice["d6"] is not None else ""
+        text = roll_text(dice["d6"]) if dice["d6"] is not None else ""
         if "drm" in dice:
             text += f" {dice['drm']:+d} = {dice['modified']}"
         if "target" in dice:
@@ -394,15 +396,15 @@ def dice_text(detail: dict[str, Any]) -> str:
     if roll is None:
         return ""
     if "total" in dice:  # a command or crew test
-        text = f"d10 {roll} {dice['modifier']:+d}"
+        text = f"{roll_text(roll)} {dice['modifier']:+d}"
         if dice.get("under_fire"):
             text += " -2"
         if dice.get("extra"):
             text += f" {dice['extra']:+d}"
         return f"{text} = {dice['total']}"
     if dice.get("commander_modifier") is not None:  # the optional crew rule
-        return f"d10 {roll} {dice['commander_modifier']:+d} = {dice['modified']}"
-    return f"d10 {roll}"
+        return f"{roll_text(roll)} {dice['commander_modifier']:+d} = {dice['modified']}"
+    return roll_text(roll)
 
 
 def list_entries(

@@ -24,6 +24,7 @@ from tracker.models import Campaign, Side, Squadron
 from tracker.models.fields import printed_label
 from tracker.models.kinds import Acquisition, CriticalStatus, ScenarioStatus
 from tracker.rules import smr
+from tracker.rules.damage import critical_text
 from tracker.services import damage, mines, sheet, visibility
 from tracker.services.common import get_row
 from tracker.services.damage import CriticalView
@@ -248,10 +249,7 @@ def _third(maximum: int) -> int:
 
 
 def _critical_text(critical: CriticalView) -> str:
-    when = [f"d{critical.roll}"] if critical.roll is not None else []
-    if critical.turn is not None:
-        when.append(f"turn {critical.turn}")
-    return f"{critical.kind}: {critical.effect}" + (f" ({', '.join(when)})" if when else "")
+    return critical_text(critical.kind, critical.effect, critical.roll, critical.turn)
 
 
 def _counter_parts(counter: CounterView) -> list[str]:

@@ -2,18 +2,17 @@
 
 Like the printed record sheet (services.printing): inline CSS and SVG only, no script and nothing
 fetched, A4 or Letter, black and grey, and no block that fits on one page split across two. The
-plots are drawn by pygal (a small, pure-Python SVG charting library) as the history plot (h) draws
-them: Structure and Flotation at each scenario's start and end. Player-typed text is escaped
+plots (services.story_plots) are drawn by pygal (a small, pure-Python SVG charting library) as
+the history plot (h) draws them: Structure and Flotation at each scenario's start and end, with
+their 1/3 lines, each saying what it counts. Player-typed text is escaped
 (`html.escape`, or a backslash for Markdown), so a ship called `<b>Exeter</b>` prints as typed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from xml.etree import ElementTree
 
 from tracker import safe_output
 from tracker.db import SessionFactory
@@ -32,11 +31,11 @@ from tracker.services.printing import (
 from tracker.services.reports import (
     AfterActionReport,
     CampaignReport,
-    Series,
     ServiceRecord,
     ShipInAction,
     SideTally,
 )
+from tracker.services.story_plots import AXIS, THIRD, Series, key_html, plot_svg, third_text
 
 CSS = (
     PAGE_CSS
@@ -63,12 +62,17 @@ td.n, th.n { text-align: right; white-space: nowrap; }
 .track svg { display: inline-block; vertical-align: middle; overflow: visible; }
 .notes-text { white-space: pre-wrap; margin: 0; }
 .legend { font-size: 7pt; color: #333; margin: 1.5mm 0 0; }
+.plot-title { font-weight: bold; text-align: center; margin: 0; }
+.plot .legend { margin: 0; }
+.key .sample { white-space: nowrap; margin-right: 2mm; }
+.plot .key svg { width: 16px; height: 6px; display: inline-block; vertical-align: middle; }
 """
 )
 
 LEGEND = (
     "Tracks: one box per point; black boxes were left at the end, grey crossed ones were lost in "
-    "this scenario, white ones were already missing at its start. The thick line marks 1/3."
+    "this scenario, white ones were already missing at its start. The thick line marks 1/3. "
+    "Criticals: every one in force in the scenario, those carried in from an earlier one too."
 )
 
 
@@ -111,14 +115,15 @@ def _ship_row(ship: ShipInAction) -> list[str]:
         f"<b>{_e(ship.name)}</b> {_e(ship.type_abbrev)}<br>{_e(ship.side)} · {_e(ship.squadron)}",
         _track("Structure", ship.start[0], ship.end[0], ship.structure_max),
         _track("Flotation", ship.start[1], ship.end[1], ship.flotation_max),
-        "<br>".join(_e(c) for c in ship.criticals) or "-",
+        "<br>".join(_e(c.text) for c in ship.criticals) or "-",
         str(ship.fire_markers), _e(mines) or "-",
         f'<span class="lost">{_e(fate)}</span>' if fate else "",
     ]  # fmt: skip
 
 
-SIDE_PLOT = "all its ships taking part"
-SHIP_COLUMNS = ["Ship", "Structure", "Flotation", "Criticals taken", "Fire", "Mines", "Fate"]
+SIDE_PLOT = "all its ships"
+CRITICALS = "Criticals in force"
+SHIP_COLUMNS = ["Ship", "Structure", "Flotation", CRITICALS, "Fire", "Mines", "Fate"]
 
 
 def _after_action_html(report: AfterActionReport, *, heading: str = "h1") -> list[str]:
@@ -169,36 +174,6 @@ def _by_turn(report: AfterActionReport) -> list[tuple[str, list[reports.StoryLin
     return runs
 
 
-# --- plots --------------------------------------------------------------------------------------
-
-
-def plot_svg(series: Series, *, title: str = "", width: int = 340, height: int = 190) -> str:
-    """Structure (black) and Flotation (grey, dashed) over the scenarios as inline SVG, drawn by
-    pygal; its script (tooltips, for a browser) is taken out: the page holds none."""
-    import pygal
-    from pygal.style import Style
-
-    style = Style(background="white", plot_background="white", foreground="#000",
-                  foreground_strong="#000", foreground_subtle="#bbb", colors=("#000", "#666"),
-                  font_family="DejaVu Sans, Arial, sans-serif", title_font_size=13,
-                  label_font_size=10, major_label_font_size=10, legend_font_size=10)  # fmt: skip
-    top = max([*series.structure, *series.flotation, 1]) + 1
-    chart = pygal.Line(js=[], disable_xml_declaration=True, width=width, height=height,
-                       style=style, range=(0, top), legend_at_bottom=True, dots_size=2.5,
-                       title=title or series.name, margin=4, include_x_axis=True,
-                       max_scale=6)  # fmt: skip
-    chart.x_labels = list(series.labels)
-    chart.add("Structure", list(series.structure))
-    chart.add("Flotation", list(series.flotation), stroke_style={"dasharray": "5, 3"})
-    tree = chart.render_tree()
-    for parent in list(tree.iter()):
-        for child in list(parent):
-            if str(child.tag).rsplit("}", 1)[-1] == "script":
-                parent.remove(child)
-    svg = ElementTree.tostring(tree, encoding="unicode")
-    return re.sub(r"<!--.*?-->", "", svg, flags=re.S)
-
-
 # --- the campaign -------------------------------------------------------------------------------
 
 
@@ -218,6 +193,13 @@ def _side_html(tally: SideTally) -> str:
             f"{_table(header, rows, frozenset({2}))}</div>")  # fmt: skip
 
 
+def _plot_html(series: Series, title: str) -> str:
+    """A plot under its title, over its key and what it counts."""
+    note = f"<br>{_e(series.note)}" if series.note else ""
+    return (f'<div class="plot"><p class="plot-title">{_e(title)}</p>{plot_svg(series)}'
+            f'<p class="legend">{key_html()}{note}</p></div>')  # fmt: skip
+
+
 def _record_html(record: ServiceRecord) -> str:
     rows = [
         [f"{line.position}. {_e(line.scenario)}", f"S {line.start[0]} F {line.start[1]}",
@@ -230,7 +212,7 @@ def _record_html(record: ServiceRecord) -> str:
     head = (f"{_e(record.name)} <small>{_e(record.type_abbrev)} · {_e(record.side)} · "
             f"S {record.structure_max} F {record.flotation_max} · {record.points} points "
             f"(crew {record.crew_percent:+d}%)</small>{sunk}")  # fmt: skip
-    table = (_table(["Scenario", "Start", "End", "Criticals", "Fate", "Repaired after"], rows,
+    table = (_table(["Scenario", "Start", "End", "Criticals taken", "Fate", "Repaired after"], rows,
                     frozenset({3})) if rows else "<p>Has not fought yet.</p>")  # fmt: skip
     return f'<div class="keep"><h3>{head}</h3>{table}</div>'
 
@@ -249,11 +231,9 @@ def campaign_html(report: CampaignReport, *, paper: str = "a4") -> str:
         "</div><h2>What each side paid</h2>",
         *(_side_html(tally) for tally in report.sides),
         "<h2>Structure and Flotation over the campaign</h2>",
-        '<div class="plots">',
-        *(f'<div class="plot">{plot_svg(series, title=f"{series.name}, {SIDE_PLOT}")}</div>'
-          for series in report.side_series),
-        *(f'<div class="plot">{plot_svg(series)}</div>' for series in report.ship_series
-          if series.labels),
+        f'<p class="legend">{_e(AXIS)}. {_e(THIRD)}</p><div class="plots">',
+        *(_plot_html(series, f"{series.name}, {SIDE_PLOT}") for series in report.side_series),
+        *(_plot_html(series, series.name) for series in report.ship_series if series.labels),
         "</div><h2>Service records</h2>",
         *(_record_html(record) for record in report.records),
     ]  # fmt: skip
@@ -286,11 +266,12 @@ def _after_action_md(report: AfterActionReport, level: str = "#") -> list[str]:
         lines += [_md(report.notes), ""]
     lines += [f"{level}# Ships taking part", ""]
     lines += _md_table(
-        ["Ship", "Side", "Squadron", "Structure", "Flotation", "Criticals taken", "Fire",
-         "Mines", "Fate"],
+        ["Ship", "Side", "Squadron", "Structure", "Flotation", CRITICALS, "Fire", "Mines",
+         "Fate"],
         ([s.name, s.side, s.squadron,
           f"{s.start[0]} → {s.end[0]} / {s.structure_max}",
-          f"{s.start[1]} → {s.end[1]} / {s.flotation_max}", "; ".join(s.criticals) or "-",
+          f"{s.start[1]} → {s.end[1]} / {s.flotation_max}",
+          "; ".join(c.text for c in s.criticals) or "-",
           str(s.fire_markers), f"{s.mines_struck} struck, fuel -{s.fuel_lost}"
           if s.mines_struck else "-", "SUNK" if s.sunk else s.fate] for s in report.ships),
     )  # fmt: skip
@@ -332,14 +313,13 @@ def campaign_markdown(report: CampaignReport) -> str:
              ["All", _ships(tally.ships_lost), str(tally.points_lost), "",
               f"S {tally.repaired[0]} F {tally.repaired[1]}"]],
         )  # fmt: skip
-    lines += ["## Structure and Flotation over the campaign", ""]
+    lines += ["## Structure and Flotation over the campaign", "", f"{AXIS}. {THIRD}", ""]
     for series in (*report.side_series, *report.ship_series):
         if series.labels:
             side = f", {SIDE_PLOT}" if series in report.side_series else ""
             lines += [f"### {_md(series.name)}{side}", ""]
-            lines += _md_table(["", *series.labels],
-                               [["Structure", *map(str, series.structure)],
-                                ["Flotation", *map(str, series.flotation)]])  # fmt: skip
+            lines += [_md(series.note), ""] if series.note else []
+            lines += _md_table(["", *series.labels], _figures(series))
     lines += ["## Service records", ""]
     for record in report.records:
         sunk = " · **SUNK**" if record.sunk else ""
@@ -348,7 +328,7 @@ def campaign_markdown(report: CampaignReport) -> str:
                   f"F {record.flotation_max} · {record.points} points (crew "
                   f"{record.crew_percent:+d}%){sunk}", ""]  # fmt: skip
         lines += _md_table(
-            ["Scenario", "Start", "End", "Criticals", "Fate", "Repaired after"],
+            ["Scenario", "Start", "End", "Criticals taken", "Fate", "Repaired after"],
             ([f"{x.position}. {x.scenario}", f"S {x.start[0]} F {x.start[1]}",
               f"S {x.end[0]} F {x.end[1]}" if x.end else "-", str(x.criticals), x.fate,
               f"S {x.repaired[0]} F {x.repaired[1]}" if any(x.repaired) else ""]
@@ -357,6 +337,14 @@ def campaign_markdown(report: CampaignReport) -> str:
     for after_action in report.after_actions:
         lines += _after_action_md(after_action, level="##")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _figures(series: Series) -> list[list[str]]:
+    """A plot's figures as the rows of a table: each track, then its 1/3 line."""
+    return [["Structure", *map(str, series.structure)],
+            ["Flotation", *map(str, series.flotation)],
+            ["1/3 Structure", *map(third_text, series.structure_full)],
+            ["1/3 Flotation", *map(third_text, series.flotation_full)]]  # fmt: skip
 
 
 def after_action_markdown(report: AfterActionReport) -> str:

@@ -2,7 +2,9 @@
 
 Plain data, read from what was stored: each ship's start and end snapshots, the journal entries
 still in force (an undone change is no part of the story), the criticals they made, the repairs
-between scenarios. Nothing is worked out again from the rules. Secrets follow the viewer rules
+between scenarios. Nothing is worked out again from the rules. What a report says of a past
+scenario is read as it stood then: names, data and crews through the journal (services.as_of),
+criticals carried in from its start state, never from today's rows. Secrets follow the viewer rules
 (docs/RULES.md §Secrets): a report for a side opens that side's sealed journal entries (with its
 passphrase, when it has one); a report for everyone shows what is revealed and nothing more.
 """
@@ -31,35 +33,54 @@ from tracker.models import (
     Squadron,
 )
 from tracker.models.kinds import JournalKind, RepairStatus, ScenarioStatus, SnapshotPhase
-from tracker.rules import smr
-from tracker.services import history, losses, secrets, visibility
+from tracker.rules.damage import critical_text
+from tracker.services import history, losses, secrets, story_plots, visibility
+from tracker.services.as_of import Then, Timeline
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import side_key
-from tracker.services.sheet import crew_of
+from tracker.services.story_plots import Series
 
 PLAYED = (ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
 
 
 @dataclass(frozen=True)
+class CriticalInForce:
+    """A critical in force during a scenario: taken in it, or carried in (in its start state),
+    and whether it was repaired before the scenario closed; `text` says which."""
+
+    text: str
+    carried: bool
+    repaired: bool
+
+
+@dataclass(frozen=True)
 class ShipInAction:
-    """A ship in one scenario: its tracks at start and end, what it took and how it ended."""
+    """A ship in one scenario as it stood then: its name and values, its tracks at start and
+    end, the criticals in force, what it took and how it ended."""
 
     ship_id: int
     name: str
+    side_id: int
     side: str
     squadron: str
     type_abbrev: str
     structure_max: int
     flotation_max: int
+    points: int  # SMR2 points with its crew's percentage then (§3.2)
     start: tuple[int, int]
     end: tuple[int, int]
-    criticals: tuple[str, ...]
+    criticals: tuple[CriticalInForce, ...]
     fire_markers: int  # placed on it during the scenario
     mines_struck: int
     fuel_lost: int
     sunk: bool  # sunk in this scenario
     fate: str  # its condition at the end, as the player recorded it ("" when none)
+
+    @property
+    def taken(self) -> int:
+        """The criticals it took in this scenario."""
+        return sum(not c.carried for c in self.criticals)
 
     @property
     def lost(self) -> bool:
@@ -127,7 +148,8 @@ class ServiceLine:
     scenario: str
     start: tuple[int, int]
     end: tuple[int, int] | None
-    criticals: int
+    full: tuple[int, int]  # its Structure and Flotation maxima then
+    criticals: int  # taken in it
     fate: str
     repaired: tuple[int, int]
 
@@ -185,17 +207,6 @@ class ScenarioLine:
     date: str
     status: str
     outcome: str
-
-
-@dataclass(frozen=True)
-class Series:
-    """Structure and Flotation over the scenarios, as the history plot (h) draws them: each
-    scenario's start, then its end ("2s", "2e")."""
-
-    name: str
-    labels: tuple[str, ...]
-    structure: tuple[int, ...]
-    flotation: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -303,24 +314,19 @@ def _rose(change: dict[str, Any], column: str) -> int:
     return max(0, int(after[column] or 0) - int(before.get(column) or 0))
 
 
-def _critical_words(critical: Critical) -> str:
-    when = [f"d{critical.roll}"] if critical.roll is not None else []
-    if critical.turn is not None:
-        when.append(f"turn {critical.turn}")
-    return f"{critical.kind}: {critical.effect}" + (f" ({', '.join(when)})" if when else "")
-
-
 @dataclass
 class _Tally:
     criticals: list[int]
+    fixed: dict[int, int | None]  # criticals repaired in play, and the turn
     fire: int = 0
     mines: int = 0
     fuel: int = 0
 
 
 def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
-    """Per ship: the criticals its entries made, fire markers placed, mines struck, fuel lost."""
-    tallies: dict[int, _Tally] = defaultdict(lambda: _Tally([]))
+    """Per ship: the criticals its entries made and repaired, fire markers placed, mines struck,
+    fuel lost."""
+    tallies: dict[int, _Tally] = defaultdict(lambda: _Tally([], {}))
     for entry in entries:
         for change in _changes(entry, "ship"):
             tally = tallies[change["id"]]
@@ -329,10 +335,12 @@ def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
         if entry.ship_id is None:
             continue
         for change in _changes(entry, "critical"):
-            if (change.get("after") or {}).get("status") == "active" and (
-                change.get("before") or {}
-            ).get("status") == "void":
+            status = ((change.get("before") or {}).get("status"),
+                      (change.get("after") or {}).get("status"))  # fmt: skip
+            if status == ("void", "active"):
                 tallies[entry.ship_id].criticals.append(change["id"])
+            elif status == ("active", "repaired"):
+                tallies[entry.ship_id].fixed[change["id"]] = entry.turn
         for change in _changes(entry, "minecheckship"):
             if (change.get("after") or {}).get("struck"):
                 tallies[entry.ship_id].mines += 1
@@ -350,11 +358,10 @@ def _snapshots(session: Session, scenario_id: int) -> dict[tuple[int, str], Ship
 def _names(
     session: Session, campaign_id: int
 ) -> tuple[dict[int, str], dict[int, Ship], dict[int, str]]:
-    """Side names, ships and squadron names of a campaign, by id."""
-    sides = {
-        side.id or 0: side.name
-        for side in session.exec(select(Side).where(Side.campaign_id == campaign_id))
-    }
+    """Side names, ships and squadron names of a campaign, by id; the sides in the order they
+    were made (the reports' order, whatever a rename did to the rows' places)."""
+    query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
+    sides = {side.id or 0: side.name for side in session.exec(query)}
     ships = {
         ship.id or 0: ship
         for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(list(sides))))
@@ -366,42 +373,74 @@ def _names(
     return sides, ships, squadrons
 
 
-def _after_action(session: Session, scenario: Scenario, reader: _Reader) -> AfterActionReport:
+def _criticals(
+    start: ShipSnapshot, tally: _Tally, rows: dict[int, Critical], positions: dict[int, int],
+    position: int,
+) -> tuple[CriticalInForce, ...]:  # fmt: skip
+    """The criticals in force during the scenario: those its start state kept (carried in),
+    then those it took; each says where it came from and whether it was repaired in play."""
+    kept = {int(c["id"]): c for c in json.loads(start.criticals)}
+    found = []
+    for crit_id in [*kept, *(i for i in tally.criticals if i not in kept)]:
+        row, carried = rows.get(crit_id), crit_id in kept
+        kind, effect = (row.kind, row.effect) if row else (kept[crit_id]["kind"],
+                                                           kept[crit_id]["effect"])  # fmt: skip
+        text = critical_text(kind, effect, row.roll if row else None,
+                             None if carried or row is None else row.turn)  # fmt: skip
+        if carried:
+            taken_in = positions.get(row.scenario_id or 0, position) if row else position
+            text += f", carried from scenario {taken_in}" if taken_in < position else (
+                ", carried from set-up")  # fmt: skip
+        if crit_id in tally.fixed:
+            turn = tally.fixed[crit_id]
+            text += ", repaired" + (f" turn {turn}" if turn is not None else "")
+        found.append(CriticalInForce(text=text, carried=carried, repaired=crit_id in tally.fixed))
+    return tuple(found)
+
+
+def _after_action(
+    session: Session, scenario: Scenario, reader: _Reader, timeline: Timeline | None = None
+) -> AfterActionReport:
     campaign = get_row(session, Campaign, scenario.campaign_id)
-    sides, ships, squadrons = _names(session, campaign.id or 0)
+    sides, ships, _ = _names(session, campaign.id or 0)
     snaps = _snapshots(session, scenario.id or 0)
     entries = _in_force(session, scenario)
+    # As it stood at the close: names, values and crews then (services.as_of).
+    point = entries[-1].id if entries else None
+    then = (timeline or Timeline(session, campaign.id or 0, since=point or 0)).at(point)
     tallies = _tallies(entries)
-    criticals = {
-        c.id: c
-        for c in session.exec(
-            select(Critical).where(
-                col(Critical.id).in_([i for t in tallies.values() for i in t.criticals])
-            )
-        )
+    wanted = [i for t in tallies.values() for i in t.criticals]
+    wanted += [int(c["id"]) for (_, phase), snap in snaps.items()
+               if phase == SnapshotPhase.START for c in json.loads(snap.criticals)]  # fmt: skip
+    query = select(Critical).where(col(Critical.id).in_(wanted))
+    rows = {c.id or 0: c for c in session.exec(query)}
+    positions = {
+        s.id or 0: s.position
+        for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign.id))
     }
     in_action = []
     for (ship_id, phase), start in sorted(snaps.items(), key=lambda item: item[0]):
         if phase != SnapshotPhase.START:
             continue
         end = snaps.get((ship_id, SnapshotPhase.END), start)
-        ship = ships[ship_id]
-        tally = tallies.get(ship_id, _Tally([]))
+        ship = then.ship(ship_id)
+        assert ship is not None  # a ship with a snapshot is one of the campaign's
+        squadron = start.squadron_id or ships[ship_id].squadron_id
+        tally = tallies.get(ship_id, _Tally([], {}))
         in_action.append(
             ShipInAction(
-                ship_id=ship_id, name=ship.name, side=sides.get(ship.side_id, ""),
-                squadron=squadrons.get(start.squadron_id or ship.squadron_id, ""),
+                ship_id=ship_id, name=ship.name, side_id=ship.side_id,
+                side=then.side(ship.side_id), squadron=then.squadron(squadron),
                 type_abbrev=ship.type_abbrev, structure_max=ship.structure_max,
-                flotation_max=ship.flotation_max, start=(start.structure, start.flotation),
-                end=(end.structure, end.flotation),
-                criticals=tuple(_critical_words(criticals[i]) for i in tally.criticals
-                                if i in criticals),
+                flotation_max=ship.flotation_max, points=then.points(ship_id, squadron)[0],
+                start=(start.structure, start.flotation), end=(end.structure, end.flotation),
+                criticals=_criticals(start, tally, rows, positions, scenario.position),
                 fire_markers=tally.fire, mines_struck=tally.mines, fuel_lost=tally.fuel,
                 sunk=end.sunk and not start.sunk, fate=end.condition,
             )
         )  # fmt: skip
-    order = {name: index for index, name in enumerate(sides.values())}
-    in_action.sort(key=lambda s: (order.get(s.side, 0), s.squadron, s.ship_id))
+    order = {side_id: index for index, side_id in enumerate(sides)}
+    in_action.sort(key=lambda s: (order.get(s.side_id, 0), s.squadron, s.ship_id))
     factors = {
         row.side_id: row.correction_factor
         for row in session.exec(select(ScenarioSide).where(ScenarioSide.scenario_id == scenario.id))
@@ -410,25 +449,22 @@ def _after_action(session: Session, scenario: Scenario, reader: _Reader) -> Afte
         campaign=campaign.name, scenario_id=scenario.id or 0, position=scenario.position,
         title=scenario.title, date=scenario.date, turns=scenario.turn, outcome=scenario.outcome,
         notes=scenario.notes,
-        sides=tuple((name, factors.get(side_id, "")) for side_id, name in sides.items()),
+        sides=tuple((then.side(side_id), factors.get(side_id, "")) for side_id in sides),
         ships=tuple(in_action),
         commanders_lost=_commanders_lost(session, entries),
-        mines=_mines(session, entries, sides, ships),
-        journal=tuple(_story_line(entry, scenario, reader, sides, ships) for entry in entries),
+        mines=_mines(entries, then),
+        journal=tuple(_story_line(entry, scenario, reader, then) for entry in entries),
         viewer=reader.name,
     )  # fmt: skip
 
 
-def _story_line(
-    entry: JournalEntry, scenario: Scenario, reader: _Reader, sides: dict[int, str],
-    ships: dict[int, Ship],
-) -> StoryLine:  # fmt: skip
+def _story_line(entry: JournalEntry, scenario: Scenario, reader: _Reader, then: Then) -> StoryLine:
     summary, dice = reader.line(entry)
-    ship = ships.get(entry.ship_id or 0)
+    ship = then.ship(entry.ship_id) if entry.ship_id is not None else None
     # The close is journaled under the next scenario planned, at its turn: no turn of this one.
     turn = entry.turn if entry.scenario_id == scenario.id else None
     return StoryLine(
-        entry_id=entry.id or 0, turn=turn, side=sides.get(entry.side_id or 0, ""),
+        entry_id=entry.id or 0, turn=turn, side=then.side(entry.side_id),
         ship=ship.name if ship else "", kind=entry.kind, summary=summary, dice=dice,
     )  # fmt: skip
 
@@ -445,24 +481,21 @@ def _commanders_lost(
     )  # fmt: skip
 
 
-def _mines(
-    session: Session, entries: Sequence[JournalEntry], sides: dict[int, str],
-    ships: dict[int, Ship],
-) -> tuple[MineStruck, ...]:  # fmt: skip
+def _mines(entries: Sequence[JournalEntry], then: Then) -> tuple[MineStruck, ...]:
     struck = []
     for entry in entries:
-        if entry.kind != JournalKind.MINE or entry.ship_id not in ships:
+        ship = then.ship(entry.ship_id) if entry.ship_id is not None else None
+        if entry.kind != JournalKind.MINE or ship is None:
             continue
         items = [
             c for c in _changes(entry, "minecheckship") if (c.get("after") or {}).get("struck")
         ]
         if not items:
             continue
-        ship = ships[entry.ship_id or 0]
         fuel = sum(_rose(c, "fuel_lost") for c in _changes(entry, "ship"))
         struck.append(
             MineStruck(
-                ship=ship.name, side=sides.get(ship.side_id, ""), turn=entry.turn,
+                ship=ship.name, side=then.side(ship.side_id), turn=entry.turn,
                 dice=history.dice_text(json.loads(entry.detail)),
                 effects=str(items[0]["after"].get("effects", "")), fuel_lost=fuel,
             )
@@ -505,46 +538,6 @@ def _repairs(
     return done
 
 
-def _points(session: Session, ship: Ship) -> tuple[int, int]:
-    """A ship's SMR2 points with its crew percentage (§3.2), and the percentage."""
-    crew = crew_of(session, ship)
-    percent = smr.crew_cost_percent(crew.training) if crew else 0
-    return smr.points_with_crew(ship.points_base, percent), percent
-
-
-def _series(name: str, points: Sequence[tuple[str, int, int]]) -> Series:
-    labels, structure, flotation = zip(*points, strict=True) if points else ((), (), ())
-    return Series(name=name, labels=tuple(labels), structure=tuple(structure),
-                  flotation=tuple(flotation))  # fmt: skip
-
-
-def _plots(
-    reports: Sequence[AfterActionReport], records: Sequence[ServiceRecord], sides: Iterable[str]
-) -> tuple[tuple[Series, ...], tuple[Series, ...]]:
-    """Each side's summed Structure and Flotation at each scenario's start and end (its ships
-    taking part), and each ship's, as the history plot (h) has them."""
-    side_points: dict[str, list[tuple[str, int, int]]] = {name: [] for name in sides}
-    for report in reports:
-        for phase in ("start", "end"):
-            for side in side_points:
-                taking_part = [s for s in report.ships if s.side == side]
-                if taking_part:
-                    values = [getattr(s, phase) for s in taking_part]
-                    side_points[side].append((f"{report.position}{phase[0]}",
-                                              sum(v[0] for v in values),
-                                              sum(v[1] for v in values)))  # fmt: skip
-    ship_series = []
-    for record in records:
-        points: list[tuple[str, int, int]] = []
-        for line in record.lines:
-            points.append((f"{line.position}s", *line.start))
-            if line.end is not None:
-                points.append((f"{line.position}e", *line.end))
-        ship_series.append(_series(record.name, points))
-    return (tuple(_series(side, points) for side, points in side_points.items() if points),
-            tuple(ship_series))  # fmt: skip
-
-
 def campaign_report(
     factory: SessionFactory, *, campaign_id: int, side_id: int | None = None,
     passphrase: str | None = None,
@@ -559,10 +552,14 @@ def campaign_report(
             .order_by(col(Scenario.position))
         ).all()  # fmt: skip
         closed = [s for s in scenarios if s.status == ScenarioStatus.CLOSED]
-        reports = [_after_action(session, scenario, reader) for scenario in closed]
+        timeline = Timeline(session, campaign_id)
+        reports = [_after_action(session, scenario, reader, timeline) for scenario in closed]
         sides, ships, _ = _names(session, campaign_id)
         repairs = _repairs(session, ships)
-        points = {ship_id: _points(session, ship) for ship_id, ship in ships.items()}
+        today = timeline.at(None)
+        points = {
+            ship_id: today.points(ship_id, ship.squadron_id) for ship_id, ship in ships.items()
+        }
         played: dict[int, list[tuple[Scenario, ShipInAction]]] = defaultdict(list)
         for scenario, report in zip(closed, reports, strict=True):
             for taking_part in report.ships:
@@ -582,7 +579,8 @@ def campaign_report(
                     ServiceLine(
                         position=scenario.position, scenario=scenario.title,
                         start=taking_part.start, end=taking_part.end,
-                        criticals=len(taking_part.criticals),
+                        full=(taking_part.structure_max, taking_part.flotation_max),
+                        criticals=taking_part.taken,
                         fate="sunk" if taking_part.sunk else taking_part.fate,
                         repaired=(sum(d[0] for d in done), sum(d[1] for d in done)),
                     )
@@ -601,7 +599,7 @@ def campaign_report(
         for side_id_, side_name in sides.items():
             rows = []
             for scenario, report in zip(closed, reports, strict=True):
-                mine = [s for s in report.ships if ships[s.ship_id].side_id == side_id_]
+                mine = [s for s in report.ships if s.side_id == side_id_]
                 sunk = [s for s in mine if s.sunk]
                 afloat = [s for s in mine if not s.sunk]
                 repaired = [
@@ -613,14 +611,13 @@ def campaign_report(
                     SideInScenario(
                         position=scenario.position, scenario=scenario.title,
                         ships_lost=tuple(s.name for s in sunk),
-                        points_lost=sum(points[s.ship_id][0] for s in sunk),
+                        points_lost=sum(s.points for s in sunk),
                         carried=(sum(s.structure_max - s.end[0] for s in afloat),
                                  sum(s.flotation_max - s.end[1] for s in afloat)),
                         repaired=(sum(r[0] for r in repaired), sum(r[1] for r in repaired)),
                     )
                 )  # fmt: skip
             tallies.append(SideTally(side=side_name, scenarios=tuple(rows)))
-        side_series, ship_series = _plots(reports, records, sides.values())
         return CampaignReport(
             campaign=campaign.name, notes=campaign.notes,
             scenarios=tuple(
@@ -628,6 +625,8 @@ def campaign_report(
                              status=s.status, outcome=s.outcome)
                 for s in scenarios
             ),
-            sides=tuple(tallies), records=records, side_series=side_series,
-            ship_series=ship_series, after_actions=tuple(reports), viewer=reader.name,
+            sides=tuple(tallies), records=records,
+            side_series=story_plots.side_series(reports, sides, repairs),
+            ship_series=story_plots.ship_series(records),
+            after_actions=tuple(reports), viewer=reader.name,
         )  # fmt: skip
