@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from tracker import paths
+from tracker.redaction import shown
 
 # secrets, ctypes, ipaddress and shlex are imported where they are used: every start of the app
 # builds this command's parser, and importing them took about 5 ms of the time to its first paint.
@@ -92,11 +93,6 @@ def app_command(*, umpire: bool) -> list[str]:
     the environment (TRACKER_DB, set by run): a command line is visible to every user of the
     machine, and a PostgreSQL URL may carry a password."""
     return [sys.executable, "-m", "tracker"] + (["--umpire"] if umpire else [])
-
-
-def shown_target(target: str) -> str:
-    """The database as it may be printed: a URL without its password."""
-    return paths.shown(target)
 
 
 def listen_problem(host: str, port: int) -> str | None:
@@ -293,7 +289,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     )
     # The address on a line of its own, whole, to copy or click even where the line wraps.
     print(
-        f"tracker: serving {shown_target(target)}{on_host} (ctrl+c to stop); open this "
+        f"tracker: serving {shown(target)}{on_host} (ctrl+c to stop); open this "
         f"address, token included, in a browser:\n{url}/?token={access.token}",
         flush=True,
     )
