@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import http.client
 import ipaddress
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -30,6 +30,7 @@ from serving import (
     alive,
     client,
     free_port,
+    handshake,
     open_app,
     read_screen,
     serving,
@@ -144,35 +145,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield served
 
 
-def handshake(
-    served: Served,
-    *,
-    token: str | None = None,
-    cookie: str | None = None,
-    origin: str | None = None,
-    path: str = "/ws",
-) -> int:
-    """The status of a websocket handshake (101 when the server takes it) as a browser sends
-    it, or any client: the token in the address and/or the cookie, an Origin header or none."""
-    query = {"width": "80", "height": "24"} | ({} if token is None else {"token": token})
-    headers = {
-        "Upgrade": "websocket",
-        "Connection": "Upgrade",
-        "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
-        "Sec-WebSocket-Version": "13",
-    }
-    if origin is not None:
-        headers["Origin"] = origin
-    if cookie is not None:
-        headers["Cookie"] = f"tracker-token-{served.port}={cookie}"
-    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=START_TIMEOUT)
-    try:
-        connection.request("GET", f"{path}?{urlencode(query)}", headers=headers)
-        return connection.getresponse().status
-    finally:
-        connection.close()
-
-
 def not_the_token(served: Served, alphabet: str | None = None) -> st.SearchStrategy[str]:
     """Wrong tokens: any text, and near misses of the right one (cut, grown, one character
     changed, another case)."""
@@ -238,7 +210,7 @@ def test_no_token_or_no_origin_starts_no_app(served: Served) -> None:
     assert handshake(served, cookie=served.token) == 403
     assert served.apps() == before
     refusals = served.err()
-    assert "refused GET /ws from 127.0.0.1: no token" in refusals
+    assert re.search(r"refused GET /ws/[\w-]+ from 127\.0\.0\.1: no token", refusals)
     assert f"the app opens only from this server's own page ({served.origin})" in refusals
 
 
