@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import http.client
 import ipaddress
 import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -31,6 +33,7 @@ from serving import (
     client,
     free_port,
     handshake,
+    new_page,
     open_app,
     read_screen,
     serving,
@@ -126,6 +129,62 @@ async def test_a_killed_server_leaves_no_app_running(engine: Engine, db_path: Pa
             os.kill(served.process.pid, signal.SIGKILL)
             await asyncio.to_thread(served.process.wait, timeout=10)
             wait_until(lambda: not any(alive(pid) for pid in apps))
+
+
+# Tabs closed as their connection opens: before the server's answer, and after it, while the
+# server answers the page's first messages; by a closed socket and by a reset one.
+EARLY_CLOSES = 16
+LATE_CLOSES = 6
+PINGS = 20
+
+
+async def close_abruptly(served: Served, *, answered: bool, reset: bool) -> None:
+    """Open an app's websocket as the page would, and close the connection at once: before
+    the server's answer, or once it is answered and a burst of pings is sent."""
+    page = await asyncio.to_thread(new_page, served)
+    reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws/{page}?width=80&height=24 HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nOrigin: {served.origin}\r\n"
+        f"Cookie: tracker-token-{served.port}={served.token}\r\n\r\n".encode()
+    )
+    if answered:
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        payload = b'["ping", "1"]'
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[n % 4] for n, byte in enumerate(payload))
+        writer.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)  # a masked text frame
+        writer.write((bytes([0x81, 0x80 | len(payload)]) + mask + masked) * (PINGS - 1))
+    await writer.drain()
+    if reset:
+        linger = struct.pack("ii", 1, 0)  # close with a reset, as a killed browser would
+        writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+    writer.close()
+
+
+@needs_proc
+async def test_a_tab_closed_as_its_connection_opens_is_let_go_without_a_word(
+    engine: Engine, db_path: Path
+) -> None:
+    with serving(db_path) as served:
+        for number in range(EARLY_CLOSES):
+            await close_abruptly(served, answered=False, reset=number % 2 == 1)
+        for number in range(LATE_CLOSES):
+            await close_abruptly(served, answered=True, reset=number % 2 == 1)
+        # Each app started for them ends with its connection; a tab is still served.
+        wait_until(lambda: not served.apps())
+        async with client() as http:
+            websocket = await open_app(http, served)
+            await read_screen(websocket, WELCOME)
+            await websocket.close()
+        wait_until(lambda: not served.apps())
+        # Every connection has been dealt with once the server has stopped.
+        served.process.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(served.process.wait, timeout=START_TIMEOUT)
+    assert served.process.returncode == 0
+    assert served.err() == ""
 
 
 def parent_of(pid: int) -> int:

@@ -361,6 +361,11 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
 
             try:
                 await websocket.prepare(request)
+            except ConnectionError:
+                # No app was started. A response aiohttp drops quietly on the closed
+                # connection: the half-opened websocket would fail its own closing.
+                return web.Response()
+            try:
                 app_service = TrackerAppService(
                     shlex.join(command),
                     write_bytes=websocket.send_bytes,
@@ -376,6 +381,8 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
                     await app_service.stop()
             except asyncio.CancelledError:
                 await websocket.close()
+            except ConnectionError:
+                pass  # the tab went away while the app started or was answered
             except Exception as error:
                 log.exception(error)
             finally:
