@@ -117,6 +117,26 @@ def test_no_command_prints_a_password_when_the_database_cannot_be_opened(
     assert list((config_dir / "crashes").glob("*")) == []  # refused, not crashed
 
 
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [
+        ("postgresql+psycopg://club:s3cr@tpw0rd@127.0.0.1:5432/norway", "more than one @"),
+        ("postgresql+psycopg://club:s3c@r:tpw0rd@127.0.0.1:5432/norway", "not a database"),
+        ("host=127.0.0.1 dbname=norway password='s3cr tpw0rd'", "libpq connection string"),
+    ],
+)
+def test_an_address_tracker_cannot_read_as_meant_is_one_line(
+    address: str, words: str, capsys: pytest.CaptureFixture[str], no_database_remembered: None
+) -> None:
+    """A second @ (SQLAlchemy would end the password at the first), a port that is no number
+    (what an @ and a : in a password leave), a libpq string (which would name a file)."""
+    for before, after in commands(Path("/nonexistent")):
+        outcome = run_main(capsys, [*before, "--db", address, *after])
+        assert outcome.status == 2 and outcome.out == "", outcome
+        assert outcome.err.count("\n") == 1 and words in outcome.err, outcome
+        assert "%40" in outcome.err and "tpw0rd" not in outcome.err, outcome
+
+
 # --- success, on PostgreSQL -----------------------------------------------------------------
 
 

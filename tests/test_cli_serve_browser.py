@@ -129,6 +129,31 @@ async def test_chromium_opens_the_printed_address_and_sees_the_welcome_screen(
         assert served.err() == ""
 
 
+async def test_the_pages_restart_button_starts_a_new_app(engine: Engine, db_path: Path) -> None:
+    """The page's own restart, after its app quit, keeps the token in the address: a new page
+    with a new websocket name, and a new app."""
+    with serving(db_path) as served:
+        async with chromium() as context:
+            page, frames = await open_the_printed_address(context, served.address)
+            await screen_text(frames, WELCOME)
+            first = set(served.apps())
+            await page.focus(".xterm-helper-textarea")
+            for _ in range(6):  # a key can come before the app has taken the page's focus
+                await page.keyboard.press("q")
+                with contextlib.suppress(TimeoutError):
+                    await page.wait_for_selector("body.-closed", timeout=5000)
+                    break
+            else:
+                raise AssertionError("the app did not quit")
+            frames.clear()
+            await page.click("text=Restart")
+            await screen_text(frames, WELCOME)
+            assert page.url == served.address
+            second = set(served.apps())
+            assert len(second) == 1 and not second & first
+        assert "refused" not in served.err()
+
+
 def campaign_names(db_path: Path) -> list[str]:
     with sqlite3.connect(db_path) as conn:
         return [name for (name,) in conn.execute("SELECT name FROM campaign")]
