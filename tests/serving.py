@@ -5,6 +5,8 @@ own, its output in files (read whenever a test likes, never a full pipe), its ap
 from __future__ import annotations
 
 import asyncio
+import base64
+import http.client
 import json
 import os
 import re
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 import aiohttp
 
@@ -32,6 +35,9 @@ ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b."
 )
 BANNER_TOKEN = re.compile(r"^http://127\.0\.0\.1:[0-9]+/\?token=([A-Za-z0-9_-]+)$", re.M)
+PAGE_WEBSOCKET = re.compile(r'data-session-websocket-url="[^"]*/ws/([^"/]+)"')
+# handshake's page: one fetched for it, as textual.js connects from the page it was served in.
+FRESH = "a page served for this handshake"
 
 
 def free_port() -> int:
@@ -184,7 +190,8 @@ async def open_app(http: aiohttp.ClientSession, served: Served) -> aiohttp.Clien
     """Connect as textual.js does, from the page's origin with its cookie: the fitted size in
     the query, then resize and ping."""
     url = await open_page(http, served)
-    assert url == f"ws://127.0.0.1:{served.port}/ws"
+    # The page's own websocket: a name minted for this page, good for one app.
+    assert re.fullmatch(rf"ws://127\.0\.0\.1:{served.port}/ws/[A-Za-z0-9_-]{{32}}", url), url
     websocket = await http.ws_connect(
         f"{url}?width=120&height=40",
         origin=served.origin,
@@ -207,3 +214,60 @@ async def read_screen(websocket: aiohttp.ClientWebSocketResponse, wanted: str) -
             elif message.type != aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the websocket ended: {message.type}, {screen[-500:]!r}")
     return ANSI.sub("", screen)
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]  # names in lower case
+    body: str
+
+
+def get(served: Served, path: str, headers: dict[str, str] | None = None) -> Answer:
+    """One GET of path, as any client (or a browser, with its headers) sends it."""
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=START_TIMEOUT)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        body = response.read().decode(errors="replace")
+        found = {name.lower(): value for name, value in response.getheaders()}
+        return Answer(response.status, found, body)
+    finally:
+        connection.close()
+
+
+def new_page(served: Served) -> str:
+    """The printed address's page, served afresh: the name its websocket was given."""
+    answer = get(served, f"/?token={served.token}")
+    assert answer.status == 200, answer
+    found = PAGE_WEBSOCKET.search(answer.body)
+    assert found is not None, answer.body
+    return found.group(1)
+
+
+def handshake(
+    served: Served,
+    *,
+    token: str | None = None,
+    cookie: str | None = None,
+    origin: str | None = None,
+    page: str | None = FRESH,
+    headers: dict[str, str] | None = None,
+) -> int:
+    """The status of a websocket handshake (101 when the server takes it) as a browser sends
+    it, or any client: the token in the address and/or the cookie, an Origin header or none, at
+    a fresh page's websocket (page=FRESH), at another name, or at none (page=None)."""
+    query = {"width": "80", "height": "24"} | ({} if token is None else {"token": token})
+    name = new_page(served) if page == FRESH else page
+    sent = {
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+        "Sec-WebSocket-Version": "13",
+    } | (headers or {})
+    if origin is not None:
+        sent["Origin"] = origin
+    if cookie is not None:
+        sent["Cookie"] = f"tracker-token-{served.port}={cookie}"
+    path = "/ws" if name is None else f"/ws/{name}"
+    return get(served, f"{path}?{urlencode(query)}", sent).status

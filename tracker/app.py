@@ -19,6 +19,7 @@ from textual.theme import Theme
 
 from tracker import compat, crash_log, paths, settings
 from tracker.errors import CannotOpen, ChangedElsewhere, DatabaseUnavailable
+from tracker.redaction import scrub
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.base import READ_ONLY_MESSAGE, TrackerScreen
@@ -183,8 +184,11 @@ class TrackerApp(App[None]):
         markup: bool = False,
     ) -> None:
         """Every toast is plain text, whatever the caller asked: toasts name ships, sides and
-        files, and a name such as `Crash[/]` read as markup ended the app."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        files, and a name such as `Crash[/]` read as markup ended the app. Scrubbed of the
+        database's secrets: a driver's message can quote its address."""
+        super().notify(
+            scrub(message), title=scrub(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def action_help_quit(self) -> None:
         """ctrl+c says how to quit, in plain words (Textual's own message is markup)."""

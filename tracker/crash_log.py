@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tracker import __version__, settings
+from tracker.redaction import scrub
 
 FOLDER_NAME = "crashes"
 KEEP = 10  # the newest logs kept; older ones are removed when a new one is written
@@ -25,14 +26,15 @@ def folder() -> Path:
 
 
 def report(error: BaseException) -> str:
-    """The log's text: what ran, when, and the traceback (no variables' values)."""
+    """The log's text: what ran, when, and the traceback (no variables' values), scrubbed of
+    the database's secrets (a driver's message can quote its address)."""
     lines = [
         f"tracker {__version__} crashed at {datetime.now(UTC).isoformat(timespec='seconds')}",
         f"Python {platform.python_version()} on {platform.platform()}",
         "",
         *traceback.format_exception(error),
     ]
-    return "\n".join(line.rstrip("\n") for line in lines) + "\n"
+    return scrub("\n".join(line.rstrip("\n") for line in lines) + "\n")
 
 
 def write(error: BaseException) -> Path | None:
@@ -62,7 +64,7 @@ def _prune(where: Path) -> None:
 
 def say(error: BaseException, path: Path | None) -> str:
     """The one line the command line prints on stderr after a crash."""
-    what = type(error).__name__
+    what = scrub(type(error).__name__)
     if path is None:
         return f"tracker: crashed ({what}) and could not write its log: {report(error)}"
     return f"tracker: crashed ({what}); what happened is written in {path}: send it with a report"

@@ -5,20 +5,28 @@ something the rules or the campaign refuse, and can fix it. DatabaseUnavailable 
 are not the player's doing (the database stopped answering, is read-only, or another player got
 there first), so they are no InvalidInput: each caller catches them on their own road. Nothing is
 written when one is raised.
+
+Their messages can quote a driver, and a driver can quote a database's address: each is
+scrubbed of the database's secrets when it is made (tracker.redaction), wherever it is shown.
 """
 
 from __future__ import annotations
 
+from tracker.redaction import scrub
+
 
 class CannotOpen(Exception):
     """The database cannot be used at all; the message says what is wrong and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(scrub(message))
 
 
 class InvalidInput(ValueError):
     """Some fields are wrong; `errors` maps each field to a message that says what to do."""
 
     def __init__(self, errors: dict[str, str]) -> None:
-        self.errors = dict(errors)
+        self.errors = {field: scrub(message) for field, message in errors.items()}
         super().__init__("; ".join(f"{field}: {message}" for field, message in self.errors.items()))
 
 
@@ -34,6 +42,7 @@ class DatabaseUnavailable(Exception):
     """
 
     def __init__(self, message: str) -> None:
+        message = scrub(message)
         self.message = message
         self.errors = {"database": message}
         super().__init__(message)

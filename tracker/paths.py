@@ -9,6 +9,10 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_DB_NAME = "campaign.db"
 DB_ENV_VAR = "TRACKER_DB"
+# A libpq connection string starts with one of its keywords and `=` (host=db dbname=norway).
+_CONNINFO = re.compile(
+    r"\s*(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode)\s*=", re.I
+)
 
 
 def styles_dir() -> Path:
@@ -42,9 +46,10 @@ def is_url(value: str) -> bool:
     return "://" in value
 
 
-def shown(target: str) -> str:
-    """A path or URL as a message may show it: a URL's password becomes ***."""
-    return re.sub(r"(://[^:/@]*:)[^/]*@", r"\1***@", target) if is_url(target) else target
+def is_conninfo(value: str) -> bool:
+    """True for what reads as a libpq connection string (host=db password=...), which the
+    tracker does not take: it would be a file's name, password and all."""
+    return not is_url(value) and _CONNINFO.match(value) is not None
 
 
 def backups_dir(db_path: Path) -> Path:

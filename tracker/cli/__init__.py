@@ -19,13 +19,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tracker import __version__, paths
+from tracker import __version__, paths, redaction
+from tracker.redaction import shown
 
 EXIT_BAD_FILE = 2
 EXIT_CRASH = 1
 UMPIRE_NEEDS_HEAD = (
     "the umpire's view cannot upgrade or create a campaign database: "
     "open it once without --umpire first"
+)
+ENCODE_SPECIAL = (
+    "write @ as %40, : as %3A, / as %2F and % as %25 in a user name, a password or a parameter"
 )
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
 COMMANDS: tuple[str, ...] = (
@@ -60,9 +64,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tracker` console script; returns the exit status."""
+    """Entry point of the `tracker` console script; returns the exit status. Every line it
+    prints, and every error it reports, is scrubbed of the database's secrets."""
+    with redaction.scrubbed_output():
+        return run_command(argv)
+
+
+def run_command(argv: Sequence[str] | None) -> int:
+    """Parse, resolve the database, migrate, run the app or the sub-command."""
     args = build_parser().parse_args(argv)
     target = paths.resolve_db(args.db)
+    redaction.remember(target)
+    problem = target_problem(target)
+    if problem is not None:
+        print(f"tracker: {problem}", file=sys.stderr)
+        return EXIT_BAD_FILE
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
@@ -276,10 +292,39 @@ def connect(target: str, *, read_only: bool) -> Any:
     try:
         return make_engine(target, read_only=read_only)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-        raise DatabaseProblem(
-            f"{paths.shown(target)!r} is not a database tracker can use: give a file path, "
-            "or a URL such as postgresql+psycopg://user:password@host/database"
-        ) from exc
+        raise DatabaseProblem(not_usable(target)) from exc
+
+
+def not_usable(target: str) -> str:
+    return (
+        f"{shown(target)!r} is not a database tracker can use: give a file path, or a URL such "
+        f"as postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
+    )
+
+
+def target_problem(target: str) -> str | None:
+    """Why the database named cannot be what the player meant (None when it can): a libpq
+    string, which would be a file's name; a URL that does not parse; one whose user or
+    password has an @, which SQLAlchemy would end the password at, sending the driver the rest
+    as the host, the port or the query. Said with the address shown (no secret)."""
+    if paths.is_conninfo(target):
+        return (
+            f"{shown(target)!r} is a libpq connection string, which tracker does not take: give "
+            "a campaign file's path, or a URL such as "
+            f"postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
+        )
+    if not paths.is_url(target):
+        return None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(target)
+    except (ArgumentError, ValueError):  # ValueError: a port that is no number
+        return not_usable(target)
+    if url.get_backend_name() != "sqlite" and target.partition("://")[2].count("@") > 1:
+        return f"{shown(target)!r} has more than one @ (one ends the user): {ENCODE_SPECIAL}"
+    return None
 
 
 def open_database(engine: Any, target: str, *, umpire: bool) -> Any:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker import paths, settings
 from tracker.campaign_file import DatabaseProblem, inspect_file
+from tracker.redaction import shown
 
 if TYPE_CHECKING:
     from tracker.db import Backup
@@ -42,7 +43,7 @@ def campaign_path(target: str) -> Path | None:
     path = sqlite_path(to_url(target))
     if path is None:
         print(
-            f"tracker: {paths.shown(target)} is not an SQLite file: tracker keeps file backups "
+            f"tracker: {shown(target)} is not an SQLite file: tracker keeps file backups "
             "of SQLite campaign files only; use the database's own backup tools (pg_dump).",
             file=sys.stderr,
         )

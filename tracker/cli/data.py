@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tracker.cli.printing import add_force, not_forced
 from tracker.cli.viewers import add_for_argument, viewer_of
+from tracker.redaction import shown
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -77,7 +78,7 @@ def _pick(found: Sequence[_Named], wanted: str) -> int | None:
 
 def _no_campaign(args: argparse.Namespace, target: str, found: Sequence[_Named]) -> int:
     names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
-    return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names})")
+    return _fail(f"no campaign {args.campaign!r} in {shown(target)} (campaigns: {names})")
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
@@ -205,5 +206,5 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         hint = " (use --name)" if "name" in exc.errors else ""
         return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
-    print(f"tracker: imported {name!r} into {target}")
+    print(f"tracker: imported {name!r} into {shown(target)}")
     return 0

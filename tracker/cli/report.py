@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tracker.cli.data import _campaign_id, _fail
 from tracker.cli.printing import add_force, not_forced
 from tracker.cli.viewers import WIDENS
+from tracker.redaction import shown
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     campaign_id = _campaign_id(factory, args.campaign)
     if campaign_id is None:
         names = ", ".join(f"{c.id}: {c.name!r}" for c in campaigns.list_campaigns(factory))
-        return _fail(f"no campaign {args.campaign!r} in {target} (campaigns: {names or 'none'})")
+        return _fail(
+            f"no campaign {args.campaign!r} in {shown(target)} (campaigns: {names or 'none'})"
+        )
     overview = campaigns.get_overview(factory, campaign_id=campaign_id)
     scenario_id = side_id = None
     if args.scenario is not None:

@@ -5,10 +5,10 @@ TRACKER_DB) and relays its screen over a websocket; every tab works on the same 
 as the terminal app does.
 
 Private by default, as Jupyter is: each start mints a token that the printed address carries.
-Every request must bring it, in the address or in the cookie the first good request sets, and
-the websocket that starts an app must also come from the served page's own origin: a page of
-another site (or of another port of this machine, which the browser sends the cookie from too)
-is refused before any app starts.
+Every request must bring it, the page itself in its address, and an app starts only for a page
+this server served to a browser tab, from that page, once: a page of another site or of another
+port of this machine can neither frame the tracker nor open and drive it (serve_access gives the
+rules and why).
 """
 
 from __future__ import annotations
@@ -21,17 +21,18 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from tracker import paths
+from tracker.redaction import shown
 
-# secrets, ctypes, ipaddress and shlex are imported where they are used: every start of the app
-# builds this command's parser, and importing them took about 5 ms of the time to its first paint.
+# secrets, ctypes, ipaddress, shlex and serve_access are imported where they are used: every
+# start of the app builds this command's parser, and importing them took about 5 ms of the time
+# to its first paint.
 
 if TYPE_CHECKING:
+    from tracker.cli.serve_access import Access
     from tracker.services.common import SessionFactory
 
 EXIT_BAD_INPUT = 2
@@ -94,11 +95,6 @@ def app_command(*, umpire: bool) -> list[str]:
     return [sys.executable, "-m", "tracker"] + (["--umpire"] if umpire else [])
 
 
-def shown_target(target: str) -> str:
-    """The database as it may be printed: a URL without its password."""
-    return paths.shown(target)
-
-
 def listen_problem(host: str, port: int) -> str | None:
     """Why the server could not listen on host:port (None when it can), found by binding a
     socket first: aiohttp would otherwise fail with a traceback after its start-up."""
@@ -145,23 +141,6 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def origin(url: str) -> str | None:
-    """An address's origin as a browser compares it (scheme://host:port, lower case, the default
-    port spelled out); None when it is no http(s) address."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    host = parts.hostname
-    if scheme not in ("http", "https") or not host or parts.username is not None:
-        return None
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{scheme}://{host}:{port or (443 if scheme == 'https' else 80)}"
-
-
 def is_loopback(host: str) -> bool:
     """Whether host names this machine only (every address it resolves to is a loopback one)."""
     import ipaddress
@@ -192,40 +171,6 @@ def reach_note(host: str) -> str | None:
         "the traffic is not encrypted (token and campaign cross the network in clear) unless "
         "a TLS proxy is in front: give its https address with --public-url."
     )
-
-
-@dataclass(frozen=True)
-class Access:
-    """Who may use the served app: whoever brings the token, and for the websocket that starts
-    an app, only from the served page's own origin."""
-
-    token: str
-    cookie: str
-    origin: str | None
-    secure: bool
-
-    def refusal(
-        self, *, query_token: str | None, cookie_token: str | None, origin_header: str | None,
-        starts_app: bool,
-    ) -> str | None:  # fmt: skip
-        """Why a request is refused (None when it may go on). A token in the address is the
-        one that counts: a wrong one is not rescued by an older cookie."""
-        given = query_token if query_token is not None else cookie_token
-        if given is None:
-            return "no token: open the address that `tracker serve` printed, token included"
-        import secrets
-
-        # Bytes, as compare_digest refuses str with characters beyond ASCII; a header's bytes
-        # that are no UTF-8 arrive as lone surrogates.
-        if not secrets.compare_digest(given.encode(errors="surrogatepass"), self.token.encode()):
-            return "a wrong token: open the address that `tracker serve` printed, token included"
-        if starts_app and (origin_header is None or origin(origin_header) != self.origin):
-            shown = "none" if origin_header is None else repr(origin_header[:100])
-            return (
-                f"the app opens only from this server's own page ({self.origin}); "
-                f"the request came from origin {shown}"
-            )
-        return None
 
 
 def die_with_server() -> Callable[[], None] | None:
@@ -264,6 +209,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     SIGTERM."""
     import secrets
 
+    from tracker.cli.serve_access import Access, origin
+
     problem = listen_problem(args.host, args.port)
     if problem is not None:
         print(f"tracker serve: {problem}", file=sys.stderr)
@@ -293,7 +240,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     )
     # The address on a line of its own, whole, to copy or click even where the line wraps.
     print(
-        f"tracker: serving {shown_target(target)}{on_host} (ctrl+c to stop); open this "
+        f"tracker: serving {shown(target)}{on_host} (ctrl+c to stop); open this "
         f"address, token included, in a browser:\n{url}/?token={access.token}",
         flush=True,
     )
@@ -316,13 +263,18 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
     """textual-serve's Server, quiet, without the command line (which may carry a database
     password) on the page, refusing what access refuses, its apps tied to its life, and
     stopping every browser's app before it exits. Built on textual-serve 1.1.3's internals
-    (`_make_app`, `AppService._open_app_process`): the version is pinned."""
+    (`_make_app`, `_process_messages`, `AppService._open_app_process`, the page's template):
+    the version is pinned."""
     import asyncio
     import shlex
 
+    import aiohttp_jinja2
+    import jinja2
     from aiohttp import web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server, to_int
+
+    from tracker.cli.serve_access import PAGE_HEADERS, add_headers, guard
 
     preexec = die_with_server()
 
@@ -340,25 +292,6 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             self._stdin = process.stdin
             return process
 
-    @web.middleware
-    async def check_access(request: web.Request, handler: Any) -> web.StreamResponse:
-        refusal = access.refusal(
-            query_token=request.query.get("token"),
-            cookie_token=request.cookies.get(access.cookie),
-            origin_header=request.headers.get("Origin"),
-            starts_app=request.match_info.route.name == "websocket",
-        )
-        if refusal is not None:
-            log.warning("refused %s %s from %s: %s", request.method, request.path,
-                        request.remote, refusal)  # fmt: skip
-            raise web.HTTPForbidden(text=f"tracker serve: {refusal}\n")
-        response: web.StreamResponse = await handler(request)
-        if "token" in request.query and not response.prepared:
-            # The page's own requests (script, styles, websocket) then need no token.
-            response.set_cookie(access.cookie, access.token, path="/", httponly=True,
-                                samesite="Strict", secure=access.secure)  # fmt: skip
-        return response
-
     class TrackerServer(Server):
         def __init__(self) -> None:
             # The page's title defaults to the command: never show it to a browser.
@@ -372,14 +305,41 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             logging.basicConfig(level=logging.WARNING, format="tracker serve: %(message)s")
 
         async def _make_app(self) -> web.Application:
-            app = await super()._make_app()
-            app.middlewares.append(check_access)
+            # textual-serve's routes, but each page's websocket at a name of its own, and no
+            # listing of the static folder.
+            app = web.Application(middlewares=[guard(access, log)])
+            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+            app.add_routes([
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws/{page}", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ])  # fmt: skip
+            app.on_response_prepare.append(add_headers)
+            app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.on_shutdown)
             return app
+
+        async def handle_index(self, request: web.Request) -> web.Response:
+            """textual-serve's page, its websocket at the name minted for this page."""
+            router = request.app.router
+            websocket = f"{url}{router['websocket'].url_for(page=access.new_page())}"
+            context = {
+                "font_size": to_int(request.query.get("fontsize", "16"), 16),
+                "app_websocket_url": "ws" + websocket.removeprefix("http"),
+                "config": {"static": {"url": f"{url}/static/"}},
+                "application": {"name": self.title},
+            }
+            response = aiohttp_jinja2.render_template("app_index.html", request, context)
+            response.headers.update(PAGE_HEADERS)
+            return response
 
         async def on_startup(self, app: web.Application) -> None:
             """No banner: run() has printed the one line that matters."""
 
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        async def handle_websocket(  # type: ignore[override]
+            self, request: web.Request
+        ) -> web.StreamResponse:
             task = asyncio.current_task()
             assert task is not None
             self.sessions.add(task)
@@ -388,8 +348,9 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             finally:
                 self.sessions.discard(task)
 
-        async def run_session(self, request: web.Request) -> web.WebSocketResponse:
-            """textual-serve's handle_websocket, with the tracker's app service."""
+        async def run_session(self, request: web.Request) -> web.StreamResponse:
+            """textual-serve's handle_websocket, with the tracker's app service. A tab closed
+            while its connection opens, or while its app starts, is let go without a word."""
             websocket = web.WebSocketResponse(heartbeat=15)
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
@@ -400,6 +361,11 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
 
             try:
                 await websocket.prepare(request)
+            except ConnectionError:
+                # No app was started. A response aiohttp drops quietly on the closed
+                # connection: the half-opened websocket would fail its own closing.
+                return web.Response()
+            try:
                 app_service = TrackerAppService(
                     shlex.join(command),
                     write_bytes=websocket.send_bytes,
@@ -415,6 +381,8 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
                     await app_service.stop()
             except asyncio.CancelledError:
                 await websocket.close()
+            except ConnectionError:
+                pass  # the tab went away while the app started or was answered
             except Exception as error:
                 log.exception(error)
             finally:

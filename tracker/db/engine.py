@@ -12,6 +12,7 @@ from sqlalchemy.pool import NullPool
 
 from tracker import paths
 from tracker.campaign_file import read_only_uri
+from tracker.redaction import shown
 
 # The execution option a read scope sets on its connection (see sessions.read_scope): its
 # transaction begins without the write lock.
@@ -45,8 +46,8 @@ def to_url(target: str) -> str:
 
 
 def shown_url(engine: Engine) -> str:
-    """The database's URL as a message may show it: never with its password."""
-    return engine.url.render_as_string(hide_password=True)
+    """The database's URL as a message may show it: no secret in it (tracker.redaction)."""
+    return shown(engine.url.render_as_string(hide_password=False))
 
 
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tracker import paths
 from tracker.campaign_file import file_key
-from tracker.db import DatabaseProblem, SessionFactory, backup_file, sqlite_path
+from tracker.db import DatabaseProblem, SessionFactory, backup_file, shown_url, sqlite_path
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +26,13 @@ def campaign_file(factory: SessionFactory) -> Path | None:
 
 def database_key(factory: SessionFactory) -> str:
     """What names this database across runs: the file's absolute path, else the URL
-    without its password (the player's settings remember the last campaign by it)."""
+    without its secrets (the player's settings remember the last campaign by it)."""
     path = campaign_file(factory)
     if path is not None:
         return file_key(path)
     session = factory()
     try:
-        return session.get_bind().engine.url.render_as_string(hide_password=True)
+        return shown_url(session.get_bind().engine)
     finally:
         session.close()
 
