@@ -198,7 +198,8 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     fleet.set_crew(factory, squadron_id=alpha, training=3, acquisition="direct")
 
     def ship(squadron: int, name: str) -> int:
-        fields = fleet.ShipFields(name=name, structure_max=9, flotation_max=8, speed_kn=30)
+        fields = fleet.ShipFields(name=name, structure_max=9, flotation_max=8, speed_kn=30,
+                                  type_abbrev="SS" if name == "Seal" else "CL")  # fmt: skip
         return fleet.create_ship(factory, squadron_id=squadron, fields=fields)
 
     exeter, ajax, seal, spee = (ship(alpha, "Exeter"), ship(alpha, "Ajax"),

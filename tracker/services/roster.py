@@ -26,7 +26,7 @@ from tracker.models.roster import (
     UnitUpdate,
 )
 from tracker.rules import was
-from tracker.services import journal, sealing, secrets, visibility
+from tracker.services import acts, journal, sealing, secrets, visibility
 from tracker.services.common import beyond_ids, flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -470,7 +470,7 @@ def verify_seal(
 
 
 def _destroyed(unit: WasUnit) -> bool:
-    return unit.damage >= unit.hull_points
+    return acts.destroyed(unit)
 
 
 def _now(session: Session, campaign: Campaign) -> tuple[int, int]:
@@ -624,6 +624,9 @@ def sub_attacks(
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
         unit = get_row(session, WasUnit, marker.unit_id)
+        refusal = acts.torpedo_refusal(session, acts.actor(unit))
+        if refusal:  # the one rule of every roster (RULES.md §Mines), asked before it shows
+            raise InvalidInput({"marker": refusal})
         if marker.state == MarkerState.REVEALED:
             message = f"{unit.name} attacks, revealed"
         elif same_sector or campaign.any_attack_reveals:

@@ -32,14 +32,13 @@ from tracker.models.kinds import (
     Layer,
     MinefieldStatus,
     ScenarioStatus,
-    UnitType,
 )
 from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
 from tracker.models.mines import MinefieldCreate, MinefieldTurn, SeaBoundaryBase
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import swwas
-from tracker.services import journal, secrets, visibility
+from tracker.services import acts, journal, secrets, visibility
 from tracker.services.common import beyond_ids, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -250,45 +249,24 @@ def sow_minefield(
         side = get_row(session, Side, side_id)
         campaign_id = side.campaign_id
         sector = _validate_place(session, campaign_id, boundary_id, sector, errors)
-        layer = None
-        if layer_ship_id is not None:
-            layer = get_row(session, Ship, layer_ship_id)
-            if layer.side_id != side_id:
-                errors["layer"] = f"{layer.name} is not {side.name}'s ship"
-            elif layer.sunk:
-                errors["layer"] = f"{layer.name} is sunk"
-        unit_name = ""
-        if layer_unit_id is not None:
-            unit = get_row(session, WasUnit, layer_unit_id)
-            unit_name = unit.name
-            if unit.side_id != side_id:
-                errors["layer"] = f"{unit.name} is not on {side.name}'s roster"
-            elif unit.unit_type != UnitType.SUBMARINE:
-                errors["layer"] = f"{unit.name} is no submarine: choose a ship, or a submarine"
-            elif typed.laid_by != Layer.SUBMARINE:
-                errors["laid_by"] = f"{unit.name} is a submarine: choose submarine"
-        named = layer is not None or layer_unit_id is not None
-        if typed.laid_by == Layer.SUBMARINE and not named and "layer" not in errors:
+        layer = _layer(session, side, layer_ship_id, layer_unit_id, errors)
+        if layer is not None and "layer" not in errors:
+            for key_, why in acts.sowing_refusal(session, layer, typed.laid_by).items():
+                errors.setdefault(key_, why)
+        if typed.laid_by == Layer.SUBMARINE and layer is None and "layer" not in errors:
             errors["layer"] = "choose the submarine that lays it"
-        if typed.laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
-            view = _counter_view(session, layer, side)
-            if view.sowing_id is not None:
-                errors["layer"] = (f"{layer.name} is still sowing minefield "
-                                   f"#{view.sowing_id}: complete it first")  # fmt: skip
-            elif view.mines_aboard < 1:
-                errors["layer"] = (f"{layer.name} has no minefields aboard ({view.mines_loaded} "
-                                   f"loaded, {view.mines_laid} laid)")  # fmt: skip
         check(errors)
         key = side_key(session, side_id, passphrase) if secret else None
         scenario_id, turn = _turn(session, campaign_id, turn)
         field = Minefield(
             campaign_id=campaign_id, side_id=side_id,
             status=MinefieldStatus.ACTIVE if complete else MinefieldStatus.SOWING,
-            laid_by=typed.laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
+            laid_by=typed.laid_by, layer_ship_id=layer_ship_id, layer_unit_id=layer_unit_id,
+            scenario_id=scenario_id,
             turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
             secret=secret,
         )  # fmt: skip
-        name = layer.name if layer else unit_name or typed.layer_name
+        name = layer.name if layer else typed.layer_name
         place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
                  "notes": typed.notes, "path": []}  # fmt: skip
         _store_place(session, field, place, key)
@@ -304,6 +282,26 @@ def sow_minefield(
             sealed=visibility.sealed_detail(key, summary=summary) if secret else None,
         )  # fmt: skip
         return field.id or 0
+
+
+def _layer(
+    session: Session, side: Side, ship_id: int | None, unit_id: int | None,
+    errors: dict[str, str],
+) -> acts.Actor | None:  # fmt: skip
+    """The minelayer named: one of the side's own ships, or a unit of its roster."""
+    if ship_id is not None and unit_id is not None:
+        errors["layer"] = "one minelayer: a ship, or a War at Sea submarine"
+        return None
+    row: Ship | WasUnit | None = None
+    if ship_id is not None:
+        row = get_row(session, Ship, ship_id)
+        if row.side_id != side.id:
+            errors["layer"] = f"{row.name} is not {side.name}'s ship"
+    elif unit_id is not None:
+        row = get_row(session, WasUnit, unit_id)
+        if row.side_id != side.id:
+            errors["layer"] = f"{row.name} is not on {side.name}'s roster"
+    return acts.actor(row) if row is not None else None
 
 
 def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
