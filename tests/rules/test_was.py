@@ -70,6 +70,7 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "reconceal_markers",
         "reconceal_refusal",
         "torpedo_hits",
+        "crowded_squares",
     }
     public = {name for name in vars(was) if not name.startswith("_")}
     imported = {"annotations", "Sequence", "StrEnum", "checks"}
@@ -647,3 +648,42 @@ def test_torpedo_hits_count_the_dice_that_hit(rolls: list[int], night: bool, ear
 def test_torpedo_hits_refuse_what_is_not_a_list_of_dice(rolls: Any) -> None:
     with pytest.raises(ValueError, match="roll"):
         was.torpedo_hits(rolls)
+
+
+# --- one sub per square (§3) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("placed", "occupied", "crowded"),
+    [
+        (["a1", "b2"], [], []),
+        (["a1", "a1"], [], [1]),
+        (["a1", "b2"], ["b2"], [1]),
+        (["a1", "a1", "a1"], ["a1"], [0, 1, 2]),
+        (["", ""], [""], []),  # off the map: no square
+        (["c3"], ["a1", "b2"], []),
+    ],
+)
+def test_par3_crowded_squares_table(
+    placed: list[str], occupied: list[str], crowded: list[int]
+) -> None:
+    assert was.crowded_squares(placed, occupied) == crowded
+
+
+@given(placed=st.lists(st.sampled_from(["", "a1", "b2", "c3"]), max_size=5),
+       occupied=st.lists(st.sampled_from(["", "a1", "b2", "c3"]), max_size=4))  # fmt: skip
+def test_par3_a_placement_is_free_exactly_when_every_square_is_its_own(
+    placed: list[str], occupied: list[str]
+) -> None:
+    crowded = was.crowded_squares(placed, occupied)
+    squares = [square for square in placed if square]
+    free = len(set(squares)) == len(squares) and not set(squares) & set(occupied)
+    assert (crowded == []) == free
+    for index in crowded:  # each refused square is held or named before
+        assert placed[index] in occupied or placed[index] in placed[:index]
+
+
+@pytest.mark.parametrize("bad", ["a1", ["a1", 3], None])
+def test_par3_crowded_squares_refuses_what_is_not_squares(bad: Any) -> None:
+    with pytest.raises(ValueError, match="placed must be a sequence of squares"):
+        was.crowded_squares(bad)

@@ -103,7 +103,7 @@ def _build(folder: Path, s: Secrets) -> Campaign:
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
     unit = roster.save_unit(factory, side_id=red, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=3))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
     field = mines.sow_minefield(factory, side_id=red, laid_by="surface", sector=s.laid_in,
                                 layer_name=s.layer, complete=True, drifting=True, secret=True,
                                 notes=s.note)  # fmt: skip

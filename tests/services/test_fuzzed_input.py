@@ -564,7 +564,7 @@ CALLS = [
          lambda f: kw(side_id=ids(f.sides), passphrase=text("new-secret"),
                       old_passphrase=PASSWORDS)),
     Call("assign_markers", roster.assign_markers,
-         lambda f: kw(unit_id=ids(f.units), real=number(1, 3), sector=text("A1"),
+         lambda f: kw(unit_id=ids(f.units), real=number(1, 3),
                       sectors=many(text("C1", "C2", "C3"), 3, unique=True),
                       turn=maybe(number(1, 9)), passphrase=PASSWORDS)),
     Call("roster", roster.roster,

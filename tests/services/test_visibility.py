@@ -57,7 +57,7 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
 ) -> None:
     unit = _sub(factory, world)
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4", passphrase=PASS)
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"], passphrase=PASS)
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
     roster.mine_roll(factory, unit_id=unit, roll=2, sector="C4", passphrase=PASS)  # 2 damage
@@ -137,7 +137,7 @@ def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
     layer = _minelayer(factory, world, add_ship)
     field_id = _secret_field(factory, world, layer)  # no passphrase yet: sealed plain
     unit = _sub(factory, world)
-    roster.assign_markers(factory, unit_id=unit, real=2, sector="C4")
+    roster.assign_markers(factory, unit_id=unit, real=2, sectors=["C4", "C5"])
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
     roster.mine_roll(factory, unit_id=unit, roll=1, sector="C4")

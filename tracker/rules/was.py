@@ -28,6 +28,7 @@ __all__ = [
     "SEA_MOVE_SECTORS",
     "ConcealCause",
     "best_searcher",
+    "crowded_squares",
     "extra_decoy_cost",
     "reconceal_markers",
     "reconceal_refusal",
@@ -292,3 +293,22 @@ def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | No
         "it did not move this turn: a revealed submarine that stays put remains revealed "
         "(§11), unless a squall or fog marker enters its square"
     )
+
+
+def crowded_squares(placed: Sequence[str], occupied: Sequence[str] = ()) -> list[int]:
+    """Return the indexes of ``placed`` squares that break "no more than one sub per square"
+    (RULES.md §Subs ¶3): a square already ``occupied`` by another live marker of the side, or
+    named again by an earlier marker of the same placement or move. Squares are compared as
+    given (the caller folds their case); a blank square is off the map and crowds nothing.
+    """
+    for name, squares in (("placed", placed), ("occupied", occupied)):
+        if (isinstance(squares, str) or not isinstance(squares, Sequence)
+                or not all(isinstance(square, str) for square in squares)):  # fmt: skip
+            raise ValueError(f"{name} must be a sequence of squares (str), got {squares!r}")
+    taken = {square for square in occupied if square}
+    crowded = []
+    for index, square in enumerate(placed):
+        if square and square in taken:
+            crowded.append(index)
+        taken.add(square)
+    return crowded

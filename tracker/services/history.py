@@ -31,7 +31,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.kinds import JournalKind
-from tracker.services import journal, visibility
+from tracker.services import journal, markers, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -168,6 +168,8 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
 
 def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> HistoryResult:
     _write_back(session, entry, "before")
+    # A marker put back in a square meets the rule of every placement (RULES.md §Subs ¶3).
+    markers.check_put_back(session, [c["id"] for c in _changes(entry) if c["table"] == "submarker"])
     flipped = {"before": "after", "after": "before"}
     inverse = tuple(
         journal.RowChange(

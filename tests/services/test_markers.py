@@ -1,0 +1,127 @@
+"""Submarine markers placed and moved (RULES.md §Subs ¶1-3; services/markers.py): one check of
+"no more than one sub per square" on every path that puts a marker in a square, and placements
+whose every opponent-visible byte is the same whichever marker is real."""
+
+from __future__ import annotations
+
+import pytest
+from depth import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from service_helpers import attempt
+from sqlmodel import delete, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import JournalEntry, SubMarker
+from tracker.rules.was import ConcealCause
+from tracker.services import campaigns, fleet, history, roster, scenarios
+from tracker.services.errors import InvalidInput
+from tracker.services.fleet import ShipFields
+from tracker.services.roster import SearchParty, UnitFields
+
+GENERATED = settings(
+    max_examples=examples(30), deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)  # fmt: skip
+# Squares that collide in every way a player could type them: case and spaces.
+SQUARES = ("A1", "a1", " A1", "B2", "b2", "C3", "D4")
+FOUND = SearchParty(searcher="patrol_bomber")  # a roll of 6 always finds
+
+
+def one(sector: str) -> str:
+    """The square a sector names, as a player means it."""
+    return sector.strip().casefold()
+
+
+@pytest.fixture
+def axis(factory: SessionFactory) -> dict[str, int]:
+    """A side with U-66 (one extra decoy: three markers) and U-552, and a scenario in play."""
+    campaign = campaigns.create_campaign(factory, name="Atlantic")
+    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX-229")
+    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
+    allies = campaigns.create_side(factory, campaign_id=campaign.id, name="Allies").id
+    units = {name: roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name=name, unit_type="submarine", points=10, hull_points=3, extra_decoys=decoys))
+        for name, decoys in (("U-66", 1), ("U-552", 0))}  # fmt: skip
+    escorts = fleet.create_squadron(factory, side_id=allies, name="B3")
+    ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
+    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=scenario.id)
+    return {"campaign": campaign.id, "side": side, **units}
+
+
+def _live(factory: SessionFactory, side: int) -> dict[int, str]:
+    """The side's live markers: id -> sector."""
+    return {m.id: m.sector for m in roster.roster(factory, side_id=side).markers
+            if m.state != "removed"}  # fmt: skip
+
+
+def _code_of(factory: SessionFactory, side: int, code: str) -> int:
+    return next(m.id for m in roster.roster(factory, side_id=side).markers if m.code == code)
+
+
+@GENERATED
+@given(path=st.sampled_from(["assign", "move", "reconceal by fog", "reconceal, got away"]),
+       held=st.lists(st.sampled_from(SQUARES), min_size=3, max_size=3, unique_by=one),
+       typed=st.lists(st.sampled_from(SQUARES), min_size=2, max_size=2))  # fmt: skip
+def test_par3_every_path_that_places_a_marker_keeps_one_sub_marker_per_square(
+    factory: SessionFactory, axis: dict[str, int], path: str, held: list[str], typed: list[str]
+) -> None:
+    """U-66's three markers hold three squares; a placement (an assignment, a re-concealment of
+    one or two markers) or a move into generated squares is accepted exactly when each marker
+    gets a square no other live marker of the side holds, in any case or spacing."""
+    with session_scope(factory) as session:  # each example starts from an empty map
+        session.exec(delete(SubMarker))  # type: ignore[call-overload]
+    side = axis["side"]
+    u66 = roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sectors=held)
+    ids = [_code_of(factory, side, code) for code in u66.codes]
+    leaving: set[int] = set()
+    if path == "assign":
+        call, wanted = (lambda: roster.assign_markers(
+            factory, unit_id=axis["U-552"], real=2, sectors=typed)), typed  # fmt: skip
+    elif path == "move":
+        call, wanted, leaving = (lambda: roster.move_marker(
+            factory, marker_id=ids[1], sector=typed[0], turn=1)), typed[:1], {ids[1]}  # fmt: skip
+    else:
+        roster.record_search(factory, marker_id=ids[0], party=FOUND, roll=6)
+        roster.attack_marker(factory, marker_id=ids[0], success=True)  # U-66 revealed
+        cause = ConcealCause.WEATHER_ENTERED
+        if path == "reconceal, got away":  # it moves away first, as §11 needs
+            cause = ConcealCause.GOT_AWAY
+            roster.move_marker(factory, marker_id=ids[0], sector="Z9", turn=1)
+        count = 2 if cause is ConcealCause.GOT_AWAY else 1
+        call, wanted, leaving = (lambda: roster.reconceal(
+            factory, unit_id=axis["U-66"], cause=cause, real=count,
+            sectors=typed[:count])), typed[:count], {ids[0]}  # fmt: skip
+    before = _live(factory, side)
+    taken = {one(sector) for marker, sector in before.items() if marker not in leaving}
+    free = len({one(s) for s in wanted}) == len(wanted) and not taken & {one(s) for s in wanted}
+    outcome = attempt(call)
+    assert (outcome is None) == free, (outcome, before, wanted)
+    if outcome is not None:
+        assert isinstance(outcome, InvalidInput) and "one sub marker per sector" in str(outcome)
+        assert _live(factory, side) == before  # nothing moved, nothing placed
+    squares = [one(sector) for sector in _live(factory, side).values()]
+    assert len(set(squares)) == len(squares)
+
+
+def test_par3_an_undo_or_a_redo_puts_no_marker_back_in_a_square_another_now_holds(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    side, campaign = axis["side"], axis["campaign"]
+    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=1,
+                                  sectors=["A1", "B2"]).codes  # fmt: skip
+    first, second = (_code_of(factory, side, code) for code in codes)
+    roster.move_marker(factory, marker_id=first, sector="C3", turn=1)
+    with session_scope(factory) as session:
+        moved_first = max(entry.id for entry in session.exec(select(JournalEntry)).all())
+    roster.move_marker(factory, marker_id=second, sector="a1", turn=1)
+    with pytest.raises(InvalidInput, match=r"cannot go back: A1 already holds .*one sub marker"):
+        history.undo_entry(factory, entry_id=moved_first)
+    history.undo_last(factory, campaign_id=campaign)  # the second back to B2
+    # A placement is no change an undo takes back: it does not stand in a redo's way.
+    roster.assign_markers(factory, unit_id=axis["U-66"], real=3, sectors=["A1", "D4", "E5"])
+    with pytest.raises(InvalidInput, match=r"cannot go back: a1 already holds .*one sub marker"):
+        history.redo_last(factory, campaign_id=campaign)
+    squares = [one(sector) for sector in _live(factory, side).values()]
+    assert sorted(squares) == ["a1", "b2", "c3", "d4", "e5"]
