@@ -4,20 +4,30 @@ whose every opponent-visible byte is the same whichever marker is real."""
 
 from __future__ import annotations
 
+import json
+import random
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
 import pytest
 from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_helpers import attempt
-from sqlmodel import delete, select
+from service_helpers import attempt, empty_pg
+from sqlalchemy import Engine
+from sqlmodel import SQLModel, delete, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker
+from tracker.models import campaign as campaign_model
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, fleet, history, roster, scenarios
+from tracker.services import campaigns, exchange, fleet, history, roster, scenarios, secrets
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import SearchParty, UnitFields
+from tracker.services.visibility import Viewer
 
 GENERATED = settings(
     max_examples=examples(30), deadline=None, derandomize=True, database=None,
@@ -125,3 +135,87 @@ def test_par3_an_undo_or_a_redo_puts_no_marker_back_in_a_square_another_now_hold
         history.redo_last(factory, campaign_id=campaign)
     squares = [one(sector) for sector in _live(factory, side).values()]
     assert sorted(squares) == ["a1", "b2", "c3", "d4", "e5"]
+
+
+# --- a placement tells the opponent nothing of which marker is real -------------------------
+
+
+class _Clock:
+    """A clock that ticks one second a reading, from the same start each time it is set."""
+
+    now_at = datetime(2026, 1, 1, tzinfo=UTC)
+
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:
+        cls.now_at += timedelta(seconds=1)
+        return cls.now_at
+
+
+@pytest.fixture
+def same_dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The clock and the seals' salts made repeatable: two runs read the same times and draw
+    the same salts, as two players' files made with the same dice would."""
+    monkeypatch.setattr(campaign_model, "datetime", _Clock)
+    monkeypatch.setattr(secrets, "new_salt", lambda: "00")
+    yield
+
+
+def _empty(engine: Engine, backend: str) -> None:
+    """Every row of every table gone and the ids starting again from 1."""
+    if backend == "postgresql":
+        empty_pg(engine)
+        return
+    with engine.begin() as conn:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            conn.execute(table.delete())
+
+
+def _what_the_others_read(
+    engine: Engine, backend: str, factory: SessionFactory, sectors: list[str], real: int,
+    seed: int,
+) -> tuple[str, str]:  # fmt: skip
+    """A campaign made afresh with one placement, as the opponent's and the umpire's exports
+    give it: every byte, each seal (a commitment to its marker's role under a salt of its own,
+    which the opponent never reads) written as its place among the seals."""
+    _empty(engine, backend)
+    _Clock.now_at = datetime(2026, 1, 1, tzinfo=UTC)
+    campaign = campaigns.create_campaign(factory, name="Atlantic").id
+    side = campaigns.create_side(factory, campaign_id=campaign, name="Axis").id
+    unit = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-66", unit_type="submarine", points=10, extra_decoys=len(sectors) - 2))  # fmt: skip
+    roster.assign_markers(factory, unit_id=unit, real=real, sectors=sectors,
+                          rng=random.Random(seed))  # fmt: skip
+    views = []
+    for viewer in (Viewer.OPPONENT, Viewer.UMPIRE):
+        document = exchange.export_campaign(factory, campaign_id=campaign, viewer=viewer)
+        placed = document["tables"]["submarker"]
+        assert len({row["at"] for row in placed}) == 1  # one placement, one time
+        text = json.dumps(document, sort_keys=True)
+        for n, row in enumerate(sorted(placed, key=lambda row: text.index(row["seal"]))):
+            text = text.replace(row["seal"], f"<seal {n}>")
+        assert not re.search(r"\b[0-9a-f]{16}\b", text)  # no seal left behind
+        views.append(text)
+    return views[0], views[1]
+
+
+def test_par2_the_opponent_reads_the_same_placement_whichever_marker_is_real(
+    engine: Engine, backend: str, factory: SessionFactory, same_dice: None
+) -> None:
+    """Over generated placements: the same squares, typed in any order, with any of them the
+    real one, give the opponent and the umpire the very same bytes (codes, ids, order, times,
+    journal) for the same dice. A form that puts the real marker first tells them nothing."""
+
+    @settings(max_examples=examples(12), deadline=None, derandomize=True, database=None)
+    @given(data=st.data(), count=st.integers(2, 4), seed=st.integers(0, 2**32))
+    def placement(data: st.DataObject, count: int, seed: int) -> None:
+        squares = data.draw(st.lists(st.sampled_from(["A1", "B2", "C3", "D4", "E5", "F6"]),
+                                     min_size=count, max_size=count, unique=True))  # fmt: skip
+        typed = data.draw(st.permutations(squares))
+        real, other = data.draw(st.sampled_from(squares)), data.draw(st.sampled_from(squares))
+        first = _what_the_others_read(engine, backend, factory, squares,
+                                      squares.index(real) + 1, seed)  # fmt: skip
+        again = _what_the_others_read(engine, backend, factory, typed,
+                                      typed.index(other) + 1, seed)  # fmt: skip
+        assert first == again
+
+    placement()

@@ -2,7 +2,11 @@
 (RULES.md §Subs ¶1-3).
 
 Every path that puts a marker in a square asks one check, `check_squares`: an assignment, a
-re-concealment, a move, and an undo or redo that puts a marker back.
+re-concealment, a move, and an undo or redo that puts a marker back. A placement's markers are
+put in a fixed order (by square) and then stored in an order drawn at random, all with one
+time, so that what the opponent reads of them (codes, ids, order, times, journal lines) depends
+on their squares and the dice only: never on which marker is real, nor on the order the owner
+typed them in.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tracker.models import Side, SubMarker, WasUnit
+from tracker.models.campaign import utcnow
 from tracker.models.kinds import JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace
 from tracker.rules import was
@@ -127,12 +132,17 @@ def place(
 ) -> Assignment:  # fmt: skip
     """Store a placement's markers, each in its own checked square (`sectors`, as typed; `real`
     is 1-based in that order), with a random code and a seal of its own (RULES.md §Subs ¶1-3).
+
+    The markers go in by square, then in an order the dice draw, all at one time: the rows,
+    their ids and the journal's lines are the same whichever marker is real.
     """
     side_id = side.id or 0
     check_squares(session, side_id=side_id, sectors=sectors,
                   fields=[f"sector_{n}" for n in range(1, len(sectors) + 1)])  # fmt: skip
-    order = list(range(len(sectors)))
+    order = sorted(range(len(sectors)), key=lambda index: square(sectors[index]))
+    rng.shuffle(order)
     codes = _draw_codes(session, side_id, len(sectors), rng)
+    at = utcnow()
     made: dict[int, tuple[str, str]] = {}
     for code, index in zip(codes, order, strict=True):
         # One commitment per marker: its seal binds its own code and role, nothing else.
@@ -141,7 +151,7 @@ def place(
         seal = secrets.seal_of(sealed_as(code, note), salt)
         session.add(SubMarker(
             side_id=side_id, unit_id=unit.id or 0, code=code, sector=sectors[index],
-            created_turn=turn, secret=secrets.seal_note(note, key), seal=seal,
+            created_turn=turn, secret=secrets.seal_note(note, key), seal=seal, at=at,
         ))  # fmt: skip
         session.flush()
         journal.append(
