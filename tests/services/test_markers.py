@@ -57,7 +57,7 @@ def axis(factory: SessionFactory) -> dict[str, int]:
     ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
     scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
     scenarios.start_scenario(factory, scenario_id=scenario.id)
-    return {"campaign": campaign.id, "side": side, **units}
+    return {"campaign": campaign.id, "scenario": scenario.id, "side": side, **units}
 
 
 def _live(factory: SessionFactory, side: int) -> dict[int, str]:
@@ -82,6 +82,7 @@ def test_par3_every_path_that_places_a_marker_keeps_one_sub_marker_per_square(
     gets a square no other live marker of the side holds, in any case or spacing."""
     with session_scope(factory) as session:  # each example starts from an empty map
         session.exec(delete(SubMarker))  # type: ignore[call-overload]
+        session.exec(delete(JournalEntry))  # type: ignore[call-overload]  # and no search made
     side = axis["side"]
     u66 = roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sectors=held)
     ids = [_code_of(factory, side, code) for code in u66.codes]
@@ -219,3 +220,62 @@ def test_par2_the_opponent_reads_the_same_placement_whichever_marker_is_real(
         assert first == again
 
     placement()
+
+
+# --- the hunt: one search per square per turn -------------------------------------------------
+
+
+HOW = ("its decoy was sunk", "its sub slipped away in a squall", "its marker moved on")
+
+
+@GENERATED
+@given(how=st.sampled_from(HOW), typed=st.sampled_from(["D2", "d2", " D2 "]),
+       roll=st.integers(1, 6))  # fmt: skip
+def test_par4_a_square_searched_this_turn_is_searched_no_more_whatever_became_of_its_marker(
+    factory: SessionFactory, axis: dict[str, int], how: str, typed: str, roll: int
+) -> None:
+    """The marker searched for in a square leaves it (a decoy sunk, the sub re-concealed in its
+    place, the marker moved on) and another marker stands there, typed in any case: the square
+    was searched this turn; the square the marker moved on to was not."""
+    with session_scope(factory) as session:  # each example starts from an empty map
+        session.exec(delete(SubMarker))  # type: ignore[call-overload]
+        session.exec(delete(JournalEntry))  # type: ignore[call-overload]  # and no search made
+    side = axis["side"]
+    real = 2 if how == "its decoy was sunk" else 1
+    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=real,
+                                  sectors=["D2", "E5"]).codes  # fmt: skip
+    found, other = (_code_of(factory, side, code) for code in codes)
+    roster.record_search(factory, marker_id=found, party=FOUND, roll=6)
+    there = other
+    if how == "its marker moved on":
+        roster.move_marker(factory, marker_id=found, sector="F6", turn=1)
+        roster.move_marker(factory, marker_id=other, sector=typed, turn=1)
+    elif how == "its decoy was sunk":  # the sub moves into the square the decoy held
+        roster.attack_marker(factory, marker_id=found, success=True)
+        roster.move_marker(factory, marker_id=other, sector=typed, turn=1)
+    else:
+        roster.attack_marker(factory, marker_id=found, success=True)
+        fresh = roster.reconceal(factory, unit_id=axis["U-552"],
+                                 cause=ConcealCause.WEATHER_ENTERED, sectors=[typed])  # fmt: skip
+        there = _code_of(factory, side, fresh.codes[0])
+    assert _live(factory, side)[there] == typed.strip()
+    with pytest.raises(
+        InvalidInput, match=f"sector {typed.strip()} was searched this turn already"
+    ):
+        roster.record_search(factory, marker_id=there, party=FOUND, roll=roll)
+    if how == "its marker moved on":  # F6 was not searched this turn
+        assert "found" in roster.record_search(factory, marker_id=found, party=FOUND, roll=6)
+
+
+def test_par4_the_square_may_be_searched_again_the_next_turn(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    side = axis["side"]
+    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=2,
+                                  sectors=["D2", "E5"]).codes  # fmt: skip
+    decoy, sub = (_code_of(factory, side, code) for code in codes)
+    roster.record_search(factory, marker_id=decoy, party=FOUND, roll=6)
+    roster.attack_marker(factory, marker_id=decoy, success=True)  # a decoy: removed
+    roster.move_marker(factory, marker_id=sub, sector="d2", turn=1)
+    scenarios.advance_turn(factory, scenario_id=axis["scenario"])
+    assert "found" in roster.record_search(factory, marker_id=sub, party=FOUND, roll=6)

@@ -11,6 +11,7 @@ typed them in.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.models import Side, SubMarker, WasUnit
+from tracker.models import JournalEntry, Side, SubMarker, WasUnit
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace
@@ -93,6 +94,30 @@ def check_squares(
         )
     if errors:
         raise InvalidInput(errors)
+
+
+def square_searched(session: Session, marker: SubMarker, now: tuple[int, int]) -> bool:
+    """Whether the square this marker stands in was searched in this (scenario, turn): the one
+    count of the hunt's "single unit within the square makes a search attempt" (RULES.md §Subs
+    ¶4), read from the journal's searches of the side's markers, each kept with the square it
+    was made in: whatever became of the marker found there since (a decoy sunk, a sub
+    re-concealed, a marker moved in or out), the square stays searched. A marker off the map
+    (no sector) is a square of its own."""
+    details = session.exec(select(JournalEntry.detail).where(
+        JournalEntry.side_id == marker.side_id, JournalEntry.kind == JournalKind.SEARCH,
+        JournalEntry.scenario_id == now[0], JournalEntry.turn == now[1])).all()  # fmt: skip
+    here = square(marker.sector)
+    for detail in details:
+        searched = json.loads(detail).get("after") or {}
+        if (square(str(searched.get("sector") or "")) == here if here
+                else searched.get("marker") == marker.code):  # fmt: skip
+            return True
+    return False
+
+
+def searched_square(marker: SubMarker) -> dict[str, str]:
+    """What a search's journal entry keeps of where it was made (`square_searched` reads it)."""
+    return {"sector": marker.sector, "marker": marker.code}
 
 
 def check_put_back(session: Session, marker_ids: Collection[int]) -> None:

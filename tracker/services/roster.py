@@ -629,11 +629,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
             raise InvalidInput({"marker": f"{marker.code} is {marker.state}: only a concealed "
                                 "marker is searched for"})  # fmt: skip
         now = _now(session, campaign)
-        square = session.exec(select(SubMarker).where(
-            SubMarker.side_id == marker.side_id, SubMarker.state != MarkerState.REMOVED,
-            SubMarker.sector == marker.sector, SubMarker.search_scenario_id == now[0],
-            SubMarker.search_turn == now[1])).first()  # fmt: skip
-        if square is not None:
+        if markers.square_searched(session, marker, now):
             where = f"sector {marker.sector}" if marker.sector else marker.code
             raise InvalidInput(
                 {
@@ -654,6 +650,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
         journal.append(
             session, campaign_id=campaign.id or 0, kind=JournalKind.SEARCH, side_id=side.id,
             summary=message, dice={"d6": roll, "target": target},
+            after=markers.searched_square(marker),
         )  # fmt: skip
         return message
 
