@@ -109,7 +109,7 @@ def _build(folder: Path, s: Secrets) -> Campaign:
                                 notes=s.note)  # fmt: skip
     # The sub strays into its own side's secret minefield (a roll needs one in the sector).
     roster.mine_roll(factory, unit_id=unit, roll=s.mine_d6, sector=s.laid_in)
-    mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6)
+    mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6, turn=1)
     mines.sow_minefield(factory, side_id=red, laid_by="submarine", sector=s.sub_field_in,
                         layer_ship_id=layer, secret=True, notes=s.sub_note)  # fmt: skip
     backups.back_up(factory, reason="closed-scenario-1")  # taken while the notes were plain
