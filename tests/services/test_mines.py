@@ -1374,3 +1374,28 @@ def test_mines_aircraft_never_drops_more_than_its_capacity_in_a_mission(
             assert (outcome is None) == (dropped + size <= capacity)
             dropped += size if outcome is None else 0
         assert dropped <= capacity
+
+
+@pytest.mark.parametrize(("speed", "drm"), [(2, 2), (3, 4)])
+@pytest.mark.parametrize("leaving_board", [False, True])
+def test_ships_leaving_the_tactical_board_take_the_speed_modifier_by_their_speed_alone(
+    factory: SessionFactory, task_force: TaskForce, mined: Mined, speed: int, drm: int,
+    leaving_board: bool,
+) -> None:  # fmt: skip
+    """The +2 "for any ship moving Speed 3 or greater ..., including ships exiting the Tactical
+    Board": the tick records how they came in and adds nothing of its own (RULES.md §Mines)."""
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.ships, speed=speed,
+                                 leaving_board=leaving_board)  # fmt: skip
+    view = mines.check_view(factory, check_id=check_id)
+    assert (view.minefields, view.leaving_board, view.drm) == (3, leaving_board, drm)
+
+
+def test_the_count_across_a_boundary_leaves_out_secret_and_unfinished_minefields(
+    factory: SessionFactory, world: World, task_force: TaskForce, mined: Mined
+) -> None:
+    _sow(factory, world, mined.boundary_id, layer_name="Roland")  # still being sown
+    _sow_secret(factory, world, mined.boundary_id, "off Hanstholm")
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.ships, speed=1)  # fmt: skip
+    assert mines.check_view(factory, check_id=check_id).minefields == 3  # the public active ones

@@ -195,7 +195,8 @@ def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | N
 
 
 def _count_here(session: Session, field: Minefield) -> int:
-    """Live minefields sown across the same boundary or in the same sector (public ones)."""
+    """The active public minefields across the same boundary or in the same sector, at least 1:
+    secret ones and ones still being sown are left out (RULES.md §Mines, a task force)."""
     if field.boundary_id is None and not field.sector:
         return 1
     query = select(Minefield).where(
