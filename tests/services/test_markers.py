@@ -23,9 +23,8 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker
 from tracker.models import campaign as campaign_model
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, exchange, fleet, history, roster, scenarios, secrets
+from tracker.services import campaigns, exchange, history, roster, scenarios, secrets
 from tracker.services.errors import InvalidInput
-from tracker.services.fleet import ShipFields
 from tracker.services.roster import SearchParty, UnitFields
 from tracker.services.visibility import Viewer
 
@@ -41,23 +40,6 @@ FOUND = SearchParty(searcher="patrol_bomber")  # a roll of 6 always finds
 def one(sector: str) -> str:
     """The square a sector names, as a player means it."""
     return sector.strip().casefold()
-
-
-@pytest.fixture
-def axis(factory: SessionFactory) -> dict[str, int]:
-    """A side with U-66 (one extra decoy: three markers) and U-552, and a scenario in play."""
-    campaign = campaigns.create_campaign(factory, name="Atlantic")
-    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX-229")
-    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
-    allies = campaigns.create_side(factory, campaign_id=campaign.id, name="Allies").id
-    units = {name: roster.save_unit(factory, side_id=side, fields=UnitFields(
-        name=name, unit_type="submarine", points=10, hull_points=3, extra_decoys=decoys))
-        for name, decoys in (("U-66", 1), ("U-552", 0))}  # fmt: skip
-    escorts = fleet.create_squadron(factory, side_id=allies, name="B3")
-    ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
-    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
-    scenarios.start_scenario(factory, scenario_id=scenario.id)
-    return {"campaign": campaign.id, "scenario": scenario.id, "side": side, **units}
 
 
 def _live(factory: SessionFactory, side: int) -> dict[int, str]:
