@@ -25,7 +25,9 @@ def campaign_file(tmp_path: Path) -> Path:
     campaign = campaigns.create_campaign(factory, name="North Atlantic")
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
     squadron = fleet.create_squadron(factory, side_id=side, name="Raider")
-    sub = fleet.create_ship(factory, squadron_id=squadron, fields=ShipFields(name="U-116"))
+    sub = fleet.create_ship(
+        factory, squadron_id=squadron, fields=ShipFields(name="U-116", type_abbrev="SS")
+    )
     mines.save_counter(factory, ship_id=sub, counter_size="small", speed_rating=1,
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
     mines.sow_minefield(factory, side_id=side, laid_by="submarine", sector="G7",

@@ -114,3 +114,44 @@ def test_a_failed_upgrade_of_a_file_points_to_its_backups(tmp_path: Path) -> Non
     said = migrate_refused(str(path))
     assert said.startswith(f"could not upgrade {path} (a copy is kept as ")
     assert said.endswith("restore a backup (tracker backups) or choose another file with --db")
+
+
+def test_0014_a_public_minefield_sown_by_a_roster_submarine_keeps_that_unit(
+    tmp_path: Path,
+) -> None:
+    """Minefields laid before 0014 name a roster submarine by name only: a public one sown as a
+    submarine gets the unit of that name on its own side; nothing else is guessed (RULES.md
+    §Mines, submarines as minelayers)."""
+    path = tmp_path / "campaign.db"
+    _file_at(path, "0011")
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO side (id, campaign_id, name, nation) VALUES (2, 1, 'Axis', 'DE')")
+    for unit_id, side_id, name, kind in ((1, 1, "U-32", "submarine"), (2, 2, "U-32", "submarine"),
+                                         (3, 2, "Z-1", "destroyer")):  # fmt: skip
+        conn.execute(
+            "INSERT INTO wasunit (id, side_id, name, unit_type, nation, points, speed, armor, "
+            "vital_armor, hull_points, damage, attacks, abilities, extra_decoys, notes) VALUES "
+            "(?, ?, ?, ?, '', 10, '1', 1, 1, 1, 0, '{}', '', 0, '')",
+            (unit_id, side_id, name, kind),
+        )
+    fields = ((1, 2, "submarine", "U-32", 0), (2, 2, "surface", "U-32", 0),
+              (3, 2, "submarine", "", 1), (4, 2, "submarine", "Z-1", 0),
+              (5, 1, "submarine", "U-32", 0))  # fmt: skip
+    for field_id, side_id, laid_by, layer_name, secret in fields:
+        conn.execute(
+            "INSERT INTO minefield (id, campaign_id, side_id, sector, status, laid_by, "
+            "layer_name, drifting, secret, sealed, notes, path, at) VALUES "
+            "(?, 1, ?, 'C4', 'sowing', ?, ?, 0, ?, '', '', '[]', '2026-01-01 00:00:00')",
+            (field_id, side_id, laid_by, layer_name, secret),
+        )
+    conn.commit()
+    conn.close()
+    engine = make_engine(str(path))
+    migrate(engine)
+    engine.dispose()
+    conn = sqlite3.connect(path)
+    try:
+        layers = dict(conn.execute("SELECT id, layer_unit_id FROM minefield ORDER BY id"))
+    finally:
+        conn.close()
+    assert layers == {1: 2, 2: None, 3: None, 4: None, 5: 1}

@@ -38,6 +38,9 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "mine_check_halts",
         "fast_entry",
         "speed_available",
+        "is_submarine_type",
+        "torpedo_refusal",
+        "sowing_refusal",
     }
     assert set(swwas.__all__) == agreed
     public = {name for name in vars(swwas) if not name.startswith("_")}
@@ -350,3 +353,52 @@ def test_speed_available_refuses_what_is_not_a_count(bad: Any) -> None:
         swwas.speed_available(bad, 0)
     with pytest.raises(ValueError, match="speed_lost"):
         swwas.speed_available(3, bad)
+
+
+# --- submarines as minelayers: who sows as a submarine, and what sowing stops ----------------
+
+
+@pytest.mark.parametrize(
+    ("abbrev", "submarine"),
+    [("SS", True), ("ss", True), (" SS ", True), ("SSM", True), ("SSK", True), ("DD", False),
+     ("", False), ("S", False), ("CVS", False), ("DDE", False)],
+)  # fmt: skip
+def test_a_ship_is_a_submarine_by_its_type_abbreviation(abbrev: str, submarine: bool) -> None:
+    assert swwas.is_submarine_type(abbrev) is submarine
+
+
+@pytest.mark.parametrize(
+    ("submarine", "laid_by", "sowing", "refused"),
+    [
+        (True, "submarine", None, None),
+        (True, "submarine", 7, "layer"),
+        (True, "surface", None, "laid_by"),
+        (True, "surface", 7, "laid_by"),
+        (False, "surface", None, None),
+        (False, "surface", 7, None),  # a surface minelayer's fields stop nothing (the source)
+        (False, "submarine", None, "laid_by"),
+    ],
+)  # fmt: skip
+def test_sowing_refusal_table(
+    submarine: bool, laid_by: str, sowing: int | None, refused: str | None
+) -> None:
+    refusal = swwas.sowing_refusal(submarine=submarine, laid_by=laid_by, submarine_sowing=sowing)
+    assert (refusal[0] if refusal else None) == refused
+
+
+@given(submarine=st.booleans(), laid_by=st.sampled_from(["surface", "submarine", "aircraft"]),
+       sowing=st.none() | st.integers(1, 10**6))  # fmt: skip
+def test_only_a_submarine_not_yet_sowing_sows_as_one(
+    submarine: bool, laid_by: str, sowing: int | None
+) -> None:
+    allowed = swwas.sowing_refusal(submarine=submarine, laid_by=laid_by,
+                                   submarine_sowing=sowing) is None  # fmt: skip
+    as_sub = laid_by == "submarine"
+    assert allowed == (submarine == as_sub and not (submarine and sowing is not None))
+
+
+@given(sowing=st.none() | st.integers(1, 10**6))
+def test_torpedoes_are_refused_exactly_while_sowing_as_a_submarine(sowing: int | None) -> None:
+    refusal = swwas.torpedo_refusal(submarine_sowing=sowing)
+    assert (refusal is None) == (sowing is None)
+    assert refusal is None or f"#{sowing}" in refusal

@@ -70,6 +70,8 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "reconceal_markers",
         "reconceal_refusal",
         "torpedo_hits",
+        "crowded_squares",
+        "drift_refusal",
     }
     public = {name for name in vars(was) if not name.startswith("_")}
     imported = {"annotations", "Sequence", "StrEnum", "checks"}
@@ -647,3 +649,84 @@ def test_torpedo_hits_count_the_dice_that_hit(rolls: list[int], night: bool, ear
 def test_torpedo_hits_refuse_what_is_not_a_list_of_dice(rolls: Any) -> None:
     with pytest.raises(ValueError, match="roll"):
         was.torpedo_hits(rolls)
+
+
+# --- one sub per square (§3) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("placed", "occupied", "crowded"),
+    [
+        (["a1", "b2"], [], []),
+        (["a1", "a1"], [], [1]),
+        (["a1", "b2"], ["b2"], [1]),
+        (["a1", "a1", "a1"], ["a1"], [0, 1, 2]),
+        (["", ""], [""], []),  # off the map: no square
+        (["c3"], ["a1", "b2"], []),
+    ],
+)
+def test_par3_crowded_squares_table(
+    placed: list[str], occupied: list[str], crowded: list[int]
+) -> None:
+    assert was.crowded_squares(placed, occupied) == crowded
+
+
+@given(placed=st.lists(st.sampled_from(["", "a1", "b2", "c3"]), max_size=5),
+       occupied=st.lists(st.sampled_from(["", "a1", "b2", "c3"]), max_size=4))  # fmt: skip
+def test_par3_a_placement_is_free_exactly_when_every_square_is_its_own(
+    placed: list[str], occupied: list[str]
+) -> None:
+    crowded = was.crowded_squares(placed, occupied)
+    squares = [square for square in placed if square]
+    free = len(set(squares)) == len(squares) and not set(squares) & set(occupied)
+    assert (crowded == []) == free
+    for index in crowded:  # each refused square is held or named before
+        assert placed[index] in occupied or placed[index] in placed[:index]
+
+
+@pytest.mark.parametrize("bad", ["a1", ["a1", 3], None])
+def test_par3_crowded_squares_refuses_what_is_not_squares(bad: Any) -> None:
+    with pytest.raises(ValueError, match="placed must be a sequence of squares"):
+        was.crowded_squares(bad)
+
+
+# --- drifting minefields (§13) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("turn", "complete", "laid", "last", "refused"),
+    [
+        (3, True, 3, None, None),  # at the end of the turn it was laid
+        (2, True, 3, None, "it was laid on turn 3"),
+        (4, True, None, 3, None),  # laid in an earlier scenario; last drifted on turn 3
+        (3, True, 1, 3, "it already drifted on turn 3"),
+        (2, True, 1, 3, "it drifted on turn 3 already"),
+        (5, False, None, None, "still being sown"),
+        (None, True, None, None, "give the turn"),
+    ],
+)  # fmt: skip
+def test_par13_drift_refusal_table(
+    turn: int | None, complete: bool, laid: int | None, last: int | None, refused: str | None
+) -> None:
+    refusal = was.drift_refusal(turn, complete=complete, laid_turn=laid, last_drift_turn=last)
+    assert (refusal is None) == (refused is None)
+    assert refused is None or refused in (refusal or "")
+
+
+@given(laid=st.none() | st.integers(1, 9), turns=st.lists(st.integers(1, 9), max_size=12))
+def test_par13_a_minefield_drifts_once_a_turn_from_the_turn_it_was_laid(
+    laid: int | None, turns: list[int]
+) -> None:
+    """Whatever order the turns are typed in, the drifts let through are each after the last and
+    none before the turn it was laid."""
+    drifted: list[int] = []
+    for turn in turns:
+        last = drifted[-1] if drifted else None
+        if was.drift_refusal(turn, complete=True, laid_turn=laid, last_drift_turn=last) is None:
+            drifted.append(turn)
+    expected: list[int] = []  # the turns a player may enter, in the order typed
+    for turn in turns:
+        if turn >= (laid or 1) and (not expected or turn > expected[-1]):
+            expected.append(turn)
+    assert drifted == expected
+    assert drifted == sorted(set(drifted))  # once a turn

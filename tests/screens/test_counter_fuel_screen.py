@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from campaign_files import sample_app
+from sqlmodel import col, update
 from textual.widgets import Checkbox, DataTable, Label, Static
 
 from tracker.app import TrackerApp
+from tracker.db import session_scope
+from tracker.models import Ship
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
@@ -161,6 +164,9 @@ async def test_the_panel_shows_crippled_speed_lost_and_sowing(tmp_path: Path) ->
     mine_hits(factory, campaign_id, ids["Exeter"], "speed-1 hull-2 crippled")
     mines.save_counter(factory, ship_id=ids["Ajax"], counter_size="small", speed_rating=3,
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
+    # Ajax plays a submarine here: only a ship of a submarine's type (SS) sows as one.
+    with session_scope(factory) as session:
+        session.exec(update(Ship).where(col(Ship.id) == ids["Ajax"]).values(type_abbrev="SS"))
     side_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].id
     boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="B1", area_b="B2")
     field = mines.sow_minefield(factory, side_id=side_id, laid_by="submarine",

@@ -91,7 +91,7 @@ def build(factory: SessionFactory, name: str) -> None:
     unit = roster.save_unit(factory, side_id=side.id, fields=roster.UnitFields(
         name=name, unit_type="submarine", points=10, speed=speed_of(name), abilities=name,
         notes=name))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector=name[:12])
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=[name[:12], name[:11] + "2"])
     boundary = mines.add_boundary(factory, campaign_id=campaign.id, area_a=name, area_b="B")
     mines.sow_minefield(factory, side_id=side.id, laid_by="surface", boundary_id=boundary,
                         complete=True, notes=name, layer_name=name)  # fmt: skip

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from campaign_files import FakeClock, fill_form, hides_on_the_second, migrated_engine, press_to
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input, Label
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
@@ -139,12 +139,17 @@ async def test_reconceal_by_fog_gives_one_marker_and_getting_away_two(tmp_path: 
         roster.record_search(factory, marker_id=fog.id, party=SearchParty("aircraft"), roll=6)
         roster.attack_marker(factory, marker_id=fog.id, success=True)
         roster.move_marker(factory, marker_id=fog.id, sector="C7", turn=1)
-        await press_to(pilot, "c", screen=FormScreen)
-        await fill_form(pilot, {"cause": "got_away", "real": "2"})
+        form = await press_to(pilot, "c", screen=FormScreen)
+        # Which marker is real is the owner's to say: no default, and two need it said.
+        assert form.query_one("#field-real", Input).value == ""
+        await fill_form(pilot, {"cause": "got_away", "sector_1": "C7", "sector_2": "D7"})
+        assert isinstance(app.screen, FormScreen)
+        assert "which of the 2" in str(app.screen.query_one("#error-real", Label).render())
+        await fill_form(pilot, {"real": "2"})
         assert isinstance(app.screen, RosterScreen)
     owner = roster.roster(factory, side_id=side, owner=True).markers
-    assert sorted((m.state, m.real) for m in owner if m.sector == "C7") == [
-        ("concealed", False), ("concealed", True), ("removed", True)]  # fmt: skip
+    assert sorted((m.sector, m.state, m.real) for m in owner if m.sector in ("C7", "D7")) == [
+        ("C7", "concealed", False), ("C7", "removed", True), ("D7", "concealed", True)]  # fmt: skip
 
 
 async def test_the_night_torpedo_rule_from_the_roster(tmp_path: Path) -> None:

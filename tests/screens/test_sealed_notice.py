@@ -28,7 +28,7 @@ async def test_a_backup_that_still_holds_plain_notes_is_named_and_deleted_on_a_y
     side = campaigns.create_side(factory, campaign_id=campaign, name="Kriegsmarine").id
     unit = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-99", unit_type="submarine", points=10))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
     damaged = backups.back_up(factory, reason="closed-scenario-1").path
     kept = backups.back_up(factory, reason="closed-scenario-2").path
     assert damaged is not None and kept is not None

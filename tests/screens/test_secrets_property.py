@@ -103,13 +103,13 @@ def _build(folder: Path, s: Secrets) -> Campaign:
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
     unit = roster.save_unit(factory, side_id=red, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=3))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
     field = mines.sow_minefield(factory, side_id=red, laid_by="surface", sector=s.laid_in,
                                 layer_name=s.layer, complete=True, drifting=True, secret=True,
                                 notes=s.note)  # fmt: skip
     # The sub strays into its own side's secret minefield (a roll needs one in the sector).
     roster.mine_roll(factory, unit_id=unit, roll=s.mine_d6, sector=s.laid_in)
-    mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6)
+    mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6, turn=1)
     mines.sow_minefield(factory, side_id=red, laid_by="submarine", sector=s.sub_field_in,
                         layer_ship_id=layer, secret=True, notes=s.sub_note)  # fmt: skip
     backups.back_up(factory, reason="closed-scenario-1")  # taken while the notes were plain

@@ -31,9 +31,10 @@ from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import JournalEntry, Ship
-from tracker.services import campaigns, fleet
+from tracker.services import campaigns, fleet, roster, scenarios
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 from tracker.services.fleet import ShipFields
+from tracker.services.roster import UnitFields
 
 
 @pytest.fixture(scope="session")
@@ -287,3 +288,25 @@ def journaled(factory: SessionFactory) -> Journaled:
         assert len(new.entries) == 1, [e.summary for e in new.entries]
 
     return watch
+
+
+@pytest.fixture
+def axis(factory: SessionFactory) -> dict[str, int]:
+    """A side with two submarines (one with an extra decoy) and a scenario in play, turn 1."""
+    campaign = campaigns.create_campaign(factory, name="Atlantic")
+    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX-229")
+    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
+    allies = campaigns.create_side(factory, campaign_id=campaign.id, name="Allies").id
+    u66 = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-66", unit_type="submarine", points=12, armor=3, vital_armor=6, hull_points=2,
+        extra_decoys=1, abilities="Elusive Quarry\nWolfpack",
+        attacks={"torpedo": [3, 3, 2, None]}))  # fmt: skip
+    u552 = roster.save_unit(factory, side_id=side, fields=UnitFields(
+        name="U-552", unit_type="submarine", points=13, hull_points=1))  # fmt: skip
+    # A scenario goes in play with ships taking part: an escort of the record sheets.
+    escorts = fleet.create_squadron(factory, side_id=allies, name="Escort Group B3")
+    ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
+    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
+    scenarios.start_scenario(factory, scenario_id=scenario.id)
+    return {"campaign": campaign.id, "scenario": scenario.id, "side": side, "allies": allies,
+            "U-66": u66, "U-552": u552}  # fmt: skip

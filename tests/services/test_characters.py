@@ -75,13 +75,13 @@ def name_setters(factory: SessionFactory, world: World) -> dict[str, Callable[[s
         "unit": lambda name: roster.save_unit(factory, side_id=world.blue_id,
             fields=roster.UnitFields(name=name, unit_type="submarine", points=10)),
         "marker sector": lambda name: roster.assign_markers(
-            factory, unit_id=unit, real=1, sector=name[:12]),
+            factory, unit_id=unit, real=1, sectors=[name[:12], "B1"]),
         "minefield layer": lambda name: mines.sow_minefield(factory, side_id=world.blue_id,
             laid_by="surface", sector="A1", layer_name=name),
     }  # fmt: skip
 
 
-FIELD = {"scenario": "title", "marker sector": "sector", "minefield layer": "layer_name"}
+FIELD = {"scenario": "title", "marker sector": "sector_1", "minefield layer": "layer_name"}
 
 
 def test_every_name_refuses_c1_bidi_and_format_characters(

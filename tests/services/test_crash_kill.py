@@ -77,7 +77,7 @@ def _build(path: Path) -> Setup:
         )
         boats = roster.save_unit(factory, side_id=red.id, fields=roster.UnitFields(
             name="U-88", unit_type="submarine", points=10))  # fmt: skip
-        markers = roster.assign_markers(factory, unit_id=boats, real=1, sector="A1")
+        markers = roster.assign_markers(factory, unit_id=boats, real=1, sectors=["A1", "A2"])
         marker_ids = tuple(marker.id for marker in roster.roster(factory, side_id=red.id).markers)
         assert len(marker_ids) == len(markers.codes)
         return Setup(campaign.id, ships, marker_ids, document)

@@ -198,7 +198,8 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     fleet.set_crew(factory, squadron_id=alpha, training=3, acquisition="direct")
 
     def ship(squadron: int, name: str) -> int:
-        fields = fleet.ShipFields(name=name, structure_max=9, flotation_max=8, speed_kn=30)
+        fields = fleet.ShipFields(name=name, structure_max=9, flotation_max=8, speed_kn=30,
+                                  type_abbrev="SS" if name == "Seal" else "CL")  # fmt: skip
         return fleet.create_ship(factory, squadron_id=squadron, fields=fields)
 
     exeter, ajax, seal, spee = (ship(alpha, "Exeter"), ship(alpha, "Ajax"),
@@ -563,7 +564,7 @@ CALLS = [
          lambda f: kw(side_id=ids(f.sides), passphrase=text("new-secret"),
                       old_passphrase=PASSWORDS)),
     Call("assign_markers", roster.assign_markers,
-         lambda f: kw(unit_id=ids(f.units), real=number(1, 3), sector=text("A1"),
+         lambda f: kw(unit_id=ids(f.units), real=number(1, 3),
                       sectors=many(text("C1", "C2", "C3"), 3, unique=True),
                       turn=maybe(number(1, 9)), passphrase=PASSWORDS)),
     Call("roster", roster.roster,

@@ -98,7 +98,7 @@ def test_ship_picks_carry_side_squadron_and_sunk(
 def test_the_ledger_names_each_boundary_and_counts_what_each_ship_laid(
     factory: SessionFactory, world: World, add_ship: Callable[..., int]
 ) -> None:
-    sub = add_ship(world.raider_id, "U-47")
+    sub = add_ship(world.raider_id, "U-47", type_abbrev="SS")
     mines.save_counter(factory, ship_id=sub, counter_size="small", speed_rating=2,
                        torpedo_factors=3, mines_loaded=2)  # fmt: skip
     first = mines.add_boundary(factory, campaign_id=world.campaign_id, area_a="North Sea",

@@ -34,12 +34,13 @@ def secret_minefields(draw: st.DrawFn) -> dict[str, object]:
         "sector": MARK + draw(st.text(st.sampled_from("ABCDEFGHJK0123456789"), max_size=10)),
         "on_boundary": draw(st.booleans()),
         # A submarine's minefield is a surface one's with a minelayer named from the roster.
-        "laid_by": draw(st.sampled_from(["surface", "aircraft"])),
+        "laid_by": (laid_by := draw(st.sampled_from(["surface", "aircraft"]))),
         "layer_name": draw(st.one_of(st.just(""), TEXT.map(lambda text: MARK + text))),
         "notes": draw(st.one_of(st.just(""), TEXT.map(lambda text: MARK + text))),
         "drifting": (drifting := draw(st.booleans())),
-        "drifted": drifting and draw(st.booleans()),  # a secured minefield stays put
-        "complete": draw(st.booleans()),
+        "complete": (complete := draw(st.booleans()) or laid_by == "aircraft"),
+        # A secured minefield stays put, and one still being sown drifts once complete.
+        "drifted": drifting and complete and draw(st.booleans()),
     }
 
 
@@ -64,7 +65,7 @@ def _sow(factory: SessionFactory, world: World, said: dict[str, object], areas: 
                                        layer_name=said["layer_name"], notes=said["notes"],
                                        complete=said["complete"], **common)  # fmt: skip
     if said["drifted"]:
-        mines.drift(factory, minefield_id=field_id, to_sector=f"{MARK}D{areas}", d6=4,
+        mines.drift(factory, minefield_id=field_id, to_sector=f"{MARK}D{areas}", d6=4, turn=1,
                     passphrase=passphrase)  # fmt: skip
     return field_id
 
@@ -121,7 +122,7 @@ def test_a_ledger_line_shows_what_its_family_declares(
     field_id = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface",
                                    sector="K7", layer_name="Abdiel", notes="off the estuary",
                                    drifting=True, complete=True)  # fmt: skip
-    mines.drift(factory, minefield_id=field_id, to_sector="K8", d6=2)
+    mines.drift(factory, minefield_id=field_id, to_sector="K8", d6=2, turn=1)
     (view,) = mines.ledger(factory, campaign_id=world.campaign_id).minefields
     assert set(MinefieldBase.model_fields) <= set(type(view).model_fields)
     assert (view.sector, view.layer_name, view.layer, view.notes, view.laid_by) == (
@@ -137,4 +138,4 @@ def test_a_ledger_line_shows_what_its_family_declares(
         "sector K8",
         1,
     )
-    assert view.path == ("turn ?: sector K7 → sector K8 (d6 2)",)
+    assert view.path == ("turn 1: sector K7 → sector K8 (d6 2)",)

@@ -618,6 +618,10 @@ def test_a_drifting_minefield_keeps_its_path_and_a_secured_one_stays_put(
     assert _field(factory, secured).path == ()
     refused(lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=cd, d6=7), "d6")
     refused(lambda: mines.drift(factory, minefield_id=drifting), "boundary")
+    # Between scenarios, a drift needs the turn whose end it happened at.
+    error = refused(lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=ab),
+                    "minefield")  # fmt: skip
+    assert "give the turn it drifted at the end of" in error.errors["minefield"]
     mines.set_status(factory, minefield_id=drifting, status="swept")
     error = refused(
         lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=ab), "minefield"
@@ -1100,7 +1104,9 @@ def test_drifting_counts_the_drifting_minefields_on_the_map(
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 0
     _sow(factory, world, boundary, complete=True)  # secured
     loose = _sow(factory, world, boundary, complete=True, drifting=True)
-    _sow(factory, world, boundary, drifting=True)  # still being sown: on the map too
+    sowing = _sow(factory, world, boundary, drifting=True)  # not yet a minefield: no drift
+    assert mines.drifting(factory, campaign_id=world.campaign_id) == 1
+    mines.complete_minefield(factory, minefield_id=sowing)
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 2
     mines.set_status(factory, minefield_id=loose, status="swept")
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 1
@@ -1329,8 +1335,8 @@ def test_mines_drift_stamped_with_its_turn_and_once_per_turn(
     error = refused(lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=cd),
                     "minefield")  # fmt: skip
     assert error.errors["minefield"] == (
-        f"minefield #{drifting} already drifted on turn 1: a minefield drifts once a turn, at "
-        "its end"
+        f"minefield #{drifting}: it already drifted on turn 1: a minefield drifts once a turn, "
+        "at its end"
     )
     scenarios.advance_turn(factory, scenario_id=world.scenario_id)
     assert mines.not_drifted(factory, campaign_id=world.campaign_id) == 1
@@ -1368,3 +1374,28 @@ def test_mines_aircraft_never_drops_more_than_its_capacity_in_a_mission(
             assert (outcome is None) == (dropped + size <= capacity)
             dropped += size if outcome is None else 0
         assert dropped <= capacity
+
+
+@pytest.mark.parametrize(("speed", "drm"), [(2, 2), (3, 4)])
+@pytest.mark.parametrize("leaving_board", [False, True])
+def test_ships_leaving_the_tactical_board_take_the_speed_modifier_by_their_speed_alone(
+    factory: SessionFactory, task_force: TaskForce, mined: Mined, speed: int, drm: int,
+    leaving_board: bool,
+) -> None:  # fmt: skip
+    """The +2 "for any ship moving Speed 3 or greater ..., including ships exiting the Tactical
+    Board": the tick records how they came in and adds nothing of its own (RULES.md §Mines)."""
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.ships, speed=speed,
+                                 leaving_board=leaving_board)  # fmt: skip
+    view = mines.check_view(factory, check_id=check_id)
+    assert (view.minefields, view.leaving_board, view.drm) == (3, leaving_board, drm)
+
+
+def test_the_count_across_a_boundary_leaves_out_secret_and_unfinished_minefields(
+    factory: SessionFactory, world: World, task_force: TaskForce, mined: Mined
+) -> None:
+    _sow(factory, world, mined.boundary_id, layer_name="Roland")  # still being sown
+    _sow_secret(factory, world, mined.boundary_id, "off Hanstholm")
+    check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
+                                 ship_ids=task_force.ships, speed=1)  # fmt: skip
+    assert mines.check_view(factory, check_id=check_id).minefields == 3  # the public active ones

@@ -16,9 +16,8 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker
 from tracker.rules import was
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, fleet, mines, roster, scenarios
+from tracker.services import campaigns, mines, roster, scenarios
 from tracker.services.errors import InvalidInput
-from tracker.services.fleet import ShipFields
 from tracker.services.roster import SearchParty, UnitFields
 
 PASS = "wolfpack42"
@@ -27,28 +26,6 @@ GENERATED = settings(
     max_examples=examples(25), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
-
-
-@pytest.fixture
-def axis(factory: SessionFactory) -> dict[str, int]:
-    """A side with two submarines (one with an extra decoy) and a scenario in play, turn 1."""
-    campaign = campaigns.create_campaign(factory, name="Atlantic")
-    scenario = campaigns.add_scenario(factory, campaign_id=campaign.id, title="Convoy HX-229")
-    side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
-    allies = campaigns.create_side(factory, campaign_id=campaign.id, name="Allies").id
-    u66 = roster.save_unit(factory, side_id=side, fields=UnitFields(
-        name="U-66", unit_type="submarine", points=12, armor=3, vital_armor=6, hull_points=2,
-        extra_decoys=1, abilities="Elusive Quarry\nWolfpack",
-        attacks={"torpedo": [3, 3, 2, None]}))  # fmt: skip
-    u552 = roster.save_unit(factory, side_id=side, fields=UnitFields(
-        name="U-552", unit_type="submarine", points=13, hull_points=1))  # fmt: skip
-    # A scenario goes in play with ships taking part: an escort of the record sheets.
-    escorts = fleet.create_squadron(factory, side_id=allies, name="Escort Group B3")
-    ship = fleet.create_ship(factory, squadron_id=escorts, fields=ShipFields(name="Harvester"))
-    scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
-    scenarios.start_scenario(factory, scenario_id=scenario.id)
-    return {"campaign": campaign.id, "scenario": scenario.id, "side": side, "allies": allies,
-            "U-66": u66, "U-552": u552}  # fmt: skip
 
 
 def _markers(factory: SessionFactory, side: int, **kwargs: object) -> list[roster.MarkerView]:
@@ -170,7 +147,7 @@ def test_a_seal_holds_until_its_note_is_edited_behind_the_trackers_back(
     assert message.endswith(f"seal {assignment.seals[1]} BROKEN")
 
 
-def test_par3_moves_warn_one_sector_a_turn_and_one_sub_per_sector(
+def test_par3_a_move_into_another_markers_square_is_refused_a_second_move_warns(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     first, second, _ = _place(factory, axis, "U-66", 2, "C4", "D4", "E4").codes
@@ -179,8 +156,9 @@ def test_par3_moves_warn_one_sector_a_turn_and_one_sub_per_sector(
     assert roster.move_marker(factory, marker_id=m1.id, sector="C5", turn=2) == []
     assert roster.move_marker(factory, marker_id=m1.id, sector="C6", turn=2) == [
         f"{first} already moved this turn (one sector a turn)"]  # fmt: skip
-    assert roster.move_marker(factory, marker_id=m2.id, sector="c6", turn=2) == [
-        f"c6 already holds {first}: one sub marker per sector"]  # fmt: skip
+    with pytest.raises(InvalidInput, match=f"c6 already holds {first}: one sub marker per sector"):
+        roster.move_marker(factory, marker_id=m2.id, sector="c6", turn=2)
+    assert _by_code(factory, axis["side"])[second].sector == "D4"
 
 
 @pytest.mark.parametrize("sectors", [("A4", "C1", "a4"), ("b2", "B2", "C1"), ("Ä1", "C1", "ä1")])
@@ -223,12 +201,10 @@ def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(
 
 def test_par4_one_search_per_square_per_turn(factory: SessionFactory, axis: dict[str, int]) -> None:
     first, _ = _place(factory, axis, "U-552", 1, "D2", "E5").codes
-    other = _place(factory, axis, "U-66", 3, "D3", "F1", "G7").codes[0]
     markers = _by_code(factory, axis["side"])
-    roster.move_marker(factory, marker_id=markers[other].id, sector="D2", turn=1)  # warned
     roster.record_search(factory, marker_id=markers[first].id, party=FOUND, roll=2)
     with pytest.raises(InvalidInput, match="sector D2 was searched this turn already"):
-        roster.record_search(factory, marker_id=markers[other].id, party=FOUND, roll=6)
+        roster.record_search(factory, marker_id=markers[first].id, party=FOUND, roll=6)
 
 
 def test_par4_the_hunt_needs_a_scenario_in_play(factory: SessionFactory) -> None:
@@ -327,14 +303,21 @@ def test_par10_one_marker_for_weather_or_no_enemy_two_when_it_got_away(
 ) -> None:
     shown = _revealed(factory, axis, "U-552")
     roster.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
+    if markers == 2:  # each in its own square, the owner saying where (§3)
+        with pytest.raises(InvalidInput, match="one sector for each of the 2 markers"):
+            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=2)
+        with pytest.raises(InvalidInput, match="which of the 2 new markers is real"):
+            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, sectors=["J9", "J8"])
+    sectors = ["J9", "J8"][:markers]
+    typed = sectors if markers == 2 else ()  # one marker: in the sub's square unless given
     fresh = roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=markers,
-                             rng=random.Random(1))  # fmt: skip
+                             sectors=typed, rng=random.Random(1))  # fmt: skip
     assert len(fresh.codes) == markers and len(set(fresh.seals)) == markers
     owner = _by_code(factory, axis["side"])
     assert owner[shown.code].state == "removed"
     assert [(owner[c].state, owner[c].sector) for c in fresh.codes] == [
-        ("concealed", "J9")
-    ] * markers
+        ("concealed", sector) for sector in sectors
+    ]
     assert [owner[c].real for c in fresh.codes] == [n == markers for n in range(1, markers + 1)]
 
 

@@ -98,11 +98,14 @@ def ids(factory: SessionFactory, world: World, ajax: int, u47: int) -> dict[str,
                                     sector="K7", complete=True)  # fmt: skip
     sowing = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="K8",
                                  drifting=True)  # fmt: skip
+    # Laid on turn 1 between scenarios: it may drift at that turn's end (RULES.md §Subs ¶13).
+    loose = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="K9",
+                                drifting=True, complete=True, turn=1)  # fmt: skip
     roster.assign_markers(factory, unit_id=u47, real=1, sectors=["A1", "A2"])
     marker = roster.markers_of(factory, side_id=world.red_id)[0][0]
     sub = roster.save_unit(factory, side_id=world.red_id, fields=dict(U99))
     return {"ship": ajax, "unit": u47, "battery": battery, "minefield": minefield,
-            "sowing": sowing, "marker": marker, "sub": sub}  # fmt: skip
+            "sowing": sowing, "loose": loose, "marker": marker, "sub": sub}  # fmt: skip
 
 
 @pytest.fixture
@@ -129,7 +132,7 @@ def _versions(factory: SessionFactory, world: World, ids: dict[str, int]) -> dic
         "fuel": _version(factory, models.Ship, ids["ship"]),
         "minefield": _version(factory, models.Minefield, ids["minefield"]),
         "complete": _version(factory, models.Minefield, ids["sowing"]),
-        "drift": _version(factory, models.Minefield, ids["sowing"]),
+        "drift": _version(factory, models.Minefield, ids["loose"]),
         "move": _version(factory, models.SubMarker, ids["marker"]),
         # The decoy-note form counts the markers from the unit: it sends the unit's version.
         "markers": _version(factory, models.WasUnit, ids["sub"]),
@@ -172,8 +175,9 @@ EDITS: dict[str, tuple[str, Edit]] = {
         f, minefield_id=ids["minefield"], status="expended", version=version)),
     "complete": ("Minefield #{sowing}", lambda f, w, ids, version, text:
                  mines.complete_minefield(f, minefield_id=ids["sowing"], version=version)),
-    "drift": ("Minefield #{sowing}", lambda f, w, ids, version, text: mines.drift(
-        f, minefield_id=ids["sowing"], to_sector=f"K{len(text) % 9 + 1}", version=version)),
+    "drift": ("Minefield #{loose}", lambda f, w, ids, version, text: mines.drift(
+        f, minefield_id=ids["loose"], to_sector=f"K{len(text) % 9 + 1}", turn=1,
+        version=version)),
     "move": ("{marker_code}", lambda f, w, ids, version, text: roster.move_marker(
         f, marker_id=ids["marker"], sector=f"C{len(text) % 9 + 1}", version=version)),
     "markers": ("U-99", lambda f, w, ids, version, text: roster.assign_markers(

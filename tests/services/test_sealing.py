@@ -38,7 +38,8 @@ NOTE = "behind the boom at Scapa"
 def _secrets(factory: SessionFactory, world: World, passphrase: str | None = None) -> None:
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=2, sector="E9", passphrase=passphrase)
+    roster.assign_markers(factory, unit_id=unit, real=2, sectors=["E9", "E8"],
+                          passphrase=passphrase)  # fmt: skip
     field = mines.sow_minefield(factory, side_id=world.red_id, laid_by="surface", sector="F3",
                                 layer_name="Ulm", secret=True, notes=NOTE,
                                 passphrase=passphrase)  # fmt: skip

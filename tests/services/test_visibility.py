@@ -57,7 +57,7 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
 ) -> None:
     unit = _sub(factory, world)
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="C4", passphrase=PASS)
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"], passphrase=PASS)
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
     roster.mine_roll(factory, unit_id=unit, roll=2, sector="C4", passphrase=PASS)  # 2 damage
@@ -88,10 +88,10 @@ def _minelayer(factory: SessionFactory, world: World, add_ship: Callable[..., in
     return ship
 
 
-def _secret_field(factory: SessionFactory, world: World, layer: int) -> int:
+def _secret_field(factory: SessionFactory, world: World, layer: int, complete: bool = False) -> int:
     return mines.sow_minefield(
         factory, side_id=world.red_id, laid_by="submarine", sector=SECTOR, layer_ship_id=layer,
-        drifting=True, secret=True, notes=NOTE, passphrase=PASS,
+        drifting=True, secret=True, notes=NOTE, passphrase=PASS, complete=complete,
     )  # fmt: skip
 
 
@@ -101,10 +101,17 @@ def test_the_opponent_sees_no_minelayer_sowing_no_drift_and_no_way_of_laying(
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     layer = _minelayer(factory, world, add_ship)
     field_id = _secret_field(factory, world, layer)
-    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=5, passphrase=PASS)
     opponent = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.blue_id)
     counter = next(view for view in opponent.counters if view.ship_id == layer)
     assert counter.mines_hidden and counter.sowing_id is None and counter.mines_loaded == 0
+    owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,
+                         passphrase=PASS)  # fmt: skip
+    mine = next(view for view in owner.counters if view.ship_id == layer)
+    assert (mine.mines_hidden, mine.sowing_id, mine.mines_loaded) == (False, field_id, 2)
+    # Complete, it drifts at the end of the turn (RULES.md §Subs ¶13).
+    mines.complete_minefield(factory, minefield_id=field_id, turn=1)
+    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=5, turn=1, passphrase=PASS)
+    opponent = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.blue_id)
     (field,) = opponent.minefields
     assert (field.laid_by, field.layer, field.drifting, field.drop_roll, field.path) == (
         visibility.HIDDEN,
@@ -116,8 +123,6 @@ def test_the_opponent_sees_no_minelayer_sowing_no_drift_and_no_way_of_laying(
     assert mines.drifting(factory, campaign_id=world.campaign_id) == 0
     owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,
                          passphrase=PASS)  # fmt: skip
-    mine = next(view for view in owner.counters if view.ship_id == layer)
-    assert (mine.mines_hidden, mine.sowing_id, mine.mines_loaded) == (False, field_id, 2)
     assert (owner.minefields[0].laid_by, owner.minefields[0].drifting) == ("submarine", True)
     lines = history.list_entries(factory, campaign_id=world.campaign_id, kind="minefield")
     for line in lines:
@@ -137,7 +142,7 @@ def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
     layer = _minelayer(factory, world, add_ship)
     field_id = _secret_field(factory, world, layer)  # no passphrase yet: sealed plain
     unit = _sub(factory, world)
-    roster.assign_markers(factory, unit_id=unit, real=2, sector="C4")
+    roster.assign_markers(factory, unit_id=unit, real=2, sectors=["C4", "C5"])
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
     roster.mine_roll(factory, unit_id=unit, roll=1, sector="C4")
@@ -210,8 +215,8 @@ def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_t
     factory: SessionFactory, world: World, add_ship: Callable[..., int]
 ) -> None:
     roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
-    field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
-    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=4, passphrase=PASS)
+    field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship), complete=True)
+    mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=4, turn=1, passphrase=PASS)
     with session_scope(factory) as session:
         entries = session.exec(select(JournalEntry).where(
                 JournalEntry.kind == "minefield").order_by(col(JournalEntry.id))).all()  # fmt: skip

@@ -40,7 +40,9 @@ def mined(tmp_path: Path) -> tuple[SessionFactory, int]:
         )  # fmt: skip
         ships.append(ship)
     uboats = fleet.create_squadron(factory, side_id=kms, name="U-boats")
-    u32 = fleet.create_ship(factory, squadron_id=uboats, fields=ShipFields(name="U-32"))
+    u32 = fleet.create_ship(
+        factory, squadron_id=uboats, fields=ShipFields(name="U-32", type_abbrev="SS")
+    )
     mines.save_counter(factory, ship_id=u32, counter_size="small", speed_rating=1,
                        torpedo_factors=3, mines_loaded=2, fuel_full=4)  # fmt: skip
     skagerrak = mines.add_boundary(factory, campaign_id=campaign_id, area_a="North Sea",

@@ -107,6 +107,10 @@ class Minefield(MinefieldBase, Versioned, table=True):
     layer_ship_id: int | None = Field(
         default=None, foreign_key="ship.id", index=True, ondelete="SET NULL"
     )
+    # A War at Sea submarine of a roster that lays it (a record-sheet ship is layer_ship_id).
+    layer_unit_id: int | None = Field(
+        default=None, foreign_key="wasunit.id", index=True, ondelete="SET NULL"
+    )
     scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
     turn_started: int | None = Field(default=None)
     turn_completed: int | None = Field(default=None)

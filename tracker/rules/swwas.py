@@ -22,18 +22,25 @@ __all__ = [
     "aerial_minefield_effective",
     "aircraft_mine_capacity",
     "fast_entry",
+    "is_submarine_type",
     "lose_fuel",
     "mine_check_halts",
     "mine_drm",
     "port_repair",
     "refuel",
+    "sowing_refusal",
     "speed_available",
     "sub_torpedo_factors_left",
+    "torpedo_refusal",
 ]
 
 _MAX_EXTRA_MINEFIELD_DRM = 3  # "+1 for each additional minefield over one ... maximum of +3"
 _FAST_SPEED = 3  # "+2 for any ship moving Speed 3 or greater"
 _FAST_DRM = 2
+# The type abbreviation of a record-sheet ship that is a submarine, or the start of it (SSM,
+# SSK ...): the one mark of a submarine among the ships. A War at Sea unit is one by its type.
+_SUBMARINE_TYPE = "SS"
+_SUBMARINE = "submarine"  # the way of laying a minefield that only a submarine takes
 
 
 def _check_fuel(value: object) -> Fuel:
@@ -172,3 +179,48 @@ def mine_check_halts(struck: int, task_force_size: int) -> bool:
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
     return hits >= -(-size // 4)
+
+
+def is_submarine_type(type_abbrev: str) -> bool:
+    """Return whether a ship of this type abbreviation is a submarine: SS, or a type beginning
+    with it, in any case (RULES.md §Mines, submarines as minelayers)."""
+    if not isinstance(type_abbrev, str):
+        raise ValueError(f"type_abbrev must be a str, got {type_abbrev!r}")
+    return type_abbrev.strip().upper().startswith(_SUBMARINE_TYPE)
+
+
+def torpedo_refusal(*, submarine_sowing: int | None) -> str | None:
+    """Return why a unit may not attack with its torpedo factors, or None when it may.
+
+    ``submarine_sowing`` is the number of the minefield it is sowing as a submarine, if any:
+    "once a submarine has begun sowing a minefield, it may not attack with its torpedo factors
+    until it has completed the minefield" (RULES.md §Mines). A surface minelayer sowing is not
+    stopped: the source stops submarines only.
+    """
+    if submarine_sowing is None:
+        return None
+    number = checks.check_at_least("submarine_sowing", submarine_sowing, 1)
+    return f"is sowing minefield #{number}: no torpedo attacks until it is complete"
+
+
+def sowing_refusal(
+    *, submarine: bool, laid_by: str, submarine_sowing: int | None
+) -> tuple[str, str] | None:
+    """Return (the field at fault, why) when a unit may not begin sowing a minefield laid this
+    way (``laid_by``: surface or submarine), or None when it may (RULES.md §Mines).
+
+    Only a submarine sows as a submarine, and a submarine sows only as one; a submarine sows
+    one minefield at a time (it has "begun sowing" one until it "has completed" it).
+    ``submarine_sowing`` is the number of the minefield it is sowing as a submarine, if any.
+    """
+    sub = checks.check_bool("submarine", submarine)
+    if not isinstance(laid_by, str):
+        raise ValueError(f"laid_by must be a str, got {laid_by!r}")
+    if sub and laid_by != _SUBMARINE:
+        return "laid_by", "is a submarine: it sows as a submarine"
+    if not sub and laid_by == _SUBMARINE:
+        return "laid_by", "is no submarine: only a submarine sows as one"
+    if sub and submarine_sowing is not None:
+        number = checks.check_at_least("submarine_sowing", submarine_sowing, 1)
+        return "layer", f"is still sowing minefield #{number}: complete it first"
+    return None

@@ -28,6 +28,8 @@ __all__ = [
     "SEA_MOVE_SECTORS",
     "ConcealCause",
     "best_searcher",
+    "crowded_squares",
+    "drift_refusal",
     "extra_decoy_cost",
     "reconceal_markers",
     "reconceal_refusal",
@@ -292,3 +294,53 @@ def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | No
         "it did not move this turn: a revealed submarine that stays put remains revealed "
         "(§11), unless a squall or fog marker enters its square"
     )
+
+
+def crowded_squares(placed: Sequence[str], occupied: Sequence[str] = ()) -> list[int]:
+    """Return the indexes of ``placed`` squares that break "no more than one sub per square"
+    (RULES.md §Subs ¶3): a square already ``occupied`` by another live marker of the side, or
+    named again by an earlier marker of the same placement or move. Squares are compared as
+    given (the caller folds their case); a blank square is off the map and crowds nothing.
+    """
+    for name, squares in (("placed", placed), ("occupied", occupied)):
+        if (isinstance(squares, str) or not isinstance(squares, Sequence)
+                or not all(isinstance(square, str) for square in squares)):  # fmt: skip
+            raise ValueError(f"{name} must be a sequence of squares (str), got {squares!r}")
+    taken = {square for square in occupied if square}
+    crowded = []
+    for index, square in enumerate(placed):
+        if square and square in taken:
+            crowded.append(index)
+        taken.add(square)
+    return crowded
+
+
+def drift_refusal(
+    turn: int | None, *, complete: bool, laid_turn: int | None, last_drift_turn: int | None
+) -> str | None:
+    """Return why a drifting minefield may not drift at the end of ``turn``, or None when it may
+    (RULES.md §Subs ¶13: "drifting mines scatter during the end of turn phase").
+
+    A minefield drifts once complete (one still being sown is not yet a minefield), at the end
+    of the turn it was laid (``laid_turn``) at the earliest, and once a turn, its drifts entered
+    in turn order (``last_drift_turn``, its last drift). Both turns are of the same scenario as
+    ``turn``, None when they were in an earlier one (or never). ``turn`` None: no turn is known.
+    """
+    checks.check_bool("complete", complete)
+    for name, value in (("turn", turn), ("laid_turn", laid_turn),
+                        ("last_drift_turn", last_drift_turn)):  # fmt: skip
+        if value is not None:
+            checks.check_at_least(name, value, 1)
+    if not complete:
+        return "it is still being sown: a minefield drifts once it is complete"
+    if turn is None:
+        return "give the turn it drifted at the end of: no scenario is in play"
+    if laid_turn is not None and turn < laid_turn:
+        return (f"it was laid on turn {laid_turn}: it drifts at the end of that turn at the "
+                "earliest")  # fmt: skip
+    if last_drift_turn is not None and turn == last_drift_turn:
+        return f"it already drifted on turn {turn}: a minefield drifts once a turn, at its end"
+    if last_drift_turn is not None and turn < last_drift_turn:
+        return (f"it drifted on turn {last_drift_turn} already: drifts are entered in turn "
+                "order, each after the last")  # fmt: skip
+    return None

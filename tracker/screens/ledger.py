@@ -495,21 +495,16 @@ class LedgerScreen(OwnerViewScreen):
             *self._place_fields(),
             FieldSpec("d6", "d6 direction (blank: none)", kind="int", value="", low=1, high=6,
                       optional=True),
+            *complete_fields(),  # the turn at whose end it drifted (blank: the one in play)
             *self._secret_fields(field.side_id),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:
             place = self._place(values)
-            return Call(
-                mines.drift,
-                self.factory,
-                minefield_id=field.id,
-                to_boundary_id=place["boundary_id"],
-                to_sector=place["sector"],
-                d6=values["d6"],
-                passphrase=self._passphrase(values),
-                version=field.version,
-            )
+            return Call(mines.drift, self.factory, minefield_id=field.id,
+                        to_boundary_id=place["boundary_id"], to_sector=place["sector"],
+                        d6=values["d6"], turn=values["turn"], version=field.version,
+                        passphrase=self._passphrase(values))  # fmt: skip
 
         self._form(
             f"Minefield #{field.id} drifts",

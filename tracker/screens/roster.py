@@ -152,6 +152,18 @@ def marker_fields(count: int) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
+def reconceal_fields(square: str) -> list[FieldSpec]:
+    """Why a revealed sub slips away, and its one or two new markers (RULES.md §Subs ¶10-11):
+    the decoy note's fields, the first marker in the sub's square unless moved."""
+    real, first, second = marker_fields(2)
+    return [
+        FieldSpec("cause", "Why it slips away", kind="select", value=was.ConcealCause.GOT_AWAY,
+                  options=CONCEAL_CAUSES),
+        replace(real, label="Which new marker is real, when two (1..2)", optional=True),
+        replace(first, value=square), replace(second, label=f"{second.label}, when two"),
+    ]  # fmt: skip
+
+
 class RosterScreen(OwnerViewScreen):
     """Units above, markers below; v shows the owner's notes (passphrase), briefly."""
 
@@ -434,7 +446,7 @@ class RosterScreen(OwnerViewScreen):
             f"Move {marker.code}",
             move_fields(),
             submit,
-            note="One sector a turn, one sub marker per sector: the tracker warns.",
+            note="One sub marker per sector (refused); one sector a turn (warned).",
         )
 
     def action_attack(self) -> None:
@@ -469,34 +481,21 @@ class RosterScreen(OwnerViewScreen):
         unit = self._unit()
         if unit is None:
             return
-        fields = [
-            FieldSpec("cause", "Why it slips away", kind="select",
-                      value=was.ConcealCause.GOT_AWAY, options=CONCEAL_CAUSES),
-            FieldSpec("real", "Which new marker is real, when two (1..2)", kind="int", value=1,
-                      low=1, high=2),
-            *self._secret_fields(),
-        ]  # fmt: skip
+        shown = [m.sector for m in self.view.markers if m.unit_id == unit.id
+                 and m.state == "revealed"] if self.view else []  # fmt: skip
+        fields = [*reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
             passphrase = self._with_passphrase(values)
-            if was.reconceal_markers(values["cause"]) == 1:
-                values["real"] = 1  # one marker: the sub itself
-            return Call(
-                roster.reconceal,
-                self.factory,
-                unit_id=unit.id,
-                passphrase=passphrase,
-                rng=self.rng,
-                **values,
-            )
+            sectors = [values.pop("sector_1"), values.pop("sector_2")]
+            return Call(roster.reconceal, self.factory, unit_id=unit.id, passphrase=passphrase,
+                        rng=self.rng, **values,
+                        sectors=sectors[: was.reconceal_markers(values["cause"])])  # fmt: skip
 
-        self._form(
-            f"Re-conceal {unit.name}",
-            fields,
-            submit,
-            note="A revealed sub that did not move this turn stays revealed, unless a squall or "
-            "fog marker entered its square (RULES.md §Subs ¶11).",
-        )
+        self._form(f"Re-conceal {unit.name}", fields, submit,
+                   note="A revealed sub that did not move this turn stays revealed, unless a "
+                   "squall or fog marker entered its square (RULES.md §Subs ¶11). Each marker "
+                   "in its own sector.")  # fmt: skip
 
     def action_sub_attack(self) -> None:
         marker = self._marker()

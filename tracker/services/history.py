@@ -32,7 +32,7 @@ from tracker.models import (
 )
 from tracker.models.kinds import JournalKind
 from tracker.rules.dice import roll_text
-from tracker.services import journal, losses, sealing, visibility
+from tracker.services import journal, losses, markers, sealing, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -170,6 +170,8 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
 
 def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> HistoryResult:
     _write_back(session, entry, "before")
+    # A marker put back in a square meets the rule of every placement (RULES.md §Subs ¶3).
+    markers.check_put_back(session, [c["id"] for c in _changes(entry) if c["table"] == "submarker"])
     # An undone reveal hides the secret again, in the journal too (not to be redone).
     sealed = kind == UNDO and sealing.seal_undone_reveal(session, entry)
     flipped = {"before": "after", "after": "before"}

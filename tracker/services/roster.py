@@ -26,7 +26,7 @@ from tracker.models.roster import (
     UnitUpdate,
 )
 from tracker.rules import was
-from tracker.services import journal, sealing, secrets, visibility
+from tracker.services import acts, journal, markers, sealing, secrets, visibility
 from tracker.services.common import beyond_ids, flush_unique, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -34,6 +34,7 @@ from tracker.services.errors import (
     check,
 )
 from tracker.services.fields import checked
+from tracker.services.markers import Assignment as Assignment  # re-exported: the forms
 
 ATTACK_LABELS = {
     "main": "Main guns", "secondary": "Secondary guns", "tertiary": "Tertiary guns",
@@ -62,15 +63,6 @@ class Roster:
     encrypted: bool
     turn: int | None  # the turn of the scenario in play, if one is: moves are counted by it
     owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after it
-
-
-@dataclass(frozen=True)
-class Assignment:
-    """Markers just assigned: their codes, which one is real, and the public seal."""
-
-    codes: tuple[str, ...]
-    real_code: str
-    seals: tuple[str, ...]  # one per marker, in the order of codes
 
 
 def parse_dice(text: str) -> list[int | None] | None:
@@ -240,40 +232,12 @@ def set_passphrase(
     return sealing.Sealed(plain_backups=plain, checkpointed=folded)
 
 
-def _draw_codes(session: Session, side_id: int, count: int, rng: random.Random) -> list[str]:
-    """Public codes drawn at random among the side's unused ones, so that neither their order
-    nor their numbers tell which markers were placed together (RULES.md §Subs ¶2-3)."""
-    used = set(session.exec(select(SubMarker.code).where(SubMarker.side_id == side_id)).all())
-    width = 2 if len(used) + count <= 60 else 3  # keep a draw among many free codes
-    free = [code for n in range(1, 10**width) if (code := f"M-{n:0{width}d}") not in used]
-    return rng.sample(free, count)
-
-
-def _checked_sectors(sectors: Sequence[str], sector: str, count: int) -> list[str]:
-    """One sector per marker (each typed by the owner), or the one `sector` for all of them."""
-    if not sectors:
-        return [_checked_sector(sector, None, blank=True).sector] * count
-    if isinstance(sectors, str) or len(sectors) != count:
-        raise InvalidInput({"sectors": f"give one sector for each of the {count} markers"})
-    checked = []
-    for n, text in enumerate(sectors, start=1):
-        try:
-            checked.append(_checked_sector(text, None, blank=False).sector)
-        except InvalidInput as exc:  # said beside the marker's own sector field
-            raise InvalidInput({f"sector_{n}": exc.errors["sector"]}) from None
-    if len({sector.casefold() for sector in checked}) != len(checked):  # A4 and a4 are one
-        raise InvalidInput({"sectors": "one sub marker per sector: give each marker "
-                            "its own sector"})  # fmt: skip
-    return checked
-
-
 def assign_markers(
     factory: SessionFactory,
     *,
     unit_id: int,
     real: int,
-    sectors: Sequence[str] = (),
-    sector: str = "",
+    sectors: Sequence[str],
     turn: int | None = None,
     passphrase: str | None = None,
     rng: random.Random | None = None,
@@ -282,9 +246,9 @@ def assign_markers(
     """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
     random public code and a seal of its own; `real` is the real one, 1-based (RULES.md §Subs ¶1-3).
 
-    `sectors` names each marker's sector in order; `sector` alone puts all of them in one.
-    `version` is the unit's as the player's form showed it: the form's count of markers comes
-    from the unit's extra decoys, so a unit another player changed since refuses it.
+    `sectors` names each marker's sector in order: no two share a square, nor any with another
+    of the side's markers. `version` is the unit's as the player's form showed it: the form's
+    count of markers comes from the unit's extra decoys, so a unit changed since refuses it.
     """
     checked(MarkerPlace, {"turn": turn, "version": version})
     with session_scope(factory) as session:
@@ -303,39 +267,11 @@ def assign_markers(
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
-        places = _checked_sectors(sectors, sector, count)
-        return _place(session, side, campaign, unit, real, places, turn, passphrase, rng)
-
-
-def _place(
-    session: Session, side: Side, campaign: Campaign, unit: WasUnit, real: int,
-    sectors: list[str], turn: int | None, passphrase: str | None, rng: random.Random | None,
-) -> Assignment:  # fmt: skip
-    key = side_key(session, side.id or 0, passphrase)
-    codes = _draw_codes(session, side.id or 0, len(sectors), rng or random.SystemRandom())
-    seals = []
-    for index, (code, sector) in enumerate(zip(codes, sectors, strict=True), start=1):
-        # One commitment per marker: its seal binds its own code and role, nothing else.
-        salt = secrets.new_salt()
-        note = {"unit": unit.id, "real": index == real, "salt": salt, "v": 2}
-        seal = secrets.seal_of(_sealed_as(code, note), salt)
-        seals.append(seal)
-        session.add(SubMarker(
-            side_id=side.id or 0, unit_id=unit.id or 0, code=code, sector=sector,
-            created_turn=turn, secret=secrets.seal_note(note, key), seal=seal,
-        ))  # fmt: skip
-        session.flush()
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
-            summary=f"{side.name}: marker {code} placed in {sector or '?'} (seal {seal})",
+        return markers.place(
+            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
+            sectors=markers.typed_sectors(sectors, count), turn=turn,
+            key=side_key(session, side.id or 0, passphrase), rng=rng or random.SystemRandom(),
         )  # fmt: skip
-    return Assignment(codes=tuple(codes), real_code=codes[real - 1], seals=tuple(seals))
-
-
-def _sealed_as(code: str, note: dict[str, Any]) -> dict[str, bool]:
-    """What a marker's own seal commits to: its code, real or decoy (row ids are left out:
-    they change when a campaign is exported and imported again)."""
-    return {code: bool(note["real"])}
 
 
 def roster(
@@ -396,37 +332,25 @@ def _unit_view(unit: WasUnit, owner: bool, states: set[str]) -> UnitView:
     )  # fmt: skip
 
 
-def _checked_sector(
-    sector: str, turn: int | None, *, blank: bool, version: int | None = None
-) -> MarkerPlace:
-    """The sector as stored (stripped), the turn and the version, or InvalidInput."""
-    if not sector.strip() and not blank:
-        raise InvalidInput({"sector": "name the sector it is in"})
-    values = {"sector": sector, "turn": turn, "version": version}
-    return checked(MarkerPlace, values, names=("sector",))
-
-
 def move_marker(
     factory: SessionFactory, *, marker_id: int, sector: str, turn: int | None = None,
     version: int | None = None,
 ) -> list[str]:  # fmt: skip
-    """Move a marker; warnings (not refusals) when it moved already this turn or shares a sector.
-    `version`, the one the player's form showed, refuses a form another change made stale."""
-    sector = _checked_sector(sector, turn, blank=False, version=version).sector
+    """Move a marker into a square no other marker of its side holds (RULES.md §Subs ¶3); a
+    warning (not a refusal) when it moved already this turn. `version`, the one the player's
+    form showed, refuses a form another change made stale."""
+    sector = markers.checked_sector(sector, turn, blank=False, version=version).sector
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         if marker.state == MarkerState.REMOVED:
             raise InvalidInput({"sector": f"{marker.code} was removed"})
         require_version(marker, version, marker.code)
         side, campaign = _campaign_of_side(session, marker.side_id)
+        markers.check_squares(session, side_id=marker.side_id, sectors=[sector],
+                              fields=["sector"], moving={marker_id})  # fmt: skip
         warnings = []
         if turn is not None and marker.moved_turn == turn:
             warnings.append(f"{marker.code} already moved this turn (one sector a turn)")
-        others = session.exec(select(SubMarker).where(
-            SubMarker.side_id == marker.side_id, func.lower(SubMarker.sector) == sector.lower(),
-            SubMarker.state != MarkerState.REMOVED, SubMarker.id != marker_id)).all()  # fmt: skip
-        if others:
-            warnings.append(f"{sector} already holds {others[0].code}: one sub marker per sector")
         before = {"sector": marker.sector, "moved_turn": marker.moved_turn}
         marker.sector, marker.moved_turn = sector, turn
         journal.append(
@@ -441,11 +365,11 @@ def move_marker(
 def _seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
     note = secrets.open_note(marker.secret, key)
     if note.get("v") == 2:
-        return secrets.seal_of(_sealed_as(marker.code, note), note["salt"]) == marker.seal
+        return secrets.seal_of(markers.sealed_as(marker.code, note), note["salt"]) == marker.seal
     # Markers placed before seals were per marker share one seal over their whole group.
-    markers = session.exec(select(SubMarker).where(
+    group = session.exec(select(SubMarker).where(
         SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal)).all()  # fmt: skip
-    notes = {m.code: secrets.open_note(m.secret, key) for m in markers}
+    notes = {m.code: secrets.open_note(m.secret, key) for m in group}
     salts = {note["salt"] for note in notes.values()}
     if len(salts) != 1:
         return False
@@ -470,7 +394,7 @@ def verify_seal(
 
 
 def _destroyed(unit: WasUnit) -> bool:
-    return unit.damage >= unit.hull_points
+    return acts.destroyed(unit)
 
 
 def _now(session: Session, campaign: Campaign) -> tuple[int, int]:
@@ -557,14 +481,15 @@ def reconceal(
     *,
     unit_id: int,
     cause: was.ConcealCause,
-    real: int = 1,
+    real: int | None = None,
     sectors: Sequence[str] = (),
     passphrase: str | None = None,
     rng: random.Random | None = None,
 ) -> Assignment:
     """A revealed sub slips away (RULES.md §Subs ¶10-11): one marker replaces it when it moved
-    into weather or no enemy was placed by it, two when it got away; one that did not move this
-    turn stays revealed unless weather entered its square. Older decoys stay on the map."""
+    into weather or no enemy was placed by it, two when it got away, the owner saying which is
+    real and each one's sector (one marker: the sub's square unless given); one that did not
+    move this turn stays revealed unless weather entered its square. Older decoys stay."""
     try:
         cause = was.ConcealCause(cause)
     except ValueError:
@@ -583,12 +508,19 @@ def reconceal(
         refusal = was.reconceal_refusal(cause, moved_this_turn=shown.moved_turn == turn)
         if refusal:
             raise InvalidInput({"cause": f"{unit.name}: {refusal}"})
-        if not 1 <= real <= count:
-            raise InvalidInput({"real": f"choose which of the {count} new markers is real"})
-        places = _checked_sectors(sectors, shown.sector, count)
+        if count == 1 and real in (None, 1):
+            real = 1  # one marker: the sub itself
+        elif real is None or not 1 <= real <= count:
+            raise InvalidInput({"real": f"choose which of the {count} new markers is real: "
+                                f"1..{count}"})  # fmt: skip
+        typed = markers.typed_sectors(sectors or [shown.sector] * (count == 1), count)
         shown.state = MarkerState.REMOVED
         session.flush()
-        return _place(session, side, campaign, unit, real, places, turn, passphrase, rng)
+        return markers.place(
+            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
+            sectors=typed, turn=turn, key=side_key(session, side.id or 0, passphrase),
+            rng=rng or random.SystemRandom(),
+        )  # fmt: skip
 
 
 def markers_of(factory: SessionFactory, *, side_id: int) -> Sequence[tuple[int, str, str, str]]:
@@ -624,6 +556,9 @@ def sub_attacks(
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
         unit = get_row(session, WasUnit, marker.unit_id)
+        refusal = acts.torpedo_refusal(session, acts.actor(unit))
+        if refusal:  # the one rule of every roster (RULES.md §Mines), asked before it shows
+            raise InvalidInput({"marker": refusal})
         if marker.state == MarkerState.REVEALED:
             message = f"{unit.name} attacks, revealed"
         elif same_sector or campaign.any_attack_reveals:
@@ -694,11 +629,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
             raise InvalidInput({"marker": f"{marker.code} is {marker.state}: only a concealed "
                                 "marker is searched for"})  # fmt: skip
         now = _now(session, campaign)
-        square = session.exec(select(SubMarker).where(
-            SubMarker.side_id == marker.side_id, SubMarker.state != MarkerState.REMOVED,
-            SubMarker.sector == marker.sector, SubMarker.search_scenario_id == now[0],
-            SubMarker.search_turn == now[1])).first()  # fmt: skip
-        if square is not None:
+        if markers.square_searched(session, marker, now):
             where = f"sector {marker.sector}" if marker.sector else marker.code
             raise InvalidInput(
                 {
@@ -719,6 +650,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
         journal.append(
             session, campaign_id=campaign.id or 0, kind=JournalKind.SEARCH, side_id=side.id,
             summary=message, dice={"d6": roll, "target": target},
+            after=markers.searched_square(marker),
         )  # fmt: skip
         return message
 
@@ -762,7 +694,7 @@ def mine_roll(
     damage = was.sub_mine_damage(roll) if 1 <= roll <= 6 else None
     if damage is None:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
-    sector = _checked_sector(sector, None, blank=False).sector
+    sector = markers.checked_sector(sector, None, blank=False).sector
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         side, campaign = _campaign_of_side(session, unit.side_id)

@@ -44,6 +44,7 @@ SECRET: dict[str, dict[str, Any]] = {
         "path": "[]",
         "layer_name": "",
         "layer_ship_id": None,
+        "layer_unit_id": None,
         "laid_by": HIDDEN,
         "drifting": False,
         "drop_roll": None,

@@ -1,4 +1,5 @@
-"""The mine warfare rooms: ships' counters and fuel, the minefield ledger, and the mine check.
+"""The mine warfare rooms: ships' counters and fuel, the minefield ledger and its drifts, and the
+mine check.
 
 Second World War at Sea mine-warfare variant (RULES.md §Mines) and the War at Sea secured and
 drifting minefields (RULES.md §Subs ¶12-13). The campaign's mine damage table is one of its typed-in
@@ -38,6 +39,7 @@ from tracker.services.mines.counters import (
     torpedo_attack,
     use_fuel,
 )
+from tracker.services.mines.drifts import drift, drifting, not_drifted
 from tracker.services.mines.minefields import (
     LIVE,
     MAX_AREA,
@@ -49,10 +51,7 @@ from tracker.services.mines.minefields import (
     add_boundary,
     aerial_drop,
     complete_minefield,
-    drift,
-    drifting,
     ledger,
-    not_drifted,
     reveal,
     set_status,
     sow_minefield,

@@ -19,9 +19,9 @@ from tracker.models import (
 from tracker.models.fields import read
 from tracker.models.fleet import CounterRead as CounterView
 from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: the counter form
-from tracker.models.kinds import JournalKind, Layer, MinefieldStatus
+from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
-from tracker.services import journal, visibility
+from tracker.services import acts, journal, visibility
 from tracker.services.common import get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -46,19 +46,8 @@ def _set_fuel(ship: Ship, fuel: swwas.Fuel) -> None:
     ship.fuel_full, ship.fuel_empty, ship.fuel_lost = fuel.full, fuel.empty, fuel.lost
 
 
-def _laid_by(session: Session, ship_id: int) -> list[Minefield]:
-    """The minefields a ship laid (not undone): all a counter needs of it."""
-    return list(
-        session.exec(
-            select(Minefield)
-            .where(Minefield.layer_ship_id == ship_id, Minefield.status != MinefieldStatus.VOID)
-            .order_by(col(Minefield.id))
-        ).all()
-    )
-
-
 def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int, list[Minefield]]:
-    """What _laid_by gives, for every ship of these sides at once (a ledger has many ships)."""
+    """What acts.laid gives, for every ship of these sides at once (a ledger has many ships)."""
     laid: dict[int, list[Minefield]] = {}
     for field in session.exec(
         select(Minefield)
@@ -76,14 +65,8 @@ def _counter_view(
 ) -> CounterView:  # fmt: skip
     """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships;
     `viewer` is who looks: the opponent and the umpire see no minelayer's secret."""
-    laid = _laid_by(session, ship.id or 0) if laid_by is None else laid_by.get(ship.id or 0, [])
-
-    # Only a submarine's sowing stops its torpedo attacks; a surface minelayer sowing may still
-    # make them (RULES.md §Mines).
-    def sub_sowing(fields: list[Minefield]) -> int | None:
-        return next((field.id for field in fields if field.status == MinefieldStatus.SOWING
-                     and field.laid_by == Layer.SUBMARINE), None)  # fmt: skip
-
+    laid = laid_by.get(ship.id or 0, []) if laid_by is not None else acts.laid(
+        session, acts.actor(ship))  # fmt: skip
     if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
         # Only public minefields count; the mines aboard read as the placeholder.
         laid = [field for field in laid if not field.secret]
@@ -91,12 +74,12 @@ def _counter_view(
                                  own=False, revealed=False)  # fmt: skip
         if shown is None:
             shown = _counter_view(session, ship, side, {ship.id or 0: []})
-            return shown.model_copy(update={"mines_loaded": 0, "sowing_id": sub_sowing(laid),
+            return shown.model_copy(update={"mines_loaded": 0,
+                                            "sowing_id": acts.sowing_id(laid),
                                             "mines_hidden": True})  # fmt: skip
     return read(
         CounterView, ship, ship_id=ship.id or 0, side_name=side.name,
-        mines_laid=sum(1 for field in laid if field.laid_by == Layer.SUBMARINE),
-        sowing_id=sub_sowing(laid), fuel=_fuel(ship),
+        mines_laid=acts.mines_laid(laid), sowing_id=acts.sowing_id(laid), fuel=_fuel(ship),
     )  # fmt: skip
 
 
@@ -190,7 +173,7 @@ def save_counter(
     with session_scope(factory) as session:
         ship, side, _ = _ship_and_campaign(session, ship_id)
         require_version(ship, typed.version, ship.name)
-        laid = sum(1 for field in _laid_by(session, ship_id) if field.laid_by == Layer.SUBMARINE)
+        laid = acts.mines_laid(acts.laid(session, acts.actor(ship)))
         if mines_loaded < laid:
             raise InvalidInput(
                 {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
@@ -281,18 +264,16 @@ def refuel_ship(
 
 def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, target: str = "") -> str:
     """Record a torpedo attack; a submarine sowing a minefield may not make one, a surface
-    minelayer may (RULES.md §Mines)."""
+    minelayer may (RULES.md §Mines: the one rule, services.acts, every roster asks)."""
     errors: dict[str, str] = {}
     require_plain(errors, "target", target)
     check(errors)
     with session_scope(factory) as session:
         ship, side = _afloat(session, ship_id, "factors")
+        refusal = acts.torpedo_refusal(session, acts.actor(ship))
+        if refusal:
+            raise InvalidInput({"factors": refusal})
         view = _counter_view(session, ship, side)
-        if view.sowing_id is not None:
-            raise InvalidInput(
-                {"factors": f"{ship.name} is sowing minefield #{view.sowing_id}: no torpedo "
-                 "attacks until it is complete"}
-            )  # fmt: skip
         if not 1 <= factors <= view.torpedoes_left:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "

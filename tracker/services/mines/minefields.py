@@ -32,14 +32,13 @@ from tracker.models.kinds import (
     Layer,
     MinefieldStatus,
     ScenarioStatus,
-    UnitType,
 )
 from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
 from tracker.models.mines import MinefieldCreate, MinefieldTurn, SeaBoundaryBase
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import swwas
-from tracker.services import journal, secrets, visibility
+from tracker.services import acts, journal, secrets, visibility
 from tracker.services.common import beyond_ids, get_row, require_version
 from tracker.services.errors import (
     InvalidInput,
@@ -196,7 +195,8 @@ def _turn(session: Session, campaign_id: int, turn: int | None) -> tuple[int | N
 
 
 def _count_here(session: Session, field: Minefield) -> int:
-    """Live minefields sown across the same boundary or in the same sector (public ones)."""
+    """The active public minefields across the same boundary or in the same sector, at least 1:
+    secret ones and ones still being sown are left out (RULES.md §Mines, a task force)."""
     if field.boundary_id is None and not field.sector:
         return 1
     query = select(Minefield).where(
@@ -250,45 +250,24 @@ def sow_minefield(
         side = get_row(session, Side, side_id)
         campaign_id = side.campaign_id
         sector = _validate_place(session, campaign_id, boundary_id, sector, errors)
-        layer = None
-        if layer_ship_id is not None:
-            layer = get_row(session, Ship, layer_ship_id)
-            if layer.side_id != side_id:
-                errors["layer"] = f"{layer.name} is not {side.name}'s ship"
-            elif layer.sunk:
-                errors["layer"] = f"{layer.name} is sunk"
-        unit_name = ""
-        if layer_unit_id is not None:
-            unit = get_row(session, WasUnit, layer_unit_id)
-            unit_name = unit.name
-            if unit.side_id != side_id:
-                errors["layer"] = f"{unit.name} is not on {side.name}'s roster"
-            elif unit.unit_type != UnitType.SUBMARINE:
-                errors["layer"] = f"{unit.name} is no submarine: choose a ship, or a submarine"
-            elif typed.laid_by != Layer.SUBMARINE:
-                errors["laid_by"] = f"{unit.name} is a submarine: choose submarine"
-        named = layer is not None or layer_unit_id is not None
-        if typed.laid_by == Layer.SUBMARINE and not named and "layer" not in errors:
+        layer = _layer(session, side, layer_ship_id, layer_unit_id, errors)
+        if layer is not None and "layer" not in errors:
+            for key_, why in acts.sowing_refusal(session, layer, typed.laid_by).items():
+                errors.setdefault(key_, why)
+        if typed.laid_by == Layer.SUBMARINE and layer is None and "layer" not in errors:
             errors["layer"] = "choose the submarine that lays it"
-        if typed.laid_by == Layer.SUBMARINE and layer is not None and "layer" not in errors:
-            view = _counter_view(session, layer, side)
-            if view.sowing_id is not None:
-                errors["layer"] = (f"{layer.name} is still sowing minefield "
-                                   f"#{view.sowing_id}: complete it first")  # fmt: skip
-            elif view.mines_aboard < 1:
-                errors["layer"] = (f"{layer.name} has no minefields aboard ({view.mines_loaded} "
-                                   f"loaded, {view.mines_laid} laid)")  # fmt: skip
         check(errors)
         key = side_key(session, side_id, passphrase) if secret else None
         scenario_id, turn = _turn(session, campaign_id, turn)
         field = Minefield(
             campaign_id=campaign_id, side_id=side_id,
             status=MinefieldStatus.ACTIVE if complete else MinefieldStatus.SOWING,
-            laid_by=typed.laid_by, layer_ship_id=layer_ship_id, scenario_id=scenario_id,
+            laid_by=typed.laid_by, layer_ship_id=layer_ship_id, layer_unit_id=layer_unit_id,
+            scenario_id=scenario_id,
             turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
             secret=secret,
         )  # fmt: skip
-        name = layer.name if layer else unit_name or typed.layer_name
+        name = layer.name if layer else typed.layer_name
         place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
                  "notes": typed.notes, "path": []}  # fmt: skip
         _store_place(session, field, place, key)
@@ -304,6 +283,26 @@ def sow_minefield(
             sealed=visibility.sealed_detail(key, summary=summary) if secret else None,
         )  # fmt: skip
         return field.id or 0
+
+
+def _layer(
+    session: Session, side: Side, ship_id: int | None, unit_id: int | None,
+    errors: dict[str, str],
+) -> acts.Actor | None:  # fmt: skip
+    """The minelayer named: one of the side's own ships, or a unit of its roster."""
+    if ship_id is not None and unit_id is not None:
+        errors["layer"] = "one minelayer: a ship, or a War at Sea submarine"
+        return None
+    row: Ship | WasUnit | None = None
+    if ship_id is not None:
+        row = get_row(session, Ship, ship_id)
+        if row.side_id != side.id:
+            errors["layer"] = f"{row.name} is not {side.name}'s ship"
+    elif unit_id is not None:
+        row = get_row(session, WasUnit, unit_id)
+        if row.side_id != side.id:
+            errors["layer"] = f"{row.name} is not on {side.name}'s roster"
+    return acts.actor(row) if row is not None else None
 
 
 def _secret_summary(side: Side, field: Minefield, summary: str) -> str:
@@ -497,65 +496,6 @@ def _dropped_this_mission(
     )
 
 
-def drift(
-    factory: SessionFactory,
-    *,
-    minefield_id: int,
-    to_boundary_id: int | None = None,
-    to_sector: str = "",
-    d6: int | None = None,
-    turn: int | None = None,
-    passphrase: str | None = None,
-    version: int | None = None,
-) -> str:
-    """A drifting minefield scatters at the end of the turn to the place the player gives (or
-    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13). `version`, the one the
-    player's form showed, refuses a form another player's change has made stale."""
-    errors: dict[str, str] = {}
-    if d6 is not None and not 1 <= d6 <= 6:
-        errors["d6"] = "a d6 shows 1..6"
-    with session_scope(factory) as session:
-        field, side = _field_and_side(session, minefield_id, version)
-        if not field.drifting:
-            raise InvalidInput({"minefield": f"minefield #{field.id} is secured: it stays put"})
-        if field.status not in LIVE:
-            raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}"})
-        to_sector = _validate_place(session, field.campaign_id, to_boundary_id, to_sector, errors)
-        check(errors)
-        key = side_key(session, side.id or 0, passphrase) if field.secret else None
-        place = _place(session, field, key)
-        scenario_id, turn = _turn(session, field.campaign_id, turn)
-        if turn is not None and (field.drift_scenario_id, field.drift_turn) == (scenario_id, turn):
-            raise InvalidInput({"minefield": f"minefield #{field.id} already drifted on turn "
-                                f"{turn}: a minefield drifts once a turn, at its end"})  # fmt: skip
-        old = _place_label(session, place["boundary_id"], place["sector"])
-        new = _place_label(session, to_boundary_id, to_sector)
-        place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
-        place["boundary_id"], place["sector"] = to_boundary_id, to_sector
-        before = journal.row_state(field)
-        _store_place(session, field, place, key)
-        field.drift_scenario_id, field.drift_turn = scenario_id, turn
-        way = f" (d6 {d6})" if d6 is not None else ""
-        summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
-        dice = {"d6": d6} if d6 is not None else None
-        if field.secret:
-            # A secret drift says nothing in clear, and is not undoable: its before and after
-            # would be the sealed notes alone, which the row already keeps.
-            journal.append(
-                session,
-                campaign_id=field.campaign_id,
-                kind=JournalKind.MINEFIELD,
-                side_id=side.id,
-                summary=_secret_summary(side, field, summary),
-                sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
-            )
-            # What the screen says aloud: no place, no die.
-            return f"{side.name}: minefield #{field.id} drifted"
-        else:
-            _field_change(session, field, side, before, summary, dice=dice)
-        return summary
-
-
 def reveal(factory: SessionFactory, *, minefield_id: int, passphrase: str | None = None) -> str:
     """The owner reveals a secret minefield: its place and notes become public."""
     with session_scope(factory) as session:
@@ -665,31 +605,3 @@ def ledger(
             turn=scenario.turn if scenario and scenario.status == ScenarioStatus.IN_PLAY else None,
             owner_idle_seconds=campaign.owner_idle_seconds,
         )  # fmt: skip
-
-
-def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
-    """The public drifting minefields on the map: a secret one's drifting is its owner's to know
-    (RULES.md §Secrets), so no count shown at the table includes it."""
-    return session.exec(select(Minefield).where(
-        Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
-        col(Minefield.secret).is_(False), col(Minefield.status).in_(LIVE))).all()  # fmt: skip
-
-
-def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields have not yet drifted in the turn in play: they
-    scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
-    with session_scope(factory) as session:
-        playing = journal.current_scenario(session, campaign_id)
-        if playing is None or playing.status != ScenarioStatus.IN_PLAY:
-            return 0
-        return sum(
-            1
-            for row in _public_drifting(session, campaign_id)
-            if (row.drift_scenario_id, row.drift_turn) != (playing.id, playing.turn)
-        )
-
-
-def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields are on the map: they scatter at the end of each turn."""
-    with session_scope(factory) as session:
-        return len(_public_drifting(session, campaign_id))

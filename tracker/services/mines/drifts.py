@@ -1,0 +1,130 @@
+"""Drifting minefields: they scatter in the end-of-turn phase, once a turn, from the end of the
+turn they are laid (RULES.md §Subs ¶13). Every drift and the count of drifts still due at the
+end of a turn ask one rule (`_drift_refusal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Minefield
+from tracker.models.kinds import JournalKind, MinefieldStatus, ScenarioStatus
+from tracker.rules import was
+from tracker.services import journal, visibility
+from tracker.services.errors import InvalidInput, check
+from tracker.services.mines.minefields import (
+    LIVE,
+    _field_and_side,
+    _field_change,
+    _place,
+    _place_label,
+    _secret_summary,
+    _store_place,
+    _turn,
+    _validate_place,
+)
+from tracker.services.roster import side_key
+
+
+def drift(
+    factory: SessionFactory,
+    *,
+    minefield_id: int,
+    to_boundary_id: int | None = None,
+    to_sector: str = "",
+    d6: int | None = None,
+    turn: int | None = None,
+    passphrase: str | None = None,
+    version: int | None = None,
+) -> str:
+    """A drifting minefield scatters at the end of the turn to the place the player gives (or
+    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13). `version`, the one the
+    player's form showed, refuses a form another player's change has made stale."""
+    errors: dict[str, str] = {}
+    if d6 is not None and not 1 <= d6 <= 6:
+        errors["d6"] = "a d6 shows 1..6"
+    with session_scope(factory) as session:
+        field, side = _field_and_side(session, minefield_id, version)
+        if not field.drifting:
+            raise InvalidInput({"minefield": f"minefield #{field.id} is secured: it stays put"})
+        if field.status not in LIVE:
+            raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}"})
+        to_sector = _validate_place(session, field.campaign_id, to_boundary_id, to_sector, errors)
+        check(errors)
+        key = side_key(session, side.id or 0, passphrase) if field.secret else None
+        scenario_id, turn = _turn(session, field.campaign_id, turn)
+        refusal = _drift_refusal(field, scenario_id, turn)
+        if refusal:
+            raise InvalidInput({"minefield": f"minefield #{field.id}: {refusal}"})
+        place = _place(session, field, key)
+        old = _place_label(session, place["boundary_id"], place["sector"])
+        new = _place_label(session, to_boundary_id, to_sector)
+        place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
+        place["boundary_id"], place["sector"] = to_boundary_id, to_sector
+        before = journal.row_state(field)
+        _store_place(session, field, place, key)
+        field.drift_scenario_id, field.drift_turn = scenario_id, turn
+        way = f" (d6 {d6})" if d6 is not None else ""
+        summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
+        dice = {"d6": d6} if d6 is not None else None
+        if field.secret:
+            # A secret drift says nothing in clear, and is not undoable: its before and after
+            # would be the sealed notes alone, which the row already keeps.
+            journal.append(
+                session,
+                campaign_id=field.campaign_id,
+                kind=JournalKind.MINEFIELD,
+                side_id=side.id,
+                summary=_secret_summary(side, field, summary),
+                sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
+            )
+            # What the screen says aloud: no place, no die.
+            return f"{side.name}: minefield #{field.id} drifted"
+        else:
+            _field_change(session, field, side, before, summary, dice=dice)
+        return summary
+
+
+def _drift_refusal(field: Minefield, scenario_id: int | None, turn: int | None) -> str | None:
+    """Why this minefield may not drift at the end of this turn of this scenario (None between
+    scenarios), or None: the one rule of a drift and of the count of drifts still due
+    (RULES.md §Subs ¶13)."""
+    return was.drift_refusal(
+        turn, complete=field.status == MinefieldStatus.ACTIVE,
+        laid_turn=field.turn_completed if field.scenario_id == scenario_id else None,
+        last_drift_turn=field.drift_turn if field.drift_scenario_id == scenario_id else None,
+    )  # fmt: skip
+
+
+def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
+    """The public drifting minefields on the map, complete (one still being sown does not drift
+    yet): a secret one's drifting is its owner's to know (RULES.md §Secrets), so no count
+    shown at the table includes it."""
+    return session.exec(select(Minefield).where(
+        Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
+        col(Minefield.secret).is_(False),
+        Minefield.status == MinefieldStatus.ACTIVE)).all()  # fmt: skip
+
+
+def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many public drifting minefields may still drift in the turn in play (the drift's own
+    rule): they scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
+    with session_scope(factory) as session:
+        playing = journal.current_scenario(session, campaign_id)
+        if playing is None or playing.status != ScenarioStatus.IN_PLAY:
+            return 0
+        return sum(
+            1
+            for row in _public_drifting(session, campaign_id)
+            if _drift_refusal(row, playing.id, playing.turn) is None
+        )
+
+
+def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
+    """How many public drifting minefields are on the map, complete: they scatter at the end of
+    each turn (RULES.md §Subs ¶13)."""
+    with session_scope(factory) as session:
+        return len(_public_drifting(session, campaign_id))
