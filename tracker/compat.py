@@ -1,19 +1,21 @@
-"""Every private part of Textual and pydantic that tracker still reaches, in one place.
+"""Every private part of Textual, textual-serve and pydantic that tracker still reaches, in one
+place.
 
 Each piece says why no public API does its job. `tests/test_compat.py` holds a canary for each:
 it fails when an upgrade renames, removes or reshapes what is reached here, so an upgrade breaks
-one test that names the piece, not a screen at the table. Textual is pinned exactly
-(pyproject.toml) for the same reason. (textual-serve's are in `cli/serve.py`'s one class, which
-needs the `serve` extra.)
+one test that names the piece, not a screen at the table. Textual and textual-serve are pinned
+exactly (pyproject.toml) for the same reason.
 
 Nothing from those libraries is imported at the top: the models use this module too, and must
-not load Textual. The overrides are class decorators: the private name is written here only,
-and the class itself keeps to public hooks.
+not load Textual, and textual-serve is an extra (`serve`). The overrides are class decorators, or
+base classes made when first asked for: the private name is written here only, and the class
+itself keeps to public hooks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
@@ -166,3 +168,51 @@ def construct_unchecked(model: Any, values: dict[str, Any], given: Iterable[str]
     object.__setattr__(built, "__pydantic_extra__", None)
     object.__setattr__(built, "__pydantic_private__", None)
     return built
+
+
+# -- textual-serve ---------------------------------------------------------------------------------
+
+
+@cache
+def serve_bases() -> tuple[Any, Any]:
+    """textual-serve's AppService and Server, with public names for the hooks tracker's own
+    serve needs (textual-serve has none for them):
+
+    - `AppService.open_process(width, height)` starts the browser's app: textual-serve's
+      `_open_app_process` runs it through `sh -c`, which stands between the server and the app
+      (it must die with the server); `environment(width, height)` is textual-serve's
+      environment for it, and `started(process)` hands the process back to the service.
+    - `Server.make_app()` builds the aiohttp application (routes, middlewares): `_make_app`;
+      `Server.relay(websocket, service)` passes the browser's messages to the app and back:
+      `_process_messages`.
+    """
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    class PublicAppService(AppService):
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            return await self.open_process(width, height)
+
+        async def open_process(self, width: int, height: int) -> Any:
+            raise NotImplementedError
+
+        def environment(self, width: int, height: int) -> dict[str, str]:
+            found: dict[str, str] = self._build_environment(width=width, height=height)
+            return found
+
+        def started(self, process: Any) -> Any:
+            self._process = process
+            self._stdin = process.stdin
+            return process
+
+    class PublicServer(Server):
+        async def _make_app(self) -> Any:
+            return await self.make_app()
+
+        async def make_app(self) -> Any:
+            return await super()._make_app()
+
+        async def relay(self, websocket: Any, service: Any) -> None:
+            await self._process_messages(websocket, service)
+
+    return PublicAppService, PublicServer

@@ -459,3 +459,8 @@ def test_grade_monotone_in_training(training: int, roll: int) -> None:
 def test_under_fire_costs_exactly_two(roll: int, modifier: int, extra: int) -> None:
     calm = smr.test_total(roll, modifier, extra=extra)
     assert smr.test_total(roll, modifier, under_fire=True, extra=extra) == calm - 2
+
+
+@pytest.mark.parametrize(("full", "text"), [(26, "8.7"), (12, "4"), (1, "0.3"), (0, "0"), (9, "3")])
+def test_a_third_line_reads_to_one_place_and_whole_thirds_plainly(full: int, text: str) -> None:
+    assert smr.third_text(full) == text

@@ -179,28 +179,31 @@ def test_relative_changes_from_several_processes_at_once_wait_their_turn_and_los
 ) -> None:  # fmt: skip
     """Hits, repairs, fire markers and fuel used on one ship by five processes at once: each is
     made from the ship as the others left it (on PostgreSQL as on SQLite, changes take turns),
-    so none is refused as changed by another player, and every one is on the ship and in the
-    journal once."""
+    so none is refused as changed by another player (its process would end with the error), and
+    every one acknowledged is on the ship and in the journal once. A change that waited past
+    the database's wait is refused as held, for the player to type again: how many, if any,
+    depends on the machine's load, so they are counted as not made, never asserted away."""
     ship_id = add_ship(world.alpha_id, "Renown", structure_max=500, flotation_max=10)
     damage.record_hit(factory, request=HitRequest(ship_id=ship_id, structure=100))
     mines.save_counter(factory, ship_id=ship_id, counter_size="long", speed_rating=3,
                        fuel_full=99)  # fmt: skip
     outputs = _at_once(db_url, ship_id, tmp_path / "go")
     acknowledged: dict[str, list[int]] = {act: [] for act in ACTS}
-    refused = 0
+    held: Counter[str] = Counter()
     for act, (out, _) in zip(ACTS, outputs, strict=True):
         for line in out.splitlines():
             word, number = line.split()
             if word == "ack":
                 acknowledged[act].append(int(number))
             else:
-                refused += int(number)
-    assert refused == 0, [err for _, err in outputs if err]  # what the players were told
-    assert {act: len(acks) for act, acks in acknowledged.items()} == {
+                held[act] += int(number)
+    made = {act: len(acks) for act, acks in acknowledged.items()}
+    assert {act: made[act] + held[act] for act in made} == {
         "hit": 2 * TIMES, "repair": TIMES, "fire": TIMES, "fuel": TIMES}  # fmt: skip
     ship = get_row(factory, Ship, ship_id)
     assert (ship.structure_now, ship.fire_markers, ship.fuel_full, ship.fuel_empty) == (
-        500 - 100 - 2 * TIMES + TIMES, TIMES, 99 - TIMES, TIMES)  # fmt: skip
+        500 - 100 - made["hit"] + made["repair"], made["fire"], 99 - made["fuel"],
+        made["fuel"])  # fmt: skip
     with session_scope(factory) as session:
         kinds = session.exec(
             select(JournalEntry.kind, JournalEntry.id)
@@ -209,7 +212,8 @@ def test_relative_changes_from_several_processes_at_once_wait_their_turn_and_los
     hits = sorted(acknowledged["hit"] + acknowledged["repair"])
     assert hits == [entry for kind, entry in kinds if kind in ("damage", "repair")][1:]
     # Besides the ship's entry, the first hit and the counter: one entry for each act made.
-    made = {"damage": 2 * TIMES, "repair": TIMES, "fire": TIMES, "fuel": TIMES}
-    assert Counter(kind for kind, _ in kinds) == Counter(made) + Counter(
+    journaled = {"damage": made["hit"], "repair": made["repair"], "fire": made["fire"],
+                 "fuel": made["fuel"]}  # fmt: skip
+    assert Counter(kind for kind, _ in kinds) == Counter(journaled) + Counter(
         ship=1, counter=1, damage=1
     )

@@ -26,6 +26,7 @@ from test_reports import (
 
 from tracker.cli import main
 from tracker.db import SessionFactory
+from tracker.rules import smr
 from tracker.services import (
     campaigns,
     fleet,
@@ -293,7 +294,7 @@ def test_the_plots_say_what_they_show(factory: SessionFactory, world: World) -> 
     records = {record.name: record for record in story.records}
     for series in story.ship_series:
         record = records[series.name]
-        thirds = [story_plots.third_text(m) for m in (record.structure_max, record.flotation_max)]
+        thirds = [smr.third_text(m) for m in (record.structure_max, record.flotation_max)]
         for track, third in zip(("Structure", "Flotation"), thirds, strict=True):
             assert f"| 1/3 {track} | {' | '.join([third] * len(series.labels))} |" in markdown
     assert story_plots.AXIS in markdown and story_plots.THIRD in markdown

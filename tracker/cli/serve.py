@@ -262,37 +262,37 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
 def make_server(command: list[str], host: str, port: int, url: str, access: Access) -> Any:
     """textual-serve's Server, quiet, without the command line (which may carry a database
     password) on the page, refusing what access refuses, its apps tied to its life, and
-    stopping every browser's app before it exits. Built on textual-serve 1.1.3's internals
-    (`_make_app`, `_process_messages`, `AppService._open_app_process`, the page's template):
-    the version is pinned."""
+    stopping every browser's app before it exits. Built on textual-serve 1.1.3 (pinned): its
+    internals through compat.serve_bases, and its page's template."""
     import asyncio
     import shlex
 
     import aiohttp_jinja2
     import jinja2
     from aiohttp import web
-    from textual_serve.app_service import AppService
-    from textual_serve.server import Server, to_int
+    from textual_serve.server import to_int
 
+    from tracker import compat
     from tracker.cli.serve_access import PAGE_HEADERS, add_headers, guard
 
     preexec = die_with_server()
 
-    class TrackerAppService(AppService):
-        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+    service_base, server_base = compat.serve_bases()
+
+    class TrackerAppService(service_base):  # type: ignore[misc,valid-type]
+        async def open_process(self, width: int, height: int) -> Any:
             # As textual-serve's, without `sh -c` between the server and the app.
-            self._process = process = await asyncio.create_subprocess_exec(
+            process = await asyncio.create_subprocess_exec(
                 *command,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=self._build_environment(width=width, height=height),
+                env=self.environment(width, height),
                 preexec_fn=preexec,
             )
-            self._stdin = process.stdin
-            return process
+            return self.started(process)
 
-    class TrackerServer(Server):
+    class TrackerServer(server_base):  # type: ignore[misc,valid-type]
         def __init__(self) -> None:
             # The page's title defaults to the command: never show it to a browser.
             super().__init__(
@@ -304,7 +304,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             # textual-serve logs every request at INFO; only trouble earns a line here.
             logging.basicConfig(level=logging.WARNING, format="tracker serve: %(message)s")
 
-        async def _make_app(self) -> web.Application:
+        async def make_app(self) -> web.Application:
             # textual-serve's routes, but each page's websocket at a name of its own, and no
             # listing of the static folder.
             app = web.Application(middlewares=[guard(access, log)])
@@ -337,9 +337,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
         async def on_startup(self, app: web.Application) -> None:
             """No banner: run() has printed the one line that matters."""
 
-        async def handle_websocket(  # type: ignore[override]
-            self, request: web.Request
-        ) -> web.StreamResponse:
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
             task = asyncio.current_task()
             assert task is not None
             self.sessions.add(task)
@@ -354,7 +352,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             websocket = web.WebSocketResponse(heartbeat=15)
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
-            app_service: AppService | None = None
+            app_service: Any = None
 
             async def close() -> None:
                 await websocket.close()
@@ -375,7 +373,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
                 )
                 await app_service.start(width, height)
                 try:
-                    await self._process_messages(websocket, app_service)
+                    await self.relay(websocket, app_service)
                 finally:
                     # The app quits and its output ends before the websocket closes.
                     await app_service.stop()

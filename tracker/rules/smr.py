@@ -43,6 +43,7 @@ __all__ = [
     "roll_d10",
     "test_passes",
     "test_total",
+    "third_text",
     "training_numeral",
 ]
 
@@ -237,6 +238,12 @@ def at_or_below_third(current: int, maximum: int) -> bool:
     current = checks.check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
     # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
     return current * 3 <= maximum
+
+
+def third_text(full: int) -> str:
+    """The height of a track's 1/3 line in words (RULES.md §SMR2 morale): 8.7 for a full 26,
+    4 for 12."""
+    return f"{full / 3:.1f}".removesuffix(".0")
 
 
 def half_strength(original: int, afloat: int) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tracker import safe_output
 from tracker.db import SessionFactory
+from tracker.rules.smr import third_text
 from tracker.services import reports
 from tracker.services.errors import InvalidInput
 from tracker.services.printing import (
@@ -35,7 +36,7 @@ from tracker.services.reports import (
     ShipInAction,
     SideTally,
 )
-from tracker.services.story_plots import AXIS, THIRD, Series, key_html, plot_svg, third_text
+from tracker.services.story_plots import AXIS, THIRD, Series, key_html, plot_svg
 
 CSS = (
     PAGE_CSS

@@ -118,11 +118,6 @@ def _carried(
             ship.structure_max, ship.flotation_max)  # fmt: skip
 
 
-def third_text(full: int) -> str:
-    """A 1/3 line's height in words: 8.7 for a full 26, 4 for 12."""
-    return f"{full / 3:.1f}".removesuffix(".0")
-
-
 # --- drawing ------------------------------------------------------------------------------------
 
 # Each line of a plot: its name, colour, dashes and width; the plots and their key draw from it.
