@@ -92,7 +92,7 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
         return documents.dumps(exchange.export_campaign(
             factory, campaign_id=campaign_id, viewer=Viewer(args.viewer)))  # fmt: skip
 
-    return write_file(args, target, args.to, document)
+    return write_file(args, target, args.to, document, private=args.viewer == "owner")
 
 
 class _Changed(Exception):
@@ -155,17 +155,19 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         return documents.dumps(made)
 
     try:
-        return write_file(args, target, args.to, document)
+        return write_file(args, target, args.to, document, private=args.viewer == "owner")
     except (sqlite3.Error, _Changed) as exc:
         why = "another program changed it while it was read" if isinstance(exc, _Changed) else exc
         return _fail(f"cannot read {target}: {why}; nothing was written: run the export again")
 
 
 def write_file(
-    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes]
-) -> int:
+    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes],
+    *, private: bool = False,
+) -> int:  # fmt: skip
     """Write a player's file through safe_output (never the campaign file; an existing one only
-    with --force); the exit status, with what was refused said."""
+    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
+    with what was refused said."""
     from tracker import paths, safe_output
 
     if paths.is_url(target):
@@ -176,7 +178,7 @@ def write_file(
         campaign = Path(target).expanduser()
     try:
         path = safe_output.write_text(name, document, campaign=campaign, replace=args.force,
-                                      new_only=args.umpire)  # fmt: skip
+                                      new_only=args.umpire, private=private)  # fmt: skip
     except safe_output.OutputRefused as exc:
         return _fail(str(exc))
     except safe_output.ExistingFile as exc:
