@@ -62,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tracker` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
     target = paths.resolve_db(args.db)
+    if (problem := paths.name_problem(target)) is not None:
+        print(f"tracker: {problem}", file=sys.stderr)
+        return EXIT_BAD_FILE
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)

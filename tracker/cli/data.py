@@ -190,22 +190,27 @@ def write_file(
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.text_files import Unreadable, open_file
 
     path = Path(args.file)
     try:
-        size = path.stat().st_size
-        if size > exchange.MAX_BYTES:  # refused unread
-            return _fail(f"{path}: {exchange.too_large(size)}; nothing was imported")
-        file = path.open("rb")
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
-    try:
-        with file:  # read as it is checked: its rows are held, not its bytes as well
+        # A file over the limit is refused unread; one is read as it is checked.
+        with open_file(path, limit=exchange.MAX_BYTES, too_large=exchange.too_large) as file:
             document = exchange.read_document(file)
+        added = exchange.library_additions(factory, document=document)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
+    except Unreadable as exc:
+        return _fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
         hint = " (use --name)" if "name" in exc.errors else ""
         return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
     print(f"tracker: imported {name!r} into {target}")
+    # The library is shared by every campaign of the file: what came with this one is said.
+    for table, entries in added.items():
+        for entry in entries:
+            print(f"  added to the library: {LIBRARY_ENTRY[table]} {entry}")
     return 0
+
+
+LIBRARY_ENTRY = {"unitcard": "unit card", "shipclass": "ship class"}

@@ -589,7 +589,12 @@ class _Reader:
 
     def scalar(self) -> Any:
         """A value that is no object or list (the caller looked at peek() first)."""
-        value, self.pos = _SCALAR.raw_decode(self.text, self.pos)
+        try:
+            value, self.pos = _SCALAR.raw_decode(self.text, self.pos)
+        except json.JSONDecodeError:
+            raise
+        except ValueError as exc:  # a whole number past Python's 4,300 digits
+            raise self.fail("a number longer than any tracker writes") from exc
         return value
 
     def members(self) -> Iterator[str]:
@@ -1219,6 +1224,16 @@ def _new_to_library(
         return str(row["name"]).casefold(), str(row["nation"]).casefold()
 
     return [row for row in rows if key(row) not in kept]
+
+
+def library_additions(factory: SessionFactory, *, document: dict[str, Any]) -> dict[str, list[str]]:
+    """What importing the document adds to the file's library, by table ("Name (Nation)"):
+    the entries it brings that the file lacks, as import_campaign finds them."""
+    with read_scope(factory) as session:
+        return {name: [f"{row['name']} ({row['nation']})" if row["nation"] else str(row["name"])
+                       for row in _new_to_library(session.connection(), name,
+                                                  document["tables"].get(name, []))]
+                for name in sorted(LIBRARY)}  # fmt: skip
 
 
 def import_campaign(
