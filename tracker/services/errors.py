@@ -12,6 +12,7 @@ from tracker.errors import (
     InvalidInput,
     NotFound,
     ReadOnlyDatabase,
+    quoted,
 )
 
 __all__ = [
@@ -23,14 +24,6 @@ __all__ = [
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
 # campaign file moves between the two (README "Campaign files").
 MAX_INT = 2**31 - 1
-
-
-def quoted(text: str, limit: int = 40) -> str:
-    """Text as a message quotes it, cut short past `limit` characters (a cell of a hostile
-    file may hold a hundred thousand)."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def check(errors: dict[str, str]) -> None:
