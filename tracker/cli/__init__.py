@@ -72,13 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tracker: {args.command} writes to the database; run it without --umpire",
               file=sys.stderr)  # fmt: skip
         return EXIT_BAD_FILE
-    if not args.umpire and not paths.is_url(target):
-        from pathlib import Path
+    from tracker.campaign_file import remove_leftovers
 
-        from tracker.campaign_file import remove_stale_restores
-
-        # What a restore killed midway left (a full copy of a backup) goes at the next start.
-        remove_stale_restores(Path(target).expanduser())
+    # What a restore or an import killed midway left (a copy of a backup, an old export's
+    # upgrade) goes at the next start; the umpire's view never writes beside the file.
+    remove_leftovers(None if args.umpire or paths.is_url(target) else Path(target).expanduser())
     on_the_file = getattr(args, "on_the_file", None)
     if on_the_file is not None and not paths.is_url(target):
         # A command that can read a campaign file at this schema as it is, without the
