@@ -162,7 +162,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     after (an added ship's side and squadron, a transfer's squadron) are renumbered too.
     An entry whose ids all stay as they are is kept as written, not written again: most are,
     in a file's first campaign or imported into a new file. With no ids at all, the entry is
-    only read through (exchange._check_json: it holds what tracker writes there)."""
+    only read through (document_checks.RowChecks: it holds what tracker writes there)."""
     data = orjson.loads(detail)
     names = plan.names
     changed = False
