@@ -371,8 +371,7 @@ def _json_rows(
     decoded = decode(raw)
     decoded.refuse_unreadable()
     try:
-        # orjson, not json: it stops at a depth of 1024 where json recursed until Python's
-        # limit, and reads a number of any length without Python's 4300-digit refusal.
+        # orjson: a depth past 1024 or a number of any length is a refusal, never a crash.
         document = orjson.loads(decoded.text)
     except orjson.JSONDecodeError as exc:
         raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
@@ -538,8 +537,7 @@ def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str | int | Non
         return "" if dice is None else " ".join("-" if d is None else str(d) for d in dice)
     if key == "abilities":
         return abilities_text(entry["abilities"])
-    value: str | int | None = entry[key]
-    return value
+    return entry[key]
 
 
 def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:

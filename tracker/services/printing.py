@@ -679,8 +679,7 @@ def write_sheet(
 
     The file goes through safe_output: never over the campaign file or a backup, over another
     existing file only when `replace` says the player confirmed (ExistingFile otherwise), never
-    over any existing file when `new_only` (the umpire's view); the owner's, which shows a
-    minelayer's mines, for the player's eyes alone (0600).
+    over one when `new_only` (the umpire's view); the owner's (a minelayer's mines) 0600.
     """
     check_output(fmt, paper, path)
 
