@@ -1,4 +1,4 @@
-"""`make bench`: thirteen ratios of the tracker's speed and memory, each a median of several runs.
+"""`make bench`: fourteen ratios of the tracker's speed and memory, each a median of several runs.
 
 Absolute times drift on shared machines, so every figure is a ratio against a baseline measured
 in the same run, the same way, the two sides taking turns:
@@ -34,6 +34,9 @@ in the same run, the same way, the two sides taking turns:
    shown (the same widget tree, rows, texts and styles; none of the tracker's reads or
    handlers: bench/bare_copy.py) opened in the same app: the worst of the screens is the
    figure.
+14. the peak memory a hostile campaign file adds to `tracker import`'s process before it is
+   refused (one field oversized, or rows refused at the end; 200 MB each), against the file's
+   size: the worse of the two (bench/refused.py).
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
@@ -75,7 +78,7 @@ from typing import Any
 
 import textual
 
-from bench import bulk, generate
+from bench import bulk, generate, refused
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
@@ -92,7 +95,7 @@ PRESETS = {
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
 GOALS = {1: 1.5, 2: 1.2, 3: 3.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0,
-         11: 1.15, 12: 2.0, 13: 1.5}  # fmt: skip
+         11: 1.15, 12: 2.0, 13: 1.5, 14: 1.5}  # fmt: skip
 # Figure 7's goal (issue 17): the app's share of a routine hit, in seconds, and the keys.
 ROUTINE_SECONDS = 0.100
 ROUTINE_KEYS_GOAL, NEXT_SHIP_KEYS_GOAL = 12, 4
@@ -654,6 +657,16 @@ def figures_8_to_10(
     return export, load, memory
 
 
+def figure_14(large: Built, env: dict[str, str], workdir: Path, preset: str) -> Figure:
+    """The worse of the two hostile files refused (bench/refused.py): memory against size."""
+    found = refused.measure(large, env, workdir, ROOT, preset)
+    kind, (size, added, _) = max(found.items(), key=lambda item: item[1][1] / item[1][0])
+    samples = {f"{name}: size": [values[0]] for name, values in found.items()}
+    samples.update({f"{name}: added": [values[1]] for name, values in found.items()})
+    return Figure(14, f"Peak memory a refused import adds vs the file's size (worst: {kind})",
+                  "file", size, "refused import's peak", added, "KiB", samples)  # fmt: skip
+
+
 def _import_seconds(path: Path, rows: int) -> float:
     """A CSV file of `rows` ships imported into one squadron of a fresh campaign file."""
     engine = make_engine(str(path))
@@ -1007,12 +1020,16 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
             large, env, workdir, args.runs, args.warmup
         )
 
+    def hostile() -> None:
+        figures[14] = figure_14(large, env, workdir, args.preset)
+
     steps = [
         ({1, 5, 11, 12}, "1, 5, 11 and 12: the whole process, its start and memory", whole),
         ({2, 4, 7, 13}, "2, 4, 7 and 13: screens, the keystroke, the routine hit", screens),
         ({3}, "3: recording a hit", hits),
         ({6}, "6: importing rows", imports),
         ({8, 9, 10}, "8, 9 and 10: campaign files, exported and imported", files),
+        ({14}, "14: hostile campaign files refused", hostile),
     ]
     for numbers, label, step in steps:
         if numbers & wanted:

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
 ROW = re.compile(
-    rf"^\| (?P<figure>[1-9]|1[0-3]) \| (?P<title>[^|]+) \| [^|:]+: {NUMBER} (?:ms|MiB) "
+    rf"^\| (?P<figure>[1-9]|1[0-4]) \| (?P<title>[^|]+) \| [^|:]+: {NUMBER} (?:ms|MiB) "
     rf"\| [^|:]+: {NUMBER} (?:ms|MiB) \| {NUMBER}x \| <= {NUMBER}x \| (?:yes|NO) \|$"
 )
 
@@ -43,7 +43,7 @@ def test_the_generator_writes_what_it_was_asked_for(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_benchmark_prints_and_writes_its_thirteen_ratios(tmp_path: Path) -> None:
+def test_the_benchmark_prints_and_writes_its_fourteen_ratios(tmp_path: Path) -> None:
     out = tmp_path / "results.md"
     done = run_module(
         "bench.run", "--preset", "tiny", "--runs", "1", "--warmup", "0",
@@ -52,7 +52,7 @@ def test_the_benchmark_prints_and_writes_its_thirteen_ratios(tmp_path: Path) -> 
     written = out.read_text()
     rows = [ROW.match(line) for line in written.splitlines() if re.match(r"\| \d+ \|", line)]
     assert all(rows), written
-    assert [row["figure"] for row in rows if row] == [str(n) for n in range(1, 14)]
+    assert [row["figure"] for row in rows if row] == [str(n) for n in range(1, 15)]
     for row in filter(None, rows):
         baseline, measured, ratio, goal = (float(value) for value in row.groups()[2:])
         assert baseline > 0 and measured > 0 and goal > 0

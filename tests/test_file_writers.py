@@ -25,9 +25,9 @@ OWN_FILES = {
     ("db/backups.py", "_backup_into"): "a backup, under a name tracker makes in backups/",
     ("db/backups.py", "_copy_to_backups"): "a backup, under a name tracker makes in backups/",
     ("db/backups.py", "_copy_raw"): "a raw copy of a damaged file into backups/",
-    ("db/backups.py", "restore_backup"): "restore: a backup copied back over the campaign file",
     ("db/backups.py", "_install"): "restore: the checked copy renamed over the campaign file",
-    ("db/migration.py", "scratch_database"): "a scratch database, to upgrade an old export in",
+    ("campaign_file.py", "scratch_folder"): "a scratch folder (a restore's copy, an old export's "
+    "upgrade) named with the process's id",
     ("crash_log.py", "write"): "a crash's log, under a name tracker makes in crashes/",
 }
 HELPER = "safe_output.py"
@@ -35,8 +35,8 @@ HELPER = "safe_output.py"
 WRITING_MODES = set("wax+")
 WRITING_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
 ALWAYS = {"write_text", "write_bytes", "symlink_to", "hardlink_to", "mkstemp", "mkdtemp",
-          "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory",
-          "fdopen"}  # fmt: skip
+          "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile",
+          "TemporaryDirectory"}  # fmt: skip
 MODULE_CALLS = {
     "os": {"rename", "renames", "replace", "link", "symlink", "truncate", "mkfifo"},
     "shutil": {"copy", "copy2", "copyfile", "copytree", "move", "copyfileobj"},
@@ -71,6 +71,9 @@ def writes_a_file(call: ast.Call) -> str | None:
     if name == "open" and owner == "os":
         flags = {n.attr for n in ast.walk(call) if isinstance(n, ast.Attribute)}
         return "os.open" if flags & WRITING_FLAGS else None
+    if name == "fdopen":  # a handle of os.open's, to write unless its mode only reads
+        mode = _mode(call, 1)
+        return "fdopen" if mode is None or WRITING_MODES & set(mode) else None
     if name == "open":
         # open(path, mode) or path.open(mode)
         mode = _mode(call, 1 if isinstance(func, ast.Name) else 0)
@@ -152,6 +155,7 @@ def test_the_scan_sees_each_way_to_write_a_file(source: str) -> None:
         "def f(d):\n    d.copy()",
         "def f(p):\n    sqlite3.connect(f'file:{p}?mode=ro', uri=True)",
         "def f(p):\n    os.open(p, os.O_RDONLY)",
+        "def f(h):\n    os.fdopen(h, 'rb')",
         "def f(t):\n    t.replace(tzinfo=None)",
         "def f(p):\n    safe_output.write_text(p, 'x', campaign=None)",
     ],

@@ -42,6 +42,12 @@ SETTINGS = settings(
 # --- the helper itself ---------------------------------------------------------------------------
 
 
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @SETTINGS
 @given(data=st.data(), replace=st.booleans(), new_only=st.booleans())
 def test_the_helper_refuses_every_path_to_a_protected_file(
@@ -101,7 +107,7 @@ def test_an_existing_file_is_replaced_only_when_confirmed_and_never_for_the_umpi
     assert safe_output.write_text(fresh, "new", campaign=world.campaign, new_only=True) == fresh
     safe_output.write_text(sheet, "new", campaign=world.campaign, replace=True)
     assert sheet.read_text(encoding="utf-8") == "new"
-    assert oct(sheet.stat().st_mode & 0o777) == oct(0o644)
+    assert oct(sheet.stat().st_mode & 0o777) == oct(0o666 & ~current_umask())
 
 
 def test_a_file_made_between_the_check_and_the_write_is_not_replaced(
@@ -119,7 +125,7 @@ def test_a_file_made_between_the_check_and_the_write_is_not_replaced(
                                                               "sheet.html", "sub"]  # fmt: skip
 
 
-@pytest.mark.parametrize("step", ["fsync", "replace", "link", "chmod"])
+@pytest.mark.parametrize("step", ["fsync", "replace", "link", "fchmod"])
 @pytest.mark.parametrize("exists", [False, True])
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
     world: hp.World, monkeypatch: pytest.MonkeyPatch, step: str, exists: bool

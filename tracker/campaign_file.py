@@ -235,7 +235,46 @@ def remember_left(path: Path) -> None:
         pass
 
 
-RESTORE_PREFIX = ".restore-"
+RESTORE_PREFIX = ".restore-"  # a restore's checked copy of a backup, in the backups folder
+SCRATCH_PREFIX = "tracker-scratch-"  # a campaign file of an older schema upgraded, in the temp
+
+
+@contextmanager
+def scratch_folder(parent: Path, prefix: str) -> Iterator[Path]:
+    """A folder for scratch work (a restore's copy, an old export's upgrade), gone when the
+    block ends. Its name holds this process's id: one a killed process left is removed at the
+    next start (remove_scratch_left), one of a process still running never is."""
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-", dir=parent) as folder:
+        yield Path(folder)
+
+
+def remove_scratch_left(parent: Path, prefix: str, *, unnamed: bool = False) -> list[Path]:
+    """Remove the scratch folders (scratch_folder) that processes no longer running left in
+    parent, and with `unnamed` those of the prefix named with no process id (a folder only
+    tracker writes in, where an older tracker left them); returns them."""
+    removed: list[Path] = []
+    with suppress(OSError):
+        for entry in parent.iterdir():
+            name = entry.name
+            if not name.startswith(prefix) or not entry.is_dir() or entry.is_symlink():
+                continue
+            pid = name[len(prefix) :].partition("-")[0]
+            if not pid.isdigit() and not unnamed:
+                continue  # not named by scratch_folder: whose it is cannot be told
+            if pid.isdigit() and int(pid) != os.getpid() and _running(int(pid)):
+                continue  # its process still works in it
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+def remove_leftovers(campaign: Path | None) -> list[Path]:
+    """At a start: the scratch folders killed processes left, the upgrades of old exports in
+    the temporary folder, and (for a campaign file) the copies of restores in its backups."""
+    removed = remove_scratch_left(Path(tempfile.gettempdir()), SCRATCH_PREFIX)
+    if campaign is not None:
+        removed += remove_stale_restores(campaign)
+    return removed
 
 
 def _running(pid: int) -> bool:
@@ -249,21 +288,9 @@ def _running(pid: int) -> bool:
 
 
 def remove_stale_restores(path: Path) -> list[Path]:
-    """Remove the scratch copies that restores killed midway left in the backups folder (a
-    restore's own process id is in its name: one still running is left alone); returns them."""
-    folder = paths.backups_dir(path)
-    removed: list[Path] = []
-    with suppress(OSError):
-        for entry in folder.iterdir():
-            name = entry.name
-            if not name.startswith(RESTORE_PREFIX) or not entry.is_dir() or entry.is_symlink():
-                continue
-            pid = name[len(RESTORE_PREFIX) :].partition("-")[0]
-            if pid.isdigit() and int(pid) != os.getpid() and _running(int(pid)):
-                continue
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
-    return removed
+    """Remove the copies that restores killed midway left in the campaign file's backups
+    folder (remove_scratch_left); returns them."""
+    return remove_scratch_left(paths.backups_dir(path), RESTORE_PREFIX, unnamed=True)
 
 
 def not_a_readable_file(path: Path, what: str) -> str | None:

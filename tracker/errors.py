@@ -15,6 +15,19 @@ from __future__ import annotations
 from tracker.redaction import scrub
 
 
+def quoted(value: object, limit: int = 40) -> str:
+    """A value as a message shows what was typed: its repr, cut short past `limit` characters
+    (a cell of a hostile file may hold a hundred thousand, a number as many digits)."""
+    try:
+        shown = repr(value)
+    except ValueError:  # a whole number past Python's 4,300 digits
+        return "a number of more than 4,300 digits"
+    if len(shown) <= limit + 2:
+        return shown
+    size = len(value) if isinstance(value, str) else len(shown)
+    return f"{shown[:limit]}... ({size:,} characters)"
+
+
 class CannotOpen(Exception):
     """The database cannot be used at all; the message says what is wrong and what to do."""
 

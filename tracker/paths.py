@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -55,3 +56,16 @@ def is_conninfo(value: str) -> bool:
 def backups_dir(db_path: Path) -> Path:
     """Backups live in backups/ beside the campaign file, so they travel with it."""
     return db_path.parent / "backups"
+
+
+def name_problem(target: str) -> str | None:
+    """Why the system cannot take `target` as a file's name at all (a name or a folder's name
+    too long for it), or None: a URL, a file that exists, or one that may be made."""
+    if is_url(target):
+        return None
+    try:
+        os.stat(Path(target).expanduser())
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return f"cannot use {target} as the campaign file: {exc.strerror}"
+    return None

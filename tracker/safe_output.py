@@ -6,7 +6,12 @@ path is resolved first and refused when it is the campaign file, one of SQLite's
 (-wal, -shm, -journal), anything in the backups folder or any other SQLite database. A file that
 exists is replaced only when the player said so (a dialog, or --force), never in the umpire's
 read-only view, and always by renaming a finished, fsynced temporary file over it, so a failed
-write leaves the old file as it was and no temporary file behind.
+write leaves the old file as it was and no temporary file behind. A name the system cannot take
+(too long, a NUL) is refused with the system's reason, never raised as a crash.
+
+A new file gets the permissions the player's umask gives; a file holding a side's secrets (the
+owner's export, print or report) is the player's alone (0600) whatever the umask; a file
+replaced is never left readable by more people than it was.
 
 A leaf module (standard library and tracker.paths only) so that the command line, the services
 and the screens may all call it; it knows nothing of the database.
@@ -16,7 +21,8 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +41,10 @@ SQLITE_MAGIC = {
     b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7": "an SQLite rollback journal",
 }
 CHOOSE = "choose another file name"
+PRIVATE = 0o600  # a file of a side's secrets: its owner reads and writes it, no one else
+# The temporary file's name keeps this much of the target's, so that it is never longer than
+# a name the folder takes (255 bytes on most file systems).
+_TEMPORARY_STEM = 60
 # Errors of a file system that cannot make hard links (FAT, some network shares).
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.ENOSYS, errno.EMLINK}
 
@@ -141,6 +151,15 @@ def check_target(
     text = os.fspath(path).strip()
     if not text:
         raise OutputRefused("no file name given: type the name of the file to write")
+    try:
+        return _check(text, campaign=campaign, replace=replace, new_only=new_only)
+    except (OSError, ValueError) as exc:  # a name too long, a NUL, a loop of links
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise OutputRefused(f"cannot write {text}: {why}; {CHOOSE}") from exc
+
+
+def _check(text: str, *, campaign: Path | None, replace: bool, new_only: bool) -> Path:
+    """check_target's checks of a name given (the system's errors are the caller's)."""
     # Links are followed before each "..", as the system does: "link/../x" is beside the
     # folder the link points to, not beside the link.
     typed = Path(text).expanduser()
@@ -176,28 +195,30 @@ def write_text(
     campaign: Path | None,
     replace: bool = False,
     new_only: bool = False,
+    private: bool = False,
 ) -> Path:
     """Write text (as UTF-8, newlines as given) or bytes to path, whole or not at all, after
     check_target: a temporary file in the same folder is flushed, fsynced and renamed into
     place. Returns the path written.
 
     Text may be a function that makes it, called only once the path is accepted: a refused
-    path costs nothing and is said at once.
+    path costs nothing and is said at once. `private` says the file holds a side's secrets:
+    it is written 0600 whatever the umask (see the module's docstring).
     """
     target = check_target(path, campaign=campaign, replace=replace, new_only=new_only)
     made = text() if callable(text) else text
     data = made.encode("utf-8") if isinstance(made, str) else made
     folder = target.parent
     try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        handle, temporary = _temporary(target)
     except OSError as exc:
         raise OutputRefused(f"cannot write {target}: {exc.strerror} (in {folder})") from exc
     try:
         with os.fdopen(handle, "wb") as out:
+            os.fchmod(out.fileno(), _mode(out.fileno(), target, private))
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would keep a sheet from its own players
         if replace and not new_only:
             os.replace(temporary, target)
         else:
@@ -213,6 +234,32 @@ def write_text(
     finally:
         Path(temporary).unlink(missing_ok=True)
     return target
+
+
+def _temporary(target: Path) -> tuple[int, str]:
+    """A new, empty temporary file beside target, open to write, and its name. It is made
+    with 0666 less the umask, as any program's new file is (mkstemp's 0600 would keep a sheet
+    from its own players)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    stem = target.name[:_TEMPORARY_STEM]
+    for _ in range(100):
+        name = target.with_name(f".{stem}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(name, flags, 0o666), str(name)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+
+
+def _mode(handle: int, target: Path, private: bool) -> int:
+    """The permissions of the file written at target: the umask's (the temporary file's own),
+    or PRIVATE for a side's secrets; never wider than the file it replaces."""
+    mode = PRIVATE if private else stat.S_IMODE(os.fstat(handle).st_mode)
+    try:
+        old = os.stat(target)
+    except OSError:
+        return mode
+    return mode & stat.S_IMODE(old.st_mode)
 
 
 def _rename_new(temporary: str, target: Path) -> None:

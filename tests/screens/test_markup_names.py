@@ -43,14 +43,16 @@ from tracker.screens.welcome import WelcomeScreen
 from tracker.services import campaigns, damage, fleet, mines, roster, scenarios
 from tracker.services.fleet import ShipFields
 
-# Markup a name might hold by accident or on purpose, escapes, and plain letters.
+# Markup a name might hold by accident or on purpose, escapes, plain letters, and the first
+# characters of a spreadsheet's formula (=, +, -, @: shown as typed, never run).
 PIECES = ["[", "]", "[/]", "[b]", "[u]", "[@click=q]", "\\[", "\\", "[red]", "[[", "]]",
-          "[/b]", "[link=x]", "&", "<i>", "Ex", "a", "7", ":", "%s", "{0}"]  # fmt: skip
+          "[/b]", "[link=x]", "&", "<i>", "Ex", "a", "7", ":", "%s", "{0}", "=", "+", "-",
+          "@"]  # fmt: skip
 MARKUP = ("[", "\\")
 # A unit's speed (at most 4 characters), one the name does not hold, so it is looked for alone.
 SPEEDS = ("[u]", "[b]", "[/]", "[i]")
 # Names that together hold every piece above, escapes included, each walked on every screen.
-EVERY_PIECE = ("\\[b]Ex[/b]&", "[@click=q]7:", "[[red]]]{0}", "<i>[link=x]a", "%s[u]a[/]")
+EVERY_PIECE = ("=\\[b]Ex[/b]&", "[@click=q]7:", "+[[red]]]{0}", "-<i>[link=x]", "@%s[u]a[/]")
 # Each example is a walk over every screen (about 12 s of CPU). The names above put every piece on
 # every screen; the generated ones add combinations of them. 10 generated names once left six
 # pieces (both escapes among them) out; TRACKER_MARKUP_EXAMPLES=100 for a long run. Otherwise two,

@@ -310,7 +310,7 @@ def test_write_sheet_writes_html_or_markdown_and_returns_the_path(
     )
     assert page == tmp_path / "alpha.html"
     assert "size: Letter" in page.read_text(encoding="utf-8")
-    assert page.stat().st_mode & 0o777 == 0o644
+    assert page.stat().st_mode & 0o777 == 0o600  # the owner's sheet: the player's alone
     notes = printing.write_sheet(
         factory, squadron_id=world.alpha_id, path=str(tmp_path / "alpha.md"), fmt="markdown"
     )

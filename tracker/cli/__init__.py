@@ -75,8 +75,7 @@ def run_command(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     target = paths.resolve_db(args.db)
     redaction.remember(target)
-    problem = target_problem(target)
-    if problem is not None:
+    if (problem := target_problem(target)) is not None:
         print(f"tracker: {problem}", file=sys.stderr)
         return EXIT_BAD_FILE
     if target == paths.default_db():
@@ -99,13 +98,11 @@ def run_command(argv: Sequence[str] | None) -> int:
     if widened is not None:
         print(f"tracker: {args.command}: {widened}; run it without --umpire", file=sys.stderr)
         return EXIT_BAD_FILE
-    if not args.umpire and not paths.is_url(target):
-        from pathlib import Path
+    from tracker.campaign_file import remove_leftovers
 
-        from tracker.campaign_file import remove_stale_restores
-
-        # What a restore killed midway left (a full copy of a backup) goes at the next start.
-        remove_stale_restores(Path(target).expanduser())
+    # What a restore or an import killed midway left (a copy of a backup, an old export's
+    # upgrade) goes at the next start; the umpire's view never writes beside the file.
+    remove_leftovers(None if args.umpire or paths.is_url(target) else Path(target).expanduser())
     on_the_file = getattr(args, "on_the_file", None)
     if on_the_file is not None and not paths.is_url(target):
         # A command that can read a campaign file at this schema as it is, without the
@@ -314,7 +311,7 @@ def target_problem(target: str) -> str | None:
             f"postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
         )
     if not paths.is_url(target):
-        return None
+        return paths.name_problem(target)  # a file's name the system cannot take
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 

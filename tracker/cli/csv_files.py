@@ -65,6 +65,7 @@ def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import csv_import
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.text_files import Unreadable, read_file
 
     found = _targets(factory, args.kind).get(args.into.strip().lower())
     if found is None or found < 0:
@@ -72,11 +73,11 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         return _fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
     path = Path(args.file)
     try:
-        raw = path.read_bytes()
+        raw = read_file(path, limit=csv_import.MAX_BYTES)
         report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found,
                                        dry_run=args.dry_run)  # fmt: skip
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
+    except Unreadable as exc:
+        return _fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
         return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
     if report.problems:

@@ -93,7 +93,7 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
         return documents.dumps(exchange.export_campaign(
             factory, campaign_id=campaign_id, viewer=Viewer(viewer_of(args))))  # fmt: skip
 
-    return write_file(args, target, args.to, document)
+    return write_file(args, target, args.to, document, private=args.viewer == "owner")
 
 
 class _Changed(Exception):
@@ -156,17 +156,19 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         return documents.dumps(made)
 
     try:
-        return write_file(args, target, args.to, document)
+        return write_file(args, target, args.to, document, private=args.viewer == "owner")
     except (sqlite3.Error, _Changed) as exc:
         why = "another program changed it while it was read" if isinstance(exc, _Changed) else exc
         return _fail(f"cannot read {target}: {why}; nothing was written: run the export again")
 
 
 def write_file(
-    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes]
-) -> int:
+    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes],
+    *, private: bool = False,
+) -> int:  # fmt: skip
     """Write a player's file through safe_output (never the campaign file; an existing one only
-    with --force); the exit status, with what was refused said."""
+    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
+    with what was refused said."""
     from tracker import paths, safe_output
 
     if paths.is_url(target):
@@ -177,7 +179,7 @@ def write_file(
         campaign = Path(target).expanduser()
     try:
         path = safe_output.write_text(name, document, campaign=campaign, replace=args.force,
-                                      new_only=args.umpire)  # fmt: skip
+                                      new_only=args.umpire, private=private)  # fmt: skip
     except safe_output.OutputRefused as exc:
         return _fail(str(exc))
     except safe_output.ExistingFile as exc:
@@ -189,22 +191,27 @@ def write_file(
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.text_files import Unreadable, open_file
 
     path = Path(args.file)
     try:
-        size = path.stat().st_size
-        if size > exchange.MAX_BYTES:  # refused unread
-            return _fail(f"{path}: {exchange.too_large(size)}; nothing was imported")
-        file = path.open("rb")
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
-    try:
-        with file:  # read as it is checked: its rows are held, not its bytes as well
+        # A file over the limit is refused unread; one is read as it is checked.
+        with open_file(path, limit=exchange.MAX_BYTES, too_large=exchange.too_large) as file:
             document = exchange.read_document(file)
+        added = exchange.library_additions(factory, document=document)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
+    except Unreadable as exc:
+        return _fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
         hint = " (use --name)" if "name" in exc.errors else ""
         return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
     print(f"tracker: imported {name!r} into {shown(target)}")
+    # The library is shared by every campaign of the file: what came with this one is said.
+    for table, entries in added.items():
+        for entry in entries:
+            print(f"  added to the library: {LIBRARY_ENTRY[table]} {entry}")
     return 0
+
+
+LIBRARY_ENTRY = {"unitcard": "unit card", "shipclass": "ship class"}

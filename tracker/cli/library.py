@@ -46,14 +46,15 @@ def _fail(message: str) -> int:
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import library
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.text_files import Unreadable, read_file
 
     path = Path(args.file)
     try:
-        raw = path.read_bytes()
+        raw = read_file(path, limit=library.MAX_BYTES, too_large=library.too_large)
         report = library.import_library(factory, raw=raw, dry_run=args.dry_run,
                                         json_file=path.suffix.lower() == ".json")  # fmt: skip
-    except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror}")
+    except Unreadable as exc:
+        return _fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
         return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
     for line in report.problems:

@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import sqlite3
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,6 +25,7 @@ from tracker.campaign_file import (
     known_revisions,
     not_a_readable_file,
     remove_stale_restores,
+    scratch_folder,
 )
 
 BACKUP_REASON = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
@@ -217,12 +217,9 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
     remove_stale_restores(path)
-    # Named with this process's id: a restore killed midway leaves its copy, which the next
-    # start removes (remove_stale_restores), and never one of a restore still running.
-    with tempfile.TemporaryDirectory(
-        prefix=f"{RESTORE_PREFIX}{os.getpid()}-", dir=folder
-    ) as scratch:
-        copy = Path(scratch) / "restore.db"
+    # A restore killed midway leaves its copy, which the next start removes.
+    with scratch_folder(folder, RESTORE_PREFIX) as scratch:
+        copy = scratch / "restore.db"
         try:
             _backup_into(backup, copy)
         except sqlite3.DatabaseError as exc:

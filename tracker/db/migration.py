@@ -14,11 +14,13 @@ from sqlalchemy.exc import DBAPIError
 
 from tracker.campaign_file import (
     MIGRATIONS_DIR,
+    SCRATCH_PREFIX,
     DatabaseProblem,
     _read_only,
     head_revision,
     inspect_file,
     known_revisions,
+    scratch_folder,
 )
 from tracker.db.backups import backup_file
 from tracker.db.engine import (
@@ -193,8 +195,9 @@ def scratch_database(revision: str) -> Iterator[Engine]:
     folder that goes when the block ends (an export of that revision is upgraded in it)."""
     from alembic import command
 
-    with tempfile.TemporaryDirectory(prefix="tracker-scratch-") as folder:
-        engine = make_engine(str(Path(folder) / "scratch.db"))
+    # Named with this process's id: what a killed import leaves goes at the next start.
+    with scratch_folder(Path(tempfile.gettempdir()), SCRATCH_PREFIX) as folder:
+        engine = make_engine(str(folder / "scratch.db"))
         try:
             command.upgrade(_alembic_config(engine), revision)
             yield engine

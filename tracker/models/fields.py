@@ -24,7 +24,7 @@ from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
 from tracker import compat
-from tracker.errors import InvalidInput
+from tracker.errors import InvalidInput, quoted
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -177,7 +177,7 @@ def _message(model: type[BaseModel], key: str, error: Any) -> str:
     info = model.model_fields.get(key)
     rule = rule_of(key, info) if info is not None else None
     if kind in ("greater_than_equal", "less_than_equal") and rule is not None:
-        return f"must be {allowed(rule)}, got {value}"
+        return f"must be {allowed(rule)}, got {quoted(value)}"
     if kind == "string_too_long":
         length = len(value) if isinstance(value, str) else "more"
         return f"must be at most {ctx.get('max_length')} characters, got {length}"
@@ -185,11 +185,11 @@ def _message(model: type[BaseModel], key: str, error: Any) -> str:
         return "must not be blank"
     if kind in ("int_parsing", "int_type", "int_from_float", "int_parsing_size", "finite_number"):
         hint = f" ({allowed(rule)})" if rule is not None and allowed(rule) else ""
-        return f"type a whole number{hint}, not {value!r}"
+        return f"type a whole number{hint}, not {quoted(value)}"
     if kind == "bool_parsing" or kind == "bool_type":
-        return f"must be yes or no, not {value!r}"
+        return f"must be yes or no, not {quoted(value)}"
     if kind == "string_type":
-        return f"must be text, not {value!r}"
+        return f"must be text, not {quoted(value)}"
     if kind in ("literal_error", "enum"):
         return f"must be one of {ctx.get('expected')}"
     if kind == "missing":

@@ -19,6 +19,7 @@ from tracker.screens.calls import Call
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
+from tracker.services.text_files import Unreadable, read_file
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
 # (path, dry_run) -> the service call that does or checks the import
@@ -107,8 +108,9 @@ class CsvImportScreen(ModalScreen[Report | None]):
         dry_run = self.checked != path
         try:
             call = self.run(path, dry_run)
-        except OSError as exc:
-            report_box.update(toned(f"Cannot read {path}: {exc.strerror}", ALERT))
+        except InvalidInput as exc:  # never read: a name too long, a folder, a FIFO, too large
+            said = exc.why if isinstance(exc, Unreadable) else "; ".join(exc.errors.values())
+            report_box.update(toned(f"Cannot read {path}: {said}", ALERT))
             return
         calls.run(
             self,
@@ -149,7 +151,8 @@ def open_csv_import(screen: TrackerScreen, kind: str, target_id: int) -> None:
     reloads once rows are written."""
 
     def run(path: Path, dry_run: bool) -> Call[Report]:
-        return Call(csv_import.import_csv, screen.factory, kind=kind, raw=path.read_bytes(),
+        raw = read_file(path, limit=csv_import.MAX_BYTES)
+        return Call(csv_import.import_csv, screen.factory, kind=kind, raw=raw,
                     target_id=target_id, dry_run=dry_run)  # fmt: skip
 
     screen.app.push_screen(

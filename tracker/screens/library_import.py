@@ -26,7 +26,9 @@ from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import library, printing
+from tracker.services.errors import InvalidInput
 from tracker.services.library import LibraryReport
+from tracker.services.text_files import Unreadable, read_file
 from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
 
 SUFFIXES = (".csv", ".json")
@@ -122,9 +124,10 @@ class LibraryImportScreen(ModalScreen[None]):
             return
         path = Path(typed).expanduser()
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            self._say(toned(f"Cannot read {path}: {exc.strerror}", ALERT))
+            raw = read_file(path, limit=library.MAX_BYTES, too_large=library.too_large)
+        except InvalidInput as exc:  # never read: a name too long, a folder, a FIFO, too large
+            said = exc.why if isinstance(exc, Unreadable) else "; ".join(exc.errors.values())
+            self._say(toned(f"Cannot read {path}: {said}", ALERT))
             return
         dry_run = self.checked != path
         self.stop.clear()

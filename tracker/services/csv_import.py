@@ -8,8 +8,6 @@ all of it back, and the report names every problem by row and column.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,7 +21,8 @@ from tracker.models.fleet import CounterUpdate, PrintedCounter, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
-from tracker.services.errors import InvalidInput, NotFound, require_plain
+from tracker.services.csv_cells import NotCsv, records
+from tracker.services.errors import InvalidInput, NotFound, quoted, require_plain
 from tracker.services.fields import rules
 from tracker.services.text_files import CP1252, Decoded, decode
 
@@ -143,25 +142,25 @@ def _decode(raw: bytes) -> Decoded:
 
 def _first_foreign(text: str) -> str:
     """Where a cp1252 file first holds a letter that is not ASCII: its row and column."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header: list[str] = []
     try:
-        for number, record in enumerate(reader, start=1):
-            header = header or [name.strip().lower() for name in record]
-            for index, cell in enumerate(record):
-                if not cell.isascii():
-                    column = header[index] if number > 1 and index < len(header) else ""
-                    place = f"row {number}" + (f", {column}" if column else "")
-                    return f"{place} reads {cell.strip()!r} in Windows' cp1252"
-    except csv.Error:
-        pass
+        lines = records(text)
+    except NotCsv:
+        lines = []
+    header: list[str] = []
+    for number, record in enumerate(lines, start=1):
+        header = header or [name.strip().lower() for name in record]
+        for index, cell in enumerate(record):
+            if not cell.isascii():
+                column = header[index] if number > 1 and index < len(header) else ""
+                place = f"row {number}" + (f", {column}" if column else "")
+                return f"{place} reads {quoted(cell.strip())} in Windows' cp1252"
     return "it reads as Windows' cp1252"
 
 
 def _header_problems(kind: str, header: list[str]) -> list[str]:
     known = {column.name for column in COLUMNS[kind]}
-    problems = [f"header: unknown column {name!r}" for name in header if name not in known]
-    problems += [f"header: column {name!r} twice" for name in sorted(set(header))
+    problems = [f"header: unknown column {quoted(name)}" for name in header if name not in known]
+    problems += [f"header: column {quoted(name)} twice" for name in sorted(set(header))
                  if header.count(name) > 1]  # fmt: skip
     problems += [
         f"header: the required column {column.name!r} is missing"
@@ -193,7 +192,7 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
             try:
                 values[column.name] = int(text)
             except ValueError:
-                errors[column.name] = f"{text!r} is not a whole number"
+                errors[column.name] = f"{quoted(text)} is not a whole number"
         else:
             values[column.name] = text.lower() if column.name in LOWER else text
     return values, errors
@@ -249,14 +248,14 @@ def import_csv(
         raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB"})
     decoded = _decode(raw)
     try:
-        records = list(csv.reader(io.StringIO(decoded.text, newline=""), strict=True))
-    except csv.Error as exc:
-        raise InvalidInput({"file": f"is not CSV: {exc}"}) from exc
-    header = [name.strip().lower() for name in records[0]] if records else []
+        lines = records(decoded.text)
+    except NotCsv as exc:
+        raise InvalidInput({"file": f"is not CSV: {exc.reason}"}) from exc
+    header = [name.strip().lower() for name in lines[0]] if lines else []
     if not header:
         raise InvalidInput({"file": "is empty: the first line names the columns"})
     # Numbered as a spreadsheet shows them: the header is row 1, and a blank line is a row too.
-    rows = [(number, record) for number, record in enumerate(records[1:], start=2)
+    rows = [(number, record) for number, record in enumerate(lines[1:], start=2)
             if any(cell.strip() for cell in record)]  # fmt: skip
     problems = _header_problems(kind, header)
     if problems and len(header) == 1 and ";" in header[0]:

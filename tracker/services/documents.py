@@ -168,7 +168,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     name (LOST) are renumbered too.
     An entry whose ids all stay as they are is kept as written, not written again: most are,
     in a file's first campaign or imported into a new file. With no ids at all, the entry is
-    only read through (exchange._check_json: it holds what tracker writes there)."""
+    only read through (document_checks.RowChecks: it holds what tracker writes there)."""
     data = orjson.loads(detail)
     changed = False
     states = [data.get(side) for side in ("before", "after")] + list(data.get(LOST) or ())

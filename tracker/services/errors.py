@@ -12,12 +12,13 @@ from tracker.errors import (
     InvalidInput,
     NotFound,
     ReadOnlyDatabase,
+    quoted,
 )
 
 __all__ = [
     "MAX_INT", "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput",
     "NotFound", "ReadOnlyDatabase", "bad_character", "bad_name_character", "character_problem",
-    "check", "require_plain", "require_range", "require_text",
+    "check", "quoted", "require_plain", "require_range", "require_text",
 ]  # fmt: skip
 
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
@@ -75,16 +76,22 @@ _BAD_CHARACTER = re.compile(
 
 
 def bad_name_character(text: str) -> str | None:
-    """The first character no name may hold, or None: what no text may hold, and any other
-    invisible format character (Unicode category Cf: zero-width joiners, U+FEFF, direction
-    marks), with which two names that look the same would differ.
+    """The first character no name may hold, or None: what no text may hold, every control
+    character (a TAB or a line break too: a name is one line, and a TAB in it is a cell's end
+    to a spreadsheet), and any other invisible format character (Unicode category Cf:
+    zero-width joiners, U+FEFF, direction marks), with which two names that look the same
+    would differ. This is the one check of a name, on every path one arrives by.
 
-    Free text (notes) keeps these: a zero-width joiner builds an emoji, a non-joiner or a
-    direction mark shapes Persian or mixed-script prose, and a note names nothing."""
+    Free text (notes) keeps these: lines and TABs lay a note out, a zero-width joiner builds an
+    emoji, a non-joiner or a direction mark shapes Persian or mixed-script prose, and a note
+    names nothing."""
     bad = bad_character(text)
     if bad is not None:
         return bad
-    return next((char for char in text if unicodedata.category(char) == "Cf"), None)
+    return next((char for char in text if unicodedata.category(char) in _NAME_REFUSES), None)
+
+
+_NAME_REFUSES = frozenset({"Cc", "Cf"})
 
 
 def character_problem(char: str) -> str:

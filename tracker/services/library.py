@@ -16,15 +16,14 @@ header line says which); an empty column at the end of every line (ignored).
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy import select as table_select
@@ -41,7 +40,8 @@ from tracker.models.library import (
     UnitCardRead,
 )
 from tracker.services import roster
-from tracker.services.errors import InvalidInput
+from tracker.services.csv_cells import NotCsv, csv_text, records
+from tracker.services.errors import InvalidInput, quoted
 from tracker.services.fields import checked, filled_when_blank, rules
 from tracker.services.printing import campaign_file
 from tracker.services.text_files import Decoded, decode
@@ -55,6 +55,11 @@ ATTACK_COLUMNS = tuple(f"attack_{row}" for row in roster.ATTACK_ROWS)
 LOWER = {"unit_type"}  # words any case may spell
 _LISTED = ("attacks", "abilities")  # a card's JSON columns: CSV cells of their own shape
 PROGRESS_EVERY = 25  # rows checked between two words of progress to the screen
+
+
+def too_large(size: int) -> str:
+    """The refusal of a library file over MAX_BYTES."""
+    return f"is larger than {MAX_BYTES // 2**20} MB: split it"
 
 
 class ImportCancelled(InvalidInput):
@@ -230,7 +235,7 @@ def _cell_values(
             try:
                 values[key] = int(text)
             except ValueError:
-                errors[key] = f"type a whole number, not {text!r}"
+                errors[key] = f"type a whole number, not {quoted(text)}"
         else:
             values[key] = text.lower() if key in LOWER else text
     if attacks:
@@ -306,12 +311,11 @@ def _csv_rows(
     """The kind, a word on how it was read, and each row's checked values."""
     decoded = decode(raw)
     separator = separator_of(decoded.text)
-    reader = csv.reader(io.StringIO(decoded.text, newline=""), delimiter=separator, strict=True)
     try:
-        records = list(reader)
-    except csv.Error as exc:
-        raise InvalidInput({"file": f"line {reader.line_num} is not CSV: {exc}"}) from exc
-    header = [name.strip().lower().replace(" ", "_") for name in records[0]] if records else []
+        lines = records(decoded.text, delimiter=separator)
+    except NotCsv as exc:
+        raise InvalidInput({"file": f"line {exc.line} is not CSV: {exc.reason}"}) from exc
+    header = [name.strip().lower().replace(" ", "_") for name in lines[0]] if lines else []
     while header and not header[-1]:
         header.pop()  # an empty column at the end of every line: a spreadsheet's, ignored
     if not header:
@@ -324,16 +328,16 @@ def _csv_rows(
         if unreadable := decoded.unreadable(name):
             problems.add("header", "", f"a column's name {unreadable}")
         elif name not in known:
-            problems.add("header", "", f"unknown column {name!r}: the columns of {kind} are "
+            problems.add("header", "", f"unknown column {quoted(name)}: the columns of {kind} are "
                          f"{column_names(kind)}")  # fmt: skip
     for name in sorted({name for name in header if header.count(name) > 1}):
-        problems.add("header", "", f"column {name!r} twice")
+        problems.add("header", "", f"column {quoted(name)} twice")
     for name in info.required:
         if name not in header:
             problems.add("header", "", f"the required column {name!r} is missing")
     rows: _Rows = []
-    steps.total = len(records) - 1
-    for number, record in enumerate(records[1:], start=2):
+    steps.total = len(lines) - 1
+    for number, record in enumerate(lines[1:], start=2):
         steps.step()
         if not any(cell.strip() for cell in record):
             continue
@@ -375,11 +379,12 @@ def _check_row(
 def _json_rows(
     raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
 ) -> dict[str, _Rows]:
+    decoded = decode(raw)
+    decoded.refuse_unreadable()
     try:
-        decoded = decode(raw)
-        decoded.refuse_unreadable()
-        document = json.loads(decoded.text)
-    except json.JSONDecodeError as exc:
+        # orjson: a depth past 1024 or a number of any length is a refusal, never a crash.
+        document = orjson.loads(decoded.text)
+    except orjson.JSONDecodeError as exc:
         raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput({"file": f"is not a library file: its format must be {FORMAT!r}, "
@@ -468,7 +473,7 @@ def import_library(
     so, the import stops with ImportCancelled and writes nothing.
     """
     if len(raw) > MAX_BYTES:
-        raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB: split it"})
+        raise InvalidInput({"file": too_large(len(raw))})
     problems, warnings = _Problems(), _Problems()
     steps = Steps(progress, cancelled)
     if json_file:
@@ -536,14 +541,14 @@ def _json_text(entries: Mapping[str, list[dict[str, Any]]]) -> str:
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str:
+def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str | int | None:
+    """A cell as its value: text (csv_cells neutralises it), a whole number, or None."""
     if key in ATTACK_COLUMNS:
         dice = entry["attacks"].get(key.removeprefix("attack_"))
         return "" if dice is None else " ".join("-" if d is None else str(d) for d in dice)
     if key == "abilities":
         return abilities_text(entry["abilities"])
-    value = entry[key]
-    return "" if value is None else str(value)
+    return entry[key]
 
 
 def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
@@ -552,13 +557,8 @@ def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
 
 
 def _csv_text(info: Kind, rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(info.columns)
-    for row in rows:
-        entry = _exported(info, row)
-        writer.writerow([_csv_cell(info, key, entry) for key in info.columns])
-    return out.getvalue()
+    entries = (_exported(info, row) for row in rows)
+    return csv_text(info.columns, ([_csv_cell(info, k, e) for k in info.columns] for e in entries))
 
 
 EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole library"}

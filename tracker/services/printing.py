@@ -673,8 +673,8 @@ def write_sheet(
     """Write the squadron's printable sheet to a file, whole or not at all; returns its path.
 
     The file goes through safe_output: never over the campaign file or a backup, over another
-    existing file only when `replace` says the player confirmed (ExistingFile otherwise), and
-    never over any existing file when `new_only` (the umpire's view).
+    existing file only when `replace` says the player confirmed (ExistingFile otherwise), never
+    over one when `new_only` (the umpire's view); the owner's (a minelayer's mines) 0600.
     """
     check_output(fmt, paper, path)
 
@@ -685,6 +685,7 @@ def write_sheet(
 
     try:
         return safe_output.write_text(path, content, campaign=campaign_file(factory),
-                                      replace=replace, new_only=new_only)  # fmt: skip
+                                      replace=replace, new_only=new_only,
+                                      private=Viewer(viewer) is Viewer.OWNER)  # fmt: skip
     except safe_output.OutputRefused as exc:
         raise InvalidInput({"path": str(exc)}) from exc

@@ -384,7 +384,9 @@ def write_report(
                 else after_action_markdown(report))  # fmt: skip
 
     try:
+        # A side's report shows its own secrets: the player's alone (RULES.md §Secrets).
         return safe_output.write_text(path, content, campaign=campaign_file(factory),
-                                      replace=replace, new_only=new_only)  # fmt: skip
+                                      replace=replace, new_only=new_only,
+                                      private=side_id is not None)  # fmt: skip
     except safe_output.OutputRefused as exc:
         raise InvalidInput({"path": str(exc)}) from exc

@@ -1,4 +1,6 @@
-"""The text of a file a player imports: which encoding it is in, chosen here for every import.
+"""A file a player imports: opened and read here for every import (a name the system cannot
+take, a folder, a FIFO or a file over the import's limit refused with a sentence, never read),
+and which encoding its text is in.
 
 Spreadsheets write UTF-8 with or without a byte-order mark, UTF-16 with one ("Unicode text"),
 or Windows' cp1252. A file that is not UTF-8 is read as cp1252, but only when nothing in it is
@@ -10,8 +12,13 @@ read as UTF-8, and the bytes that are not are named by the cell that holds them.
 from __future__ import annotations
 
 import codecs
+import errno
+import os
 import re
+import stat
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from tracker.services.errors import InvalidInput
 
@@ -27,6 +34,62 @@ _UTF8_SEQUENCE = re.compile(
 _ESCAPED = re.compile("[\udc80-\udcff]")
 _BAD = re.compile("[\udc80-\udcff\ufffd]")
 CP1252 = "cp1252 (Windows; the file is not UTF-8)"
+
+
+class Unreadable(InvalidInput):
+    """A file that cannot be read at all, and why (as the system says it, or what it is)."""
+
+    def __init__(self, path: str | os.PathLike[str], why: str) -> None:
+        super().__init__({"file": f"cannot read {os.fspath(path)}: {why}"})
+        self.path, self.why = os.fspath(path), why
+
+
+def open_file(
+    path: str | os.PathLike[str], *, limit: int, too_large: Callable[[int], str] | None = None
+) -> BinaryIO:
+    """The file the player named, open to read from its start. Refused (Unreadable): a name the
+    system cannot take (too long, a NUL), a file that is not there or not readable, a folder, a
+    FIFO or a device (opened without waiting, never read); refused (InvalidInput): a file over
+    `limit` bytes, said by `too_large(size)` (else in MB)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise Unreadable(path, why) from exc
+    try:
+        found = os.fstat(handle)
+        if stat.S_ISDIR(found.st_mode):
+            raise Unreadable(path, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(found.st_mode):
+            raise Unreadable(path, "it is not a regular file (a FIFO or a device): give a file")
+        if found.st_size > limit:
+            raise _over(found.st_size, limit, too_large)
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(handle, True)
+        return os.fdopen(handle, "rb")
+    except BaseException:
+        os.close(handle)
+        raise
+
+
+def read_file(
+    path: str | os.PathLike[str], *, limit: int, too_large: Callable[[int], str] | None = None
+) -> bytes:
+    """The bytes of the file the player named (open_file says what it refuses); a file that
+    grew past `limit` while it was read is refused too."""
+    with open_file(path, limit=limit, too_large=too_large) as file:
+        try:
+            raw = file.read(limit + 1)
+        except OSError as exc:
+            raise Unreadable(path, exc.strerror or str(exc)) from exc
+    if len(raw) > limit:
+        raise _over(len(raw), limit, too_large)
+    return raw
+
+
+def _over(size: int, limit: int, too_large: Callable[[int], str] | None) -> InvalidInput:
+    said = too_large(size) if too_large is not None else f"is larger than {limit // 2**20} MB"
+    return InvalidInput({"file": said})
 
 
 @dataclass(frozen=True)
