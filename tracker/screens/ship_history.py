@@ -8,11 +8,11 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header
 from textual_plotext import PlotextPlot
 
+from tracker.publish.plots import third_text
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import scenarios
 from tracker.services.scenarios import HistoryPoint
-from tracker.services.story_plots import third_text
 from tracker.widgets.plain import PlainTable
 
 
