@@ -18,6 +18,7 @@ import pytest
 from campaign_files import real_campaign_file
 
 from tracker.db import SessionFactory, make_engine, session_factory
+from tracker.publish import sheet_pages
 from tracker.services import damage, fleet, mines, printing, sheet
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.fleet import ShipFields
@@ -92,7 +93,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     for squadron, paper in PAGES:
         path = root / f"{squadron.replace(' ', '-')}-{paper}.html"
         squadron_id = printing.find_squadron(factory, squadron)
-        printing.write_sheet(factory, squadron_id=squadron_id, path=path, paper=paper)
+        sheet_pages.write_sheet(factory, squadron_id=squadron_id, path=path, paper=paper)
         pages[(squadron, paper)] = path
     engine.dispose()
 

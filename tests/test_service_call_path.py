@@ -6,6 +6,7 @@ The scan reads the source (ast), not the running program: in tracker/screens/**,
 tracker/widgets/** and the app (tracker/app.py), a call of a
 function that a tracker.services module defines (`fleet.create_ship(...)`, or a name imported from
 one) is refused; handing the function to the path (`Call(fleet.create_ship, ...)`) is the way.
+A printed page's functions (tracker.publish) read through the services: the same holds for them.
 Classes from services (read models, requests, errors) may be built anywhere.
 """
 
@@ -17,7 +18,7 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-PACKAGE = "tracker.services."
+PACKAGES = ("tracker.services", "tracker.publish")
 TRACKER = Path(__file__).resolve().parents[1] / "tracker"
 # Where the player's keys run: every service call from here goes through the path. (The change
 # watch, tracker/watch.py, reads in a worker of its own.)
@@ -31,7 +32,8 @@ PURE = {
     "tracker.services.csv_import.column_names": "the CSV columns of a kind, from a table",
     "tracker.services.library.column_names": "the library's CSV columns, from a table",
     "tracker.services.damage.describe": "words for a result already read",
-    "tracker.services.printing.crew_how": "words for a crew already read",
+    "tracker.publish.sheet_pages.crew_how": "words for a crew already read",
+    "tracker.publish.plots.third_text": "words for a figure already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",
     "tracker.services.printing.campaign_folder": "the engine's URL, no connection",
     "tracker.services.backups.database_key": "the engine's URL, no connection",
@@ -42,7 +44,7 @@ def _imported(tree: ast.Module) -> dict[str, Any]:
     """The names a screen's module binds to tracker.services modules or their functions."""
     bound: dict[str, Any] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tracker.services"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGES):
             module = importlib.import_module(node.module or "")
             for alias in node.names:
                 value = getattr(module, alias.name, None)
@@ -51,7 +53,7 @@ def _imported(tree: ast.Module) -> dict[str, Any]:
                 bound[alias.asname or alias.name] = value
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("tracker.services") and alias.asname:
+                if alias.name.startswith(PACKAGES) and alias.asname:
                     bound[alias.asname] = importlib.import_module(alias.name)
     return bound
 
@@ -65,7 +67,7 @@ def _service_function(func: ast.expr, bound: dict[str, Any]) -> str | None:
         target = getattr(module, func.attr, None) if inspect.ismodule(module) else None
     else:
         return None
-    if not inspect.isfunction(target) or not target.__module__.startswith("tracker.services"):
+    if not inspect.isfunction(target) or not target.__module__.startswith(PACKAGES):
         return None
     return f"{target.__module__}.{target.__qualname__}"
 
@@ -128,4 +130,19 @@ def test_the_scan_sees_direct_calls_by_module_and_by_name_in_any_method() -> Non
     assert direct_calls(SAMPLE) == [
         (9, "tracker.services.fleet.create_ship"),
         (11, "tracker.services.fleet.create_ship"),
+    ]
+
+
+def test_the_scan_sees_a_printed_page_made_outside_the_path() -> None:
+    # A page reads the campaign through the services: writing one is a call like theirs.
+    source = (
+        "from tracker.publish import sheet_pages\n"
+        "from tracker.publish.report_pages import write_report\n"
+        "sheet_pages.write_sheet(factory, squadron_id=1, path='x.html')\n"
+        "write_report(factory, campaign_id=1, path='y.html')\n"
+        "sheet_pages.crew_how(crew)\n"
+    )
+    assert direct_calls(source) == [
+        (3, "tracker.publish.sheet_pages.write_sheet"),
+        (4, "tracker.publish.report_pages.write_report"),
     ]

@@ -1,6 +1,7 @@
 """Build the wheel, install it in a fresh venv outside the checkout, and start the app there.
 
-Run by `make wheel-check` (part of `make test`): an installed tracker must find its styles.
+Run by `make wheel-check` (part of `make test`): an installed tracker must find its styles, and
+print a sheet from the templates it carries (tracker/publish/templates).
 The runtime lock's wheels are fetched once per lock into build/wheelhouse: pip's look-ups in the
 package index cost about 20 s of CPU a run, and the install itself then reads only that folder.
 """
@@ -26,6 +27,9 @@ PROBE = textwrap.dedent(
     import tracker, tracker.paths
     from tracker.app import TrackerApp
     from tracker.db import make_engine, migrate, session_factory
+    from tracker.publish import sheet_pages
+    from tracker.services import campaigns, fleet
+    from tracker.services.fleet import ShipFields
 
     assert "site-packages" in tracker.__file__, tracker.__file__
     styles = tracker.paths.styles_dir()
@@ -41,10 +45,20 @@ PROBE = textwrap.dedent(
             banner = app.screen.query_one("#welcome-banner")
             # welcome.tcss gives the banner a padding of 2 cells: proof the stylesheet loaded.
             assert banner.styles.padding.left == 2, banner.styles.padding
+        factory = session_factory(engine)
+        campaign = campaigns.create_campaign(factory, name="Plate")
+        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue").id
+        squadron = fleet.create_squadron(factory, side_id=side, name="Force G")
+        fleet.create_ship(factory, squadron_id=squadron, fields=ShipFields(
+            name="<b>Exeter</b>", structure_max=12, flotation_max=9))
+        page = sheet_pages.squadron_page(factory, squadron_id=squadron)
+        assert "<h3>&lt;b&gt;Exeter&lt;/b&gt;</h3>" in page and "@page { size: A4" in page, page
+        notes = sheet_pages.squadron_page(factory, squadron_id=squadron, fmt="markdown")
+        assert r"### \\<b\\>Exeter\\</b\\>" in notes, notes
         engine.dispose()
 
     asyncio.run(main())
-    print("installed wheel starts with its styles from", styles)
+    print("installed wheel starts with its styles from", styles, "and prints a sheet")
     """
 )
 

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Label, Static
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, make_engine, session_factory
+from tracker.publish import sheet_pages
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
@@ -33,7 +34,6 @@ from tracker.services import (
     exchange,
     fleet,
     mines,
-    printing,
     roster,
     scenarios,
 )
@@ -127,8 +127,10 @@ def _stored(path: Path) -> str:
 def _files_for_the_viewer(c: Campaign, viewer: Viewer) -> str:
     export = exchange.dumps(exchange.export_campaign(c.factory, campaign_id=c.campaign_id,
                                                      viewer=viewer))  # fmt: skip
-    html = printing.squadron_html(c.factory, squadron_id=c.raider_id, viewer=viewer)
-    markdown = printing.squadron_markdown(c.factory, squadron_id=c.raider_id, viewer=viewer)
+    html = sheet_pages.squadron_page(c.factory, squadron_id=c.raider_id, viewer=viewer)
+    markdown = sheet_pages.squadron_page(
+        c.factory, squadron_id=c.raider_id, fmt="markdown", viewer=viewer
+    )
     assert "mines aboard" not in html + markdown and "torpedo factors ?" in markdown
     return "\n".join((export, html, markdown))
 

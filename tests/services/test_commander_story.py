@@ -14,12 +14,13 @@ from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Commander, JournalEntry, Ship, Side, Squadron
+from tracker.publish import report_pages
 from tracker.services import (
+    campaign_story,
     damage,
     exchange,
     fleet,
     mines,
-    report_pages,
     reports,
     scenarios,
 )
@@ -72,12 +73,12 @@ def test_smr2_3_4_the_reports_name_the_commander_lost_not_his_replacement(
         report = reports.after_action_report(factory, scenario_id=world.scenario_id,
                                              side_id=side_id)  # fmt: skip
         assert report.commanders_lost == (LUETJENS,)
-        campaign = reports.campaign_report(factory, campaign_id=world.campaign_id,
+        campaign = campaign_story.campaign_report(factory, campaign_id=world.campaign_id,
                                            side_id=side_id)  # fmt: skip
         assert [r.commanders_lost for r in campaign.after_actions] == [(LUETJENS,)]
         pages = (
-            report_pages.after_action_html(report), report_pages.after_action_markdown(report),
-            report_pages.campaign_html(campaign), report_pages.campaign_markdown(campaign),
+            report_pages.render(report), report_pages.render(report, fmt="markdown"),
+            report_pages.render(campaign), report_pages.render(campaign, fmt="markdown"),
         )  # fmt: skip
         for page in pages:
             assert SAID in page
@@ -123,5 +124,5 @@ def test_a_campaign_copied_keeps_who_was_lost_pointing_at_its_own_rows(
         assert commander is not None and commander.campaign_id == copy_id
         assert squadron is not None and squadron.side_id == side.id
         assert ship is not None and (ship.name, ship.side_id) == (HIPPER, side.id)
-    copy = reports.campaign_report(factory, campaign_id=copy_id)
+    copy = campaign_story.campaign_report(factory, campaign_id=copy_id)
     assert [r.commanders_lost for r in copy.after_actions] == [(LUETJENS,)]

@@ -15,14 +15,18 @@ from service_helpers import World
 
 from tracker.db import SessionFactory
 from tracker.models.fields import printed_label
-from tracker.services import printing
+from tracker.publish import sheet_pages
 from tracker.services.views import ShipView
 
 LABEL = st.text(st.sampled_from(ascii_letters + " "), max_size=12).map(str.strip).filter(bool)
 
 
+def _markdown(factory: SessionFactory, squadron_id: int) -> str:
+    return sheet_pages.squadron_page(factory, squadron_id=squadron_id, fmt="markdown")
+
+
 def _header(factory: SessionFactory, squadron_id: int) -> str:
-    lines = printing.squadron_markdown(factory, squadron_id=squadron_id).splitlines()
+    lines = _markdown(factory, squadron_id).splitlines()
     return next(line for line in lines if line.startswith("| Ship |"))
 
 
@@ -30,7 +34,7 @@ def test_the_sheets_table_of_ships_names_each_field_by_its_printed_label(
     world: World, factory: SessionFactory, add_ship: Callable[..., int]
 ) -> None:
     add_ship(world.alpha_id, "Exeter")
-    labels = [printed_label(ShipView, key) for key in printing.TABLED]
+    labels = [printed_label(ShipView, key) for key in sheet_pages.TABLED]
     assert _header(factory, world.alpha_id) == "| " + " | ".join(["Ship", *labels, "Status"]) + " |"
 
 
@@ -38,15 +42,15 @@ def test_the_sheets_table_of_ships_names_each_field_by_its_printed_label(
     max_examples=examples(10), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )  # fmt: skip
-@given(key=st.sampled_from(printing.TABLED), label=LABEL)
+@given(key=st.sampled_from(sheet_pages.TABLED), label=LABEL)
 def test_a_printed_label_changed_in_the_model_is_the_sheets(
     world: World, factory: SessionFactory, add_ship: Callable[..., int], key: str, label: str
 ) -> None:
-    if not printing.squadron_markdown(factory, squadron_id=world.alpha_id).count("### "):
+    if not _markdown(factory, world.alpha_id).count("### "):
         add_ship(world.alpha_id, "Exeter")
     with pytest.MonkeyPatch.context() as patch:
         extra = ShipView.model_fields[key].json_schema_extra
         assert isinstance(extra, dict)
         patch.setitem(extra, "printed", label)
         cells = _header(factory, world.alpha_id).strip("| ").split(" | ")
-    assert cells[1 + printing.TABLED.index(key)] == label
+    assert cells[1 + sheet_pages.TABLED.index(key)] == label

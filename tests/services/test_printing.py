@@ -15,6 +15,7 @@ from service_helpers import Refused, World
 from tracker import paths
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
+from tracker.publish import sheet_pages
 from tracker.safe_output import ExistingFile
 from tracker.services import campaigns, damage, fleet, mines, printing
 from tracker.services.damage import CriticalRequest, HitRequest
@@ -65,7 +66,7 @@ def alpha(world: World, factory: SessionFactory, add_ship: Callable[..., int]) -
 
 
 def _html(factory: SessionFactory, squadron_id: int, paper: str = "a4") -> str:
-    return printing.squadron_html(factory, squadron_id=squadron_id, paper=paper)
+    return sheet_pages.squadron_page(factory, squadron_id=squadron_id, paper=paper)
 
 
 def _text(page: str) -> str:
@@ -207,7 +208,7 @@ def test_an_empty_squadron_still_prints(world: World, factory: SessionFactory) -
 def test_markdown_has_tables_and_every_ship(
     world: World, factory: SessionFactory, alpha: dict[str, int]
 ) -> None:
-    text = printing.squadron_markdown(factory, squadron_id=world.alpha_id)
+    text = sheet_pages.squadron_page(factory, squadron_id=world.alpha_id, fmt="markdown")
     lines = text.splitlines()
     assert lines[0] == "# Alpha: Squadron Record Sheet"
     assert "| Name | Rating | Modifier | Radius | Commands | Cost |" in lines
@@ -240,7 +241,7 @@ def test_markdown_escapes_player_text(
 ) -> None:
     squadron = fleet.create_squadron(factory, side_id=world.blue_id, name="<b>Force</b> & Co")
     add_ship(squadron, NASTY, notes="one\ntwo")
-    text = printing.squadron_markdown(factory, squadron_id=squadron)
+    text = sheet_pages.squadron_page(factory, squadron_id=squadron, fmt="markdown")
     escaped = r'\<script\>alert("x")\</script\> \& \[b\]Bold\[/b\] \*star\* \|pipe\|'
     assert f"### {escaped}" in text
     assert f"| {escaped} |" in text
@@ -305,21 +306,21 @@ def test_find_squadron_names_the_campaign_when_two_share_side_and_squadron(
 def test_write_sheet_writes_html_or_markdown_and_returns_the_path(
     world: World, factory: SessionFactory, alpha: dict[str, int], tmp_path: Path
 ) -> None:
-    page = printing.write_sheet(
+    page = sheet_pages.write_sheet(
         factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html", paper="letter"
     )
     assert page == tmp_path / "alpha.html"
     assert "size: Letter" in page.read_text(encoding="utf-8")
     assert page.stat().st_mode & 0o777 == 0o600  # the owner's sheet: the player's alone
-    notes = printing.write_sheet(
+    notes = sheet_pages.write_sheet(
         factory, squadron_id=world.alpha_id, path=str(tmp_path / "alpha.md"), fmt="markdown"
     )
     assert notes.read_text(encoding="utf-8").startswith("# Alpha: Squadron Record Sheet")
     # A second print replaces the first whole once confirmed, and leaves no temporary file.
     with pytest.raises(ExistingFile):
-        printing.write_sheet(factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html")
+        sheet_pages.write_sheet(factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html")
     assert "size: Letter" in page.read_text(encoding="utf-8")
-    printing.write_sheet(
+    sheet_pages.write_sheet(
         factory, squadron_id=world.alpha_id, path=tmp_path / "alpha.html", replace=True
     )
     assert "size: A4" in page.read_text(encoding="utf-8")
@@ -355,7 +356,8 @@ def test_write_sheet_refuses_and_writes_nothing(
     (folder / "file.txt").write_text("keep")
     path = where if not where.strip() else str(folder / where)
     error = refused(
-        lambda: printing.write_sheet(factory, squadron_id=world.alpha_id, path=path, **values), key
+        lambda: sheet_pages.write_sheet(factory, squadron_id=world.alpha_id, path=path, **values),
+        key,
     )
     assert words in error.errors[key]
     assert sorted(p.name for p in folder.iterdir()) == ["file.txt"]

@@ -15,12 +15,13 @@ from pydantic import BaseModel
 from tracker.models.campaign import Campaign
 from tracker.models.fields import printed_label, read, rule_of
 from tracker.models.fleet import Crew, Ship
+from tracker.publish import sheet_pages
 from tracker.rules.swwas import Fuel
 from tracker.screens import ship_forms
 from tracker.screens.form import FieldSpec
 from tracker.screens.roster import move_fields, unit_fields
 from tracker.screens.welcome import campaign_fields
-from tracker.services import mines, printing, roster, views
+from tracker.services import mines, roster, views
 
 
 def _counter() -> Any:
@@ -113,13 +114,13 @@ def test_a_printed_label_is_the_ships_declaration(
     key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ship = _printed_ship(name="Ajax", torpedoes="2x4", sraa_dp="4", radar="279")
-    labels = dict(printing._ship_data(ship))
+    labels = dict(sheet_pages.ship_data(ship))
     assert printed_label(views.ShipView, key) in labels
     # Declared once: the print follows a change of the declaration, with nothing else changed.
     extra = views.ShipView.model_fields[key].json_schema_extra
     assert isinstance(extra, dict)
     monkeypatch.setitem(extra, "printed", "Renamed")
-    assert "Renamed" in dict(printing._ship_data(ship))
+    assert "Renamed" in dict(sheet_pages.ship_data(ship))
 
 
 def test_a_counter_read_again_after_an_undo_is_the_same_counter_in_another_version() -> None:

@@ -4,6 +4,7 @@ report scanned for the other side's generated secrets, and `tracker report` from
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 from dataclasses import dataclass
@@ -26,15 +27,14 @@ from test_reports import (
 
 from tracker.cli import main
 from tracker.db import SessionFactory
+from tracker.publish import plots, report_pages
 from tracker.rules import smr
 from tracker.services import (
+    campaign_story,
     campaigns,
     fleet,
-    report_pages,
-    reports,
     roster,
     scenarios,
-    story_plots,
 )
 from tracker.services.fleet import ShipFields
 
@@ -249,8 +249,8 @@ def test_the_report_is_the_same_data_the_service_gives(
 ) -> None:
     """The page says the service's figures: each ship's points and each side's losses."""
     play_campaign(factory, world)
-    story = reports.campaign_report(factory, campaign_id=world.campaign_id)
-    page = report_pages.campaign_html(story)
+    story = campaign_story.campaign_report(factory, campaign_id=world.campaign_id)
+    page = report_pages.render(story)
     for record in story.records:
         assert f"{record.points} points (crew {record.crew_percent:+d}%)" in page
     for tally in story.sides:
@@ -274,27 +274,27 @@ def test_the_plots_say_what_they_show(factory: SessionFactory, world: World) -> 
     full tracks: at or below, a morale test, SMR2 §2), keeps its grid solid and faint where every
     line is coloured or dashed apart, and a side's plot says how its ships are counted."""
     play_campaign(factory, world)
-    story = reports.campaign_report(factory, campaign_id=world.campaign_id)
-    page = report_pages.campaign_html(story)
-    plots = re.findall(r'<div class="plot">.*?</div>', page, flags=re.S)
-    assert len(plots) == len(story.side_series) + len(story.ship_series) == 5
-    for plot in plots:
+    story = campaign_story.campaign_report(factory, campaign_id=world.campaign_id)
+    page = report_pages.render(story)
+    drawn = re.findall(r'<div class="plot">.*?</div>', page, flags=re.S)
+    assert len(drawn) == len(story.side_series) + len(story.ship_series) == 5
+    for plot in drawn:
         svg = plot[plot.index("<svg") : plot.index("</svg>")]
-        assert f'class="title">{story_plots.AXIS}' in svg
+        assert f'class="title">{plots.AXIS}' in svg
         grid = _css(svg, ".axis .guide.line")
         lines = [(_css(svg, f".color-{n}")["stroke"], _css(svg, f".series.serie-{n}")
                   ["stroke-dasharray"]) for n in range(4)]  # fmt: skip
         assert grid["stroke-dasharray"] == "none" and _css(svg, ".axis .major.guide.line") == grid
         assert grid["stroke"] not in {colour for colour, _ in lines}
         assert len(set(lines)) == 4  # Structure, Flotation and their 1/3 lines, each its own
-        assert all(f"</svg> {name}</span>" in plot for name, *_ in story_plots.LINES)
+        assert all(f"</svg> {name}</span>" in plot for name, *_ in plots.LINES)
     for series in story.side_series:
-        assert "a ship sunk counts 0" in series.note and report_pages._e(series.note) in page
-    markdown = report_pages.campaign_markdown(story)
+        assert "a ship sunk counts 0" in series.note and html.escape(series.note) in page
+    markdown = report_pages.render(story, fmt="markdown")
     records = {record.name: record for record in story.records}
     for series in story.ship_series:
         record = records[series.name]
         thirds = [smr.third_text(m) for m in (record.structure_max, record.flotation_max)]
         for track, third in zip(("Structure", "Flotation"), thirds, strict=True):
             assert f"| 1/3 {track} | {' | '.join([third] * len(series.labels))} |" in markdown
-    assert story_plots.AXIS in markdown and story_plots.THIRD in markdown
+    assert plots.AXIS in markdown and plots.THIRD in markdown

@@ -19,7 +19,17 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, JournalEntry
 from tracker.rules import smr
-from tracker.services import campaigns, damage, fleet, history, mines, reports, roster, scenarios
+from tracker.services import (
+    campaign_story,
+    campaigns,
+    damage,
+    fleet,
+    history,
+    mines,
+    reports,
+    roster,
+    scenarios,
+)
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
@@ -240,7 +250,7 @@ def test_every_figure_of_the_campaign_report_is_the_journals(
 ) -> None:
     played, names, journal = story
     titles = list(TITLES)
-    report = reports.campaign_report(factory, campaign_id=played.campaign_id)
+    report = campaign_story.campaign_report(factory, campaign_id=played.campaign_id)
     assert [(s.position, s.title, s.status, s.outcome) for s in report.scenarios] == [
         (1, "First clash", "closed", "Red withdraws"), (2, "Second", "closed", "Exeter lost"),
         (3, "Third", "closed", "Draw"),
@@ -325,8 +335,8 @@ def test_a_side_of_another_campaign_is_refused(
 ) -> None:
     other = campaigns.create_campaign(factory, name="Elsewhere")
     stranger = campaigns.create_side(factory, campaign_id=other.id, name="Green").id
-    error = refused(lambda: reports.campaign_report(factory, campaign_id=world.campaign_id,
-                                                    side_id=stranger), "side")  # fmt: skip
+    error = refused(lambda: campaign_story.campaign_report(
+        factory, campaign_id=world.campaign_id, side_id=stranger), "side")  # fmt: skip
     assert "another campaign" in str(error)
 
 
@@ -383,8 +393,8 @@ def test_a_sides_report_holds_its_own_secrets_and_none_of_the_other_sides(
     red, blue = sides
     with fresh_factory(tmp_path_factory, migrated_template, "secrets") as factory:
         campaign, scenario, blue_id, red_id = secret_campaign(factory, red, blue)
-        for_blue = repr(reports.campaign_report(factory, campaign_id=campaign, side_id=blue_id,
-                                                passphrase=PASSPHRASE))  # fmt: skip
+        for_blue = repr(campaign_story.campaign_report(
+            factory, campaign_id=campaign, side_id=blue_id, passphrase=PASSPHRASE))  # fmt: skip
         for_all = repr(reports.after_action_report(factory, scenario_id=scenario))
         for_red = repr(reports.after_action_report(
             factory, scenario_id=scenario, side_id=red_id, passphrase=PASSPHRASE))  # fmt: skip
@@ -400,6 +410,6 @@ def test_a_sides_report_needs_its_passphrase(
                                                   ("CCCC0000", "DDDD0000"))  # fmt: skip
         for passphrase in (None, "not the one"):
             with pytest.raises(InvalidInput) as caught:
-                reports.campaign_report(factory, campaign_id=campaign, side_id=blue_id,
-                                        passphrase=passphrase)  # fmt: skip
+                campaign_story.campaign_report(factory, campaign_id=campaign, side_id=blue_id,
+                                               passphrase=passphrase)  # fmt: skip
             assert "passphrase" in caught.value.errors

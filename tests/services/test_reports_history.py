@@ -17,13 +17,13 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, Ship
 from tracker.models.fleet import ShipCreate
+from tracker.publish import report_pages, sheet_pages
 from tracker.services import (
+    campaign_story,
     campaigns,
     damage,
     fleet,
     history,
-    printing,
-    report_pages,
     reports,
     scenarios,
 )
@@ -155,7 +155,7 @@ def test_smr2_2_6_each_report_shows_the_criticals_in_force_then_carried_ones_too
             scenarios.repair_ship(factory, ship_id=ajax, clear_criticals=cleared)
         in_force = [c for c in in_force if c[0] not in cleared]
 
-    story_ = reports.campaign_report(factory, campaign_id=story.campaign_id)
+    story_ = campaign_story.campaign_report(factory, campaign_id=story.campaign_id)
     for report, wanted in zip(story_.after_actions, expected, strict=True):
         assert reports.after_action_report(factory, scenario_id=report.scenario_id) == report
         (shown,) = [s for s in report.ships if s.ship_id == ajax]
@@ -165,7 +165,7 @@ def test_smr2_2_6_each_report_shows_the_criticals_in_force_then_carried_ones_too
         assert all(c.text.endswith(", repaired turn 2") == c.repaired for c in shown.criticals)
         assert shown.taken == sum(not carried for _, carried, _ in wanted)
         # Every page shows each one as the report has it.
-        page = report_pages.after_action_markdown(report)
+        page = report_pages.render(report, fmt="markdown")
         assert all(c.text in page for c in shown.criticals)
     records = {r.name: r for r in story_.records}
     assert [line.criticals for line in records["Ajax"].lines] == [len(s.rolls) for s in steps]
@@ -240,7 +240,7 @@ def test_a_sides_plot_counts_every_ship_all_along_sunk_ones_as_zero(
             if min(repaired, room):
                 scenarios.repair_ship(factory, ship_id=ship, structure=min(repaired, room))
 
-    story_ = reports.campaign_report(factory, campaign_id=story.campaign_id)
+    story_ = campaign_story.campaign_report(factory, campaign_id=story.campaign_id)
     plots = {series.name: series for series in story_.side_series}
     for side, points in seen.items():
         series = plots[side]
@@ -316,14 +316,14 @@ def _first(factory: SessionFactory) -> Fleet:
 def _pages(factory: SessionFactory, story: Fleet) -> tuple[object, ...]:
     """The first scenario's report and every page of it, and its part of the campaign report."""
     report = reports.after_action_report(factory, scenario_id=story.scenarios[0])
-    whole = reports.campaign_report(factory, campaign_id=story.campaign_id)
+    whole = campaign_story.campaign_report(factory, campaign_id=story.campaign_id)
     side_rows = tuple((t.scenarios[0].ships_lost, t.scenarios[0].points_lost,
                        t.scenarios[0].carried) for t in whole.sides)  # fmt: skip
     plots = tuple((s.labels[:2], s.structure[:2], s.flotation[:2], s.structure_full[:2])
                   for s in whole.side_series)  # fmt: skip
-    html = re.sub(r"chart-[0-9a-f-]+", "chart", report_pages.after_action_html(report))
+    html = re.sub(r"chart-[0-9a-f-]+", "chart", report_pages.render(report))
     return (report, whole.after_actions[0], side_rows, plots, html,
-            report_pages.after_action_markdown(report))  # fmt: skip
+            report_pages.render(report, fmt="markdown"))  # fmt: skip
 
 
 @SETTINGS
@@ -356,7 +356,9 @@ def test_names_of_the_time_read_through_the_journal_and_today_after_the_last(
     CHANGES["rename a side"](factory, story)
     CHANGES["rename a squadron"](factory, story)
     CHANGES["play the next, sinking a ship"](factory, story)
-    first, second = reports.campaign_report(factory, campaign_id=story.campaign_id).after_actions
+    first, second = campaign_story.campaign_report(
+        factory, campaign_id=story.campaign_id
+    ).after_actions
     ajax = story.ships["Ajax"]
     then, now = (next(s for s in report.ships if s.ship_id == ajax) for report in (first, second))
     assert (then.name, then.side, then.squadron) == ("Ajax", "Blue", "Alpha")
@@ -380,8 +382,10 @@ def test_every_roll_the_story_shows_reads_as_a_roll(factory: SessionFactory) -> 
     assert "structural critical roll 5" in dice
     entries = history.list_entries(factory, campaign_id=story.campaign_id)
     assert any(e.dice.startswith("roll 7 ") for e in entries)
-    printed = printing.squadron_markdown(factory, squadron_id=story.squadrons["Alpha"])
+    printed = sheet_pages.squadron_page(
+        factory, squadron_id=story.squadrons["Alpha"], fmt="markdown"
+    )
     assert "Engine room hit (roll 5, turn 1)" in printed
     texts = [*dice, *(e.dice for e in entries), *(c.text for c in ajax.criticals), printed,
-             report_pages.after_action_markdown(report)]  # fmt: skip
+             report_pages.render(report, fmt="markdown")]  # fmt: skip
     assert not [found for text in texts for found in DIE.findall(text)]

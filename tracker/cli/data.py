@@ -93,7 +93,7 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
         return documents.dumps(exchange.export_campaign(
             factory, campaign_id=campaign_id, viewer=Viewer(viewer_of(args))))  # fmt: skip
 
-    return write_file(args, target, args.to, document, private=args.viewer == "owner")
+    return write_file(args, target, args.to, document, private=viewer_of(args) == "owner")
 
 
 class _Changed(Exception):
@@ -156,7 +156,7 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         return documents.dumps(made)
 
     try:
-        return write_file(args, target, args.to, document, private=args.viewer == "owner")
+        return write_file(args, target, args.to, document, private=viewer_of(args) == "owner")
     except (sqlite3.Error, _Changed) as exc:
         why = "another program changed it while it was read" if isinstance(exc, _Changed) else exc
         return _fail(f"cannot read {target}: {why}; nothing was written: run the export again")

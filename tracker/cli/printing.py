@@ -50,6 +50,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     """Find the squadron, write the file whole (or nothing), print the path written."""
+    from tracker.publish import sheet_pages
     from tracker.safe_output import ExistingFile
     from tracker.services import printing
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     fmt, path = ("html", args.html) if args.html is not None else ("markdown", args.markdown)
     try:
         squadron_id = printing.find_squadron(factory, args.squadron)
-        written = printing.write_sheet(
+        written = sheet_pages.write_sheet(
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
             replace=args.force, new_only=args.umpire, viewer=Viewer(viewer_of(args)),
         )  # fmt: skip

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.publish import sheet_pages
 from tracker.rules import smr
 from tracker.safe_output import ExistingFile
 from tracker.screens import calls, ship_forms
@@ -97,7 +98,7 @@ def crew_block(record: RecordSheet, hints: bool = True) -> str:
         hint = "\nPress w to roll or buy one." if hints else ""
         return f"No crew rating yet.{hint}\nOptional commander rule: {rule}" + own_crews(record)
     text = (
-        f"{crew.quality} · {printing.crew_how(crew)}\n"
+        f"{crew.quality} · {sheet_pages.crew_how(crew)}\n"
         f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
         f"Points {crew.cost_percent:+d}% on each ship\n"
         f"Optional commander rule: {rule}"
@@ -802,7 +803,7 @@ class RecordSheetScreen(TrackerScreen):
 
         def write(values: dict[str, Any], replace: bool) -> Call[Any]:
             call = Call(
-                printing.write_sheet,
+                sheet_pages.write_sheet,
                 self.factory, squadron_id=self.squadron_id, path=target(values),
                 fmt=values["fmt"], paper=values["paper"], replace=replace,
                 new_only=self.read_only, viewer=Viewer.UMPIRE if self.read_only else Viewer.OWNER,

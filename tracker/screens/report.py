@@ -19,8 +19,9 @@ from textual.widgets import Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.services import reports
-from tracker.services.reports import AfterActionReport, CampaignReport
+from tracker.services import campaign_story, reports
+from tracker.services.campaign_story import CampaignReport
+from tracker.services.reports import AfterActionReport
 
 
 def _table(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> Table:
@@ -139,7 +140,7 @@ class ReportScreen(TrackerScreen):
 
     def reload(self) -> None:
         if self.scenario_id is None:
-            call = Call(reports.campaign_report, self.factory, campaign_id=self.campaign_id)
+            call = Call(campaign_story.campaign_report, self.factory, campaign_id=self.campaign_id)
             self.load(call, lambda report: self._show(campaign_parts(report)))
         else:
             aar = Call(reports.after_action_report, self.factory, scenario_id=self.scenario_id)

@@ -43,7 +43,7 @@ from tracker.services import roster
 from tracker.services.csv_cells import NotCsv, csv_text, records
 from tracker.services.errors import InvalidInput, quoted
 from tracker.services.fields import checked, filled_when_blank, rules
-from tracker.services.printing import campaign_file
+from tracker.services.printing import campaign_file, write_file
 from tracker.services.text_files import Decoded, decode
 
 FORMAT = "tracker-library"
@@ -606,8 +606,5 @@ def write_export(
             return _json_text(entries)
         return _csv_text(KIND[kinds[0]], entries[kinds[0]])
 
-    try:
-        written = safe_output.write_text(path, content, campaign=campaign, replace=replace)
-    except safe_output.OutputRefused as exc:
-        raise InvalidInput({"path": str(exc)}) from exc
+    written = write_file(factory, path=path, content=content, replace=replace)
     return Exported(path=written, rows=counted)

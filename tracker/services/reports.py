@@ -1,12 +1,13 @@
-"""The campaign's story: an after-action report per closed scenario and the campaign report.
+"""The campaign's story, scenario by scenario: the after-action report of a closed scenario
+(the campaign report, services.campaign_story, gathers them).
 
 Plain data, read from what was stored: each ship's start and end snapshots, the journal entries
-still in force (an undone change is no part of the story), the criticals they made, the repairs
-between scenarios. Nothing is worked out again from the rules. What a report says of a past
-scenario is read as it stood then: names, data and crews through the journal (services.as_of),
-criticals carried in from its start state, never from today's rows. Secrets follow the viewer rules
-(docs/RULES.md §Secrets): a report for a side opens that side's sealed journal entries (with its
-passphrase, when it has one); a report for everyone shows what is revealed and nothing more.
+still in force (an undone change is no part of the story), the criticals they made. Nothing is
+worked out again from the rules. What a report says of a past scenario is read as it stood then:
+names, data and crews through the journal (services.as_of), criticals carried in from its start
+state, never from today's rows. Secrets follow the viewer rules (docs/RULES.md §Secrets): a
+report for a side opens that side's sealed journal entries (with its passphrase, when it has
+one); a report for everyone shows what is revealed and nothing more.
 """
 
 from __future__ import annotations
@@ -24,22 +25,19 @@ from tracker.models import (
     Campaign,
     Critical,
     JournalEntry,
-    Repair,
     Scenario,
     ScenarioSide,
     Ship,
     ShipSnapshot,
     Side,
-    Squadron,
 )
-from tracker.models.kinds import JournalKind, RepairStatus, ScenarioStatus, SnapshotPhase
+from tracker.models.kinds import JournalKind, ScenarioStatus, SnapshotPhase
 from tracker.rules.damage import critical_text
-from tracker.services import history, losses, secrets, story_plots, visibility
+from tracker.services import history, losses, secrets, visibility
 from tracker.services.as_of import Then, Timeline
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import side_key
-from tracker.services.story_plots import Series
 
 PLAYED = (ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
 
@@ -140,88 +138,6 @@ class AfterActionReport:
     viewer: str  # the side the report is for, or "everyone"
 
 
-@dataclass(frozen=True)
-class ServiceLine:
-    """A ship's line in its service record: one scenario it fought, and the repairs after it."""
-
-    position: int
-    scenario: str
-    start: tuple[int, int]
-    end: tuple[int, int] | None
-    full: tuple[int, int]  # its Structure and Flotation maxima then
-    criticals: int  # taken in it
-    fate: str
-    repaired: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class ServiceRecord:
-    ship_id: int
-    name: str
-    side: str
-    type_abbrev: str
-    structure_max: int
-    flotation_max: int
-    points: int  # SMR2 points with the crew percentage (§3.2)
-    crew_percent: int
-    sunk: bool
-    lines: tuple[ServiceLine, ...]
-
-
-@dataclass(frozen=True)
-class SideInScenario:
-    """What a side paid in one scenario, and the repairs it made before the next."""
-
-    position: int
-    scenario: str
-    ships_lost: tuple[str, ...]
-    points_lost: int
-    carried: tuple[int, int]  # Structure and Flotation its ships afloat carried out of it
-    repaired: tuple[int, int]  # Structure and Flotation repaired after it
-
-
-@dataclass(frozen=True)
-class SideTally:
-    side: str
-    scenarios: tuple[SideInScenario, ...]
-
-    @property
-    def ships_lost(self) -> int:
-        return sum(len(row.ships_lost) for row in self.scenarios)
-
-    @property
-    def points_lost(self) -> int:
-        return sum(row.points_lost for row in self.scenarios)
-
-    @property
-    def repaired(self) -> tuple[int, int]:
-        return (sum(r.repaired[0] for r in self.scenarios),
-                sum(r.repaired[1] for r in self.scenarios))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ScenarioLine:
-    id: int
-    position: int
-    title: str
-    date: str
-    status: str
-    outcome: str
-
-
-@dataclass(frozen=True)
-class CampaignReport:
-    campaign: str
-    notes: str
-    scenarios: tuple[ScenarioLine, ...]
-    sides: tuple[SideTally, ...]
-    records: tuple[ServiceRecord, ...]
-    side_series: tuple[Series, ...]
-    ship_series: tuple[Series, ...]
-    after_actions: tuple[AfterActionReport, ...]
-    viewer: str
-
-
 # --- the viewer ---------------------------------------------------------------------------------
 
 
@@ -246,7 +162,7 @@ class _Reader:
         return entry.summary, history.dice_text(detail)
 
 
-def _reader(
+def reader_for(
     session: Session, campaign_id: int, side_id: int | None, passphrase: str | None
 ) -> _Reader:
     if side_id is None:
@@ -355,22 +271,16 @@ def _snapshots(session: Session, scenario_id: int) -> dict[tuple[int, str], Ship
     return {(row.ship_id, row.phase): row for row in rows}
 
 
-def _names(
-    session: Session, campaign_id: int
-) -> tuple[dict[int, str], dict[int, Ship], dict[int, str]]:
-    """Side names, ships and squadron names of a campaign, by id; the sides in the order they
-    were made (the reports' order, whatever a rename did to the rows' places)."""
+def campaign_rows(session: Session, campaign_id: int) -> tuple[dict[int, str], dict[int, Ship]]:
+    """Side names and ships of a campaign, by id; the sides in the order they were made (the
+    reports' order, whatever a rename did to the rows' places)."""
     query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
     sides = {side.id or 0: side.name for side in session.exec(query)}
     ships = {
         ship.id or 0: ship
         for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(list(sides))))
     }
-    squadrons = {
-        squadron.id or 0: squadron.name
-        for squadron in session.exec(select(Squadron).where(col(Squadron.side_id).in_(list(sides))))
-    }
-    return sides, ships, squadrons
+    return sides, ships
 
 
 def _criticals(
@@ -398,11 +308,11 @@ def _criticals(
     return tuple(found)
 
 
-def _after_action(
+def read_after_action(
     session: Session, scenario: Scenario, reader: _Reader, timeline: Timeline | None = None
 ) -> AfterActionReport:
     campaign = get_row(session, Campaign, scenario.campaign_id)
-    sides, ships, _ = _names(session, campaign.id or 0)
+    sides, ships = campaign_rows(session, campaign.id or 0)
     snaps = _snapshots(session, scenario.id or 0)
     entries = _in_force(session, scenario)
     # As it stood at the close: names, values and crews then (services.as_of).
@@ -516,117 +426,5 @@ def after_action_report(
                 {"scenario": f"{scenario.title} is {scenario.status.replace('_', ' ')}: its "
                  "after-action report is written once it is closed (c on the scenario screen)"}
             )  # fmt: skip
-        reader = _reader(session, scenario.campaign_id, side_id, passphrase)
-        return _after_action(session, scenario, reader)
-
-
-# --- the campaign report ------------------------------------------------------------------------
-
-
-def _repairs(
-    session: Session, ship_ids: Iterable[int]
-) -> dict[tuple[int, int | None], tuple[int, int]]:
-    """Structure and Flotation repaired, by (ship, the scenario the repair came after)."""
-    done: dict[tuple[int, int | None], tuple[int, int]] = defaultdict(lambda: (0, 0))
-    rows = session.exec(
-        select(Repair).where(col(Repair.ship_id).in_(list(ship_ids)),
-                             Repair.status == RepairStatus.DONE)
-    ).all()  # fmt: skip
-    for row in rows:
-        s, f = done[(row.ship_id, row.after_scenario_id)]
-        done[(row.ship_id, row.after_scenario_id)] = (s + row.structure, f + row.flotation)
-    return done
-
-
-def campaign_report(
-    factory: SessionFactory, *, campaign_id: int, side_id: int | None = None,
-    passphrase: str | None = None,
-) -> CampaignReport:  # fmt: skip
-    """The campaign's story: its scenarios and outcomes, what each side lost and repaired, each
-    ship's service record, the history plots, and every closed scenario's after-action report."""
-    with session_scope(factory) as session:
-        campaign = get_row(session, Campaign, campaign_id)
-        reader = _reader(session, campaign_id, side_id, passphrase)
-        scenarios = session.exec(
-            select(Scenario).where(Scenario.campaign_id == campaign_id)
-            .order_by(col(Scenario.position))
-        ).all()  # fmt: skip
-        closed = [s for s in scenarios if s.status == ScenarioStatus.CLOSED]
-        timeline = Timeline(session, campaign_id)
-        reports = [_after_action(session, scenario, reader, timeline) for scenario in closed]
-        sides, ships, _ = _names(session, campaign_id)
-        repairs = _repairs(session, ships)
-        today = timeline.at(None)
-        points = {
-            ship_id: today.points(ship_id, ship.squadron_id) for ship_id, ship in ships.items()
-        }
-        played: dict[int, list[tuple[Scenario, ShipInAction]]] = defaultdict(list)
-        for scenario, report in zip(closed, reports, strict=True):
-            for taking_part in report.ships:
-                played[taking_part.ship_id].append((scenario, taking_part))
-        lines: dict[int, list[ServiceLine]] = defaultdict(list)
-        for ship_id, fought in played.items():
-            for index, (scenario, taking_part) in enumerate(fought):
-                # Repairs after it and before the ship's next battle (it may sit some out).
-                until = fought[index + 1][0].position if index + 1 < len(fought) else None
-                periods = [
-                    s.id
-                    for s in closed
-                    if s.position >= scenario.position and (until is None or s.position < until)
-                ]
-                done = [repairs[(ship_id, period)] for period in periods]
-                lines[ship_id].append(
-                    ServiceLine(
-                        position=scenario.position, scenario=scenario.title,
-                        start=taking_part.start, end=taking_part.end,
-                        full=(taking_part.structure_max, taking_part.flotation_max),
-                        criticals=taking_part.taken,
-                        fate="sunk" if taking_part.sunk else taking_part.fate,
-                        repaired=(sum(d[0] for d in done), sum(d[1] for d in done)),
-                    )
-                )  # fmt: skip
-        records = tuple(
-            ServiceRecord(
-                ship_id=ship_id, name=ship.name, side=sides.get(ship.side_id, ""),
-                type_abbrev=ship.type_abbrev, structure_max=ship.structure_max,
-                flotation_max=ship.flotation_max, points=points[ship_id][0],
-                crew_percent=points[ship_id][1], sunk=ship.sunk, lines=tuple(lines[ship_id]),
-            )
-            for ship_id, ship in sorted(ships.items(), key=lambda item: (item[1].side_id, item[0]))
-            if lines[ship_id] or not ship.retired
-        )  # fmt: skip
-        tallies = []
-        for side_id_, side_name in sides.items():
-            rows = []
-            for scenario, report in zip(closed, reports, strict=True):
-                mine = [s for s in report.ships if s.side_id == side_id_]
-                sunk = [s for s in mine if s.sunk]
-                afloat = [s for s in mine if not s.sunk]
-                repaired = [
-                    repairs[(ship_id, scenario.id)]
-                    for ship_id, ship in ships.items()
-                    if ship.side_id == side_id_
-                ]
-                rows.append(
-                    SideInScenario(
-                        position=scenario.position, scenario=scenario.title,
-                        ships_lost=tuple(s.name for s in sunk),
-                        points_lost=sum(s.points for s in sunk),
-                        carried=(sum(s.structure_max - s.end[0] for s in afloat),
-                                 sum(s.flotation_max - s.end[1] for s in afloat)),
-                        repaired=(sum(r[0] for r in repaired), sum(r[1] for r in repaired)),
-                    )
-                )  # fmt: skip
-            tallies.append(SideTally(side=side_name, scenarios=tuple(rows)))
-        return CampaignReport(
-            campaign=campaign.name, notes=campaign.notes,
-            scenarios=tuple(
-                ScenarioLine(id=s.id or 0, position=s.position, title=s.title, date=s.date,
-                             status=s.status, outcome=s.outcome)
-                for s in scenarios
-            ),
-            sides=tuple(tallies), records=records,
-            side_series=story_plots.side_series(reports, sides, repairs),
-            ship_series=story_plots.ship_series(records),
-            after_actions=tuple(reports), viewer=reader.name,
-        )  # fmt: skip
+        reader = reader_for(session, scenario.campaign_id, side_id, passphrase)
+        return read_after_action(session, scenario, reader)
