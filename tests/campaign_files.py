@@ -406,14 +406,15 @@ def minelaying_campaign(path: Path, name: str, notes: str) -> Path:
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
     campaigns.create_side(factory, campaign_id=campaign.id, name="Allies")
     squadron = fleet.create_squadron(factory, side_id=side, name="Raider")
-    sub = fleet.create_ship(factory, squadron_id=squadron, fields=fleet.ShipFields(name="U-116"))
+    sub = fleet.create_ship(factory, squadron_id=squadron,
+                            fields=fleet.ShipFields(name="U-116", type_abbrev="SS"))  # fmt: skip
     mines.save_counter(factory, ship_id=sub, counter_size="small", speed_rating=1,
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
     mines.sow_minefield(factory, side_id=side, laid_by="submarine", sector="Faroe Gap 7",
                         layer_ship_id=sub, secret=True, notes=notes)  # fmt: skip
     unit = roster.save_unit(factory, side_id=side, fields=roster.UnitFields(
         name="U-99", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="Rockall")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Rockall", "Rockall 2"])
     engine.dispose()
     return path
 
