@@ -19,6 +19,7 @@ import pg_cluster
 import pytest
 from campaign_files import migrate_refused
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
 import tracker.db.engine
@@ -225,3 +226,22 @@ def test_a_damaged_schema_on_a_server_says_what_a_club_can_do_not_tracker_backup
     said = str(refused.value)
     assert "lacks ship.radar" in said
     assert "pg_restore" in said and "tracker backups" not in said and "--db" in said
+
+
+def test_a_password_with_percent_encoded_characters_opens_a_new_database(
+    new_database: str,
+) -> None:
+    """A password holding "@" and "%" is percent-encoded in the URL ("%40", "%25"): the first
+    start upgrades the new database with it, as any start does."""
+    password = "s@fe%pw:1"
+    role = f"r_{os.getpid()}_{os.urandom(2).hex()}"
+    _run_sql(new_database, f"CREATE ROLE {role} LOGIN PASSWORD '{password}'",
+             f"ALTER DATABASE \"{make_url(new_database).database}\" OWNER TO {role}")  # fmt: skip
+    url = make_url(new_database).set(username=role, password=password)
+    engine = make_engine(url.render_as_string(hide_password=False))
+    try:
+        assert "%40" in url.render_as_string(hide_password=False)
+        migrate(engine)
+    finally:
+        engine.dispose()
+    assert _revisions(new_database) == [head_revision()]

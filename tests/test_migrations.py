@@ -155,3 +155,16 @@ def test_0014_a_public_minefield_sown_by_a_roster_submarine_keeps_that_unit(
     finally:
         conn.close()
     assert layers == {1: 2, 2: None, 3: None, 4: None, 5: 1}
+
+
+@pytest.mark.parametrize("name", ["100%.db", "%(here)s.db", "50%%.db", "a%40b.db", "%.db"])
+def test_a_file_whose_name_holds_a_percent_sign_is_upgraded(tmp_path: Path, name: str) -> None:
+    """Alembic's settings read "%" as the start of a reference to another setting: a campaign
+    file's name, or a password in a URL (percent-encoded characters), is said to it as it is."""
+    path = tmp_path / name
+    engine = make_engine(str(path))
+    try:
+        migrate(engine)
+        assert db.schema_revision(str(path), engine) == db.head_revision()
+    finally:
+        engine.dispose()

@@ -39,7 +39,11 @@ def _alembic_config(engine: Engine) -> Any:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # The migrations run on the engine itself; the URL is only said, without its password, and
+    # with each % doubled: Alembic's settings read "%" as the start of a reference to another
+    # setting (a file named "100%.db" or a password with a percent-encoded character).
+    shown = engine.url.render_as_string(hide_password=True)
+    config.set_main_option("sqlalchemy.url", shown.replace("%", "%%"))
     config.attributes["engine"] = engine
     return config
 
