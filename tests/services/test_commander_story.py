@@ -34,6 +34,7 @@ HIPPER, EUGEN = "Admiral Hipper", "Prinz Eugen"
 LUETJENS = CommanderLost(squadron="Kampfgruppe", side="Red", name="Adm Luetjens", ship=HIPPER,
                          turn=1)  # fmt: skip
 SAID = "Commander Adm Luetjens of Kampfgruppe (Red) lost with Admiral Hipper"
+PAID = "Admiral Hipper (commander Adm Luetjens lost with her)"
 
 
 def _sink_hipper(factory: SessionFactory, world: World, hipper: int, cause: str) -> None:
@@ -76,6 +77,11 @@ def test_smr2_3_4_the_reports_name_the_commander_lost_not_his_replacement(
         campaign = campaign_story.campaign_report(factory, campaign_id=world.campaign_id,
                                            side_id=side_id)  # fmt: skip
         assert [r.commanders_lost for r in campaign.after_actions] == [(LUETJENS,)]
+        # What each side paid names him with the ship he was lost with; the other side, none.
+        paid = {tally.side: [row.losses for row in tally.scenarios] for tally in campaign.sides}
+        assert paid == {"Red": [PAID], "Blue": ["-"]}
+        assert PAID in report_pages.render(campaign)
+        assert PAID in report_pages.render(campaign, fmt="markdown")
         pages = (
             report_pages.render(report), report_pages.render(report, fmt="markdown"),
             report_pages.render(campaign), report_pages.render(campaign, fmt="markdown"),

@@ -98,7 +98,7 @@ def campaign_parts(report: CampaignReport) -> list[RenderableType]:
             f"{tally.points_lost} points lost, "
             f"repaired S {tally.repaired[0]} F {tally.repaired[1]}",
             ["Scenario", "Ships lost", "Points", "Carried out", "Repaired after"],
-            ([f"{r.position}. {r.scenario}", ", ".join(r.ships_lost) or "-", str(r.points_lost),
+            ([f"{r.position}. {r.scenario}", r.losses, str(r.points_lost),
               f"S {r.carried[0]} F {r.carried[1]}", f"S {r.repaired[0]} F {r.repaired[1]}"]
              for r in tally.scenarios),
         ))  # fmt: skip

@@ -71,6 +71,19 @@ class SideInScenario:
     points_lost: int
     carried: tuple[int, int]  # Structure and Flotation its ships afloat carried out of it
     repaired: tuple[int, int]  # Structure and Flotation repaired after it
+    # Its commanders lost, each with the ship he was lost with: (commander, ship), as then named.
+    commanders_lost: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def losses(self) -> str:
+        """The ships lost, each with the commander lost aboard her, in the player's words:
+        `Admiral Hipper (commander Adm Luetjens lost with her)`; "-" for none."""
+        aboard = {ship: name for name, ship in self.commanders_lost}
+        said = [f"{ship} (commander {aboard[ship]} lost with her)" if ship in aboard else ship
+                for ship in self.ships_lost]  # fmt: skip
+        said += [f"commander {name} lost" for name, ship in self.commanders_lost
+                 if ship not in self.ships_lost]  # fmt: skip
+        return ", ".join(said) or "-"
 
 
 @dataclass(frozen=True)
@@ -291,6 +304,11 @@ def campaign_report(
             rows = []
             for scenario, report in zip(closed, stories, strict=True):
                 mine = [s for s in report.ships if s.side_id == side_id_]
+                # The side as the scenario's report names it (its name then), for the losses of
+                # its commanders, which the report names as they were.
+                then = dict(zip(sides, (name for name, _ in report.sides), strict=True))
+                commanders = tuple((c.name or "(unnamed)", c.ship) for c in report.commanders_lost
+                                   if c.side == then[side_id_])  # fmt: skip
                 sunk = [s for s in mine if s.sunk]
                 afloat = [s for s in mine if not s.sunk]
                 repaired = [
@@ -301,7 +319,7 @@ def campaign_report(
                 rows.append(
                     SideInScenario(
                         position=scenario.position, scenario=scenario.title,
-                        ships_lost=tuple(s.name for s in sunk),
+                        ships_lost=tuple(s.name for s in sunk), commanders_lost=commanders,
                         points_lost=sum(s.points for s in sunk),
                         carried=(sum(s.structure_max - s.end[0] for s in afloat),
                                  sum(s.flotation_max - s.end[1] for s in afloat)),
