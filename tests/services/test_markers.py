@@ -153,6 +153,9 @@ def _empty(engine: Engine, backend: str) -> None:
             conn.execute(table.delete())
 
 
+UID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
 def _what_the_others_read(
     engine: Engine, backend: str, factory: SessionFactory, sectors: list[str], real: int,
     seed: int,
@@ -177,6 +180,8 @@ def _what_the_others_read(
         for n, row in enumerate(sorted(placed, key=lambda row: text.index(row["seal"]))):
             text = text.replace(row["seal"], f"<seal {n}>")
         assert not re.search(r"\b[0-9a-f]{16}\b", text)  # no seal left behind
+        for n, uid in enumerate(dict.fromkeys(re.findall(UID, text))):  # a new campaign's own
+            text = text.replace(uid, f"<uid {n}>")
         views.append(text)
     return views[0], views[1]
 

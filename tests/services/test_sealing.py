@@ -136,7 +136,7 @@ def _hidden_secrets(factory: SessionFactory, world: World) -> None:
     """Red's markers and a secret minefield, none revealed: each word of HIDDEN is secret."""
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-48", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="E9")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["E9", "E8"])
     mines.sow_minefield(
         factory,
         side_id=world.red_id,

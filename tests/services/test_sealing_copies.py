@@ -64,7 +64,7 @@ def _start(path: Path, engine: Engine) -> Play:
     red = campaigns.create_side(factory, campaign_id=campaign.id, name="Red", nation="Germany")
     unit = roster.save_unit(factory, side_id=red.id, fields=UnitFields(
         name="U-32", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="Open sea")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Open sea", "Open sea 2"])
     mines.sow_minefield(
         factory, side_id=red.id, laid_by="surface", sector="Sector Q9", layer_name="Wolfsburg",
         secret=True, notes="under the Dogger Bank",

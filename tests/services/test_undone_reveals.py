@@ -31,7 +31,7 @@ SECRET_WORDS = (PLACE, LAYER, NOTES, DRIFTED_TO)
 def _secret_field(factory: SessionFactory, world: World, passphrase: str | None) -> int:
     return mines.sow_minefield(
         factory, side_id=world.red_id, laid_by="surface", sector=PLACE, layer_name=LAYER,
-        secret=True, drifting=True, notes=NOTES, passphrase=passphrase,
+        secret=True, drifting=True, notes=NOTES, passphrase=passphrase, complete=True,
     )  # fmt: skip
 
 
@@ -70,7 +70,7 @@ def test_secrets_a_minefields_reveal_undone_is_sealed_again_with_its_drift_since
         roster.set_passphrase(factory, side_id=world.red_id, passphrase=passphrase)
     field_id = _secret_field(factory, world, passphrase)
     revealed = mines.reveal(factory, minefield_id=field_id, passphrase=passphrase)
-    drifted = mines.drift(factory, minefield_id=field_id, to_sector=DRIFTED_TO, d6=4)
+    drifted = mines.drift(factory, minefield_id=field_id, to_sector=DRIFTED_TO, d6=4, turn=1)
     assert PLACE in revealed and DRIFTED_TO in drifted  # public while revealed
     assert DRIFTED_TO in _for_opponent(factory, world.campaign_id)
     history.undo_last(factory, campaign_id=world.campaign_id)  # the drift
@@ -114,7 +114,7 @@ def test_secrets_a_reveal_undone_is_not_redone_but_revealed_again(
 def _red_marker(factory: SessionFactory, world: World) -> SubMarker:
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sector="Scapa Q1")
+    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Scapa Q1", "Scapa Q2"])
     with session_scope(factory) as session:
         return session.exec(select(SubMarker).where(SubMarker.unit_id == unit)).first()
 
