@@ -33,6 +33,7 @@ PURE = {
     "tracker.services.damage.describe": "words for a result already read",
     "tracker.services.printing.crew_how": "words for a crew already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",
+    "tracker.services.roster.dice_text": "an attack row's dice as the card prints them",
     "tracker.services.printing.campaign_folder": "the engine's URL, no connection",
     "tracker.services.backups.database_key": "the engine's URL, no connection",
 }

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import CardDetailScreen, attacks_line, dice_text, type_text
+from tracker.screens.card_detail import CardDetailScreen, attacks_line, type_text
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
@@ -38,6 +38,7 @@ from tracker.services.roster import (
     SearchParty,
     UnitCreate,
     UnitView,
+    dice_text,
     unit_fields_from,
 )
 from tracker.services.sealing import Sealed
@@ -83,7 +84,7 @@ def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
     return [
         *specs[:at],
         *(FieldSpec(f"attack_{row}", f"{label}, dice r0-r3",
-                    value=dice_text(attacks.get(row)) if row in attacks else "")
+                    value=dice_text(attacks[row]) if row in attacks else "")
           for row, label in ATTACK_LABELS.items()),
         *specs[at:],
     ]  # fmt: skip

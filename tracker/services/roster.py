@@ -66,25 +66,32 @@ class Roster:
 
 
 def parse_dice(text: str) -> list[int | None] | None:
-    """`3 2 1 -` back into four dice counts; blank is no attack; ValueError when malformed."""
+    """`3 2 1 -` back into four dice counts; blank is no attack; ValueError saying what to type."""
     words = text.replace(",", " ").split()
     if not words or all(w == "-" for w in words):
         return None
     if len(words) != 4:
         raise ValueError("give four values for ranges 0 to 3, e.g. 3 2 1 -")
-    return [None if w == "-" else int(w) for w in words]
+    try:
+        return [None if w == "-" else int(w) for w in words]
+    except ValueError:
+        raise ValueError("dice counts are whole numbers or -") from None
+
+
+def dice_text(dice: list[int | None]) -> str:
+    """An attack row's dice as the card prints them, as parse_dice reads them: `3 2 1 -`."""
+    return " ".join("-" if d is None else str(d) for d in dice)
 
 
 def unit_fields_from(values: dict[str, Any]) -> UnitFields:
-    """The form's values as the service's input; a malformed attack row names its field."""
+    """The form's values (a CSV row's) as the service's input; a malformed attack row names
+    its field (`attack_main`)."""
     attacks: dict[str, list[int | None]] = {}
-    for row in ATTACK_LABELS:
-        text = values.pop(f"attack_{row}", "")
+    for row in ATTACK_ROWS:
         try:
-            dice = parse_dice(text)
+            dice = parse_dice(values.pop(f"attack_{row}", ""))
         except ValueError as exc:
-            raise InvalidInput({f"attack_{row}": str(exc) if "four" in str(exc) else
-                                "dice counts are whole numbers or -"}) from exc  # fmt: skip
+            raise InvalidInput({f"attack_{row}": str(exc)}) from exc
         if dice is not None:
             attacks[row] = dice
     abilities = "\n".join(a.strip() for a in values.pop("abilities", "").split(";") if a.strip())
@@ -92,13 +99,14 @@ def unit_fields_from(values: dict[str, Any]) -> UnitFields:
 
 
 def attacks_json(raw: dict[str, list[int | None]] | None, errors: dict[str, str]) -> str:
-    """A card's attack rows as stored (JSON), each wrong row said in `errors`."""
+    """A card's attack rows as stored (JSON), each wrong row said in `errors` by its field
+    (`attack_main`), as the form and the CSV columns name it."""
     rows = raw or {}
     for key, dice in rows.items():
         if key not in ATTACK_ROWS:
             errors["attacks"] = f"{key!r} is not an attack row: use {', '.join(ATTACK_ROWS)}"
         elif len(dice) != 4 or any(d is not None and not 0 <= d <= 20 for d in dice):
-            errors["attacks"] = f"{key}: four dice counts 0..20 (or - for none), ranges 0 to 3"
+            errors[f"attack_{key}"] = "four dice counts 0..20 (or - for none), ranges 0 to 3"
     return json.dumps(rows, sort_keys=True)
 
 
