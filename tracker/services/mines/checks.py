@@ -79,7 +79,7 @@ class CheckView:
     minefields: int
     speed: int
     leaving_board: bool
-    drm: int
+    drm: swwas.MineDrm  # the modifier every roll of the check takes, by cause
     first_cup: str
     rule: str
     status: str
@@ -248,7 +248,7 @@ def _check_view(session: Session, check_id: int) -> CheckView:
         ship = get_row(session, Ship, item.ship_id)
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
-            drawn=item.drawn, roll=item.roll, drm=item.drm if item.drawn else drm,
+            drawn=item.drawn, roll=item.roll, drm=item.drm if item.drawn else drm.total,
             effects=item.effects, struck=item.struck, fuel=_fuel(ship),
         ))  # fmt: skip
     pending = [draw for draw in draws if not draw.drawn]
@@ -282,7 +282,7 @@ def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | 
         if view.next is None or not 1 <= roll <= 6:
             return None
         campaign_id = get_row(session, MineCheck, check_id).campaign_id
-        row = _lookup(session, campaign_id, view.next.cup, roll + view.drm)
+        row = _lookup(session, campaign_id, view.next.cup, roll + view.drm.total)
         return row.effects if row else None
 
 
@@ -334,8 +334,8 @@ def roll_mine(
         if view.next is None:
             raise InvalidInput({"roll": f"mine check #{check_id} is {view.status}: no ship "
                                 "left to draw"})  # fmt: skip
-        draw = view.next
-        modified = roll + view.drm
+        draw, drm = view.next, view.drm.total
+        modified = roll + drm
         if effects is None or not effects.strip():
             table_row = _lookup(session, row.campaign_id, draw.cup, modified)
             if table_row is None:
@@ -362,7 +362,7 @@ def roll_mine(
             if sinks and not ship.sunk
             else losses.Settled()
         )
-        item.drawn, item.roll, item.drm = True, roll, view.drm
+        item.drawn, item.roll, item.drm = True, roll, drm
         item.effects, item.struck = effect.words(), effect.struck
         struck = view.struck + (1 if effect.struck else 0)
         drawn = view.drawn + 1
@@ -381,8 +381,8 @@ def roll_mine(
         result = "; ".join([", ".join(done) if done else "no effect", *settled.notes])
         journal.append(
             session, campaign_id=row.campaign_id, kind=JournalKind.MINE, ship_id=ship.id,
-            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {view.drm:+d} = "
-            f"{modified}: {result}", dice={"d6": roll, "drm": view.drm, "modified": modified},
+            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {drm:+d} = "
+            f"{modified}: {result}", dice={"d6": roll, "drm": drm, "modified": modified},
             changes=(*changes, *settled.changes), facts=settled.facts, scenario=scenario,
         )  # fmt: skip
         return replace(_check_view(session, check_id), said=settled.notes)
