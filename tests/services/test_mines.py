@@ -28,7 +28,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
-from tracker.services import campaigns, history, mines, roster, scenarios
+from tracker.services import campaigns, history, mines, scenarios, sealing
 from tracker.services.errors import InvalidInput
 
 PASS = "minelayer7"
@@ -642,7 +642,7 @@ def test_a_secret_minefield_is_hidden_from_the_opponent_and_sealed_under_the_pas
 ) -> None:
     notes = "Laid at dusk off Utsira light"
     secret = _sow_secret(factory, world, mined.boundary_id, notes, layer_name="Roland")
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
 
     sealed = get_row(factory, Minefield, secret)
     assert sealed.sealed.startswith("fernet:")
@@ -733,7 +733,7 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     entry = _journal(factory, world.campaign_id)[-1]
     assert not entry.undoable and "Kattegat" not in entry.summary + entry.detail.split("plain:")[0]
     assert notes not in entry.detail
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     raw = stored_bytes()
     assert notes.encode() not in raw
 
@@ -776,10 +776,10 @@ def _sowing_entry(factory: SessionFactory, world: World, minefield_id: int) -> i
 def test_an_undone_reveal_opens_under_a_passphrase_changed_since(
     factory: SessionFactory, world: World, mined: Mined, refused: Refused
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     secret = _sow_secret(factory, world, mined.boundary_id, "Off the Naze", passphrase=PASS)
     mines.reveal(factory, minefield_id=secret, passphrase=PASS)
-    roster.set_passphrase(
+    sealing.set_passphrase(
         factory, side_id=world.red_id, passphrase="another-one", old_passphrase=PASS
     )
     history.undo_last(factory, campaign_id=world.campaign_id)  # the reveal
@@ -1115,7 +1115,7 @@ def test_drifting_counts_the_drifting_minefields_on_the_map(
 def test_a_secret_minefield_keeps_its_layer_sealed_and_counts_in_its_owners_view(
     factory: SessionFactory, world: World, mined: Mined
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase="Raeder")
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase="Raeder")
     secret = _sow_secret(factory, world, mined.boundary_id, "", layer_name="Brummer",
                          passphrase="Raeder")  # fmt: skip
     assert get_row(factory, Minefield, secret).layer_name == ""
@@ -1228,7 +1228,7 @@ def test_mines_aircraft_capacity_per_mission_of_a_scenario_when_the_campaign_say
 def test_mines_aircraft_capacity_counts_its_secret_drops_between_scenarios(
     factory: SessionFactory, world: World, mined: Mined, refused: Refused
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     _two_factor_drop(factory, world, mined.boundary_id, [4], secret=True, passphrase=PASS)
     # The aircraft's earlier drop is sealed: counting it takes the side's passphrase.
     refused(lambda: _two_factor_drop(factory, world, mined.boundary_id, [5, 6]), "passphrase")

@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, JournalEntry
 from tracker.rules import smr
-from tracker.services import campaigns, damage, fleet, history, mines, reports, roster, scenarios
+from tracker.services import campaigns, damage, fleet, history, mines, reports, scenarios, sealing
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
@@ -360,7 +360,7 @@ def secret_campaign(
     squadron = fleet.create_squadron(factory, side_id=blue_id, name="Alpha")
     ship = _ship(factory, squadron, "Ajax", 9, 8, 400)
     for side_id in (blue_id, red_id):
-        roster.set_passphrase(factory, side_id=side_id, passphrase=PASSPHRASE)
+        sealing.set_passphrase(factory, side_id=side_id, passphrase=PASSPHRASE)
     _play(factory, scenario, [ship])
     sow_secret(factory, red_id, *red)
     sow_secret(factory, blue_id, *blue)

@@ -36,17 +36,12 @@ from tracker.services.errors import (
     require_range,
 )
 from tracker.services.fields import require_declared
+from tracker.services.mines import places
 from tracker.services.mines.counters import (
     _fuel,
     _n,
     _set_fuel,
     _ship_and_campaign,
-)
-from tracker.services.mines.minefields import (
-    _count_here,
-    _field_and_side,
-    _place_label,
-    _turn,
 )
 from tracker.services.rule_tables import _lookup
 
@@ -122,6 +117,22 @@ def _too_slow(ship: Ship, speed: int) -> str | None:
     )
 
 
+def _count_here(session: Session, field: Minefield) -> int:
+    """The active public minefields across the same boundary or in the same sector, at least 1:
+    secret ones and ones still being sown are left out (RULES.md §Mines, a task force)."""
+    if field.boundary_id is None and not field.sector:
+        return 1
+    query = select(Minefield).where(
+        Minefield.campaign_id == field.campaign_id, Minefield.status == MinefieldStatus.ACTIVE,
+        col(Minefield.secret).is_(False),
+    )  # fmt: skip
+    if field.boundary_id is not None:
+        query = query.where(Minefield.boundary_id == field.boundary_id)
+    else:
+        query = query.where(Minefield.sector == field.sector)
+    return max(1, len(session.exec(query).all()))
+
+
 def start_check(
     factory: SessionFactory,
     *,
@@ -149,7 +160,7 @@ def start_check(
         errors["ships"] = "a ship is chosen twice"
     check(errors)
     with session_scope(factory) as session:
-        field, _ = _field_and_side(session, minefield_id)
+        field, _ = places.field_and_side(session, minefield_id)
         if field.secret:
             raise InvalidInput({"minefield": f"minefield #{field.id} is secret: its owner "
                                 "reveals it first (r on the ledger)"})  # fmt: skip
@@ -184,7 +195,7 @@ def start_check(
             else:
                 cups[ship.counter_size].append(ship_id)
         check(errors)
-        scenario_id, turn = _turn(session, field.campaign_id, None)
+        scenario_id, turn = places.turn_of(session, field.campaign_id, None)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         check_row = MineCheck(
             campaign_id=field.campaign_id, minefield_id=minefield_id, scenario_id=scenario_id,
@@ -255,7 +266,7 @@ def _check_view(session: Session, check_id: int) -> CheckView:
     size = len(draws)
     struck = sum(1 for draw in draws if draw.drawn and draw.struck)
     return CheckView(
-        id=row.id or 0, minefield=f"#{field.id} " + _place_label(
+        id=row.id or 0, minefield=f"#{field.id} " + places.label(
             session, field.boundary_id, field.sector),
         minefield_id=field.id or 0, minefields=row.minefields, speed=row.speed,
         leaving_board=row.leaving_board, drm=drm, first_cup=row.first_cup, rule=row.rule,
