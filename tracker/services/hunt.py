@@ -71,12 +71,8 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
         now = markers.hunt_turn(session, campaign.id or 0)
         if markers.square_searched(session, marker, now):
             where = f"sector {marker.sector}" if marker.sector else marker.code
-            raise InvalidInput(
-                {
-                    "marker": f"{where} was searched this turn already: one search "
-                    "per square per turn, by the unit with the best chance (§4)"
-                }
-            )
+            why = "one search per square per turn, by the unit with the best chance (§4)"
+            raise InvalidInput({"marker": f"{where} was searched this turn already: {why}"})
         target = _hidden_target(get_row(session, WasUnit, marker.unit_id), party)
         found = was.search_succeeds(roll, target)
         marker.search_scenario_id, marker.search_turn = now
@@ -129,11 +125,9 @@ def attack_marker(
         if marker.state == MarkerState.CONCEALED and found != markers.hunt_turn(
             session, campaign.id or 0
         ):
+            why = "a marker is attacked only after a successful search (§4)"
             raise InvalidInput(
-                {
-                    "marker": f"{marker.code} was not found by a search this turn: "
-                    "a marker is attacked only after a successful search (§4)"
-                }
+                {"marker": f"{marker.code} was not found by a search this turn: {why}"}
             )
         if not success:
             message = f"{marker.code}: attack failed, the marker stays {marker.state}"
