@@ -615,7 +615,7 @@ class Bulk:
                 "layer_name": layer,
             }
             secret = rng.random() < 0.15
-            if secret:  # stored as mines.minefields._store_place stores it (no passphrase: plain)
+            if secret:  # stored as mines.places.store stores it (no passphrase: plain)
                 sealed_place = {key: value for key, value in place.items() if key != "boundary_id"}
                 sealed_place["boundary"] = None if in_sector else [area_a, area_b]
                 columns: dict[str, Any] = {

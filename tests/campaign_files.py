@@ -38,10 +38,12 @@ from tracker.services import (
     history,
     identities,
     library,
+    markers,
     mines,
     roster,
     rule_tables,
     scenarios,
+    sealing,
     sheet,
 )
 
@@ -308,14 +310,14 @@ def fill_every_table(
         factory, side_id=side_id,
         fields=roster.UnitFields(name="U-47", unit_type="submarine", points=10),
     )  # fmt: skip
-    roster.assign_markers(factory, unit_id=sub, real=1, sectors=("A1", "A2"))
-    roster.set_passphrase(factory, side_id=side_id, passphrase=passphrase)
+    markers.assign_markers(factory, unit_id=sub, real=1, sectors=("A1", "A2"))
+    sealing.set_passphrase(factory, side_id=side_id, passphrase=passphrase)
     if len(view.sides) > 1:  # a side without a passphrase: its marker notes stay plain
         other_sub = roster.save_unit(
             factory, side_id=view.sides[1].id,
             fields=roster.UnitFields(name="U-32", unit_type="submarine", points=10),
         )  # fmt: skip
-        roster.assign_markers(factory, unit_id=other_sub, real=2, sectors=("B1", "B2"))
+        markers.assign_markers(factory, unit_id=other_sub, real=2, sectors=("B1", "B2"))
     boundary = mines.add_boundary(factory, campaign_id=campaign_id, area_a="A", area_b="B")
     field = mines.sow_minefield(
         factory, side_id=side_id, laid_by="surface", boundary_id=boundary, complete=True
@@ -414,7 +416,7 @@ def minelaying_campaign(path: Path, name: str, notes: str) -> Path:
                         layer_ship_id=sub, secret=True, notes=notes)  # fmt: skip
     unit = roster.save_unit(factory, side_id=side, fields=roster.UnitFields(
         name="U-99", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Rockall", "Rockall 2"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["Rockall", "Rockall 2"])
     engine.dispose()
     return path
 

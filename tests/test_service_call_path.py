@@ -35,6 +35,7 @@ PURE = {
     "tracker.publish.sheet_pages.crew_how": "words for a crew already read",
     "tracker.publish.plots.third_text": "words for a figure already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",
+    "tracker.services.roster.dice_text": "an attack row's dice as the card prints them",
     "tracker.services.printing.campaign_folder": "the engine's URL, no connection",
     "tracker.services.backups.database_key": "the engine's URL, no connection",
 }

@@ -32,6 +32,7 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "aerial_minefield_effective",
         "sub_torpedo_factors_left",
         "Fuel",
+        "MineDrm",
         "lose_fuel",
         "refuel",
         "port_repair",
@@ -70,16 +71,16 @@ DRM_TABLE = {
     [(fields, speed, row[speed]) for fields, row in DRM_TABLE.items() for speed in range(5)],
 )
 def test_mine_drm_table(minefields: int, speed: int, expected: int) -> None:
-    assert mine_drm(minefields, speed) == expected
+    assert mine_drm(minefields, speed).total == expected
 
 
 def test_mine_drm_three_minefields_at_speed_three_is_plus_four() -> None:
-    assert mine_drm(3, 3) == 4
+    assert mine_drm(3, 3).total == 4
 
 
 def test_mine_drm_cap_holds_for_many_minefields() -> None:
-    assert mine_drm(50, 0) == 3
-    assert mine_drm(50, 9) == 5
+    assert mine_drm(50, 0) == swwas.MineDrm(minefields=3, speed=0)
+    assert mine_drm(50, 9) == swwas.MineDrm(minefields=3, speed=2)
 
 
 # --- aircraft ----------------------------------------------------------------------------
@@ -317,9 +318,11 @@ def test_refuel_all_then_again_changes_nothing(fuel: Fuel) -> None:
 @given(st.integers(1, 30), st.integers(0, 10))
 def test_mine_drm_range_and_monotone(minefields: int, speed: int) -> None:
     drm = mine_drm(minefields, speed)
-    assert 0 <= drm <= 5
-    assert mine_drm(minefields + 1, speed) >= drm
-    assert mine_drm(minefields, speed + 1) >= drm
+    assert 0 <= drm.minefields <= 3
+    assert drm.speed in (0, 2)
+    assert 0 <= drm.total <= 5
+    assert mine_drm(minefields + 1, speed).total >= drm.total
+    assert mine_drm(minefields, speed + 1).total >= drm.total
 
 
 @given(st.integers(1, 200), st.data())
@@ -335,7 +338,7 @@ def test_mine_check_halts_matches_a_quarter_rounded_up(size: int, data: st.DataO
 
 @given(speed=st.integers(0, 20))
 def test_fast_entry_is_exactly_when_mine_drm_adds_2(speed: int) -> None:
-    assert swwas.fast_entry(speed) == (mine_drm(1, speed) == 2)
+    assert swwas.fast_entry(speed) == (mine_drm(1, speed).speed == 2)
 
 
 @given(rating=st.integers(0, 20), lost=st.integers(0, 25))

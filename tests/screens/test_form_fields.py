@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tracker.rules import swwas
-from tracker.screens import ledger, ship_forms
+from tracker.screens import ledger_forms, ship_forms
 from tracker.screens.damage_entry import hit_fields
 from tracker.screens.form import FieldSpec, parse_int
 from tracker.screens.repairs import repair_fields
-from tracker.screens.roster import entered_fields, marker_fields, move_fields, unit_fields
+from tracker.screens.roster_forms import entered_fields, marker_fields, move_fields, unit_fields
 from tracker.screens.ship_detail import battery_fields
 from tracker.screens.welcome import campaign_fields
 from tracker.services.campaigns import CampaignCreate, ScenarioCreate, SideCreate
@@ -33,6 +33,7 @@ from tracker.services.fleet import (
     SquadronCreate,
     TestRoll,
 )
+from tracker.services.markers import MarkerPlace
 from tracker.services.mines import (
     AirDrop,
     CounterUpdate,
@@ -41,7 +42,7 @@ from tracker.services.mines import (
     MinefieldTurn,
     SeaBoundaryBase,
 )
-from tracker.services.roster import MarkerPlace, UnitCreate
+from tracker.services.roster import UnitCreate
 from tracker.services.scenarios import RepairAmounts
 
 # A ship with no counter entered yet, as the counter form opens on it.
@@ -80,13 +81,13 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "battery": (lambda: battery_fields(None), BatteryUpdate, {"mount": "turret"}),
     "counter": (lambda: ship_forms.counter_fields(BLANK_COUNTER), CounterUpdate, {}),
     "minefield": (
-        lambda: [*ledger.sector_fields(), *ledger.sow_fields({})],
+        lambda: [*ledger_forms.sector_fields(), *ledger_forms.sow_fields({})],
         MinefieldCreate,
         {"sector": "K7"},
     ),
-    "minefield turn": (ledger.complete_fields, MinefieldTurn, {}),
+    "minefield turn": (ledger_forms.complete_fields, MinefieldTurn, {}),
     "boundary": (
-        ledger.boundary_fields,
+        ledger_forms.boundary_fields,
         SeaBoundaryBase,
         {"area_a": "North Sea", "area_b": "Skagerrak"},
     ),
@@ -97,7 +98,7 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "hit": (lambda: hit_fields([("Ajax (Alpha)", 1)], None), HitAmounts, {}),
     "combat reductions": (ship_forms.reduction_fields, CommandLoss, {}),
     "repairs": (lambda: repair_fields((4, 2), [], fuel=True), RepairAmounts, {}),
-    "air drop": (ledger.aerial_fields, AirDrop, {}),
+    "air drop": (ledger_forms.aerial_fields, AirDrop, {}),
     "command or crew test": (
         lambda: ship_forms.test_fields(cast(Any, None), False),
         TestRoll,

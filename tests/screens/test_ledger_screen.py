@@ -128,7 +128,7 @@ async def test_a_task_force_through_three_minefields_with_restarts(tmp_path: Pat
         await fill_form(pilot, {"speed": "3", "first_cup": "long"})
         check = app.screen
         assert isinstance(check, MineCheckScreen) and check.view is not None
-        assert check.view.drm == 4 and check.view.size == 8 and check.view.halt_at == 2
+        assert check.view.drm.total == 4 and check.view.size == 8 and check.view.halt_at == 2
         assert check.view.left == {"long": 3, "small": 5}
         first = await roll(pilot, 1)  # 1 + 4 = 5: none
         assert [d.cup for d in first.draws if d.drawn] == ["long"]

@@ -40,7 +40,7 @@ from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.screens.welcome import WelcomeScreen
-from tracker.services import campaigns, damage, fleet, mines, roster, scenarios
+from tracker.services import campaigns, damage, fleet, markers, mines, roster, scenarios
 from tracker.services.fleet import ShipFields
 
 # Markup a name might hold by accident or on purpose, escapes, plain letters, and the first
@@ -93,7 +93,7 @@ def build(factory: SessionFactory, name: str) -> None:
     unit = roster.save_unit(factory, side_id=side.id, fields=roster.UnitFields(
         name=name, unit_type="submarine", points=10, speed=speed_of(name), abilities=name,
         notes=name))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=[name[:12], name[:11] + "2"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=[name[:12], name[:11] + "2"])
     boundary = mines.add_boundary(factory, campaign_id=campaign.id, area_a=name, area_b="B")
     mines.sow_minefield(factory, side_id=side.id, laid_by="surface", boundary_id=boundary,
                         complete=True, notes=name, layer_name=name)  # fmt: skip

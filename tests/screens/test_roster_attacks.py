@@ -15,7 +15,8 @@ from rich.text import Text
 from tracker.app import TrackerApp
 from tracker.db import session_factory
 from tracker.screens.card_detail import SHORT, attacks_line
-from tracker.screens.roster import UNIT_COLUMNS, RosterScreen, unit_widths
+from tracker.screens.roster import RosterScreen
+from tracker.screens.roster_rows import UNIT_COLUMNS, unit_widths
 from tracker.services import campaigns, roster
 from tracker.services.roster import ATTACK_LABELS, UnitFields
 from tracker.widgets.search_table import SearchTable

@@ -9,7 +9,8 @@ from typing import Any
 from rich.text import Text
 
 from tracker.models.roster import UnitCreate
-from tracker.screens.roster import UNIT_COLUMNS, unit_fields, unit_row
+from tracker.screens.roster_forms import unit_fields
+from tracker.screens.roster_rows import UNIT_COLUMNS, unit_row
 from tracker.services.roster import ATTACK_ROWS, UnitView
 
 

@@ -15,9 +15,10 @@ from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
-from tracker.services import campaigns, fleet, history, mines, roster, scenarios
+from tracker.services import campaigns, fleet, history, hunt, markers, mines, roster, scenarios
 from tracker.services.fleet import ShipFields
-from tracker.services.roster import MarkerView, SearchParty, UnitFields
+from tracker.services.hunt import SearchParty
+from tracker.services.roster import MarkerView, UnitFields
 
 
 def _atlantic(path: Path, idle: int = 60) -> tuple[SessionFactory, int, dict[str, int]]:
@@ -95,7 +96,7 @@ async def test_two_markers_in_two_sectors_then_search_and_attack_the_second(
 
 async def test_search_attack_destroyed_sub_leaves_play(tmp_path: Path) -> None:
     factory, side, units = _atlantic(tmp_path / "c.db")
-    assignment = roster.assign_markers(factory, unit_id=units["U-66"], real=2,
+    assignment = markers.assign_markers(factory, unit_id=units["U-66"], real=2,
                                        sectors=["C4", "C5"], rng=random.Random(3))  # fmt: skip
     app = TrackerApp(factory, rng=random.Random(8))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -119,12 +120,12 @@ async def test_search_attack_destroyed_sub_leaves_play(tmp_path: Path) -> None:
 
 async def test_reconceal_by_fog_gives_one_marker_and_getting_away_two(tmp_path: Path) -> None:
     factory, side, units = _atlantic(tmp_path / "c.db")
-    real = roster.assign_markers(factory, unit_id=units["U-66"], real=1, sectors=["C4", "C5"],
+    real = markers.assign_markers(factory, unit_id=units["U-66"], real=1, sectors=["C4", "C5"],
                                  rng=random.Random(3)).real_code  # fmt: skip
     marker = next(m for m in roster.roster(factory, side_id=side).markers if m.code == real)
-    roster.record_search(factory, marker_id=marker.id, party=SearchParty("aircraft"), roll=6)
-    roster.attack_marker(factory, marker_id=marker.id, success=True)
-    roster.move_marker(factory, marker_id=marker.id, sector="C6", turn=1)
+    hunt.record_search(factory, marker_id=marker.id, party=SearchParty("aircraft"), roll=6)
+    hunt.attack_marker(factory, marker_id=marker.id, success=True)
+    markers.move_marker(factory, marker_id=marker.id, sector="C6", turn=1)
     app = TrackerApp(factory, rng=random.Random(8))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _roster(app, pilot, side)
@@ -136,9 +137,9 @@ async def test_reconceal_by_fog_gives_one_marker_and_getting_away_two(tmp_path: 
         assert [(m.state, m.sector) for m in live if m.sector == "C6"] == [("concealed", "C6")]
         # Revealed again, it moves, and this time it gets away: two markers.
         fog = next(m for m in live if m.sector == "C6")
-        roster.record_search(factory, marker_id=fog.id, party=SearchParty("aircraft"), roll=6)
-        roster.attack_marker(factory, marker_id=fog.id, success=True)
-        roster.move_marker(factory, marker_id=fog.id, sector="C7", turn=1)
+        hunt.record_search(factory, marker_id=fog.id, party=SearchParty("aircraft"), roll=6)
+        hunt.attack_marker(factory, marker_id=fog.id, success=True)
+        markers.move_marker(factory, marker_id=fog.id, sector="C7", turn=1)
         form = await press_to(pilot, "c", screen=FormScreen)
         # Which marker is real is the owner's to say: no default, and two need it said.
         assert form.query_one("#field-real", Input).value == ""
@@ -154,7 +155,7 @@ async def test_reconceal_by_fog_gives_one_marker_and_getting_away_two(tmp_path: 
 
 async def test_the_night_torpedo_rule_from_the_roster(tmp_path: Path) -> None:
     factory, side, units = _atlantic(tmp_path / "c.db")
-    real = roster.assign_markers(factory, unit_id=units["U-552"], real=1, sectors=["A1", "A2"],
+    real = markers.assign_markers(factory, unit_id=units["U-552"], real=1, sectors=["A1", "A2"],
                                  rng=random.Random(5)).real_code  # fmt: skip
     app = TrackerApp(factory, rng=random.Random(8))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -183,7 +184,7 @@ async def test_the_owner_view_stays_open_30_s_idle_and_hides_after_the_campaigns
     tmp_path: Path,
 ) -> None:
     factory, side, units = _atlantic(tmp_path / "c.db", idle=90)
-    roster.assign_markers(factory, unit_id=units["U-552"], real=1, sectors=["A1", "A2"])
+    markers.assign_markers(factory, unit_id=units["U-552"], real=1, sectors=["A1", "A2"])
     app = TrackerApp(factory, rng=random.Random(8))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _roster(app, pilot, side)

@@ -13,7 +13,7 @@ from tracker.app import TrackerApp
 from tracker.db import SessionFactory
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
-from tracker.services import campaigns, roster
+from tracker.services import campaigns, markers, roster, sealing
 
 UNITS: list[dict[str, Any]] = [
     {"name": "U-66", "unit_type": "submarine", "points": "12", "hull_points": "2",
@@ -68,17 +68,17 @@ async def test_a_fleet_with_decoys_two_turns_the_hunt_and_a_revealed_decoy(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RosterScreen)
-        markers = screen.query_one("#marker-table", DataTable)
-        markers.focus()
+        marker_table = screen.query_one("#marker-table", DataTable)
+        marker_table.focus()
         start = {m.code: m.sector for m in screen.view.markers}
         codes = sorted(start, key=start.__getitem__)  # C3, C4, D4, F7, G7
         for turn in (1, 2):
             for code in codes[:3]:
-                markers.move_cursor(row=[m.code for m in screen.view.markers].index(code))
+                marker_table.move_cursor(row=[m.code for m in screen.view.markers].index(code))
                 await pilot.press("g")
                 await pilot.pause()
                 await fill_form(pilot, {"sector": f"{start[code][0]}{int(start[code][1]) + turn}"})
-                assert screen.view.markers[markers.cursor_row].code == code  # stays on its row
+                assert screen.view.markers[marker_table.cursor_row].code == code  # stays on its row
         moved = {m.code: m.sector for m in screen.view.markers}
         assert [moved[code] for code in codes[:3]] == ["C5", "C6", "D6"]
         rendered = app.export_screenshot()
@@ -93,8 +93,8 @@ async def test_the_opponent_view_never_shows_which_marker_is_real(tmp_path: Path
     side = campaigns.get_overview(app.factory, campaign_id=campaign_id).sides[0].id
     sub = roster.save_unit(app.factory, side_id=side, fields=roster.UnitFields(
         name="U-47", unit_type="submarine", points=10, extra_decoys=2))  # fmt: skip
-    roster.assign_markers(app.factory, unit_id=sub, real=3, sectors=["A1", "A2", "A3", "A4"])
-    roster.set_passphrase(app.factory, side_id=side, passphrase="scapa-flow")
+    markers.assign_markers(app.factory, unit_id=sub, real=3, sectors=["A1", "A2", "A3", "A4"])
+    sealing.set_passphrase(app.factory, side_id=side, passphrase="scapa-flow")
 
     def shown() -> str:
         text = app.export_screenshot()

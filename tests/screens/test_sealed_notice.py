@@ -14,7 +14,7 @@ from tracker.db import list_backups, session_factory
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.roster import RosterScreen
-from tracker.services import backups, campaigns, roster
+from tracker.services import backups, campaigns, markers, roster
 from tracker.services.roster import UnitFields
 
 
@@ -28,7 +28,7 @@ async def test_a_backup_that_still_holds_plain_notes_is_named_and_deleted_on_a_y
     side = campaigns.create_side(factory, campaign_id=campaign, name="Kriegsmarine").id
     unit = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-99", unit_type="submarine", points=10))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
     damaged = backups.back_up(factory, reason="closed-scenario-1").path
     kept = backups.back_up(factory, reason="closed-scenario-2").path
     assert damaged is not None and kept is not None

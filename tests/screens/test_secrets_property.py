@@ -33,9 +33,12 @@ from tracker.services import (
     campaigns,
     exchange,
     fleet,
+    hunt,
+    markers,
     mines,
     roster,
     scenarios,
+    sealing,
 )
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import UnitFields
@@ -103,17 +106,17 @@ def _build(folder: Path, s: Secrets) -> Campaign:
                        torpedo_factors=4, mines_loaded=2)  # fmt: skip
     unit = roster.save_unit(factory, side_id=red, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=3))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"])
     field = mines.sow_minefield(factory, side_id=red, laid_by="surface", sector=s.laid_in,
                                 layer_name=s.layer, complete=True, drifting=True, secret=True,
                                 notes=s.note)  # fmt: skip
     # The sub strays into its own side's secret minefield (a roll needs one in the sector).
-    roster.mine_roll(factory, unit_id=unit, roll=s.mine_d6, sector=s.laid_in)
+    hunt.mine_roll(factory, unit_id=unit, roll=s.mine_d6, sector=s.laid_in)
     mines.drift(factory, minefield_id=field, to_sector=s.drifted_to, d6=s.drift_d6, turn=1)
     mines.sow_minefield(factory, side_id=red, laid_by="submarine", sector=s.sub_field_in,
                         layer_ship_id=layer, secret=True, notes=s.sub_note)  # fmt: skip
     backups.back_up(factory, reason="closed-scenario-1")  # taken while the notes were plain
-    sealed = roster.set_passphrase(factory, side_id=red, passphrase=PASS)
+    sealed = sealing.set_passphrase(factory, side_id=red, passphrase=PASS)
     assert sealed.plain_backups == () and sealed.checkpointed
     return Campaign(factory, path, campaign.id, scenario.id, red, raider, field, unit)
 
@@ -208,9 +211,9 @@ async def test_no_secret_shows_in_any_view_until_revealed_and_then_what_is_publi
                 owned = roster.roster(c.factory, side_id=c.red_id, owner=True, passphrase=PASS)
                 real = next(marker for marker in owned.markers if marker.real)
                 scenarios.start_scenario(c.factory, scenario_id=c.scenario_id)
-                roster.record_search(c.factory, marker_id=real.id,
-                                     party=roster.SearchParty("aircraft"), roll=6)  # fmt: skip
-                roster.attack_marker(c.factory, marker_id=real.id, success=True,
+                hunt.record_search(c.factory, marker_id=real.id,
+                                     party=hunt.SearchParty("aircraft"), roll=6)  # fmt: skip
+                hunt.attack_marker(c.factory, marker_id=real.id, success=True,
                                      passphrase=PASS)  # fmt: skip
                 text, rows = await _views(app, pilot, c)
         finally:

@@ -19,7 +19,16 @@ from hypothesis import strategies as st
 from service_helpers import World
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, csv_import, exchange, fleet, library, mines, roster
+from tracker.services import (
+    campaigns,
+    csv_import,
+    exchange,
+    fleet,
+    library,
+    markers,
+    mines,
+    roster,
+)
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
@@ -81,7 +90,7 @@ def name_setters(factory: SessionFactory, world: World) -> dict[str, Callable[[s
             name=name, training=4, acquisition="bought"),
         "unit": lambda name: roster.save_unit(factory, side_id=world.blue_id,
             fields=roster.UnitFields(name=name, unit_type="submarine", points=10)),
-        "marker sector": lambda name: roster.assign_markers(
+        "marker sector": lambda name: markers.assign_markers(
             factory, unit_id=unit, real=1, sectors=[name[:12], "B1"]),
         "minefield layer": lambda name: mines.sow_minefield(factory, side_id=world.blue_id,
             laid_by="surface", sector="A1", layer_name=name),

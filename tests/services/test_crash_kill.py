@@ -30,7 +30,7 @@ from depth import examples
 from service_helpers import replayed_states, ship_states
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
-from tracker.services import campaigns, damage, exchange, fleet, history, roster, scenarios
+from tracker.services import campaigns, damage, exchange, fleet, history, markers, roster, scenarios
 from tracker.services.damage import HitRequest
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
@@ -77,9 +77,9 @@ def _build(path: Path) -> Setup:
         )
         boats = roster.save_unit(factory, side_id=red.id, fields=roster.UnitFields(
             name="U-88", unit_type="submarine", points=10))  # fmt: skip
-        markers = roster.assign_markers(factory, unit_id=boats, real=1, sectors=["A1", "A2"])
+        placed = markers.assign_markers(factory, unit_id=boats, real=1, sectors=["A1", "A2"])
         marker_ids = tuple(marker.id for marker in roster.roster(factory, side_id=red.id).markers)
-        assert len(marker_ids) == len(markers.codes)
+        assert len(marker_ids) == len(placed.codes)
         return Setup(campaign.id, ships, marker_ids, document)
     finally:
         engine.dispose()
@@ -117,7 +117,7 @@ def _one_change(factory: SessionFactory, setup: Setup, rng: random.Random, n: in
         fleet.add_fire_markers(factory, ship_id=ship, delta=rng.choice((-1, 1)))
     elif kind == "move":
         marker = rng.choice(setup.marker_ids)
-        roster.move_marker(factory, marker_id=marker, sector=rng.choice(SECTORS))
+        markers.move_marker(factory, marker_id=marker, sector=rng.choice(SECTORS))
     else:
         _toggle_scenario(factory, setup, rng)
     return f"entry {history.change_mark(factory)[0]}"

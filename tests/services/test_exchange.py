@@ -40,6 +40,7 @@ from tracker.services import (
     fleet,
     history,
     identities,
+    markers,
     mines,
     roster,
     scenarios,
@@ -226,9 +227,9 @@ def test_the_document_has_rows_in_every_table(source: Source) -> None:
     assert [name for name in TABLES if not tables[name]] == []
     assert (source.document["format"], source.document["version"]) == ("tracker-campaign", 1)
     # Secret notes travel as stored: encrypted where the side has a passphrase, else plain.
-    markers = {m["unit_id"]: m["secret"].split(":")[0] for m in tables["submarker"]}
+    notes = {m["unit_id"]: m["secret"].split(":")[0] for m in tables["submarker"]}
     units = {unit["id"]: unit["name"] for unit in tables["wasunit"]}
-    assert sorted((units[unit], kind) for unit, kind in markers.items()) == [
+    assert sorted((units[unit], kind) for unit, kind in notes.items()) == [
         ("U-32", "plain"),
         ("U-47", "fernet"),
     ]
@@ -307,7 +308,7 @@ def test_the_owner_opens_the_imported_secrets_with_the_passphrase(
         assert placed == [(sector, sector == real, unit.id) for sector in sorted(
             {m.sector for m in owner.markers})] and len(placed) == 2  # fmt: skip
         for marker in owner.markers:  # each marker's own seal
-            assert roster.verify_seal(factory, seal=marker.seal, side_id=side.id,
+            assert markers.verify_seal(factory, seal=marker.seal, side_id=side.id,
                                       passphrase=passphrase)  # fmt: skip
 
 

@@ -48,11 +48,14 @@ from tracker.services import (
     exchange,
     fleet,
     history,
+    hunt,
+    markers,
     mines,
     printing,
     roster,
     rule_tables,
     scenarios,
+    sealing,
     sheet,
 )
 from tracker.services.errors import ChangedElsewhere, InvalidInput, NotFound
@@ -123,9 +126,9 @@ def many(arg: Arg, max_size: int = 4, *, unique: bool = False) -> Arg:
 FLAG = Arg(BOOLS, BOOLS)
 # The hunters a search form sends (RULES.md §Subs ¶4); junk counts and searchers are refused.
 SEARCH_PARTY = Arg(
-    st.builds(roster.SearchParty, st.sampled_from(was.SEARCHERS), *[st.integers(0, 5)] * 3,
+    st.builds(hunt.SearchParty, st.sampled_from(was.SEARCHERS), *[st.integers(0, 5)] * 3,
               BOOLS),
-    st.builds(roster.SearchParty, TEXT, *[INTS] * 3, BOOLS),
+    st.builds(hunt.SearchParty, TEXT, *[INTS] * 3, BOOLS),
 )  # fmt: skip
 PASSWORDS = Arg(st.sampled_from([None, PASSPHRASE]), st.sampled_from([None, "wrong-one"]) | TEXT)
 
@@ -237,11 +240,11 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     seals = tuple(
         seal
         for unit, sectors in ((units[0], ("A1", "A2")), (units[2], ("B2", "B3")))
-        for seal in roster.assign_markers(factory, unit_id=unit, real=1, sectors=sectors).seals
+        for seal in markers.assign_markers(factory, unit_id=unit, real=1, sectors=sectors).seals
     )
-    roster.set_passphrase(factory, side_id=red.id, passphrase=PASSPHRASE)
-    markers = tuple(row[0] for side in (blue.id, red.id)
-                    for row in roster.markers_of(factory, side_id=side))  # fmt: skip
+    sealing.set_passphrase(factory, side_id=red.id, passphrase=PASSPHRASE)
+    marker_ids = tuple(marker.id for side in (blue.id, red.id)
+                       for marker in roster.roster(factory, side_id=side).markers)  # fmt: skip
     boundary = mines.add_boundary(factory, campaign_id=campaign.id, area_a="North", area_b="South")
     other = mines.add_boundary(factory, campaign_id=campaign.id, area_a="East", area_b="West")
     minefields = (
@@ -256,8 +259,8 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     scenarios.set_participants(factory, scenario_id=first.id, ship_ids=list(ships))
     scenarios.start_scenario(factory, scenario_id=first.id)
     u47 = next(m.id for m in roster.roster(factory, side_id=blue.id, owner=True).markers if m.real)
-    roster.record_search(factory, marker_id=u47, party=roster.SearchParty("aircraft"), roll=6)
-    roster.attack_marker(factory, marker_id=u47, success=True)  # U-47 revealed
+    hunt.record_search(factory, marker_id=u47, party=hunt.SearchParty("aircraft"), roll=6)
+    hunt.attack_marker(factory, marker_id=u47, success=True)  # U-47 revealed
     # A task force is one side's ships (RULES.md §Mines): Blue's three.
     check = mines.start_check(factory, minefield_id=minefields[0], ship_ids=[exeter, ajax, seal],
                               speed=1, seed=1)  # fmt: skip
@@ -268,7 +271,7 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     return Fuzz(
         campaigns=(campaign.id,), scenarios=(first.id, second.id), sides=(blue.id, red.id),
         squadrons=(alpha, bravo, raider), ships=ships, batteries=(battery,),
-        criticals=criticals, table_rows=(table,), units=units, markers=markers,
+        criticals=criticals, table_rows=(table,), units=units, markers=marker_ids,
         seals=seals, boundaries=(boundary, other), minefields=minefields, mine_rows=mine_rows,
         checks=(check,), entries=entries,
     )  # fmt: skip
@@ -560,33 +563,33 @@ CALLS = [
                                      **{f"attack_{row}": DICE_TEXT
                                         for row in roster.ATTACK_ROWS}),) * 2)),
          factory=False),
-    Call("set_passphrase", roster.set_passphrase,
+    Call("set_passphrase", sealing.set_passphrase,
          lambda f: kw(side_id=ids(f.sides), passphrase=text("new-secret"),
                       old_passphrase=PASSWORDS)),
-    Call("assign_markers", roster.assign_markers,
+    Call("assign_markers", markers.assign_markers,
          lambda f: kw(unit_id=ids(f.units), real=number(1, 3),
                       sectors=many(text("C1", "C2", "C3"), 3, unique=True),
                       turn=maybe(number(1, 9)), passphrase=PASSWORDS)),
     Call("roster", roster.roster,
          lambda f: kw(side_id=ids(f.sides), owner=FLAG, passphrase=PASSWORDS)),
-    Call("move_marker", roster.move_marker,
+    Call("move_marker", markers.move_marker,
          lambda f: kw(marker_id=ids(f.markers), sector=text("B3"), turn=maybe(number(1, 9)))),
-    Call("verify_seal", roster.verify_seal,
+    Call("verify_seal", markers.verify_seal,
          lambda f: kw(seal=Arg(st.sampled_from(f.seals), TEXT), side_id=ids(f.sides),
                       passphrase=PASSWORDS)),
-    Call("attack_marker", roster.attack_marker,
+    Call("attack_marker", hunt.attack_marker,
          lambda f: kw(marker_id=ids(f.markers), success=FLAG, damage=number(0, 3),
                       passphrase=PASSWORDS)),
-    Call("reconceal", roster.reconceal,
+    Call("reconceal", markers.reconceal,
          lambda f: kw(unit_id=ids(f.units), real=number(1, 2), cause=choice(*ConcealCause),
                       sectors=many(text("E1", "E2"), 2, unique=True), passphrase=PASSWORDS)),
-    Call("sub_attacks", roster.sub_attacks,
+    Call("sub_attacks", hunt.sub_attacks,
          lambda f: kw(marker_id=ids(f.markers), same_sector=FLAG,
                       torpedo_dice=many(number(1, 6)), night=FLAG, target_hit_earlier=FLAG,
                       passphrase=PASSWORDS)),
-    Call("record_search", roster.record_search,
+    Call("record_search", hunt.record_search,
          lambda f: kw(marker_id=ids(f.markers), party=SEARCH_PARTY, roll=number(1, 6))),
-    Call("mine_roll", roster.mine_roll,
+    Call("mine_roll", hunt.mine_roll,
          lambda f: kw(unit_id=ids(f.units), roll=number(1, 6), sector=text("C3", "D4"),
                       secret_minefield=FLAG, passphrase=PASSWORDS)),
     Call("delete_unit", roster.delete_unit, lambda f: kw(unit_id=ids(f.units))),

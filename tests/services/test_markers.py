@@ -23,9 +23,10 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker
 from tracker.models import campaign as campaign_model
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, exchange, history, roster, scenarios, secrets
+from tracker.services import campaigns, exchange, history, hunt, markers, roster, scenarios, secrets
 from tracker.services.errors import InvalidInput
-from tracker.services.roster import SearchParty, UnitFields
+from tracker.services.hunt import SearchParty
+from tracker.services.roster import UnitFields
 from tracker.services.visibility import Viewer
 
 GENERATED = settings(
@@ -66,24 +67,24 @@ def test_par3_every_path_that_places_a_marker_keeps_one_sub_marker_per_square(
         session.exec(delete(SubMarker))  # type: ignore[call-overload]
         session.exec(delete(JournalEntry))  # type: ignore[call-overload]  # and no search made
     side = axis["side"]
-    u66 = roster.assign_markers(factory, unit_id=axis["U-66"], real=1, sectors=held)
+    u66 = markers.assign_markers(factory, unit_id=axis["U-66"], real=1, sectors=held)
     ids = [_code_of(factory, side, code) for code in u66.codes]
     leaving: set[int] = set()
     if path == "assign":
-        call, wanted = (lambda: roster.assign_markers(
+        call, wanted = (lambda: markers.assign_markers(
             factory, unit_id=axis["U-552"], real=2, sectors=typed)), typed  # fmt: skip
     elif path == "move":
-        call, wanted, leaving = (lambda: roster.move_marker(
+        call, wanted, leaving = (lambda: markers.move_marker(
             factory, marker_id=ids[1], sector=typed[0], turn=1)), typed[:1], {ids[1]}  # fmt: skip
     else:
-        roster.record_search(factory, marker_id=ids[0], party=FOUND, roll=6)
-        roster.attack_marker(factory, marker_id=ids[0], success=True)  # U-66 revealed
+        hunt.record_search(factory, marker_id=ids[0], party=FOUND, roll=6)
+        hunt.attack_marker(factory, marker_id=ids[0], success=True)  # U-66 revealed
         cause = ConcealCause.WEATHER_ENTERED
         if path == "reconceal, got away":  # it moves away first, as §11 needs
             cause = ConcealCause.GOT_AWAY
-            roster.move_marker(factory, marker_id=ids[0], sector="Z9", turn=1)
+            markers.move_marker(factory, marker_id=ids[0], sector="Z9", turn=1)
         count = 2 if cause is ConcealCause.GOT_AWAY else 1
-        call, wanted, leaving = (lambda: roster.reconceal(
+        call, wanted, leaving = (lambda: markers.reconceal(
             factory, unit_id=axis["U-66"], cause=cause, real=count,
             sectors=typed[:count])), typed[:count], {ids[0]}  # fmt: skip
     before = _live(factory, side)
@@ -102,18 +103,18 @@ def test_par3_an_undo_or_a_redo_puts_no_marker_back_in_a_square_another_now_hold
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     side, campaign = axis["side"], axis["campaign"]
-    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=1,
+    codes = markers.assign_markers(factory, unit_id=axis["U-552"], real=1,
                                   sectors=["A1", "B2"]).codes  # fmt: skip
     first, second = (_code_of(factory, side, code) for code in codes)
-    roster.move_marker(factory, marker_id=first, sector="C3", turn=1)
+    markers.move_marker(factory, marker_id=first, sector="C3", turn=1)
     with session_scope(factory) as session:
         moved_first = max(entry.id for entry in session.exec(select(JournalEntry)).all())
-    roster.move_marker(factory, marker_id=second, sector="a1", turn=1)
+    markers.move_marker(factory, marker_id=second, sector="a1", turn=1)
     with pytest.raises(InvalidInput, match=r"cannot go back: A1 already holds .*one sub marker"):
         history.undo_entry(factory, entry_id=moved_first)
     history.undo_last(factory, campaign_id=campaign)  # the second back to B2
     # A placement is no change an undo takes back: it does not stand in a redo's way.
-    roster.assign_markers(factory, unit_id=axis["U-66"], real=3, sectors=["A1", "D4", "E5"])
+    markers.assign_markers(factory, unit_id=axis["U-66"], real=3, sectors=["A1", "D4", "E5"])
     with pytest.raises(InvalidInput, match=r"cannot go back: a1 already holds .*one sub marker"):
         history.redo_last(factory, campaign_id=campaign)
     squares = [one(sector) for sector in _live(factory, side).values()]
@@ -169,7 +170,7 @@ def _what_the_others_read(
     side = campaigns.create_side(factory, campaign_id=campaign, name="Axis").id
     unit = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-66", unit_type="submarine", points=10, extra_decoys=len(sectors) - 2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=real, sectors=sectors,
+    markers.assign_markers(factory, unit_id=unit, real=real, sectors=sectors,
                           rng=random.Random(seed))  # fmt: skip
     views = []
     for viewer in (Viewer.OPPONENT, Viewer.UMPIRE):
@@ -229,40 +230,40 @@ def test_par4_a_square_searched_this_turn_is_searched_no_more_whatever_became_of
         session.exec(delete(JournalEntry))  # type: ignore[call-overload]  # and no search made
     side = axis["side"]
     real = 2 if how == "its decoy was sunk" else 1
-    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=real,
+    codes = markers.assign_markers(factory, unit_id=axis["U-552"], real=real,
                                   sectors=["D2", "E5"]).codes  # fmt: skip
     found, other = (_code_of(factory, side, code) for code in codes)
-    roster.record_search(factory, marker_id=found, party=FOUND, roll=6)
+    hunt.record_search(factory, marker_id=found, party=FOUND, roll=6)
     there = other
     if how == "its marker moved on":
-        roster.move_marker(factory, marker_id=found, sector="F6", turn=1)
-        roster.move_marker(factory, marker_id=other, sector=typed, turn=1)
+        markers.move_marker(factory, marker_id=found, sector="F6", turn=1)
+        markers.move_marker(factory, marker_id=other, sector=typed, turn=1)
     elif how == "its decoy was sunk":  # the sub moves into the square the decoy held
-        roster.attack_marker(factory, marker_id=found, success=True)
-        roster.move_marker(factory, marker_id=other, sector=typed, turn=1)
+        hunt.attack_marker(factory, marker_id=found, success=True)
+        markers.move_marker(factory, marker_id=other, sector=typed, turn=1)
     else:
-        roster.attack_marker(factory, marker_id=found, success=True)
-        fresh = roster.reconceal(factory, unit_id=axis["U-552"],
+        hunt.attack_marker(factory, marker_id=found, success=True)
+        fresh = markers.reconceal(factory, unit_id=axis["U-552"],
                                  cause=ConcealCause.WEATHER_ENTERED, sectors=[typed])  # fmt: skip
         there = _code_of(factory, side, fresh.codes[0])
     assert _live(factory, side)[there] == typed.strip()
     with pytest.raises(
         InvalidInput, match=f"sector {typed.strip()} was searched this turn already"
     ):
-        roster.record_search(factory, marker_id=there, party=FOUND, roll=roll)
+        hunt.record_search(factory, marker_id=there, party=FOUND, roll=roll)
     if how == "its marker moved on":  # F6 was not searched this turn
-        assert "found" in roster.record_search(factory, marker_id=found, party=FOUND, roll=6)
+        assert "found" in hunt.record_search(factory, marker_id=found, party=FOUND, roll=6)
 
 
 def test_par4_the_square_may_be_searched_again_the_next_turn(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     side = axis["side"]
-    codes = roster.assign_markers(factory, unit_id=axis["U-552"], real=2,
+    codes = markers.assign_markers(factory, unit_id=axis["U-552"], real=2,
                                   sectors=["D2", "E5"]).codes  # fmt: skip
     decoy, sub = (_code_of(factory, side, code) for code in codes)
-    roster.record_search(factory, marker_id=decoy, party=FOUND, roll=6)
-    roster.attack_marker(factory, marker_id=decoy, success=True)  # a decoy: removed
-    roster.move_marker(factory, marker_id=sub, sector="d2", turn=1)
+    hunt.record_search(factory, marker_id=decoy, party=FOUND, roll=6)
+    hunt.attack_marker(factory, marker_id=decoy, success=True)  # a decoy: removed
+    markers.move_marker(factory, marker_id=sub, sector="d2", turn=1)
     scenarios.advance_turn(factory, scenario_id=axis["scenario"])
-    assert "found" in roster.record_search(factory, marker_id=sub, party=FOUND, roll=6)
+    assert "found" in hunt.record_search(factory, marker_id=sub, party=FOUND, roll=6)

@@ -15,7 +15,7 @@ from service_helpers import World
 
 from tracker.db import SessionFactory
 from tracker.models.mines import MinefieldBase, MinefieldRead
-from tracker.services import mines, roster, visibility
+from tracker.services import mines, roster, sealing, visibility
 
 PASS = "Doenitz44"
 # Every secret text starts with letters no public value of the line holds (side names, status,
@@ -95,7 +95,7 @@ def test_the_opponents_line_of_a_secret_minefield_holds_no_secret_in_any_field(
     said = {**said, "passphrase": passphrase}
     encrypted = roster.roster(factory, side_id=world.red_id).encrypted
     if passphrase is not None and not encrypted:  # once: the examples share the campaign
-        roster.set_passphrase(factory, side_id=world.red_id, passphrase=passphrase)
+        sealing.set_passphrase(factory, side_id=world.red_id, passphrase=passphrase)
     field_id = _sow(factory, world, said, next(PLACES))
     owners = {view.id: view for view in _ledger(factory, world, owner=True, said=said)}
     assert not owners[field_id].hidden and owners[field_id].where != "secret"

@@ -28,7 +28,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
-from tracker.services import campaigns, history, mines, roster, scenarios
+from tracker.services import campaigns, history, mines, scenarios, sealing
 from tracker.services.errors import InvalidInput
 
 PASS = "minelayer7"
@@ -224,7 +224,7 @@ def test_acceptance_task_force_of_3_long_5_small_enters_3_minefields_at_speed_3(
     )
     assert view.minefield == f"#{mined.field_ids[0]} North Sea | Skagerrak"
     # +1 for each of the two minefields beyond the first, +2 for speed 3: +4 on every draw.
-    assert (view.minefields, view.speed, view.drm) == (3, 3, 4)
+    assert (view.minefields, view.speed, view.drm.total) == (3, 3, 4)
     assert [d.drm for d in view.draws] == [4] * 8
     assert view.next == view.draws[0]
 
@@ -357,7 +357,7 @@ def test_the_drawn_rule_halts_after_a_quarter_drawn_even_if_none_struck(
         factory, minefield_id=mined.field_ids[0], ship_ids=task_force.ships, speed=2, seed=5
     )
     view = mines.check_view(factory, check_id=check_id)
-    assert (view.rule, view.drm) == (rule, 2)
+    assert (view.rule, view.drm.total) == (rule, 2)
     while view.next is not None:
         view = mines.roll_mine(factory, check_id=check_id, roll=6)
     assert (view.status, view.drawn, view.struck, view.message) == (status, drawn, 0, message)
@@ -399,7 +399,7 @@ def test_the_extra_minefield_modifier_stops_at_plus_3(
             minefields=minefields,
         )
         view = mines.check_view(factory, check_id=check_id)
-        assert (view.minefields, view.drm) == (minefields, drm)
+        assert (view.minefields, view.drm.total) == (minefields, drm)
         mines.abandon_check(factory, check_id=check_id)
 
 
@@ -539,7 +539,7 @@ def test_aerial_drops_take_effect_on_3_6_circled_or_4_6_and_scatter_otherwise(
         factory, minefield_id=first_active, ship_ids=[ship], speed=0, seed=1
     )
     view = mines.check_view(factory, check_id=check_id)
-    assert (view.minefields, view.drm) == (active, min(3, active - 1))
+    assert (view.minefields, view.drm.minefields) == (active, min(3, active - 1))
 
 
 def test_an_aircraft_drops_no_more_minefields_than_its_greater_attack_factor(
@@ -642,7 +642,7 @@ def test_a_secret_minefield_is_hidden_from_the_opponent_and_sealed_under_the_pas
 ) -> None:
     notes = "Laid at dusk off Utsira light"
     secret = _sow_secret(factory, world, mined.boundary_id, notes, layer_name="Roland")
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
 
     sealed = get_row(factory, Minefield, secret)
     assert sealed.sealed.startswith("fernet:")
@@ -733,7 +733,7 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     entry = _journal(factory, world.campaign_id)[-1]
     assert not entry.undoable and "Kattegat" not in entry.summary + entry.detail.split("plain:")[0]
     assert notes not in entry.detail
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     raw = stored_bytes()
     assert notes.encode() not in raw
 
@@ -776,10 +776,10 @@ def _sowing_entry(factory: SessionFactory, world: World, minefield_id: int) -> i
 def test_an_undone_reveal_opens_under_a_passphrase_changed_since(
     factory: SessionFactory, world: World, mined: Mined, refused: Refused
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     secret = _sow_secret(factory, world, mined.boundary_id, "Off the Naze", passphrase=PASS)
     mines.reveal(factory, minefield_id=secret, passphrase=PASS)
-    roster.set_passphrase(
+    sealing.set_passphrase(
         factory, side_id=world.red_id, passphrase="another-one", old_passphrase=PASS
     )
     history.undo_last(factory, campaign_id=world.campaign_id)  # the reveal
@@ -856,7 +856,7 @@ def test_a_roll_in_a_gap_of_the_table_asks_for_the_result_and_takes_the_typed_on
         speed=2,
         minefields=2,
     )
-    assert mines.check_view(factory, check_id=check_id).drm == 1
+    assert mines.check_view(factory, check_id=check_id).drm.total == 1
     ship = task_force.long[0]
     assert mines.table_effect(factory, check_id=check_id, roll=6) is None
     error = refused(lambda: mines.roll_mine(factory, check_id=check_id, roll=6), "effects")
@@ -1115,7 +1115,7 @@ def test_drifting_counts_the_drifting_minefields_on_the_map(
 def test_a_secret_minefield_keeps_its_layer_sealed_and_counts_in_its_owners_view(
     factory: SessionFactory, world: World, mined: Mined
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase="Raeder")
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase="Raeder")
     secret = _sow_secret(factory, world, mined.boundary_id, "", layer_name="Brummer",
                          passphrase="Raeder")  # fmt: skip
     assert get_row(factory, Minefield, secret).layer_name == ""
@@ -1228,7 +1228,7 @@ def test_mines_aircraft_capacity_per_mission_of_a_scenario_when_the_campaign_say
 def test_mines_aircraft_capacity_counts_its_secret_drops_between_scenarios(
     factory: SessionFactory, world: World, mined: Mined, refused: Refused
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     _two_factor_drop(factory, world, mined.boundary_id, [4], secret=True, passphrase=PASS)
     # The aircraft's earlier drop is sealed: counting it takes the side's passphrase.
     refused(lambda: _two_factor_drop(factory, world, mined.boundary_id, [5, 6]), "passphrase")
@@ -1388,7 +1388,7 @@ def test_ships_leaving_the_tactical_board_take_the_speed_modifier_by_their_speed
                                  ship_ids=task_force.ships, speed=speed,
                                  leaving_board=leaving_board)  # fmt: skip
     view = mines.check_view(factory, check_id=check_id)
-    assert (view.minefields, view.leaving_board, view.drm) == (3, leaving_board, drm)
+    assert (view.minefields, view.leaving_board, view.drm.total) == (3, leaving_board, drm)
 
 
 def test_the_count_across_a_boundary_leaves_out_secret_and_unfinished_minefields(

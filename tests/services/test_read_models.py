@@ -19,7 +19,7 @@ from tracker.publish import sheet_pages
 from tracker.rules.swwas import Fuel
 from tracker.screens import ship_forms
 from tracker.screens.form import FieldSpec
-from tracker.screens.roster import move_fields, unit_fields
+from tracker.screens.roster_forms import move_fields, unit_fields
 from tracker.screens.welcome import campaign_fields
 from tracker.services import mines, roster, views
 

@@ -33,8 +33,8 @@ from tracker.services import (
     campaign_story,
     campaigns,
     fleet,
-    roster,
     scenarios,
+    sealing,
 )
 from tracker.services.fleet import ShipFields
 
@@ -231,7 +231,7 @@ def test_the_command_writes_the_report_and_refuses_what_it_cannot_find(
         assert main([*db, "report", *args]) == 2
         assert said in capsys.readouterr().err
     # A side under a passphrase: asked for at a terminal, said how where there is none.
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASSPHRASE)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASSPHRASE)
     assert main([*db, "report", "Test campaign", "--side", "Red", "--html",
                  str(tmp_path / "red.html")]) == 2  # fmt: skip
     assert "give its passphrase; run tracker report at a terminal" in capsys.readouterr().err

@@ -27,8 +27,8 @@ from tracker.services import (
     history,
     mines,
     reports,
-    roster,
     scenarios,
+    sealing,
 )
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
@@ -370,7 +370,7 @@ def secret_campaign(
     squadron = fleet.create_squadron(factory, side_id=blue_id, name="Alpha")
     ship = _ship(factory, squadron, "Ajax", 9, 8, 400)
     for side_id in (blue_id, red_id):
-        roster.set_passphrase(factory, side_id=side_id, passphrase=PASSPHRASE)
+        sealing.set_passphrase(factory, side_id=side_id, passphrase=PASSPHRASE)
     _play(factory, scenario, [ship])
     sow_secret(factory, red_id, *red)
     sow_secret(factory, blue_id, *blue)

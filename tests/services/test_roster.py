@@ -16,9 +16,10 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker
 from tracker.rules import was
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, mines, roster, scenarios
+from tracker.services import campaigns, hunt, markers, mines, roster, scenarios, sealing
 from tracker.services.errors import InvalidInput
-from tracker.services.roster import SearchParty, UnitFields
+from tracker.services.hunt import SearchParty
+from tracker.services.roster import UnitFields
 
 PASS = "wolfpack42"
 FOUND = SearchParty(searcher="patrol_bomber")  # 4+: a roll of 6 always finds
@@ -37,13 +38,13 @@ def _by_code(factory: SessionFactory, side: int) -> dict[str, roster.MarkerView]
 
 
 def _place(factory: SessionFactory, axis: dict[str, int], unit: str, real: int,
-           *sectors: str) -> roster.Assignment:  # fmt: skip
-    return roster.assign_markers(factory, unit_id=axis[unit], real=real, sectors=sectors,
+           *sectors: str) -> markers.Assignment:  # fmt: skip
+    return markers.assign_markers(factory, unit_id=axis[unit], real=real, sectors=sectors,
                                  rng=random.Random(4))  # fmt: skip
 
 
 def _found(factory: SessionFactory, marker_id: int) -> None:
-    assert "found" in roster.record_search(factory, marker_id=marker_id, party=FOUND, roll=6)
+    assert "found" in hunt.record_search(factory, marker_id=marker_id, party=FOUND, roll=6)
 
 
 def _summaries(factory: SessionFactory, campaign: int) -> list[str]:
@@ -80,7 +81,7 @@ def test_par1_3_each_marker_gets_its_own_sector_random_code_and_seal(
     assert len(set(assignment.seals)) == 3
     assert [owner[code].seal for code in assignment.codes] == list(assignment.seals)
     for seal in assignment.seals:
-        assert roster.verify_seal(factory, seal=seal, side_id=axis["side"])
+        assert markers.verify_seal(factory, seal=seal, side_id=axis["side"])
     opponent = _markers(factory, axis["side"])
     assert {(m.real, m.unit_id) for m in opponent} == {(None, None)}
     with pytest.raises(InvalidInput, match="its own sector"):
@@ -100,7 +101,7 @@ def test_par2_codes_are_drawn_at_random_not_one_after_another(
     @GENERATED
     @given(seed=st.integers(0, 2**32))
     def draw(seed: int) -> None:
-        assignment = roster.assign_markers(
+        assignment = markers.assign_markers(
             factory, unit_id=axis["U-552"], real=1, sectors=["A1", "B2"], rng=random.Random(seed)
         )
         numbers = sorted(int(code[2:]) for code in assignment.codes)
@@ -119,7 +120,7 @@ def test_a_passphrase_encrypts_the_notes_in_the_file(
     factory: SessionFactory, axis: dict[str, int], stored_bytes: Callable[[], bytes]
 ) -> None:
     assignment = _place(factory, axis, "U-66", 1, "C4", "C5", "C6")
-    roster.set_passphrase(factory, side_id=axis["side"], passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=axis["side"], passphrase=PASS)
     for wrong in ("", "nope", "wolfpack4"):
         with pytest.raises(InvalidInput, match="passphrase"):
             roster.roster(factory, side_id=axis["side"], owner=True, passphrase=wrong)
@@ -128,7 +129,7 @@ def test_a_passphrase_encrypts_the_notes_in_the_file(
     raw = stored_bytes()
     assert b'"real"' not in raw and b"plain:" not in raw
     with pytest.raises(InvalidInput, match="at least 6 characters"):
-        roster.set_passphrase(factory, side_id=axis["side"], passphrase="abc", old_passphrase=PASS)
+        sealing.set_passphrase(factory, side_id=axis["side"], passphrase="abc", old_passphrase=PASS)
 
 
 def test_a_seal_holds_until_its_note_is_edited_behind_the_trackers_back(
@@ -139,11 +140,11 @@ def test_a_seal_holds_until_its_note_is_edited_behind_the_trackers_back(
         marker = session.exec(select(SubMarker).where(
             SubMarker.code == assignment.codes[1])).one()  # fmt: skip
         marker.secret = marker.secret.replace('"real": false', '"real": true')
-    assert roster.verify_seal(factory, seal=assignment.seals[0], side_id=axis["side"])
-    assert not roster.verify_seal(factory, seal=assignment.seals[1], side_id=axis["side"])
+    assert markers.verify_seal(factory, seal=assignment.seals[0], side_id=axis["side"])
+    assert not markers.verify_seal(factory, seal=assignment.seals[1], side_id=axis["side"])
     decoy = _by_code(factory, axis["side"])[assignment.codes[1]]
     _found(factory, decoy.id)
-    message = roster.attack_marker(factory, marker_id=decoy.id, success=True, damage=1)
+    message = hunt.attack_marker(factory, marker_id=decoy.id, success=True, damage=1)
     assert message.endswith(f"seal {assignment.seals[1]} BROKEN")
 
 
@@ -151,13 +152,13 @@ def test_par3_a_move_into_another_markers_square_is_refused_a_second_move_warns(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     first, second, _ = _place(factory, axis, "U-66", 2, "C4", "D4", "E4").codes
-    markers = _by_code(factory, axis["side"])
-    m1, m2 = markers[first], markers[second]
-    assert roster.move_marker(factory, marker_id=m1.id, sector="C5", turn=2) == []
-    assert roster.move_marker(factory, marker_id=m1.id, sector="C6", turn=2) == [
+    placed = _by_code(factory, axis["side"])
+    m1, m2 = placed[first], placed[second]
+    assert markers.move_marker(factory, marker_id=m1.id, sector="C5", turn=2) == []
+    assert markers.move_marker(factory, marker_id=m1.id, sector="C6", turn=2) == [
         f"{first} already moved this turn (one sector a turn)"]  # fmt: skip
     with pytest.raises(InvalidInput, match=f"c6 already holds {first}: one sub marker per sector"):
-        roster.move_marker(factory, marker_id=m2.id, sector="c6", turn=2)
+        markers.move_marker(factory, marker_id=m2.id, sector="c6", turn=2)
     assert _by_code(factory, axis["side"])[second].sector == "D4"
 
 
@@ -173,26 +174,26 @@ def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     real, decoy = _place(factory, axis, "U-552", 1, "D2", "E5").codes
-    markers = _by_code(factory, axis["side"])
+    placed = _by_code(factory, axis["side"])
     with pytest.raises(InvalidInput, match="not found by a search this turn"):
-        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
-    missed = roster.record_search(factory, marker_id=markers[decoy].id, party=FOUND, roll=1)
+        hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
+    missed = hunt.record_search(factory, marker_id=placed[decoy].id, party=FOUND, roll=1)
     assert missed == (
         f"{decoy} not found (d6 1 vs 4+): it cannot be attacked this turn; the "
         "air units that searched may attack other enemy units in the square"
     )
     with pytest.raises(InvalidInput, match="not found by a search this turn"):
-        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
+        hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
     with pytest.raises(InvalidInput, match="one search per square per turn"):
-        roster.record_search(factory, marker_id=markers[decoy].id, party=FOUND, roll=6)
+        hunt.record_search(factory, marker_id=placed[decoy].id, party=FOUND, roll=6)
     scenarios.advance_turn(factory, scenario_id=axis["scenario"])
     with pytest.raises(InvalidInput, match="not found by a search this turn"):
-        roster.attack_marker(factory, marker_id=markers[decoy].id, success=True)
-    _found(factory, markers[decoy].id)
-    assert roster.attack_marker(factory, marker_id=markers[decoy].id, success=False) == (
+        hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
+    _found(factory, placed[decoy].id)
+    assert hunt.attack_marker(factory, marker_id=placed[decoy].id, success=False) == (
         f"{decoy}: attack failed, the marker stays concealed"
     )  # found this turn: the surface phase may attack it again
-    assert roster.attack_marker(factory, marker_id=markers[decoy].id, success=True).startswith(
+    assert hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True).startswith(
         f"{decoy} was a decoy: removed; seal"
     )
     states = {m.code: m.state for m in _markers(factory, axis["side"])}
@@ -201,10 +202,10 @@ def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(
 
 def test_par4_one_search_per_square_per_turn(factory: SessionFactory, axis: dict[str, int]) -> None:
     first, _ = _place(factory, axis, "U-552", 1, "D2", "E5").codes
-    markers = _by_code(factory, axis["side"])
-    roster.record_search(factory, marker_id=markers[first].id, party=FOUND, roll=2)
+    placed = _by_code(factory, axis["side"])
+    hunt.record_search(factory, marker_id=placed[first].id, party=FOUND, roll=2)
     with pytest.raises(InvalidInput, match="sector D2 was searched this turn already"):
-        roster.record_search(factory, marker_id=markers[first].id, party=FOUND, roll=6)
+        hunt.record_search(factory, marker_id=placed[first].id, party=FOUND, roll=6)
 
 
 def test_par4_the_hunt_needs_a_scenario_in_play(factory: SessionFactory) -> None:
@@ -212,10 +213,10 @@ def test_par4_the_hunt_needs_a_scenario_in_play(factory: SessionFactory) -> None
     side = campaigns.create_side(factory, campaign_id=campaign.id, name="Axis").id
     sub = roster.save_unit(factory, side_id=side, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10))  # fmt: skip
-    roster.assign_markers(factory, unit_id=sub, real=1, sectors=["A1", "A2"])
+    markers.assign_markers(factory, unit_id=sub, real=1, sectors=["A1", "A2"])
     marker = _markers(factory, side)[0]
     with pytest.raises(InvalidInput, match="no scenario is in play"):
-        roster.record_search(factory, marker_id=marker.id, party=FOUND, roll=6)
+        hunt.record_search(factory, marker_id=marker.id, party=FOUND, roll=6)
 
 
 def test_par4_elusive_quarry_comes_from_the_owners_data_and_only_the_target_shows(
@@ -223,7 +224,7 @@ def test_par4_elusive_quarry_comes_from_the_owners_data_and_only_the_target_show
 ) -> None:
     u66 = _place(factory, axis, "U-66", 1, "C4", "C5", "C6").codes
     u552 = _place(factory, axis, "U-552", 2, "D4", "D5").codes
-    markers = _by_code(factory, axis["side"])
+    placed = _by_code(factory, axis["side"])
     counts = st.integers(0, 4)
 
     @GENERATED
@@ -237,22 +238,21 @@ def test_par4_elusive_quarry_comes_from_the_owners_data_and_only_the_target_show
                                          elusive_quarry=elusive)  # fmt: skip
             for code in codes:  # the decoys of an Elusive Quarry sub are elusive too
                 assert (
-                    roster.search_target(factory, marker_id=markers[code].id, party=party)
-                    == expected
+                    hunt.search_target(factory, marker_id=placed[code].id, party=party) == expected
                 )
 
     targets()
     hunters = SearchParty(searcher="surface", extra_asw_units=1, sub_hunters=1)
-    message = roster.record_search(factory, marker_id=markers[u66[2]].id, party=hunters, roll=4)
+    message = hunt.record_search(factory, marker_id=placed[u66[2]].id, party=hunters, roll=4)
     assert message.startswith(f"{u66[2]} not found (d6 4 vs 5+)")  # 5 - 1 - 0 (cancelled) + 1
     assert not any("Elusive" in line for line in _summaries(factory, axis["campaign"]))
 
 
 def test_par5_destroyed_sub_leaves_play(factory: SessionFactory, axis: dict[str, int]) -> None:
     codes = _place(factory, axis, "U-66", 2, "C4", "C5", "C6").codes
-    markers = _by_code(factory, axis["side"])
-    _found(factory, markers[codes[1]].id)
-    message = roster.attack_marker(factory, marker_id=markers[codes[1]].id, success=True,
+    placed = _by_code(factory, axis["side"])
+    _found(factory, placed[codes[1]].id)
+    message = hunt.attack_marker(factory, marker_id=placed[codes[1]].id, success=True,
                                    damage=2)  # fmt: skip
     gone = ", ".join(sorted(codes))
     assert message.startswith(f"{codes[1]} is U-66: revealed, destroyed, its markers leave "
@@ -263,9 +263,9 @@ def test_par5_destroyed_sub_leaves_play(factory: SessionFactory, axis: dict[str,
     assert unit.destroyed and unit.damage == 2
     for cause in ConcealCause:
         with pytest.raises(InvalidInput, match="not revealed"):
-            roster.reconceal(factory, unit_id=axis["U-66"], cause=cause)
+            markers.reconceal(factory, unit_id=axis["U-66"], cause=cause)
     with pytest.raises(InvalidInput, match="out of play"):
-        roster.attack_marker(factory, marker_id=markers[codes[0]].id, success=True)
+        hunt.attack_marker(factory, marker_id=placed[codes[0]].id, success=True)
     with pytest.raises(InvalidInput, match="destroyed"):
         _place(factory, axis, "U-66", 1, "A1", "A2", "A3")
 
@@ -276,11 +276,11 @@ def test_par5_par12_a_sub_destroyed_by_a_mine_takes_its_markers_out_of_play(
     mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="D2",
                         complete=True)  # fmt: skip
     _place(factory, axis, "U-552", 1, "D2", "E5")
-    message = roster.mine_roll(factory, unit_id=axis["U-552"], roll=2, sector="D2")
+    message = hunt.mine_roll(factory, unit_id=axis["U-552"], roll=2, sector="D2")
     assert message.startswith("U-552 struck a mine in D2 (d6 2): destroyed, its markers leave")
     assert {m.state for m in _markers(factory, axis["side"])} == {"removed"}
     with pytest.raises(InvalidInput, match="destroyed"):
-        roster.mine_roll(factory, unit_id=axis["U-552"], roll=3, sector="D2")
+        hunt.mine_roll(factory, unit_id=axis["U-552"], roll=3, sector="D2")
 
 
 def _revealed(factory: SessionFactory, axis: dict[str, int], unit: str) -> roster.MarkerView:
@@ -289,36 +289,36 @@ def _revealed(factory: SessionFactory, axis: dict[str, int], unit: str) -> roste
     codes = _place(factory, axis, unit, 1, *(f"H{n}" for n in range(count))).codes
     real = _by_code(factory, axis["side"])[codes[0]]
     _found(factory, real.id)
-    roster.attack_marker(factory, marker_id=real.id, success=True, damage=0)
+    hunt.attack_marker(factory, marker_id=real.id, success=True, damage=0)
     return real
 
 
 @pytest.mark.parametrize(
-    ("cause", "markers"),
+    ("cause", "count"),
     [(ConcealCause.MOVED_INTO_WEATHER, 1), (ConcealCause.NO_ENEMY_PLACED, 1),
      (ConcealCause.GOT_AWAY, 2), (ConcealCause.WEATHER_ENTERED, 1)],
 )  # fmt: skip
 def test_par10_one_marker_for_weather_or_no_enemy_two_when_it_got_away(
-    factory: SessionFactory, axis: dict[str, int], cause: ConcealCause, markers: int
+    factory: SessionFactory, axis: dict[str, int], cause: ConcealCause, count: int
 ) -> None:
     shown = _revealed(factory, axis, "U-552")
-    roster.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
-    if markers == 2:  # each in its own square, the owner saying where (§3)
+    markers.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
+    if count == 2:  # each in its own square, the owner saying where (§3)
         with pytest.raises(InvalidInput, match="one sector for each of the 2 markers"):
-            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=2)
+            markers.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=2)
         with pytest.raises(InvalidInput, match="which of the 2 new markers is real"):
-            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, sectors=["J9", "J8"])
-    sectors = ["J9", "J8"][:markers]
-    typed = sectors if markers == 2 else ()  # one marker: in the sub's square unless given
-    fresh = roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=markers,
+            markers.reconceal(factory, unit_id=axis["U-552"], cause=cause, sectors=["J9", "J8"])
+    sectors = ["J9", "J8"][:count]
+    typed = sectors if count == 2 else ()  # one marker: in the sub's square unless given
+    fresh = markers.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=count,
                              sectors=typed, rng=random.Random(1))  # fmt: skip
-    assert len(fresh.codes) == markers and len(set(fresh.seals)) == markers
+    assert len(fresh.codes) == count and len(set(fresh.seals)) == count
     owner = _by_code(factory, axis["side"])
     assert owner[shown.code].state == "removed"
     assert [(owner[c].state, owner[c].sector) for c in fresh.codes] == [
         ("concealed", sector) for sector in sectors
     ]
-    assert [owner[c].real for c in fresh.codes] == [n == markers for n in range(1, markers + 1)]
+    assert [owner[c].real for c in fresh.codes] == [n == count for n in range(1, count + 1)]
 
 
 def test_par11_a_revealed_sub_that_did_not_move_stays_revealed_unless_weather_entered(
@@ -328,31 +328,31 @@ def test_par11_a_revealed_sub_that_did_not_move_stays_revealed_unless_weather_en
     for cause in (ConcealCause.MOVED_INTO_WEATHER, ConcealCause.NO_ENEMY_PLACED,
                   ConcealCause.GOT_AWAY):  # fmt: skip
         with pytest.raises(InvalidInput, match=r"did not move this turn.*\(§11\)"):
-            roster.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=1)
-    roster.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
+            markers.reconceal(factory, unit_id=axis["U-552"], cause=cause, real=1)
+    markers.move_marker(factory, marker_id=shown.id, sector="J9", turn=1)
     scenarios.advance_turn(factory, scenario_id=axis["scenario"])  # turn 2: it has not moved
     with pytest.raises(InvalidInput, match="did not move this turn"):
-        roster.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.GOT_AWAY, real=1)
-    fresh = roster.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.WEATHER_ENTERED)
+        markers.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.GOT_AWAY, real=1)
+    fresh = markers.reconceal(factory, unit_id=axis["U-552"], cause=ConcealCause.WEATHER_ENTERED)
     assert len(fresh.codes) == 1
     with pytest.raises(InvalidInput, match="choose why"):
-        roster.reconceal(factory, unit_id=axis["U-66"], cause="fog")  # type: ignore[arg-type]
+        markers.reconceal(factory, unit_id=axis["U-66"], cause="fog")  # type: ignore[arg-type]
 
 
 def test_par9_a_concealed_sub_attacking_in_its_own_sector_is_revealed(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
     decoy, real = _place(factory, axis, "U-552", 2, "D2", "D3").codes
-    markers = _by_code(factory, axis["side"])
+    placed = _by_code(factory, axis["side"])
     with pytest.raises(InvalidInput, match="a decoy cannot attack"):
-        roster.sub_attacks(factory, marker_id=markers[decoy].id, same_sector=True)
-    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=False) == (
+        hunt.sub_attacks(factory, marker_id=placed[decoy].id, same_sector=True)
+    assert hunt.sub_attacks(factory, marker_id=placed[real].id, same_sector=False) == (
         f"{real} attacks from concealment and stays concealed"
     )
-    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=True) == (
+    assert hunt.sub_attacks(factory, marker_id=placed[real].id, same_sector=True) == (
         f"{real} is U-552: revealed by its attack"
     )
-    assert roster.sub_attacks(factory, marker_id=markers[real].id, same_sector=True) == (
+    assert hunt.sub_attacks(factory, marker_id=placed[real].id, same_sector=True) == (
         "U-552 attacks, revealed"
     )  # §9a: a revealed sub attacks in the usual manner
     states = {m.code: m.state for m in _markers(factory, axis["side"])}
@@ -369,7 +369,7 @@ def test_par9e_night_torpedoes_hit_on_5_and_6_against_a_target_hit_earlier(
     @given(dice=st.lists(st.integers(1, 6), min_size=1, max_size=6), night=st.booleans(),
            earlier=st.booleans())  # fmt: skip
     def attack(dice: list[int], night: bool, earlier: bool) -> None:
-        message = roster.sub_attacks(
+        message = hunt.sub_attacks(
             factory,
             marker_id=marker.id,
             same_sector=False,
@@ -384,7 +384,7 @@ def test_par9e_night_torpedoes_hit_on_5_and_6_against_a_target_hit_earlier(
 
     attack()
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
-        roster.sub_attacks(factory, marker_id=marker.id, same_sector=False, torpedo_dice=[7])
+        hunt.sub_attacks(factory, marker_id=marker.id, same_sector=False, torpedo_dice=[7])
 
 
 def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
@@ -392,17 +392,17 @@ def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
 ) -> None:
     with pytest.raises(InvalidInput, match="no minefield is recorded in C4: record it on the "
                        r"minefield ledger first$"):  # fmt: skip
-        roster.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4")
+        hunt.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4")
     mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
-    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=3, sector="c4") == (
+    assert hunt.mine_roll(factory, unit_id=axis["U-66"], roll=3, sector="c4") == (
         "U-66 passed the minefield in c4 (d6 3)"
     )
-    assert roster.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4") == (
+    assert hunt.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4") == (
         "U-66 struck a mine in C4 (d6 1): 1 hull damage"
     )
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
-        roster.mine_roll(factory, unit_id=axis["U-66"], roll=7, sector="C4")
+        hunt.mine_roll(factory, unit_id=axis["U-66"], roll=7, sector="C4")
     owner = roster.roster(factory, side_id=axis["side"], owner=True)
     unit = next(u for u in owner.units if u.name == "U-66")
     assert (unit.damage, unit.crippled) == (1, True)
@@ -411,13 +411,13 @@ def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
 def test_par12_another_sides_secret_minefield_is_taken_on_its_owners_word(
     factory: SessionFactory, axis: dict[str, int]
 ) -> None:
-    roster.set_passphrase(factory, side_id=axis["allies"], passphrase="convoy-escort")
+    sealing.set_passphrase(factory, side_id=axis["allies"], passphrase="convoy-escort")
     mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="F6",
                         complete=True, secret=True, passphrase="convoy-escort")  # fmt: skip
     with pytest.raises(InvalidInput, match="another side's secret minefield lies there, say so"):
-        roster.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6")
+        hunt.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6")
     assert (
-        roster.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6", secret_minefield=True)
+        hunt.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6", secret_minefield=True)
         == "U-552 passed the minefield in F6 (d6 4)"
     )
 
@@ -427,9 +427,9 @@ def test_par2_after_a_reveal_its_siblings_look_like_any_other_marker(
 ) -> None:
     u66 = _place(factory, axis, "U-66", 1, "C4", "C5", "C6").codes
     u552 = _place(factory, axis, "U-552", 1, "D4", "D5").codes
-    markers = _by_code(factory, axis["side"])
-    _found(factory, markers[u66[0]].id)
-    roster.attack_marker(factory, marker_id=markers[u66[0]].id, success=True, damage=1)
+    placed = _by_code(factory, axis["side"])
+    _found(factory, placed[u66[0]].id)
+    hunt.attack_marker(factory, marker_id=placed[u66[0]].id, success=True, damage=1)
     seen = {m.code: m for m in _markers(factory, axis["side"])}
     assert (seen[u66[0]].state, seen[u66[0]].unit_id) == ("revealed", axis["U-66"])
     # U-66's decoys and U-552's markers: the same face, each its own seal, none the revealed one's.

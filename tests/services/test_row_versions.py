@@ -15,7 +15,7 @@ from sqlmodel import SQLModel
 
 from tracker import models
 from tracker.db import SessionFactory, session_scope
-from tracker.services import campaigns, fleet, mines, roster
+from tracker.services import campaigns, fleet, markers, mines, roster
 from tracker.services.errors import ChangedElsewhere
 
 # Nothing is written by a refused edit, so one database serves every example.
@@ -81,7 +81,7 @@ def edited_twice(
     campaigns.update_campaign(factory, campaign_id=world.campaign_id, name="C", notes="",
                               model_scale="1/2400", crew_roll_adds_commander=True)  # fmt: skip
     mines.set_status(factory, minefield_id=ids["minefield"], status="swept")
-    roster.move_marker(factory, marker_id=ids["marker"], sector="B2")
+    markers.move_marker(factory, marker_id=ids["marker"], sector="B2")
     roster.save_unit(factory, side_id=world.red_id, unit_id=ids["sub"], fields={**U99, "points": 9})
     return _versions(factory, world, ids)
 
@@ -101,8 +101,8 @@ def ids(factory: SessionFactory, world: World, ajax: int, u47: int) -> dict[str,
     # Laid on turn 1 between scenarios: it may drift at that turn's end (RULES.md §Subs ¶13).
     loose = mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="K9",
                                 drifting=True, complete=True, turn=1)  # fmt: skip
-    roster.assign_markers(factory, unit_id=u47, real=1, sectors=["A1", "A2"])
-    marker = roster.markers_of(factory, side_id=world.red_id)[0][0]
+    markers.assign_markers(factory, unit_id=u47, real=1, sectors=["A1", "A2"])
+    marker = roster.roster(factory, side_id=world.red_id).markers[0].id
     sub = roster.save_unit(factory, side_id=world.red_id, fields=dict(U99))
     return {"ship": ajax, "unit": u47, "battery": battery, "minefield": minefield,
             "sowing": sowing, "loose": loose, "marker": marker, "sub": sub}  # fmt: skip
@@ -111,8 +111,8 @@ def ids(factory: SessionFactory, world: World, ajax: int, u47: int) -> dict[str,
 @pytest.fixture
 def marker_code(factory: SessionFactory, world: World, ids: dict[str, int]) -> str:
     """The public code the marker was given (drawn at random)."""
-    return next(code for marker_id, code, _, _ in roster.markers_of(factory, side_id=world.red_id)
-                if marker_id == ids["marker"])  # fmt: skip
+    return next(marker.code for marker in roster.roster(factory, side_id=world.red_id).markers
+                if marker.id == ids["marker"])  # fmt: skip
 
 
 def _versions(factory: SessionFactory, world: World, ids: dict[str, int]) -> dict[str, int]:
@@ -178,9 +178,9 @@ EDITS: dict[str, tuple[str, Edit]] = {
     "drift": ("Minefield #{loose}", lambda f, w, ids, version, text: mines.drift(
         f, minefield_id=ids["loose"], to_sector=f"K{len(text) % 9 + 1}", turn=1,
         version=version)),
-    "move": ("{marker_code}", lambda f, w, ids, version, text: roster.move_marker(
+    "move": ("{marker_code}", lambda f, w, ids, version, text: markers.move_marker(
         f, marker_id=ids["marker"], sector=f"C{len(text) % 9 + 1}", version=version)),
-    "markers": ("U-99", lambda f, w, ids, version, text: roster.assign_markers(
+    "markers": ("U-99", lambda f, w, ids, version, text: markers.assign_markers(
         f, unit_id=ids["sub"], real=1, sectors=["D1", "D2"], version=version)),
 }  # fmt: skip
 
@@ -224,8 +224,9 @@ def test_the_unit_version_the_decoy_form_showed_places_its_markers(
 ) -> None:
     _, edit = EDITS["markers"]
     assignment = edit(factory, world, ids, edited_twice["markers"], "kept")
-    assert isinstance(assignment, roster.Assignment)
+    assert isinstance(assignment, markers.Assignment)
     placed = {
-        code: sector for _, code, sector, _ in roster.markers_of(factory, side_id=world.red_id)
+        marker.code: marker.sector
+        for marker in roster.roster(factory, side_id=world.red_id).markers
     }
     assert [placed[code] for code in assignment.codes] == ["D1", "D2"]

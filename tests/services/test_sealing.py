@@ -25,7 +25,7 @@ from tracker.db import (
     restore_backup,
     session_factory,
 )
-from tracker.services import backups, campaigns, mines, roster, scenarios, sealing
+from tracker.services import backups, campaigns, markers, mines, roster, scenarios, sealing
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 
@@ -38,7 +38,7 @@ NOTE = "behind the boom at Scapa"
 def _secrets(factory: SessionFactory, world: World, passphrase: str | None = None) -> None:
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=2, sectors=["E9", "E8"],
+    markers.assign_markers(factory, unit_id=unit, real=2, sectors=["E9", "E8"],
                           passphrase=passphrase)  # fmt: skip
     field = mines.sow_minefield(factory, side_id=world.red_id, laid_by="surface", sector="F3",
                                 layer_name="Ulm", secret=True, notes=NOTE,
@@ -60,7 +60,7 @@ def backed_up(factory: SessionFactory, world: World, db_path: Path) -> list[Path
 def test_setting_a_passphrase_seals_the_notes_in_every_backup(
     factory: SessionFactory, world: World, db_path: Path, backed_up: list[Path]
 ) -> None:
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result == sealing.Sealed(plain_backups=(), checkpointed=True)
     for path in backed_up:
         data = path.read_bytes()
@@ -82,7 +82,7 @@ def test_a_backup_that_cannot_be_rewritten_is_named_and_can_be_deleted(
     locked = backed_up[0]
     with locked.open("r+b") as damaged:  # a header SQLite no longer reads: it cannot be rewritten
         damaged.write(b"not a database!!")
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.plain_backups == (locked,)
     assert b"plain:" in locked.read_bytes() and b"plain:" not in backed_up[1].read_bytes()
     assert sealing.delete_backups(factory, paths=result.plain_backups) == 1
@@ -105,7 +105,7 @@ def test_a_checkpoint_blocked_by_another_reader_is_reported_and_the_next_open_fi
     assert checkpoint(factory)
     reader.execute("BEGIN")
     reader.execute("SELECT count(*) FROM submarker").fetchone()  # holds its snapshot
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.checkpointed is False
     assert b"plain:" in db_path.read_bytes()  # the main file still has the old pages
     reader.execute("COMMIT")
@@ -125,7 +125,7 @@ def test_a_backup_with_nothing_plain_in_it_is_left_as_it_was(
     assert early is not None
     before = early.read_bytes()
     _secrets(factory, world)
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.plain_backups == () and early.read_bytes() == before
 
 
@@ -136,7 +136,7 @@ def _hidden_secrets(factory: SessionFactory, world: World) -> None:
     """Red's markers and a secret minefield, none revealed: each word of HIDDEN is secret."""
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-48", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["E9", "E8"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["E9", "E8"])
     mines.sow_minefield(
         factory,
         side_id=world.red_id,
@@ -163,7 +163,7 @@ def test_a_backup_taken_before_the_side_was_renamed_is_sealed_and_restores_locke
     taken = scenarios.close_scenario(factory, scenario_id=world.scenario_id).backup
     assert taken is not None and _plain_left(taken)
     campaigns.update_side(factory, side_id=world.red_id, name="Kriegsmarine", nation="Germany")
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.plain_backups == ()
     assert _plain_left(taken) == []
     restore_backup(taken, db_path)
@@ -184,6 +184,6 @@ def test_a_backup_taken_before_the_ids_were_kept_is_sealed_too(
     assert old is not None and upgrade is not None
     assert all(_plain_left(path) and inspect_file(path) == "0011" for path in (old, upgrade))
     campaigns.update_side(factory, side_id=world.red_id, name="Kriegsmarine", nation="Germany")
-    result = roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    result = sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     assert result.plain_backups == ()
     assert _plain_left(old) == [] and _plain_left(upgrade) == []

@@ -24,7 +24,7 @@ from sqlmodel import select
 from tracker import paths
 from tracker.db import SessionFactory, list_backups, restore_backup, session_factory, session_scope
 from tracker.models import Side, WasUnit
-from tracker.services import backups, campaigns, exchange, mines, roster
+from tracker.services import backups, campaigns, exchange, markers, mines, roster, sealing
 from tracker.services.roster import UnitFields
 
 pytestmark = pytest.mark.sqlite_only("backups and the write-ahead log are SQLite files")
@@ -64,7 +64,7 @@ def _start(path: Path, engine: Engine) -> Play:
     red = campaigns.create_side(factory, campaign_id=campaign.id, name="Red", nation="Germany")
     unit = roster.save_unit(factory, side_id=red.id, fields=UnitFields(
         name="U-32", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Open sea", "Open sea 2"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["Open sea", "Open sea 2"])
     mines.sow_minefield(
         factory, side_id=red.id, laid_by="surface", sector="Sector Q9", layer_name="Wolfsburg",
         secret=True, notes="under the Dogger Bank",
@@ -120,7 +120,7 @@ def _restore(play: Play, pick: int) -> None:
 def _set_passphrase(play: Play, _: int) -> None:
     _, red, _ = play.ids()
     new = PASSPHRASES[(PASSPHRASES.index(play.passphrase) + 1) if play.passphrase else 0]
-    result = roster.set_passphrase(play.factory, side_id=red, passphrase=new,
+    result = sealing.set_passphrase(play.factory, side_id=red, passphrase=new,
                                    old_passphrase=play.passphrase)  # fmt: skip
     assert result.plain_backups == () and result.checkpointed
     play.passphrase = new

@@ -17,7 +17,17 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, SubMarker
 from tracker.models.kinds import JournalKind, MarkerState
-from tracker.services import backups, exchange, history, journal, mines, roster, visibility
+from tracker.services import (
+    backups,
+    exchange,
+    history,
+    journal,
+    markers,
+    mines,
+    roster,
+    sealing,
+    visibility,
+)
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import Viewer
@@ -67,7 +77,7 @@ def test_secrets_a_minefields_reveal_undone_is_sealed_again_with_its_drift_since
     stored_bytes: Callable[[], bytes], backend: str,
 ) -> None:  # fmt: skip
     if passphrase:
-        roster.set_passphrase(factory, side_id=world.red_id, passphrase=passphrase)
+        sealing.set_passphrase(factory, side_id=world.red_id, passphrase=passphrase)
     field_id = _secret_field(factory, world, passphrase)
     revealed = mines.reveal(factory, minefield_id=field_id, passphrase=passphrase)
     drifted = mines.drift(factory, minefield_id=field_id, to_sector=DRIFTED_TO, d6=4, turn=1)
@@ -89,7 +99,7 @@ def test_secrets_a_minefields_reveal_undone_is_sealed_again_with_its_drift_since
                          passphrase=passphrase)  # fmt: skip
     assert (owner.minefields[0].sector, owner.minefields[0].notes) == (PLACE, NOTES)
     if not passphrase:  # the row's plain note is the last copy: the passphrase seals it
-        roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+        sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     stored = stored_bytes()
     assert [word for word in SECRET_WORDS if word.encode() in stored] == []
     if backend == "sqlite":
@@ -114,7 +124,7 @@ def test_secrets_a_reveal_undone_is_not_redone_but_revealed_again(
 def _red_marker(factory: SessionFactory, world: World) -> SubMarker:
     unit = roster.save_unit(factory, side_id=world.red_id, fields=UnitFields(
         name="U-47", unit_type="submarine", points=10, hull_points=2))  # fmt: skip
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["Scapa Q1", "Scapa Q2"])
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["Scapa Q1", "Scapa Q2"])
     with session_scope(factory) as session:
         return session.exec(select(SubMarker).where(SubMarker.unit_id == unit)).first()
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from service_helpers import Refused, World, attempt
 
 from tracker.db import SessionFactory
-from tracker.services import history, mines, roster
+from tracker.services import history, hunt, markers, mines, roster
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 
@@ -78,7 +78,7 @@ def _layer(
             torpedo=lambda: "",
             torpedo_field="",
         )  # fmt: skip
-    real = roster.assign_markers(factory, unit_id=unit, real=1,
+    real = markers.assign_markers(factory, unit_id=unit, real=1,
                                  sectors=[f"A{unit}", f"B{unit}"]).real_code  # fmt: skip
     marker = next(m.id for m in roster.roster(factory, side_id=world.red_id).markers
                   if m.code == real)  # fmt: skip
@@ -86,7 +86,7 @@ def _layer(
         sow=lambda laid_by="submarine": mines.sow_minefield(
             factory, side_id=world.red_id, boundary_id=boundary, laid_by=laid_by,
             layer_unit_id=unit),
-        torpedo=lambda: roster.sub_attacks(factory, marker_id=marker, same_sector=False,
+        torpedo=lambda: hunt.sub_attacks(factory, marker_id=marker, same_sector=False,
                                            torpedo_dice=[6]),
         torpedo_field="marker",
     )  # fmt: skip

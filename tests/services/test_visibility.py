@@ -14,7 +14,18 @@ from sqlmodel import SQLModel, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship, SubMarker, WasUnit
-from tracker.services import exchange, history, mines, roster, scenarios, secrets, visibility
+from tracker.services import (
+    exchange,
+    history,
+    hunt,
+    markers,
+    mines,
+    roster,
+    scenarios,
+    sealing,
+    secrets,
+    visibility,
+)
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import Viewer
@@ -56,11 +67,11 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
     factory: SessionFactory, world: World
 ) -> None:
     unit = _sub(factory, world)
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
-    roster.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"], passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    markers.assign_markers(factory, unit_id=unit, real=1, sectors=["C4", "C5"], passphrase=PASS)
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
-    roster.mine_roll(factory, unit_id=unit, roll=2, sector="C4", passphrase=PASS)  # 2 damage
+    hunt.mine_roll(factory, unit_id=unit, roll=2, sector="C4", passphrase=PASS)  # 2 damage
 
     def card(**kwargs: Any) -> roster.UnitView:
         return roster.roster(factory, side_id=world.red_id, **kwargs).units[0]
@@ -76,8 +87,8 @@ def test_a_concealed_subs_mine_damage_shows_to_its_owner_only_until_it_is_reveal
     owned = roster.roster(factory, side_id=world.red_id, owner=True, passphrase=PASS).markers
     real = next(marker for marker in owned if marker.real)
     scenarios.start_scenario(factory, scenario_id=world.scenario_id)  # the hunt counts its turns
-    roster.record_search(factory, marker_id=real.id, party=roster.SearchParty("aircraft"), roll=6)
-    roster.attack_marker(factory, marker_id=real.id, success=True, damage=0, passphrase=PASS)
+    hunt.record_search(factory, marker_id=real.id, party=hunt.SearchParty("aircraft"), roll=6)
+    hunt.attack_marker(factory, marker_id=real.id, success=True, damage=0, passphrase=PASS)
     assert (card().damage, card().crippled) == (2, True)  # revealed: its damage markers show
 
 
@@ -98,7 +109,7 @@ def _secret_field(factory: SessionFactory, world: World, layer: int, complete: b
 def test_the_opponent_sees_no_minelayer_sowing_no_drift_and_no_way_of_laying(
     factory: SessionFactory, world: World, add_ship: Callable[..., int]
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     layer = _minelayer(factory, world, add_ship)
     field_id = _secret_field(factory, world, layer)
     opponent = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.blue_id)
@@ -142,10 +153,10 @@ def test_an_export_for_the_opponent_leaves_every_unrevealed_secret_out(
     layer = _minelayer(factory, world, add_ship)
     field_id = _secret_field(factory, world, layer)  # no passphrase yet: sealed plain
     unit = _sub(factory, world)
-    roster.assign_markers(factory, unit_id=unit, real=2, sectors=["C4", "C5"])
+    markers.assign_markers(factory, unit_id=unit, real=2, sectors=["C4", "C5"])
     mines.sow_minefield(factory, side_id=world.blue_id, laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
-    roster.mine_roll(factory, unit_id=unit, roll=1, sector="C4")
+    hunt.mine_roll(factory, unit_id=unit, roll=1, sector="C4")
     document = _export_for_opponent(factory, world)
     tables = document["tables"]
     (field,) = [row for row in tables["minefield"] if row["secret"]]
@@ -177,7 +188,7 @@ def test_a_reveal_undone_seals_the_minefield_again_under_the_passphrase(
     factory: SessionFactory, world: World, add_ship: Callable[..., int],
     stored_bytes: Callable[[], bytes],
 ) -> None:  # fmt: skip
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
     mines.reveal(factory, minefield_id=field_id, passphrase=PASS)
     history.undo_last(factory, campaign_id=world.campaign_id)
@@ -198,7 +209,7 @@ def test_a_passphrase_changed_after_a_reveal_reseals_the_journal_so_an_undo_stil
 ) -> None:
     field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
     mines.reveal(factory, minefield_id=field_id)  # its before kept the plain seal
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     with session_scope(factory) as session:
         details = [e.detail for e in session.exec(select(JournalEntry).where(
             JournalEntry.side_id == world.red_id))]  # fmt: skip
@@ -214,7 +225,7 @@ def test_a_passphrase_changed_after_a_reveal_reseals_the_journal_so_an_undo_stil
 def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_the_row(
     factory: SessionFactory, world: World, add_ship: Callable[..., int]
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship), complete=True)
     mines.drift(factory, minefield_id=field_id, to_sector="Q8", d6=4, turn=1, passphrase=PASS)
     with session_scope(factory) as session:
@@ -231,14 +242,14 @@ def test_a_secret_changes_journal_entry_keeps_its_before_and_after_sealed_like_t
 
 def roster_key(factory: SessionFactory, side_id: int) -> bytes | None:
     with session_scope(factory) as session:
-        return roster.side_key(session, side_id, PASS)
+        return sealing.side_key(session, side_id, PASS)
 
 
 @pytest.mark.parametrize("viewer", list(Viewer))
 def test_a_squadrons_counters_read_at_once_are_each_ships_counter_as_the_viewer_sees_it(
     factory: SessionFactory, world: World, add_ship: Callable[..., int], viewer: Viewer
 ) -> None:
-    roster.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     layer = _minelayer(factory, world, add_ship)
     _secret_field(factory, world, layer)
     plain = add_ship(world.raider_id, "Emden")

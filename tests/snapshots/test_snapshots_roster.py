@@ -13,9 +13,10 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
-from tracker.services import campaigns, fleet, roster, scenarios, secrets
+from tracker.services import campaigns, fleet, hunt, markers, roster, scenarios, secrets
 from tracker.services.fleet import ShipFields
-from tracker.services.roster import SearchParty, UnitFields
+from tracker.services.hunt import SearchParty
+from tracker.services.roster import UnitFields
 
 SIZE = (120, 40)
 
@@ -41,8 +42,8 @@ def fleet_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TrackerApp:
         armor=2, vital_armor=7, hull_points=2, abilities="Chase the Salvoes\nClose Escort",
         attacks={"main": [3, 2, 1, None], "asw": [4, None, None, None]}))  # fmt: skip
     dice = random.Random(2)  # the markers' public codes are drawn at random
-    roster.assign_markers(factory, unit_id=u66, real=2, sectors=["C4", "D5", "B3"], rng=dice)
-    roster.assign_markers(factory, unit_id=u552, real=1, sectors=["F7", "G6"], rng=dice)
+    markers.assign_markers(factory, unit_id=u66, real=2, sectors=["C4", "D5", "B3"], rng=dice)
+    markers.assign_markers(factory, unit_id=u552, real=1, sectors=["F7", "G6"], rng=dice)
     # The hunt is played in a scenario: one in play, with a ship of the record sheets in it.
     escort = fleet.create_squadron(factory, side_id=side, name="Escort")
     ship = fleet.create_ship(factory, squadron_id=escort, fields=ShipFields(name="Z 23"))
@@ -50,8 +51,8 @@ def fleet_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TrackerApp:
     scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=[ship])
     scenarios.start_scenario(factory, scenario_id=scenario.id)
     decoy = next(m for m in roster.roster(factory, side_id=side).markers if m.sector == "B3")
-    roster.record_search(factory, marker_id=decoy.id, party=SearchParty("surface"), roll=6)
-    roster.attack_marker(factory, marker_id=decoy.id, success=True)  # a decoy: removed
+    hunt.record_search(factory, marker_id=decoy.id, party=SearchParty("surface"), roll=6)
+    hunt.attack_marker(factory, marker_id=decoy.id, success=True)  # a decoy: removed
     return TrackerApp(factory, rng=random.Random(6), open_campaign_id=campaign_id)
 
 
@@ -98,11 +99,11 @@ def test_roster_filtered(snap_compare, fleet_app: TrackerApp) -> None:  # type: 
     # The U-boats only, by any column's text: "2 of 3" above the table, the filter below it.
     async def filter_units(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("f", "slash", *"u-", "enter")
-        markers = pilot.app.screen.query_one("#marker-table", DataTable)
+        marker_table = pilot.app.screen.query_one("#marker-table", DataTable)
         for _ in range(100):  # the picture is of the markers as the player reads them
-            if _fitted(markers):
+            if _fitted(marker_table):
                 break
             await pilot.pause(0.05)
-        assert _fitted(markers)
+        assert _fitted(marker_table)
 
     assert snap_compare(fleet_app, terminal_size=SIZE, run_before=filter_units)

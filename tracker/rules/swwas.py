@@ -19,6 +19,7 @@ from tracker.rules import checks
 
 __all__ = [
     "Fuel",
+    "MineDrm",
     "aerial_minefield_effective",
     "aircraft_mine_capacity",
     "fast_entry",
@@ -68,8 +69,21 @@ class Fuel:
         return self.full + self.empty + self.lost
 
 
-def mine_drm(minefields: int, speed: int) -> int:
-    """Return the cumulative mine-strike die-roll modifier, 0..+5 (RULES.md §Mines).
+@dataclass(frozen=True)
+class MineDrm:
+    """The mine-strike die-roll modifier by its two causes (RULES.md §Mines)."""
+
+    minefields: int  # +1 for each minefield over the first, at most +3
+    speed: int  # +2 at speed 3 or more
+
+    @property
+    def total(self) -> int:
+        """Return the cumulative modifier every roll of the check takes, 0..+5."""
+        return self.minefields + self.speed
+
+
+def mine_drm(minefields: int, speed: int) -> MineDrm:
+    """Return the cumulative mine-strike die-roll modifier, 0..+5, by cause (RULES.md §Mines).
 
     ``minefields`` (1 or more) is the number sown across the boundary: +1 for each one over the
     first, at most +3. A ship at ``speed`` 3 or more (0 or more) adds +2, including ships exiting
@@ -78,7 +92,7 @@ def mine_drm(minefields: int, speed: int) -> int:
     fields = checks.check_at_least("minefields", minefields, 1)
     speed = checks.check_at_least("speed", speed, 0)
     extra = min(_MAX_EXTRA_MINEFIELD_DRM, fields - 1)
-    return extra + (_FAST_DRM if speed >= _FAST_SPEED else 0)
+    return MineDrm(minefields=extra, speed=_FAST_DRM if speed >= _FAST_SPEED else 0)
 
 
 def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:

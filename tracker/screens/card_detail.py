@@ -24,7 +24,7 @@ from tracker.services import building
 from tracker.services.building import Ability
 from tracker.services.fields import rules
 from tracker.services.library import ShipClassRead, UnitCardRead
-from tracker.services.roster import ATTACK_LABELS, UnitView
+from tracker.services.roster import ATTACK_LABELS, UnitView, dice_text
 
 # Shown elsewhere on the view (dice, abilities; a unit's damage says crippled or destroyed) or
 # not the player's (the row's id and version).
@@ -54,11 +54,6 @@ def fields_text(entry: Entry) -> Text:
         text.append("\n")
     text.rstrip()
     return text
-
-
-def dice_text(dice: list[int | None] | None) -> str:
-    """An attack row's dice as the card shows them: `3 2 1 -`."""
-    return " ".join("-" if d is None else str(d) for d in (dice or [None] * len(RANGES)))
 
 
 def attacks_line(attacks: dict[str, list[int | None]], air_to_air: int | None = None) -> str:

@@ -6,12 +6,11 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.screens.rule_table import RuleTableScreen
+from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import rule_tables
 from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
@@ -24,16 +23,16 @@ INTRO = (
 KINDS = ("structural", "underwater")
 
 
+def row_cells(row: RuleRow) -> list[Any]:
+    """One row of the tables; the player's words are plain Text (never markup)."""
+    change = f"{row.stat} {row.amount:+d}" if row.stat else ""
+    return [row.table, roll_text(row), Text(row.effect), change]
+
+
 class CriticalTablesScreen(RuleTableScreen[RuleRow]):
     """Both tables in one list; a adds a row, e edits, x deletes."""
 
-    BINDINGS = [
-        Binding("escape", "back", "Back", tooltip="Back"),
-        Binding("a", "add", "Add row", tooltip="Add a critical table row"),
-        Binding("e,enter", "edit", "Edit row", tooltip="Edit the critical table row"),
-        Binding("x,delete", "delete", "Delete row", tooltip="Delete the critical table row"),
-    ]
-    READ_ONLY_ACTIONS = frozenset({"back"})
+    BINDINGS = row_bindings("critical table row")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -51,19 +50,9 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
                        kinds=KINDS), self._show)  # fmt: skip
 
     def _show(self, tables: tuple[RuleTable, ...]) -> None:
-        self.rows = [row for table in tables for row in table.rows]
-        table = self.query_one(DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for row in self.rows:
-            roll = f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
-            change = f"{row.stat} {row.amount:+d}" if row.stat else ""
-            table.add_row(row.table, roll, Text(row.effect), change)
-        if not self.rows:
-            table.add_row(Text("No rows yet" + self.hint(": press a to type your rulebook's "
-                                                         "table") + ".", "dim"))  # fmt: skip
-        elif cursor >= 0:
-            table.move_cursor(row=min(cursor, len(self.rows) - 1))
+        rows = [row for table in tables for row in table.rows]
+        said = "No rows yet" + self.hint(": press a to type your rulebook's table") + "."
+        self.show_rows(rows, [row_cells(row) for row in rows], Text(said, "dim"))
 
     def _fields(self, row: RuleRow | None) -> list[FieldSpec]:
         kind, low, high = (row.table, row.low, row.high) if row else ("structural", 1, 1)

@@ -8,7 +8,6 @@ only; the owner view (v) opens them with the side's passphrase, briefly, as on t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -22,135 +21,33 @@ from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
+from tracker.screens.ledger_forms import (
+    aerial_fields,
+    boundary_fields,
+    complete_fields,
+    drift_fields,
+    minelayers,
+    passphrase_field,
+    place_fields,
+    place_from,
+    side_field,
+    sow_fields,
+    status_fields,
+    torpedo_fields,
+)
+from tracker.screens.ledger_rows import MINEFIELD_COLUMNS, counter_row, minefield_row, plural
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.owner_view import OwnerViewScreen
-from tracker.screens.roster import entered_fields
-from tracker.services import campaigns, mines, roster
+from tracker.screens.roster_forms import mine_roll_fields
+from tracker.services import campaigns, hunt, mines, roster
 from tracker.services.errors import InvalidInput
-from tracker.services.mines import (
-    AirDrop,
-    Ledger,
-    MinefieldCreate,
-    MinefieldTurn,
-    MinefieldView,
-    SeaBoundaryBase,
-)
+from tracker.services.mines import Ledger, MinefieldCreate, MinefieldView
 from tracker.services.roster import Roster, UnitView
-from tracker.services.visibility import HIDDEN
-from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable, SortAs
+from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import refill
-from tracker.widgets.tones import ALERT, CAUTION, ERROR, NOTICE, SECRET, toned
-
-STATUS_STYLE = {
-    "sowing": CAUTION, "active": ALERT, "scattered": "dim", "swept": "dim",
-    "expended": "dim",
-}  # fmt: skip
-
-
-MINEFIELD_COLUMNS = (("#", 3), ("Owner", 12), ("Where", 24), ("Here", 4), ("Status", 9),
-                     ("Laid by", 20), ("Turns", 5), ("Anchor", 8), ("Notes", 10))  # fmt: skip
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' * (count != 1)}"
-
-
-def turns_text(field: MinefieldView) -> str:
-    """`3→5`: the turn sowing began and the turn it was complete (? when unknown)."""
-    start = "?" if field.turn_started is None else str(field.turn_started)
-    if field.status == "sowing":
-        return f"{start}→"
-    end = "?" if field.turn_completed is None else str(field.turn_completed)
-    return start if end == start else f"{start}→{end}"
-
-
-def minefield_row(field: MinefieldView) -> list[Any]:
-    laid = field.laid_by + (f": {field.layer}" if field.layer else "")
-    laid += f" (d6 {field.drop_roll})" if field.drop_roll else ""
-    where = Text("secret", style="italic dim") if field.hidden else Text(field.where)
-    if field.secret and not field.hidden:
-        where.append(" (secret)", style=SECRET)
-    return [
-        SortAs(f"#{field.id}", field.id), Text(field.side_name), where,
-        "" if field.hidden else str(field.count_here),
-        Text(field.status, style=STATUS_STYLE.get(field.status, "")),
-        Text("?" if field.hidden else laid, overflow="ellipsis", no_wrap=True),
-        turns_text(field), "?" if field.hidden else "drifting" if field.drifting else "secured",
-        Text(field.notes.replace("\n", " "), overflow="ellipsis", no_wrap=True),
-    ]  # fmt: skip
-
-
-def counter_row(view: mines.CounterView) -> list[Any]:
-    speed = view.speed_rating - view.speed_lost
-    state = []
-    if view.sunk:
-        state.append(toned("SUNK", ALERT))
-    if view.crippled:
-        state.append(toned("crippled", ERROR))
-    if view.sowing_id is not None:
-        state.append(toned(f"sowing #{view.sowing_id}: no torpedoes", NOTICE))
-    mines_text = f"{view.mines_aboard}/{view.mines_loaded}" if view.mines_loaded else "-"
-    left = HIDDEN if view.mines_hidden else view.torpedoes_left
-    return [
-        Text(view.name, style="bold"), Text(view.side_name), view.counter_size or "?",
-        f"{speed}" + (f" (-{view.speed_lost})" if view.speed_lost else ""),
-        f"{left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
-        HIDDEN if view.mines_hidden else mines_text,
-        f"{view.hull_damage}/{view.hull_boxes}" if view.hull_boxes else str(view.hull_damage),
-        f"-{view.gunnery_lost}" if view.gunnery_lost else "",
-        fuel_track(view.fuel), Text(", ").join(state),
-    ]  # fmt: skip
-
-
-def aerial_fields() -> list[FieldSpec]:
-    """The aircraft of a mine drop, its factors as the model declares them, and its rolls."""
-    return [
-        FieldSpec("aircraft", "Aircraft"),
-        *specs_from(AirDrop, keys=("naval_attack",)),
-        FieldSpec("circled", "Naval Attack factor is circled (3-6 works, else 4-6)",
-                  kind="bool", value=False),
-        *specs_from(AirDrop, keys=("land_attack",)),
-        FieldSpec("rolls", "d6 per minefield dropped, e.g. 5 2 (blank: roll them)",
-                  optional=True),
-        FieldSpec("drops", "or how many to drop (rolled for you)", kind="int", value="",
-                  low=1, high=99, optional=True),
-    ]  # fmt: skip
-
-
-def sector_fields() -> list[FieldSpec]:
-    """A minefield's War at Sea sector, as its model declares it (beside a boundary's pick)."""
-    return specs_from(MinefieldCreate, keys=("sector",),
-                      sector={"placeholder": "e.g. K7; blank with a boundary"})  # fmt: skip
-
-
-def sow_fields(
-    layers: dict[int, list[tuple[str, str]]], owner: int | None = None
-) -> list[FieldSpec]:
-    """The sowing form's own fields (after its owner and place), as the model declares them;
-    `layers` are each side's possible minelayers (its own ships afloat and War at Sea
-    submarines), the choices following the owner picked."""
-    none = [("(none: name it below)", "")]
-    return [
-        *specs_from(MinefieldCreate, keys=("laid_by",)),
-        FieldSpec("layer", "Minelayer (own ships, subs)", kind="select", value="",
-                  options=layers.get(owner, none) if owner is not None else none,
-                  depends_on="side_id", options_for=layers),
-        *specs_from(MinefieldCreate, keys=("layer_name", "turn", "complete", "drifting",
-                                           "secret", "notes")),
-    ]  # fmt: skip
-
-
-def boundary_fields() -> list[FieldSpec]:
-    """A new boundary's two sea areas."""
-    return specs_from(SeaBoundaryBase)
-
-
-def complete_fields() -> list[FieldSpec]:
-    """The turn a minefield being sown is complete (blank: the current one)."""
-    return specs_from(MinefieldTurn, keys=("turn",))
+from tracker.widgets.tones import CAUTION
 
 
 class LedgerScreen(OwnerViewScreen):
@@ -319,46 +216,14 @@ class LedgerScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
         return field
 
-    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
-        def done(result: object) -> None:
-            if isinstance(result, str):
-                self.notify(result)
-            if isinstance(result, list):
-                for line in result:
-                    self.notify(str(line), timeout=10)
-            self.reload()
-
-        self.app.push_screen(FormScreen(title, fields, submit, **kwargs), done)
-
-    def _place_fields(self, prefix: str = "") -> list[FieldSpec]:
-        boundaries = self.view.boundaries if self.view else ()
-        return [
-            FieldSpec(f"{prefix}boundary", "Boundary (Second World War at Sea)", kind="select",
-                      value=boundaries[0].id if boundaries else 0,
-                      options=[("(none: a War at Sea sector)", 0)]
-                      + [(b.label, b.id) for b in boundaries]),
-            *(replace(spec, key=f"{prefix}sector") for spec in sector_fields()),
-        ]  # fmt: skip
-
-    def _side_field(self) -> FieldSpec:
-        return FieldSpec("side_id", "Owner", kind="select",
-                         value=self.sides[0][1] if self.sides else 0,
-                         options=self.sides)  # fmt: skip
-
-    @staticmethod
-    def _place(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-        boundary = values.pop(f"{prefix}boundary")
-        return {"boundary_id": boundary or None, "sector": values.pop(f"{prefix}sector")}
+    def _boundaries(self) -> tuple[mines.BoundaryView, ...]:
+        return self.view.boundaries if self.view else ()
 
     def _secret_fields(self, side_id: int | None = None) -> list[FieldSpec]:
         """The passphrase field, unless the owner view already holds it."""
         if self.passphrase and (side_id is None or side_id == self.owner_side_id):
             return []
-        return [FieldSpec("passphrase", "Side's passphrase (if it has one)", password=True,
-                          optional=True)]  # fmt: skip
-
-    def _passphrase(self, values: dict[str, Any]) -> str | None:
-        return values.pop("passphrase", None) or self.passphrase
+        return [passphrase_field()]
 
     def action_back(self) -> None:
         self._hide()
@@ -370,7 +235,7 @@ class LedgerScreen(OwnerViewScreen):
             return Call(mines.add_boundary, self.factory, campaign_id=self.campaign_id,
                         **values).map(lambda _none: said)  # fmt: skip
 
-        self._form(
+        self.open_form(
             "Add a boundary",
             boundary_fields(),
             submit,
@@ -402,22 +267,16 @@ class LedgerScreen(OwnerViewScreen):
     def _sow(self, ships: list[mines.CounterView], subs: dict[int, list[UnitView]]) -> None:
         """The sowing form: the minelayer is one of the owner's own ships afloat, or a War at
         Sea submarine of its roster; the choices follow the owner chosen."""
-        layers: dict[int, list[tuple[str, str]]] = {}
-        for _, side_id in self.sides:
-            layers[side_id] = [("(none: name it below)", ""),
-                               *((s.name, f"ship:{s.ship_id}") for s in ships
-                                 if s.side_id == side_id),
-                               *((f"{u.name} (War at Sea submarine)", f"sub:{u.id}")
-                                 for u in subs.get(side_id, ()) if not u.destroyed)]  # fmt: skip
-        owner = self._side_field()
+        layers = minelayers(self.sides, ships, subs)
+        owner = side_field(self.sides)
         fields = [
-            owner, *self._place_fields(), *sow_fields(layers, owner.value),
+            owner, *place_fields(self._boundaries()), *sow_fields(layers, owner.value),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            place = self._place(values)
-            passphrase = self._passphrase(values)
+            place = place_from(values)
+            passphrase = self.passphrase_of(values)
             kind, _, layer_id = values.pop("layer").partition(":")
             values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
             values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
@@ -427,9 +286,10 @@ class LedgerScreen(OwnerViewScreen):
             sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
             return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
 
-        self._form("Sow a minefield", fields, submit,
-                   note="A submarine lays the minefields it loaded instead of torpedo factors, "
-                   "one at a time, and makes no torpedo attack until it is complete.")  # fmt: skip
+        self.open_form("Sow a minefield", fields, submit,
+                       note="A submarine lays the minefields it loaded instead of torpedo "
+                       "factors, one at a time, and makes no torpedo attack until it is "
+                       "complete.")  # fmt: skip
 
     def action_complete(self) -> None:
         field = self._field()
@@ -444,21 +304,21 @@ class LedgerScreen(OwnerViewScreen):
             return Call(mines.complete_minefield, self.factory, minefield_id=field.id,
                         version=field.version, **values)  # fmt: skip
 
-        self._form(f"Complete minefield #{field.id}", complete_fields(), submit)
+        self.open_form(f"Complete minefield #{field.id}", complete_fields(), submit)
 
     def action_aerial(self) -> None:
         if not self.sides:
             self.missing("Add a side to the campaign first.")
             return
         fields = [
-            self._side_field(), *self._place_fields(), *aerial_fields(),
+            side_field(self.sides), *place_fields(self._boundaries()), *aerial_fields(),
             *specs_from(MinefieldCreate, keys=("drifting", "secret")),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
-            place = self._place(values)
-            passphrase = self._passphrase(values)
+            place = place_from(values)
+            passphrase = self.passphrase_of(values)
             drops = values.pop("drops")
             words = values.pop("rolls").replace(",", " ").split()
             if not all(word.isdigit() for word in words):
@@ -483,30 +343,24 @@ class LedgerScreen(OwnerViewScreen):
                 passphrase=passphrase,
             )
 
-        self._form("Aircraft drop minefields", fields, submit,
-                   note="Capacity is the greater attack factor; a failed drop scatters "
-                   "(recorded as scattered).")  # fmt: skip
+        self.open_form("Aircraft drop minefields", fields, submit,
+                       note="Capacity is the greater attack factor; a failed drop scatters "
+                       "(recorded as scattered).")  # fmt: skip
 
     def action_drift(self) -> None:
         field = self._field()
         if field is None:
             return
-        fields = [
-            *self._place_fields(),
-            FieldSpec("d6", "d6 direction (blank: none)", kind="int", value="", low=1, high=6,
-                      optional=True),
-            *complete_fields(),  # the turn at whose end it drifted (blank: the one in play)
-            *self._secret_fields(field.side_id),
-        ]  # fmt: skip
+        fields = [*drift_fields(self._boundaries()), *self._secret_fields(field.side_id)]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            place = self._place(values)
+            place = place_from(values)
             return Call(mines.drift, self.factory, minefield_id=field.id,
                         to_boundary_id=place["boundary_id"], to_sector=place["sector"],
                         d6=values["d6"], turn=values["turn"], version=field.version,
-                        passphrase=self._passphrase(values))  # fmt: skip
+                        passphrase=self.passphrase_of(values))  # fmt: skip
 
-        self._form(
+        self.open_form(
             f"Minefield #{field.id} drifts",
             fields,
             submit,
@@ -526,10 +380,7 @@ class LedgerScreen(OwnerViewScreen):
             return Call(mines.set_status, self.factory, minefield_id=field.id,
                         version=field.version, **values)  # fmt: skip
 
-        self._form(f"Minefield #{field.id}", [FieldSpec(
-            "status", "Status", kind="select", value="swept",
-            options=[("swept", "swept"), ("expended", "expended"),
-                     ("active (a correction)", "active")])], submit)  # fmt: skip
+        self.open_form(f"Minefield #{field.id}", status_fields(), submit)
 
     def action_reveal(self) -> None:
         field = self._field()
@@ -544,11 +395,11 @@ class LedgerScreen(OwnerViewScreen):
                 mines.reveal,
                 self.factory,
                 minefield_id=field.id,
-                passphrase=self._passphrase(values),
+                passphrase=self.passphrase_of(values),
             )
 
-        self._form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
-                   note="Its place and notes become public, for both sides.")  # fmt: skip
+        self.open_form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
+                       note="Its place and notes become public, for both sides.")  # fmt: skip
 
     def action_toggle_view(self) -> None:
         if self.refuse_if_read_only():
@@ -570,9 +421,7 @@ class LedgerScreen(OwnerViewScreen):
                 self._show_owner(result[1])
 
         self.app.push_screen(FormScreen(
-            "Owner view", [self._side_field(),
-                           FieldSpec("passphrase", "Side's passphrase (if it has one)",
-                                     password=True, optional=True)], submit,
+            "Owner view", [side_field(self.sides), passphrase_field()], submit,
             note="Only where the opponent cannot see the screen."), done)  # fmt: skip
 
     def _owner_check(self, passphrase: str | None, side_id: int | None = None) -> Call[Ledger]:
@@ -610,20 +459,13 @@ class LedgerScreen(OwnerViewScreen):
             return
         row = self.query_one("#counter-table", DataTable).cursor_row
         ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
-        left = HIDDEN if ship.mines_hidden else ship.torpedoes_left
-        fields = [
-            FieldSpec("factors", f"Torpedo factors (of {left})", kind="int",
-                      value="" if ship.mines_hidden else ship.torpedoes_left or "", low=1,
-                      high=99),
-            FieldSpec("target", "Target", optional=True),
-        ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:
             return Call(mines.torpedo_attack, self.factory, ship_id=ship.ship_id, **values)
 
-        self._form(f"{ship.name}: torpedo attack", fields, submit,
-                   note="A submarine sowing a minefield makes no torpedo attack until it is "
-                   "complete (the variant's rule).")  # fmt: skip
+        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship), submit,
+                       note="A submarine sowing a minefield makes no torpedo attack until it is "
+                       "complete (the variant's rule).")  # fmt: skip
 
     def action_sub_mine(self) -> None:
         self._with_subs(self._sub_mine)
@@ -639,19 +481,14 @@ class LedgerScreen(OwnerViewScreen):
             return
         fields = [
             FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
-            *entered_fields(),
-            FieldSpec("roll", "d6 (1: 1 hull damage, 2: 2)", kind="int", value="", low=1,
-                      high=6),
-            FieldSpec("secret_minefield", "Another side's secret minefield lies there (its "
-                      "owner says so)", kind="bool", value=False),
-            FieldSpec("passphrase", "Its side's passphrase (if it has one)", password=True,
-                      optional=True),
+            *mine_roll_fields(),
+            passphrase_field("Its side's"),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:
             values["passphrase"] = values["passphrase"] or None
-            return Call(roster.mine_roll, self.factory, **values)
+            return Call(hunt.mine_roll, self.factory, **values)
 
-        self._form("A submarine enters a mined sector", fields, submit, dice_field="roll",
-                   dice_sides=6, secret_die=True, note="War at Sea (RULES.md §Subs ¶12): the "
-                   "owner rolls and applies it without revealing the sub.")  # fmt: skip
+        self.open_form("A submarine enters a mined sector", fields, submit, dice_field="roll",
+                       dice_sides=6, secret_die=True, note="War at Sea (RULES.md §Subs ¶12): the "
+                       "owner rolls and applies it without revealing the sub.")  # fmt: skip

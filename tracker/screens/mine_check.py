@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
@@ -32,6 +33,20 @@ RULE_TEXT = {
     "struck": "halts when a quarter of the task force has struck mines",
     "drawn": "halts when a quarter of the task force has been drawn (literal reading)",
 }
+
+
+def drm_text(drm: swwas.MineDrm) -> str:
+    """The modifier every roll of a check takes, and its causes: `+4 (+2 minefields, +2 speed)`."""
+    return f"+{drm.total} (+{drm.minefields} minefields, +{drm.speed} speed)"
+
+
+def setup_preview(values: dict[str, Any]) -> str:
+    """The modifier every roll of the check will take, as the rule gives it for the speed and
+    the minefields typed."""
+    if values.get("speed") is None or values.get("minefields") is None:
+        return "Give the speed: +2 at speed 3 or more; +1 per extra minefield, at most +3."
+    drm = swwas.mine_drm(values["minefields"], values["speed"])
+    return f"Modifier {drm_text(drm)} on every roll."
 
 
 def start_check_flow(screen: TrackerScreen, field: MinefieldView) -> None:
@@ -86,14 +101,6 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
     ]  # fmt: skip
     campaign_id = _campaign_of(screen)
 
-    def preview(values: dict[str, Any]) -> str:
-        if values.get("speed") is None or values.get("minefields") is None:
-            return "Give the speed: +2 at speed 3 or more; +1 per extra minefield, at most +3."
-        extra = min(3, values["minefields"] - 1)
-        fast = 2 if values["speed"] >= 3 else 0
-        return (f"Modifier +{extra + fast} on every roll: +{extra} for the extra minefields, "
-                f"+{fast} for speed {values['speed']}.")  # fmt: skip
-
     def submit(values: dict[str, Any]) -> Call[int]:
         return Call(
             mines.start_check,
@@ -108,7 +115,7 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
     screen.app.push_screen(
         FormScreen(f"{len(ship_ids)} ship{'s' * (len(ship_ids) != 1)} enter"
                    f"{'s' * (len(ship_ids) == 1)} minefield #{field.id}", fields, submit,
-                   preview=preview), done)  # fmt: skip
+                   preview=setup_preview), done)  # fmt: skip
 
 
 def cups_text(view: CheckView) -> Text:
@@ -166,10 +173,8 @@ class MineCheckScreen(TrackerScreen):
         heading.append(f"{view.size} ships at speed {view.speed}", style="bold")
         if view.leaving_board:
             heading.append(" (leaving the tactical board)")
-        extra = min(3, view.minefields - 1)
         heading.append(f" · {view.minefields} minefield{'s' * (view.minefields != 1)} here: "
-                       f"modifier +{view.drm} "
-                       f"(+{extra} minefields, +{view.drm - extra} speed)")  # fmt: skip
+                       f"modifier {drm_text(view.drm)}")  # fmt: skip
         heading.append(f"\nFirst cup: {view.first_cup}.  The check {RULE_TEXT[view.rule]}.",
                        style="dim")  # fmt: skip
         self.query_one("#check-heading", Static).update(heading)
@@ -188,7 +193,7 @@ class MineCheckScreen(TrackerScreen):
         if view.next is not None:
             table.add_row(
                 str(view.next.draw_no), Text("next: ?", style="italic"), view.next.cup, "?",
-                f"{view.drm:+d}", "", "", "",
+                f"{view.drm.total:+d}", "", "", "",
             )  # fmt: skip
             table.move_cursor(row=table.row_count - 1)
         message = Text(view.message)
@@ -229,11 +234,13 @@ class MineCheckScreen(TrackerScreen):
                                    "hull-1", "crippled", "sunk")),
         ]  # fmt: skip
 
+        drm = view.drm.total
+
         def preview(values: dict[str, Any]) -> str | Call[str]:
             roll = values.get("roll")
             if roll is None:
-                return f"{draw.name} ({draw.cup} cup): roll the d6; the modifier is {view.drm:+d}."
-            total = f"{roll} {view.drm:+d} = {roll + view.drm}"
+                return f"{draw.name} ({draw.cup} cup): roll the d6; the modifier is {drm:+d}."
+            total = f"{roll} {drm:+d} = {roll + drm}"
 
             def said(effects: str | None) -> str:
                 if effects is None:

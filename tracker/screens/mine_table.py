@@ -6,12 +6,11 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.screens.rule_table import RuleTableScreen
+from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import mines
 from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
@@ -64,20 +63,13 @@ def gaps_text(table: RuleTable) -> tuple[str, bool]:
 
 def row_cells(row: RuleRow) -> list[Any]:
     """One table row; the player's words are plain Text (never markup)."""
-    roll = f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
-    return [roll, row.applies_to, Text(row.effect), Text(row.note, overflow="ellipsis")]
+    return [roll_text(row), row.applies_to, Text(row.effect), Text(row.note, overflow="ellipsis")]
 
 
 class MineTableScreen(RuleTableScreen[RuleRow]):
     """The rows in roll order; a adds a row, e or enter edits, x deletes."""
 
-    BINDINGS = [
-        Binding("escape", "back", "Back", tooltip="Back"),
-        Binding("a", "add", "Add row", tooltip="Add a mine damage table row"),
-        Binding("e,enter", "edit", "Edit row", tooltip="Edit the mine damage table row"),
-        Binding("x,delete", "delete", "Delete row", tooltip="Delete the mine damage table row"),
-    ]
-    READ_ONLY_ACTIONS = frozenset({"back"})
+    BINDINGS = row_bindings("mine damage table row")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -99,14 +91,7 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
         self.load(Call(mines.mine_table, self.factory, campaign_id=self.campaign_id), self._show)
 
     def _show(self, table_view: RuleTable) -> None:
-        self.rows = table_view.rows
-        table = self.query_one(DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for row in self.rows:
-            table.add_row(*row_cells(row), key=str(row.id))
-        if self.rows and cursor >= 0:
-            table.move_cursor(row=min(cursor, len(self.rows) - 1))
+        self.show_rows(table_view.rows, [row_cells(row) for row in table_view.rows])
         message, warn = gaps_text(table_view)
         if self.read_only and not self.rows:
             message = "No rows yet: until they are typed in, every mine roll asks for its result."

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.timer import Timer
 
@@ -83,6 +84,33 @@ class OwnerViewScreen(TrackerScreen):
         self.app.push_screen(
             FormScreen(title, [FieldSpec("passphrase", "Side's passphrase", password=True)],
                        submit), done)  # fmt: skip
+
+    def open_form(
+        self,
+        title: str,
+        fields: list[FieldSpec],
+        submit: Callable[[dict[str, Any]], Call[Any]],
+        *,
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        **options: Any,
+    ) -> None:
+        """A form of the owner's work (its dialog keeps the owner view): what it returns is
+        said, a line or each line of a list, and the screen reads its data again."""
+
+        def done(result: object) -> None:
+            said = (
+                [result] if isinstance(result, str) else result if isinstance(result, list) else []
+            )
+            for line in said:
+                self.notify(str(line), severity=severity, timeout=timeout)
+            self.reload()
+
+        self.app.push_screen(FormScreen(title, fields, submit, **options), done)
+
+    def passphrase_of(self, values: dict[str, Any]) -> str | None:
+        """The passphrase a form asked for, else the owner view's."""
+        return values.pop("passphrase", None) or self.passphrase
 
     def _show_owner(self, passphrase: str | None) -> None:
         if self.refuse_if_read_only():

@@ -8,7 +8,6 @@ idle time and whenever the screen is left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -18,150 +17,35 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
-from tracker.screens.card_detail import CardDetailScreen, attacks_line, dice_text, type_text
+from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
+from tracker.screens.roster_forms import (
+    attack_fields,
+    marker_fields,
+    mine_roll_fields,
+    move_fields,
+    passphrase_fields,
+    reconceal_fields,
+    sub_attack_fields,
+    unit_fields,
+)
+from tracker.screens.roster_rows import UNIT_COLUMNS, marker_row, seals_said, unit_row, unit_widths
 from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
-from tracker.services import roster
+from tracker.services import hunt, markers, roster, sealing
 from tracker.services.errors import InvalidInput
-from tracker.services.roster import (
-    ATTACK_LABELS,
-    MarkerPlace,
-    MarkerView,
-    Roster,
-    SearchParty,
-    UnitCreate,
-    UnitView,
-    unit_fields_from,
-)
+from tracker.services.hunt import SearchParty
+from tracker.services.roster import MarkerView, Roster, UnitView, unit_fields_from
 from tracker.services.sealing import Sealed
-from tracker.services.visibility import HIDDEN
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import cell_width, give_way, refill
-from tracker.widgets.tones import ALERT, CAUTION, ERROR, GOOD_STRONG, toned
-
-CONCEAL_CAUSES = [
-    ("It moved into storm, smoke or fog (§10a): one marker", was.ConcealCause.MOVED_INTO_WEATHER),
-    ("No enemy was placed in its square (§10b): one marker", was.ConcealCause.NO_ENEMY_PLACED),
-    ("It got away (§10c): two markers", was.ConcealCause.GOT_AWAY),
-    ("A squall or fog marker entered its square (§11): one marker",
-     was.ConcealCause.WEATHER_ENTERED),
-]  # fmt: skip
-
-
-def damage_text(unit: UnitView) -> str:
-    """The Dmg column: the placeholder for a concealed sub's damage in the opponent view."""
-    if unit.damage is None:
-        return HIDDEN
-    return f"{unit.damage}" + (
-        " destroyed" if unit.destroyed else " crippled" if unit.crippled else ""
-    )
-
-
-ABILITIES = ("Sub Hunter", "Elusive Quarry", "Pinpointer", "ASW Pinpointer", "Infiltrator",
-             "Wolfpack", "Submerged Shot")  # fmt: skip
-
-
-def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
-    """The unit card form: every field the card's model declares, in its order, the attack
-    rows where it holds them, each as the card prints it (`3 2 1 -`)."""
-    attacks = unit.attacks if unit else {}
-    shown = unit and {**vars(unit), "damage": unit.damage or 0,
-                      "abilities": "; ".join(unit.abilities)}  # fmt: skip
-    keys = list(UnitCreate.model_fields)
-    at = keys.index("attacks")
-    specs = specs_from(UnitCreate, shown, keys=keys[:at] + keys[at + 1 :],
-                       unit_type={} if unit else {"value": "destroyer"},
-                       abilities={"suggestions": ABILITIES})  # fmt: skip
-    return [
-        *specs[:at],
-        *(FieldSpec(f"attack_{row}", f"{label}, dice r0-r3",
-                    value=dice_text(attacks.get(row)) if row in attacks else "")
-          for row, label in ATTACK_LABELS.items()),
-        *specs[at:],
-    ]  # fmt: skip
-
-
-def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[Any]:
-    """A marker row: in the opponent view only what the table shows face-down."""
-    row: list[Any] = [marker.code, Text(marker.sector or "-"), marker.state]
-    if owner:
-        who = names.get(marker.unit_id or 0, "?")
-        row.append(Text(f"{who}: {'REAL' if marker.real else 'decoy'}",
-                        style=GOOD_STRONG if marker.real else "dim"))  # fmt: skip
-    elif marker.state == "revealed" and marker.unit_id:
-        row.append(Text(names.get(marker.unit_id, "?"), style="bold"))
-    elif marker.state == "removed":
-        row.append(Text("-", style="dim"))
-    else:
-        row.append(Text("submarine?", style="dim"))
-    row.append(marker.seal)
-    return row
-
-
-UNIT_COLUMNS = ("Unit", "Type", "Pts", "Spd", "A/VA/HP", "Dmg", "Attacks", "Abilities")
-# When the units' columns do not all fit, they give way in this order, each down to the width
-# named: the abilities first (the card's detail has them whole), then the attack dice, the
-# unit's name last.
-UNIT_GIVE_WAY = (("Abilities", 9), ("Attacks", 16), ("Unit", 10))
-
-
-def unit_row(unit: UnitView) -> list[Any]:
-    """A unit card's row, its attack dice in the card's order; a destroyed unit says so."""
-    return [
-        Text(unit.name, style="bold"), type_text(unit), unit.points, unit.speed,
-        f"{unit.armor}/{unit.vital_armor}/{unit.hull_points}",
-        toned(damage_text(unit), ERROR if unit.damage else ""),
-        Text(attacks_line(unit.attacks, unit.air_to_air), overflow="ellipsis", no_wrap=True),
-        Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
-    ]  # fmt: skip
-
-
-def unit_widths(rows: list[list[Any]], room: int) -> list[int]:
-    """Each unit column as wide as what it holds, narrowed to fit a table `room` cells wide."""
-    widths = [max([len(label), *(cell_width(row[at]) for row in rows)])
-              for at, label in enumerate(UNIT_COLUMNS)]  # fmt: skip
-    return give_way(widths, UNIT_COLUMNS, UNIT_GIVE_WAY, room)
-
-
-def move_fields() -> list[FieldSpec]:
-    """The sector a marker moves to, as the marker's model declares it."""
-    return specs_from(MarkerPlace, keys=("sector",))
-
-
-def entered_fields() -> list[FieldSpec]:
-    """The sector a submarine entered, for its mine roll: a marker's sector as declared."""
-    return [replace(spec, label=f"{spec.label} it entered") for spec in move_fields()]
-
-
-def marker_fields(count: int) -> list[FieldSpec]:
-    """The decoy-note form: which of the `count` markers is real, and each one's sector."""
-    (sector,) = move_fields()
-    return [
-        FieldSpec("real", f"Which marker is real (1..{count})", kind="int", value="",
-                  low=1, high=count),
-        *(replace(sector, key=f"sector_{n}", label=f"{sector.label} of marker {n}")
-          for n in range(1, count + 1)),
-    ]  # fmt: skip
-
-
-def reconceal_fields(square: str) -> list[FieldSpec]:
-    """Why a revealed sub slips away, and its one or two new markers (RULES.md §Subs ¶10-11):
-    the decoy note's fields, the first marker in the sub's square unless moved."""
-    real, first, second = marker_fields(2)
-    return [
-        FieldSpec("cause", "Why it slips away", kind="select", value=was.ConcealCause.GOT_AWAY,
-                  options=CONCEAL_CAUSES),
-        replace(real, label="Which new marker is real, when two (1..2)", optional=True),
-        replace(first, value=square), replace(second, label=f"{second.label}, when two"),
-    ]  # fmt: skip
+from tracker.widgets.tables import refill
+from tracker.widgets.tones import ALERT, CAUTION
 
 
 class RosterScreen(OwnerViewScreen):
@@ -307,21 +191,6 @@ class RosterScreen(OwnerViewScreen):
             return None
         return self.view.markers[self._marker_row()]
 
-    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
-        def done(result: object) -> None:
-            if isinstance(result, str):
-                self.notify(result)
-            if isinstance(result, roster.Assignment):
-                seals = ", ".join(f"{code} {seal}" for code, seal in
-                                  zip(result.codes, result.seals, strict=True))  # fmt: skip
-                self.notify(f"Public seals: {seals}: say them aloud or write them down", timeout=15)
-            if isinstance(result, list):
-                for warning in result:
-                    self.notify(warning, severity="warning")
-            self.reload()
-
-        self.app.push_screen(FormScreen(title, fields, submit, **kwargs), done)
-
     def action_back(self) -> None:
         self._hide()
         self.dismiss()
@@ -350,7 +219,7 @@ class RosterScreen(OwnerViewScreen):
         return submit
 
     def action_add_unit(self) -> None:
-        self._form("Add unit", unit_fields(None), self._save_unit())
+        self.open_form("Add unit", unit_fields(None), self._save_unit())
 
     def action_build_fleet(self) -> None:
         names = [unit.name for unit in self.view.units] if self.view else []
@@ -370,7 +239,9 @@ class RosterScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
             return
 
-        self._form(f"Edit {unit.name}", unit_fields(unit), self._save_unit(unit.id, unit.version))
+        self.open_form(
+            f"Edit {unit.name}", unit_fields(unit), self._save_unit(unit.id, unit.version)
+        )
 
     def action_copy_unit(self) -> None:
         unit = self._unit()
@@ -379,7 +250,7 @@ class RosterScreen(OwnerViewScreen):
         fields = unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
         note = "Same card; give it its own name."
-        self._form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
+        self.open_form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
 
     def action_delete_unit(self) -> None:
         unit = self._unit()
@@ -398,9 +269,6 @@ class RosterScreen(OwnerViewScreen):
             return [FieldSpec("passphrase", "Side's passphrase", password=True)]
         return []
 
-    def _with_passphrase(self, values: dict[str, Any]) -> str | None:
-        return values.pop("passphrase", None) or self.passphrase
-
     def action_assign(self) -> None:
         unit = self._unit()
         if unit is None:
@@ -408,11 +276,11 @@ class RosterScreen(OwnerViewScreen):
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         fields = [*marker_fields(count), *self._secret_fields()]
 
-        def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
-            passphrase = self._with_passphrase(values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            passphrase = self.passphrase_of(values)
             sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
             return Call(
-                roster.assign_markers,
+                markers.assign_markers,
                 self.factory,
                 unit_id=unit.id,
                 passphrase=passphrase,
@@ -421,12 +289,13 @@ class RosterScreen(OwnerViewScreen):
                 rng=self.rng,
                 version=unit.version,
                 **values,
-            )
+            ).map(seals_said)
 
-        self._form(
+        self.open_form(
             f"Markers for {unit.name}",
             fields,
             submit,
+            timeout=15,
             note="Each marker in its own sector (RULES.md §Subs ¶2-3). Do this where the opponent "
             "cannot see: the real one is your secret.",
         )
@@ -439,13 +308,14 @@ class RosterScreen(OwnerViewScreen):
         turn = self.view.turn if self.view else None
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
-            return Call(roster.move_marker, self.factory, marker_id=marker.id, turn=turn,
+            return Call(markers.move_marker, self.factory, marker_id=marker.id, turn=turn,
                         version=marker.version, **values)  # fmt: skip
 
-        self._form(
+        self.open_form(
             f"Move {marker.code}",
             move_fields(),
             submit,
+            severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
         )
 
@@ -453,24 +323,19 @@ class RosterScreen(OwnerViewScreen):
         marker = self._marker()
         if marker is None:
             return
-        fields = [
-            FieldSpec("success", "The attack succeeded (enough hits)", kind="bool", value=True),
-            FieldSpec("damage", "Hull damage if it is the real sub", kind="int", value=0, low=0,
-                      high=20),
-            *self._secret_fields(),
-        ]  # fmt: skip
+        fields = [*attack_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self._with_passphrase(values)
+            passphrase = self.passphrase_of(values)
             return Call(
-                roster.attack_marker,
+                hunt.attack_marker,
                 self.factory,
                 marker_id=marker.id,
                 passphrase=passphrase,
                 **values,
             )
 
-        self._form(
+        self.open_form(
             f"Attack on {marker.code}",
             fields,
             submit,
@@ -485,39 +350,32 @@ class RosterScreen(OwnerViewScreen):
                  and m.state == "revealed"] if self.view else []  # fmt: skip
         fields = [*reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
 
-        def submit(values: dict[str, Any]) -> Call[roster.Assignment]:
-            passphrase = self._with_passphrase(values)
+        def submit(values: dict[str, Any]) -> Call[str]:
+            passphrase = self.passphrase_of(values)
             sectors = [values.pop("sector_1"), values.pop("sector_2")]
-            return Call(roster.reconceal, self.factory, unit_id=unit.id, passphrase=passphrase,
+            return Call(markers.reconceal, self.factory, unit_id=unit.id, passphrase=passphrase,
                         rng=self.rng, **values,
-                        sectors=sectors[: was.reconceal_markers(values["cause"])])  # fmt: skip
+                        sectors=sectors[: was.reconceal_markers(values["cause"])]
+                        ).map(seals_said)  # fmt: skip
 
-        self._form(f"Re-conceal {unit.name}", fields, submit,
-                   note="A revealed sub that did not move this turn stays revealed, unless a "
-                   "squall or fog marker entered its square (RULES.md §Subs ¶11). Each marker "
-                   "in its own sector.")  # fmt: skip
+        self.open_form(f"Re-conceal {unit.name}", fields, submit, timeout=15,
+                       note="A revealed sub that did not move this turn stays revealed, unless a "
+                       "squall or fog marker entered its square (RULES.md §Subs ¶11). Each marker "
+                       "in its own sector.")  # fmt: skip
 
     def action_sub_attack(self) -> None:
         marker = self._marker()
         if marker is None:
             return
-        fields = [
-            FieldSpec("same_sector", "Its target is in its own sector", kind="bool", value=True),
-            FieldSpec("torpedo_dice", "Torpedo dice rolled (blank: none)", value="",
-                      optional=True),
-            FieldSpec("night", "Night", kind="bool", value=False),
-            FieldSpec("target_hit_earlier", "The target was hit earlier this turn", kind="bool",
-                      value=False),
-            *self._secret_fields(),
-        ]  # fmt: skip
+        fields = [*sub_attack_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self._with_passphrase(values)
+            passphrase = self.passphrase_of(values)
             words = (values.pop("torpedo_dice") or "").replace(",", " ").split()
             if not all(word.isdigit() for word in words):
                 raise InvalidInput({"torpedo_dice": "give the dice as numbers 1..6, e.g. 5 6 3"})
             return Call(
-                roster.sub_attacks,
+                hunt.sub_attacks,
                 self.factory,
                 marker_id=marker.id,
                 passphrase=passphrase,
@@ -525,7 +383,7 @@ class RosterScreen(OwnerViewScreen):
                 **values,
             )
 
-        self._form(
+        self.open_form(
             f"{marker.code} attacks",
             fields,
             submit,
@@ -538,19 +396,15 @@ class RosterScreen(OwnerViewScreen):
         unit = self._unit()
         if unit is None:
             return
-        fields = [*entered_fields(),
-                  FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6),
-                  FieldSpec("secret_minefield", "Another side's secret minefield lies there "
-                            "(its owner says so)", kind="bool", value=False),
-                  *self._secret_fields()]  # fmt: skip
+        fields = [*mine_roll_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self._with_passphrase(values)
+            passphrase = self.passphrase_of(values)
             return Call(
-                roster.mine_roll, self.factory, unit_id=unit.id, passphrase=passphrase, **values
+                hunt.mine_roll, self.factory, unit_id=unit.id, passphrase=passphrase, **values
             )
 
-        self._form(
+        self.open_form(
             f"{unit.name} enters a minefield",
             fields,
             submit,
@@ -563,16 +417,13 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_passphrase(self) -> None:
-        fields = [FieldSpec("passphrase", "New passphrase (6 or more)", password=True),
-                  FieldSpec("again", "The new passphrase again", password=True)]  # fmt: skip
-        if self.view is not None and self.view.encrypted:
-            fields.insert(0, FieldSpec("old_passphrase", "Current passphrase", password=True))
+        fields = passphrase_fields(self.view is not None and self.view.encrypted)
 
         def submit(values: dict[str, Any]) -> Call[Sealed]:
             # A typo here would lock the side's notes away for good: it is typed twice.
             if values.pop("again") != values["passphrase"]:
                 raise InvalidInput({"again": "the two passphrases differ: type them again"})
-            return Call(roster.set_passphrase, self.factory, side_id=self.side_id, **values)
+            return Call(sealing.set_passphrase, self.factory, side_id=self.side_id, **values)
 
         def done(result: object) -> None:
             if isinstance(result, Sealed):
@@ -587,11 +438,11 @@ class RosterScreen(OwnerViewScreen):
             return
 
         def record(party: SearchParty, roll: int) -> Call[str]:
-            return Call(roster.record_search, self.factory, marker_id=marker.id, party=party,
+            return Call(hunt.record_search, self.factory, marker_id=marker.id, party=party,
                         roll=roll)  # fmt: skip
 
         def target_of(party: SearchParty) -> Call[int]:
-            return Call(roster.search_target, self.factory, marker_id=marker.id, party=party)
+            return Call(hunt.search_target, self.factory, marker_id=marker.id, party=party)
 
         self.app.push_screen(
             search_helper_form(self.rng, record, marker.code, target_of),

@@ -6,17 +6,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
+from tracker.services.rule_tables import RuleRow
+from tracker.widgets.search_table import EMPTY_KEY
+from tracker.widgets.tables import refill
 
 R = TypeVar("R")
 
 
+def row_bindings(row: str) -> list[BindingType]:
+    """The keys of a list of rows: back, and add, edit and delete a `row`."""
+    return [
+        Binding("escape", "back", "Back", tooltip="Back"),
+        Binding("a", "add", "Add row", tooltip=f"Add a {row}"),
+        Binding("e,enter", "edit", "Edit row", tooltip=f"Edit the {row}"),
+        Binding("x,delete", "delete", "Delete row", tooltip=f"Delete the {row}"),
+    ]
+
+
+def roll_text(row: RuleRow) -> str:
+    """The rolls a row covers: `7`, or `7-8`."""
+    return f"{row.low}" if row.low == row.high else f"{row.low}-{row.high}"
+
+
 class RuleTableScreen(TrackerScreen, Generic[R]):
     """Subclasses give `rows`, `_open(row or None)`, `describe(row)` and `delete_row(row)`."""
+
+    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -33,6 +54,13 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
     def delete_row(self, row: R) -> Call[Any]:
         """The service call that deletes the row."""
         raise NotImplementedError
+
+    def show_rows(self, rows: Sequence[R], cells: Sequence[list[Any]], empty: Any = None) -> None:
+        """The rows (each shown as its cells), the cursor kept on its row; `empty` is the line
+        shown when there is none."""
+        self.rows = rows
+        lines = [(str(n), line) for n, line in enumerate(cells)]
+        refill(self.query_one(DataTable), lines or ([(EMPTY_KEY, [empty])] if empty else []))
 
     def _selected(self) -> R | None:
         if not self.rows:

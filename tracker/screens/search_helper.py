@@ -14,7 +14,7 @@ from typing import Any
 from tracker.rules import was
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services.roster import SearchParty
+from tracker.services.hunt import SearchParty
 
 SEARCHER_LABELS = {
     "patrol_bomber": "Patrol bomber (4+)",

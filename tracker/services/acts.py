@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 from tracker.models import Minefield, Ship, WasUnit
 from tracker.models.kinds import Layer, MinefieldStatus, UnitType
 from tracker.rules import swwas
+from tracker.services.errors import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,16 @@ def actor(row: Ship | WasUnit) -> Actor:
     return Actor(row.name, row.side_id, is_submarine(row), ship_id=row.id,
                  mines_loaded=row.mines_loaded,
                  out_of_play="is sunk" if row.sunk else None)  # fmt: skip
+
+
+def require_submarine(unit: WasUnit) -> None:
+    """Refuse a roster unit that is no submarine, or one destroyed: only a submarine in play
+    places markers and rolls for the minefields it enters (RULES.md §Subs ¶1, ¶5, ¶12)."""
+    who = actor(unit)
+    if not who.submarine:
+        raise InvalidInput({"unit": f"{who.name} is not a submarine"})
+    if who.out_of_play:
+        raise InvalidInput({"unit": f"{who.name} {who.out_of_play}"})
 
 
 def laid(session: Session, who: Actor) -> list[Minefield]:

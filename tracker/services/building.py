@@ -214,7 +214,7 @@ class Drift:
 
 
 def _dice(dice: list[int | None] | None) -> str:
-    return " ".join("-" if d is None else str(d) for d in dice) if dice else "none"
+    return roster.dice_text(dice) if dice else "none"
 
 
 def _said(model: type[Any], key: str, before: Any, after: Any) -> str:

@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from tracker.db import SessionFactory
+from tracker.models import Campaign, Side
 from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
 
 __all__ = [
@@ -32,6 +33,12 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:
+    """The side and its campaign, or NotFound."""
+    side = get_row(session, Side, side_id)
+    return side, get_row(session, Campaign, side.campaign_id)
 
 
 # Where a bulk import keeps each scope's names, read once (see names_read_once).

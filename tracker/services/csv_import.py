@@ -198,28 +198,15 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
     return values, errors
 
 
-def _save_unit(factory: Any, side_id: int, values: dict[str, Any]) -> int:
-    try:
-        return roster.save_unit(factory, side_id=side_id,
-                                fields=roster.unit_fields_from(dict(values)))  # fmt: skip
-    except InvalidInput as exc:
-        # The service names its dice problems "attacks": "main: ..."; the file's column is
-        # attack_main.
-        errors = dict(exc.errors)
-        message = errors.pop("attacks", None)
-        if message is not None:
-            row, _, rest = message.partition(": ")
-            errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
-        raise InvalidInput(errors) from exc
-
-
 def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
     if kind == "ships":
         return lambda factory, values: fleet.create_ship(
             factory, squadron_id=target_id, fields=values
         )
     if kind == "units":
-        return lambda factory, values: _save_unit(factory, target_id, values)
+        return lambda factory, values: roster.save_unit(
+            factory, side_id=target_id, fields=roster.unit_fields_from(dict(values))
+        )
     # The campaign's ships are read once, at the first row (in the transaction), not per row.
     finder: list[Callable[[str, str | None], int]] = []
 

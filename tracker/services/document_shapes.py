@@ -77,7 +77,7 @@ def _marker_note(value: Any) -> bool:
 
 
 def _sealed_place(value: Any) -> bool:
-    """A secret minefield's place and notes (mines.minefields._store_place)."""
+    """A secret minefield's place and notes (mines.places.store)."""
     areas = value.get("boundary") if isinstance(value, dict) else None
     return (_texts(value, "sector", "notes", "layer_name") and _path(value.get("path", []))
             and (areas is None or (isinstance(areas, list) and len(areas) == 2

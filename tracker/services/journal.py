@@ -13,7 +13,7 @@ from sqlmodel import Session, SQLModel, select
 from tracker.campaign_file import CURRENT_SCENARIO_ORDER
 from tracker.models import JournalEntry, Scenario
 from tracker.models.campaign import utcnow
-from tracker.models.kinds import JournalKind
+from tracker.models.kinds import JournalKind, ScenarioStatus
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,12 @@ _INSERT_ENTRY = insert(_JOURNAL)  # its columns come with the row
 def current_scenario(session: Session, campaign_id: int) -> Scenario | None:
     """The scenario in play, else the first planned one, else the last closed one."""
     return session.exec(_CURRENT_SCENARIO, params={"campaign_id": campaign_id}).first()
+
+
+def scenario_in_play(session: Session, campaign_id: int) -> Scenario | None:
+    """The scenario in play, if one is: turns are counted by it."""
+    scenario = current_scenario(session, campaign_id)
+    return scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
 
 
 def append(

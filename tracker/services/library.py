@@ -223,7 +223,7 @@ def _cell_values(
             try:
                 dice = roster.parse_dice(text)
             except ValueError as exc:
-                errors[key] = str(exc) if "four" in str(exc) else "dice are whole numbers or -"
+                errors[key] = str(exc)
             else:
                 if dice is not None:
                     attacks[key.removeprefix("attack_")] = dice
@@ -252,12 +252,7 @@ def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[
         return {}, dict(exc.errors)
     stored = model.model_dump()
     if info.name == "cards":
-        attacks = stored.pop("attacks")
-        dice_errors: dict[str, str] = {}
-        stored["attacks"] = roster.attacks_json(attacks, dice_errors)
-        for message in dice_errors.values():
-            row, _, rest = message.partition(": ")
-            errors[f"attack_{row}" if row in roster.ATTACK_ROWS else "attacks"] = rest or message
+        stored["attacks"] = roster.attacks_json(stored["attacks"], errors)
         stored["abilities"] = json.dumps(stored["abilities"], ensure_ascii=False)
         stored["unit_type"] = str(stored["unit_type"])
     return stored, errors
@@ -545,7 +540,7 @@ def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str | int | Non
     """A cell as its value: text (csv_cells neutralises it), a whole number, or None."""
     if key in ATTACK_COLUMNS:
         dice = entry["attacks"].get(key.removeprefix("attack_"))
-        return "" if dice is None else " ".join("-" if d is None else str(d) for d in dice)
+        return "" if dice is None else roster.dice_text(dice)
     if key == "abilities":
         return abilities_text(entry["abilities"])
     return entry[key]

@@ -1,5 +1,5 @@
-"""Submarine markers placed and moved: where a marker may lie, and how a placement is stored
-(RULES.md §Subs ¶1-3).
+"""Submarine markers placed, moved and re-concealed, and their seals: where a marker may lie,
+and how a placement is stored (RULES.md §Subs ¶1-3, ¶10-11).
 
 Every path that puts a marker in a square asks one check, `check_squares`: an assignment, a
 re-concealment, a move, and an undo or redo that puts a marker back. A placement's markers are
@@ -19,14 +19,17 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Side, SubMarker, WasUnit
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import JournalKind, MarkerState
-from tracker.models.roster import MarkerPlace
+from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
-from tracker.services import journal, secrets
-from tracker.services.errors import InvalidInput
+from tracker.services import acts, journal, secrets
+from tracker.services.common import get_row, require_version, side_and_campaign
+from tracker.services.errors import InvalidInput, bad_character
 from tracker.services.fields import checked
+from tracker.services.sealing import side_key
 
 
 @dataclass(frozen=True)
@@ -187,3 +190,160 @@ def place(
     typed = [made[index] for index in range(len(sectors))]
     return Assignment(codes=tuple(code for code, _ in typed), real_code=typed[real - 1][0],
                       seals=tuple(seal for _, seal in typed))  # fmt: skip
+
+
+def hunt_turn(session: Session, campaign_id: int) -> tuple[int, int]:
+    """(scenario id, turn) of the scenario in play: the hunt is counted turn by turn (§4)."""
+    scenario = journal.scenario_in_play(session, campaign_id)
+    if scenario is None:
+        raise InvalidInput({"marker": "no scenario is in play: the hunt is played turn by turn, "
+                            "start the scenario first"})  # fmt: skip
+    return scenario.id or 0, scenario.turn
+
+
+def assign_markers(
+    factory: SessionFactory,
+    *,
+    unit_id: int,
+    real: int,
+    sectors: Sequence[str],
+    turn: int | None = None,
+    passphrase: str | None = None,
+    rng: random.Random | None = None,
+    version: int | None = None,
+) -> Assignment:
+    """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
+    random public code and a seal of its own; `real` is the real one, 1-based (RULES.md §Subs ¶1-3).
+
+    `sectors` names each marker's sector in order: no two share a square, nor any with another
+    of the side's markers. `version` is the unit's as the player's form showed it: the form's
+    count of markers comes from the unit's extra decoys, so a unit changed since refuses it.
+    """
+    checked(MarkerPlace, {"turn": turn, "version": version})
+    with session_scope(factory) as session:
+        unit = get_row(session, WasUnit, unit_id)
+        require_version(unit, version, unit.name)
+        side, campaign = side_and_campaign(session, unit.side_id)
+        acts.require_submarine(unit)
+        live = session.exec(select(SubMarker).where(
+            SubMarker.unit_id == unit_id,
+            SubMarker.state != MarkerState.REMOVED)).first()  # fmt: skip
+        if live is not None:
+            raise InvalidInput({"unit": f"{unit.name} already has markers on the map"})
+        count = was.MARKERS_PER_SUB + unit.extra_decoys
+        if not 1 <= real <= count:
+            raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
+        return place(
+            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
+            sectors=typed_sectors(sectors, count), turn=turn,
+            key=side_key(session, side.id or 0, passphrase), rng=rng or random.SystemRandom(),
+        )  # fmt: skip
+
+
+def move_marker(
+    factory: SessionFactory, *, marker_id: int, sector: str, turn: int | None = None,
+    version: int | None = None,
+) -> list[str]:  # fmt: skip
+    """Move a marker into a square no other marker of its side holds (RULES.md §Subs ¶3); a
+    warning (not a refusal) when it moved already this turn. `version`, the one the player's
+    form showed, refuses a form another change made stale."""
+    sector = checked_sector(sector, turn, blank=False, version=version).sector
+    with session_scope(factory) as session:
+        marker = get_row(session, SubMarker, marker_id)
+        if marker.state == MarkerState.REMOVED:
+            raise InvalidInput({"sector": f"{marker.code} was removed"})
+        require_version(marker, version, marker.code)
+        side, campaign = side_and_campaign(session, marker.side_id)
+        check_squares(session, side_id=marker.side_id, sectors=[sector],
+                      fields=["sector"], moving={marker_id})  # fmt: skip
+        warnings = []
+        if turn is not None and marker.moved_turn == turn:
+            warnings.append(f"{marker.code} already moved this turn (one sector a turn)")
+        before = {"sector": marker.sector, "moved_turn": marker.moved_turn}
+        marker.sector, marker.moved_turn = sector, turn
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
+            summary=f"{side.name}: {marker.code} {before['sector'] or '?'} -> {sector}",
+            changes=(journal.RowChange("submarker", marker_id, before,
+                                       {"sector": sector, "moved_turn": turn}),),
+        )  # fmt: skip
+        return warnings
+
+
+def reconceal(
+    factory: SessionFactory,
+    *,
+    unit_id: int,
+    cause: was.ConcealCause,
+    real: int | None = None,
+    sectors: Sequence[str] = (),
+    passphrase: str | None = None,
+    rng: random.Random | None = None,
+) -> Assignment:
+    """A revealed sub slips away (RULES.md §Subs ¶10-11): one marker replaces it when it moved
+    into weather or no enemy was placed by it, two when it got away, the owner saying which is
+    real and each one's sector (one marker: the sub's square unless given); one that did not
+    move this turn stays revealed unless weather entered its square. Older decoys stay."""
+    try:
+        cause = was.ConcealCause(cause)
+    except ValueError:
+        raise InvalidInput({"cause": "choose why it slips away: "
+                            f"{', '.join(was.ConcealCause)}"}) from None  # fmt: skip
+    count = was.reconceal_markers(cause)
+    with session_scope(factory) as session:
+        unit = get_row(session, WasUnit, unit_id)
+        side, campaign = side_and_campaign(session, unit.side_id)
+        shown = session.exec(select(SubMarker).where(
+            SubMarker.unit_id == unit_id,
+            SubMarker.state == MarkerState.REVEALED)).first()  # fmt: skip
+        if shown is None:
+            raise InvalidInput({"unit": f"{unit.name} is not revealed"})
+        _, turn = hunt_turn(session, campaign.id or 0)
+        refusal = was.reconceal_refusal(cause, moved_this_turn=shown.moved_turn == turn)
+        if refusal:
+            raise InvalidInput({"cause": f"{unit.name}: {refusal}"})
+        if count == 1 and real in (None, 1):
+            real = 1  # one marker: the sub itself
+        elif real is None or not 1 <= real <= count:
+            raise InvalidInput({"real": f"choose which of the {count} new markers is real: "
+                                f"1..{count}"})  # fmt: skip
+        typed = typed_sectors(sectors or [shown.sector] * (count == 1), count)
+        shown.state = MarkerState.REMOVED
+        session.flush()
+        return place(
+            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
+            sectors=typed, turn=turn, key=side_key(session, side.id or 0, passphrase),
+            rng=rng or random.SystemRandom(),
+        )  # fmt: skip
+
+
+def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
+    """Whether the marker's note still matches its public seal (nothing edited)."""
+    note = secrets.open_note(marker.secret, key)
+    if note.get("v") == 2:
+        return secrets.seal_of(sealed_as(marker.code, note), note["salt"]) == marker.seal
+    # Markers placed before seals were per marker share one seal over their whole group.
+    group = session.exec(select(SubMarker).where(
+        SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal)).all()  # fmt: skip
+    notes = {m.code: secrets.open_note(m.secret, key) for m in group}
+    salts = {note["salt"] for note in notes.values()}
+    if len(salts) != 1:
+        return False
+    assignment = {code: bool(note["real"]) for code, note in notes.items()}
+    return secrets.seal_of(assignment, salts.pop()) == marker.seal
+
+
+def verify_seal(
+    factory: SessionFactory, *, seal: str, side_id: int, passphrase: str | None = None
+) -> bool:
+    """True when the notes of the markers under this seal still match it (nothing edited)."""
+    if bad_character(seal) is not None:
+        raise InvalidInput({"seal": f"no markers carry the seal {seal!r}"})
+    with session_scope(factory) as session:
+        get_row(session, Side, side_id)
+        key = side_key(session, side_id, passphrase)
+        marker = session.exec(select(SubMarker).where(
+            SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
+        if marker is None:
+            raise InvalidInput({"seal": f"no markers carry the seal {seal}"})
+        return seal_holds(session, marker, key)

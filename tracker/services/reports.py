@@ -37,7 +37,7 @@ from tracker.services import history, losses, secrets, visibility
 from tracker.services.as_of import Then, Timeline
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
-from tracker.services.roster import side_key
+from tracker.services.sealing import side_key
 
 PLAYED = (ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
 

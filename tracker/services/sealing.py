@@ -24,13 +24,16 @@ from sqlmodel import Session, col, select
 from tracker.db import (
     DatabaseProblem,
     SessionFactory,
+    checkpoint,
     list_backups,
     make_engine,
     session_scope,
 )
 from tracker.models import Campaign, JournalEntry, Side, SideSecret
-from tracker.services import identities, secrets, visibility
+from tracker.models.kinds import JournalKind
+from tracker.services import identities, journal, secrets, visibility
 from tracker.services.backups import campaign_file
+from tracker.services.common import beyond_ids, side_and_campaign
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,48 @@ class Sealed:
 
     plain_backups: tuple[Path, ...] = ()
     checkpointed: bool = True
+
+
+def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | None:
+    """The side's key when it has a passphrase (which must be given and right), else None."""
+    if beyond_ids(side_id):
+        return None  # no such side
+    secret = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
+    if secret is None:
+        return None
+    if not passphrase:
+        raise InvalidInput({"passphrase": "this side's notes are locked: give its passphrase"})
+    return secrets.check_passphrase(passphrase, secret.salt, secret.verifier)
+
+
+def set_passphrase(
+    factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None = None
+) -> Sealed:
+    """Set or change a side's passphrase; every secret of the side is sealed again under it, in
+    the campaign file and in its backups (docs/RULES.md §Secrets)."""
+    with session_scope(factory) as session:
+        side, campaign = side_and_campaign(session, side_id)
+        old_key = side_key(session, side_id, old_passphrase)
+        salt = secrets.new_salt()
+        verifier = secrets.make_verifier(passphrase, salt)
+        reseal_side(session, side_id, old_key, secrets.derive_key(passphrase, salt))
+        row = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
+        row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
+        row.salt, row.verifier = salt, verifier
+        session.add(row)
+        journal.append(
+            session,
+            campaign_id=campaign.id or 0,
+            kind=JournalKind.SECRET,
+            side_id=side_id,
+            summary=f"{side.name}: passphrase {'changed' if old_key else 'set'}; notes encrypted",
+        )
+    # The plain notes' old pages must not linger in the WAL beside the file.
+    folded = checkpoint(factory)
+    plain = reseal_backups(
+        factory, side_id=side_id, passphrase=passphrase, old_passphrase=old_passphrase
+    )
+    return Sealed(plain_backups=plain, checkpointed=folded)
 
 
 def reseal_side(session: Session, side_id: int, old_key: bytes | None, new_key: bytes) -> None:

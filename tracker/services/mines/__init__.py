@@ -1,5 +1,5 @@
-"""The mine warfare rooms: ships' counters and fuel, the minefield ledger and its drifts, and the
-mine check.
+"""The mine warfare rooms: ships' counters and fuel, a minefield's place, the minefield ledger's
+changes, its drifts and its reading, and the mine check.
 
 Second World War at Sea mine-warfare variant (RULES.md §Mines) and the War at Sea secured and
 drifting minefields (RULES.md §Subs ¶12-13). The campaign's mine damage table is one of its typed-in
@@ -41,30 +41,21 @@ from tracker.services.mines.counters import (
 )
 from tracker.services.mines.drifts import drift, drifting, not_drifted
 from tracker.services.mines.minefields import (
-    LIVE,
-    MAX_AREA,
-    MAX_TURN,
     AirDrop,
-    BoundaryView,
-    Ledger,
-    MinefieldView,
     add_boundary,
     aerial_drop,
     complete_minefield,
-    ledger,
     reveal,
     set_status,
     sow_minefield,
 )
+from tracker.services.mines.reading import BoundaryView, Ledger, MinefieldView, ledger
 from tracker.services.rule_tables import delete_mine_row, mine_table, save_mine_row
 
 __all__ = [
     "APPLIES_TO",
     "COUNTER_SIZES",
     "LAYERS",
-    "LIVE",
-    "MAX_AREA",
-    "MAX_TURN",
     "MINEFIELD_STATUSES",
     "AirDrop",
     "BoundaryView",

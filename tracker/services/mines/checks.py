@@ -36,17 +36,12 @@ from tracker.services.errors import (
     require_range,
 )
 from tracker.services.fields import require_declared
+from tracker.services.mines import places
 from tracker.services.mines.counters import (
     _fuel,
     _n,
     _set_fuel,
     _ship_and_campaign,
-)
-from tracker.services.mines.minefields import (
-    _count_here,
-    _field_and_side,
-    _place_label,
-    _turn,
 )
 from tracker.services.rule_tables import _lookup
 
@@ -79,7 +74,7 @@ class CheckView:
     minefields: int
     speed: int
     leaving_board: bool
-    drm: int
+    drm: swwas.MineDrm  # the modifier every roll of the check takes, by cause
     first_cup: str
     rule: str
     status: str
@@ -122,6 +117,22 @@ def _too_slow(ship: Ship, speed: int) -> str | None:
     )
 
 
+def _count_here(session: Session, field: Minefield) -> int:
+    """The active public minefields across the same boundary or in the same sector, at least 1:
+    secret ones and ones still being sown are left out (RULES.md §Mines, a task force)."""
+    if field.boundary_id is None and not field.sector:
+        return 1
+    query = select(Minefield).where(
+        Minefield.campaign_id == field.campaign_id, Minefield.status == MinefieldStatus.ACTIVE,
+        col(Minefield.secret).is_(False),
+    )  # fmt: skip
+    if field.boundary_id is not None:
+        query = query.where(Minefield.boundary_id == field.boundary_id)
+    else:
+        query = query.where(Minefield.sector == field.sector)
+    return max(1, len(session.exec(query).all()))
+
+
 def start_check(
     factory: SessionFactory,
     *,
@@ -149,7 +160,7 @@ def start_check(
         errors["ships"] = "a ship is chosen twice"
     check(errors)
     with session_scope(factory) as session:
-        field, _ = _field_and_side(session, minefield_id)
+        field, _ = places.field_and_side(session, minefield_id)
         if field.secret:
             raise InvalidInput({"minefield": f"minefield #{field.id} is secret: its owner "
                                 "reveals it first (r on the ledger)"})  # fmt: skip
@@ -184,7 +195,7 @@ def start_check(
             else:
                 cups[ship.counter_size].append(ship_id)
         check(errors)
-        scenario_id, turn = _turn(session, field.campaign_id, None)
+        scenario_id, turn = places.turn_of(session, field.campaign_id, None)
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         check_row = MineCheck(
             campaign_id=field.campaign_id, minefield_id=minefield_id, scenario_id=scenario_id,
@@ -248,14 +259,14 @@ def _check_view(session: Session, check_id: int) -> CheckView:
         ship = get_row(session, Ship, item.ship_id)
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
-            drawn=item.drawn, roll=item.roll, drm=item.drm if item.drawn else drm,
+            drawn=item.drawn, roll=item.roll, drm=item.drm if item.drawn else drm.total,
             effects=item.effects, struck=item.struck, fuel=_fuel(ship),
         ))  # fmt: skip
     pending = [draw for draw in draws if not draw.drawn]
     size = len(draws)
     struck = sum(1 for draw in draws if draw.drawn and draw.struck)
     return CheckView(
-        id=row.id or 0, minefield=f"#{field.id} " + _place_label(
+        id=row.id or 0, minefield=f"#{field.id} " + places.label(
             session, field.boundary_id, field.sector),
         minefield_id=field.id or 0, minefields=row.minefields, speed=row.speed,
         leaving_board=row.leaving_board, drm=drm, first_cup=row.first_cup, rule=row.rule,
@@ -282,7 +293,7 @@ def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | 
         if view.next is None or not 1 <= roll <= 6:
             return None
         campaign_id = get_row(session, MineCheck, check_id).campaign_id
-        row = _lookup(session, campaign_id, view.next.cup, roll + view.drm)
+        row = _lookup(session, campaign_id, view.next.cup, roll + view.drm.total)
         return row.effects if row else None
 
 
@@ -334,8 +345,8 @@ def roll_mine(
         if view.next is None:
             raise InvalidInput({"roll": f"mine check #{check_id} is {view.status}: no ship "
                                 "left to draw"})  # fmt: skip
-        draw = view.next
-        modified = roll + view.drm
+        draw, drm = view.next, view.drm.total
+        modified = roll + drm
         if effects is None or not effects.strip():
             table_row = _lookup(session, row.campaign_id, draw.cup, modified)
             if table_row is None:
@@ -362,7 +373,7 @@ def roll_mine(
             if sinks and not ship.sunk
             else losses.Settled()
         )
-        item.drawn, item.roll, item.drm = True, roll, view.drm
+        item.drawn, item.roll, item.drm = True, roll, drm
         item.effects, item.struck = effect.words(), effect.struck
         struck = view.struck + (1 if effect.struck else 0)
         drawn = view.drawn + 1
@@ -381,8 +392,8 @@ def roll_mine(
         result = "; ".join([", ".join(done) if done else "no effect", *settled.notes])
         journal.append(
             session, campaign_id=row.campaign_id, kind=JournalKind.MINE, ship_id=ship.id,
-            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {view.drm:+d} = "
-            f"{modified}: {result}", dice={"d6": roll, "drm": view.drm, "modified": modified},
+            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {drm:+d} = "
+            f"{modified}: {result}", dice={"d6": roll, "drm": drm, "modified": modified},
             changes=(*changes, *settled.changes), facts=settled.facts, scenario=scenario,
         )  # fmt: skip
         return replace(_check_view(session, check_id), said=settled.notes)

@@ -11,22 +11,14 @@ from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Minefield
-from tracker.models.kinds import JournalKind, MinefieldStatus, ScenarioStatus
+from tracker.models.kinds import MinefieldStatus
 from tracker.rules import was
-from tracker.services import journal, visibility
+from tracker.services import journal
 from tracker.services.errors import InvalidInput, check
-from tracker.services.mines.minefields import (
-    LIVE,
-    _field_and_side,
-    _field_change,
-    _place,
-    _place_label,
-    _secret_summary,
-    _store_place,
-    _turn,
-    _validate_place,
-)
-from tracker.services.roster import side_key
+from tracker.services.mines import places
+from tracker.services.sealing import side_key
+
+LIVE = (MinefieldStatus.SOWING, MinefieldStatus.ACTIVE)  # minefields that are on the map
 
 
 def drift(
@@ -47,25 +39,25 @@ def drift(
     if d6 is not None and not 1 <= d6 <= 6:
         errors["d6"] = "a d6 shows 1..6"
     with session_scope(factory) as session:
-        field, side = _field_and_side(session, minefield_id, version)
+        field, side = places.field_and_side(session, minefield_id, version)
         if not field.drifting:
             raise InvalidInput({"minefield": f"minefield #{field.id} is secured: it stays put"})
         if field.status not in LIVE:
             raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}"})
-        to_sector = _validate_place(session, field.campaign_id, to_boundary_id, to_sector, errors)
+        to_sector = places.validated(session, field.campaign_id, to_boundary_id, to_sector, errors)
         check(errors)
         key = side_key(session, side.id or 0, passphrase) if field.secret else None
-        scenario_id, turn = _turn(session, field.campaign_id, turn)
+        scenario_id, turn = places.turn_of(session, field.campaign_id, turn)
         refusal = _drift_refusal(field, scenario_id, turn)
         if refusal:
             raise InvalidInput({"minefield": f"minefield #{field.id}: {refusal}"})
-        place = _place(session, field, key)
-        old = _place_label(session, place["boundary_id"], place["sector"])
-        new = _place_label(session, to_boundary_id, to_sector)
+        place = places.opened(session, field, key)
+        old = places.label(session, place["boundary_id"], place["sector"])
+        new = places.label(session, to_boundary_id, to_sector)
         place["path"] = [*place["path"], {"turn": turn, "from": old, "to": new, "d6": d6}]
         place["boundary_id"], place["sector"] = to_boundary_id, to_sector
         before = journal.row_state(field)
-        _store_place(session, field, place, key)
+        places.store(session, field, place, key)
         field.drift_scenario_id, field.drift_turn = scenario_id, turn
         way = f" (d6 {d6})" if d6 is not None else ""
         summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
@@ -73,18 +65,11 @@ def drift(
         if field.secret:
             # A secret drift says nothing in clear, and is not undoable: its before and after
             # would be the sealed notes alone, which the row already keeps.
-            journal.append(
-                session,
-                campaign_id=field.campaign_id,
-                kind=JournalKind.MINEFIELD,
-                side_id=side.id,
-                summary=_secret_summary(side, field, summary),
-                sealed=visibility.sealed_detail(key, summary=summary, dice=dice),
-            )
+            places.journal_laid(session, side, field, summary, key, dice=dice)
             # What the screen says aloud: no place, no die.
             return f"{side.name}: minefield #{field.id} drifted"
         else:
-            _field_change(session, field, side, before, summary, dice=dice)
+            places.field_change(session, field, side, before, summary, dice=dice)
         return summary
 
 
@@ -113,8 +98,8 @@ def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
     """How many public drifting minefields may still drift in the turn in play (the drift's own
     rule): they scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
-        playing = journal.current_scenario(session, campaign_id)
-        if playing is None or playing.status != ScenarioStatus.IN_PLAY:
+        playing = journal.scenario_in_play(session, campaign_id)
+        if playing is None:
             return 0
         return sum(
             1

@@ -1,0 +1,144 @@
+"""The minefield ledger as a viewer reads it: every minefield through what the viewer may see,
+the count of minefields beside each, the sea boundaries and the ships' counters (RULES.md §Mines,
+§Subs ¶12-13).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign, Minefield, SeaBoundary, Ship, Side
+from tracker.models.fields import read
+from tracker.models.kinds import MinefieldStatus
+from tracker.models.mines import MinefieldRead as MinefieldView
+from tracker.models.mines import SeaBoundaryRead as BoundaryView
+from tracker.services import journal, visibility
+from tracker.services.common import get_row
+from tracker.services.mines import places
+from tracker.services.mines.counters import CounterView, _counter_view, _laid_by_ships
+from tracker.services.sealing import side_key
+
+
+@dataclass(frozen=True)
+class Ledger:
+    campaign_id: int
+    owner_side_id: int | None
+    minefields: tuple[MinefieldView, ...]
+    boundaries: tuple[BoundaryView, ...]
+    counters: tuple[CounterView, ...]
+    turn: int | None
+    owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after this idle
+
+
+def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
+    return session.exec(
+        select(SeaBoundary)
+        .where(SeaBoundary.campaign_id == campaign_id)
+        .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
+    ).all()
+
+
+def _boundary_views(
+    session: Session, campaign_id: int, rows: Sequence[SeaBoundary] | None = None
+) -> tuple[BoundaryView, ...]:
+    """`rows` are the campaign's boundaries in order, when the caller loaded them already."""
+    rows = _boundary_rows(session, campaign_id) if rows is None else rows
+    return tuple(read(BoundaryView, row) for row in rows)
+
+
+# The ledger line's fields, looked up once: pydantic's model_fields is a costly property.
+_LINE_FIELDS = frozenset(MinefieldView.model_fields)
+
+
+def _field_view(
+    session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> MinefieldView:  # fmt: skip
+    """The ledger line as the viewer sees it. Every column comes through visibility, none
+    straight from the row: a secret one reads its placeholder unless the viewer may see it."""
+    hidden = field.secret and not readable
+    viewer = visibility.Viewer.OWNER if readable else visibility.Viewer.OPPONENT
+    seen = visibility.row_as_seen("minefield", journal.row_state(field), viewer=viewer,
+                                  own=readable, revealed=not field.secret)  # fmt: skip
+    place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
+             if hidden else places.opened(session, field, key))  # fmt: skip
+    path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
+                 + (f" (d6 {step['d6']})" if step.get("d6") else "")
+                 for step in place["path"])  # fmt: skip
+    shown = {key_: value for key_, value in seen.items() if key_ in _LINE_FIELDS}
+    shown.update(
+        id=field.id or 0, version=field.version, side_name=side.name,
+        where="secret" if hidden else places.label(session, place["boundary_id"],
+                                                   place["sector"], boundaries),
+        boundary_id=place["boundary_id"], sector=place["sector"], notes=place["notes"],
+        layer_name=place.get("layer_name", ""), path=path, hidden=hidden,
+    )  # fmt: skip
+    return read(MinefieldView, field, **shown)
+
+
+def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
+    """Each readable minefield with the count of active ones the viewer can place beside it:
+    public ones, and in the owner's view the owner's secret ones too (RULES.md §Mines)."""
+    places = Counter(
+        (view.boundary_id, view.sector) for view in views
+        if not view.hidden and view.status == MinefieldStatus.ACTIVE
+    )  # fmt: skip
+    return [
+        view if view.hidden else view.model_copy(
+            update={"count_here": max(1, places[(view.boundary_id, view.sector)])})
+        for view in views
+    ]  # fmt: skip
+
+
+def ledger(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    owner_side_id: int | None = None,
+    passphrase: str | None = None,
+) -> Ledger:
+    """The campaign's minefields and ships' counters. Secret minefields show only their owner,
+    status and turns, except in the owner's view (with the passphrase when the side has one)."""
+    with session_scope(factory) as session:
+        campaign = get_row(session, Campaign, campaign_id)
+        key = side_key(session, owner_side_id, passphrase) if owner_side_id else None
+        sides = {side.id: side for side in session.exec(
+            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
+        fields = session.exec(
+            select(Minefield)
+            .where(Minefield.campaign_id == campaign_id, Minefield.status != MinefieldStatus.VOID)
+            .order_by(col(Minefield.id))
+        ).all()
+        # Loaded once here rather than one query per minefield and per ship.
+        boundaries = {row.id or 0: row for row in _boundary_rows(session, campaign_id)}
+        views = [
+            _field_view(session, field, sides[field.side_id],
+                        key if field.side_id == owner_side_id else None,
+                        field.side_id == owner_side_id, boundaries)
+            for field in fields
+        ]  # fmt: skip
+        views = _with_counts(views)
+        ships = session.exec(
+            select(Ship)
+            .where(col(Ship.side_id).in_(list(sides)))
+            .where((Ship.counter_size != "") | (Ship.fuel_full + Ship.fuel_empty
+                                                + Ship.fuel_lost > 0))
+            .order_by(col(Ship.side_id), col(Ship.name))
+        ).all()  # fmt: skip
+        scenario = journal.scenario_in_play(session, campaign_id)
+        laid_by = _laid_by_ships(session, list(sides))
+        return Ledger(
+            campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
+            boundaries=_boundary_views(session, campaign_id, list(boundaries.values())),
+            counters=tuple(_counter_view(
+                session, ship, sides[ship.side_id], laid_by,
+                visibility.Viewer.OWNER if ship.side_id == owner_side_id
+                else visibility.Viewer.OPPONENT) for ship in ships),
+            turn=scenario.turn if scenario else None,
+            owner_idle_seconds=campaign.owner_idle_seconds,
+        )  # fmt: skip
