@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+DELETE = "Yes, delete (y)"
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True only when the player says yes."""
@@ -18,7 +20,7 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes, delete (y)") -> None:
+    def __init__(self, question: str, *, yes: str = DELETE) -> None:
         super().__init__()
         self.question = question
         self.yes_label = yes

@@ -20,7 +20,7 @@ from tracker.safe_output import ExistingFile
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
+from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
 
@@ -259,9 +259,8 @@ class FormScreen(ModalScreen[Any]):
             self._ask(values, error)
         elif isinstance(error, InvalidInput):
             self.show_errors(error.errors)
-        elif isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
-            calls.unavailable(self.app, error)  # said as the path says it; the typing kept
-        else:
+        # A database that did not answer is said as the path says it; the typing is kept.
+        elif not calls.tell_unavailable(self.app, error):
             self.show_errors({"form": f"{error}: close this form and look again"})
 
     def _ask(self, values: dict[str, Any], ask: ConfirmFirst) -> None:
