@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -23,6 +23,8 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -415,12 +417,18 @@ class FormScreen(ModalScreen[Any]):
         self.action_save()
 
 
-def replace_first(exc: ExistingFile, what: str, then: Callable[[], Any]) -> ConfirmFirst:
-    """The question a form asks before its file replaces one that exists (field `path`)."""
-    return ConfirmFirst(
-        f"{exc.path} already exists. Replace it with {what}?",
-        then,
-        yes="Yes, replace it (y)",
-        field="path",
-        declined=f"{exc.path} was left as it was: choose another file name, or save again",
-    )
+def writing(what: str, write: Callable[[bool], Call[T]]) -> Call[T]:
+    """A form's call that writes the file its field `path` names: `write(False)`, which leaves
+    a file that exists as it is; the form then asks whether to replace it with `what`, and calls
+    `write(True)` once the player says yes."""
+
+    def ask(exc: ExistingFile) -> ConfirmFirst:
+        return ConfirmFirst(
+            f"{exc.path} already exists. Replace it with {what}?",
+            lambda: write(True),
+            yes="Yes, replace it (y)",
+            field="path",
+            declined=f"{exc.path} was left as it was: choose another file name, or save again",
+        )
+
+    return write(False).turning(ExistingFile, ask)

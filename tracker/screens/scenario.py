@@ -15,12 +15,12 @@ from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
-from tracker.screens.record_sheet import strength_lines
 from tracker.screens.report import ReportScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import ShipPick
 from tracker.services.scenarios import ParticipantView, ScenarioDetail
 from tracker.widgets.search_table import SearchTable, search_keys
+from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.tones import ALERT, toned
 
 STATUS_WORDS = {
