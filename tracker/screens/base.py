@@ -17,7 +17,6 @@ from tracker import compat
 from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.screens.confirm import DELETE, ConfirmScreen
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
@@ -126,16 +125,6 @@ class TrackerScreen(Screen[Any]):
         """Refuse an act for lack of what the screen's reads should have brought (`said` tells
         what), or for the database they could not reach (screens.calls.missing)."""
         calls.missing(self, said)
-
-    def confirm(self, question: str, then: Callable[[], object], *, yes: str = DELETE) -> None:
-        """Ask `question` over the screen; `then()` runs only once the player says yes (`yes`:
-        the words of that button)."""
-
-        def answered(said: bool | None) -> None:
-            if said:
-                then()
-
-        self.app.push_screen(ConfirmScreen(question, yes=yes), answered)
 
     def load(self, call: Call[T], then: Callable[[T], object]) -> None:
         """Read what the screen shows through the path; a row another player removed meanwhile

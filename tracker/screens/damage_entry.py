@@ -18,6 +18,7 @@ from tracker.rules.shorthand import items_of, line_for
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
+from tracker.screens.confirm import confirm
 from tracker.screens.critical_tables import CriticalTablesScreen
 from tracker.screens.hit_form import hit_form
 from tracker.screens.line_preview import LinePreview
@@ -364,8 +365,9 @@ class DamageEntryScreen(TrackerScreen):
             self.dismiss()
             return
         # An unrecorded hit is never dropped silently.
-        self.confirm(f"Leave damage entry without recording {line!r}?", self.dismiss,
-                     yes="Leave (y)")  # fmt: skip
+        confirm(
+            self, f"Leave damage entry without recording {line!r}?", self.dismiss, yes="Leave (y)"
+        )
 
     def action_tables(self) -> None:
         self.app.push_screen(CriticalTablesScreen(self.campaign_id))

@@ -19,7 +19,7 @@ from tracker.rules.dice import Dice
 from tracker.safe_output import ExistingFile
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import ConfirmScreen, confirm
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
@@ -395,13 +395,11 @@ class FormScreen(ModalScreen[Any]):
             self.dismiss(None)
             return
 
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(
-            ConfirmScreen(f"{self.form_title}: discard what you typed?", yes="Discard (y)"),
-            answered,
+        confirm(
+            self,
+            f"{self.form_title}: discard what you typed?",
+            lambda: self.dismiss(None),
+            yes="Discard (y)",
         )
 
     @on(Button.Pressed, "#form-save")

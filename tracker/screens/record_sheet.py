@@ -13,6 +13,7 @@ from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.class_picker import ClassPickerScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen
@@ -362,7 +363,8 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        self.confirm(
+        confirm(
+            self,
             f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
             "retired instead: kept in that scenario's history, gone from the sheet.",
             lambda: self._changed(

@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 
 R = TypeVar("R")
 
@@ -60,8 +60,8 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         if row is None:
             return
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(self.delete_row(row), then=lambda _none: self.reload())
-
-        self.app.push_screen(ConfirmScreen(f"Delete {self.describe(row)}?"), done)
+        confirm(
+            self,
+            f"Delete {self.describe(row)}?",
+            lambda: self.call(self.delete_row(row), then=lambda _none: self.reload()),
+        )

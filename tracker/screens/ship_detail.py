@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
@@ -190,12 +190,11 @@ class ShipDetailScreen(TrackerScreen):
         battery = self._battery()
         if battery is None:
             return
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(fleet.delete_battery, self.factory, battery_id=battery.id),
-                          then=lambda _none: self.reload())  # fmt: skip
-
-        self.app.push_screen(
-            ConfirmScreen(f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?"), done
+        confirm(
+            self,
+            f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
+            lambda: self.call(
+                Call(fleet.delete_battery, self.factory, battery_id=battery.id),
+                then=lambda _none: self.reload(),
+            ),
         )
