@@ -104,10 +104,7 @@ class LinePreview:
         if critical.auto:
             die = self.table_dice.get(critical.kind)
             if die is None:
-                raise InvalidInput(
-                    {"criticals": f"no {critical.kind} critical table to roll on: type the "
-                     "effect in quotes, or enter the table (ctrl+t)"}
-                )  # fmt: skip
+                raise InvalidInput({"criticals": _no_table(critical.kind)})
             roll = self.screen.dice.roll(die, f"{critical.kind} critical")
             return CriticalRequest(kind=critical.kind, roll=roll)
         return CriticalRequest(kind=critical.kind, effect=critical.text, roll=critical.roll)
@@ -249,9 +246,7 @@ class LinePreview:
             return
         missing = [c.kind for c in line.criticals if c.auto and self.table_dice.get(c.kind) is None]
         if missing:
-            preview.show(toned(f"no {missing[0]} critical table to roll on: type the effect "
-                               "in quotes, or enter the table (ctrl+t)", ERROR),
-                         error=True)  # fmt: skip
+            preview.show(toned(_no_table(missing[0]), ERROR), error=True)
             return
         request = self.request(line, ship, rolled=False)
         if request.criticals or _has_change(request):
@@ -282,3 +277,10 @@ def _has_change(request: HitRequest) -> bool:
         request.structure or request.flotation or request.repair_structure
         or request.repair_flotation or request.fire_delta or request.fixes
     )  # fmt: skip
+
+
+def _no_table(kind: str) -> str:
+    return (
+        f"no {kind} critical table to roll on: type the effect in quotes, or enter the table "
+        "(ctrl+t)"
+    )
