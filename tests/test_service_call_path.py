@@ -32,7 +32,7 @@ PURE = {
     "tracker.services.csv_import.column_names": "the CSV columns of a kind, from a table",
     "tracker.services.library.column_names": "the library's CSV columns, from a table",
     "tracker.services.damage.describe": "words for a result already read",
-    "tracker.publish.sheet_pages.crew_how": "words for a crew already read",
+    "tracker.services.sheet.crew_how": "words for a crew already read",
     "tracker.publish.plots.third_text": "words for a figure already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",
     "tracker.services.roster.dice_text": "an attack row's dice as the card prints them",
@@ -141,7 +141,8 @@ def test_the_scan_sees_a_printed_page_made_outside_the_path() -> None:
         "from tracker.publish.report_pages import write_report\n"
         "sheet_pages.write_sheet(factory, squadron_id=1, path='x.html')\n"
         "write_report(factory, campaign_id=1, path='y.html')\n"
-        "sheet_pages.crew_how(crew)\n"
+        "from tracker.services import sheet\n"
+        "sheet.crew_how(crew)\n"
     )
     assert direct_calls(source) == [
         (3, "tracker.publish.sheet_pages.write_sheet"),

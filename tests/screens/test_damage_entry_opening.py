@@ -43,7 +43,7 @@ async def test_opening_damage_entry_reads_its_tables_and_ships_once(
         assert asked == {"table_dice structural,underwater": 1, "find_ships": 1}
         # What those reads are for is there: the line previews on the sheet's ship, and a
         # critical rolled on the campaign's table (`crit ?`) is offered only with a table read.
-        assert set(entry.table_dice) == {"structural", "underwater"}
+        assert set(entry.preview.table_dice) == {"structural", "underwater"}
         await pilot.press(*"s1")
         await pilot.pause()
         preview = str(entry.query_one("#damage-preview", Static).render())
@@ -67,7 +67,7 @@ async def test_a_table_changed_meanwhile_is_read_again_on_coming_back(
         await pilot.pause()
         await press_to(pilot, "enter", screen=RecordSheetScreen)
         entry = await press_to(pilot, "d", screen=DamageEntryScreen)
-        before = dict(entry.table_dice)
+        before = dict(entry.preview.table_dice)
         highest = max((die or 0) for die in before.values()) + 7
         rule_tables.save_table_row(app.factory, campaign_id=entry.campaign_id, kind="underwater",
                                    low=highest, high=highest, effect="Shaft bent")  # fmt: skip
@@ -77,4 +77,4 @@ async def test_a_table_changed_meanwhile_is_read_again_on_coming_back(
         await press_to(pilot, "escape", screen=DamageEntryScreen)
         await pilot.pause()
         assert asked == {"table_dice structural,underwater": 1}
-        assert entry.table_dice == {**before, "underwater": highest}
+        assert entry.preview.table_dice == {**before, "underwater": highest}

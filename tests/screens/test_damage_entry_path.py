@@ -18,6 +18,7 @@ from toasts import every_toast
 from tracker.app import TrackerApp
 from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.form import FormScreen
+from tracker.screens.line_preview import LinePreview
 from tracker.services import damage, history, sheet
 from tracker.services.damage import HitRequest
 from tracker.services.errors import ConnectionLost, InvalidInput
@@ -68,15 +69,13 @@ def held_first_preview(
 def shown_previews(monkeypatch: pytest.MonkeyPatch) -> list[HitRequest]:
     """Every request whose preview the screen shows, in order."""
     shown: list[HitRequest] = []
-    real = DamageEntryScreen._show_preview
+    real = LinePreview._show_preview
 
-    def show(
-        self: DamageEntryScreen, line: Any, ship: Any, request: HitRequest, result: Any
-    ) -> None:
+    def show(self: LinePreview, line: Any, ship: Any, request: HitRequest, result: Any) -> None:
         shown.append(request)
         real(self, line, ship, request, result)
 
-    monkeypatch.setattr(DamageEntryScreen, "_show_preview", show)
+    monkeypatch.setattr(LinePreview, "_show_preview", show)
     return shown
 
 
@@ -93,9 +92,9 @@ async def type_while_held(
     field = screen.query_one("#shorthand", Input)
     field.value = first
     await asyncio.to_thread(entered.wait, 60)
-    edits = screen.edits
+    edits = screen.preview.edits
     field.value = second
-    await until(lambda: screen.edits > edits)
+    await until(lambda: screen.preview.edits > edits)
 
 
 async def test_a_later_keystrokes_preview_wins_over_one_still_on_its_way(
@@ -114,7 +113,7 @@ async def test_a_later_keystrokes_preview_wins_over_one_still_on_its_way(
         assert [(r.structure, r.flotation) for r in shown] == [(3, 1)]
         assert [(r.structure, r.flotation) for r in asked] == [(3, 0), (3, 1)]
         assert "9/12" in preview and "8/9" in preview
-        assert screen.pending is not None and screen.pending[0].flotation == 1
+        assert screen.preview.pending is not None and screen.preview.pending[0].flotation == 1
 
 
 async def test_enter_while_the_preview_is_on_its_way_records_the_line_then_shown(
@@ -203,7 +202,7 @@ async def test_ctrl_f_opens_the_form_on_the_ship_the_line_names(tmp_path: Path, 
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_damage_entry(pilot)
         await pilot.press(*typed, "space", "s", "2")
-        named = screen.pending[0].ship_id if screen.pending else None
+        named = screen.preview.pending[0].ship_id if screen.preview.pending else None
         picks = damage.find_ships(app.factory, campaign_id=1, query=typed)
         assert named == picks[0].id
         await pilot.press("ctrl+f")

@@ -27,11 +27,22 @@ from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.services import damage, damage_entry, scenarios
 
-# What an opening holds that the player sees or the next key acts on (edits and previewing
-# only count the previews on their way: none once the screen has settled).
-STATE = ("default_ship_id", "sheet", "picks", "picks_for", "pending", "ambiguous", "asking",
-         "chosen", "lines", "recall_at", "draft", "enter_for", "recording", "table_dice",
-         "named")  # fmt: skip
+# What an opening holds that the player sees or the next key acts on, by where it is held
+# (edits and previewing only count the previews on their way: none once the screen settled).
+STATE = {
+    "screen": ("default_ship_id", "sheet", "asking", "recording"),
+    "preview": (
+        "picks",
+        "picks_for",
+        "pending",
+        "ambiguous",
+        "chosen",
+        "enter_for",
+        "table_dice",
+        "named",
+    ),
+    "line": ("lines", "recall_at", "draft"),
+}
 
 
 def opening(screen: DamageEntryScreen) -> dict[str, Any]:
@@ -48,7 +59,15 @@ def opening(screen: DamageEntryScreen) -> dict[str, Any]:
         "dice": str(screen.query_one("#dice-log", Static).render()),
         "header": (screen.title, screen.sub_title),
         "classes": sorted(screen.classes),
-        **{name: getattr(screen, name) for name in STATE},
+        **{
+            f"{where}.{name}": getattr(holder, name)
+            for where, holder in (
+                ("screen", screen),
+                ("preview", screen.preview),
+                ("line", screen.line),
+            )
+            for name in STATE[where]
+        },
     }
 
 
@@ -82,7 +101,7 @@ async def leave_busy(pilot: Any, entry: DamageEntryScreen, hit: str, back_to: ty
     await pilot.press(*hit, "enter")
     await pilot.pause()
     assert not entry.query_one("#last-hit", Static).has_class("-empty")
-    kept = entry.lines[-1]
+    kept = entry.line.lines[-1]
     await pilot.press("ctrl+r", "up", "up", *" zz s-3")
     await pilot.pause()
     assert entry.query_one("#damage-preview", Static).has_class("-error")
@@ -121,7 +140,7 @@ async def test_each_opening_starts_as_a_new_screen_does(tmp_path: Path) -> None:
             seen = opening(again)
             assert seen == await as_new(pilot, again), where
             # The ship it was opened on, and nothing of the last opening.
-            ships = {pick.id: pick.name for pick in again.picks}
+            ships = {pick.id: pick.name for pick in again.preview.picks}
             assert (ships.get(again.default_ship_id) if ship else again.default_ship_id) == ship
             assert seen["line"] == ("", 0, True)
             assert seen["last hit"] == (True, ["-empty"], entry_screen.NO_RESULT)
@@ -274,7 +293,7 @@ async def test_an_opening_reads_what_it_shows_in_one_call(
             # What the reads were for is shown: the turn, the tables' dice, the line's ship.
             turn = scenarios.current_turn(app.factory, campaign_id=entry.campaign_id)
             assert turn is not None and entry.sub_title == turn.label
-            assert set(entry.table_dice) == {"structural", "underwater"}
+            assert set(entry.preview.table_dice) == {"structural", "underwater"}
             preview = str(entry.query_one("#damage-preview", Static).render())
             assert preview.startswith("Exeter: now type what it took")
             await press_to(pilot, "escape", screen=RecordSheetScreen)
@@ -307,13 +326,13 @@ async def test_a_line_typed_before_the_opening_is_read_is_previewed(
         sheet.action_damage()
         await asyncio.to_thread(entered.wait, 60)
         entry = app.screen
-        assert isinstance(entry, DamageEntryScreen) and entry.picks == []  # not read yet
+        assert isinstance(entry, DamageEntryScreen) and entry.preview.picks == []  # not read yet
         entry.query_one("#shorthand", Input).value = "ajax s2"
         release.set()
         await pilot.pause()
         preview = str(entry.query_one("#damage-preview", Static).render())
         assert preview.startswith("Ajax") and "→" in preview, preview
-        assert entry.pending is not None and entry.pending[0].structure == 2
+        assert entry.preview.pending is not None and entry.preview.pending[0].structure == 2
 
 
 async def test_the_next_lines_preview_is_shown_with_the_result_and_the_watch_reads_nothing(

@@ -14,8 +14,8 @@ from pydantic import BaseModel
 
 from tracker.rules import swwas
 from tracker.screens import ledger_forms, ship_forms
-from tracker.screens.damage_entry import hit_fields
 from tracker.screens.form import FieldSpec, parse_int
+from tracker.screens.hit_form import hit_fields
 from tracker.screens.repairs import repair_fields
 from tracker.screens.roster_forms import entered_fields, marker_fields, move_fields, unit_fields
 from tracker.screens.ship_detail import battery_fields

@@ -15,8 +15,9 @@ from tracker.db import SessionFactory, session_factory
 from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
-from tracker.screens.record_sheet import RecordSheetScreen, crew_block
+from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.widgets.sheet_blocks import crew_block
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:

@@ -24,13 +24,9 @@ from tracker.db import SessionFactory, session_factory
 from tracker.errors import ConnectionLost
 from tracker.rules import smr
 from tracker.screens.form import FormScreen
-from tracker.screens.record_sheet import (
-    FLEXIBLE,
-    SHIP_COLUMNS,
-    RecordSheetScreen,
-    column_widths,
-)
+from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import campaigns, demo, fleet, sheet
+from tracker.widgets.sheet_table import FLEXIBLE, SHIP_COLUMNS, column_widths
 
 PILOT = settings(
     max_examples=examples(4), suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -185,7 +185,7 @@ async def test_lines_are_kept_per_campaign_and_not_in_the_umpires_view(tmp_path:
         await app.push_screen(DamageEntryScreen(other))
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, DamageEntryScreen) and screen.lines == []
+        assert isinstance(screen, DamageEntryScreen) and screen.line.lines == []
         await press(pilot, "up")
         assert screen.query_one("#shorthand", Input).value == ""
         await press(pilot, "q")
@@ -193,7 +193,7 @@ async def test_lines_are_kept_per_campaign_and_not_in_the_umpires_view(tmp_path:
     async with umpire.run_test(size=(120, 40)) as pilot:
         await umpire.push_screen(DamageEntryScreen(1))
         await pilot.pause()
-        assert isinstance(umpire.screen, DamageEntryScreen) and umpire.screen.lines == []
+        assert isinstance(umpire.screen, DamageEntryScreen) and umpire.screen.line.lines == []
 
 
 @settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,

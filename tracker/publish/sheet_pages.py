@@ -21,7 +21,7 @@ from tracker.services.common import SessionFactory
 from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
 from tracker.services.printing import PrintedSheet
-from tracker.services.views import CrewView, RecordSheet, ShipView
+from tracker.services.views import RecordSheet, ShipView
 from tracker.services.visibility import Viewer
 
 # The glyphs the app's fuel track uses, so paper and screen read alike.
@@ -61,23 +61,12 @@ def _commander_rows(record: RecordSheet) -> Rows:
     ]
 
 
-def crew_how(crew: CrewView) -> str:
-    """How the crew's quality was got: "rolled 5 at IV" (" → 6" if modified) or "bought at IV"."""
-    level = smr.training_numeral(crew.training)
-    if crew.acquisition != Acquisition.RANDOM:
-        return f"bought at {level}"
-    how = f"rolled {crew.roll} at {level}"
-    if crew.roll_modified is not None and crew.roll_modified != crew.roll:
-        how += f" → {crew.roll_modified}"
-    return how
-
-
 def _crew_rows(record: RecordSheet) -> Rows:
     crew = record.crew
     if crew is None:
         return []
     return [
-        ("Quality", f"{crew.quality} ({crew_how(crew)})"),
+        ("Quality", f"{crew.quality} ({sheet.crew_how(crew)})"),
         ("Modifier", f"{crew.modifier_now:+d} (base {crew.modifier_base:+d})"),
         ("Points", f"{crew.cost_percent:+d}% on each ship"),
         ("Commander rule", "on" if record.crew_roll_adds_commander else "off"),

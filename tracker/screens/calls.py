@@ -241,6 +241,15 @@ def missing(screen: Screen[Any], said: str) -> None:
         app.notify(said, severity="warning", markup=False)
 
 
+def tell_unavailable(app: App[Any], error: Exception) -> bool:
+    """Tell the player, as `unavailable` does, when `error` says the database did not answer (a
+    row another player changed is the player's to hear, not the database's); whether it did."""
+    if isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
+        unavailable(app, error)
+        return True
+    return False
+
+
 def unavailable(app: App[Any], error: DatabaseUnavailable) -> None:
     """Tell the player the database did not answer: once while the message is still shown,
     and to the change watch, which says so once more when it answers again."""

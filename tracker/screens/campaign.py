@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.form import FormScreen
 from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
@@ -350,10 +350,9 @@ class CampaignScreen(TrackerScreen):
         self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
 
     def _delete_scenario(self, scenario: ScenarioView) -> None:
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
-                          then=lambda _none: self.reload(), refused=refused)  # fmt: skip
+        def delete() -> None:
+            self.call(Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
+                      then=lambda _none: self.reload(), refused=refused)  # fmt: skip
 
         def refused(exc: Exception) -> None:
             why = calls.message(exc)
@@ -362,19 +361,15 @@ class CampaignScreen(TrackerScreen):
             else:
                 self.notify(why, severity="error")
 
-        self.app.push_screen(ConfirmScreen(f"Delete scenario {scenario.title!r}?"), done)
+        confirm(self, f"Delete scenario {scenario.title!r}?", delete)
 
     def _offer_archive(self, scenario: ScenarioView, why: str) -> None:
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(scenarios.archive_scenario, self.factory, scenario_id=scenario.id),
-                          then=lambda _none: self.reload())  # fmt: skip
+        def archive() -> None:
+            self.call(Call(scenarios.archive_scenario, self.factory, scenario_id=scenario.id),
+                      then=lambda _none: self.reload())  # fmt: skip
 
-        self.app.push_screen(
-            ConfirmScreen(f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
-                          yes="Archive (y)"),
-            done,
-        )  # fmt: skip
+        confirm(self, f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
+                archive, yes="Archive (y)")  # fmt: skip
 
     def action_delete(self) -> None:
         scenario = self._scenario_focused()
@@ -393,9 +388,7 @@ class CampaignScreen(TrackerScreen):
         else:
             question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
 
-        def done(yes: bool | None) -> None:
-            if not yes:
-                return
+        def delete() -> None:
             if isinstance(data, SideView):
                 call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
             else:
@@ -406,7 +399,7 @@ class CampaignScreen(TrackerScreen):
             self.notify(f"Deleted {data.name}")
             self.reload()
 
-        self.app.push_screen(ConfirmScreen(question), done)
+        confirm(self, question, delete)
 
     def action_new_scenario(self) -> None:
         fields = scenario_fields(None)

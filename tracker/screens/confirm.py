@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label
+
+DELETE = "Yes, delete (y)"
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -18,7 +23,7 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes, delete (y)") -> None:
+    def __init__(self, question: str, *, yes: str = DELETE) -> None:
         super().__init__()
         self.question = question
         self.yes_label = yes
@@ -39,3 +44,16 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm-yes")
+
+
+def confirm(
+    screen: Screen[Any], question: str, then: Callable[[], object], *, yes: str = DELETE
+) -> None:
+    """Ask `question` over the screen; `then()` runs only once the player says yes (`yes`: the
+    words of that button)."""
+
+    def answered(said: bool | None) -> None:
+        if said:
+            then()
+
+    screen.app.push_screen(ConfirmScreen(question, yes=yes), answered)

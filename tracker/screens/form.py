@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -19,10 +19,12 @@ from tracker.rules.dice import Dice
 from tracker.safe_output import ExistingFile
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
-from tracker.services.errors import ChangedElsewhere, DatabaseUnavailable, InvalidInput, NotFound
+from tracker.screens.confirm import ConfirmScreen, confirm
+from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -259,9 +261,8 @@ class FormScreen(ModalScreen[Any]):
             self._ask(values, error)
         elif isinstance(error, InvalidInput):
             self.show_errors(error.errors)
-        elif isinstance(error, DatabaseUnavailable) and not isinstance(error, ChangedElsewhere):
-            calls.unavailable(self.app, error)  # said as the path says it; the typing kept
-        else:
+        # A database that did not answer is said as the path says it; the typing is kept.
+        elif not calls.tell_unavailable(self.app, error):
             self.show_errors({"form": f"{error}: close this form and look again"})
 
     def _ask(self, values: dict[str, Any], ask: ConfirmFirst) -> None:
@@ -394,13 +395,11 @@ class FormScreen(ModalScreen[Any]):
             self.dismiss(None)
             return
 
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(
-            ConfirmScreen(f"{self.form_title}: discard what you typed?", yes="Discard (y)"),
-            answered,
+        confirm(
+            self,
+            f"{self.form_title}: discard what you typed?",
+            lambda: self.dismiss(None),
+            yes="Discard (y)",
         )
 
     @on(Button.Pressed, "#form-save")
@@ -416,12 +415,18 @@ class FormScreen(ModalScreen[Any]):
         self.action_save()
 
 
-def replace_first(exc: ExistingFile, what: str, then: Callable[[], Any]) -> ConfirmFirst:
-    """The question a form asks before its file replaces one that exists (field `path`)."""
-    return ConfirmFirst(
-        f"{exc.path} already exists. Replace it with {what}?",
-        then,
-        yes="Yes, replace it (y)",
-        field="path",
-        declined=f"{exc.path} was left as it was: choose another file name, or save again",
-    )
+def writing(what: str, write: Callable[[bool], Call[T]]) -> Call[T]:
+    """A form's call that writes the file its field `path` names: `write(False)`, which leaves
+    a file that exists as it is; the form then asks whether to replace it with `what`, and calls
+    `write(True)` once the player says yes."""
+
+    def ask(exc: ExistingFile) -> ConfirmFirst:
+        return ConfirmFirst(
+            f"{exc.path} already exists. Replace it with {what}?",
+            lambda: write(True),
+            yes="Yes, replace it (y)",
+            field="path",
+            declined=f"{exc.path} was left as it was: choose another file name, or save again",
+        )
+
+    return write(False).turning(ExistingFile, ask)

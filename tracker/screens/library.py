@@ -17,11 +17,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tracker.safe_output import ExistingFile
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen, attacks_line
-from tracker.screens.form import FieldSpec, FormScreen, replace_first
+from tracker.screens.form import FieldSpec, FormScreen, writing
 from tracker.services import library, printing
 from tracker.services.library import ShipClassRead, UnitCardRead
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
@@ -142,12 +141,10 @@ class LibraryScreen(TrackerScreen):
         self.call(Call(printing.campaign_folder, self.factory), then=self._export_form)
 
     def _export_form(self, folder: Path) -> None:
-        def write(values: dict[str, Any], replace: bool) -> Call[Any]:
-            call = Call(library.write_export, self.factory, path=values["path"],
-                        classes=values["kind"] == "classes", replace=replace)  # fmt: skip
-            # A file that exists is replaced only once the player says yes.
-            return call.turning(ExistingFile, lambda exc: replace_first(
-                exc, "the library", lambda: write(values, replace=True)))  # fmt: skip
+        def write(values: dict[str, Any]) -> Call[Any]:
+            return writing("the library", lambda replace: Call(
+                library.write_export, self.factory, path=values["path"],
+                classes=values["kind"] == "classes", replace=replace))  # fmt: skip
 
         def preview(values: dict[str, Any]) -> str:
             suffix = Path(str(values.get("path") or "").strip()).suffix.lower()
@@ -169,7 +166,7 @@ class LibraryScreen(TrackerScreen):
                       options=[("Unit cards", "cards"), ("Ship classes", "classes")]),
         ]  # fmt: skip
         self.app.push_screen(
-            FormScreen("Export the library", fields, lambda values: write(values, replace=False),
-                       note=self.EXPORT_NOTE, preview=preview),
+            FormScreen("Export the library", fields, write, note=self.EXPORT_NOTE,
+                       preview=preview),
             done,
         )  # fmt: skip

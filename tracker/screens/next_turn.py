@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.services import mines, scenarios
 from tracker.services.scenarios import TurnView
 
@@ -41,10 +41,9 @@ def _next_turn(
         screen.notify(f"{now.title}: turn {turn} begins.")
         after()
 
-    def advance(yes: bool | None = True) -> None:
-        if yes:
-            screen.call(Call(scenarios.advance_turn, screen.factory, scenario_id=now.id),
-                        then=advanced)  # fmt: skip
+    def advance() -> None:
+        screen.call(Call(scenarios.advance_turn, screen.factory, scenario_id=now.id),
+                    then=advanced)  # fmt: skip
 
     def ask(waiting: int) -> None:
         if waiting:
@@ -53,7 +52,7 @@ def _next_turn(
                 f"Turn {now.turn} ends, but {waiting} drifting minefield{plural} not drifted "
                 "yet (g on the minefield ledger). Begin the next turn anyway?"
             )
-            screen.app.push_screen(ConfirmScreen(question, yes="Yes, next turn (y)"), advance)
+            confirm(screen, question, advance, yes="Yes, next turn (y)")
         else:
             advance()
 

@@ -3,47 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tracker.publish import sheet_pages
-from tracker.rules import smr
-from tracker.safe_output import ExistingFile
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.class_picker import ClassPickerScreen
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, FormScreen, replace_first
+from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
-from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
+from tracker.screens.sheet_print import print_sheet
+from tracker.screens.ship_detail import ShipDetailScreen
+from tracker.screens.ship_forms import ShipSaved, Tested
 from tracker.screens.zero_outcome import ask_zero_outcome
-from tracker.services import fleet, mines, printing, sheet
+from tracker.services import fleet, mines, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
-from tracker.services.views import RecordSheet, ShipView, TestResult
+from tracker.services.views import RecordSheet, ShipView
 from tracker.services.visibility import Viewer
-from tracker.widgets.search_table import SearchTable, SortAs, search_keys
-from tracker.widgets.tables import cell_width, give_way
-from tracker.widgets.tones import ALERT, NOTICE, toned
-from tracker.widgets.track_bar import track_bar
+from tracker.widgets.counter_panel import CounterPanel
+from tracker.widgets.search_table import search_keys
+from tracker.widgets.sheet_blocks import SheetBlocks
+from tracker.widgets.sheet_table import SheetTable
 
-# (label, width): damage comes first, then the criticals in force; at 120 columns the last
-# columns (the ship's data, not its state) scroll into view with the cursor.
-SHIP_COLUMNS = (
-    ("Ship", 12), ("Structure", 14), ("Flotation", 14), ("Fire", 4), ("Morale", 9), ("Crits", 12),
-    ("Type", 4), ("Class", 9), ("Nation", 9), ("Sz Kn Ar", 8), ("Points", 9), ("Base", 4),
-)  # fmt: skip
 LEGEND = (
     "Morale tests: S⅓ black smoke (Structure ≤ 1/3) · F⅓ white smoke (Flotation ≤ 1/3) · ½ "
     "squadron at half strength · OoC Out of Command this turn · Crits: criticals in force, the "
@@ -51,160 +41,6 @@ LEGEND = (
 )
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
-# The columns whose width follows what they hold, (narrowest, widest): names are not cut while
-# the table has room.
-FLEXIBLE = {"Ship": (8, 24), "Crits": (8, 30), "Class": (5, 16), "Nation": (6, 16)}
-# When the columns up to Points do not fit, they give way in this order, each down to the width
-# named, so that Points stays on screen at 120 columns: the nation and the class first (the
-# ship's data), then the criticals (the newest one's effect is in the ship's view too), the
-# ship's name last.
-GIVE_WAY = (("Nation", 9), ("Class", 9), ("Crits", 8), ("Nation", 6), ("Class", 5), ("Ship", 8))
-
-
-def commander_block(record: RecordSheet, hints: bool = True) -> str:
-    """The commander's box: rating, modifier and radius now/base, unit limit, cost."""
-    commander = record.commander
-    if commander is None:
-        return "No commander yet." + ("\nPress r to roll or buy one." if hints else "")
-    how = (
-        f"rolled {commander.roll} at {smr.training_numeral(commander.training)}"
-        if commander.acquisition == "random"
-        else f"bought at {smr.training_numeral(commander.training)}"
-    )
-    unit = "stands" if commander.air else "ships"
-    if commander.status == "lost":
-        return (
-            f"{commander.name or 'The commander'}: LOST"
-            + (f" with {record.commander_ship}" if record.commander_ship else "")
-            + "\nShips Out of Command (SMR2 §3.4)\nSMR2 §10.3 is not in this tracker:\n"
-            + ("r types" if hints else "type")
-            + " your rulebook's replacement"
-        )
-    aboard = f" · aboard {record.commander_ship}" if record.commander_ship else ""
-    return (
-        f"{commander.name or '(unnamed)'}{aboard}\n"
-        f"{commander.rating} · {how}\n"
-        f"Modifier {commander.modifier_now:+d} (base {commander.modifier_base:+d})\n"
-        f"Radius {commander.radius_now_cm} cm (base {commander.radius_base_cm})\n"
-        f"Commands {commander.command_limit} {unit} · cost {commander.cost}"
-    )
-
-
-def crew_block(record: RecordSheet, hints: bool = True) -> str:
-    """The crew's box: quality, roll, modifier now/base, points percentage, optional rule."""
-    crew = record.crew
-    rule = "on" if record.crew_roll_adds_commander else "off"
-    if crew is None:
-        hint = "\nPress w to roll or buy one." if hints else ""
-        return f"No crew rating yet.{hint}\nOptional commander rule: {rule}" + own_crews(record)
-    text = (
-        f"{crew.quality} · {sheet_pages.crew_how(crew)}\n"
-        f"Modifier {crew.modifier_now:+d} (base {crew.modifier_base:+d})\n"
-        f"Points {crew.cost_percent:+d}% on each ship\n"
-        f"Optional commander rule: {rule}"
-    )
-    return text + own_crews(record)
-
-
-def own_crews(record: RecordSheet) -> str:
-    """The ships that sail with a crew of their own, taken from their first squadron (§3.2)."""
-    return "".join(
-        f"\n{ship.name}: own crew {ship.own_crew.quality} {ship.own_crew.modifier_now:+d}"
-        for ship in record.ships
-        if ship.own_crew is not None
-    )
-
-
-def strength_lines(original: int, afloat: int, half: bool) -> str:
-    """Original ships afloat and half strength, worded alike on the sheet and the scenario."""
-    if not original:
-        return "Afloat: no original ships\nHalf strength: -"
-    return (
-        f"Afloat {afloat} of {original} original\n"
-        f"Half strength: {'YES: morale tests' if half else 'no'}"
-    )
-
-
-def totals_block(record: RecordSheet) -> str:
-    """Squadron totals: points, original ships afloat, half strength, ships beyond his limit."""
-    strength = strength_lines(record.original_count, record.original_afloat, record.half_strength)
-    text = f"Points {record.points_total}\n{strength}\nScale {record.model_scale}"
-    afloat = sum(1 for ship in record.ships if not ship.sunk)
-    if record.commander and afloat > record.commander.command_limit:
-        # SMR2 §3.3: only that many may take In Command actions in a turn.
-        text += f"\n{afloat} ships, he commands {record.commander.command_limit}"
-    return text
-
-
-def ship_status(ship: ShipView) -> Text:
-    """Sunk, the morale tests she owes (S⅓, F⅓, ½: services.sheet.morale_marks), Out of
-    Command (OoC)."""
-    if ship.sunk:
-        return toned("SUNK", ALERT)
-    if ship.condition:
-        return toned(ship.condition, ALERT, overflow="ellipsis", no_wrap=True)
-    text = toned(" ".join(ship.morale), ALERT)
-    if ship.out_of_command:
-        text.append(" OoC" if ship.morale else "OoC", style=NOTICE)
-    return text
-
-
-def criticals_cell(ship: ShipView) -> Text:
-    """The critical hits in force: how many, then the newest one's effect (`2 B turret out`)."""
-    if not ship.criticals_in_force:
-        return Text("")
-    return toned(f"{ship.criticals_in_force} {ship.newest_critical}", NOTICE,
-                 overflow="ellipsis", no_wrap=True)  # fmt: skip
-
-
-def ship_row(ship: ShipView) -> list[Any]:
-    """One row of the ships table; names are plain Text so markup in them shows as typed."""
-    return [
-        Text(ship.name, style="bold", overflow="ellipsis", no_wrap=True),
-        SortAs(
-            track_bar(ship.structure_now, ship.structure_max, flagged=ship.structure_third),
-            ship.structure_now,
-        ),
-        SortAs(
-            track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third),
-            ship.flotation_now,
-        ),
-        toned(str(ship.fire_markers or ""), ALERT),
-        ship_status(ship),
-        criticals_cell(ship),
-        Text(ship.type_abbrev),
-        Text(ship.class_name, overflow="ellipsis", no_wrap=True),
-        Text(ship.nation, overflow="ellipsis", no_wrap=True),
-        f"{ship.size_modifier:+d} {ship.speed_kn:>2} {ship.armour_class}",
-        SortAs(f"{ship.points_base}→{ship.points_total}", ship.points_total),
-        f"{ship.base_width_cm:g}",
-    ]
-
-
-def column_widths(rows: list[list[Any]], room: int) -> list[int]:
-    """The width of each column of SHIP_COLUMNS for these rows in a table `room` cells wide."""
-    labels = [label for label, _ in SHIP_COLUMNS]
-    widths = [width for _, width in SHIP_COLUMNS]
-    for label, (low, high) in FLEXIBLE.items():
-        at = labels.index(label)
-        held = max((cell_width(row[at]) for row in rows), default=0)
-        widths[at] = min(max(held, len(label), low), high)
-    shown = labels.index("Points") + 1
-    return give_way(widths[:shown], labels, GIVE_WAY, room) + widths[shown:]
-
-
-@dataclass(frozen=True)
-class ShipSaved:
-    """A form added a ship: the sheet puts its cursor on it."""
-
-    ship_id: int
-
-
-@dataclass(frozen=True)
-class Tested:
-    """A command or crew test recorded from the sheet, for its toast."""
-
-    result: TestResult
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -318,13 +154,10 @@ class RecordSheetScreen(TrackerScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="sheet-heading", markup=False)
-        with Horizontal(id="sheet-blocks"):
-            yield Static("", id="commander-block", markup=False)
-            yield Static("", id="crew-block", markup=False)
-            yield Static("", id="totals-block", markup=False)
-        yield SearchTable(id="ship-table", title="Ships", sort_key=SORT_KEY, zebra_stripes=True)
+        yield SheetBlocks(id="sheet-blocks")
+        yield SheetTable(id="ship-table", title="Ships", sort_key=SORT_KEY, zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
-        yield Static("", id="counter-panel", markup=False)
+        yield CounterPanel("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
         yield Footer(compact=True)
 
@@ -333,29 +166,12 @@ class RecordSheetScreen(TrackerScreen):
             self._fill_table(self.record)
 
     def _fill_table(self, record: RecordSheet) -> None:
-        """The ships' rows, in columns fitted to the table's width, filtered and sorted as the
-        player chose; the cursor stays on its ship wherever the ship is now, and a ship just
-        added takes it."""
-        table = self.query_one(SearchTable)
-        rows = [ship_row(ship) for ship in record.ships]
-        room = table.scrollable_content_region.width or self.size.width
-        table.set_widths(column_widths(rows, room))
-        table.show((str(ship.id), cells) for ship, cells in zip(record.ships, rows, strict=True))
-        if self.select_ship_id is not None:
-            table.select_key(str(self.select_ship_id))
+        self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
         self.select_ship_id = None
 
     def on_mount(self) -> None:
-        self.query_one("#commander-block").border_title = "Commander"
-        self.query_one("#crew-block").border_title = "Crew"
-        self.query_one("#totals-block").border_title = "Squadron"
-        self.query_one("#counter-panel").border_subtitle = self.hint(COUNTER_KEYS)
-        table = self.query_one(DataTable)
-        # Keep the red of a flagged track visible under the cursor.
-        table.cursor_foreground_priority = "renderable"
-        for label, width in SHIP_COLUMNS:
-            table.add_column(label, width=width)
-        self.query_one(DataTable).focus()
+        self.query_one(CounterPanel).border_subtitle = self.hint(COUNTER_KEYS)
+        self.query_one(SheetTable).focus()
 
     def reload(self) -> None:
         # The first read shows it is under way where the ships will be; later ones leave the
@@ -380,10 +196,7 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one("#sheet-heading", Static).update(
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
-        hints = not self.read_only
-        self.query_one("#commander-block", Static).update(commander_block(record, hints))
-        self.query_one("#crew-block", Static).update(crew_block(record, hints))
-        self.query_one("#totals-block", Static).update(totals_block(record))
+        self.query_one(SheetBlocks).show(record, hints=not self.read_only)
         self._fill_table(record)
         ids = [ship.id for ship in record.ships]
         self.query_one("#sheet-empty", Static).update(
@@ -402,23 +215,7 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
 
     def _show_counter(self) -> None:
-        """The highlighted ship's counter, once any ship of the squadron has counter values.
-
-        A squadron played with Stations Manned and Ready! alone never shows the panel.
-        """
-        panel = self.query_one("#counter-panel", Static)
-        panel.display = any(has_counter(counter) for counter in self.counters.values())
-        ship = self._ship()
-        counter = self.counters.get(ship.id) if ship else None
-        if not panel.display or ship is None or counter is None:
-            return
-        panel.border_title = Text(f"Second World War at Sea counter: {ship.name}")  # not markup
-        if has_counter(counter):
-            panel.update(counter_summary(counter))
-        else:
-            panel.update(Text(f"{ship.name} has no counter values yet"
-                              + self.hint(": press u to enter them") + ".",
-                              style="dim"))  # fmt: skip
+        self.query_one(CounterPanel).show(self._ship(), self.counters, hints=not self.read_only)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_counter()
@@ -426,11 +223,8 @@ class RecordSheetScreen(TrackerScreen):
     def _ship(self) -> ShipView | None:
         if self.record is None:
             return None
-        key = self.query_one(SearchTable).selected_key()
+        key = self.query_one(SheetTable).selected_key()
         return next((ship for ship in self.record.ships if str(ship.id) == key), None)
-
-    def _unread(self) -> None:
-        self.missing("The sheet is not read yet: try again in a moment.")
 
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()
@@ -438,10 +232,17 @@ class RecordSheetScreen(TrackerScreen):
             self.missing("No ship selected: press a to add one.")
         return ship
 
+    def _record(self) -> RecordSheet | None:
+        """The sheet as read, or None, said so, before the first read is back."""
+        if self.record is None:
+            self.missing("The sheet is not read yet: try again in a moment.")
+        return self.record
+
     def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
-        self.app.push_screen(
-            FormScreen(title, fields, submit, rng=self.rng, **kwargs), self._after_form
-        )
+        self._open(FormScreen(title, fields, submit, rng=self.rng, **kwargs))
+
+    def _open(self, form: FormScreen) -> None:
+        self.app.push_screen(form, self._after_form)
 
     def _after_form(self, result: object) -> None:
         if isinstance(result, ShipSaved):
@@ -502,16 +303,15 @@ class RecordSheetScreen(TrackerScreen):
         return self.record.campaign_id if self.record else None
 
     def action_damage(self) -> None:
-        if self.record is None:
-            self._unread()
+        if (record := self._record()) is None:
             return
         ship = self._ship()
         afloat = tuple(
-            ShipPick(id=s.id, name=s.name, side=self.record.side_name,
-                     squadron=self.record.squadron_name, sunk=False)
-            for s in self.record.ships if not s.sunk
+            ShipPick(id=s.id, name=s.name, side=record.side_name,
+                     squadron=record.squadron_name, sunk=False)
+            for s in record.ships if not s.sunk
         )  # fmt: skip
-        open_damage_entry(self.app, self.record.campaign_id, ship.id if ship else None, afloat)
+        open_damage_entry(self.app, record.campaign_id, ship.id if ship else None, afloat)
 
     def action_next_turn(self) -> None:
         if self.record is not None:
@@ -556,37 +356,21 @@ class RecordSheetScreen(TrackerScreen):
         self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
 
     def action_copy_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
-            return
-
-        def submit(values: dict[str, Any]) -> Call[ShipSaved]:
-            return Call(fleet.copy_ship, self.factory, ship_id=ship.id,
-                        name=values["name"]).map(ShipSaved)  # fmt: skip
-
-        self._form(
-            f"Sister ship of {ship.name}",
-            [FieldSpec("name", "Name of the sister ship")],
-            submit,
-            note="Same class, data and batteries; undamaged.",
-        )
+        if (ship := self._need_ship()) is not None:
+            self._open(ship_forms.sister_form(self.factory, ship, self.rng))
 
     def action_delete_ship(self) -> None:
         ship = self._need_ship()
         if ship is None:
             return
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self._changed(Call(fleet.delete_ship, self.factory, ship_id=ship.id),
-                              lambda summary: f"{summary}. ctrl+z undoes it.")  # fmt: skip
-
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
-                "retired instead: kept in that scenario's history, gone from the sheet."
+        confirm(
+            self,
+            f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
+            "retired instead: kept in that scenario's history, gone from the sheet.",
+            lambda: self._changed(
+                Call(fleet.delete_ship, self.factory, ship_id=ship.id),
+                lambda summary: f"{summary}. ctrl+z undoes it.",
             ),
-            done,
         )
 
     def action_transfer_ship(self) -> None:
@@ -602,19 +386,7 @@ class RecordSheetScreen(TrackerScreen):
         if not others:
             self.notify("No other squadron on this side to transfer to.", severity="warning")
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(fleet.transfer_ship, self.factory, ship_id=ship.id,
-                        to_squadron_id=values["squadron"])  # fmt: skip
-
-        self._form(
-            f"Transfer {ship.name}",
-            [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
-                       options=others)],
-            submit,
-            note="It keeps its own crew; during a battle it is Out of Command until the end of "
-            "the turn (SMR2 §3.2, §3.4).",
-        )  # fmt: skip
+        self._open(ship_forms.transfer_form(self.factory, ship, others, self.rng))
 
     def action_fire(self, delta: int) -> None:
         ship = self._need_ship()
@@ -626,23 +398,8 @@ class RecordSheetScreen(TrackerScreen):
                   then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
     def action_commander(self) -> None:
-        if self.record is None:
-            self._unread()
-            return
-        version = self.record.commander.version if self.record.commander else None
-
-        def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.set_commander, self.factory, squadron_id=self.squadron_id,
-                        **values, version=version)  # fmt: skip
-
-        lost = self.record.commander is not None and self.record.commander.status == "lost"
-        self._form(
-            "Replacement commander: roll or buy" if lost else "Commander: roll or buy",
-            ship_forms.commander_fields(self.record.commander),
-            submit,
-            preview=ship_forms.commander_preview(self.record.air),
-            dice_field="roll",
-        )
+        if (record := self._record()) is not None:
+            self._open(ship_forms.commander_form(self.factory, record, self.rng))
 
     def action_commander_ship(self) -> None:
         ship = self._need_ship()
@@ -655,80 +412,24 @@ class RecordSheetScreen(TrackerScreen):
         )  # fmt: skip
 
     def action_crew(self) -> None:
-        if self.record is None:
-            self._unread()
-            return
-        version = self.record.crew.version if self.record.crew else None
-
-        def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.set_crew, self.factory, squadron_id=self.squadron_id, **values,
-                        version=version)  # fmt: skip
-
-        self._form(
-            "Crew: roll or buy",
-            ship_forms.crew_fields(self.record.crew),
-            submit,
-            preview=ship_forms.crew_preview(self.record),
-            dice_field="roll",
-        )
+        if (record := self._record()) is not None:
+            self._open(ship_forms.crew_form(self.factory, record, self.rng))
 
     def action_test(self) -> None:
-        if self.record is None:
-            self._unread()
-            return
-        record = self.record
-        ship = self._ship()
-
-        def submit(values: dict[str, Any]) -> Call[Tested]:
-            # A crew test is of the selected ship's crew; the commander tests aboard his ship.
-            crew_ship = ship if ship is not None and values["subject"] == "crew" else None
-            return Call(fleet.record_test, self.factory, squadron_id=self.squadron_id,
-                        ship_id=crew_ship.id if crew_ship else None,
-                        **values).map(Tested)  # fmt: skip
-
-        own = ship is not None and ship.own_crew is not None
-        self._form(
-            f"Command / crew test of {record.squadron_name}"
-            + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
-            ship_forms.test_fields(record, bool(ship and ship.fire_markers)),
-            submit,
-            preview=ship_forms.test_preview(record, ship),
-            dice_field="roll",
-            note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
-            + (f" A crew test is of {ship.name}'s own crew." if ship and own else ""),
-        )
+        if (record := self._record()) is not None:
+            self._open(ship_forms.test_form(self.factory, record, self._ship(), self.rng))
 
     def action_reduce(self) -> None:
-        ship = self._ship()
-        own = ship if ship is not None and ship.own_crew is not None else None
-
-        def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.reduce_command, self.factory, squadron_id=self.squadron_id,
-                        ship_id=own.id if own else None, **values)  # fmt: skip
-
-        note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
-        if own is not None:
-            note += f" The crew reduction goes to {own.name}'s own crew."
-        self._form("Combat reductions", ship_forms.reduction_fields(), submit, note=note)
-
-    def action_restore_command(self) -> None:
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(fleet.restore_command, self.factory, squadron_id=self.squadron_id,
-                        rule=values["rule"])  # fmt: skip
-
-        self._form(
-            "Restore the commander",
-            [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
-            submit,
-            note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
-            "§3.5); the seed gives no rule that ends them: name the one your group plays.",
+        self._open(
+            ship_forms.reduction_form(self.factory, self.squadron_id, self._ship(), self.rng)
         )
 
+    def action_restore_command(self) -> None:
+        self._open(ship_forms.restore_form(self.factory, self.squadron_id, self.rng))
+
     def action_edit_squadron(self) -> None:
-        if self.record is None:
-            self._unread()
+        if (record := self._record()) is None:
             return
-        record = self.record
 
         def submit(values: dict[str, Any]) -> Call[None]:
             return Call(fleet.update_squadron, self.factory, squadron_id=self.squadron_id,
@@ -740,100 +441,27 @@ class RecordSheetScreen(TrackerScreen):
             submit,
         )
 
-    def _counter_form(
-        self,
-        title: str,
-        fields: Callable[[CounterView], list[FieldSpec]],
-        service: Callable[..., str],
-        note: Callable[[CounterView], str],
-    ) -> None:
-        """A form on the selected ship's counter whose values go to one mines service."""
+    def action_counter(self) -> None:
+        self._counter_form("counter")
+
+    def action_use_fuel(self) -> None:
+        self._counter_form("use_fuel")
+
+    def action_refuel(self) -> None:
+        self._counter_form("refuel")
+
+    def _counter_form(self, kind: str) -> None:
         ship = self._need_ship()
         if ship is None:
             return
 
         def opened(counter: CounterView) -> None:
-            def submit(values: dict[str, Any]) -> Call[str]:
-                return Call(service, self.factory, ship_id=ship.id, version=counter.version,
-                            **values)  # fmt: skip
-
-            self._form(title.format(name=ship.name), fields(counter), submit, note=note(counter))
+            self._open(ship_forms.counter_form(kind, self.factory, ship, counter, self.rng))
 
         # The form edits the real values, as the owner sees them.
         self.call(Call(mines.counter, self.factory, ship_id=ship.id), then=opened)
 
-    def action_counter(self) -> None:
-        self._counter_form(
-            "Counter of {name}", ship_forms.counter_fields, mines.save_counter,
-            ship_forms.counter_note,
-        )  # fmt: skip
-
-    def action_use_fuel(self) -> None:
-        self._counter_form(
-            "{name} uses fuel", ship_forms.use_fuel_fields, mines.use_fuel,
-            ship_forms.use_fuel_note,
-        )  # fmt: skip
-
-    def action_refuel(self) -> None:
-        self._counter_form(
-            "Refuel {name}", ship_forms.refuel_fields, mines.refuel_ship, ship_forms.refuel_note
-        )
-
     def action_print_sheet(self) -> None:
         """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
-        if self.record is None:
-            self._unread()
-            return
-
-        def where(fmt: str) -> Call[Any]:
-            return Call(printing.default_sheet_path, self.factory, squadron_id=self.squadron_id,
-                        fmt=fmt)  # fmt: skip
-
-        self.call(where("html"), then=lambda html: self.call(
-            where("markdown"), then=lambda md: self._print_form(str(html), str(md))))  # fmt: skip
-
-    def _print_form(self, html_path: str, md_path: str) -> None:
-        if self.record is None:
-            return
-
-        def target(values: dict[str, Any]) -> str:
-            # The default follows the format; a path the player typed is kept as typed.
-            path = str(values.get("path") or "").strip()
-            return md_path if values.get("fmt") == "markdown" and path == html_path else path
-
-        def write(values: dict[str, Any], replace: bool) -> Call[Any]:
-            call = Call(
-                sheet_pages.write_sheet,
-                self.factory, squadron_id=self.squadron_id, path=target(values),
-                fmt=values["fmt"], paper=values["paper"], replace=replace,
-                new_only=self.read_only, viewer=Viewer.UMPIRE if self.read_only else Viewer.OWNER,
-            )  # fmt: skip
-            # A file that exists is replaced only once the player says yes.
-            return call.turning(ExistingFile, lambda exc: replace_first(
-                exc, "this sheet", lambda: write(values, replace=True)))  # fmt: skip
-
-        def done(written: object) -> None:
-            # Nothing on the sheet changed; the path is shown as typed, brackets and all.
-            if written is not None:
-                self.notify(f"Record sheet written to {written}", markup=False)
-
-        def preview(values: dict[str, Any]) -> str:
-            paper = {"a4": " for A4 paper", "letter": " for Letter paper"}.get(values["paper"], "")
-            return f"Writes {target(values) or '(no file)'}" + (
-                "" if values.get("fmt") == "markdown" else paper
-            )
-
-        fields = [
-            FieldSpec("fmt", "Format", kind="select", value="html",
-                      options=[("HTML page to print", "html"), ("Markdown", "markdown")]),
-            FieldSpec("paper", "Paper", kind="select", value="a4",
-                      options=[("A4", "a4"), ("Letter", "letter")]),
-            FieldSpec("path", "File", value=html_path),
-        ]  # fmt: skip
-        note = "The squadron as it stands now, with boxes and lines for pencil."
-        self.app.push_screen(
-            FormScreen(f"Print {self.record.squadron_name}", fields,
-                       lambda values: write(values, replace=False), note=note,
-                       preview=preview, rng=self.rng, read_only_ok=True),
-            done,
-        )  # fmt: skip
+        if (record := self._record()) is not None:
+            print_sheet(self, record)

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.services.rule_tables import RuleRow
 from tracker.widgets.search_table import EMPTY_KEY
 from tracker.widgets.tables import refill
@@ -88,8 +88,8 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         if row is None:
             return
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(self.delete_row(row), then=lambda _none: self.reload())
-
-        self.app.push_screen(ConfirmScreen(f"Delete {self.describe(row)}?"), done)
+        confirm(
+            self,
+            f"Delete {self.describe(row)}?",
+            lambda: self.call(self.delete_row(row), then=lambda _none: self.reload()),
+        )

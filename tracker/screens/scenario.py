@@ -11,16 +11,16 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
-from tracker.screens.record_sheet import strength_lines
 from tracker.screens.report import ReportScreen
 from tracker.services import damage, mines, scenarios
 from tracker.services.damage import ShipPick
 from tracker.services.scenarios import ParticipantView, ScenarioDetail
 from tracker.widgets.search_table import SearchTable, search_keys
+from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.tones import ALERT, toned
 
 STATUS_WORDS = {
@@ -196,24 +196,22 @@ class ScenarioScreen(TrackerScreen):
         if self.detail is None:
             return
 
-        def advance(yes: bool | None = True) -> None:
-            if yes:
-                self._run(
-                    Call(scenarios.advance_turn, self.factory, scenario_id=self.scenario_id),
-                    "Turn {result}",
-                )
+        def advance() -> None:
+            self._run(
+                Call(scenarios.advance_turn, self.factory, scenario_id=self.scenario_id),
+                "Turn {result}",
+            )
 
         if not left:
             advance()
             return
-        self.app.push_screen(
-            ConfirmScreen(
-                f"End of turn {self.detail.turn}: {left} drifting minefield"
-                f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
-                "ledger). Begin the next turn anyway?",
-                yes="Yes, next turn (y)",
-            ),
+        confirm(
+            self,
+            f"End of turn {self.detail.turn}: {left} drifting minefield"
+            f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
+            "ledger). Begin the next turn anyway?",
             advance,
+            yes="Yes, next turn (y)",
         )
 
     def action_damage(self) -> None:

@@ -8,7 +8,7 @@ from textual.screen import Screen
 
 from tracker.screens import calls
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.services import sealing
 
 if TYPE_CHECKING:
@@ -34,9 +34,7 @@ def tell_sealed(screen: Screen[object], factory: SessionFactory, result: sealing
     screen.notify(f"These backups could not be rewritten and still hold plain notes: {names}",
                   severity="warning", timeout=20)  # fmt: skip
 
-    def answer(yes: bool | None) -> None:
-        if not yes:
-            return
+    def delete() -> None:
         calls.run(
             screen,
             Call(sealing.delete_backups, factory, paths=result.plain_backups),
@@ -49,8 +47,5 @@ def tell_sealed(screen: Screen[object], factory: SessionFactory, result: sealing
         screen.notify(f"Deleted {gone} backup{'s' * (gone != 1)} holding plain notes.")
 
     count = len(result.plain_backups)
-    screen.app.push_screen(
-        ConfirmScreen(f"Delete the {count} backup{'s' * (count != 1)} that still hold the "
-                      f"plain notes ({names})?"),
-        answer,
-    )  # fmt: skip
+    confirm(screen, f"Delete the {count} backup{'s' * (count != 1)} that still hold the "
+            f"plain notes ({names})?", delete)  # fmt: skip

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
@@ -22,10 +22,9 @@ from tracker.services.damage import CriticalView
 from tracker.services.fleet import BatteryUpdate
 from tracker.services.mines import CounterView
 from tracker.services.views import BatteryView, ShipView
-from tracker.services.visibility import HIDDEN, Viewer
-from tracker.widgets.fuel_track import fuel_track
+from tracker.services.visibility import Viewer
+from tracker.widgets.counter_panel import counter_summary, has_counter
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tones import ALERT, CAUTION, NOTICE
 from tracker.widgets.track_bar import track_bar
 
 
@@ -34,52 +33,6 @@ def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
     return specs_from(BatteryUpdate, battery,
                       mount={} if battery else {"value": "turret"},
                       calibre={"placeholder": '8in, 150mm, 5"'})  # fmt: skip
-
-
-def has_counter(counter: CounterView) -> bool:
-    """Whether the player entered any Second World War at Sea counter value for the ship."""
-    return bool(
-        counter.counter_size or counter.fuel.total or counter.speed_rating
-        or counter.torpedo_factors or counter.hull_boxes
-    )  # fmt: skip
-
-
-def counter_summary(counter: CounterView) -> Text:
-    """The counter in three lines: size, speed, hull and damage; fuel track; torpedoes, mines."""
-    text = Text()
-    text.append(f"{counter.counter_size} counter" if counter.counter_size else "no counter size",
-                style="bold" if counter.counter_size else NOTICE)  # fmt: skip
-    speed = counter.speed_rating - counter.speed_lost
-    text.append(f" · speed {speed}")
-    if counter.speed_lost:
-        text.append(f" (rated {counter.speed_rating}, {counter.speed_lost} lost)", style=NOTICE)
-    if counter.hull_boxes or counter.hull_damage:
-        text.append(f" · hull {counter.hull_damage}/{counter.hull_boxes} boxes hit")
-    if counter.gunnery_lost:
-        text.append(f" · gunnery -{counter.gunnery_lost}", style=NOTICE)
-    if counter.crippled:
-        text.append(" · CRIPPLED", style=ALERT)
-    if counter.sunk:
-        text.append(" · SUNK", style=ALERT)
-    text.append("\nFuel ")
-    text.append_text(fuel_track(counter.fuel))
-    if counter.fuel.total:
-        text.append(" full/empty/lost", style="dim")
-    if counter.fuel.lost:
-        text.append(f" · {counter.fuel.lost} lost to mines: a friendly-port repair restores them",
-                    style=NOTICE)  # fmt: skip
-    if counter.mines_hidden:
-        text.append(f"\nTorpedo factors {HIDDEN} of {counter.torpedo_factors}: how many carry "
-                    "mines shows in the ledger's owner view")  # fmt: skip
-    else:
-        text.append(f"\nTorpedo factors {counter.torpedoes_left}")
-    if counter.mines_loaded:
-        text.append(f" of {counter.torpedo_factors} · minefields {counter.mines_loaded} loaded "
-                    f"in their place, {counter.mines_aboard} aboard")  # fmt: skip
-    if counter.sowing_id is not None:
-        text.append(f" · sowing: no torpedo attacks (minefield #{counter.sowing_id})",
-                    style=CAUTION)  # fmt: skip
-    return text
 
 
 def ship_summary(ship: ShipView, where: str, counter: CounterView | None = None) -> Text:
@@ -237,12 +190,11 @@ class ShipDetailScreen(TrackerScreen):
         battery = self._battery()
         if battery is None:
             return
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(fleet.delete_battery, self.factory, battery_id=battery.id),
-                          then=lambda _none: self.reload())  # fmt: skip
-
-        self.app.push_screen(
-            ConfirmScreen(f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?"), done
+        confirm(
+            self,
+            f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
+            lambda: self.call(
+                Call(fleet.delete_battery, self.factory, battery_id=battery.id),
+                then=lambda _none: self.reload(),
+            ),
         )

@@ -1,12 +1,18 @@
-"""Fields of the campaign and record-sheet forms, the counter and fuel forms too."""
+"""Fields of the campaign and record-sheet forms; the record sheet's forms on its commander,
+its crew and a ship's counter and fuel."""
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tracker.rules import smr
+from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec
+from tracker.screens.form import FieldSpec, FormScreen
+from tracker.services import fleet, mines
 from tracker.services.campaigns import ScenarioCreate, SideCreate
 from tracker.services.fleet import (
     TYPE_ABBREVIATIONS,
@@ -25,7 +31,20 @@ from tracker.services.views import (
     ScenarioView,
     ShipView,
     SideView,
+    TestResult,
 )
+
+if TYPE_CHECKING:
+    from tracker.services.common import SessionFactory
+
+Fields = Callable[[CounterView], list[FieldSpec]]
+
+
+@dataclass(frozen=True)
+class Tested:
+    """A command or crew test recorded from the sheet, for its toast."""
+
+    result: TestResult
 
 
 def side_fields(side: SideView | None) -> list[FieldSpec]:
@@ -52,6 +71,49 @@ def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[
 def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
     """Every value of the ship row of the record sheet, as the ship's model declares it."""
     return specs_from(ShipCreate, ship, type_abbrev={"suggestions": TYPE_ABBREVIATIONS})
+
+
+@dataclass(frozen=True)
+class ShipSaved:
+    """A form added a ship: the sheet puts its cursor on it."""
+
+    ship_id: int
+
+
+def sister_form(factory: SessionFactory, ship: ShipView, rng: random.Random) -> FormScreen:
+    """A copy of the ship under another name: same class, data and batteries, undamaged."""
+
+    def submit(values: dict[str, Any]) -> Call[ShipSaved]:
+        return Call(fleet.copy_ship, factory, ship_id=ship.id,
+                    name=values["name"]).map(ShipSaved)  # fmt: skip
+
+    return FormScreen(
+        f"Sister ship of {ship.name}",
+        [FieldSpec("name", "Name of the sister ship")],
+        submit,
+        rng=rng,
+        note="Same class, data and batteries; undamaged.",
+    )
+
+
+def transfer_form(
+    factory: SessionFactory, ship: ShipView, others: list[tuple[str, int]], rng: random.Random
+) -> FormScreen:
+    """The ship moved to one of the `others` squadrons of her side, (name, id)."""
+
+    def submit(values: dict[str, Any]) -> Call[str]:
+        return Call(fleet.transfer_ship, factory, ship_id=ship.id,
+                    to_squadron_id=values["squadron"])  # fmt: skip
+
+    return FormScreen(
+        f"Transfer {ship.name}",
+        [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
+                   options=others)],
+        submit,
+        rng=rng,
+        note="It keeps its own crew; during a battle it is Out of Command until the end of "
+        "the turn (SMR2 §3.2, §3.4).",
+    )  # fmt: skip
 
 
 def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
@@ -89,6 +151,27 @@ def commander_preview(air: bool) -> Any:
     return preview
 
 
+def commander_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -> FormScreen:
+    """Roll or buy the squadron's commander, or the replacement of one lost."""
+    commander = sheet.commander
+    version = commander.version if commander else None
+
+    def submit(values: dict[str, Any]) -> Call[None]:
+        return Call(fleet.set_commander, factory, squadron_id=sheet.squadron_id, **values,
+                    version=version)  # fmt: skip
+
+    lost = commander is not None and commander.status == "lost"
+    title = "Replacement commander: roll or buy" if lost else "Commander: roll or buy"
+    return FormScreen(
+        title,
+        commander_fields(commander),
+        submit,
+        rng=rng,
+        preview=commander_preview(sheet.air),
+        dice_field="roll",
+    )
+
+
 def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
     """Training paid for, rolled or bought, and the d10."""
     shown = crew or {"training": 3, "acquisition": "random", "roll": None}
@@ -123,6 +206,24 @@ def crew_preview(sheet: RecordSheet) -> Any:
         return f"{how} → {smr.quality_name(grade)} ({smr.grade_modifier(grade):+d}) · {percent}"
 
     return preview
+
+
+def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -> FormScreen:
+    """Roll or buy the squadron's crew quality."""
+    version = sheet.crew.version if sheet.crew else None
+
+    def submit(values: dict[str, Any]) -> Call[None]:
+        return Call(fleet.set_crew, factory, squadron_id=sheet.squadron_id, **values,
+                    version=version)  # fmt: skip
+
+    return FormScreen(
+        "Crew: roll or buy",
+        crew_fields(sheet.crew),
+        submit,
+        rng=rng,
+        preview=crew_preview(sheet),
+        dice_field="roll",
+    )
 
 
 def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
@@ -166,6 +267,31 @@ def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
     return preview
 
 
+def test_form(
+    factory: SessionFactory, sheet: RecordSheet, ship: ShipView | None, rng: random.Random
+) -> FormScreen:
+    """A command test, or a crew test of the selected `ship`'s crew (SMR2 §3.6)."""
+
+    def submit(values: dict[str, Any]) -> Call[Tested]:
+        # A crew test is of the selected ship's crew; the commander tests aboard his ship.
+        crew_ship = ship if ship is not None and values["subject"] == "crew" else None
+        return Call(fleet.record_test, factory, squadron_id=sheet.squadron_id,
+                    ship_id=crew_ship.id if crew_ship else None, **values).map(Tested)  # fmt: skip
+
+    own = ship is not None and ship.own_crew is not None
+    return FormScreen(
+        f"Command / crew test of {sheet.squadron_name}"
+        + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
+        test_fields(sheet, bool(ship and ship.fire_markers)),
+        submit,
+        rng=rng,
+        preview=test_preview(sheet, ship),
+        dice_field="roll",
+        note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
+        + (f" A crew test is of {ship.name}'s own crew." if ship and own else ""),
+    )
+
+
 def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
     """Who a command or crew test is of, in the player's words, naming the ship tested: the
     squadron's commander and the ship he is aboard, or the crew of the selected ship, her own
@@ -182,6 +308,40 @@ def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
 def reduction_fields() -> list[FieldSpec]:
     """Combat reductions, each by a number of steps (floors: -2, 10 cm)."""
     return specs_from(CommandLoss)
+
+
+def reduction_form(
+    factory: SessionFactory, squadron_id: int, ship: ShipView | None, rng: random.Random
+) -> FormScreen:
+    """Combat reductions to the commander and the crew, the selected ship's own crew's when
+    she has one."""
+    own = ship if ship is not None and ship.own_crew is not None else None
+
+    def submit(values: dict[str, Any]) -> Call[None]:
+        return Call(fleet.reduce_command, factory, squadron_id=squadron_id,
+                    ship_id=own.id if own else None, **values)  # fmt: skip
+
+    note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
+    if own is not None:
+        note += f" The crew reduction goes to {own.name}'s own crew."
+    return FormScreen("Combat reductions", reduction_fields(), submit, note=note, rng=rng)
+
+
+def restore_form(factory: SessionFactory, squadron_id: int, rng: random.Random) -> FormScreen:
+    """The commander's rated modifier and radius restored, by a rule the group names."""
+
+    def submit(values: dict[str, Any]) -> Call[str]:
+        return Call(fleet.restore_command, factory, squadron_id=squadron_id,
+                    rule=values["rule"])  # fmt: skip
+
+    return FormScreen(
+        "Restore the commander",
+        [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
+        submit,
+        rng=rng,
+        note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
+        "§3.5); the seed gives no rule that ends them: name the one your group plays.",
+    )
 
 
 def counter_fields(counter: CounterView) -> list[FieldSpec]:
@@ -228,3 +388,23 @@ def refuel_note(counter: CounterView) -> str:
     if counter.fuel.lost:
         note += f" {counter.fuel.lost} lost to mines need a repair in a friendly port first."
     return note
+
+
+def counter_form(
+    kind: str, factory: SessionFactory, ship: ShipView, counter: CounterView, rng: random.Random
+) -> FormScreen:
+    """A form on the ship's counter (`kind`: counter, use_fuel or refuel) whose values go to
+    one mines service; it edits the real values, as the owner sees them."""
+    forms: dict[str, tuple[str, Fields, Callable[..., str], Callable[[CounterView], str]]] = {
+        "counter": ("Counter of {name}", counter_fields, mines.save_counter, counter_note),
+        "use_fuel": ("{name} uses fuel", use_fuel_fields, mines.use_fuel, use_fuel_note),
+        "refuel": ("Refuel {name}", refuel_fields, mines.refuel_ship, refuel_note),
+    }
+    title, fields, service, note = forms[kind]
+
+    def submit(values: dict[str, Any]) -> Call[str]:
+        return Call(service, factory, ship_id=ship.id, version=counter.version, **values)
+
+    return FormScreen(
+        title.format(name=ship.name), fields(counter), submit, note=note(counter), rng=rng
+    )

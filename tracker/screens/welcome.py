@@ -277,24 +277,22 @@ class WelcomeScreen(TrackerScreen):
             self.missing("No campaign to delete.")
             return
 
-        from tracker.screens.confirm import ConfirmScreen
+        from tracker.screens.confirm import confirm
         from tracker.services import campaigns
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(campaigns.delete_campaign, self.factory, campaign_id=summary.id),
-                          then=lambda _none: deleted())  # fmt: skip
+        def delete() -> None:
+            self.call(Call(campaigns.delete_campaign, self.factory, campaign_id=summary.id),
+                      then=lambda _none: deleted())  # fmt: skip
 
         def deleted() -> None:
             self.notify(f"Deleted campaign {summary.name}")
             self.reload()
 
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Delete campaign {summary.name!r} with its {summary.sides} sides and "
-                f"{summary.ships} ships? This cannot be undone."
-            ),
-            done,
+        confirm(
+            self,
+            f"Delete campaign {summary.name!r} with its {summary.sides} sides and "
+            f"{summary.ships} ships? This cannot be undone.",
+            delete,
         )
 
     def action_sample(self) -> None:

@@ -19,6 +19,7 @@ from tracker.models import (
 )
 from tracker.models.fields import read
 from tracker.models.kinds import (
+    Acquisition,
     CriticalStatus,
     HalfStrengthScope,
     ListStatus,
@@ -35,6 +36,17 @@ from tracker.services.views import (
     RecordSheet,
     ShipView,
 )
+
+
+def crew_how(crew: CrewView) -> str:
+    """How the crew's quality was got: "rolled 5 at IV" (" → 6" if modified) or "bought at IV"."""
+    level = smr.training_numeral(crew.training)
+    if crew.acquisition != Acquisition.RANDOM:
+        return f"bought at {level}"
+    how = f"rolled {crew.roll} at {level}"
+    if crew.roll_modified is not None and crew.roll_modified != crew.roll:
+        how += f" → {crew.roll_modified}"
+    return how
 
 
 def _commander_view(commander: Commander) -> CommanderView:
