@@ -27,16 +27,7 @@ from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.services import (
-    backups,
-    campaigns,
-    exchange,
-    fleet,
-    mines,
-    printing,
-    roster,
-    scenarios,
-)
+from tracker.services import backups, campaigns, exchange, fleet, mines, printing, roster, scenarios
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import HIDDEN, Viewer

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from service_helpers import World
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, csv_import, exchange, fleet, mines, roster
+from tracker.services import campaigns, command, csv_import, exchange, fleet, mines, roster
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 
@@ -70,7 +70,7 @@ def name_setters(factory: SessionFactory, world: World) -> dict[str, Callable[[s
         "squadron": lambda name: fleet.create_squadron(factory, side_id=world.blue_id, name=name),
         "ship": lambda name: fleet.create_ship(factory, squadron_id=world.alpha_id,
             fields=ShipFields(name=name, structure_max=9, flotation_max=9)),
-        "commander": lambda name: fleet.set_commander(factory, squadron_id=world.alpha_id,
+        "commander": lambda name: command.set_commander(factory, squadron_id=world.alpha_id,
             name=name, training=4, acquisition="bought"),
         "unit": lambda name: roster.save_unit(factory, side_id=world.blue_id,
             fields=roster.UnitFields(name=name, unit_type="submarine", points=10)),

@@ -26,15 +26,7 @@ from test_reports import (
 
 from tracker.cli import main
 from tracker.db import SessionFactory
-from tracker.services import (
-    campaigns,
-    fleet,
-    report_pages,
-    reports,
-    roster,
-    scenarios,
-    story_plots,
-)
+from tracker.services import campaigns, fleet, report_pages, reports, roster, scenarios, story_plots
 from tracker.services.fleet import ShipFields
 
 PAGE_SIZES = {"a4": "(A4)", "letter": "(letter)"}

@@ -27,7 +27,7 @@ from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
 from tracker.screens.ship_detail import ShipDetailScreen, counter_summary, has_counter
 from tracker.screens.zero_outcome import ask_zero_outcome
-from tracker.services import fleet, mines, printing, sheet
+from tracker.services import command, fleet, mines, printing, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView, TestResult
@@ -631,7 +631,7 @@ class RecordSheetScreen(TrackerScreen):
         version = self.record.commander.version if self.record.commander else None
 
         def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.set_commander, self.factory, squadron_id=self.squadron_id,
+            return Call(command.set_commander, self.factory, squadron_id=self.squadron_id,
                         **values, version=version)  # fmt: skip
 
         lost = self.record.commander is not None and self.record.commander.status == "lost"
@@ -648,7 +648,7 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
         self._changed(
-            Call(fleet.set_commander_ship, self.factory, squadron_id=self.squadron_id,
+            Call(command.set_commander_ship, self.factory, squadron_id=self.squadron_id,
                  ship_id=ship.id),
             lambda summary: summary,
         )  # fmt: skip
@@ -660,7 +660,7 @@ class RecordSheetScreen(TrackerScreen):
         version = self.record.crew.version if self.record.crew else None
 
         def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.set_crew, self.factory, squadron_id=self.squadron_id, **values,
+            return Call(command.set_crew, self.factory, squadron_id=self.squadron_id, **values,
                         version=version)  # fmt: skip
 
         self._form(
@@ -681,7 +681,7 @@ class RecordSheetScreen(TrackerScreen):
         def submit(values: dict[str, Any]) -> Call[Tested]:
             # A crew test is of the selected ship's crew; the commander tests aboard his ship.
             crew_ship = ship if ship is not None and values["subject"] == "crew" else None
-            return Call(fleet.record_test, self.factory, squadron_id=self.squadron_id,
+            return Call(command.record_test, self.factory, squadron_id=self.squadron_id,
                         ship_id=crew_ship.id if crew_ship else None,
                         **values).map(Tested)  # fmt: skip
 
@@ -702,7 +702,7 @@ class RecordSheetScreen(TrackerScreen):
         own = ship if ship is not None and ship.own_crew is not None else None
 
         def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.reduce_command, self.factory, squadron_id=self.squadron_id,
+            return Call(command.reduce_command, self.factory, squadron_id=self.squadron_id,
                         ship_id=own.id if own else None, **values)  # fmt: skip
 
         note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
@@ -712,7 +712,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_restore_command(self) -> None:
         def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(fleet.restore_command, self.factory, squadron_id=self.squadron_id,
+            return Call(command.restore_command, self.factory, squadron_id=self.squadron_id,
                         rule=values["rule"])  # fmt: skip
 
         self._form(

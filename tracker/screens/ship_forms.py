@@ -8,15 +8,8 @@ from tracker.rules import smr
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec
 from tracker.services.campaigns import ScenarioCreate, SideCreate
-from tracker.services.fleet import (
-    TYPE_ABBREVIATIONS,
-    CommanderUpdate,
-    CommandLoss,
-    CrewUpdate,
-    ShipCreate,
-    SquadronCreate,
-    TestRoll,
-)
+from tracker.services.command import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
+from tracker.services.fleet import ShipCreate, SquadronCreate
 from tracker.services.mines import CounterUpdate, CounterView
 from tracker.services.views import (
     CommanderView,
@@ -51,7 +44,7 @@ def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[
 
 def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
     """Every value of the ship row of the record sheet, as the ship's model declares it."""
-    return specs_from(ShipCreate, ship, type_abbrev={"suggestions": TYPE_ABBREVIATIONS})
+    return specs_from(ShipCreate, ship, type_abbrev={"suggestions": smr.TYPE_ABBREVIATIONS})
 
 
 def commander_fields(commander: CommanderView | None) -> list[FieldSpec]:
@@ -97,7 +90,7 @@ def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
 
 def crew_preview(sheet: RecordSheet) -> Any:
     """A live preview of the crew quality, with the optional commander rule when it is on: his
-    rated modifier, as fleet.set_crew adds it; a lost commander adds nothing (losses)."""
+    rated modifier, as command.set_crew adds it; a lost commander adds nothing (losses)."""
     commander = sheet.commander
     acting = commander is not None and commander.status != "lost"
     commander_modifier = commander.modifier_base if commander is not None and acting else None
@@ -169,7 +162,7 @@ def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
 def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
     """Who a command or crew test is of, in the player's words, naming the ship tested: the
     squadron's commander and the ship he is aboard, or the crew of the selected ship, her own
-    when she has one (SMR2 §3.2, §3.6), as the test's result names them (fleet.record_test)."""
+    when she has one (SMR2 §3.2, §3.6), as the test's result names them (command.record_test)."""
     if subject == "commander":
         name = f" {sheet.commander.name}" if sheet.commander and sheet.commander.name else ""
         aboard = f" aboard {sheet.commander_ship}" if sheet.commander_ship else ", aboard no ship"
