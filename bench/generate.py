@@ -62,7 +62,6 @@ from tracker.services import (
 from tracker.services.campaigns import CampaignCreate
 from tracker.services.common import SessionFactory
 from tracker.services.fields import rules
-from tracker.services.fleet import TYPE_ABBREVIATIONS
 from tracker.services.scenarios import COUNTER_STATE
 
 
@@ -481,7 +480,7 @@ class Bulk:
         ship = self.ships.add(
             name=name,
             class_name=rng.choice(CLASSES),
-            type_abbrev=rng.choice(TYPE_ABBREVIATIONS),
+            type_abbrev=rng.choice(smr.TYPE_ABBREVIATIONS),
             nation=nation,
             size_modifier=pick(rng, Ship, "size_modifier", -1, 3),
             speed_kn=pick(rng, Ship, "speed_kn", 18, 36),

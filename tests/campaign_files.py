@@ -32,6 +32,7 @@ from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import (
     campaigns,
+    command,
     damage,
     demo,
     fleet,
@@ -40,6 +41,7 @@ from tracker.services import (
     library,
     markers,
     mines,
+    repairs,
     roster,
     rule_tables,
     scenarios,
@@ -305,7 +307,7 @@ def fill_every_table(
         ),
     )
     scenarios.close_scenario(factory, scenario_id=battle)
-    scenarios.repair_ship(factory, ship_id=ship_id, structure=1)
+    repairs.repair_ship(factory, ship_id=ship_id, structure=1)
     sub = roster.save_unit(
         factory, side_id=side_id,
         fields=roster.UnitFields(name="U-47", unit_type="submarine", points=10),
@@ -349,7 +351,7 @@ def full_sample_campaign(factory: SessionFactory) -> Filled:
     )
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=detached)
     # A squadron naming its commander's ship: a reference to a table written after its own.
-    fleet.set_commander_ship(factory, squadron_id=force_g, ship_id=exeter)
+    command.set_commander_ship(factory, squadron_id=force_g, ship_id=exeter)
     return fill_every_table(factory, campaign_id=sample_id, ship_id=ajax)
 
 

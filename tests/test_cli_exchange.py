@@ -241,7 +241,7 @@ BAD_DOCUMENTS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]
     "negative_speed": (_set("ship", 0, "speed_kn", -3), ("ship[0].speed_kn", "0..60")),
     "track_above_max": (
         _set("ship", 0, "structure_now", 99),
-        ("ship[0].structure_now 99 is above structure_max",),
+        ("ship[0].structure_now must not exceed structure max",),
     ),
     "unknown_scale": (_set("campaign", 0, "model_scale", "banana"), ("campaign[0].model_scale",)),
     "unknown_status": (_set("scenario", 0, "status", "lost"), ("scenario[0].status",)),

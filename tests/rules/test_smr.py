@@ -185,6 +185,50 @@ def test_reduced_radius_floor(current: int, by: int, expected: int) -> None:
     assert smr.reduced_radius_cm(current, by) == expected
 
 
+# --- A rating anew keeps its combat reductions (§3.5) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("now", "was", "new", "expected"),
+    [
+        (0, 3, 3, 0),  # unreduced, the same grade: unchanged
+        (-1, 3, 3, -1),  # reduced by 1, the same grade: still reduced
+        (-1, 3, 5, 1),  # reduced by 1, rated Brilliant/Elite (+2): +1
+        (-2, 4, 1, -2),  # reduced by 3 from +1, rated Inept/Green (-2): at the floor
+        (2, 5, 1, -2),  # unreduced: the new grade's modifier
+        (-2, 1, 5, 2),  # at the floor unreduced (grade 1): the new grade's
+    ],
+)
+def test_a_rating_anew_keeps_the_modifier_reductions_borne(
+    now: int, was: int, new: int, expected: int
+) -> None:
+    assert smr.rerated_modifier(now, was=was, now=new) == expected
+
+
+@pytest.mark.parametrize(
+    ("radius", "was", "new", "expected"),
+    [
+        (40, (3, False), (3, False), 40),  # unreduced: unchanged
+        (30, (3, False), (5, False), 50),  # 10 cm cut, rated higher: 60 - 10
+        (30, (3, False), (3, True), 10),  # 10 cm cut, an air group's 20 cm: 10, the floor
+        (20, (3, True), (3, False), 40),  # unreduced air group to ships: 40
+        (15, (3, True), (3, False), 35),  # 5 cm cut: taken from the ships' 40
+    ],
+)
+def test_a_rating_anew_keeps_the_radius_reductions_borne(
+    radius: int, was: tuple[int, bool], new: tuple[int, bool], expected: int
+) -> None:
+    assert smr.rerated_radius_cm(radius, was=was, now=new) == expected
+
+
+@given(grade=st.integers(1, 5), new=st.integers(1, 5), by=st.integers(0, 6))
+def test_a_rating_anew_never_gains_more_than_its_new_grade(grade: int, new: int, by: int) -> None:
+    reduced = smr.reduced_modifier(smr.grade_modifier(grade), by)
+    kept = smr.rerated_modifier(reduced, was=grade, now=new)
+    assert -2 <= kept <= smr.grade_modifier(new)
+    assert smr.rerated_modifier(kept, was=new, now=grade) <= smr.grade_modifier(grade)
+
+
 # --- Base widths (§2.3), every cell ------------------------------------------------------------
 
 BASE_WIDTHS = {

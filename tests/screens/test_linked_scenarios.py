@@ -15,7 +15,7 @@ from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.repairs import RepairsScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.services import campaigns, damage, scenarios
+from tracker.services import campaigns, continuity, damage, repairs, scenarios
 
 
 def start(path: Path) -> TrackerApp:
@@ -53,16 +53,16 @@ async def test_close_repair_and_carry_into_the_next_scenario(tmp_path: Path) -> 
         await pilot.pause()
         await pilot.press("r")
         await pilot.pause()
-        repairs = app.screen
-        assert isinstance(repairs, RepairsScreen)
-        assert repairs.rows[0].name == "Exeter" and repairs.rows[0].outstanding == (5, 2)
+        yard = app.screen
+        assert isinstance(yard, RepairsScreen)
+        assert yard.rows[0].name == "Exeter" and yard.rows[0].outstanding == (5, 2)
         await pilot.press("enter")  # repair Exeter
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
         app.screen.query_one("#field-structure", Input).value = "3"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert repairs.rows[0].repaired_structure == 3
+        assert yard.rows[0].repaired_structure == 3
         await pilot.press("q")
 
     campaign_id = 1
@@ -85,7 +85,7 @@ async def test_close_repair_and_carry_into_the_next_scenario(tmp_path: Path) -> 
         exeter = sheet.record.ships[0]
         assert (exeter.structure_now, exeter.flotation_now) == (10, 7)
         assert sheet.query_one(DataTable).row_count == 3
-    assert scenarios.check_continuity(app.factory, campaign_id=campaign_id) == []
+    assert continuity.check_continuity(app.factory, campaign_id=campaign_id) == []
     assert damage.find_ships(app.factory, campaign_id=campaign_id, query="exeter")[0].name == (
         "Exeter"
     )
@@ -112,15 +112,15 @@ async def test_the_repair_form_offers_what_the_allowance_leaves_and_not_for_a_su
         campaign = session.get(Campaign, 1)
         assert campaign is not None
         campaign.repair_limit_structure = 5
-    scenarios.repair_ship(factory, ship_id=ships["Exeter"], structure=1)
+    repairs.repair_ship(factory, ship_id=ships["Exeter"], structure=1)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         await pilot.press("r")
         await pilot.pause()
-        repairs = app.screen
-        assert isinstance(repairs, RepairsScreen)
-        table = repairs.query_one(DataTable)
-        names = [row.name for row in repairs.rows]
+        repairs_screen = app.screen
+        assert isinstance(repairs_screen, RepairsScreen)
+        table = repairs_screen.query_one(DataTable)
+        names = [row.name for row in repairs_screen.rows]
         table.move_cursor(row=names.index("Exeter"))
         await pilot.press("enter")
         await pilot.pause()
@@ -129,9 +129,9 @@ async def test_the_repair_form_offers_what_the_allowance_leaves_and_not_for_a_su
         assert "Structure repaired (up to 4)" in labels  # 7 missing, 5 allowed, 1 done
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is repairs
+        assert app.screen is repairs_screen
         table.move_cursor(row=names.index("Ajax"))
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen is repairs
+        assert app.screen is repairs_screen
         assert every_toast(app)[-1].message == "Ajax is sunk: a sunk ship is not repaired."

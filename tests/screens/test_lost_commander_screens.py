@@ -16,7 +16,7 @@ from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, command, damage, demo, scenarios, sheet
 from tracker.widgets.search_table import SearchTable
 
 
@@ -32,7 +32,7 @@ def _in_battle(tmp_path: Path) -> tuple[TrackerApp, SessionFactory, int, dict[st
         for squadron in side.squadrons
         for ship in sheet.load_record_sheet(factory, squadron_id=squadron.id).ships
     }
-    fleet.set_commander_ship(factory, squadron_id=force_g, ship_id=ships["Exeter"])
+    command.set_commander_ship(factory, squadron_id=force_g, ship_id=ships["Exeter"])
     battle = overview.scenarios[0].id
     scenarios.set_participants(factory, scenario_id=battle, ship_ids=list(ships.values()))
     scenarios.start_scenario(factory, scenario_id=battle)

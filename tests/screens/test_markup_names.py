@@ -40,7 +40,7 @@ from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.screens.welcome import WelcomeScreen
-from tracker.services import campaigns, damage, fleet, markers, mines, roster, scenarios
+from tracker.services import campaigns, command, damage, fleet, markers, mines, roster, scenarios
 from tracker.services.fleet import ShipFields
 
 # Markup a name might hold by accident or on purpose, escapes, plain letters, and the first
@@ -89,7 +89,9 @@ def build(factory: SessionFactory, name: str) -> None:
     squadron = fleet.create_squadron(factory, side_id=side.id, name=name, notes=name)
     fields = ShipFields(name=name, class_name=name, structure_max=9, flotation_max=9, notes=name)
     ship = fleet.create_ship(factory, squadron_id=squadron, fields=fields)
-    fleet.set_commander(factory, squadron_id=squadron, name=name, training=4, acquisition="direct")
+    command.set_commander(
+        factory, squadron_id=squadron, name=name, training=4, acquisition="direct"
+    )
     unit = roster.save_unit(factory, side_id=side.id, fields=roster.UnitFields(
         name=name, unit_type="submarine", points=10, speed=speed_of(name), abilities=name,
         notes=name))  # fmt: skip

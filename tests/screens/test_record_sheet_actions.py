@@ -16,7 +16,7 @@ from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, damage, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, command, continuity, damage, demo, fleet, scenarios, sheet
 from tracker.widgets.sheet_blocks import crew_block
 
 
@@ -129,7 +129,7 @@ async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
     scenarios.set_participants(factory, scenario_id=battle, ship_ids=[s.id for s in before.ships])
     scenarios.start_scenario(factory, scenario_id=battle)
     scenarios.close_scenario(factory, scenario_id=battle)
-    closed = scenarios.scenario_detail(factory, scenario_id=battle)
+    closed = continuity.scenario_detail(factory, scenario_id=battle)
     # A ship added since, that never fought: deleted for good, and ctrl+z puts it back.
     spare = fleet.create_ship(
         factory, squadron_id=squadron_id, fields=fleet.ShipFields(name="Spare")
@@ -144,7 +144,7 @@ async def test_deleting_a_ship_that_fought_retires_it_and_ctrl_z_brings_it_back(
         assert every_toast(app)[-1].message.startswith(f"Retired {first.name}")
         table = app.screen.query_one(DataTable)
         assert table.row_count == len(before.ships)  # the others and Spare
-        assert scenarios.scenario_detail(factory, scenario_id=battle) == closed
+        assert continuity.scenario_detail(factory, scenario_id=battle) == closed
         await pilot.press("ctrl+z")
         await pilot.pause()
         names = [s.name for s in sheet.load_record_sheet(factory, squadron_id=squadron_id).ships]
@@ -174,7 +174,7 @@ async def test_g_puts_the_commander_aboard_and_his_loss_asks_for_the_rulebook_s_
     app, factory, squadron_id = sample(tmp_path)
     record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
     if record.commander is None:
-        fleet.set_commander(
+        command.set_commander(
             factory, squadron_id=squadron_id, name="Harwood", training=3, acquisition="direct"
         )
     first = record.ships[0]

@@ -17,7 +17,7 @@ from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import Battery, Critical, JournalEntry, Ship, Side
-from tracker.services import campaigns, fleet, rule_tables, scenarios
+from tracker.services import campaigns, command, rule_tables, scenarios
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -97,8 +97,8 @@ def rows_of_ship(factory: SessionFactory, model: type[ShipPartT], ship_id: int) 
 
 
 def appoint(factory: SessionFactory, squadron_id: int, **values: Any) -> None:
-    """fleet.set_commander for one squadron; the commander has no name unless values give one."""
-    fleet.set_commander(factory, squadron_id=squadron_id, **{"name": "", **values})
+    """command.set_commander for one squadron; the commander has no name unless values give one."""
+    command.set_commander(factory, squadron_id=squadron_id, **{"name": "", **values})
 
 
 def edit_campaign(

@@ -30,7 +30,7 @@ from tracker.models import (
     Side,
     Squadron,
 )
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, command, demo, fleet, sheet
 from tracker.services.errors import NotFound
 
 # --- campaigns ----------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def test_delete_campaign_removes_everything_and_leaves_other_campaigns(
         factory, squadron_id=other_squadron, fields=fleet.ShipFields(name="Exeter")
     )
     fleet.save_battery(factory, ship_id=other_ship, mount="turret", calibre="8in", guns=6)
-    fleet.set_crew(factory, squadron_id=other_squadron, training=4, acquisition="direct")
+    command.set_crew(factory, squadron_id=other_squadron, training=4, acquisition="direct")
     campaigns.add_scenario(factory, campaign_id=other.id, title="Later")
     # Both campaigns get rows in every table; the sample's Ajax is a transferred ship, which
     # must not block the delete (ships point at squadrons without cascade).
@@ -336,7 +336,7 @@ def test_delete_side_leaves_no_orphan_commanders_or_crews(
     world: World, factory: SessionFactory
 ) -> None:
     appoint(factory, world.alpha_id, name="A", training=3, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     campaigns.delete_side(factory, side_id=world.blue_id)
     assert (count_rows(factory, Commander), count_rows(factory, Crew)) == (0, 0)
 

@@ -21,6 +21,7 @@ from service_helpers import World
 from tracker.db import SessionFactory
 from tracker.services import (
     campaigns,
+    command,
     csv_import,
     exchange,
     fleet,
@@ -86,7 +87,7 @@ def name_setters(factory: SessionFactory, world: World) -> dict[str, Callable[[s
         "squadron": lambda name: fleet.create_squadron(factory, side_id=world.blue_id, name=name),
         "ship": lambda name: fleet.create_ship(factory, squadron_id=world.alpha_id,
             fields=ShipFields(name=name, structure_max=9, flotation_max=9)),
-        "commander": lambda name: fleet.set_commander(factory, squadron_id=world.alpha_id,
+        "commander": lambda name: command.set_commander(factory, squadron_id=world.alpha_id,
             name=name, training=4, acquisition="bought"),
         "unit": lambda name: roster.save_unit(factory, side_id=world.blue_id,
             fields=roster.UnitFields(name=name, unit_type="submarine", points=10)),
@@ -100,7 +101,7 @@ def name_setters(factory: SessionFactory, world: World) -> dict[str, Callable[[s
             area_a=name, area_b="B"),
         "aircraft": lambda name: mines.aerial_drop(factory, side_id=world.blue_id,
             aircraft=name, naval_attack=2, land_attack=2, circled=False, rolls=[6]),
-        "command rule": lambda name: fleet.restore_command(factory, squadron_id=world.alpha_id,
+        "command rule": lambda name: command.restore_command(factory, squadron_id=world.alpha_id,
             rule=name),
         "unit card": lambda name: _library_entry(factory, "cards", {
             "name": name, "unit_type": "cruiser", "points": 5}),

@@ -10,7 +10,7 @@ import pytest
 from service_helpers import Journaled, World, appoint
 
 from tracker.db import SessionFactory
-from tracker.services import fleet
+from tracker.services import command, fleet
 
 AddShip = Callable[..., int]
 
@@ -36,13 +36,13 @@ def test_smr2_3_6_a_test_names_the_ship_tested(
     ships = {name: add_ship(world.alpha_id, name) for name in ("Admiral Hipper", "Prinz Eugen")}
     ships["Z 23"] = add_ship(world.bravo_id, "Z 23")
     for squadron in (world.alpha_id, world.bravo_id):
-        fleet.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
+        command.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
     fleet.transfer_ship(factory, ship_id=ships["Z 23"], to_squadron_id=world.alpha_id)
     appoint(factory, world.alpha_id, name="Luetjens", training=3, acquisition="direct")
     if aboard is not None:
-        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ships[aboard])
+        command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ships[aboard])
     with journaled(world.campaign_id) as new:
-        result = fleet.record_test(
+        result = command.record_test(
             factory, squadron_id=world.alpha_id, subject=subject, roll=3,
             ship_id=ships[selected] if selected else None,
         )  # fmt: skip

@@ -17,6 +17,7 @@ from tracker.models import Commander, JournalEntry, Ship, Side, Squadron
 from tracker.publish import report_pages
 from tracker.services import (
     campaign_story,
+    command,
     damage,
     exchange,
     fleet,
@@ -58,11 +59,11 @@ def replaced(request: pytest.FixtureRequest, world: World, factory: SessionFacto
                           notes="")  # fmt: skip
     hipper, eugen = add_ship(world.raider_id, HIPPER), add_ship(world.raider_id, EUGEN)
     appoint(factory, world.raider_id, name="Adm Luetjens", training=4, acquisition="direct")
-    fleet.set_commander_ship(factory, squadron_id=world.raider_id, ship_id=hipper)
+    command.set_commander_ship(factory, squadron_id=world.raider_id, ship_id=hipper)
     begin_with_all(factory, world)
     _sink_hipper(factory, world, hipper, request.param)
     appoint(factory, world.raider_id, name="Kpt Brinkmann", training=2, acquisition="direct")
-    fleet.set_commander_ship(factory, squadron_id=world.raider_id, ship_id=eugen)
+    command.set_commander_ship(factory, squadron_id=world.raider_id, ship_id=eugen)
     scenarios.close_scenario(factory, scenario_id=world.scenario_id)
     return world.red_id
 

@@ -25,7 +25,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Critical, CriticalTableRow, JournalEntry, Ship
 from tracker.models.damage import CRITICAL_KINDS
 from tracker.rules.damage import TrackChange
-from tracker.services import campaigns, damage, fleet, rule_tables, scenarios
+from tracker.services import campaigns, continuity, damage, fleet, rule_tables, scenarios
 from tracker.services.damage import CriticalRequest, HitRequest
 
 
@@ -770,7 +770,7 @@ def test_the_scenario_shows_each_ships_fate_in_play_and_as_it_ended_once_closed(
     damage.confirm_condition(factory, ship_id=exeter, outcome="Dead in the water")
 
     def fates() -> dict[str, tuple[bool, str]]:
-        detail = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+        detail = continuity.scenario_detail(factory, scenario_id=world.scenario_id)
         return {ship.name: (ship.sunk, ship.fate) for ship in detail.participants}
 
     assert fates() == {"Exeter": (False, "Dead in the water"), "Ajax": (False, "")}

@@ -14,9 +14,10 @@ from pydantic import BaseModel
 from tracker.models.fields import read
 from tracker.models.fleet import Battery, BatteryRead
 from tracker.services.campaigns import SideCreate
+from tracker.services.command import CommanderUpdate
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, rules
-from tracker.services.fleet import BatteryUpdate, CommanderUpdate, ShipCreate, SquadronCreate
+from tracker.services.fleet import BatteryUpdate, ShipCreate, SquadronCreate
 from tracker.services.roster import UnitCreate
 
 MODELS: list[type[BaseModel]] = [

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from depth import examples
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from service_helpers import (
     Journaled,
@@ -27,8 +27,18 @@ from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Battery, Commander, Crew, Participation, Ship, Squadron
-from tracker.services import campaigns, damage, fleet, history, scenarios, sheet
+from tracker.services import (
+    campaigns,
+    command,
+    continuity,
+    damage,
+    fleet,
+    history,
+    scenarios,
+    sheet,
+)
 from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.fields import rules
 from tracker.services.fleet import ShipCreate, ShipFields
 
 FULL_FIELDS = ShipFields(
@@ -157,7 +167,7 @@ def test_delete_squadron_deletes_its_ships_batteries_commander_and_crew(
     ajax = add_ship(world.alpha_id, "Ajax")
     fleet.save_battery(factory, ship_id=ajax, mount="turret", calibre="6in", guns=8)
     appoint(factory, world.alpha_id, name="H", training=3, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     kept = add_ship(world.bravo_id, "Achilles")
     with journaled(world.campaign_id) as new:
         fleet.delete_squadron(factory, squadron_id=world.alpha_id)
@@ -193,7 +203,7 @@ def test_a_squadron_or_side_whose_ships_fought_is_not_deleted_and_nothing_change
     scenarios.close_scenario(factory, scenario_id=world.scenario_id)
     if target == "squadron lending":  # Ajax fought for Alpha, now serves in Bravo
         fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
-    closed = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+    closed = continuity.scenario_detail(factory, scenario_id=world.scenario_id)
     ships = [(s.id, s.squadron_id, s.original_squadron_id) for s in _ships(factory)]
     with pytest.raises(InvalidInput) as refused:
         if target == "side":
@@ -203,7 +213,7 @@ def test_a_squadron_or_side_whose_ships_fought_is_not_deleted_and_nothing_change
     message = refused.value.errors["delete"]
     assert "Achilles and Ajax took part" in message and "Retire each ship" in message
     assert [(s.id, s.squadron_id, s.original_squadron_id) for s in _ships(factory)] == ships
-    assert scenarios.scenario_detail(factory, scenario_id=world.scenario_id) == closed
+    assert continuity.scenario_detail(factory, scenario_id=world.scenario_id) == closed
     with session_scope(factory) as session:
         assert session.get(Squadron, world.alpha_id) is not None
 
@@ -475,16 +485,16 @@ def test_a_ship_that_took_part_is_retired_and_closed_scenarios_keep_it(
     scenarios.close_scenario(factory, scenario_id=world.scenario_id)
     later = campaigns.add_scenario(factory, campaign_id=world.campaign_id, title="Second")
     scenarios.set_participants(factory, scenario_id=later.id, ship_ids=[ajax])
-    closed = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+    closed = continuity.scenario_detail(factory, scenario_id=world.scenario_id)
 
     with journaled(world.campaign_id) as new:
         summary = fleet.delete_ship(factory, ship_id=ajax)
     assert summary.startswith("Retired Ajax") and new.only.undoable
     assert get_row(factory, Ship, ajax).retired
-    assert scenarios.scenario_detail(factory, scenario_id=world.scenario_id) == closed
+    assert continuity.scenario_detail(factory, scenario_id=world.scenario_id) == closed
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
     assert [ship.name for ship in record.ships] == ["Achilles"]
-    assert scenarios.scenario_detail(factory, scenario_id=later.id).participants == ()
+    assert continuity.scenario_detail(factory, scenario_id=later.id).participants == ()
     assert [
         p.name for p in damage.find_ships(factory, campaign_id=world.campaign_id, query="a")
     ] == ["Achilles"]
@@ -496,7 +506,7 @@ def test_a_ship_that_took_part_is_retired_and_closed_scenarios_keep_it(
     history.undo_last(factory, campaign_id=world.campaign_id)
     assert not get_row(factory, Ship, ajax).retired
     assert [
-        p.name for p in scenarios.scenario_detail(factory, scenario_id=later.id).participants
+        p.name for p in continuity.scenario_detail(factory, scenario_id=later.id).participants
     ] == ["Ajax"]
     assert [s.name for s in sheet.load_record_sheet(factory, squadron_id=world.alpha_id).ships] == [
         "Ajax", "Achilles"
@@ -760,6 +770,27 @@ _fields = st.builds(
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields=_fields)
+@example(
+    fields=ShipFields(
+        name=" Exeter",
+        class_name="York ",
+        type_abbrev="CA",
+        nation="",
+        size_modifier=1,
+        speed_kn=32,
+        armour_class="C",
+        structure_max=12,
+        structure_now=None,
+        flotation_max=9,
+        flotation_now=9,
+        fire_markers=0,
+        points_base=480,
+        torpedoes="",
+        sraa_dp="",
+        radar="",
+        notes="x",
+    )
+)
 def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, fields: ShipFields
 ) -> None:
@@ -775,17 +806,17 @@ def test_create_ship_either_stores_valid_values_or_refuses_cleanly(
             assert [s.name for s in _ships(factory)] == ["Ajax"]
             return
         ship = get_row(factory, Ship, ship_id)
-        assert ship.name == fields.name.strip() and ship.name not in ("", "Ajax")
-        assert len(ship.name) <= 60
-        for key, limit in fleet.TEXT_LIMITS.items():
-            assert getattr(ship, key) == getattr(fields, key).strip()
-            assert len(getattr(ship, key)) <= limit
+        assert ship.name == fields["name"].strip() and ship.name not in ("", "Ajax")
+        for rule in rules(ShipCreate):
+            if rule.kind == "text":
+                assert getattr(ship, rule.key) == fields[rule.key].strip()
+                assert len(getattr(ship, rule.key)) <= (rule.max_length or 0)
         assert -3 <= ship.size_modifier <= 3 and 0 <= ship.speed_kn <= 60
         assert 0 <= ship.structure_now <= ship.structure_max
         assert 0 <= ship.flotation_now <= ship.flotation_max
         assert ship.fire_markers >= 0 and ship.points_base >= 0
         expected_now = (
-            fields.structure_max if fields.structure_now is None else fields.structure_now
+            fields["structure_max"] if fields["structure_now"] is None else fields["structure_now"]
         )
         assert ship.structure_now == expected_now
         assert len(_ships(factory)) == 2
@@ -802,11 +833,11 @@ def test_the_commander_s_ship_is_set_and_moved_journaled_and_sinking_it_loses_hi
 ) -> None:
     ajax, achilles = (add_ship(world.alpha_id, name) for name in ("Ajax", "Achilles"))
     appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
-    assert fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax) == (
+    assert command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax) == (
         "Alpha: Harwood aboard Ajax"
     )
     with journaled(world.campaign_id) as new:
-        summary = fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+        summary = command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
     assert summary == new.only.summary == "Alpha: Harwood transferred from Ajax to Achilles"
     assert sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander_ship == "Achilles"
     history.undo_last(factory, campaign_id=world.campaign_id)
@@ -825,7 +856,7 @@ def test_the_commander_s_ship_is_set_and_moved_journaled_and_sinking_it_loses_hi
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
     assert record.commander is not None and record.commander.status == "active"
     assert record.commander_ship == "" and not any(s.out_of_command for s in record.ships)
-    fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
+    command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=achilles)
 
 
 @pytest.mark.parametrize(
@@ -846,13 +877,13 @@ def test_the_commander_s_ship_is_refused_with_a_reason_and_nothing_written(
     if case != "no commander":
         appoint(factory, world.alpha_id, training=3, acquisition="direct")
     if case == "same":
-        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax)
+        command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=ajax)
     if case == "sunk":
         damage.record_hit(factory, request=damage.HitRequest(ajax, structure=99))
         damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
     target = exeter if case == "other squadron" else ajax
     error = refused(
-        lambda: fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=target),
+        lambda: command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=target),
         "ship",
     )
     assert error.errors["ship"] == message

@@ -37,12 +37,15 @@ from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory
+from tracker.models.fleet import MOUNTS
 from tracker.models.mines import APPLIES_TO, COUNTER_SIZES, LAYERS
 from tracker.models.roster import UNIT_TYPES
 from tracker.rules import smr, was
 from tracker.rules.was import ConcealCause
 from tracker.services import (
     campaigns,
+    command,
+    continuity,
     csv_import,
     damage,
     exchange,
@@ -52,6 +55,7 @@ from tracker.services import (
     markers,
     mines,
     printing,
+    repairs,
     roster,
     rule_tables,
     scenarios,
@@ -196,9 +200,9 @@ def build_fuzz(factory: SessionFactory) -> Fuzz:
     alpha = fleet.create_squadron(factory, side_id=blue.id, name="Alpha")
     bravo = fleet.create_squadron(factory, side_id=blue.id, name="Bravo")
     raider = fleet.create_squadron(factory, side_id=red.id, name="Raider")
-    fleet.set_commander(factory, squadron_id=alpha, name="Harwood", training=3,
-                        acquisition="random", roll=5)  # fmt: skip
-    fleet.set_crew(factory, squadron_id=alpha, training=3, acquisition="direct")
+    command.set_commander(factory, squadron_id=alpha, name="Harwood", training=3,
+                          acquisition="random", roll=5)  # fmt: skip
+    command.set_crew(factory, squadron_id=alpha, training=3, acquisition="direct")
 
     def ship(squadron: int, name: str) -> int:
         fields = fleet.ShipFields(name=name, structure_max=9, flotation_max=8, speed_kn=30,
@@ -351,8 +355,8 @@ def assert_reads_back(factory: SessionFactory, only: int | None = None) -> None:
             for squadron in side.squadrons:
                 sheet.load_record_sheet(factory, squadron_id=squadron.id)
         mines.ledger(factory, campaign_id=summary.id)
-        scenarios.since_last_battle(factory, campaign_id=summary.id)
-        scenarios.check_continuity(factory, campaign_id=summary.id)
+        continuity.since_last_battle(factory, campaign_id=summary.id)
+        continuity.check_continuity(factory, campaign_id=summary.id)
         history.list_entries(factory, campaign_id=summary.id)
 
 
@@ -409,7 +413,7 @@ def as_tuple(arg: Arg) -> Arg:
 
 SHIP_FIELDS = made(
     fleet.ShipFields, name=text("Ajax", "Hood", "exeter"), class_name=text("Leander"),
-    type_abbrev=choice(*fleet.TYPE_ABBREVIATIONS), nation=text("Britain"),
+    type_abbrev=choice(*smr.TYPE_ABBREVIATIONS), nation=text("Britain"),
     size_modifier=number(-3, 3), speed_kn=number(0, 60), armour_class=text("C"),
     structure_max=number(1, 20), structure_now=maybe(number(0, 20)),
     flotation_max=number(1, 20), flotation_now=maybe(number(0, 20)),
@@ -500,19 +504,19 @@ CALLS = [
          lambda f: kw(ship_id=ids(f.ships), delta=number(-3, 5))),
     Call("save_battery", fleet.save_battery,
          lambda f: kw(ship_id=ids(f.ships), battery_id=maybe(ids(f.batteries)),
-                      mount=choice(*fleet.MOUNTS), calibre=text("8in"), guns=number(0, 8),
+                      mount=choice(*MOUNTS), calibre=text("8in"), guns=number(0, 8),
                       ip=text("8"), range_bands=text("4"), notes=text())),
     Call("delete_battery", fleet.delete_battery, lambda f: kw(battery_id=ids(f.batteries))),
-    Call("set_commander", fleet.set_commander,
+    Call("set_commander", command.set_commander,
          lambda f: kw(squadron_id=ids(f.squadrons), name=text("Harwood"), training=number(1, 5),
                       acquisition=choice("random", "direct"), roll=maybe(number(1, 10)))),
-    Call("set_crew", fleet.set_crew,
+    Call("set_crew", command.set_crew,
          lambda f: kw(squadron_id=ids(f.squadrons), training=number(1, 5),
                       acquisition=choice("random", "direct"), roll=maybe(number(1, 10)))),
-    Call("reduce_command", fleet.reduce_command,
+    Call("reduce_command", command.reduce_command,
          lambda f: kw(squadron_id=ids(f.squadrons), modifier_by=number(0, 3),
                       radius_by_cm=number(0, 20), crew_by=number(0, 3))),
-    Call("record_test", fleet.record_test,
+    Call("record_test", command.record_test,
          lambda f: kw(squadron_id=ids(f.squadrons), subject=choice("commander", "crew"),
                       roll=number(1, 10), under_fire=FLAG, extra=number(-3, 3))),
     Call("find_squadron", printing.find_squadron,
@@ -549,7 +553,7 @@ CALLS = [
          prepare=close_in_play),
     Call("archive_scenario", scenarios.archive_scenario,
          lambda f: kw(scenario_id=ids(f.scenarios))),
-    Call("repair_ship", scenarios.repair_ship,
+    Call("repair_ship", repairs.repair_ship,
          lambda f: kw(ship_id=ids(f.ships), structure=number(0, 3), flotation=number(0, 3),
                       clear_criticals=many(ids(f.criticals), unique=True), in_port=FLAG,
                       notes=text(), fuel=FLAG),

@@ -30,7 +30,7 @@ from sqlmodel import col, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import Commander, Crew, Critical, JournalEntry, Ship
-from tracker.services import campaigns, damage, fleet, history
+from tracker.services import campaigns, command, damage, fleet, history
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
@@ -333,7 +333,7 @@ def test_undo_of_combat_reductions_restores_commander_and_crew(
     world: World, factory: SessionFactory
 ) -> None:
     appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
 
     def ratings() -> tuple[int, int, int]:
         with session_scope(factory) as session:
@@ -342,7 +342,7 @@ def test_undo_of_combat_reductions_restores_commander_and_crew(
             return commander.modifier_now, commander.radius_now_cm, crew.modifier_now
 
     assert ratings() == (0, 40, 1)
-    fleet.reduce_command(
+    command.reduce_command(
         factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=10, crew_by=2
     )
     assert ratings() == (-1, 30, -1)
@@ -356,11 +356,11 @@ def test_undo_of_a_rerolled_commander_and_crew_restores_the_earlier_ones(
     world: World, factory: SessionFactory, refused_undo: RefusedUndo
 ) -> None:
     appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="random", roll=1)
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10)
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10)
     # The first rolls are not undoable (the squadron had none): nothing to undo yet.
     refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
     appoint(factory, world.alpha_id, name="Bell", training=5, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=1, acquisition="random", roll=1)
+    command.set_crew(factory, squadron_id=world.alpha_id, training=1, acquisition="random", roll=1)
 
     def rated() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         with session_scope(factory) as session:
@@ -381,7 +381,7 @@ def test_undo_of_a_rerolled_commander_and_crew_restores_the_earlier_ones(
 def test_undo_of_a_transfer_restores_the_squadron(
     world: World, factory: SessionFactory, exeter: int
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
     begin_with_all(factory, world)  # a transfer in battle is Out of Command (RULES.md §SMR2)
     fleet.transfer_ship(factory, ship_id=exeter, to_squadron_id=world.bravo_id)
     ship = get_row(factory, Ship, exeter)

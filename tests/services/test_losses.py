@@ -17,7 +17,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry
 from tracker.models.fleet import ShipBase
-from tracker.services import damage, fleet, history, mines, scenarios, sheet
+from tracker.services import command, continuity, damage, fleet, history, mines, scenarios, sheet
 from tracker.services.damage import HitRequest
 
 AddShip = Callable[..., int]
@@ -48,7 +48,7 @@ def flagship(world: World, factory: SessionFactory, add_ship: AddShip) -> Flagsh
         mines.save_counter(factory, ship_id=ship, counter_size="long", speed_rating=4,
                            hull_boxes=2)  # fmt: skip
     appoint(factory, world.alpha_id, name="Luetjens", training=3, acquisition="direct")
-    fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=hipper)
+    command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=hipper)
     field = mines.sow_minefield(factory, side_id=world.red_id, laid_by="surface", sector="B4",
                                 complete=True)  # fmt: skip
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
@@ -169,17 +169,17 @@ def test_a_sunk_ship_is_not_raised_by_another_outcome(
 
 
 ACTS: dict[str, tuple[str, Callable[[SessionFactory, World, Flagship], object]]] = {
-    "command test": ("subject", lambda factory, world, fs: fleet.record_test(
+    "command test": ("subject", lambda factory, world, fs: command.record_test(
         factory, squadron_id=world.alpha_id, subject="commander", roll=10)),
-    "reduced modifier": ("modifier_by", lambda factory, world, fs: fleet.reduce_command(
+    "reduced modifier": ("modifier_by", lambda factory, world, fs: command.reduce_command(
         factory, squadron_id=world.alpha_id, modifier_by=1)),
-    "reduced radius": ("radius_by_cm", lambda factory, world, fs: fleet.reduce_command(
+    "reduced radius": ("radius_by_cm", lambda factory, world, fs: command.reduce_command(
         factory, squadron_id=world.alpha_id, radius_by_cm=10)),
-    "restored": ("rule", lambda factory, world, fs: fleet.restore_command(
+    "restored": ("rule", lambda factory, world, fs: command.restore_command(
         factory, squadron_id=world.alpha_id, rule="our repair rule")),
-    "moved to another ship": ("ship", lambda factory, world, fs: fleet.set_commander_ship(
+    "moved to another ship": ("ship", lambda factory, world, fs: command.set_commander_ship(
         factory, squadron_id=world.alpha_id, ship_id=fs.eugen)),
-    "his modifier in the crew roll": ("roll", lambda factory, world, fs: fleet.set_crew(
+    "his modifier in the crew roll": ("roll", lambda factory, world, fs: command.set_crew(
         factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=5)),
 }  # fmt: skip
 
@@ -189,7 +189,7 @@ def test_smr2_3_4_a_lost_commander_neither_tests_nor_is_reduced_until_replaced(
     world: World, factory: SessionFactory, flagship: Flagship, refused: Refused, act: str
 ) -> None:
     edit_campaign(factory, world.campaign_id, "Test campaign", crew_roll_adds_commander=True)
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1)  # to restore
+    command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1)  # to restore
     begin_with_all(factory, world)
     _at_zero(factory, flagship, "Sunk", structure=99)
     field, do = ACTS[act]
@@ -235,7 +235,7 @@ def test_smr2_6_7_every_way_a_flagship_leaves_settles_who_is_aboard(
                        f"{' to Bravo' if way == 'transferred' else ''}): put him aboard one of "
                        "Alpha's ships (g on the record sheet)")  # fmt: skip
         assert aboard_none in said and aboard_none in entry.summary
-        fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=flagship.eugen)
+        command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=flagship.eugen)
         history.undo_last(factory, campaign_id=world.campaign_id)  # aboard Eugen undone
     # Undone, the ship is back and he is aboard her again.
     history.undo_last(factory, campaign_id=world.campaign_id)
@@ -266,5 +266,5 @@ def test_smr2_10_2_every_ship_owing_a_morale_test_is_marked_alike(
     for closed in (False, True):  # in play, then as the scenario ended
         if closed:
             scenarios.close_scenario(factory, scenario_id=world.scenario_id)
-        detail = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+        detail = continuity.scenario_detail(factory, scenario_id=world.scenario_id)
         assert {ship.name: ship.morale for ship in detail.participants} == expected

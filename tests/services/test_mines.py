@@ -28,7 +28,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
-from tracker.services import campaigns, history, mines, scenarios, sealing
+from tracker.services import campaigns, history, mines, repairs, scenarios, sealing
 from tracker.services.errors import InvalidInput
 
 PASS = "minelayer7"
@@ -286,22 +286,22 @@ def test_acceptance_task_force_of_3_long_5_small_enters_3_minefields_at_speed_3(
 
     # No repair while the ship is in a scenario in play; none at sea; then in port.
     error = refused(
-        lambda: scenarios.repair_ship(factory, ship_id=second_hit, fuel=True), "structure"
+        lambda: repairs.repair_ship(factory, ship_id=second_hit, fuel=True), "structure"
     )
     assert "repairs between scenarios come after it closes" in error.errors["structure"]
     assert scenarios.close_scenario(factory, scenario_id=world.scenario_id).ships == 8
     error = refused(
-        lambda: scenarios.repair_ship(factory, ship_id=second_hit, fuel=True, in_port=False),
+        lambda: repairs.repair_ship(factory, ship_id=second_hit, fuel=True, in_port=False),
         "fuel",
     )
     assert error.errors["fuel"] == "fuel lost to mines is repaired only in a friendly port"
     for ship, after_repair in ((second_hit, Fuel(0, 4, 0)), (first_hit, Fuel(2, 2, 0))):
         lost = mines.counter(factory, ship_id=ship).fuel.lost
-        summary = scenarios.repair_ship(factory, ship_id=ship, fuel=True, in_port=True)
+        summary = repairs.repair_ship(factory, ship_id=ship, fuel=True, in_port=True)
         assert summary.endswith(f"repaired in port: fuel {lost} lost → empty")
         assert mines.counter(factory, ship_id=ship).fuel == after_repair
         error = refused(
-            lambda ship=ship: scenarios.repair_ship(factory, ship_id=ship, fuel=True), "fuel"
+            lambda ship=ship: repairs.repair_ship(factory, ship_id=ship, fuel=True), "fuel"
         )
         assert error.errors["fuel"].endswith("has no fuel factors lost to mines")
         mines.refuel_ship(factory, ship_id=ship)

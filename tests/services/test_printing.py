@@ -17,7 +17,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
 from tracker.publish import sheet_pages
 from tracker.safe_output import ExistingFile
-from tracker.services import campaigns, damage, fleet, mines, printing
+from tracker.services import campaigns, command, damage, fleet, mines, printing
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
 
@@ -42,9 +42,9 @@ def _lose_fuel(factory: SessionFactory, ship_id: int, lost: int) -> None:
 def alpha(world: World, factory: SessionFactory, add_ship: Callable[..., int]) -> dict[str, int]:
     """Alpha with a commander, a crew and three ships: one damaged below 1/3 with criticals
     (one repaired), one with a Second World War at Sea counter and fuel, one sunk."""
-    fleet.set_commander(factory, squadron_id=world.alpha_id, name="Cdre Harwood", training=4,
-                        acquisition="random", roll=5)  # fmt: skip
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="random", roll=5)
+    command.set_commander(factory, squadron_id=world.alpha_id, name="Cdre Harwood", training=4,
+                          acquisition="random", roll=5)  # fmt: skip
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="random", roll=5)
     ships = {
         "exeter": add_ship(world.alpha_id, "Exeter", type_abbrev="CA", class_name="York",
                            nation="Great Britain", speed_kn=32, armour_class="C",

@@ -22,10 +22,13 @@ from tracker.rules import smr
 from tracker.services import (
     campaign_story,
     campaigns,
+    command,
+    continuity,
     damage,
     fleet,
     history,
     mines,
+    repairs,
     reports,
     scenarios,
     sealing,
@@ -64,11 +67,11 @@ def play_campaign(factory: SessionFactory, world: World) -> Played:
     ajax = _ship(factory, world.alpha_id, "Ajax", 9, 8, 400)
     exeter = _ship(factory, world.alpha_id, "Exeter", 12, 10, 900)
     spee = _ship(factory, world.raider_id, "Graf Spee", 14, 12, 1500)
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=CREW_TRAINING,
-                   acquisition="direct")  # fmt: skip
-    fleet.set_commander(factory, squadron_id=world.alpha_id, name="Harwood", training=3,
-                        acquisition="direct")  # fmt: skip
-    fleet.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=exeter)
+    command.set_crew(factory, squadron_id=world.alpha_id, training=CREW_TRAINING,
+                     acquisition="direct")  # fmt: skip
+    command.set_commander(factory, squadron_id=world.alpha_id, name="Harwood", training=3,
+                          acquisition="direct")  # fmt: skip
+    command.set_commander_ship(factory, squadron_id=world.alpha_id, ship_id=exeter)
     mines.save_counter(factory, ship_id=ajax, counter_size="small", speed_rating=4, fuel_full=3,
                        fuel_empty=1)  # fmt: skip
     first = world.scenario_id
@@ -85,15 +88,15 @@ def play_campaign(factory: SessionFactory, world: World) -> Played:
     damage.record_hit(factory, request=HitRequest(ship_id=exeter, structure=4))
     history.undo_last(factory, campaign_id=world.campaign_id)  # the hit on Exeter never happened
     scenarios.close_scenario(factory, scenario_id=first, outcome="Red withdraws", notes="Fog")
-    scenarios.repair_ship(factory, ship_id=ajax, structure=2)
+    repairs.repair_ship(factory, ship_id=ajax, structure=2)
 
     _play(factory, second, [ajax, exeter, spee])
     damage.record_hit(factory, request=HitRequest(ship_id=exeter, structure=12))
     damage.confirm_condition(factory, ship_id=exeter, outcome="Sunk")
     damage.record_hit(factory, request=HitRequest(ship_id=spee, flotation=4))
     scenarios.close_scenario(factory, scenario_id=second, outcome="Exeter lost")
-    scenarios.repair_ship(factory, ship_id=spee, structure=3)
-    scenarios.repair_ship(factory, ship_id=ajax, flotation=1)
+    repairs.repair_ship(factory, ship_id=spee, structure=3)
+    repairs.repair_ship(factory, ship_id=ajax, flotation=1)
 
     _play(factory, third, [ajax, spee])
     field = mines.sow_minefield(factory, side_id=world.red_id, laid_by="surface", sector="B4",
@@ -312,7 +315,7 @@ def test_every_figure_of_the_campaign_report_is_the_journals(
         journal.start[(t, "Ajax")][0] if phase == "s" else journal.end[(t, "Ajax")][0]
         for t in titles for phase in "se"
     )  # fmt: skip
-    for line in scenarios.ship_history(factory, ship_id=played.ships["Ajax"]):
+    for line in continuity.ship_history(factory, ship_id=played.ships["Ajax"]):
         index = series["Ajax"].labels.index(f"{line.position}e")
         assert (series["Ajax"].structure[index], series["Ajax"].flotation[index]) == line.end
     sides = {s.name: s for s in report.side_series}

@@ -21,9 +21,11 @@ from tracker.publish import report_pages, sheet_pages
 from tracker.services import (
     campaign_story,
     campaigns,
+    command,
     damage,
     fleet,
     history,
+    repairs,
     reports,
     scenarios,
 )
@@ -64,7 +66,7 @@ def new_fleet(factory: SessionFactory) -> Fleet:
     squadrons = {name: fleet.create_squadron(factory, side_id=sides[side], name=name)
                  for name, side in SIDE_OF.items()}  # fmt: skip
     for squadron in squadrons.values():
-        fleet.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
+        command.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
     story = Fleet(campaign, ids, sides, squadrons, {})
     for name, (squadron, s, f) in SHIPS.items():
         fields = ShipFields(name=name, type_abbrev="CA", structure_max=s, flotation_max=f,
@@ -152,7 +154,7 @@ def test_smr2_2_6_each_report_shows_the_criticals_in_force_then_carried_ones_too
         scenarios.close_scenario(factory, scenario_id=scenario_id)
         cleared = _picked(step.cleared, [c[0] for c in in_force])
         if cleared:
-            scenarios.repair_ship(factory, ship_id=ajax, clear_criticals=cleared)
+            repairs.repair_ship(factory, ship_id=ajax, clear_criticals=cleared)
         in_force = [c for c in in_force if c[0] not in cleared]
 
     story_ = campaign_story.campaign_report(factory, campaign_id=story.campaign_id)
@@ -238,7 +240,7 @@ def test_a_sides_plot_counts_every_ship_all_along_sunk_ones_as_zero(
                 row = session.get(Ship, ship)
                 room = 0 if row is None or row.sunk else row.structure_max - row.structure_now
             if min(repaired, room):
-                scenarios.repair_ship(factory, ship_id=ship, structure=min(repaired, room))
+                repairs.repair_ship(factory, ship_id=ship, structure=min(repaired, room))
 
     story_ = campaign_story.campaign_report(factory, campaign_id=story.campaign_id)
     plots = {series.name: series for series in story_.side_series}
@@ -288,13 +290,13 @@ CHANGES: dict[str, Change] = {
     "rename a squadron": lambda f, s: fleet.update_squadron(
         f, squadron_id=s.squadrons["Alpha"], name="Force G", air=False, notes=""
     ),
-    "re-roll a crew": lambda f, s: fleet.set_crew(
+    "re-roll a crew": lambda f, s: command.set_crew(
         f, squadron_id=s.squadrons["Alpha"], training=5, acquisition="direct"
     ),
     "transfer a ship": lambda f, s: fleet.transfer_ship(
         f, ship_id=s.ships["Achilles"], to_squadron_id=s.squadrons["Alpha"]
     ),
-    "repair between": lambda f, s: scenarios.repair_ship(f, ship_id=s.ships["Ajax"], structure=2),
+    "repair between": lambda f, s: repairs.repair_ship(f, ship_id=s.ships["Ajax"], structure=2),
     "play the next, sinking a ship": _play_second,
 }
 
@@ -374,7 +376,7 @@ def test_every_roll_the_story_shows_reads_as_a_roll(factory: SessionFactory) -> 
     """A critical's roll, a crew test's d10, the criticals' dice: "roll 5", never "d5" (a die
     of five sides), in the reports, their pages and the printed record sheet."""
     story = _first(factory)
-    fleet.record_test(factory, squadron_id=story.squadrons["Alpha"], subject="crew", roll=7)
+    command.record_test(factory, squadron_id=story.squadrons["Alpha"], subject="crew", roll=7)
     report = reports.after_action_report(factory, scenario_id=story.scenarios[0])
     (ajax,) = [s for s in report.ships if s.name == "Ajax"]
     assert ajax.criticals[0].text == "structural: Engine room hit (roll 5, turn 1)"

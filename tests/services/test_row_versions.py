@@ -15,7 +15,7 @@ from sqlmodel import SQLModel
 
 from tracker import models
 from tracker.db import SessionFactory, session_scope
-from tracker.services import campaigns, fleet, markers, mines, roster
+from tracker.services import campaigns, command, fleet, markers, mines, roster
 from tracker.services.errors import ChangedElsewhere
 
 # Nothing is written by a refused edit, so one database serves every example.
@@ -74,8 +74,8 @@ def edited_twice(
     roster.save_unit(factory, side_id=world.red_id, unit_id=u47, fields={**U47, "damage": 1})
     campaigns.update_side(factory, side_id=world.blue_id, name="Blue", nation="Britain")
     for _ in range(2):  # generated, then rolled again
-        fleet.set_commander(factory, squadron_id=world.alpha_id, **HARWOOD)
-        fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+        command.set_commander(factory, squadron_id=world.alpha_id, **HARWOOD)
+        command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     campaigns.update_scenario(factory, scenario_id=world.scenario_id, title="Plate", date="1939")
     fleet.save_battery(factory, ship_id=ajax, battery_id=ids["battery"], mount="turret", guns=3)
     campaigns.update_campaign(factory, campaign_id=world.campaign_id, name="C", notes="",
@@ -156,9 +156,9 @@ EDITS: dict[str, tuple[str, Edit]] = {
         f, side_id=w.blue_id, name="Blue", nation=text, version=version)),
     "scenario": ("Plate", lambda f, w, ids, version, text: campaigns.update_scenario(
         f, scenario_id=w.scenario_id, title="Plate", date=text, version=version)),
-    "commander": ("Harwood", lambda f, w, ids, version, text: fleet.set_commander(
+    "commander": ("Harwood", lambda f, w, ids, version, text: command.set_commander(
         f, squadron_id=w.alpha_id, name="Harwood", **RATING, version=version)),
-    "crew": ("Alpha's crew", lambda f, w, ids, version, text: fleet.set_crew(
+    "crew": ("Alpha's crew", lambda f, w, ids, version, text: command.set_crew(
         f, squadron_id=w.alpha_id, **RATING, version=version)),
     "campaign": ("C", lambda f, w, ids, version, text: campaigns.update_campaign(
         f, campaign_id=w.campaign_id, name="C", notes=text, model_scale="1/2400",

@@ -11,7 +11,18 @@ from hypothesis import strategies as st
 from service_helpers import fresh_factory, save_table
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, damage, demo, fleet, history, roster, scenarios, sheet
+from tracker.services import (
+    campaigns,
+    continuity,
+    damage,
+    demo,
+    fleet,
+    history,
+    repairs,
+    roster,
+    scenarios,
+    sheet,
+)
 from tracker.services.errors import InvalidInput
 from tracker.services.roster import UnitFields
 
@@ -40,7 +51,7 @@ def _play(factory: SessionFactory, scenario_id: int, ship_ids: list[int]) -> Non
 
 
 def _assert_continuity(factory: SessionFactory, campaign_id: int) -> None:
-    assert scenarios.check_continuity(factory, campaign_id=campaign_id) == []
+    assert continuity.check_continuity(factory, campaign_id=campaign_id) == []
 
 
 def test_three_linked_scenarios_carry_damage_repairs_and_a_loss(
@@ -57,14 +68,14 @@ def test_three_linked_scenarios_carry_damage_repairs_and_a_loss(
         == 4
     )
     since = {
-        row.name: row for row in scenarios.since_last_battle(factory, campaign_id=rp["campaign"])
+        row.name: row for row in continuity.since_last_battle(factory, campaign_id=rp["campaign"])
     }
     assert (since["Exeter"].end_structure, since["Exeter"].end_flotation) == (4, 6)
     assert since["Exeter"].outstanding == (8, 3)
     _assert_continuity(factory, rp["campaign"])
 
     # Between: Exeter repaired in port; Achilles untouched.
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=5, flotation=3)
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=5, flotation=3)
     assert _state(factory, rp["Exeter"]) == (9, 9)
     second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
     _play(factory, second, fleet_ids)
@@ -81,16 +92,16 @@ def test_three_linked_scenarios_carry_damage_repairs_and_a_loss(
     third = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Third").id
     with pytest.raises(InvalidInput, match="sunk ships never take part again: Ajax"):
         scenarios.set_participants(factory, scenario_id=third, ship_ids=fleet_ids)
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], flotation=1)
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], flotation=1)
     _play(factory, third, [rp["Exeter"], rp["Achilles"]])
     _assert_continuity(factory, rp["campaign"])
-    history_points = scenarios.ship_history(factory, ship_id=rp["Exeter"])
+    history_points = continuity.ship_history(factory, ship_id=rp["Exeter"])
     assert [(p.start, p.end) for p in history_points] == [
         ((12, 9), (4, 6)),
         ((9, 9), (9, 7)),
         ((9, 8), None),
     ]
-    assert [p.start for p in scenarios.ship_history(factory, ship_id=rp["Ajax"])] == [
+    assert [p.start for p in continuity.ship_history(factory, ship_id=rp["Ajax"])] == [
         (9, 8),
         (7, 8),
     ]
@@ -141,7 +152,7 @@ def test_one_rule_for_hits_before_the_first_scenario_begins_in_every_campaign(
         result = damage.record_hit(factory, request=damage.HitRequest(pick.id, structure=lost))
         assert result.set_up == f"{pick.name} begins the first scenario with this damage"
         _play(factory, first, [pick.id])
-        start = scenarios.ship_history(factory, ship_id=pick.id)[0].start
+        start = continuity.ship_history(factory, ship_id=pick.id)[0].start
         assert start == (full[0] - lost, full[1])
         in_play = damage.record_hit(factory, request=damage.HitRequest(pick.id, structure=1))
         assert in_play.set_up == ""
@@ -175,7 +186,7 @@ def test_clearing_a_critical_that_cut_the_speed_gives_the_knots_back_in_play_or_
         if in_port:
             scenarios.close_scenario(factory, scenario_id=first)
             critical = damage.list_criticals(factory, ship_id=hotspur)[0].id
-            scenarios.repair_ship(factory, ship_id=hotspur, clear_criticals=[critical])
+            repairs.repair_ship(factory, ship_id=hotspur, clear_criticals=[critical])
         else:
             damage.record_hit(factory, request=damage.HitRequest(hotspur, fixes=(1,)))
         assert sheet.load_ship(factory, ship_id=hotspur)[0].speed_kn == speed
@@ -190,23 +201,23 @@ def test_repairs_are_refused_above_max_on_sunk_ships_in_play_and_beyond_the_allo
     _play(factory, rp["first"], [rp["Exeter"], rp["Ajax"]])
     _hit(factory, rp["Exeter"], structure=6)
     with pytest.raises(InvalidInput, match="repairs between scenarios come after it closes"):
-        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+        repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
     _hit(factory, rp["Ajax"], structure=9)
     damage.confirm_condition(factory, ship_id=rp["Ajax"], outcome="Sunk")
     scenarios.close_scenario(factory, scenario_id=rp["first"])
     with pytest.raises(InvalidInput, match="Ajax is sunk"):
-        scenarios.repair_ship(factory, ship_id=rp["Ajax"], structure=1)
+        repairs.repair_ship(factory, ship_id=rp["Ajax"], structure=1)
     with pytest.raises(InvalidInput, match="at most 6 can be repaired"):
-        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=7)
+        repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=7)
     overview = campaigns.get_overview(factory, campaign_id=rp["campaign"]).campaign
     campaigns.update_campaign(
         factory, campaign_id=rp["campaign"], name=overview.name, notes=overview.notes,
         model_scale=overview.model_scale, crew_roll_adds_commander=False,
         repair_limit_structure=4,
     )  # fmt: skip
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
     with pytest.raises(InvalidInput, match="allows 4 Structure between scenarios; 3 already"):
-        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
+        repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
     assert _state(factory, rp["Exeter"]) == (9, 9)
 
 
@@ -220,7 +231,7 @@ def test_a_new_turn_takes_fire_markers_off_and_can_be_undone(
     assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 0
     history.undo_last(factory, campaign_id=rp["campaign"])
     assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 2
-    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).turn == 1
+    assert continuity.scenario_detail(factory, scenario_id=rp["first"]).turn == 1
 
 
 def test_undo_stops_at_a_scenario_start_and_reopening_is_a_journaled_correction(
@@ -235,7 +246,7 @@ def test_undo_stops_at_a_scenario_start_and_reopening_is_a_journaled_correction(
     with pytest.raises(InvalidInput, match="say why"):
         scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason=" ")
     scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="Exeter's hit was wrong")
-    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).status == "in_play"
+    assert continuity.scenario_detail(factory, scenario_id=rp["first"]).status == "in_play"
     newest = history.list_entries(factory, campaign_id=rp["campaign"])[0]
     assert (newest.kind, newest.summary) == (
         "correction",
@@ -252,7 +263,7 @@ def test_reopening_is_refused_after_repairs_or_a_later_scenario(
     _play(factory, rp["first"], [rp["Exeter"]])
     _hit(factory, rp["Exeter"], structure=2)
     scenarios.close_scenario(factory, scenario_id=rp["first"])
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
     with pytest.raises(InvalidInput, match="1 repairs were made after it: undo them first"):
         scenarios.reopen_scenario(factory, scenario_id=rp["first"], reason="typo")
     history.undo_last(factory, campaign_id=rp["campaign"])
@@ -277,7 +288,7 @@ def test_hits_between_scenarios_are_refused_and_an_edit_there_shows_in_the_check
         name=exeter.name, structure_max=12, structure_now=10, flotation_max=9))  # fmt: skip
     second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
     _play(factory, second, [rp["Exeter"]])
-    problems = scenarios.check_continuity(factory, campaign_id=rp["campaign"])
+    problems = continuity.check_continuity(factory, campaign_id=rp["campaign"])
     assert problems == [
         "Exeter: Second began at S10 F9, but Battle of the River Plate ended at S12 F9 and "
         "repairs added S0 F0"
@@ -292,8 +303,8 @@ def test_a_closed_scenario_shows_its_end_state_and_fire_markers_come_off(
     _hit(factory, rp["Exeter"], structure=4, fire_delta=2)
     scenarios.close_scenario(factory, scenario_id=rp["first"])
     assert sheet.load_ship(factory, ship_id=rp["Exeter"])[0].fire_markers == 0
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
-    shown = scenarios.scenario_detail(factory, scenario_id=rp["first"]).participants[0]
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=3)
+    shown = continuity.scenario_detail(factory, scenario_id=rp["first"]).participants[0]
     assert (shown.name, shown.structure) == ("Exeter", "8/12")
 
 
@@ -305,17 +316,17 @@ def test_a_scenario_with_journal_entries_is_archived_not_deleted(
     with pytest.raises(InvalidInput, match="journal entries"):
         campaigns.delete_scenario(factory, scenario_id=rp["first"])
     scenarios.archive_scenario(factory, scenario_id=rp["first"])
-    assert scenarios.scenario_detail(factory, scenario_id=rp["first"]).status == "archived"
+    assert continuity.scenario_detail(factory, scenario_id=rp["first"]).status == "archived"
 
 
 def test_correction_factor_per_side(factory: SessionFactory, river_plate: dict[str, int]) -> None:
     rp = river_plate
-    detail = scenarios.scenario_detail(factory, scenario_id=rp["first"])
+    detail = continuity.scenario_detail(factory, scenario_id=rp["first"])
     royal_navy = detail.sides[0][0]
     scenarios.set_correction_factor(
         factory, scenario_id=rp["first"], side_id=royal_navy, value="+150 pts"
     )
-    sides = scenarios.scenario_detail(factory, scenario_id=rp["first"]).sides
+    sides = continuity.scenario_detail(factory, scenario_id=rp["first"]).sides
     assert [(name, factor) for _, name, factor in sides] == [
         ("Royal Navy", "+150 pts"),
         ("Kriegsmarine", ""),
@@ -335,16 +346,16 @@ def test_the_allowance_is_per_period_and_a_ship_that_sat_out_carries_both_period
     _play(factory, rp["first"], [rp["Exeter"], rp["Ajax"]])
     _hit(factory, rp["Exeter"], structure=6)
     scenarios.close_scenario(factory, scenario_id=rp["first"])
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=2)
     with pytest.raises(InvalidInput, match="allows 2 Structure"):
-        scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
+        repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=1)
     second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Second").id
     _play(factory, second, [rp["Ajax"]])  # Exeter sits this one out
     scenarios.close_scenario(factory, scenario_id=second)
-    scenarios.repair_ship(factory, ship_id=rp["Exeter"], structure=2)  # a new period
+    repairs.repair_ship(factory, ship_id=rp["Exeter"], structure=2)  # a new period
     exeter = next(
         row
-        for row in scenarios.since_last_battle(factory, campaign_id=rp["campaign"])
+        for row in continuity.since_last_battle(factory, campaign_id=rp["campaign"])
         if row.name == "Exeter"
     )
     assert (exeter.last_scenario, exeter.repaired_structure, exeter.structure) == (
@@ -375,20 +386,3 @@ def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
     assert [s.status for s in campaigns.get_overview(factory, campaign_id=campaign).scenarios] == [
         "closed"
     ]
-
-
-@settings(max_examples=examples(60), deadline=None, derandomize=True, database=None)
-@given(name=st.text(min_size=1, max_size=80), position=st.integers(1, 999))
-def test_a_closed_scenario_s_backup_is_named_for_the_campaign_and_the_scenario_number(
-    name: str, position: int
-) -> None:
-    from tracker.db import BACKUP_REASON
-
-    reason = scenarios.backup_reason(name, position)
-    assert BACKUP_REASON.fullmatch(reason)  # a name every backup listing and restore accepts
-    assert reason.endswith(f"closed-scenario-{position}")
-    assert scenarios.backup_reason("Norway 1940", 3) == "norway-1940-closed-scenario-3"
-    assert (
-        scenarios.backup_reason("\uff2e\uff41\uff52\uff56\uff49\uff4b Troms\u00f6!", 2)
-        == "narvik-tromso-closed-scenario-2"
-    )

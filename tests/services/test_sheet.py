@@ -21,7 +21,7 @@ from service_helpers import (
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Commander, Scenario, Ship
 from tracker.rules import smr
-from tracker.services import campaigns, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, command, demo, fleet, scenarios, sheet
 from tracker.services.fleet import ShipFields
 
 
@@ -152,7 +152,9 @@ def test_invalid_commander_is_refused_and_nothing_written(
     world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
     outcome = refused(
-        lambda: fleet.set_commander(factory, squadron_id=world.alpha_id, **{"name": "X", **kwargs})
+        lambda: command.set_commander(
+            factory, squadron_id=world.alpha_id, **{"name": "X", **kwargs}
+        )
     )
     assert field in outcome.errors
 
@@ -162,7 +164,7 @@ def test_setting_a_commander_again_replaces_the_same_row(
 ) -> None:
     appoint(factory, world.alpha_id, name="A", training=3, acquisition="direct")
     first_id = _commander(factory, world.alpha_id).id
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=10)
+    command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=10)
     appoint(factory, world.alpha_id, name="B", training=5, acquisition="random", roll=1)
     c = _commander(factory, world.alpha_id)
     assert (c.id, c.name, c.roll, c.rating) == (first_id, "B", 1, "Average")
@@ -178,7 +180,7 @@ def test_rolled_crew_training_iii_roll_10_is_elite(
     world: World, factory: SessionFactory, journaled: Journaled
 ) -> None:
     with journaled(world.campaign_id) as new:
-        fleet.set_crew(
+        command.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
         )
     crew = _crew(factory, world.alpha_id)
@@ -200,7 +202,7 @@ def test_crew_roll_adds_the_commanders_modifier_when_the_campaign_says_so(
     _option_on(factory, world)
     appoint(factory, world.alpha_id, name="Inept", training=3, acquisition="random", roll=1)
     with journaled(world.campaign_id) as new:
-        fleet.set_crew(
+        command.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
         )
     crew = _crew(factory, world.alpha_id)
@@ -222,7 +224,7 @@ def test_crew_roll_with_the_commanders_modifier_is_clamped_to_1_10(
 ) -> None:
     _option_on(factory, world)
     appoint(factory, world.alpha_id, training=3, acquisition="random", roll=commander_roll)
-    fleet.set_crew(
+    command.set_crew(
         factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=crew_roll
     )
     crew = _crew(factory, world.alpha_id)
@@ -234,14 +236,14 @@ def test_crew_roll_option_without_a_commander_is_refused(
 ) -> None:
     _option_on(factory, world)
     outcome = refused(
-        lambda: fleet.set_crew(
+        lambda: command.set_crew(
             factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=10
         ),
         "roll",
     )
     assert "commander" in outcome.errors["roll"]
     # A crew bought directly needs no roll, so no commander either.
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
     crew = _crew(factory, world.alpha_id)
     assert (crew.quality, crew.roll, crew.roll_modified) == ("Veteran", None, None)
 
@@ -258,7 +260,7 @@ def test_crew_roll_option_without_a_commander_is_refused(
 def test_invalid_crew_is_refused_and_nothing_written(
     world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    outcome = refused(lambda: fleet.set_crew(factory, squadron_id=world.alpha_id, **kwargs))
+    outcome = refused(lambda: command.set_crew(factory, squadron_id=world.alpha_id, **kwargs))
     assert field in outcome.errors
 
 
@@ -277,7 +279,9 @@ def test_crew_percentage_shows_in_each_ships_points(
     first = add_ship(world.alpha_id, "Ajax", points_base=105)
     add_ship(world.alpha_id, "Achilles", points_base=400)
     if training is not None:
-        fleet.set_crew(factory, squadron_id=world.alpha_id, training=training, acquisition="direct")
+        command.set_crew(
+            factory, squadron_id=world.alpha_id, training=training, acquisition="direct"
+        )
     record = sheet.load_record_sheet(factory, squadron_id=world.alpha_id)
     ajax, achilles = record.ships
     # 105 at +10% is 115.5 and at -10% is 94.5: both round half up (RULES.md §SMR2).
@@ -298,7 +302,7 @@ def test_reductions_stop_at_the_floors_and_never_touch_the_command_limit(
     # Inept: -2, 20 cm, limit 4
     appoint(factory, world.alpha_id, training=3, acquisition="random", roll=1)
     with journaled(world.campaign_id) as new:
-        fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=15)
+        command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=15)
     c = _commander(factory, world.alpha_id)
     assert (c.modifier_now, c.radius_now_cm, c.command_limit) == (-2, 10, 4)
     assert (c.modifier_base, c.radius_base_cm) == (-2, 20)
@@ -311,14 +315,14 @@ def test_reductions_stop_at_the_floors_and_never_touch_the_command_limit(
 def test_reductions_accumulate_down_to_the_floors(world: World, factory: SessionFactory) -> None:
     # Skilled: +1, 50 cm, limit 7
     appoint(factory, world.alpha_id, training=4, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
-    fleet.reduce_command(
+    command.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
+    command.reduce_command(
         factory, squadron_id=world.alpha_id, modifier_by=1, radius_by_cm=5, crew_by=1
     )
     c, crew = _commander(factory, world.alpha_id), _crew(factory, world.alpha_id)
     assert (c.modifier_now, c.radius_now_cm, c.command_limit, crew.modifier_now) == (0, 45, 7, 1)
     # The most one reduction takes (CommandLoss): past the floors, which hold.
-    fleet.reduce_command(
+    command.reduce_command(
         factory, squadron_id=world.alpha_id, modifier_by=4, radius_by_cm=100, crew_by=4
     )
     c, crew = _commander(factory, world.alpha_id), _crew(factory, world.alpha_id)
@@ -343,7 +347,7 @@ def test_reductions_accumulate_down_to_the_floors(world: World, factory: Session
 def test_impossible_reductions_are_refused_and_nothing_written(
     world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    outcome = refused(lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, **kwargs))
+    outcome = refused(lambda: command.reduce_command(factory, squadron_id=world.alpha_id, **kwargs))
     assert field in outcome.errors
 
 
@@ -351,7 +355,7 @@ def test_radius_reduction_without_a_commander_is_refused(
     world: World, factory: SessionFactory, refused: Refused
 ) -> None:
     outcome = refused(
-        lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10)
+        lambda: command.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10)
     )
     assert "no commander" in " ".join(outcome.errors.values())
 
@@ -360,7 +364,7 @@ def test_radius_reduction_without_a_commander_names_the_radius_field(
     world: World, factory: SessionFactory, refused: Refused
 ) -> None:
     refused(
-        lambda: fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10),
+        lambda: command.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=10),
         "radius_by_cm",
     )
 
@@ -392,7 +396,7 @@ def test_record_test_passes_at_6_and_is_journaled_with_its_dice(
 ) -> None:
     appoint(factory, world.alpha_id, training=3, acquisition="direct")  # Average, +0
     with journaled(world.campaign_id) as new:
-        result = fleet.record_test(
+        result = command.record_test(
             factory,
             squadron_id=world.alpha_id,
             subject="commander",
@@ -416,9 +420,9 @@ def test_record_test_passes_at_6_and_is_journaled_with_its_dice(
 
 
 def test_crew_test_uses_the_crews_current_modifier(world: World, factory: SessionFactory) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")  # +1
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=2)  # now -1
-    result = fleet.record_test(factory, squadron_id=world.alpha_id, subject="crew", roll=6)
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")  # +1
+    command.reduce_command(factory, squadron_id=world.alpha_id, crew_by=2)  # now -1
+    result = command.record_test(factory, squadron_id=world.alpha_id, subject="crew", roll=6)
     assert (result.modifier, result.total, result.passed) == (-1, 5, False)
 
 
@@ -435,8 +439,8 @@ def test_crew_test_uses_the_crews_current_modifier(world: World, factory: Sessio
 def test_impossible_tests_are_refused_and_nothing_written(
     world: World, factory: SessionFactory, refused: Refused, kwargs: dict[str, Any], field: str
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
-    outcome = refused(lambda: fleet.record_test(factory, squadron_id=world.alpha_id, **kwargs))
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
+    outcome = refused(lambda: command.record_test(factory, squadron_id=world.alpha_id, **kwargs))
     assert field in outcome.errors
 
 

@@ -24,7 +24,7 @@ from service_helpers import (
 from tracker.db import SessionFactory
 from tracker.models import Crew, Ship
 from tracker.rules import smr
-from tracker.services import campaigns, damage, fleet, scenarios, sheet
+from tracker.services import campaigns, command, continuity, damage, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
 from tracker.services.fleet import ShipFields
 from tracker.services.views import ShipView
@@ -51,8 +51,8 @@ def _sink(factory: SessionFactory, ship_id: int) -> list[str]:
 def test_smr2_3_2_transfer_keeps_crew(
     world: World, factory: SessionFactory, add_ship: AddShip
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.bravo_id, training=1, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.bravo_id, training=1, acquisition="direct")
     ajax = add_ship(world.alpha_id, "Ajax", points_base=100)
     assert (_ship_view(factory, ajax).points_total, _ship_view(factory, ajax).crew_percent) == (
         120,
@@ -69,12 +69,12 @@ def test_smr2_3_2_transfer_keeps_crew(
 def test_smr2_3_2_transferred_crew_keeps_its_reduction_and_takes_no_other(
     world: World, factory: SessionFactory, add_ship: AddShip
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=4, acquisition="direct")
     ajax = add_ship(world.alpha_id, "Ajax")
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)
+    command.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
     # Alpha's crew is cut again after Ajax left: Ajax's own crew is not.
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)
+    command.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)
     own = get_row(factory, Crew, get_row(factory, Ship, ajax).crew_id or 0)
     assert (own.grade, own.modifier_now) == (4, 0)
     alpha = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).crew
@@ -101,8 +101,8 @@ def test_smr2_3_2_points_follow_the_ship_whatever_squadron_it_joins(
         side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue")
         first = fleet.create_squadron(factory, side_id=side.id, name="First")
         second = fleet.create_squadron(factory, side_id=side.id, name="Second")
-        fleet.set_crew(factory, squadron_id=first, training=old, acquisition="direct")
-        fleet.set_crew(factory, squadron_id=second, training=new, acquisition="direct")
+        command.set_crew(factory, squadron_id=first, training=old, acquisition="direct")
+        command.set_crew(factory, squadron_id=second, training=new, acquisition="direct")
         ship = fleet.create_ship(
             factory, squadron_id=first, fields=ShipFields(name="Ajax", points_base=points)
         )
@@ -163,7 +163,7 @@ def test_smr2_3_5_reductions_survive_a_reroll_or_rebuy(
     expected: tuple[int, int],
 ) -> None:
     appoint(factory, world.alpha_id, training=3, acquisition="random", roll=4)
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=4, radius_by_cm=30)
+    command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=4, radius_by_cm=30)
     appoint(factory, world.alpha_id, **again)
     commander = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander
     assert commander is not None
@@ -174,10 +174,10 @@ def test_smr2_3_5_restoring_a_commander_needs_the_rule_named(
     world: World, factory: SessionFactory, refused: Refused
 ) -> None:
     appoint(factory, world.alpha_id, training=4, acquisition="direct")
-    refused(lambda: fleet.restore_command(factory, squadron_id=world.alpha_id, rule="x"), "rule")
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=2, radius_by_cm=20)
-    refused(lambda: fleet.restore_command(factory, squadron_id=world.alpha_id, rule=" "), "rule")
-    summary = fleet.restore_command(
+    refused(lambda: command.restore_command(factory, squadron_id=world.alpha_id, rule="x"), "rule")
+    command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=2, radius_by_cm=20)
+    refused(lambda: command.restore_command(factory, squadron_id=world.alpha_id, rule=" "), "rule")
+    summary = command.restore_command(
         factory, squadron_id=world.alpha_id, rule="our house rule: new flagship"
     )
     assert summary.endswith("(our house rule: new flagship)")
@@ -194,8 +194,8 @@ def test_smr2_3_2_optional_crew_roll_adds_the_rated_modifier(
 ) -> None:
     edit_campaign(factory, world.campaign_id, "Test campaign", crew_roll_adds_commander=True)
     appoint(factory, world.alpha_id, training=5, acquisition="direct")  # Brilliant, +2
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=4)  # now -2
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=5)
+    command.reduce_command(factory, squadron_id=world.alpha_id, modifier_by=4)  # now -2
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=5)
     crew = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).crew
     # 5 + 2 = 7: Average at training III (the reduced -2 would have made it 3, Raw).
     assert crew is not None and (crew.roll_modified, crew.quality) == (7, "Average")
@@ -221,7 +221,7 @@ def test_smr2_3_4_losses_of_battle_1_call_no_morale_tests_in_battle_2(
     assert _sink(factory, ships[1])[1:] == [
         "Alpha at half strength or less (1 of 2 original ships afloat): morale tests"
     ]
-    detail = scenarios.scenario_detail(factory, scenario_id=second.id)
+    detail = continuity.scenario_detail(factory, scenario_id=second.id)
     assert detail.strengths == (("Alpha", 2, 1, True),)
 
 
@@ -255,7 +255,7 @@ def test_smr2_3_4_a_squadron_whose_ships_left_between_battles_has_no_strength(
     # Not "2 of 2 afloat" for a squadron with no ships: Bravo began the battle with them.
     assert _strength(factory, world.alpha_id) == (0, 0, False)
     assert _strength(factory, world.bravo_id) == (2, 2, False)
-    detail = scenarios.scenario_detail(factory, scenario_id=world.scenario_id)
+    detail = continuity.scenario_detail(factory, scenario_id=world.scenario_id)
     assert detail.strengths == (("Bravo", 2, 2, False),)
 
 
@@ -272,7 +272,7 @@ def test_smr2_3_5_a_radius_cut_stays_when_the_squadron_becomes_an_air_group(
     world: World, factory: SessionFactory
 ) -> None:
     appoint(factory, world.alpha_id, training=4, acquisition="direct")  # Skilled: 50 cm, air 25
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=20)
+    command.reduce_command(factory, squadron_id=world.alpha_id, radius_by_cm=20)
     fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Alpha", air=True, notes="")
     commander = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).commander
     assert commander is not None
@@ -285,31 +285,31 @@ def test_smr2_3_5_a_radius_cut_stays_when_the_squadron_becomes_an_air_group(
 def test_smr2_3_2_a_ship_with_its_own_crew_tests_and_takes_reductions_with_it(
     world: World, factory: SessionFactory, add_ship: AddShip, refused: Refused
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
-    fleet.set_crew(factory, squadron_id=world.bravo_id, training=1, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.alpha_id, training=5, acquisition="direct")
+    command.set_crew(factory, squadron_id=world.bravo_id, training=1, acquisition="direct")
     ajax = add_ship(world.alpha_id, "Ajax")
     stays = add_ship(world.bravo_id, "Achilles")
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
-    ship_test = fleet.record_test(
+    ship_test = command.record_test(
         factory, squadron_id=world.bravo_id, subject="crew", roll=4, ship_id=ajax
     )
-    squadron_test = fleet.record_test(factory, squadron_id=world.bravo_id, subject="crew", roll=4)
+    squadron_test = command.record_test(factory, squadron_id=world.bravo_id, subject="crew", roll=4)
     assert (ship_test.modifier, ship_test.passed) == (2, True)  # Ajax's Elite crew
     assert (squadron_test.modifier, squadron_test.passed) == (-2, False)  # Bravo's Green crew
     # A ship without a crew of its own tests with its squadron's.
     assert (
-        fleet.record_test(
+        command.record_test(
             factory, squadron_id=world.bravo_id, subject="crew", roll=4, ship_id=stays
         ).modifier
         == -2
     )
-    fleet.reduce_command(factory, squadron_id=world.bravo_id, crew_by=1, ship_id=ajax)
+    command.reduce_command(factory, squadron_id=world.bravo_id, crew_by=1, ship_id=ajax)
     record = sheet.load_record_sheet(factory, squadron_id=world.bravo_id)
     own = next(ship.own_crew for ship in record.ships if ship.id == ajax)
     assert own is not None and (own.quality, own.modifier_now) == ("Elite", 1)
     assert record.crew is not None and record.crew.modifier_now == -2
     refused(
-        lambda: fleet.record_test(
+        lambda: command.record_test(
             factory, squadron_id=world.alpha_id, subject="crew", roll=4, ship_id=ajax
         ),
         "subject",
@@ -320,9 +320,9 @@ def test_smr2_3_2_a_ship_with_its_own_crew_tests_and_takes_reductions_with_it(
 def test_smr2_3_5_crew_reductions_survive_a_reroll(
     world: World, factory: SessionFactory, training: int, roll: int, expected: int
 ) -> None:
-    fleet.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=4)
-    fleet.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)  # Average 0 -> -1
-    fleet.set_crew(
+    command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="random", roll=4)
+    command.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1)  # Average 0 -> -1
+    command.set_crew(
         factory, squadron_id=world.alpha_id, training=training, acquisition="random", roll=roll
     )
     crew = sheet.load_record_sheet(factory, squadron_id=world.alpha_id).crew

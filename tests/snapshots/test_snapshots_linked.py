@@ -10,7 +10,7 @@ from campaign_files import migrated_engine
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
-from tracker.services import campaigns, damage, demo, scenarios
+from tracker.services import campaigns, damage, demo, repairs, scenarios
 
 SIZE = (120, 40)
 
@@ -37,7 +37,7 @@ def played(tmp_path: Path) -> tuple[SessionFactory, int]:
         factory, request=damage.HitRequest(ship_id=ships["Admiral Graf Spee"], structure=5)
     )
     scenarios.close_scenario(factory, scenario_id=first, outcome="Graf Spee to Montevideo")
-    scenarios.repair_ship(factory, ship_id=ships["Exeter"], structure=4, flotation=2)
+    repairs.repair_ship(factory, ship_id=ships["Exeter"], structure=4, flotation=2)
     second = campaigns.add_scenario(
         factory, campaign_id=campaign_id, title="Exeter at the Falklands", date="Jan 1940"
     ).id

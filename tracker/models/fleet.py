@@ -1,14 +1,16 @@
 """Squadrons, their commanders and crews, ships and their batteries (SMR2 §3)."""
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import model_validator
+from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
-from tracker.models.fields import INPUT_CONFIG, field, one_of
+from tracker.models.campaign import SideBase
+from tracker.models.fields import INPUT_CONFIG, field, one_of, rule_of, same_as
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 from tracker.rules import smr, swwas
@@ -137,7 +139,7 @@ class ShipBase(Model):
     name: str = field(label="Name", min_length=1, max_length=60)
     class_name: str = field("", label="Class", max_length=60)
     type_abbrev: str = field("", label="Type (BB, CA, CL, DD, ...)", printed="Type", max_length=8)
-    nation: str = field("", label="Nation", max_length=40)
+    nation: str = same_as(SideBase, "nation")
     size_modifier: int = field(0, label="Size modifier (-3..+3)", printed="Size", ge=-3, le=3)
     speed_kn: int = field(0, label="Speed (knots)", printed="Speed", ge=0, le=60)
     armour_class: str = field("", label="Armour class", printed="Armour", max_length=20)
@@ -153,10 +155,43 @@ class ShipBase(Model):
     notes: str = field("", label="Notes", max_length=4000)
 
 
+# Each track's present value never passes its maximum: said here once, for every way a ship's
+# values arrive (a form, a CSV row, a campaign file, a critical that changes a track).
+TRACKS = {"structure_now": "structure_max", "flotation_now": "flotation_max"}
+
+
+def tracks_above_max(values: Mapping[str, Any]) -> dict[str, str]:
+    """{a track's present value: what is wrong} for each track above its maximum."""
+    return {
+        now: f"must not exceed {top.replace('_', ' ')} ({values[top]}), got {values[now]}"
+        for now, top in TRACKS.items()
+        if isinstance(values.get(now), int) and isinstance(values.get(top), int)
+        and values[now] > values[top]
+    }  # fmt: skip
+
+
+def within_bounds(ship: ShipBase, key: str, value: int) -> int:
+    """`value` brought within what the ship's `key` may hold: its declared bounds and, for a
+    track's present value, the track's maximum."""
+    rule = rule_of(key, ShipBase.model_fields[key])
+    high = getattr(ship, TRACKS[key]) if key in TRACKS else rule.high
+    value = value if rule.low is None else max(rule.low, value)
+    return value if high is None else min(high, value)
+
+
 class ShipCreate(ShipBase):
     """A new ship as the player typed it; a blank Structure or Flotation now is its max."""
 
     model_config = INPUT_CONFIG
+
+    @field_validator(*TRACKS)
+    @classmethod
+    def _not_above_max(cls, now: int, info: ValidationInfo) -> int:
+        # The maximum is declared, so validated, before its track's present value.
+        key = info.field_name or ""
+        if problem := tracks_above_max({**info.data, key: now}).get(key):
+            raise ValueError(problem)
+        return now
 
     @model_validator(mode="before")
     @classmethod

@@ -26,7 +26,7 @@ class WasUnitBase(Model):
         label="Type", max_length=20, options=[(kind, kind) for kind in UNIT_TYPES],
         sa_type=text_column(20),
     )  # fmt: skip
-    nation: str = field("", label="Nation", max_length=40)
+    nation: str = same_as(ShipBase, "nation")
     class_name: str = same_as(ShipBase, "class_name")
     points: int = field(0, label="Points", ge=0, le=999)
     year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)

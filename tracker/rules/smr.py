@@ -23,6 +23,7 @@ __all__ = [
     "RADIUS_FLOOR_CM",
     "SCALES",
     "TRAINING_NUMERALS",
+    "TYPE_ABBREVIATIONS",
     "UNDER_FIRE_PENALTY",
     "at_or_below_third",
     "base_width_cm",
@@ -40,6 +41,8 @@ __all__ = [
     "rating_name",
     "reduced_modifier",
     "reduced_radius_cm",
+    "rerated_modifier",
+    "rerated_radius_cm",
     "roll_d10",
     "test_passes",
     "test_total",
@@ -55,6 +58,12 @@ COMMAND_RATINGS: tuple[str, ...] = ("Inept", "Poor", "Average", "Skilled", "Bril
 
 CREW_QUALITIES: tuple[str, ...] = ("Green", "Raw", "Average", "Veteran", "Elite")
 """Crew quality names for grades 1..5 (SMR2 §3.2)."""
+
+TYPE_ABBREVIATIONS: tuple[str, ...] = (
+    "BB", "BC", "SD", "BBL", "B", "BCD", "BBH", "CV", "CVL", "CVLM", "CVE", "CVEM", "CVS",
+    "AC", "CA", "C", "CL", "CP", "CS", "CT", "CM", "CLAA", "DD", "DDE", "TB", "DDT",
+)  # fmt: skip
+"""Ship types of the 2nd-edition list, the form's editable pick-list (RULES.md §SMR2)."""
 
 SCALES: tuple[str, ...] = ("1/1200", "1/2400", "1/3000", "1/6000")
 """Model scales with a recommended base width (SMR2 §2.3)."""
@@ -221,6 +230,20 @@ def reduced_radius_cm(current: int, by: int) -> int:
     current = checks.check_at_least("current", current, RADIUS_FLOOR_CM)
     by = checks.check_at_least("by", by, 0)
     return max(RADIUS_FLOOR_CM, current - by)
+
+
+def rerated_modifier(modifier_now: int, *, was: int, now: int) -> int:
+    """Return the modifier of a commander or crew rated anew, from grade `was` to grade `now`:
+    the combat reductions borne stay with him through a re-roll or re-buy (SMR2 §3.5)."""
+    borne = max(0, grade_modifier(was) - modifier_now)
+    return reduced_modifier(grade_modifier(now), borne)
+
+
+def rerated_radius_cm(radius_now_cm: int, *, was: tuple[int, bool], now: tuple[int, bool]) -> int:
+    """Return the command radius of a commander rated anew, `was` and `now` his (grade, air)
+    before and after: the combat reductions borne stay with him (SMR2 §3.5)."""
+    borne = max(0, command_radius_cm(was[0], air=was[1]) - radius_now_cm)
+    return reduced_radius_cm(command_radius_cm(now[0], air=now[1]), borne)
 
 
 def base_width_cm(size_modifier: int, scale: str) -> float:

@@ -24,7 +24,7 @@ from tracker.screens.sheet_print import print_sheet
 from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.screens.ship_forms import ShipSaved, Tested
 from tracker.screens.zero_outcome import ask_zero_outcome
-from tracker.services import fleet, mines, sheet
+from tracker.services import command, fleet, mines, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView
@@ -406,7 +406,7 @@ class RecordSheetScreen(TrackerScreen):
         if ship is None:
             return
         self._changed(
-            Call(fleet.set_commander_ship, self.factory, squadron_id=self.squadron_id,
+            Call(command.set_commander_ship, self.factory, squadron_id=self.squadron_id,
                  ship_id=ship.id),
             lambda summary: summary,
         )  # fmt: skip

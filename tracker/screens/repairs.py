@@ -15,10 +15,11 @@ from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
-from tracker.services import damage, mines, scenarios
+from tracker.services import continuity, damage, mines, repairs
+from tracker.services.continuity import SinceLastBattle
 from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
-from tracker.services.scenarios import RepairAmounts, SinceLastBattle
+from tracker.services.repairs import RepairAmounts
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
@@ -96,9 +97,11 @@ class RepairsScreen(TrackerScreen):
     def reload(self) -> None:
         # The screen's calls run in order: the rows are in hand when the counters come back.
         campaign = {"campaign_id": self.campaign_id}
-        self.load(Call(scenarios.since_last_battle, self.factory, **campaign), self._take_rows)
+        self.load(Call(continuity.since_last_battle, self.factory, **campaign), self._take_rows)
         self.load(Call(mines.counter_ships, self.factory, **campaign), self._show)
-        self.load(Call(scenarios.check_continuity, self.factory, **campaign), self._show_continuity)
+        self.load(
+            Call(continuity.check_continuity, self.factory, **campaign), self._show_continuity
+        )
 
     def _take_rows(self, rows: list[SinceLastBattle]) -> None:
         self.rows = rows
@@ -162,7 +165,7 @@ class RepairsScreen(TrackerScreen):
                   then=lambda found: self._repairs_left(row, found))  # fmt: skip
 
     def _repairs_left(self, row: SinceLastBattle, found: list[CriticalView]) -> None:
-        self.call(Call(scenarios.repairs_left, self.factory, ship_id=row.ship_id),
+        self.call(Call(repairs.repairs_left, self.factory, ship_id=row.ship_id),
                   then=lambda left: self._repair(row, found, left))  # fmt: skip
 
     def _repair(
@@ -174,7 +177,7 @@ class RepairsScreen(TrackerScreen):
         def submit(values: dict[str, Any]) -> Call[str]:
             cleared = [c.id for c in criticals if values.pop(f"crit_{c.id}")]
             return Call(
-                scenarios.repair_ship,
+                repairs.repair_ship,
                 self.factory,
                 ship_id=row.ship_id,
                 clear_criticals=cleared,

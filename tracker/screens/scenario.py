@@ -16,9 +16,9 @@ from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
-from tracker.services import damage, mines, scenarios
+from tracker.services import continuity, damage, mines, scenarios
+from tracker.services.continuity import ParticipantView, ScenarioDetail
 from tracker.services.damage import ShipPick
-from tracker.services.scenarios import ParticipantView, ScenarioDetail
 from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.tones import ALERT, toned
@@ -80,7 +80,7 @@ class ScenarioScreen(TrackerScreen):
         return self.detail.campaign_id if self.detail else None
 
     def reload(self) -> None:
-        self.load(Call(scenarios.scenario_detail, self.factory, scenario_id=self.scenario_id),
+        self.load(Call(continuity.scenario_detail, self.factory, scenario_id=self.scenario_id),
                   self._show)  # fmt: skip
 
     def _show(self, detail: ScenarioDetail) -> None:

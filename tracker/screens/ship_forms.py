@@ -12,17 +12,10 @@ from tracker.rules import smr
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
-from tracker.services import fleet, mines
+from tracker.services import command, fleet, mines
 from tracker.services.campaigns import ScenarioCreate, SideCreate
-from tracker.services.fleet import (
-    TYPE_ABBREVIATIONS,
-    CommanderUpdate,
-    CommandLoss,
-    CrewUpdate,
-    ShipCreate,
-    SquadronCreate,
-    TestRoll,
-)
+from tracker.services.command import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
+from tracker.services.fleet import ShipCreate, SquadronCreate
 from tracker.services.mines import CounterUpdate, CounterView
 from tracker.services.views import (
     CommanderView,
@@ -70,7 +63,7 @@ def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[
 
 def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
     """Every value of the ship row of the record sheet, as the ship's model declares it."""
-    return specs_from(ShipCreate, ship, type_abbrev={"suggestions": TYPE_ABBREVIATIONS})
+    return specs_from(ShipCreate, ship, type_abbrev={"suggestions": smr.TYPE_ABBREVIATIONS})
 
 
 @dataclass(frozen=True)
@@ -157,7 +150,7 @@ def commander_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Rand
     version = commander.version if commander else None
 
     def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(fleet.set_commander, factory, squadron_id=sheet.squadron_id, **values,
+        return Call(command.set_commander, factory, squadron_id=sheet.squadron_id, **values,
                     version=version)  # fmt: skip
 
     lost = commander is not None and commander.status == "lost"
@@ -180,7 +173,7 @@ def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
 
 def crew_preview(sheet: RecordSheet) -> Any:
     """A live preview of the crew quality, with the optional commander rule when it is on: his
-    rated modifier, as fleet.set_crew adds it; a lost commander adds nothing (losses)."""
+    rated modifier, as command.set_crew adds it; a lost commander adds nothing (losses)."""
     commander = sheet.commander
     acting = commander is not None and commander.status != "lost"
     commander_modifier = commander.modifier_base if commander is not None and acting else None
@@ -213,7 +206,7 @@ def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -
     version = sheet.crew.version if sheet.crew else None
 
     def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(fleet.set_crew, factory, squadron_id=sheet.squadron_id, **values,
+        return Call(command.set_crew, factory, squadron_id=sheet.squadron_id, **values,
                     version=version)  # fmt: skip
 
     return FormScreen(
@@ -275,7 +268,7 @@ def test_form(
     def submit(values: dict[str, Any]) -> Call[Tested]:
         # A crew test is of the selected ship's crew; the commander tests aboard his ship.
         crew_ship = ship if ship is not None and values["subject"] == "crew" else None
-        return Call(fleet.record_test, factory, squadron_id=sheet.squadron_id,
+        return Call(command.record_test, factory, squadron_id=sheet.squadron_id,
                     ship_id=crew_ship.id if crew_ship else None, **values).map(Tested)  # fmt: skip
 
     own = ship is not None and ship.own_crew is not None
@@ -295,7 +288,7 @@ def test_form(
 def tested_name(sheet: RecordSheet, ship: ShipView | None, subject: str) -> str:
     """Who a command or crew test is of, in the player's words, naming the ship tested: the
     squadron's commander and the ship he is aboard, or the crew of the selected ship, her own
-    when she has one (SMR2 §3.2, §3.6), as the test's result names them (fleet.record_test)."""
+    when she has one (SMR2 §3.2, §3.6), as the test's result names them (command.record_test)."""
     if subject == "commander":
         name = f" {sheet.commander.name}" if sheet.commander and sheet.commander.name else ""
         aboard = f" aboard {sheet.commander_ship}" if sheet.commander_ship else ", aboard no ship"
@@ -318,7 +311,7 @@ def reduction_form(
     own = ship if ship is not None and ship.own_crew is not None else None
 
     def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(fleet.reduce_command, factory, squadron_id=squadron_id,
+        return Call(command.reduce_command, factory, squadron_id=squadron_id,
                     ship_id=own.id if own else None, **values)  # fmt: skip
 
     note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
@@ -331,7 +324,7 @@ def restore_form(factory: SessionFactory, squadron_id: int, rng: random.Random) 
     """The commander's rated modifier and radius restored, by a rule the group names."""
 
     def submit(values: dict[str, Any]) -> Call[str]:
-        return Call(fleet.restore_command, factory, squadron_id=squadron_id,
+        return Call(command.restore_command, factory, squadron_id=squadron_id,
                     rule=values["rule"])  # fmt: skip
 
     return FormScreen(

@@ -11,8 +11,8 @@ from textual_plotext import PlotextPlot
 from tracker.rules.smr import third_text
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.services import scenarios
-from tracker.services.scenarios import HistoryPoint
+from tracker.services import continuity
+from tracker.services.continuity import HistoryPoint
 from tracker.widgets.plain import PlainTable
 
 
@@ -53,7 +53,7 @@ class ShipHistoryScreen(TrackerScreen):
         self.query_one(DataTable).add_columns("Scenario", "Start S/F", "End S/F")
 
     def reload(self) -> None:
-        self.load(Call(scenarios.ship_history, self.factory, ship_id=self.ship_id), self._show)
+        self.load(Call(continuity.ship_history, self.factory, ship_id=self.ship_id), self._show)
 
     def _show(self, points: list[HistoryPoint]) -> None:
         labels, structure, flotation = series(points)

@@ -12,8 +12,6 @@ from tracker.campaign_file import CAMPAIGN_LINE, CAMPAIGN_LINES
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
-    Commander,
-    Crew,
     JournalEntry,
     Participation,
     Scenario,
@@ -43,7 +41,7 @@ from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
-from tracker.services.fleet import refuse_losing_history
+from tracker.services.fleet import remove_squadrons
 from tracker.services.views import (
     CampaignOverview,
     CampaignSummary,
@@ -377,26 +375,11 @@ def update_side(
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
-    """Remove a side with its squadrons and ships (the screen asks first); refused while any
-    of its ships has a history to keep (`fleet.refuse_losing_history`)."""
+    """Remove a side with its squadrons and ships (fleet.remove_squadrons): the screen asks."""
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
-        ships = session.exec(select(Ship).where(Ship.side_id == side_id)).all()
-        refuse_losing_history(session, ships, f"Side {side.name}")
-        for ship in ships:
-            session.delete(ship)
-        session.flush()
         squadrons = session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
-        ratings: list[Commander | Crew] = []
-        for squadron in squadrons:
-            if squadron.commander_id is not None:
-                ratings.append(_get(session, Commander, squadron.commander_id))
-            if squadron.crew_id is not None:
-                ratings.append(_get(session, Crew, squadron.crew_id))
-            session.delete(squadron)
-        session.flush()
-        for rating in ratings:
-            session.delete(rating)
+        remove_squadrons(session, squadrons, f"Side {side.name}")
         session.delete(side)
         journal.append(
             session,

@@ -19,8 +19,10 @@ from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
 from tracker.models.damage import CriticalRead as CriticalView  # a ship's critical, as shown
 from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the hit's form
 from tracker.models.fields import read
+from tracker.models.fleet import within_bounds
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
+from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import rank_names
 from tracker.services import journal, losses, rule_tables, scenarios
@@ -34,10 +36,6 @@ from tracker.services.errors import (
     require_plain,
 )
 from tracker.services.fields import require_declared
-
-# The bounds the ship form keeps, so a ship changed here can still be edited there.
-MAX_FIRE_MARKERS = 99
-MAX_SPEED_KN = 60
 
 
 @dataclass(frozen=True)
@@ -221,17 +219,6 @@ def _write_ship(session: Session, ship: Ship, change: journal.RowChange) -> None
         raise StaleDataError(f"ship {ship.id} was changed by another program")
 
 
-def _apply_stat(ship: Ship, stat: str, amount: int) -> None:
-    if stat == "speed_kn":
-        ship.speed_kn = min(MAX_SPEED_KN, max(0, ship.speed_kn + amount))
-    elif stat == "structure_now":
-        ship.structure_now = min(ship.structure_max, max(0, ship.structure_now + amount))
-    elif stat == "flotation_now":
-        ship.flotation_now = min(ship.flotation_max, max(0, ship.flotation_now + amount))
-    elif stat == "fire_markers":
-        ship.fire_markers = min(MAX_FIRE_MARKERS, max(0, ship.fire_markers + amount))
-
-
 def _apply(
     session: Session, request: HitRequest
 ) -> tuple[DamageResult, list[journal.RowChange], int, Ship, Scenario | None]:
@@ -247,10 +234,9 @@ def _apply(
     in_play = (
         scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
     )
-    taking_part, playing = scenarios.is_taking_part(session, campaign_id, request.ship_id, in_play)
-    if not taking_part:
-        raise InvalidInput({"line": f"{ship.name} is not taking part in {playing}"})
-    if not playing and scenarios.between_scenarios(session, campaign_id, in_play):
+    if in_play is not None and not scenarios.is_taking_part(session, request.ship_id, in_play):
+        raise InvalidInput({"line": f"{ship.name} is not taking part in {in_play.title}"})
+    if scenarios.between_scenarios(session, campaign_id, in_play):
         # A hit or repair here would break the carried state: start of N+1 = end of N + repairs.
         raise InvalidInput(
             {"line": "no scenario is in play: begin the next one to record hits; repairs "
@@ -278,8 +264,8 @@ def _apply(
         errors["fire_delta"] = (
             f"{ship.name} has {ship.fire_markers} fire markers, not {-request.fire_delta}"
         )
-    elif fire > MAX_FIRE_MARKERS:
-        errors["fire_delta"] = f"{ship.name} would have {fire} fire markers; at most 99"
+    elif fire > (most := within_bounds(ship, "fire_markers", fire)):
+        errors["fire_delta"] = f"{ship.name} would have {fire} fire markers; at most {most}"
     check(errors)
     ship.structure_now, ship.flotation_now, ship.fire_markers = structure, flotation, fire
     if ship.condition and structure and flotation:
@@ -295,9 +281,10 @@ def _apply(
         if not effect and critical.roll is not None:
             row = rule_tables.critical_row(session, campaign_id, critical.kind, critical.roll)
             effect = row.effect
-            if row.stat:
+            if row.stat in rule_tables.CRITICAL_STATS:
                 was = getattr(ship, row.stat)
-                _apply_stat(ship, row.stat, row.amount)
+                # Within what the ship may hold: its bounds, a track no higher than its maximum.
+                setattr(ship, row.stat, within_bounds(ship, row.stat, was + row.amount))
                 stat, amount = row.stat, getattr(ship, row.stat) - was
         crit = Critical(
             stat=stat, amount=amount,
@@ -325,7 +312,7 @@ def _apply(
         if crit.status != CriticalStatus.ACTIVE:
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
         crit.status = CriticalStatus.REPAIRED
-        scenarios.restore_stat(ship, crit)
+        ship.speed_kn = linked.restored(crit.stat, crit.amount, ship.speed_kn)
         changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
                                          {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         fixed.append(crit.effect)
@@ -351,7 +338,7 @@ def _apply(
         fixed=tuple(fixed),
         consequences=tuple(notes),
         # RULES.md §SMR2 "Hits before the first scenario begins": set-up damage, carried into it.
-        set_up=f"{ship.name} begins the first scenario with this damage" if not playing else "",
+        set_up=f"{ship.name} begins the first scenario with this damage" if in_play is None else "",
         zero_reached=any(t.after == 0 and t.before > 0 for t in tracks),
         dice=tuple(dice),
     )

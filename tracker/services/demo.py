@@ -11,7 +11,7 @@ from sqlmodel import select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign
 from tracker.models.kinds import Acquisition
-from tracker.services import campaigns, fleet
+from tracker.services import campaigns, command, fleet
 from tracker.services.fleet import ShipFields
 
 SAMPLE_NAME = "River Plate, December 1939 (sample)"
@@ -61,13 +61,14 @@ def create_sample_campaign(factory: SessionFactory) -> int:
     german = campaigns.create_side(factory, campaign_id=campaign.id, name="Kriegsmarine",
                                    nation="Germany")  # fmt: skip
     force_g = fleet.create_squadron(factory, side_id=british.id, name="Force G")
-    fleet.set_commander(factory, squadron_id=force_g, name="Cdre Harwood", training=4,
-                        acquisition=Acquisition.RANDOM, roll=5)  # fmt: skip
-    fleet.set_crew(factory, squadron_id=force_g, training=4, acquisition=Acquisition.RANDOM, roll=5)
+    rolled = Acquisition.RANDOM
+    command.set_commander(factory, squadron_id=force_g, name="Cdre Harwood", training=4,
+                          acquisition=rolled, roll=5)  # fmt: skip
+    command.set_crew(factory, squadron_id=force_g, training=4, acquisition=rolled, roll=5)
     raider = fleet.create_squadron(factory, side_id=german.id, name="Panzerschiff")
-    fleet.set_commander(factory, squadron_id=raider, name="Kpt Langsdorff", training=3,
-                        acquisition=Acquisition.RANDOM, roll=6)  # fmt: skip
-    fleet.set_crew(factory, squadron_id=raider, training=4, acquisition=Acquisition.RANDOM, roll=3)
+    command.set_commander(factory, squadron_id=raider, name="Kpt Langsdorff", training=3,
+                          acquisition=rolled, roll=6)  # fmt: skip
+    command.set_crew(factory, squadron_id=raider, training=4, acquisition=rolled, roll=3)
     for squadron, ships in ((force_g, _FORCE_G), (raider, (_SPEE,))):
         for fields in ships:
             ship_id = fleet.create_ship(factory, squadron_id=squadron, fields=fields)

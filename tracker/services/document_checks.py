@@ -24,6 +24,7 @@ from sqlmodel import SQLModel
 from tracker.db import head_revision, known_revisions
 from tracker.models import TABLES
 from tracker.models.fields import words_of
+from tracker.models.fleet import tracks_above_max
 from tracker.services.document_shapes import JSON_SHAPES, NOTES, shape_problem
 from tracker.services.documents import (
     FORMAT,
@@ -220,12 +221,11 @@ def _choices() -> dict[tuple[str, str], tuple[str, ...]]:
 
 
 _BOUNDS = _bounds()
-# Fields that hold one of a few words, and pairs that must stay in order (now <= max).
+# Fields that hold one of a few words.
 CHOICES = _choices()
 _CHOICES_OF: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
 for (_table, _key), _words in CHOICES.items():
     _CHOICES_OF.setdefault(_table, []).append((_key, _words))
-ORDERED = {"ship": (("structure_now", "structure_max"), ("flotation_now", "flotation_max"))}
 
 
 def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
@@ -242,9 +242,8 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
     for key, words in _CHOICES_OF.get(name, ()):
         if row.get(key) not in words:
             problems.append(f"{key} must be one of {', '.join(map(repr, words))}")
-    for now, maximum in ORDERED.get(name, ()):
-        if row[now] > row[maximum]:
-            problems.append(f"{now} {row[now]} is above {maximum} {row[maximum]}")
+    if name == "ship":
+        problems += [f"{now} {said}" for now, said in tracks_above_max(row).items()]
     return problems
 
 
@@ -344,7 +343,7 @@ def table_fine(name: str, rows: list[dict[str, Any]], schema: Columns, seen: set
     for key, words in _CHOICES_OF.get(name, ()):
         if not {row.get(key) for row in rows} <= set(words):
             return False
-    return all(row[now] <= row[maximum] for now, maximum in ORDERED.get(name, ()) for row in rows)
+    return name != "ship" or not any(map(tracks_above_max, rows))
 
 
 def _column_fine(column: Column[Any], values: list[Any]) -> bool:

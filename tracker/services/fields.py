@@ -52,10 +52,17 @@ def filled_when_blank(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def require_declared(
-    errors: dict[str, str], model: type[BaseModel], key: str, value: int, *, field: str = ""
+    errors: dict[str, str], model: type[BaseModel], key: str, value: int | str, *, field: str = ""
 ) -> None:
     """Record an error (under `field`, else `key`) when value lies outside the bounds the model
-    declares for `key`: an action that sets one field checks it against that one declaration."""
-    rule = rule_of(key, model.model_fields[key])
-    if (rule.low is not None and value < rule.low) or (rule.high is not None and value > rule.high):
-        errors[field or key] = f"must be {allowed(rule)}, got {value}"
+    declares for `key` (a text: its length, and a character no text may hold): an action that
+    sets one field checks it against that one declaration."""
+    rule, field = rule_of(key, model.model_fields[key]), field or key
+    if isinstance(value, str):
+        if rule.max_length is not None and len(value) > rule.max_length:
+            errors[field] = f"must be at most {rule.max_length} characters, got {len(value)}"
+        require_plain(errors, field, value)
+    elif (rule.low is not None and value < rule.low) or (
+        rule.high is not None and value > rule.high
+    ):
+        errors[field] = f"must be {allowed(rule)}, got {value}"

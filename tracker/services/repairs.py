@@ -1,0 +1,177 @@
+"""Repairs between linked scenarios, within the campaign's allowance (RULES.md §SMR2; SMR2 12.2
+is not in our sources: the group's own allowance, if any, is the campaign's)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign, Critical, Repair, Scenario, Ship, Side
+from tracker.models.damage import RepairAmounts
+from tracker.models.kinds import CriticalStatus, JournalKind, RepairStatus, ScenarioStatus
+from tracker.rules import damage as rules
+from tracker.rules import linked
+from tracker.services import journal
+from tracker.services.common import get_row
+from tracker.services.errors import InvalidInput, check
+from tracker.services.fields import require_declared
+from tracker.services.scenarios import in_play, is_taking_part
+
+
+def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
+    """The campaign's last closed scenario: repairs made now belong to the period after it."""
+    return session.exec(
+        select(Scenario)
+        .where(Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED)
+        .order_by(col(Scenario.position).desc())
+    ).first()
+
+
+def repaired_since(
+    session: Session, ship_id: int, after: Scenario | None, before: int | None = None
+) -> tuple[int, int]:
+    """Repairs to a ship made after scenario `after` closed (None: before any) and before the
+    scenario at position `before` began; a ship that sat a scenario out gathers both periods."""
+    query = select(Repair).where(Repair.ship_id == ship_id, Repair.status == RepairStatus.DONE)
+    if after is None:
+        query = query.where(col(Repair.after_scenario_id).is_(None))
+    else:
+        periods = select(Scenario.id).where(
+            Scenario.campaign_id == after.campaign_id, col(Scenario.position) >= after.position
+        )
+        if before is not None:
+            periods = periods.where(col(Scenario.position) < before)
+        query = query.where(col(Repair.after_scenario_id).in_(periods))
+    rows = session.exec(query).all()
+    return sum(r.structure for r in rows), sum(r.flotation for r in rows)
+
+
+def _allowance(
+    session: Session, campaign: Campaign, ship_id: int
+) -> tuple[tuple[int, int | None], tuple[int, int | None]]:
+    """(repaired so far, the campaign's limit or None) for Structure, then Flotation.
+
+    The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
+    """
+    period = _latest_closed(session, campaign.id or 0)
+    done_s, done_f = repaired_since(session, ship_id, period)
+    return (
+        (done_s, campaign.repair_limit_structure),
+        (done_f, campaign.repair_limit_flotation),
+    )
+
+
+def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
+    """How much Structure and Flotation a repair may still give the ship now: what it is missing,
+    within what the campaign's allowance leaves (RULES.md §SMR2)."""
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        campaign = get_row(session, Campaign, get_row(session, Side, ship.side_id).campaign_id)
+        structure, flotation = _allowance(session, campaign, ship_id)
+        return (
+            linked.repair_room(ship.structure_max - ship.structure_now, *structure),
+            linked.repair_room(ship.flotation_max - ship.flotation_now, *flotation),
+        )
+
+
+def repair_ship(
+    factory: SessionFactory,
+    *,
+    ship_id: int,
+    structure: int = 0,
+    flotation: int = 0,
+    clear_criticals: Sequence[int] = (),
+    in_port: bool = True,
+    notes: str = "",
+    fuel: bool = False,
+) -> str:
+    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2).
+
+    `fuel`: fuel factors lost to mines turn empty again, which only a friendly port does
+    (Second World War at Sea variant, RULES.md §Mines).
+    """
+    errors: dict[str, str] = {}
+    require_declared(errors, RepairAmounts, "structure", structure)
+    require_declared(errors, RepairAmounts, "flotation", flotation)
+    require_declared(errors, Repair, "notes", notes)
+    check(errors)
+    if fuel and not in_port:
+        errors["fuel"] = "fuel lost to mines is repaired only in a friendly port"
+    check(errors)
+    if not (structure or flotation or clear_criticals or fuel):
+        raise InvalidInput(
+            {"structure": "nothing to repair: give Structure, Flotation, criticals or lost fuel"}
+        )
+    with session_scope(factory) as session:
+        ship = get_row(session, Ship, ship_id)
+        side = get_row(session, Side, ship.side_id)
+        campaign = get_row(session, Campaign, side.campaign_id)
+        if ship.sunk:
+            raise InvalidInput({"structure": f"{ship.name} is sunk: it cannot be repaired"})
+        playing = in_play(session, campaign.id or 0)
+        if playing is not None and is_taking_part(session, ship_id, playing):
+            raise InvalidInput(
+                {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
+                 "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
+            )  # fmt: skip
+        period = _latest_closed(session, campaign.id or 0)
+        for (key, amount), (done, limit) in zip(
+            (("structure", structure), ("flotation", flotation)),
+            _allowance(session, campaign, ship_id),
+            strict=True,
+        ):
+            if problem := linked.over_allowance(key, amount, done, limit):
+                errors[key] = problem
+        before = journal.row_state(ship)
+        for key, amount, now, maximum in (
+            ("structure", structure, ship.structure_now, ship.structure_max),
+            ("flotation", flotation, ship.flotation_now, ship.flotation_max),
+        ):
+            try:
+                rules.apply_repair(now, maximum, amount)
+            except ValueError as exc:
+                errors.setdefault(key, f"{ship.name}: {exc}")
+        restored = ship.fuel_lost if fuel else 0
+        if fuel and not restored:
+            errors["fuel"] = f"{ship.name} has no fuel factors lost to mines"
+        check(errors)
+        ship.structure_now += structure
+        ship.flotation_now += flotation
+        ship.fuel_empty += restored
+        ship.fuel_lost -= restored
+        if ship.structure_now and ship.flotation_now:
+            ship.condition = ""  # back above zero: what happened there is in the journal
+        changes: list[journal.RowChange] = []
+        cleared = []
+        for critical_id in clear_criticals:
+            critical = get_row(session, Critical, critical_id)
+            if critical.ship_id != ship_id or critical.status != CriticalStatus.ACTIVE:
+                raise InvalidInput({"criticals": "that critical is not in force on this ship"})
+            critical.status = CriticalStatus.REPAIRED
+            ship.speed_kn = linked.restored(critical.stat, critical.amount, ship.speed_kn)
+            cleared.append(critical.effect)
+            changes.append(journal.RowChange("critical", critical_id,
+                                             {"status": CriticalStatus.ACTIVE},
+                                             {"status": CriticalStatus.REPAIRED}))  # fmt: skip
+        repair = Repair(
+            ship_id=ship_id, after_scenario_id=period.id if period else None, structure=structure,
+            flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
+            notes=notes.strip(), fuel_restored=restored,
+        )  # fmt: skip
+        session.add(repair)
+        session.flush()
+        changes.insert(0, journal.row_change("ship", ship_id, before, journal.row_state(ship)))
+        changes.append(journal.RowChange("repair", repair.id or 0, {"status": RepairStatus.VOID},
+                                         {"status": RepairStatus.DONE}))  # fmt: skip
+        where = "in port" if in_port else "at sea"
+        parts = [f"S +{structure}" if structure else "", f"F +{flotation}" if flotation else ""]
+        parts += [f"cleared: {effect}" for effect in cleared]
+        parts.append(f"fuel {restored} lost → empty" if restored else "")
+        summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
+        journal.append(
+            session, campaign_id=campaign.id or 0, kind=JournalKind.REPAIR, ship_id=ship_id,
+            side_id=ship.side_id, summary=summary, changes=tuple(changes),
+        )  # fmt: skip
+        return summary
