@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from depth import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from service_helpers import Journaled, World, appoint
 
 from tracker.db import SessionFactory
-from tracker.services import command, fleet
+from tracker.services import command, fleet, history
 
 AddShip = Callable[..., int]
 
@@ -48,6 +51,26 @@ def test_smr2_3_6_a_test_names_the_ship_tested(
         )  # fmt: skip
     assert (result.who, result.ship, result.passed) == (who, ship or "", False)
     kind = "Command" if subject == "commander" else "Crew"
-    assert new.only.summary == f"{kind} test of {who} failed (d10 3 +0 = 3)"
+    assert new.only.summary == f"{kind} test of {who} failed (roll 3 +0 = 3)"
     assert new.only.ship_id == (ships[ship] if ship else None)
     assert new.only.side_id == world.blue_id
+
+
+@settings(max_examples=examples(20), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(subject=st.sampled_from(["commander", "crew"]), roll=st.integers(1, 10),
+       training=st.integers(1, 5), under_fire=st.booleans(), extra=st.integers(-3, 3))  # fmt: skip
+def test_smr2_3_6_a_tests_line_writes_its_dice_as_the_dice_column_does(
+    world: World, factory: SessionFactory, journaled: Journaled, subject: str, roll: int,
+    training: int, under_fire: bool, extra: int,
+) -> None:  # fmt: skip
+    """Every test, over generated dice: its journal line says "roll n", never "d10 n" (a die of
+    n sides), in the very words the journal's dice column gives the same entry."""
+    command.set_crew(factory, squadron_id=world.alpha_id, training=training, acquisition="direct")
+    appoint(factory, world.alpha_id, name="Luetjens", training=training, acquisition="direct")
+    with journaled(world.campaign_id) as new:
+        command.record_test(factory, squadron_id=world.alpha_id, subject=subject, roll=roll,
+                            under_fire=under_fire, extra=extra)  # fmt: skip
+    words = history.dice_text(new.detail)
+    assert words.startswith(f"roll {roll} ") and "d10" not in new.only.summary
+    assert new.only.summary.endswith(f"({words})")

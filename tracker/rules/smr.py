@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from tracker.rules import checks
+from tracker.rules.dice import roll_text
 
 __all__ = [
     "COMMAND_RATINGS",
@@ -206,6 +207,12 @@ def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int
         raise ValueError(f"extra must be an int (any value), got {extra!r}")
     # No natural-1/natural-10 special case: the seed does not give one (RULES.md §SMR2).
     return roll + modifier - penalty + extra
+
+
+def test_words(roll: int, modifier: int, total: int, *, under_fire: bool, extra: int) -> str:
+    """A test's dice as the journal and the reports write them: "roll 4 +1 -2 under fire = 3"."""
+    fire = " -2 under fire" if under_fire else ""
+    return f"{roll_text(roll)} {modifier:+d}{fire}{f' {extra:+d}' if extra else ''} = {total}"
 
 
 def test_passes(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> bool:

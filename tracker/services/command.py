@@ -380,8 +380,7 @@ def record_test(
             side_id=squadron.side_id,
             summary=f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
             f"{'passed' if passed else 'failed'} "
-            f"(d10 {roll} {modifier:+d}{' -2 under fire' if under_fire else ''}"
-            f"{f' {extra:+d}' if extra else ''} = {total})",
+            f"({smr.test_words(roll, modifier, total, under_fire=under_fire, extra=extra)})",
             dice={
                 "d10": roll,
                 "modifier": modifier,

@@ -31,6 +31,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.kinds import JournalKind
+from tracker.rules import smr
 from tracker.rules.dice import roll_text
 from tracker.services import journal, losses, markers, sealing, visibility
 from tracker.services.common import beyond_ids, get_row
@@ -398,12 +399,8 @@ def dice_text(detail: dict[str, Any]) -> str:
     if roll is None:
         return ""
     if "total" in dice:  # a command or crew test
-        text = f"{roll_text(roll)} {dice['modifier']:+d}"
-        if dice.get("under_fire"):
-            text += " -2"
-        if dice.get("extra"):
-            text += f" {dice['extra']:+d}"
-        return f"{text} = {dice['total']}"
+        fire, extra = bool(dice.get("under_fire")), dice.get("extra") or 0
+        return smr.test_words(roll, dice["modifier"], dice["total"], under_fire=fire, extra=extra)
     if dice.get("commander_modifier") is not None:  # the optional crew rule
         return f"{roll_text(roll)} {dice['commander_modifier']:+d} = {dice['modified']}"
     return roll_text(roll)
