@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from campaign_files import fill_form, migrated_engine, open_sheet, press_to
-from textual.widgets import Input
+from textual.widgets import Input, Select, Static
 from toasts import every_toast
 
 from tracker.app import TrackerApp
@@ -102,3 +102,34 @@ async def test_a_test_s_toast_names_the_ship_tested(tmp_path: Path) -> None:
         await press_to(pilot, "k", screen=FormScreen)
         await fill_form(pilot, {"subject": "crew", "roll": 1})
         assert every_toast(app)[-1].message.startswith("Test of Ajax's crew FAILED")
+
+
+async def test_a_lost_commanders_forms_say_so_as_they_open(tmp_path: Path) -> None:
+    """SMR2 §3.4: a lost commander neither tests nor is reduced nor restored until replaced. The
+    test opens on the crew, and its preview for the commander says why he may not; the
+    reductions reach the crew alone; the restoration is refused before anything is typed. Each
+    says it in the words the service refuses with."""
+    app, factory, force_g, ships = _in_battle(tmp_path)
+    _sink(factory, ships["Exeter"])
+    why = sheet.load_record_sheet(factory, squadron_id=force_g).commander_refusal
+    assert why == (
+        "Force G's commander Cdre Harwood was lost with Exeter: type his replacement first (r)"
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_sheet(pilot)
+        form = await press_to(pilot, "k", screen=FormScreen)
+        subject = form.query_one("#field-subject", Select)
+        assert subject.value == "crew"
+        subject.value = "commander"
+        await pilot.pause()
+        assert str(form.query_one("#form-preview", Static).render()) == why
+        await pilot.press("escape", "y")  # the form was changed: leave it unsaved
+        form = await press_to(pilot, "m", screen=FormScreen)
+        assert [spec.key for spec in form.fields] == ["crew_by"]
+        assert why in str(form.query_one("#form-note", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("M")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordSheetScreen)
+        assert every_toast(app)[-1].message == why

@@ -420,11 +420,15 @@ class RecordSheetScreen(TrackerScreen):
             self._open(ship_forms.test_form(self.factory, record, self._ship(), self.rng))
 
     def action_reduce(self) -> None:
-        self._open(
-            ship_forms.reduction_form(self.factory, self.squadron_id, self._ship(), self.rng)
-        )
+        if (record := self._record()) is not None:
+            self._open(ship_forms.reduction_form(self.factory, record, self._ship(), self.rng))
 
     def action_restore_command(self) -> None:
+        if (record := self._record()) is None:
+            return
+        if record.commander_refusal:  # said now, not after the rule is typed
+            self.missing(record.commander_refusal)
+            return
         self._open(ship_forms.restore_form(self.factory, self.squadron_id, self.rng))
 
     def action_edit_squadron(self) -> None:

@@ -222,7 +222,9 @@ def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -
 def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
     """Who tests, the d10, fire markers and the situational modifier (SMR2 §3.6)."""
     return [
-        FieldSpec("subject", "Test", kind="select", value="commander",
+        # A commander who may not test (none yet, or lost) leaves the crew's test to open on.
+        FieldSpec("subject", "Test", kind="select",
+                  value="crew" if sheet.commander_refusal else "commander",
                   options=[("Command (commander's modifier)", "commander"),
                            ("Crew (crew quality modifier)", "crew")]),
         *specs_from(TestRoll, keys=["roll"]),
@@ -239,6 +241,8 @@ def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
         own = ship.own_crew if ship is not None else None
         crew = own if own is not None else sheet.crew
         rated = sheet.commander if values.get("subject") == "commander" else crew
+        if rated is sheet.commander and sheet.commander_refusal:
+            return sheet.commander_refusal
         if rated is None:
             return f"{sheet.squadron_name} has no {values.get('subject')} rating yet."
         who = tested_name(sheet, ship, str(values.get("subject")))
@@ -249,13 +253,10 @@ def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
             )
         total = smr.test_total(roll, rated.modifier_now, under_fire=bool(values.get("under_fire")),
                                extra=extra)  # fmt: skip
-        parts = f"d10 {roll} {rated.modifier_now:+d}"
-        if values.get("under_fire"):
-            parts += " -2 (under fire)"
-        if extra:
-            parts += f" {extra:+d}"
+        words = smr.test_words(roll, rated.modifier_now, total,
+                               under_fire=bool(values.get("under_fire")), extra=extra)  # fmt: skip
         verdict = "PASSES" if total >= smr.PASS_MARK else "FAILS"
-        return f"{who}: {parts} = {total}: {verdict} (needs {smr.PASS_MARK} or more)"
+        return f"{who}: {words}: {verdict} (needs {smr.PASS_MARK} or more)"
 
     return preview
 
@@ -304,20 +305,24 @@ def reduction_fields() -> list[FieldSpec]:
 
 
 def reduction_form(
-    factory: SessionFactory, squadron_id: int, ship: ShipView | None, rng: random.Random
+    factory: SessionFactory, sheet: RecordSheet, ship: ShipView | None, rng: random.Random
 ) -> FormScreen:
     """Combat reductions to the commander and the crew, the selected ship's own crew's when
-    she has one."""
+    she has one; to the crew alone when the commander may not be reduced (none yet, or lost)."""
     own = ship if ship is not None and ship.own_crew is not None else None
 
     def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(command.reduce_command, factory, squadron_id=squadron_id,
+        return Call(command.reduce_command, factory, squadron_id=sheet.squadron_id,
                     ship_id=own.id if own else None, **values)  # fmt: skip
 
     note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
     if own is not None:
         note += f" The crew reduction goes to {own.name}'s own crew."
-    return FormScreen("Combat reductions", reduction_fields(), submit, note=note, rng=rng)
+    fields = reduction_fields()
+    if sheet.commander_refusal:
+        note = f"The crew only: {sheet.commander_refusal}. {note}"
+        fields = [spec for spec in fields if spec.key == "crew_by"]
+    return FormScreen("Combat reductions", fields, submit, note=note, rng=rng)
 
 
 def restore_form(factory: SessionFactory, squadron_id: int, rng: random.Random) -> FormScreen:

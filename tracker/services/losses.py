@@ -22,6 +22,7 @@ from tracker.services import documents, journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.sheet import at_half_strength, counted_in, squadron_strength
+from tracker.services.views import commander_refusal
 
 # The key of a journal entry's detail that keeps who was lost with a ship, as he was then
 # (commander, name, squadron, side, ship; ids and names): the story told later reads it there,
@@ -144,17 +145,10 @@ def acting_commander(session: Session, squadron: Squadron, field: str, act: str 
     (SMR2 §3.4): a lost commander neither tests nor is reduced until the player types his
     replacement (SMR2 §10.3). `act` says, first, what asked for him."""
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-    problem = ""
-    if commander is None:
-        problem = f"{squadron.name} has no commander yet: roll or buy one first (r)"
-    elif commander.status == ListStatus.LOST:
-        ship = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
-        who = f" {commander.name}" if commander.name else ""
-        where = f" with {ship.name}" if ship is not None else ""
-        problem = (
-            f"{squadron.name}'s commander{who} was lost{where}: type his replacement first (r)"
-        )
-    if problem:
+    lost = commander is not None and commander.status == ListStatus.LOST
+    ship = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
+    name = commander.name if commander is not None else None
+    if problem := commander_refusal(squadron.name, name, lost=lost, ship=ship.name if ship else ""):
         raise InvalidInput({field: f"{act}: {problem}" if act else problem})
     assert commander is not None
     return commander

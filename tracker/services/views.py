@@ -70,6 +70,27 @@ class RecordSheet:
     # The squadron's row version read (models.versioned): its edit form sends it back.
     squadron_version: int = 1
 
+    @property
+    def commander_refusal(self) -> str:
+        """Why the commander may not act now (test, be reduced or restored, move), or "": the
+        words the service refuses with, so a form need not open to be refused."""
+        commander = self.commander
+        lost = commander is not None and commander.status == "lost"
+        name = commander.name if commander is not None else None
+        return commander_refusal(self.squadron_name, name, lost=lost, ship=self.commander_ship)
+
+
+def commander_refusal(squadron: str, name: str | None, *, lost: bool, ship: str) -> str:
+    """Why a squadron's commander may not act (SMR2 §3.4, §10.3): none yet (`name` None) or lost
+    (with `ship`, when he was aboard one); "" when he may."""
+    if name is None:
+        return f"{squadron} has no commander yet: roll or buy one first (r)"
+    if not lost:
+        return ""
+    who = f" {name}" if name else ""
+    where = f" with {ship}" if ship else ""
+    return f"{squadron}'s commander{who} was lost{where}: type his replacement first (r)"
+
 
 @dataclass(frozen=True)
 class TestResult:
