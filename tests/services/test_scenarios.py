@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_helpers import fresh_factory, save_table
+from service_helpers import Journaled, fresh_factory, save_table
 
 from tracker.db import SessionFactory
 from tracker.services import (
     campaigns,
+    command,
     continuity,
     damage,
     demo,
@@ -386,3 +388,36 @@ def test_a_war_at_sea_game_begins_with_unit_cards_and_no_ship_taking_part(
     assert [s.status for s in campaigns.get_overview(factory, campaign_id=campaign).scenarios] == [
         "closed"
     ]
+
+
+def test_every_entry_is_filed_under_the_scenario_and_turn_it_was_made_in(
+    factory: SessionFactory, river_plate: dict[str, int], journaled: Journaled
+) -> None:
+    """The journal's scenario and turn say when a change was made: before the first scenario
+    begins, under it at no turn (it has none yet); in play, at its turn; the close, under the
+    scenario closed at its last turn, not under the next one; after it, under the next at no
+    turn."""
+    rp = river_plate
+    squadron = campaigns.get_overview(factory, campaign_id=rp["campaign"]).sides[0].squadrons[0]
+    second = campaigns.add_scenario(factory, campaign_id=rp["campaign"], title="Montevideo").id
+
+    def stamped(act: Callable[[], object]) -> tuple[int | None, int | None]:
+        with journaled(rp["campaign"]) as new:
+            act()
+        return new.only.scenario_id, new.only.turn
+
+    def crew() -> None:
+        command.set_crew(factory, squadron_id=squadron.id, training=3, acquisition="direct")
+
+    assert stamped(crew) == (rp["first"], None)
+    _play(factory, rp["first"], [rp["Exeter"]])
+    assert stamped(lambda: scenarios.advance_turn(factory, scenario_id=rp["first"])) == (
+        rp["first"],
+        2,
+    )
+    assert stamped(crew) == (rp["first"], 2)
+    with journaled(rp["campaign"]) as new:
+        scenarios.close_scenario(factory, scenario_id=rp["first"], outcome="Spee in Montevideo")
+    closed = next(entry for entry in new.entries if entry.kind == "close")
+    assert (closed.scenario_id, closed.turn) == (rp["first"], 2)
+    assert stamped(crew) == (second, None)

@@ -137,7 +137,9 @@ def entry_values(
     return {
         "campaign_id": campaign_id,
         "scenario_id": scenario.id if scenario else None,
-        "turn": scenario.turn if scenario else None,
+        # A scenario not yet begun has no turn to stamp: an entry made before it starts is
+        # filed under it, at no turn.
+        "turn": scenario.turn if scenario and scenario.status != ScenarioStatus.PLANNED else None,
         "side_id": side_id,
         "ship_id": ship_id,
         "kind": kind,

@@ -280,6 +280,7 @@ def close_scenario(
             session, campaign_id=scenario.campaign_id, kind=JournalKind.CLOSE,
             summary=f"{scenario.title} closed: {outcome or 'no outcome given'}",
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
+            scenario=scenario,  # the scenario closed, at its last turn, not the next one
         )  # fmt: skip
     # After the commit: the copy holds the closed scenario, a point worth going back to.
     taken = backups.back_up(factory, reason=reason)
