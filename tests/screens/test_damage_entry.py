@@ -92,8 +92,15 @@ async def test_zero_structure_asks_what_happened_and_sinks(tmp_path: Path) -> No
         await open_damage_entry(pilot)
         await press(pilot, *"ajax s20", "enter")
         assert isinstance(app.screen, FormScreen)
+        entry = app.screen_stack[-2]
+        asked = str(entry.query_one("#last-hit", Static).render())
         await press(pilot, "ctrl+s")  # the first outcome: Sunk
         assert isinstance(app.screen, DamageEntryScreen)
+        # Above the line, the outcome stands where the question stood.
+        told = str(app.screen.query_one("#last-hit", Static).render())
+        assert "Ajax: Structure at zero: confirm what happened" in asked
+        assert "confirm what happened" not in told and "! Ajax: Sunk" in told
+        assert told.splitlines()[0] == asked.splitlines()[0]  # the same hit
     overview = campaigns.get_overview(app.factory, campaign_id=1)
     ships = sheet.load_record_sheet(app.factory, squadron_id=overview.sides[0].squadrons[0].id)
     ajax = next(ship for ship in ships.ships if ship.name == "Ajax")

@@ -46,13 +46,17 @@ def smoke(track: str) -> str:
     return "black smoke" if track == "Structure" else "white smoke"
 
 
+# The note a track at zero leaves until the player says what happened (its outcome replaces it).
+AT_ZERO = "at zero: confirm what happened"
+
+
 def consequences(ship: str, change: TrackChange) -> list[str]:
     """What a change to one track calls for, in words the table reads out."""
     notes: list[str] = []
     was_third = at_or_below_third(change.before, change.maximum)
     is_third = at_or_below_third(change.after, change.maximum)
     if change.after == 0 and change.before > 0:
-        notes.append(f"{ship}: {change.name} at zero: confirm what happened")
+        notes.append(f"{ship}: {change.name} {AT_ZERO}")
     elif is_third and not was_third:
         notes.append(f"{ship} at or below 1/3 {change.name} ({smoke(change.name)}): morale test")
     elif was_third and not is_third:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList, Static
 
 from tracker import compat
+from tracker.rules.damage import AT_ZERO
 from tracker.rules.shorthand import items_of, line_for
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
@@ -280,10 +281,13 @@ class DamageEntryScreen(TrackerScreen):
         if watch is not None:
             watch.screen_reloaded()
 
-    def _show_result(self, result: DamageResult) -> None:
-        """Above the line: what was recorded, and the ship a line without a name now hits."""
+    def _show_result(self, result: DamageResult, settled: Sequence[str] = ()) -> None:
+        """Above the line: what was recorded, and the ship a line without a name now hits;
+        `settled`, the notes of the outcome the player gave a track at zero, in place of the
+        question."""
         text = Text(f"#{result.entry_id} {damage.describe(result)}", style="bold")
-        for note in result.consequences:
+        notes = [note for note in result.consequences if not (settled and note.endswith(AT_ZERO))]
+        for note in [*notes, *settled]:
             text.append(f"\n! {note}", style=ALERT)
         text.append(f"\nNext line: a name, or none for {result.ship_name}.", style="dim")
         last = self.query_one("#last-hit", Static)
@@ -299,15 +303,16 @@ class DamageEntryScreen(TrackerScreen):
         self.notify(message, title=f"Recorded #{result.entry_id}",
                     severity="warning" if result.consequences else "information")  # fmt: skip
         if result.zero_reached:
-            self._ask_condition(result.ship_id, result.ship_name)
+            self._ask_condition(result)
 
-    def _ask_condition(self, ship_id: int, name: str) -> None:
+    def _ask_condition(self, result: DamageResult) -> None:
         def done(notes: list[str] | None) -> None:
             if notes:
                 self.notify("\n".join(notes), severity="warning")
+                self._show_result(result, settled=notes)
             self.preview.refresh()
 
-        ask_zero_outcome(self, ship_id, name, done)
+        ask_zero_outcome(self, result.ship_id, result.ship_name, done)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         pick = next((p for p in self.preview.picks if str(p.id) == event.option.id), None)
