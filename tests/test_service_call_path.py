@@ -33,7 +33,6 @@ PURE = {
     "tracker.services.library.column_names": "the library's CSV columns, from a table",
     "tracker.services.damage.describe": "words for a result already read",
     "tracker.services.sheet.crew_how": "words for a crew already read",
-    "tracker.publish.plots.third_text": "words for a figure already read",
     "tracker.services.roster.unit_fields_from": "a form's values as the service's input",
     "tracker.services.roster.dice_text": "an attack row's dice as the card prints them",
     "tracker.services.printing.campaign_folder": "the engine's URL, no connection",

@@ -52,6 +52,7 @@ from tracker.services.errors import (
     NotFound,
     ReadOnlyDatabase,
 )
+from tracker.services.text_files import Unreadable
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -265,3 +266,22 @@ def unavailable(app: App[Any], error: DatabaseUnavailable) -> None:
         return
     _said[app] = (text, now)
     app.notify(text, title="Database", severity="error", timeout=SAY_AGAIN_AFTER)
+
+
+def read_then(
+    screen: Screen[Any], read: Call[bytes], then: Callable[[bytes], object],
+    unreadable: Callable[[str], object],
+) -> None:  # fmt: skip
+    """Read a file a player named through the path (off the UI thread, as every call), then
+    hand its bytes on; a file never read (a name too long, a folder, a FIFO, too large) is
+    said by `unreadable` in the reader's own words."""
+
+    def refused(error: Exception) -> None:
+        if isinstance(error, InvalidInput):
+            unreadable(
+                error.why if isinstance(error, Unreadable) else "; ".join(error.errors.values())
+            )
+        else:
+            unreadable(str(error))
+
+    run(screen, read, then=then, refused=refused)

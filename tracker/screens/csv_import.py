@@ -19,7 +19,7 @@ from tracker.screens.calls import Call
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
-from tracker.services.text_files import Unreadable, read_file
+from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
 # (path, dry_run) -> the service call that does or checks the import
@@ -27,7 +27,7 @@ STILL_WORKING = (
     "Still working on the file: all of its rows are written or none; its report comes when "
     "it is done."
 )
-Runner = Callable[[Path, bool], Call[Report]]
+Runner = Callable[[bytes, bool], Call[Report]]
 
 
 class CsvTree(DirectoryTree):
@@ -106,19 +106,17 @@ class CsvImportScreen(ModalScreen[Report | None]):
             return
         path = Path(typed).expanduser()
         dry_run = self.checked != path
-        try:
-            call = self.run(path, dry_run)
-        except InvalidInput as exc:  # never read: a name too long, a folder, a FIFO, too large
-            said = exc.why if isinstance(exc, Unreadable) else "; ".join(exc.errors.values())
+
+        def unreadable(said: str) -> None:
             report_box.update(toned(f"Cannot read {path}: {said}", ALERT))
-            return
-        calls.run(
-            self,
-            call,
-            then=lambda report: self._reported(path, dry_run, report),
-            refused=lambda error: self._refused(path, error),
-            busy=self.query_one("#csv-report-box"),
-        )
+
+        def check(raw: bytes) -> None:
+            calls.run(self, self.run(raw, dry_run),
+                      then=lambda report: self._reported(path, dry_run, report),
+                      refused=lambda error: self._refused(path, error),
+                      busy=self.query_one("#csv-report-box"))  # fmt: skip
+
+        calls.read_then(self, Call(read_file, path, limit=csv_import.MAX_BYTES), check, unreadable)
 
     def _refused(self, path: Path, error: Exception) -> None:
         said = "; ".join(error.errors.values()) if isinstance(error, InvalidInput) else str(error)
@@ -150,8 +148,7 @@ def open_csv_import(screen: TrackerScreen, kind: str, target_id: int) -> None:
     """Push the CSV import for `kind` (see services.csv_import) into `target_id`; the screen
     reloads once rows are written."""
 
-    def run(path: Path, dry_run: bool) -> Call[Report]:
-        raw = read_file(path, limit=csv_import.MAX_BYTES)
+    def run(raw: bytes, dry_run: bool) -> Call[Report]:
         return Call(csv_import.import_csv, screen.factory, kind=kind, raw=raw,
                     target_id=target_id, dry_run=dry_run)  # fmt: skip
 

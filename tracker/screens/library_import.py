@@ -26,9 +26,8 @@ from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import library, printing
-from tracker.services.errors import InvalidInput
 from tracker.services.library import LibraryReport
-from tracker.services.text_files import Unreadable, read_file
+from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
 
 SUFFIXES = (".csv", ".json")
@@ -123,11 +122,12 @@ class LibraryImportScreen(ModalScreen[None]):
             self.notify("Still working on the file: escape stops it.", severity="warning")
             return
         path = Path(typed).expanduser()
-        try:
-            raw = read_file(path, limit=library.MAX_BYTES, too_large=library.too_large)
-        except InvalidInput as exc:  # never read: a name too long, a folder, a FIFO, too large
-            said = exc.why if isinstance(exc, Unreadable) else "; ".join(exc.errors.values())
-            self._say(toned(f"Cannot read {path}: {said}", ALERT))
+        read = Call(read_file, path, limit=library.MAX_BYTES, too_large=library.too_large)
+        calls.read_then(self.opener, read, lambda raw: self._import(path, raw),
+                  lambda said: self._say(toned(f"Cannot read {path}: {said}", ALERT)))  # fmt: skip
+
+    def _import(self, path: Path, raw: bytes) -> None:
+        if not self.is_attached:  # escape while the file was read
             return
         dry_run = self.checked != path
         self.stop.clear()

@@ -22,8 +22,8 @@ class ShipList(OptionList):
 
     _drawn_width: int | None = None
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *content: Any, **kwargs: Any) -> None:
+        super().__init__(*content, **kwargs)
         self.listed: list[ShipPick] | None = []  # the ships listed (None: only some of them)
 
     def on_resize(self, event: events.Resize) -> None:
