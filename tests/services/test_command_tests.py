@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from service_helpers import Journaled, World, appoint
 
 from tracker.db import SessionFactory
-from tracker.services import command, fleet, history
+from tracker.services import command, damage, fleet, history
+from tracker.services.errors import InvalidInput
 
 AddShip = Callable[..., int]
 
@@ -74,3 +75,24 @@ def test_smr2_3_6_a_tests_line_writes_its_dice_as_the_dice_column_does(
     words = history.dice_text(new.detail)
     assert words.startswith(f"roll {roll} ") and "d10" not in new.only.summary
     assert new.only.summary.endswith(f"({words})")
+
+
+@pytest.mark.parametrize("own_crew", [False, True], ids=["squadron's crew", "her own crew"])
+def test_smr2_3_6_a_sunk_ships_crew_neither_tests_nor_is_reduced(
+    world: World, factory: SessionFactory, add_ship: AddShip, own_crew: bool
+) -> None:
+    """A crew test or a crew reduction of a sunk ship is refused, whichever crew she sailed
+    with: her crew went down with her."""
+    ship = add_ship(world.bravo_id if own_crew else world.alpha_id, "Admiral Hipper")
+    for squadron in (world.alpha_id, world.bravo_id):
+        command.set_crew(factory, squadron_id=squadron, training=3, acquisition="direct")
+    if own_crew:  # she keeps the crew she served with in Bravo (SMR2 §3.2)
+        fleet.transfer_ship(factory, ship_id=ship, to_squadron_id=world.alpha_id)
+    damage.record_hit(factory, request=damage.HitRequest(ship, structure=99))
+    damage.confirm_condition(factory, ship_id=ship, outcome="Sunk")
+    sunk = "Admiral Hipper is sunk: choose a ship afloat"
+    with pytest.raises(InvalidInput, match=sunk):
+        command.record_test(factory, squadron_id=world.alpha_id, subject="crew", roll=5,
+                            ship_id=ship)  # fmt: skip
+    with pytest.raises(InvalidInput, match=sunk):
+        command.reduce_command(factory, squadron_id=world.alpha_id, crew_by=1, ship_id=ship)

@@ -220,11 +220,13 @@ def own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
 
 def _tested_crew(session: Session, squadron: Squadron, ship_id: int | None, field: str) -> int:
     """The crew a crew test or reduction is for: the ship's own when it has one, else the
-    squadron's (SMR2 §3.2)."""
+    squadron's (SMR2 §3.2); never a sunk ship's."""
     if ship_id is not None:
         ship = get_row(session, Ship, ship_id)
         if ship.squadron_id != squadron.id:
             raise InvalidInput({field: f"{ship.name} is not in {squadron.name}"})
+        if ship.sunk:  # her crew went down with her: it neither tests nor is reduced
+            raise InvalidInput({field: f"{ship.name} is sunk: choose a ship afloat"})
         if ship.crew_id is not None:
             return ship.crew_id
     if squadron.crew_id is None:
