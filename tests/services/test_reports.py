@@ -238,10 +238,9 @@ def test_every_figure_of_the_after_action_reports_is_the_journals(
         for line in lines:
             entry = by_id[line.entry_id]
             assert entry.reverted_by_id is None and entry.kind != "undo"
-            # The close belongs to no turn: it is journaled under the next scenario planned.
-            turn = entry.turn if entry.scenario_id == report.scenario_id else None
-            assert (line.summary, line.turn) == (entry.summary, turn)
-            assert (turn is None) == (entry.kind == "close" and report.title != "Third")
+            # Every line is the scenario's own, the close too, at its last turn.
+            assert entry.scenario_id == report.scenario_id and entry.turn is not None
+            assert (line.summary, line.turn) == (entry.summary, entry.turn)
             assert line.dice == history.dice_text(json.loads(entry.detail))
     span = [e.id for e in journal.entries
             if third.journal[0].entry_id <= (e.id or 0) <= third.journal[-1].entry_id]  # fmt: skip
