@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from tracker import __version__, paths, redaction
+from tracker.cli.common import fail, file_of, said
 from tracker.redaction import shown
 
-EXIT_BAD_FILE = 2
 EXIT_CRASH = 1
 UMPIRE_NEEDS_HEAD = (
     "the umpire's view cannot upgrade or create a campaign database: "
@@ -76,8 +76,7 @@ def run_command(argv: Sequence[str] | None) -> int:
     target = paths.resolve_db(args.db)
     redaction.remember(target)
     if (problem := target_problem(target)) is not None:
-        print(f"tracker: {problem}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(problem)
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
@@ -86,18 +85,14 @@ def run_command(argv: Sequence[str] | None) -> int:
     for extra in (getattr(args, "needs_extra", None), extras.extra_for_url(target)):
         problem = extras.missing(extra) if extra is not None else None
         if problem is not None:
-            print(f"tracker: {problem}", file=sys.stderr)
-            return EXIT_BAD_FILE
+            return fail(problem)
     if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
-        print(f"tracker: {args.command} writes to the database; run it without --umpire",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_FILE
+        return fail(f"{args.command} writes to the database; run it without --umpire")
     from tracker.cli.viewers import umpire_refusal
 
     widened = umpire_refusal(args)
     if widened is not None:
-        print(f"tracker: {args.command}: {widened}; run it without --umpire", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(f"{args.command}: {widened}; run it without --umpire")
     from tracker.campaign_file import remove_leftovers
 
     # What a restore or an import killed midway left (a copy of a backup, an old export's
@@ -121,15 +116,13 @@ def run_command(argv: Sequence[str] | None) -> int:
         # the first screen, which paints before the database libraries have loaded.
         return run_app(target, umpire=args.umpire, demo=args.command == "demo")
 
-    from tracker.db import DatabaseProblem, session_factory, sqlite_path
+    from tracker.db import DatabaseProblem, session_factory
     from tracker.errors import DatabaseUnavailable
 
-    existing = sqlite_path(target if paths.is_url(target) else f"sqlite:///{target}")
+    existing = file_of(target)
     if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
         # A command that reads a campaign must not leave an empty file behind a typo.
-        print(f"tracker: no campaign file at {target}: check --db (or $TRACKER_DB)",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_FILE
+        return fail(f"no campaign file at {target}: check --db (or $TRACKER_DB)")
 
     engine = None
     try:
@@ -138,8 +131,7 @@ def run_command(argv: Sequence[str] | None) -> int:
     except DatabaseProblem as exc:
         if engine is not None:
             engine.dispose()  # closes what the attempt opened, and any -wal or -shm it made
-        print(f"tracker: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(str(exc))
     if backup is not None:
         print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
     factory = session_factory(engine)
@@ -157,15 +149,13 @@ def run_command(argv: Sequence[str] | None) -> int:
             open_campaign_id = create_sample_campaign(factory)
     except DatabaseUnavailable as exc:  # locked, disk full, damaged: nothing was written
         engine.dispose()
-        print(f"tracker: {'; '.join(exc.errors.values())}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(said(exc))
     except Exception:
         engine.dispose()
         unreadable = unreadable_value(target)
         if unreadable is None:
             raise
-        print(f"tracker: {unreadable}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(unreadable)
 
     from tracker.app import TrackerApp
 
@@ -195,11 +185,9 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     try:
         revision = inspect_file(path)
     except DatabaseProblem as exc:
-        print(f"tracker: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(str(exc))
     if umpire and revision != head_revision():
-        print("tracker: " + UMPIRE_NEEDS_HEAD, file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(UMPIRE_NEEDS_HEAD)
     from tracker.screens.welcome import FirstLook
 
     # The campaign list, read with the standard library: shown at the first paint, while the
@@ -231,8 +219,7 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     for engine in engines:
         engine.dispose()
     if app.failure is not None:
-        print(f"tracker: {app.failure}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(app.failure)
     if app.crash is not None:
         return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
@@ -245,8 +232,7 @@ def crashed(error: BaseException, path: Path | None, target: str | None = None) 
     ran, after the check at open): that is no crash, but the file refused as at open."""
     unreadable = unreadable_value(target) if target is not None else None
     if unreadable is not None:
-        print(f"tracker: {unreadable}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(unreadable)
     from tracker import crash_log
 
     print(crash_log.say(error, path), file=sys.stderr)
@@ -256,12 +242,7 @@ def crashed(error: BaseException, path: Path | None, target: str | None = None) 
 def unreadable_value(target: str) -> str | None:
     """What the campaign file at target holds that tracker cannot read, or None (also for a
     database that is no file: its server keeps each column's type)."""
-    if paths.is_url(target):
-        from tracker.db import sqlite_path
-
-        path = sqlite_path(target)
-    else:
-        path = Path(target).expanduser()
+    path = file_of(target)
     if path is None or not path.is_file():
         return None
     from tracker.campaign_file import unreadable_value as problem_of
@@ -273,9 +254,9 @@ def unreadable_value(target: str) -> str | None:
 def left_as_is(target: str) -> None:
     """A campaign file closed cleanly is noted as tracker left it, so the next start can skip
     the checks that read the whole file (db.left_by_tracker)."""
-    from tracker.db import remember_left, sqlite_path, to_url
+    from tracker.campaign_file import remember_left
 
-    path = sqlite_path(to_url(target))
+    path = file_of(target)
     if path is not None and path.is_file():
         remember_left(path)
 
