@@ -225,12 +225,7 @@ def remember_left(path: Path) -> None:
         marks.pop(key, None)
         marks[key] = _mark(path)
         kept = dict(list(marks.items())[-CHECKED_KEEP:])
-        folder = settings.config_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=f".{CHECKED_NAME}.", dir=folder)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(kept, stream)
-        os.replace(temp, folder / CHECKED_NAME)
+        settings.write_whole(settings.config_dir() / CHECKED_NAME, json.dumps(kept))
     except OSError:
         pass
 

@@ -115,10 +115,10 @@ def prune_backups(
     return removed
 
 
-def _backup_into(path: Path, target: Path) -> None:
-    """Copy path, read-only, into the new file target through SQLite's online backup API."""
+def _backup_into(path: Path, target: Path, timeout: float = 5.0) -> None:
+    """Copy path, read-only, into target through SQLite's online backup API."""
     with _read_only(path) as source:
-        dest = sqlite3.connect(target)
+        dest = sqlite3.connect(target, timeout=timeout)
         try:
             source.backup(dest)
         finally:
@@ -156,10 +156,14 @@ def _copy_raw(path: Path, reason: str) -> Path:
     return target
 
 
+def _header(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(len(SQLITE_HEADER))
+
+
 def _damaged(path: Path) -> bool:
     """True for a file SQLite cannot write into as it is (not SQLite, or damaged)."""
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
+    header = _header(path)
     if header and header != SQLITE_HEADER:
         return True
     try:
@@ -210,9 +214,7 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
         problem = not_a_readable_file(item, what)
         if problem is not None:
             raise DatabaseProblem(problem)
-    with backup.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+    if _header(backup) != SQLITE_HEADER:
         raise DatabaseProblem(f"{backup.name} is not a tracker backup (not SQLite)")
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -246,11 +248,7 @@ def _install(copy: Path, path: Path, *, damaged: bool) -> None:
             path.with_name(path.name + sidecar).unlink(missing_ok=True)
         os.replace(copy, path)
         return
-    with _read_only(copy) as source:
-        dest = sqlite3.connect(path, timeout=30)
-        try:
-            source.backup(dest)
-        except sqlite3.DatabaseError as exc:
-            raise DatabaseProblem(f"could not write into {path} ({exc})") from exc
-        finally:
-            dest.close()
+    try:
+        _backup_into(copy, path, timeout=30)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseProblem(f"could not write into {path} ({exc})") from exc
