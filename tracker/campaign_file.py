@@ -311,6 +311,11 @@ def not_a_readable_file(path: Path, what: str) -> str | None:
     return None
 
 
+def header_of(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(len(SQLITE_HEADER))
+
+
 def inspect_file(path: Path) -> str | None:
     """Check a campaign file without changing it; return its schema revision (None if new or empty).
 
@@ -330,9 +335,7 @@ def inspect_file(path: Path) -> str | None:
                 "or remove it to start a new campaign file."
             )
         return None
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+    if header_of(path) != SQLITE_HEADER:
         raise DatabaseProblem(
             f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
         )

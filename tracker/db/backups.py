@@ -21,6 +21,7 @@ from tracker.campaign_file import (
     SQLITE_HEADER,
     DatabaseProblem,
     _read_only,
+    header_of,
     inspect_file,
     known_revisions,
     not_a_readable_file,
@@ -156,14 +157,9 @@ def _copy_raw(path: Path, reason: str) -> Path:
     return target
 
 
-def _header(path: Path) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(len(SQLITE_HEADER))
-
-
 def _damaged(path: Path) -> bool:
     """True for a file SQLite cannot write into as it is (not SQLite, or damaged)."""
-    header = _header(path)
+    header = header_of(path)
     if header and header != SQLITE_HEADER:
         return True
     try:
@@ -214,7 +210,7 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
         problem = not_a_readable_file(item, what)
         if problem is not None:
             raise DatabaseProblem(problem)
-    if _header(backup) != SQLITE_HEADER:
+    if header_of(backup) != SQLITE_HEADER:
         raise DatabaseProblem(f"{backup.name} is not a tracker backup (not SQLite)")
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
