@@ -173,15 +173,12 @@ def check_restorable(copy: Path, name: str) -> str:
     """The schema revision of a private copy of a backup that passes PRAGMA integrity_check
     and is a tracker file this version can open; else DatabaseProblem naming the backup."""
     try:
-        conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
-        try:
+        with _read_only(copy) as conn:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchall()]
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
             row = None
             if "alembic_version" in tables:
                 row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        finally:
-            conn.close()
     except sqlite3.DatabaseError as exc:
         raise DatabaseProblem(f"{name} is damaged ({exc})") from exc
     if problems != ["ok"]:
