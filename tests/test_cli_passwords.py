@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from campaign_files import Outcome, run_main
@@ -276,7 +277,8 @@ def test_a_crash_says_no_password_and_logs_none(
     def crash(engine: object, target: str, *, umpire: bool) -> None:
         raise RuntimeError(f"the driver said {target!r} ({password})")
 
-    monkeypatch.setattr(cli, "connect", lambda target, read_only: None)
+    engine = SimpleNamespace(dispose=lambda: None)  # disposed as the crash goes by
+    monkeypatch.setattr(cli, "connect", lambda target, read_only: engine)
     monkeypatch.setattr(cli, "open_database", crash)
     monkeypatch.setattr(sys, "argv", ["tracker", "--db", address, "export", "x", "--to", "y"])
     with pytest.raises(SystemExit) as exit_:

@@ -20,8 +20,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tracker"
 
 # Functions that write the tracker's own files, never one a player names: each, and why.
 OWN_FILES = {
-    ("settings.py", "save"): "the player's settings file, in the settings folder",
-    ("campaign_file.py", "remember_left"): "the note of campaign files tracker closed cleanly",
+    ("settings.py", "write_whole"): "the player's settings file, and the note of campaign "
+    "files tracker closed cleanly, in the settings folder",
     ("db/backups.py", "_backup_into"): "a backup, under a name tracker makes in backups/",
     ("db/backups.py", "_copy_to_backups"): "a backup, under a name tracker makes in backups/",
     ("db/backups.py", "_copy_raw"): "a raw copy of a damaged file into backups/",

@@ -225,12 +225,7 @@ def remember_left(path: Path) -> None:
         marks.pop(key, None)
         marks[key] = _mark(path)
         kept = dict(list(marks.items())[-CHECKED_KEEP:])
-        folder = settings.config_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=f".{CHECKED_NAME}.", dir=folder)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(kept, stream)
-        os.replace(temp, folder / CHECKED_NAME)
+        settings.write_whole(settings.config_dir() / CHECKED_NAME, json.dumps(kept))
     except OSError:
         pass
 
@@ -316,6 +311,11 @@ def not_a_readable_file(path: Path, what: str) -> str | None:
     return None
 
 
+def header_of(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(len(SQLITE_HEADER))
+
+
 def inspect_file(path: Path) -> str | None:
     """Check a campaign file without changing it; return its schema revision (None if new or empty).
 
@@ -335,9 +335,7 @@ def inspect_file(path: Path) -> str | None:
                 "or remove it to start a new campaign file."
             )
         return None
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+    if header_of(path) != SQLITE_HEADER:
         raise DatabaseProblem(
             f"{path} is not a tracker campaign file (not SQLite): check the path given to --db."
         )

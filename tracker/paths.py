@@ -59,10 +59,8 @@ def backups_dir(db_path: Path) -> Path:
 
 
 def name_problem(target: str) -> str | None:
-    """Why the system cannot take `target` as a file's name at all (a name or a folder's name
-    too long for it), or None: a URL, a file that exists, or one that may be made."""
-    if is_url(target):
-        return None
+    """Why the system cannot take the path `target` as a file's name at all (a name or a
+    folder's name too long for it), or None: a file that exists, or one that may be made."""
     try:
         os.stat(Path(target).expanduser())
     except OSError as exc:

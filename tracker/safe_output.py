@@ -24,6 +24,7 @@ import os
 import secrets
 import stat
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from tracker import paths
@@ -66,17 +67,15 @@ def _key(name: str) -> str:
     return name.rstrip(". ").casefold()
 
 
-def _same_name(a: Path, b: Path) -> bool:
-    return _key(a.name) == _key(b.name) and _same_folder(a.parent, b.parent)
-
-
-def _same_folder(a: Path, b: Path) -> bool:
-    if [_key(part) for part in a.parts] == [_key(part) for part in b.parts]:
-        return True
+def _same_file(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
     except OSError:
         return False
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    return [_key(part) for part in a.parts] == [_key(part) for part in b.parts] or _same_file(a, b)
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -89,13 +88,9 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _identical(a: Path, b: Path) -> bool:
-    """The same file on disk: the same name, or a hard link (st_dev and st_ino)."""
-    if _same_name(a, b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
+    """The same file on disk: the same name (in any case), or a hard link (st_dev and st_ino)."""
+    same_name = _key(a.name) == _key(b.name) and _same_folder(a.parent, b.parent)
+    return same_name or _same_file(a, b)
 
 
 def _sqlite_kind(path: Path) -> str | None:
@@ -179,13 +174,18 @@ def _check(text: str, *, campaign: Path | None, replace: bool, new_only: bool) -
         raise OutputRefused(f"cannot write {target}: {folder} {why}")
     if os.path.lexists(target):
         if new_only:
-            raise OutputRefused(f"{shown} already exists and the umpire's read-only view "
-                                f"writes only new files: {CHOOSE}")  # fmt: skip
+            raise _not_new(shown)
         if not target.is_file():
             raise OutputRefused(f"{shown} is not a regular file: {CHOOSE}")
         if not replace:
             raise ExistingFile(target)
     return target
+
+
+def _not_new(shown: str) -> OutputRefused:
+    return OutputRefused(
+        f"{shown} already exists and the umpire's read-only view writes only new files: {CHOOSE}"
+    )
 
 
 def write_text(
@@ -226,8 +226,7 @@ def write_text(
         _sync_folder(folder)
     except FileExistsError as exc:  # made by another program since the check
         if new_only:
-            raise OutputRefused(f"{target} already exists and the umpire's read-only view "
-                                f"writes only new files: {CHOOSE}") from exc  # fmt: skip
+            raise _not_new(str(target)) from exc
         raise ExistingFile(target) from exc
     except OSError as exc:
         raise OutputRefused(f"cannot write {target}: {exc.strerror}; nothing was changed") from exc
@@ -277,13 +276,9 @@ def _rename_new(temporary: str, target: Path) -> None:
 
 def _sync_folder(folder: Path) -> None:
     """The rename itself survives a power cut once the folder is synced (where it can be)."""
-    try:
+    with suppress(OSError):
         handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)

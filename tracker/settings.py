@@ -13,7 +13,7 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from tracker.rules import smr
 
@@ -78,20 +78,19 @@ def _scale(value: Any) -> str | None:
     return value if value in smr.SCALES else None
 
 
+def _whole(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _keep(value: Any) -> int | None:
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    return value if ok and 1 <= value <= MAX_KEEP_BACKUPS else None
+    return value if _whole(value) and 1 <= value <= MAX_KEEP_BACKUPS else None
 
 
 def _last(value: Any) -> LastCampaign | None:
-    if not isinstance(value, dict):
+    if not isinstance(value, dict) or not isinstance(value.get("database"), str):
         return None
-    database, campaign_id = value.get("database"), value.get("campaign_id")
-    if not isinstance(database, str) or not isinstance(campaign_id, int):
-        return None
-    if isinstance(campaign_id, bool):
-        return None
-    return LastCampaign(database=database, campaign_id=campaign_id)
+    campaign_id = value.get("campaign_id")
+    return LastCampaign(value["database"], campaign_id) if _whole(campaign_id) else None
 
 
 _FIELDS = {
@@ -151,9 +150,14 @@ def to_json(settings: Settings) -> dict[str, Any]:
 
 def save(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically: a half-written file never replaces a good one."""
-    path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_json(settings), indent=2, sort_keys=True) + "\n"
+    return write_whole(path or settings_path(), text)
+
+
+def write_whole(path: Path, text: str) -> Path:
+    """Write text to path whole or not at all (a temporary file beside it, fsynced, renamed
+    over it), making its folder if need be."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:

@@ -17,12 +17,15 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker import __version__, paths, redaction
+from tracker.cli.common import fail, file_of
 from tracker.redaction import shown
 
-EXIT_BAD_FILE = 2
+if TYPE_CHECKING:
+    from tracker.db import SessionFactory
+
 EXIT_CRASH = 1
 UMPIRE_NEEDS_HEAD = (
     "the umpire's view cannot upgrade or create a campaign database: "
@@ -31,6 +34,7 @@ UMPIRE_NEEDS_HEAD = (
 ENCODE_SPECIAL = (
     "write @ as %40, : as %3A, / as %2F and % as %25 in a user name, a password or a parameter"
 )
+A_URL = f"a URL such as postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
 COMMANDS: tuple[str, ...] = (
     "data", "csv_files", "library", "backups", "restore", "printing", "report", "serve",
@@ -76,8 +80,7 @@ def run_command(argv: Sequence[str] | None) -> int:
     target = paths.resolve_db(args.db)
     redaction.remember(target)
     if (problem := target_problem(target)) is not None:
-        print(f"tracker: {problem}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(problem)
     if target == paths.default_db():
         # Only the default home is made for the player; a typed path must already have its folder.
         paths.default_saves_dir().mkdir(parents=True, exist_ok=True)
@@ -86,18 +89,14 @@ def run_command(argv: Sequence[str] | None) -> int:
     for extra in (getattr(args, "needs_extra", None), extras.extra_for_url(target)):
         problem = extras.missing(extra) if extra is not None else None
         if problem is not None:
-            print(f"tracker: {problem}", file=sys.stderr)
-            return EXIT_BAD_FILE
+            return fail(problem)
     if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
-        print(f"tracker: {args.command} writes to the database; run it without --umpire",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_FILE
+        return fail(f"{args.command} writes to the database; run it without --umpire")
     from tracker.cli.viewers import umpire_refusal
 
     widened = umpire_refusal(args)
     if widened is not None:
-        print(f"tracker: {args.command}: {widened}; run it without --umpire", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(f"{args.command}: {widened}; run it without --umpire")
     from tracker.campaign_file import remove_leftovers
 
     # What a restore or an import killed midway left (a copy of a backup, an old export's
@@ -121,60 +120,72 @@ def run_command(argv: Sequence[str] | None) -> int:
         # the first screen, which paints before the database libraries have loaded.
         return run_app(target, umpire=args.umpire, demo=args.command == "demo")
 
-    from tracker.db import DatabaseProblem, session_factory, sqlite_path
+    from tracker.db import DatabaseProblem
     from tracker.errors import DatabaseUnavailable
 
-    existing = sqlite_path(target if paths.is_url(target) else f"sqlite:///{target}")
+    existing = file_of(target)
     if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
         # A command that reads a campaign must not leave an empty file behind a typo.
-        print(f"tracker: no campaign file at {target}: check --db (or $TRACKER_DB)",
-              file=sys.stderr)  # fmt: skip
-        return EXIT_BAD_FILE
-
-    engine = None
+        return fail(f"no campaign file at {target}: check --db (or $TRACKER_DB)")
+    engines: list[Any] = []
     try:
-        engine = connect(target, read_only=args.umpire)
-        backup = open_database(engine, target, umpire=args.umpire)
-    except DatabaseProblem as exc:
-        if engine is not None:
-            engine.dispose()  # closes what the attempt opened, and any -wal or -shm it made
-        print(f"tracker: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
-    if backup is not None:
-        print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
-    factory = session_factory(engine)
-    open_campaign_id = None
-    try:
+        demo = handler is None and args.command == "demo"
+        factory, campaign_id, backup = open_campaign(target, args.umpire, demo, engines)
+        if backup is not None:
+            print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
         if handler is not None:
             # A sub-command that does its work and exits without opening the app.
             status: int = handler(args, factory, target)
-            engine.dispose()
-            left_as_is(target)
+            finish(None, engines, target)
             return status
-        if args.command == "demo":
-            from tracker.services.demo import create_sample_campaign
-
-            open_campaign_id = create_sample_campaign(factory)
-    except DatabaseUnavailable as exc:  # locked, disk full, damaged: nothing was written
-        engine.dispose()
-        print(f"tracker: {'; '.join(exc.errors.values())}", file=sys.stderr)
-        return EXIT_BAD_FILE
+    except (DatabaseProblem, DatabaseUnavailable) as exc:  # nothing was written
+        dispose(engines)  # closes what the attempt opened, and any -wal or -shm it made
+        return fail(str(exc))
     except Exception:
-        engine.dispose()
+        dispose(engines)
         unreadable = unreadable_value(target)
         if unreadable is None:
             raise
-        print(f"tracker: {unreadable}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(unreadable)
 
     from tracker.app import TrackerApp
 
-    app = TrackerApp(
-        factory, open_campaign_id=open_campaign_id, read_only=args.umpire, quiet_gc=True
-    )
+    app = TrackerApp(factory, open_campaign_id=campaign_id, read_only=args.umpire, quiet_gc=True)
     app.run()
-    engine.dispose()
-    if app.crash is not None:
+    return finish(app, engines, target)
+
+
+def open_campaign(
+    target: str, umpire: bool, demo: bool, engines: list[Any]
+) -> tuple[SessionFactory, int | None, Path | None]:
+    """Connect (the engine goes in engines, for the caller to dispose), upgrade or check the
+    schema, and add the sample campaign for demo: the session factory, the sample's id, and
+    the backup made before an upgrade."""
+    from tracker.db import session_factory
+
+    engines.append(connect(target, read_only=umpire))
+    backup = open_database(engines[-1], target, umpire=umpire)
+    factory = session_factory(engines[-1])
+    campaign_id = None
+    if demo:
+        from tracker.services.demo import create_sample_campaign
+
+        campaign_id = create_sample_campaign(factory)
+    return factory, campaign_id, backup
+
+
+def dispose(engines: list[Any]) -> None:
+    for engine in engines:
+        engine.dispose()
+
+
+def finish(app: Any, engines: list[Any], target: str) -> int:
+    """After the app (None: a sub-command) has ended: the engines closed, what went wrong said,
+    a clean close noted; the exit status (0 when all went well)."""
+    dispose(engines)
+    if app is not None and app.failure is not None:
+        return fail(app.failure)
+    if app is not None and app.crash is not None:
         return crashed(app.crash, app.crash_path, target)
     left_as_is(target)
     return 0
@@ -195,11 +206,9 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     try:
         revision = inspect_file(path)
     except DatabaseProblem as exc:
-        print(f"tracker: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(str(exc))
     if umpire and revision != head_revision():
-        print("tracker: " + UMPIRE_NEEDS_HEAD, file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(UMPIRE_NEEDS_HEAD)
     from tracker.screens.welcome import FirstLook
 
     # The campaign list, read with the standard library: shown at the first paint, while the
@@ -210,17 +219,8 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
 
     def opener() -> Any:
         from tracker.app import Opened
-        from tracker.db import session_factory
 
-        engine = connect(target, read_only=umpire)
-        engines.append(engine)
-        backup = open_database(engine, target, umpire=umpire)
-        factory = session_factory(engine)
-        campaign_id = None
-        if demo:
-            from tracker.services.demo import create_sample_campaign
-
-            campaign_id = create_sample_campaign(factory)
+        factory, campaign_id, backup = open_campaign(target, umpire, demo, engines)
         note = f"Upgraded the campaign file; the old one is kept as {backup}" if backup else None
         return Opened(factory, campaign_id, note)
 
@@ -228,15 +228,7 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
 
     app = TrackerApp(None, opener=opener, first_look=look, read_only=umpire, quiet_gc=True)
     app.run()
-    for engine in engines:
-        engine.dispose()
-    if app.failure is not None:
-        print(f"tracker: {app.failure}", file=sys.stderr)
-        return EXIT_BAD_FILE
-    if app.crash is not None:
-        return crashed(app.crash, app.crash_path, target)
-    left_as_is(target)
-    return 0
+    return finish(app, engines, target)
 
 
 def crashed(error: BaseException, path: Path | None, target: str | None = None) -> int:
@@ -245,8 +237,7 @@ def crashed(error: BaseException, path: Path | None, target: str | None = None) 
     ran, after the check at open): that is no crash, but the file refused as at open."""
     unreadable = unreadable_value(target) if target is not None else None
     if unreadable is not None:
-        print(f"tracker: {unreadable}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return fail(unreadable)
     from tracker import crash_log
 
     print(crash_log.say(error, path), file=sys.stderr)
@@ -256,12 +247,7 @@ def crashed(error: BaseException, path: Path | None, target: str | None = None) 
 def unreadable_value(target: str) -> str | None:
     """What the campaign file at target holds that tracker cannot read, or None (also for a
     database that is no file: its server keeps each column's type)."""
-    if paths.is_url(target):
-        from tracker.db import sqlite_path
-
-        path = sqlite_path(target)
-    else:
-        path = Path(target).expanduser()
+    path = file_of(target)
     if path is None or not path.is_file():
         return None
     from tracker.campaign_file import unreadable_value as problem_of
@@ -273,9 +259,9 @@ def unreadable_value(target: str) -> str | None:
 def left_as_is(target: str) -> None:
     """A campaign file closed cleanly is noted as tracker left it, so the next start can skip
     the checks that read the whole file (db.left_by_tracker)."""
-    from tracker.db import remember_left, sqlite_path, to_url
+    from tracker.campaign_file import remember_left
 
-    path = sqlite_path(to_url(target))
+    path = file_of(target)
     if path is not None and path.is_file():
         remember_left(path)
 
@@ -293,10 +279,7 @@ def connect(target: str, *, read_only: bool) -> Any:
 
 
 def not_usable(target: str) -> str:
-    return (
-        f"{shown(target)!r} is not a database tracker can use: give a file path, or a URL such "
-        f"as postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
-    )
+    return f"{shown(target)!r} is not a database tracker can use: give a file path, or {A_URL}"
 
 
 def target_problem(target: str) -> str | None:
@@ -307,8 +290,7 @@ def target_problem(target: str) -> str | None:
     if paths.is_conninfo(target):
         return (
             f"{shown(target)!r} is a libpq connection string, which tracker does not take: give "
-            "a campaign file's path, or a URL such as "
-            f"postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
+            f"a campaign file's path, or {A_URL}"
         )
     if not paths.is_url(target):
         return paths.name_problem(target)  # a file's name the system cannot take

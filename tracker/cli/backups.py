@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from tracker import paths, settings
 from tracker.campaign_file import DatabaseProblem, inspect_file
+from tracker.cli.common import EXIT_BAD_INPUT, fail, file_of
 from tracker.redaction import shown
 
 if TYPE_CHECKING:
     from tracker.db import Backup
 
-EXIT_BAD_INPUT = 2
 # What inspect_file said is wrong with a backup, in a word for the list.
 _PROBLEMS = {
     "newer tracker": "newer",
@@ -38,14 +38,11 @@ def add_parser(sub: Any) -> None:
 
 def campaign_path(target: str) -> Path | None:
     """The campaign file behind --db; None, with a line on stderr, for another kind of database."""
-    from tracker.db import sqlite_path, to_url
-
-    path = sqlite_path(to_url(target))
+    path = file_of(target)
     if path is None:
-        print(
-            f"tracker: {shown(target)} is not an SQLite file: tracker keeps file backups "
-            "of SQLite campaign files only; use the database's own backup tools (pg_dump).",
-            file=sys.stderr,
+        fail(
+            f"{shown(target)} is not an SQLite file: tracker keeps file backups "
+            "of SQLite campaign files only; use the database's own backup tools (pg_dump)."
         )
     return path
 

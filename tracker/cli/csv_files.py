@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tracker.cli.common import fail, said
+
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
 
 # The kinds of file services.csv_import reads (a test keeps the two lists equal).
 KINDS = ("ships", "units", "counters")
-
-EXIT_BAD_INPUT = 2
 INTO = {
     "ships": "the squadron, as Squadron or Side/Squadron or Campaign/Side/Squadron",
     "units": "the side, as Side or Campaign/Side",
@@ -41,9 +41,9 @@ def add_parser(sub: Any) -> None:
 
 
 def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
+    """Every way to name a target of this kind, lower-cased, with its id (-1 if ambiguous)."""
     from tracker.services import campaigns
 
-    """Every way to name a target of this kind, lower-cased, with its id (None if ambiguous)."""
     names: dict[str, list[int]] = {}
 
     def add(id_: int, *parts: str) -> None:
@@ -70,21 +70,21 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     found = _targets(factory, args.kind).get(args.into.strip().lower())
     if found is None or found < 0:
         why = "names more than one: add the side or campaign before it" if found else "is not found"
-        return _fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
+        return fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
     path = Path(args.file)
     try:
         raw = read_file(path, limit=csv_import.MAX_BYTES)
         report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found,
                                        dry_run=args.dry_run)  # fmt: skip
     except Unreadable as exc:
-        return _fail(exc.errors["file"])
+        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
-        return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
+        return fail(f"{path}: {said(exc)}; nothing was written")
     if report.problems:
         for line in report.problems:
             print(f"{path}: {line}", file=sys.stderr)
         count = len(report.problems)
-        return _fail(f"{path}: {count} problem{'s' * (count != 1)}; nothing was written")
+        return fail(f"{path}: {count} problem{'s' * (count != 1)}; nothing was written")
     if args.dry_run:
         print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready (dry run: "
               "nothing written)")  # fmt: skip
@@ -92,8 +92,3 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         noun = args.kind if report.written != 1 else args.kind.removesuffix("s")
         print(f"tracker: {path}: imported {report.written} {noun}")
     return 0
-
-
-def _fail(message: str) -> int:
-    print(f"tracker: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from tracker.cli.printing import add_force, not_forced
+from tracker.cli.common import add_force, fail, no_campaign, pick, said, write_file
 from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
     from tracker.services.common import SessionFactory
-    from tracker.services.errors import DatabaseUnavailable, InvalidInput
-
-EXIT_BAD_INPUT = 2
 
 
 def add_parser(sub: Any) -> None:
@@ -36,58 +31,14 @@ def add_parser(sub: Any) -> None:
     load.set_defaults(handler=run_import, writes=True)
 
 
-def _fail(message: str) -> int:
-    print(f"tracker: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-def _problem(exc: InvalidInput | DatabaseUnavailable) -> str:
-    return "; ".join(exc.errors.values())
-
-
-class _Named(Protocol):
-    @property
-    def id(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-
-
-def _campaign_id(factory: SessionFactory, wanted: str) -> int | None:
-    from tracker.services import campaigns
-
-    return _pick(campaigns.list_campaigns(factory), wanted)
-
-
-def _pick(found: Sequence[_Named], wanted: str) -> int | None:
-    """The campaign the player named: by its name in any case (casefolded, as names are told
-    apart: "SS" names the campaign "ß"), else its number, else the one campaign whose name
-    holds the words typed."""
-    wanted = wanted.strip()
-    folded = wanted.casefold()
-    # A name first: a campaign named "2" is not campaign number 2.
-    for summary in found:
-        if summary.name.casefold() == folded:
-            return summary.id
-    numbered = next((summary.id for summary in found if str(summary.id) == wanted), None)
-    if numbered is not None:
-        return numbered
-    # Then the one campaign whose name holds the words typed ("river plate").
-    partial = [summary.id for summary in found if folded in summary.name.casefold()]
-    return partial[0] if len(partial) == 1 and wanted else None
-
-
-def _no_campaign(args: argparse.Namespace, target: str, found: Sequence[_Named]) -> int:
-    names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
-    return _fail(f"no campaign {args.campaign!r} in {shown(target)} (campaigns: {names})")
-
-
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, documents, exchange
     from tracker.services.visibility import Viewer
 
-    campaign_id = _campaign_id(factory, args.campaign)
+    found = campaigns.list_campaigns(factory)
+    campaign_id = pick(found, args.campaign)
     if campaign_id is None:
-        return _no_campaign(args, target, campaigns.list_campaigns(factory))
+        return no_campaign(args.campaign, target, found)
 
     def document() -> bytes:
         return documents.dumps(exchange.export_campaign(
@@ -140,9 +91,9 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         read(None)  # _Changed when the file's tables are not exactly this tracker's
     except (sqlite3.Error, _Changed):
         return None
-    campaign_id = _pick(found, args.campaign)
+    campaign_id = pick(found, args.campaign)
     if campaign_id is None:
-        return _no_campaign(args, target, found)
+        return no_campaign(args.campaign, target, found)
 
     def document() -> bytes:
         plan, rows, schema = read(campaign_id)
@@ -159,33 +110,7 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
         return write_file(args, target, args.to, document, private=viewer_of(args) == "owner")
     except (sqlite3.Error, _Changed) as exc:
         why = "another program changed it while it was read" if isinstance(exc, _Changed) else exc
-        return _fail(f"cannot read {target}: {why}; nothing was written: run the export again")
-
-
-def write_file(
-    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes],
-    *, private: bool = False,
-) -> int:  # fmt: skip
-    """Write a player's file through safe_output (never the campaign file; an existing one only
-    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
-    with what was refused said."""
-    from tracker import paths, safe_output
-
-    if paths.is_url(target):
-        from tracker.db import sqlite_path, to_url
-
-        campaign = sqlite_path(to_url(target))
-    else:  # a campaign file's path, as sqlite_path gives it
-        campaign = Path(target).expanduser()
-    try:
-        path = safe_output.write_text(name, document, campaign=campaign, replace=args.force,
-                                      new_only=args.umpire, private=private)  # fmt: skip
-    except safe_output.OutputRefused as exc:
-        return _fail(str(exc))
-    except safe_output.ExistingFile as exc:
-        return _fail(not_forced(exc))
-    print(f"tracker: wrote {path}")
-    return 0
+        return fail(f"cannot read {target}: {why}; nothing was written: run the export again")
 
 
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
@@ -201,10 +126,10 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         added = exchange.library_additions(factory, document=document)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
     except Unreadable as exc:
-        return _fail(exc.errors["file"])
+        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
         hint = " (use --name)" if "name" in exc.errors else ""
-        return _fail(f"{path}: {_problem(exc)}{hint}; nothing was imported")
+        return fail(f"{path}: {said(exc)}{hint}; nothing was imported")
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
     print(f"tracker: imported {name!r} into {shown(target)}")
     # The library is shared by every campaign of the file: what came with this one is said.

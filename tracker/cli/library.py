@@ -7,13 +7,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.data import write_file
-from tracker.cli.printing import add_force
+from tracker.cli.common import add_force, fail, said, write_file
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
-
-EXIT_BAD_INPUT = 2
 
 
 def add_parser(sub: Any) -> None:
@@ -38,11 +35,6 @@ def add_parser(sub: Any) -> None:
     export.set_defaults(handler=run_export, needs_file=True)
 
 
-def _fail(message: str) -> int:
-    print(f"tracker: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import library
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
@@ -54,15 +46,15 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         report = library.import_library(factory, raw=raw, dry_run=args.dry_run,
                                         json_file=path.suffix.lower() == ".json")  # fmt: skip
     except Unreadable as exc:
-        return _fail(exc.errors["file"])
+        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
-        return _fail(f"{path}: " + "; ".join(exc.errors.values()) + "; nothing was written")
+        return fail(f"{path}: {said(exc)}; nothing was written")
     for line in report.problems:
         print(f"{path}: {line}", file=sys.stderr)
     for line in report.warnings:
         print(f"{path}: warning: {line}")
     if report.problems:
-        return _fail(f"{path}: {report.summary()}")
+        return fail(f"{path}: {report.summary()}")
     print(f"tracker: {path}: {report.summary()}")
     for outcome in report.outcomes:
         for line in outcome.changed:

@@ -4,20 +4,16 @@ printable sheet."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Any
 
+from tracker.cli.common import add_force, add_output, fail, not_forced, output_of, said
 from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:
-    from tracker.safe_output import ExistingFile
     from tracker.services.common import SessionFactory
-
-EXIT_BAD_INPUT = 2
 
 
 def add_parser(sub: Any) -> None:
-    """The `print` sub-command."""
     parser = sub.add_parser(
         "print",
         help="write a squadron's record sheet as a printable HTML page or as Markdown",
@@ -29,16 +25,7 @@ def add_parser(sub: Any) -> None:
         metavar="SQUADRON",
         help='the squadron\'s name in any case, or "Side/Squadron" when two sides share it',
     )
-    output = parser.add_mutually_exclusive_group(required=True)
-    output.add_argument("--html", metavar="FILE", help="a self-contained HTML page to print")
-    output.add_argument("--markdown", metavar="FILE", help="a Markdown version for notes")
-    parser.add_argument(
-        "--paper",
-        choices=("a4", "letter"),
-        default="a4",
-        type=str.lower,
-        help="page size of the HTML page (default: a4)",
-    )
+    add_output(parser, "a Markdown version for notes")
     add_force(parser)
     add_for_argument(
         parser,
@@ -56,7 +43,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
     from tracker.services.visibility import Viewer
 
-    fmt, path = ("html", args.html) if args.html is not None else ("markdown", args.markdown)
+    fmt, path = output_of(args)
     try:
         squadron_id = printing.find_squadron(factory, args.squadron)
         written = sheet_pages.write_sheet(
@@ -64,25 +51,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             replace=args.force, new_only=args.umpire, viewer=Viewer(viewer_of(args)),
         )  # fmt: skip
     except (InvalidInput, DatabaseUnavailable) as exc:
-        print(f"tracker print: {'; '.join(exc.errors.values())}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(said(exc), "tracker print")
     except ExistingFile as exc:
-        print(f"tracker print: {not_forced(exc)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(not_forced(exc), "tracker print")
     print(f"tracker: wrote {written}")
     return 0
-
-
-def add_force(parser: argparse.ArgumentParser) -> None:
-    """--force: the one way a command replaces a file that exists (never the campaign file)."""
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="replace the file if it exists (never the campaign file, its backups, or any file "
-        "in the umpire's view)",
-    )
-
-
-def not_forced(exc: ExistingFile) -> str:
-    """The one line a command says when the file it would write exists and --force is missing."""
-    return f"{exc.path} already exists: add --force to replace it, or choose another file name"

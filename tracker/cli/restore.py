@@ -11,8 +11,8 @@ from typing import Any
 from tracker import paths, settings
 from tracker.campaign_file import DatabaseProblem, head_revision, not_a_readable_file
 from tracker.cli.backups import campaign_path, schema_of, warn_settings
+from tracker.cli.common import EXIT_BAD_INPUT, fail
 
-EXIT_BAD_INPUT = 2
 EXIT_DECLINED = 1
 
 
@@ -58,11 +58,6 @@ def find_backup(wanted: str, path: Path) -> Path | None:
     return next((item for item in candidates if os.path.lexists(item)), None)
 
 
-def _fail(message: str) -> int:
-    print(f"tracker: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
 def _confirmed(question: str) -> bool:
     try:
         answer = input(f"{question} [y/N] ")
@@ -75,25 +70,22 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
     path = campaign_path(target)
     if path is None:
         return EXIT_BAD_INPUT
-    from tracker.db import remove_stale_restores
-
-    remove_stale_restores(path)
     backup = find_backup(args.backup, path)
     if backup is None:
-        return _fail(
+        return fail(
             f"no backup {args.backup!r} in {paths.backups_dir(path)}: `tracker backups` lists them"
         )
     # Refused before any question or read: a FIFO would wait forever for a writer.
     for item, what in ((path, "campaign file"), (backup, "backup")):
         problem = not_a_readable_file(item, what)
         if problem is not None:
-            return _fail(f"{problem}: nothing was restored")
+            return fail(f"{problem}: nothing was restored")
     if path.exists() and backup.resolve() == path.resolve():
-        return _fail(f"{backup} is the campaign file itself: choose one of its backups")
+        return fail(f"{backup} is the campaign file itself: choose one of its backups")
     keep = args.keep or warn_settings().keep_backups
     if not args.yes:
         if not sys.stdin.isatty():
-            return _fail("restore replaces the campaign file: confirm in a terminal, or add --yes")
+            return fail("restore replaces the campaign file: confirm in a terminal, or add --yes")
         question = (
             f"Restore {backup.name} (schema {schema_of(backup)}) over {path}? "
             "The current file is backed up first."
@@ -101,14 +93,14 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
         if not _confirmed(question):
             print("Nothing was restored.")
             return EXIT_DECLINED
-    try:
-        from tracker.db import restore_backup
+    from tracker.db import restore_backup
 
+    try:
         restored = restore_backup(backup, path, keep=keep)
     except DatabaseProblem as exc:
-        return _fail(f"{exc}: nothing was restored, {path} is as it was")
+        return fail(f"{exc}: nothing was restored, {path} is as it was")
     except OSError as exc:
-        return _fail(f"cannot restore {backup.name}: {exc.strerror or exc}")
+        return fail(f"cannot restore {backup.name}: {exc.strerror or exc}")
     print(f"tracker: restored {backup.name} over {path} (schema {restored.revision}).")
     if restored.before is not None:
         print(f"tracker: the file it replaced is kept as {restored.before}")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker import paths
+from tracker.cli.common import fail
 from tracker.redaction import shown
 
 # secrets, ctypes, ipaddress, shlex and serve_access are imported where they are used: every
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from tracker.cli.serve_access import Access
     from tracker.services.common import SessionFactory
 
-EXIT_BAD_INPUT = 2
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # Seconds the browsers' apps get to quit when the server stops, before they are killed.
@@ -213,16 +213,14 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
 
     problem = listen_problem(args.host, args.port)
     if problem is not None:
-        print(f"tracker serve: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(problem, "tracker serve")
     url = (args.public_url or public_url(args.host, args.port)).rstrip("/")
     if origin(url) is None:
-        print(
-            f"tracker serve: --public-url {url!r} is not an http:// or https:// address "
+        return fail(
+            f"--public-url {url!r} is not an http:// or https:// address "
             "(for example https://tracker.example.org)",
-            file=sys.stderr,
+            "tracker serve",
         )
-        return EXIT_BAD_INPUT
     os.environ[paths.DB_ENV_VAR] = target
     access = Access(
         token=secrets.token_urlsafe(32),
@@ -252,8 +250,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     except KeyboardInterrupt:  # before textual-serve's own SIGINT handler is in place
         pass
     except OSError as exc:  # the port was taken between the check and the start
-        print(f"tracker serve: cannot listen: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(f"cannot listen: {exc.strerror or exc}", "tracker serve")
     finally:
         stop_children()
     return 0

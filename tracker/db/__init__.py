@@ -10,42 +10,33 @@ from __future__ import annotations
 
 from tracker.campaign_file import (
     MIGRATIONS_DIR,
-    SQLITE_HEADER,
     DatabaseProblem,
     head_revision,
     inspect_file,
     known_revisions,
     left_by_tracker,
-    not_a_readable_file,
     remember_left,
-    remove_stale_restores,
     revision_chain,
 )
 from tracker.db.backups import (
     BACKUP_REASON,
     Backup,
-    Restored,
     backup_file,
-    backup_name,
-    check_restorable,
     list_backups,
     prune_backups,
     restore_backup,
 )
 from tracker.db.engine import make_engine, shown_url, sqlite_path, to_url
-from tracker.db.errors import database_error, translated_errors
+from tracker.db.errors import database_error
 from tracker.db.migration import (
     _alembic_config,
     check_schema,
-    inspect_server,
     migrate,
     schema_revision,
     scratch_database,
     upgrade_scratch,
 )
 from tracker.db.sessions import (
-    CHECKPOINT_TRIES,
-    CHECKPOINT_WAIT_MS,
     SessionFactory,
     WriteInReadScope,
     checkpoint,
@@ -56,13 +47,11 @@ from tracker.db.sessions import (
 )
 
 __all__ = [
-    "BACKUP_REASON", "CHECKPOINT_TRIES", "CHECKPOINT_WAIT_MS", "MIGRATIONS_DIR", "SQLITE_HEADER",
-    "Backup", "DatabaseProblem", "Restored", "SessionFactory", "WriteInReadScope",
-    "_alembic_config", "backup_file", "backup_name", "check_restorable", "check_schema",
-    "checkpoint", "database_error", "head_revision", "inspect_file", "inspect_server",
-    "known_revisions", "left_by_tracker", "list_backups", "make_engine", "migrate",
-    "not_a_readable_file", "prune_backups", "read_scope", "remember_left", "remove_stale_restores",
-    "restore_backup", "revision_chain", "schema_revision", "scratch_database", "scratch_scope",
-    "session_factory", "session_scope", "shown_url", "sqlite_path", "to_url", "translated_errors",
+    "BACKUP_REASON", "MIGRATIONS_DIR", "Backup", "DatabaseProblem", "SessionFactory",
+    "WriteInReadScope", "_alembic_config", "backup_file", "check_schema",
+    "checkpoint", "database_error", "head_revision", "inspect_file", "known_revisions",
+    "left_by_tracker", "list_backups", "make_engine", "migrate", "prune_backups", "read_scope",
+    "remember_left", "restore_backup", "revision_chain", "schema_revision", "scratch_database",
+    "scratch_scope", "session_factory", "session_scope", "shown_url", "sqlite_path", "to_url",
     "upgrade_scratch",
 ]  # fmt: skip

@@ -21,6 +21,7 @@ from tracker.campaign_file import (
     SQLITE_HEADER,
     DatabaseProblem,
     _read_only,
+    header_of,
     inspect_file,
     known_revisions,
     not_a_readable_file,
@@ -115,10 +116,10 @@ def prune_backups(
     return removed
 
 
-def _backup_into(path: Path, target: Path) -> None:
-    """Copy path, read-only, into the new file target through SQLite's online backup API."""
+def _backup_into(path: Path, target: Path, timeout: float = 5.0) -> None:
+    """Copy path, read-only, into target through SQLite's online backup API."""
     with _read_only(path) as source:
-        dest = sqlite3.connect(target)
+        dest = sqlite3.connect(target, timeout=timeout)
         try:
             source.backup(dest)
         finally:
@@ -158,8 +159,7 @@ def _copy_raw(path: Path, reason: str) -> Path:
 
 def _damaged(path: Path) -> bool:
     """True for a file SQLite cannot write into as it is (not SQLite, or damaged)."""
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
+    header = header_of(path)
     if header and header != SQLITE_HEADER:
         return True
     try:
@@ -173,15 +173,12 @@ def check_restorable(copy: Path, name: str) -> str:
     """The schema revision of a private copy of a backup that passes PRAGMA integrity_check
     and is a tracker file this version can open; else DatabaseProblem naming the backup."""
     try:
-        conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
-        try:
+        with _read_only(copy) as conn:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check").fetchall()]
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
             row = None
             if "alembic_version" in tables:
                 row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        finally:
-            conn.close()
     except sqlite3.DatabaseError as exc:
         raise DatabaseProblem(f"{name} is damaged ({exc})") from exc
     if problems != ["ok"]:
@@ -210,9 +207,7 @@ def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Rest
         problem = not_a_readable_file(item, what)
         if problem is not None:
             raise DatabaseProblem(problem)
-    with backup.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+    if header_of(backup) != SQLITE_HEADER:
         raise DatabaseProblem(f"{backup.name} is not a tracker backup (not SQLite)")
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -246,11 +241,7 @@ def _install(copy: Path, path: Path, *, damaged: bool) -> None:
             path.with_name(path.name + sidecar).unlink(missing_ok=True)
         os.replace(copy, path)
         return
-    with _read_only(copy) as source:
-        dest = sqlite3.connect(path, timeout=30)
-        try:
-            source.backup(dest)
-        except sqlite3.DatabaseError as exc:
-            raise DatabaseProblem(f"could not write into {path} ({exc})") from exc
-        finally:
-            dest.close()
+    try:
+        _backup_into(copy, path, timeout=30)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseProblem(f"could not write into {path} ({exc})") from exc

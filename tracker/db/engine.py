@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,27 +51,26 @@ def shown_url(engine: Engine) -> str:
     return shown(engine.url.render_as_string(hide_password=False))
 
 
-def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # The driver's own transaction handling skips BEGIN before DDL; we emit BEGIN ourselves
-    # (see _begin) so a migration is one real transaction.
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    # FULL: a recorded hit survives a power cut.
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
+def _pragmas(*pragmas: str) -> Callable[[Any, Any], None]:
+    """What every new SQLite connection runs: a wait for the write lock, then the pragmas."""
+
+    def run(dbapi_connection: Any, _record: Any) -> None:
+        # The driver's own transaction handling skips BEGIN before DDL; we emit BEGIN ourselves
+        # (see _begin) so a migration is one real transaction.
+        dbapi_connection.isolation_level = None
+        for pragma in ("busy_timeout=5000", *pragmas):
+            dbapi_connection.execute(f"PRAGMA {pragma}")
+
+    return run
+
+
+_set_sqlite_pragmas = _pragmas(
+    "journal_mode=WAL",
+    "synchronous=FULL",  # a recorded hit survives a power cut
+    "foreign_keys=ON",
     # Deleted or rewritten content is zeroed, so a note encrypted later leaves no plain copy.
-    cursor.execute("PRAGMA secure_delete=ON")
-    cursor.close()
-
-
-def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA query_only=ON")
-    cursor.close()
+    "secure_delete=ON",
+)
 
 
 def _begin(conn: Any) -> None:
@@ -128,7 +128,7 @@ def make_engine(target: str, *, read_only: bool = False) -> Engine:
                 ),
                 poolclass=NullPool,
             )
-            event.listen(engine, "connect", _set_read_only_pragmas)
+            event.listen(engine, "connect", _pragmas("query_only=ON"))
             event.listen(engine, "begin", _begin_deferred)
             return engine
         engine = create_engine(url)

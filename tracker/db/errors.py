@@ -31,9 +31,10 @@ def sqlite_code(orig: BaseException | None) -> int | None:
     return code & 0xFF if isinstance(code, int) else None
 
 
-def _first_line(orig: BaseException | None) -> str:
+def first_line(orig: BaseException | None, empty: str = "") -> str:
+    """A driver's message in one line (else `empty`, else the error's type)."""
     text = str(orig).strip()
-    return text.splitlines()[0] if text else type(orig).__name__
+    return text.splitlines()[0] if text else empty or type(orig).__name__
 
 
 def _undecodable(orig: BaseException | None) -> bool:
@@ -67,7 +68,7 @@ def database_error(exc: BaseException) -> DatabaseUnavailable | None:
         or state in PG_SERVER_GONE
     ):
         return ConnectionLost(
-            f"lost the connection to the database ({_first_line(orig)}): nothing was written; "
+            f"lost the connection to the database ({first_line(orig)}): nothing was written; "
             "tracker reconnects by itself, try again in a moment"
         )
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
@@ -90,7 +91,7 @@ def database_error(exc: BaseException) -> DatabaseUnavailable | None:
         )
     if type(orig).__name__ == "OperationalError" and _driver_backend(exc) == "postgresql":
         return ConnectionLost(
-            f"cannot reach the database ({_first_line(orig)}): nothing was written; "
+            f"cannot reach the database ({first_line(orig)}): nothing was written; "
             "tracker reconnects by itself, try again in a moment"
         )
     return None

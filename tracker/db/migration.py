@@ -31,7 +31,7 @@ from tracker.db.engine import (
     sqlite_path,
     to_url,
 )
-from tracker.db.errors import database_error
+from tracker.db.errors import database_error, first_line
 
 
 def _alembic_config(engine: Engine) -> Any:
@@ -69,10 +69,9 @@ def inspect_server(engine: Engine) -> str | None:
                 row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
                 revision = row[0] if row else None
     except DBAPIError as exc:
-        first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "no answer"
         raise DatabaseProblem(
-            f"cannot open {where} ({first}): check the host, port, database name, user and "
-            "password in the URL, and that the server is running"
+            f"cannot open {where} ({first_line(exc.orig, 'no answer')}): check the host, port, "
+            "database name, user and password in the URL, and that the server is running"
         ) from exc
     if tables and "alembic_version" not in tables:
         raise DatabaseProblem(
@@ -167,10 +166,9 @@ def migrate(engine: Engine) -> Path | None:
         if problem is not None:
             reason = "; ".join(problem.errors.values())
         else:  # a schema the migrations do not expect: damaged, or changed by another program
-            first = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "error"
             reason = (
-                f"{first}: nothing was written; it may be damaged or changed by another "
-                f"program: {restore_advice(engine)}"
+                f"{first_line(exc.orig, 'error')}: nothing was written; it may be damaged or "
+                f"changed by another program: {restore_advice(engine)}"
             )
         kept = f" (a copy is kept as {backup})" if backup else ""
         where = path or shown_url(engine)

@@ -57,10 +57,10 @@ def _transaction(factory: SessionFactory, *, read: bool = False) -> Iterator[Ses
                     _refuse_flush(session)
                 session.commit()
             except BaseException:
-                _rollback(session)
+                _quietly(session.rollback)
                 raise
     finally:
-        _close(session)
+        _quietly(session.close)
 
 
 def _begin_read(session: Session) -> None:
@@ -84,19 +84,14 @@ def scratch_scope(factory: SessionFactory) -> Iterator[Session]:
         with translated_errors():
             yield session
     finally:
-        _rollback(session)
-        _close(session)
+        _quietly(session.rollback)
+        _quietly(session.close)
 
 
-def _rollback(session: Session) -> None:
+def _quietly(act: Callable[[], None]) -> None:
     # The connection may be gone: then the server has rolled the transaction back already.
     with suppress(DBAPIError):
-        session.rollback()
-
-
-def _close(session: Session) -> None:
-    with suppress(DBAPIError):
-        session.close()
+        act()
 
 
 CHECKPOINT_TRIES = 3

@@ -1,0 +1,125 @@
+"""What the sub-commands do alike: refuse in one line with exit 2, name a campaign, and write
+a player's file (the options --html, --markdown, --paper and --force, and the write itself)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tracker import paths
+from tracker.redaction import shown
+
+if TYPE_CHECKING:
+    from tracker.safe_output import ExistingFile
+
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str, who: str = "tracker") -> int:
+    """Say on stderr what is wrong; the exit status of bad input."""
+    print(f"{who}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def said(exc: Any) -> str:
+    """What an InvalidInput or a DatabaseUnavailable says, in one line."""
+    return "; ".join(exc.errors.values())
+
+
+class _Named(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+
+
+def pick(found: Sequence[_Named], wanted: str) -> int | None:
+    """The campaign the player named: by its name in any case (casefolded, as names are told
+    apart: "SS" names the campaign "ß"), else its number, else the one campaign whose name
+    holds the words typed."""
+    wanted = wanted.strip()
+    folded = wanted.casefold()
+    # A name first: a campaign named "2" is not campaign number 2.
+    for summary in found:
+        if summary.name.casefold() == folded:
+            return summary.id
+    numbered = next((summary.id for summary in found if str(summary.id) == wanted), None)
+    if numbered is not None:
+        return numbered
+    # Then the one campaign whose name holds the words typed ("river plate").
+    partial = [summary.id for summary in found if folded in summary.name.casefold()]
+    return partial[0] if len(partial) == 1 and wanted else None
+
+
+def no_campaign(wanted: str, target: str, found: Sequence[_Named]) -> int:
+    names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
+    return fail(f"no campaign {wanted!r} in {shown(target)} (campaigns: {names})")
+
+
+def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:
+    """--html FILE or --markdown FILE (one of them), and --paper for the HTML page."""
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument("--html", metavar="FILE", help="a self-contained HTML page to print")
+    output.add_argument("--markdown", metavar="FILE", help=markdown)
+    parser.add_argument(
+        "--paper",
+        choices=("a4", "letter"),
+        default="a4",
+        type=str.lower,
+        help="page size of the HTML page (default: a4)",
+    )
+
+
+def output_of(args: argparse.Namespace) -> tuple[str, str]:
+    """The format and the file --html or --markdown named."""
+    return ("html", args.html) if args.html is not None else ("markdown", args.markdown)
+
+
+def add_force(parser: argparse.ArgumentParser) -> None:
+    """--force: the one way a command replaces a file that exists (never the campaign file)."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the file if it exists (never the campaign file, its backups, or any file "
+        "in the umpire's view)",
+    )
+
+
+def not_forced(exc: ExistingFile) -> str:
+    """The one line a command says when the file it would write exists and --force is missing."""
+    return f"{exc.path} already exists: add --force to replace it, or choose another file name"
+
+
+def file_of(target: str) -> Path | None:
+    """The campaign file the database named is (None for a server's database); a path is
+    taken without loading the database libraries."""
+    if not paths.is_url(target):
+        return Path(target).expanduser()
+    from tracker.db import sqlite_path
+
+    return sqlite_path(target)
+
+
+def write_file(
+    args: argparse.Namespace, target: str, name: str, document: Callable[[], str | bytes],
+    *, private: bool = False,
+) -> int:  # fmt: skip
+    """Write a player's file through safe_output (never the campaign file; an existing one only
+    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
+    with what was refused said."""
+    from tracker import safe_output
+
+    try:
+        path = safe_output.write_text(
+            name, document, campaign=file_of(target), replace=args.force, new_only=args.umpire,
+            private=private,
+        )  # fmt: skip
+    except safe_output.OutputRefused as exc:
+        return fail(str(exc))
+    except safe_output.ExistingFile as exc:
+        return fail(not_forced(exc))
+    print(f"tracker: wrote {path}")
+    return 0
