@@ -34,7 +34,6 @@ from tracker.models.kinds import (
     HalfStrengthScope,
     HaltRule,
     JournalKind,
-    ScenarioStatus,
 )
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken, require_version
@@ -49,9 +48,6 @@ from tracker.services.views import (
     SideView,
     SquadronRef,
 )
-
-SCENARIO_STATUSES = (ScenarioStatus.PLANNED, ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
-
 
 _LINE, _LINES = text(CAMPAIGN_LINE), text(CAMPAIGN_LINES)
 
