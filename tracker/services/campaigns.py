@@ -10,15 +10,7 @@ from sqlmodel import Session, col, func, select
 
 from tracker.campaign_file import CAMPAIGN_LINE, CAMPAIGN_LINES
 from tracker.db import SessionFactory, session_scope
-from tracker.models import (
-    Campaign,
-    JournalEntry,
-    Participation,
-    Scenario,
-    Ship,
-    Side,
-    Squadron,
-)
+from tracker.models import Campaign, JournalEntry, Participation, Scenario, Ship, Side, Squadron
 from tracker.models.campaign import (
     DEFAULT_ZERO_OUTCOMES,
     CampaignCreate,
@@ -29,12 +21,7 @@ from tracker.models.campaign import (
     SideUpdate,
 )
 from tracker.models.fields import read
-from tracker.models.kinds import (
-    AircraftMission,
-    HalfStrengthScope,
-    HaltRule,
-    JournalKind,
-)
+from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get

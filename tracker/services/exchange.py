@@ -27,14 +27,7 @@ from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
-from sqlalchemy import (
-    DateTime,
-    Engine,
-    MetaData,
-    Table,
-    bindparam,
-    text,
-)
+from sqlalchemy import DateTime, Engine, MetaData, Table, bindparam, text
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -75,10 +68,7 @@ from tracker.services.documents import (
     document_of,
 )
 from tracker.services.documents import dumps as document_bytes
-from tracker.services.errors import (
-    InvalidInput,
-    bad_name_character,
-)
+from tracker.services.errors import InvalidInput, bad_name_character
 from tracker.services.visibility import Viewer
 
 # Kept here for the callers that know the exchange only (the command line, the tests).

@@ -29,13 +29,7 @@ from tracker.models.kinds import (
 from tracker.rules import smr
 from tracker.services import journal
 from tracker.services.common import get_row, side_and_campaign
-from tracker.services.views import (
-    BatteryView,
-    CommanderView,
-    CrewView,
-    RecordSheet,
-    ShipView,
-)
+from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
 
 def crew_how(crew: CrewView) -> str:
