@@ -186,16 +186,14 @@ def update_campaign(
         before = campaign.model_dump(include=OPTIONS)
         for key in typed.model_fields_set & OPTIONS:
             setattr(campaign, key, getattr(typed, key))
-        old, new = journal.changes(before, campaign.model_dump(include=set(before)))
-        if new:  # a form saved unchanged writes nothing
-            journal.append(
-                session,
-                campaign_id=campaign_id,
-                kind=JournalKind.CAMPAIGN,
-                summary=f"Edited {typed.name}",
-                before=old,
-                after=new,
-            )
+        journal.log_edit(
+            session,
+            before,
+            campaign,
+            campaign_id=campaign_id,
+            kind=JournalKind.CAMPAIGN,
+            summary=f"Edited {typed.name}",
+        )
         return _summary(session, campaign)
 
 
@@ -339,20 +337,17 @@ def update_side(
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
         require_version(side, update.version, side.name)
-        old, campaign_id = side.name, side.campaign_id
-        unchanged = (side.name, side.nation) == (name, nation)
+        before = side.model_dump(include={"name", "nation"})
         side.name, side.nation = name, nation
         view = _commit_side(session, side, name, nation)
-        if unchanged:  # a form saved unchanged writes nothing
-            return view
-        journal.append(
+        journal.log_edit(
             session,
-            campaign_id=campaign_id,
+            before,
+            side,
+            campaign_id=side.campaign_id,
             kind=JournalKind.SIDE,
             side_id=side_id,
-            summary=f"Edited side {old}",
-            before={"name": old},
-            after={"name": name, "nation": nation},
+            summary=f"Edited side {before['name']}",
         )
         return view
 
@@ -389,14 +384,16 @@ def update_scenario(
     with session_scope(factory) as session:
         scenario = _get(session, Scenario, scenario_id)
         require_version(scenario, typed.version, scenario.title)
-        before = {"title": scenario.title, "date": scenario.date}
+        before = scenario.model_dump(include={"title", "date"})
         scenario.title, scenario.date = title, date.strip()
-        old, new = journal.changes(before, {"title": title, "date": scenario.date})
-        if new:  # a form saved unchanged writes nothing
-            journal.append(
-                session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-                summary=f"Edited scenario {before['title']}", before=old, after=new,
-            )  # fmt: skip
+        journal.log_edit(
+            session,
+            before,
+            scenario,
+            campaign_id=scenario.campaign_id,
+            kind=JournalKind.SCENARIO,
+            summary=f"Edited scenario {before['title']}",
+        )
         return read(ScenarioView, scenario)
 
 

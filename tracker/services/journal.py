@@ -153,6 +153,22 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, An
     return {key: before.get(key) for key in keys}, {key: after[key] for key in keys}
 
 
+def log_edit(
+    session: Session, was: dict[str, Any], row: SQLModel, *, table: str = "", **entry: Unpack[Entry]
+) -> bool:
+    """Journal an edit of a row: the fields of `was` that now differ, before and after (with
+    `table`, as a row change undo reverses). A form saved unchanged writes nothing: whether
+    anything changed."""
+    old, new = changes(was, row.model_dump(include=set(was)))
+    if not new:
+        return False
+    entry["before"], entry["after"] = old, new
+    if table:
+        entry["changes"] = (RowChange(table, getattr(row, "id", 0), old, new),)
+    append(session, **entry)
+    return True
+
+
 def row_change(
     table: str, row_id: int | None, before: dict[str, Any], after: dict[str, Any]
 ) -> RowChange:
