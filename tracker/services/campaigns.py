@@ -298,11 +298,6 @@ def add_scenario(
         return read(ScenarioView, scenario)
 
 
-def _validate_side(name: str, nation: str) -> tuple[str, str]:
-    side = checked(SideCreate, {"name": name, "nation": nation})
-    return side.name, side.nation
-
-
 def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
     # A failed flush expires the side: the view uses the values we were given.
     flush_unique(session, Side, name, taken="this campaign already has a side named",
@@ -315,7 +310,8 @@ def create_side(
     factory: SessionFactory, *, campaign_id: int, name: str, nation: str = ""
 ) -> SideView:
     """Add a side (a player's forces) to a campaign."""
-    name, nation = _validate_side(name, nation)
+    typed = checked(SideCreate, {"name": name, "nation": nation})
+    name, nation = typed.name, typed.nation
     with session_scope(factory) as session:
         _get(session, Campaign, campaign_id)
         side = Side(campaign_id=campaign_id, name=name, nation=nation)

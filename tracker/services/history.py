@@ -58,6 +58,12 @@ UNDO, REDO = JournalKind.UNDO, JournalKind.REDO
 # (reopening a closed scenario is the correction for that).
 BARRIERS = (JournalKind.BEGIN, JournalKind.CLOSE)
 SKIP_LIMIT = 200  # how far back ctrl+z looks past changes that cannot be reversed
+# A player's change still in force, that undo may take back.
+IN_FORCE = (
+    col(JournalEntry.undoable).is_(True),
+    col(JournalEntry.reverted_by_id).is_(None),
+    JournalEntry.kind != UNDO,
+)
 
 
 class UndoSkipAsked(InvalidInput):
@@ -104,15 +110,7 @@ def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntr
     """Later changes still in force that touch a row this entry changed."""
     rows = _rows(entry)
     later = session.exec(
-        select(JournalEntry)
-        .where(
-            JournalEntry.campaign_id == entry.campaign_id,
-            col(JournalEntry.id) > (entry.id or 0),
-            col(JournalEntry.undoable).is_(True),
-            col(JournalEntry.reverted_by_id).is_(None),
-            JournalEntry.kind != UNDO,
-        )
-        .order_by(col(JournalEntry.id).desc())
+        _newest(entry.campaign_id, col(JournalEntry.id) > (entry.id or 0), *IN_FORCE)
     ).all()
     return [other for other in later if _rows(other) & rows]
 
@@ -259,14 +257,7 @@ def undo_last(
     """
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
-        candidates = session.exec(
-            _newest(
-                campaign_id,
-                col(JournalEntry.undoable).is_(True),
-                col(JournalEntry.reverted_by_id).is_(None),
-                JournalEntry.kind != UNDO,
-            ).limit(SKIP_LIMIT)
-        ).all()
+        candidates = session.exec(_newest(campaign_id, *IN_FORCE).limit(SKIP_LIMIT)).all()
         entry = next((c for c in candidates if _rows_exist(session, c)), None)
         skipped = candidates[: candidates.index(entry)] if entry is not None else candidates
         if entry is None:
