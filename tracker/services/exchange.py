@@ -31,7 +31,7 @@ from sqlalchemy import DateTime, Engine, MetaData, Table, bindparam, text
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlmodel import func, select
+from sqlmodel import func
 
 from tracker.db import (
     SessionFactory,
@@ -45,6 +45,7 @@ from tracker.db import (
 )
 from tracker.models import Campaign
 from tracker.services import document_reader, identities, visibility
+from tracker.services.common import name_taken
 from tracker.services.document_checks import (
     CHOICES,
     COLUMNS,
@@ -418,10 +419,8 @@ def import_campaign(
         raise InvalidInput({"name": "give the campaign a name of 1 to 80 characters"})
     try:
         with session_scope(factory) as session:
-            clash = session.exec(select(Campaign).where(
-                func.lower(Campaign.name) == campaign_name.lower())).first()  # fmt: skip
-            if clash is not None:
-                raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in "
+            if clash := name_taken(session, Campaign, campaign_name):
+                raise InvalidInput({"name": f"a campaign named {clash!r} is already in "
                                     "this file: import it under another name"})  # fmt: skip
             return _write(session.connection(), tables, campaign_name, one_by_one=False)
     except _RowRefused as refused:
