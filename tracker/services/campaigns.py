@@ -245,13 +245,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                 .order_by(col(Squadron.id))
             ).all()
             squadrons = tuple(
-                SquadronRef(
-                    id=squadron.id or 0,
-                    name=squadron.name,
-                    side_id=side.id,
-                    side_name=side.name,
-                    ships=count,
-                )
+                SquadronRef(squadron.id or 0, squadron.name, side.id, side.name, count)
                 for squadron, count in rows
             )
             side_views.append(read(SideView, side, squadrons=squadrons))

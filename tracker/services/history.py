@@ -336,12 +336,7 @@ class JournalFilters:
 def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilters:
     """Scenarios, sides, ships and kinds of a campaign's journal, for its filter pick lists."""
     with session_scope(factory) as session:
-        scenarios = session.exec(
-            select(Scenario)
-            .where(Scenario.campaign_id == campaign_id)
-            .order_by(col(Scenario.position))
-        ).all()
-        sides = session.exec(select(Side).where(Side.campaign_id == campaign_id)).all()
+        scenarios, sides = _names(session, campaign_id)
         ships = session.exec(
             select(Ship.name, Ship.id)
             .join(Side, col(Ship.side_id) == col(Side.id))
@@ -349,11 +344,21 @@ def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilt
             .order_by(col(Ship.name))
         ).all()
         return JournalFilters(
-            scenarios=tuple((s.title, s.id or 0) for s in scenarios),
-            sides=tuple((s.name, s.id or 0) for s in sides),
+            scenarios=tuple((title, scenario_id or 0) for scenario_id, title in scenarios.items()),
+            sides=tuple((name, side_id or 0) for side_id, name in sides.items()),
             ships=tuple((name, ship_id or 0) for name, ship_id in ships),
             kinds=tuple(sorted(_kinds(session, campaign_id))),
         )
+
+
+def _names(session: Session, campaign_id: int) -> tuple[dict[int | None, str], ...]:
+    """The campaign's scenario titles (in their order) and side names, by id."""
+    scenarios = select(Scenario.id, Scenario.title).where(Scenario.campaign_id == campaign_id)
+    sides = select(Side.id, Side.name).where(Side.campaign_id == campaign_id)
+    return (
+        dict(session.exec(scenarios.order_by(col(Scenario.position))).all()),
+        dict(session.exec(sides.order_by(col(Side.id))).all()),
+    )
 
 
 def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
@@ -429,13 +434,7 @@ def list_entries(
                 col(JournalEntry.summary).icontains(search.strip(), autoescape=True)
             )
         entries = session.exec(query.order_by(col(JournalEntry.id).desc()).limit(limit)).all()
-        scenario_names = {
-            s.id: s.title
-            for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign_id))
-        }
-        side_names = {
-            s.id: s.name for s in session.exec(select(Side).where(Side.campaign_id == campaign_id))
-        }
+        scenario_names, side_names = _names(session, campaign_id)
         ship_ids = {entry.ship_id for entry in entries if entry.ship_id is not None}
         ship_names = (
             {s.id: s.name for s in session.exec(select(Ship).where(col(Ship.id).in_(ship_ids)))}
