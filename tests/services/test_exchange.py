@@ -422,6 +422,23 @@ def test_an_import_under_a_name_already_in_the_file_is_refused(
     assert SAMPLE_NAME in outcome.errors["name"]
 
 
+@pytest.mark.parametrize(
+    ("held", "name"), [("Émile", "ÉMILE"), ("Ærø", "ærØ"), ("Straße", "STRASSE")]
+)
+def test_an_import_under_a_name_the_file_holds_in_any_case_is_refused(
+    source: Source, factory: SessionFactory, refused: Refused, held: str, name: str
+) -> None:
+    """A campaign's name is one name in any case, as a campaign created beside it is told:
+    beyond ASCII too, which SQLite's lower() does not fold."""
+    campaigns.create_campaign(factory, name=held)
+    refused(lambda: campaigns.create_campaign(factory, name=name), "name")
+    outcome = refused(
+        lambda: exchange.import_campaign(factory, document=json.loads(source.text), name=name),
+        "name",
+    )
+    assert held in outcome.errors["name"]
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * 81, "bell\x07"])
 def test_an_import_under_a_bad_name_is_refused(
     source: Source, factory: SessionFactory, refused: Refused, name: str

@@ -31,7 +31,7 @@ from tracker.models.kinds import JournalKind
 from tracker.models.library import ShipClass, UnitCard
 from tracker.models.roster import WasUnitBase
 from tracker.services import fleet, journal, roster
-from tracker.services.common import forget_names, get_row
+from tracker.services.common import forget_names, get_row, side_and_campaign
 from tracker.services.csv_import import one_transaction
 from tracker.services.errors import InvalidInput, NotFound
 
@@ -66,8 +66,7 @@ def _card_fields(card: UnitCard) -> dict[str, Any]:
 def budget(factory: SessionFactory, *, side_id: int, card_ids: Sequence[int] = ()) -> Budget:
     """The side's fleet points, what the picked cards add, and the campaign's budget."""
     with read_scope(factory) as session:
-        side = get_row(session, Side, side_id)
-        campaign = get_row(session, Campaign, side.campaign_id)
+        _, campaign = side_and_campaign(session, side_id)
         cards = {card.id: card.points for card in session.exec(
             select(UnitCard).where(col(UnitCard.id).in_(set(card_ids))))}  # fmt: skip
         points = roster.fleet_points(session, side_id)

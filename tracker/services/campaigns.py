@@ -10,15 +10,7 @@ from sqlmodel import Session, col, func, select
 
 from tracker.campaign_file import CAMPAIGN_LINE, CAMPAIGN_LINES
 from tracker.db import SessionFactory, session_scope
-from tracker.models import (
-    Campaign,
-    JournalEntry,
-    Participation,
-    Scenario,
-    Ship,
-    Side,
-    Squadron,
-)
+from tracker.models import Campaign, JournalEntry, Participation, Scenario, Ship, Side, Squadron
 from tracker.models.campaign import (
     DEFAULT_ZERO_OUTCOMES,
     CampaignCreate,
@@ -29,13 +21,7 @@ from tracker.models.campaign import (
     SideUpdate,
 )
 from tracker.models.fields import read
-from tracker.models.kinds import (
-    AircraftMission,
-    HalfStrengthScope,
-    HaltRule,
-    JournalKind,
-    ScenarioStatus,
-)
+from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal
 from tracker.services.common import flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
@@ -49,9 +35,6 @@ from tracker.services.views import (
     SideView,
     SquadronRef,
 )
-
-SCENARIO_STATUSES = (ScenarioStatus.PLANNED, ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
-
 
 _LINE, _LINES = text(CAMPAIGN_LINE), text(CAMPAIGN_LINES)
 
@@ -203,16 +186,14 @@ def update_campaign(
         before = campaign.model_dump(include=OPTIONS)
         for key in typed.model_fields_set & OPTIONS:
             setattr(campaign, key, getattr(typed, key))
-        old, new = journal.changes(before, campaign.model_dump(include=set(before)))
-        if new:  # a form saved unchanged writes nothing
-            journal.append(
-                session,
-                campaign_id=campaign_id,
-                kind=JournalKind.CAMPAIGN,
-                summary=f"Edited {typed.name}",
-                before=old,
-                after=new,
-            )
+        journal.log_edit(
+            session,
+            before,
+            campaign,
+            campaign_id=campaign_id,
+            kind=JournalKind.CAMPAIGN,
+            summary=f"Edited {typed.name}",
+        )
         return _summary(session, campaign)
 
 
@@ -264,13 +245,7 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                 .order_by(col(Squadron.id))
             ).all()
             squadrons = tuple(
-                SquadronRef(
-                    id=squadron.id or 0,
-                    name=squadron.name,
-                    side_id=side.id,
-                    side_name=side.name,
-                    ships=count,
-                )
+                SquadronRef(squadron.id or 0, squadron.name, side.id, side.name, count)
                 for squadron, count in rows
             )
             side_views.append(read(SideView, side, squadrons=squadrons))
@@ -317,11 +292,6 @@ def add_scenario(
         return read(ScenarioView, scenario)
 
 
-def _validate_side(name: str, nation: str) -> tuple[str, str]:
-    side = checked(SideCreate, {"name": name, "nation": nation})
-    return side.name, side.nation
-
-
 def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
     # A failed flush expires the side: the view uses the values we were given.
     flush_unique(session, Side, name, taken="this campaign already has a side named",
@@ -334,7 +304,8 @@ def create_side(
     factory: SessionFactory, *, campaign_id: int, name: str, nation: str = ""
 ) -> SideView:
     """Add a side (a player's forces) to a campaign."""
-    name, nation = _validate_side(name, nation)
+    typed = checked(SideCreate, {"name": name, "nation": nation})
+    name, nation = typed.name, typed.nation
     with session_scope(factory) as session:
         _get(session, Campaign, campaign_id)
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
@@ -356,20 +327,17 @@ def update_side(
     with session_scope(factory) as session:
         side = _get(session, Side, side_id)
         require_version(side, update.version, side.name)
-        old, campaign_id = side.name, side.campaign_id
-        unchanged = (side.name, side.nation) == (name, nation)
+        before = side.model_dump(include={"name", "nation"})
         side.name, side.nation = name, nation
         view = _commit_side(session, side, name, nation)
-        if unchanged:  # a form saved unchanged writes nothing
-            return view
-        journal.append(
+        journal.log_edit(
             session,
-            campaign_id=campaign_id,
+            before,
+            side,
+            campaign_id=side.campaign_id,
             kind=JournalKind.SIDE,
             side_id=side_id,
-            summary=f"Edited side {old}",
-            before={"name": old},
-            after={"name": name, "nation": nation},
+            summary=f"Edited side {before['name']}",
         )
         return view
 
@@ -406,14 +374,16 @@ def update_scenario(
     with session_scope(factory) as session:
         scenario = _get(session, Scenario, scenario_id)
         require_version(scenario, typed.version, scenario.title)
-        before = {"title": scenario.title, "date": scenario.date}
+        before = scenario.model_dump(include={"title", "date"})
         scenario.title, scenario.date = title, date.strip()
-        old, new = journal.changes(before, {"title": title, "date": scenario.date})
-        if new:  # a form saved unchanged writes nothing
-            journal.append(
-                session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-                summary=f"Edited scenario {before['title']}", before=old, after=new,
-            )  # fmt: skip
+        journal.log_edit(
+            session,
+            before,
+            scenario,
+            campaign_id=scenario.campaign_id,
+            kind=JournalKind.SCENARIO,
+            summary=f"Edited scenario {before['title']}",
+        )
         return read(ScenarioView, scenario)
 
 

@@ -262,30 +262,19 @@ def reduce_command(
             field = "modifier_by" if modifier_by else "radius_by_cm"
             commander = losses.acting_commander(session, squadron, field)
             before.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
+            was = journal.row_state(commander)
             commander.modifier_now = smr.reduced_modifier(commander.modifier_now, modifier_by)
             commander.radius_now_cm = smr.reduced_radius_cm(commander.radius_now_cm, radius_by_cm)
             after.update(modifier=commander.modifier_now, radius_cm=commander.radius_now_cm)
             rows.append(
-                journal.RowChange(
-                    "commander",
-                    commander.id or 0,
-                    {"modifier_now": before["modifier"], "radius_now_cm": before["radius_cm"]},
-                    {"modifier_now": after["modifier"], "radius_now_cm": after["radius_cm"]},
-                )
+                journal.row_change("commander", commander.id, was, journal.row_state(commander))
             )
         if crew_by:
             crew = get_row(session, Crew, _tested_crew(session, squadron, ship_id, "crew_by"))
-            before["crew_modifier"] = crew.modifier_now
+            before["crew_modifier"], was = crew.modifier_now, journal.row_state(crew)
             crew.modifier_now = smr.reduced_modifier(crew.modifier_now, crew_by)
             after["crew_modifier"] = crew.modifier_now
-            rows.append(
-                journal.RowChange(
-                    "crew",
-                    crew.id or 0,
-                    {"modifier_now": before["crew_modifier"]},
-                    {"modifier_now": after["crew_modifier"]},
-                )
-            )
+            rows.append(journal.row_change("crew", crew.id, was, journal.row_state(crew)))
         if not after:
             raise InvalidInput({"modifier_by": "enter at least one reduction above 0"})
         journal.append(

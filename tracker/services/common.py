@@ -84,24 +84,23 @@ def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
 
 def name_taken(
     session: Session, model: Any, name: str, *, exclude_id: int | None = None, **scope: int
-) -> bool:
-    """True when another row of `model` in the same scope has this name in any case.
-
-    `Exeter` and `exeter` on one side would be two ships the finder cannot tell apart.
+) -> str | None:
+    """The name of another row of `model` in the same scope that is this name in any case, or
+    None: `Exeter` and `exeter` on one side would be two ships the finder cannot tell apart.
     """
     wanted = name.casefold()
     if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
-        return wanted in known
+        return name if wanted in known else None
     # Compared in Python: SQLite's lower() folds ASCII only, and Émile is ÉMILE too.
     query = select(model)
     for key, value in scope.items():
         query = query.where(getattr(model, key) == value)
     # No autoflush: the row being saved may already carry the clashing name.
     with session.no_autoflush:
-        return any(
-            row.id != exclude_id and row.name.casefold() == wanted
-            for row in session.exec(query).all()
-        )
+        rows = session.exec(query).all()
+    return next(
+        (row.name for row in rows if row.id != exclude_id and row.name.casefold() == wanted), None
+    )
 
 
 def flush_unique(

@@ -15,7 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, case, col, literal, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
-from tracker.models import Campaign, Critical, Scenario, Ship, Side, Squadron
+from tracker.models import Critical, Scenario, Ship, Side, Squadron
 from tracker.models.damage import CriticalRead as CriticalView  # a ship's critical, as shown
 from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the hit's form
 from tracker.models.fields import read
@@ -26,7 +26,7 @@ from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import rank_names
 from tracker.services import journal, losses, rule_tables, scenarios
-from tracker.services.common import beyond_ids, get_row
+from tracker.services.common import beyond_ids, get_row, side_and_campaign
 from tracker.services.errors import (
     InvalidInput,
     NotFound,
@@ -372,27 +372,20 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     with session_scope(factory) as session:
         result, changes, campaign_id, ship, scenario = _apply(session, request)
         _write_ship(session, ship, changes[0])
-        entry_id = journal.insert_entry(session, journal.entry_values(
-            campaign_id=campaign_id,
-            kind=JournalKind.DAMAGE if not (request.repair_structure or request.repair_flotation
-                                              or request.fixes) else JournalKind.REPAIR,
-            ship_id=request.ship_id,
-            side_id=ship.side_id,
-            summary=describe(result),
-            before=changes[0].before,
-            after=changes[0].after,
-            dice={"criticals": list(result.dice)} if result.dice else None,
-            changes=tuple(changes), scenario=scenario,
-        ))  # fmt: skip
+        repair = request.repair_structure or request.repair_flotation or request.fixes
+        entry_id = journal.insert_entry(
+            session, campaign_id=campaign_id, ship_id=request.ship_id, side_id=ship.side_id,
+            kind=JournalKind.REPAIR if repair else JournalKind.DAMAGE, summary=describe(result),
+            before=changes[0].before, after=changes[0].after, changes=tuple(changes),
+            dice={"criticals": list(result.dice)} if result.dice else None, scenario=scenario,
+        )  # fmt: skip
         return DamageResult(**{**result.__dict__, "entry_id": entry_id})
 
 
 def zero_outcomes(factory: SessionFactory, *, ship_id: int) -> list[str]:
     """The campaign's list of what may happen at zero Structure or Flotation."""
     with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        side = get_row(session, Side, ship.side_id)
-        campaign = get_row(session, Campaign, side.campaign_id)
+        _, campaign = side_and_campaign(session, get_row(session, Ship, ship_id).side_id)
         return [line.strip() for line in campaign.zero_outcomes.splitlines() if line.strip()]
 
 

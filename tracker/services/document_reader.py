@@ -26,13 +26,7 @@ import orjson
 
 from tracker.db import head_revision
 from tracker.services.document_careful import NOT_TRACKER, read_careful
-from tracker.services.document_checks import (
-    Columns,
-    Problems,
-    RowChecks,
-    check_header,
-    table_fine,
-)
+from tracker.services.document_checks import Columns, Problems, RowChecks, check_header, table_fine
 from tracker.services.documents import FORMAT
 from tracker.services.errors import InvalidInput
 

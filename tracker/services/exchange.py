@@ -27,18 +27,11 @@ from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
-from sqlalchemy import (
-    DateTime,
-    Engine,
-    MetaData,
-    Table,
-    bindparam,
-    text,
-)
+from sqlalchemy import DateTime, Engine, MetaData, Table, bindparam, text
 from sqlalchemy import select as table_select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlmodel import func, select
+from sqlmodel import func
 
 from tracker.db import (
     SessionFactory,
@@ -52,6 +45,7 @@ from tracker.db import (
 )
 from tracker.models import Campaign
 from tracker.services import document_reader, identities, visibility
+from tracker.services.common import name_taken
 from tracker.services.document_checks import (
     CHOICES,
     COLUMNS,
@@ -75,10 +69,7 @@ from tracker.services.documents import (
     document_of,
 )
 from tracker.services.documents import dumps as document_bytes
-from tracker.services.errors import (
-    InvalidInput,
-    bad_name_character,
-)
+from tracker.services.errors import InvalidInput, bad_name_character
 from tracker.services.visibility import Viewer
 
 # Kept here for the callers that know the exchange only (the command line, the tests).
@@ -428,10 +419,8 @@ def import_campaign(
         raise InvalidInput({"name": "give the campaign a name of 1 to 80 characters"})
     try:
         with session_scope(factory) as session:
-            clash = session.exec(select(Campaign).where(
-                func.lower(Campaign.name) == campaign_name.lower())).first()  # fmt: skip
-            if clash is not None:
-                raise InvalidInput({"name": f"a campaign named {clash.name!r} is already in "
+            if clash := name_taken(session, Campaign, campaign_name):
+                raise InvalidInput({"name": f"a campaign named {clash!r} is already in "
                                     "this file: import it under another name"})  # fmt: skip
             return _write(session.connection(), tables, campaign_name, one_by_one=False)
     except _RowRefused as refused:

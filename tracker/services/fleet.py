@@ -97,7 +97,7 @@ def update_squadron(
         squadron = get_row(session, Squadron, squadron_id)
         require_version(squadron, typed.version, squadron.name)
         side = get_row(session, Side, squadron.side_id)
-        before = {"name": squadron.name, "air": squadron.air, "notes": squadron.notes}
+        before = squadron.model_dump(include={"name", "air", "notes"})
         squadron.name, squadron.air, squadron.notes = name, air, notes
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
@@ -108,17 +108,14 @@ def update_squadron(
             )
             commander.air = air
         _flush_squadron(session, side, name, squadron_id)
-        old, new = journal.changes(before, {"name": name, "air": air, "notes": notes})
-        if not new:
-            return  # a form saved unchanged writes nothing
-        journal.append(
+        journal.log_edit(
             session,
+            before,
+            squadron,
             campaign_id=side.campaign_id,
             kind=JournalKind.SQUADRON,
             side_id=squadron.side_id,
             summary=f"Edited squadron {before['name']}",
-            before=old,
-            after=new,
         )
 
 
@@ -222,19 +219,16 @@ def update_ship(
         for key, value in values.items():
             setattr(ship, key, value)
         _flush_ship(session, values["name"], ship.side_id, ship_id)
-        change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
-        if not change.after:
-            return  # a form saved unchanged writes nothing
-        journal.append(
+        journal.log_edit(
             session,
+            before,
+            ship,
+            table="ship",
             campaign_id=side.campaign_id,
             kind=JournalKind.SHIP,
             ship_id=ship_id,
             side_id=ship.side_id,
             summary=f"Edited {ship.name}",
-            before=change.before,
-            after=change.after,
-            changes=(change,),
         )
 
 

@@ -58,6 +58,12 @@ UNDO, REDO = JournalKind.UNDO, JournalKind.REDO
 # (reopening a closed scenario is the correction for that).
 BARRIERS = (JournalKind.BEGIN, JournalKind.CLOSE)
 SKIP_LIMIT = 200  # how far back ctrl+z looks past changes that cannot be reversed
+# A player's change still in force, that undo may take back.
+IN_FORCE = (
+    col(JournalEntry.undoable).is_(True),
+    col(JournalEntry.reverted_by_id).is_(None),
+    JournalEntry.kind != UNDO,
+)
 
 
 class UndoSkipAsked(InvalidInput):
@@ -104,15 +110,7 @@ def _later_dependents(session: Session, entry: JournalEntry) -> list[JournalEntr
     """Later changes still in force that touch a row this entry changed."""
     rows = _rows(entry)
     later = session.exec(
-        select(JournalEntry)
-        .where(
-            JournalEntry.campaign_id == entry.campaign_id,
-            col(JournalEntry.id) > (entry.id or 0),
-            col(JournalEntry.undoable).is_(True),
-            col(JournalEntry.reverted_by_id).is_(None),
-            JournalEntry.kind != UNDO,
-        )
-        .order_by(col(JournalEntry.id).desc())
+        _newest(entry.campaign_id, col(JournalEntry.id) > (entry.id or 0), *IN_FORCE)
     ).all()
     return [other for other in later if _rows(other) & rows]
 
@@ -259,14 +257,7 @@ def undo_last(
     """
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
-        candidates = session.exec(
-            _newest(
-                campaign_id,
-                col(JournalEntry.undoable).is_(True),
-                col(JournalEntry.reverted_by_id).is_(None),
-                JournalEntry.kind != UNDO,
-            ).limit(SKIP_LIMIT)
-        ).all()
+        candidates = session.exec(_newest(campaign_id, *IN_FORCE).limit(SKIP_LIMIT)).all()
         entry = next((c for c in candidates if _rows_exist(session, c)), None)
         skipped = candidates[: candidates.index(entry)] if entry is not None else candidates
         if entry is None:
@@ -345,12 +336,7 @@ class JournalFilters:
 def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilters:
     """Scenarios, sides, ships and kinds of a campaign's journal, for its filter pick lists."""
     with session_scope(factory) as session:
-        scenarios = session.exec(
-            select(Scenario)
-            .where(Scenario.campaign_id == campaign_id)
-            .order_by(col(Scenario.position))
-        ).all()
-        sides = session.exec(select(Side).where(Side.campaign_id == campaign_id)).all()
+        scenarios, sides = _names(session, campaign_id)
         ships = session.exec(
             select(Ship.name, Ship.id)
             .join(Side, col(Ship.side_id) == col(Side.id))
@@ -358,11 +344,21 @@ def journal_filters(factory: SessionFactory, *, campaign_id: int) -> JournalFilt
             .order_by(col(Ship.name))
         ).all()
         return JournalFilters(
-            scenarios=tuple((s.title, s.id or 0) for s in scenarios),
-            sides=tuple((s.name, s.id or 0) for s in sides),
+            scenarios=tuple((title, scenario_id or 0) for scenario_id, title in scenarios.items()),
+            sides=tuple((name, side_id or 0) for side_id, name in sides.items()),
             ships=tuple((name, ship_id or 0) for name, ship_id in ships),
             kinds=tuple(sorted(_kinds(session, campaign_id))),
         )
+
+
+def _names(session: Session, campaign_id: int) -> tuple[dict[int | None, str], ...]:
+    """The campaign's scenario titles (in their order) and side names, by id."""
+    scenarios = select(Scenario.id, Scenario.title).where(Scenario.campaign_id == campaign_id)
+    sides = select(Side.id, Side.name).where(Side.campaign_id == campaign_id)
+    return (
+        dict(session.exec(scenarios.order_by(col(Scenario.position))).all()),
+        dict(session.exec(sides.order_by(col(Side.id))).all()),
+    )
 
 
 def _kinds(session: Session, campaign_id: int) -> Sequence[str]:
@@ -438,13 +434,7 @@ def list_entries(
                 col(JournalEntry.summary).icontains(search.strip(), autoescape=True)
             )
         entries = session.exec(query.order_by(col(JournalEntry.id).desc()).limit(limit)).all()
-        scenario_names = {
-            s.id: s.title
-            for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign_id))
-        }
-        side_names = {
-            s.id: s.name for s in session.exec(select(Side).where(Side.campaign_id == campaign_id))
-        }
+        scenario_names, side_names = _names(session, campaign_id)
         ship_ids = {entry.ship_id for entry in entries if entry.ship_id is not None}
         ship_names = (
             {s.id: s.name for s in session.exec(select(Ship).where(col(Ship.id).in_(ship_ids)))}

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from types import EllipsisType
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from sqlalchemy import Table, bindparam, insert, text
 from sqlmodel import Session, SQLModel, select
@@ -62,53 +61,43 @@ def scenario_in_play(session: Session, campaign_id: int) -> Scenario | None:
     return scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
 
 
-def append(
-    session: Session,
-    *,
-    campaign_id: int,
-    kind: JournalKind,
-    summary: str,
-    ship_id: int | None = None,
-    side_id: int | None = None,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
-    dice: dict[str, Any] | None = None,
-    changes: tuple[RowChange, ...] = (),
-    reverts_id: int | None = None,
-    undoable: bool | None = None,
-    scenario: Scenario | EllipsisType | None = ...,
-    sealed: dict[str, Any] | None = None,
-    facts: dict[str, Any] | None = None,
-) -> JournalEntry:
-    """Add one entry describing a change; the caller's commit makes it durable with the change.
+class Entry(TypedDict, total=False):
+    """What one journal entry says. An entry with `changes` can be undone: undo writes each
+    row's `before` back; undoable=False keeps them for the record (the journal replays to the
+    database) without offering an undo, for a step taken back another way (a closed scenario
+    is reopened). `scenario`, when the caller already looked it up (left out: the current
+    one). `sealed` is the private part of a secret change (visibility.sealed_detail). `facts`
+    are what the change was, kept for the story told later (who was lost with a ship:
+    services.losses), which today's rows no longer say."""
 
-    An entry with `changes` can be undone: undo writes each row's `before` back. undoable=False
-    keeps the changes for the record (the journal replays to the database) without offering
-    an undo, for a step that is taken back another way (a closed scenario is reopened).
-    `scenario` is the current scenario when the caller already looked it up in this session.
-    `sealed` is the private part of a secret change (visibility.sealed_detail). `facts` are what
-    the change was, kept as they were for the story told later (who was lost with a ship:
-    services.losses), which today's rows no longer say.
-    """
-    if isinstance(scenario, EllipsisType):
-        scenario = current_scenario(session, campaign_id)
-    entry = JournalEntry(
-        **entry_values(
-            campaign_id=campaign_id, kind=kind, summary=summary, ship_id=ship_id,
-            side_id=side_id, before=before, after=after, dice=dice, changes=changes,
-            reverts_id=reverts_id, undoable=undoable, scenario=scenario, sealed=sealed,
-            facts=facts,
-        )
-    )  # fmt: skip
-    session.add(entry)
+    campaign_id: Required[int]
+    kind: Required[JournalKind]
+    summary: Required[str]
+    ship_id: int | None
+    side_id: int | None
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    dice: dict[str, Any] | None
+    changes: tuple[RowChange, ...]
+    reverts_id: int | None
+    undoable: bool | None
+    scenario: Scenario | None
+    sealed: dict[str, Any] | None
+    facts: dict[str, Any] | None
+
+
+def append(session: Session, **entry: Unpack[Entry]) -> JournalEntry:
+    """Add one entry describing a change; the caller's commit makes it durable with the change."""
+    row = JournalEntry(**entry_values(session, entry))
+    session.add(row)
     session.flush()
-    return entry
+    return row
 
 
-def insert_entry(session: Session, values: dict[str, Any]) -> int:
-    """The entry `append` adds, from its values (entry_values), written as a row: one INSERT, no
-    JournalEntry object built and flushed (for the hit, which the player waits for). Its id."""
-    row = {**values, "at": utcnow()}  # the model's default, which a row written as such lacks
+def insert_entry(session: Session, **entry: Unpack[Entry]) -> int:
+    """The entry `append` adds, written as a row: one INSERT, no JournalEntry object built and
+    flushed (for the hit, which the player waits for). Its id."""
+    row = {**entry_values(session, entry), "at": utcnow()}  # the model's default
     inserted = session.connection().execute(_INSERT_ENTRY, row)
     key = inserted.inserted_primary_key
     assert key is not None  # an INSERT's result has its key
@@ -116,47 +105,36 @@ def insert_entry(session: Session, values: dict[str, Any]) -> int:
     return entry_id
 
 
-def entry_values(
-    *,
-    campaign_id: int,
-    kind: JournalKind,
-    summary: str,
-    ship_id: int | None,
-    side_id: int | None,
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
-    dice: dict[str, Any] | None,
-    changes: tuple[RowChange, ...],
-    scenario: Scenario | None,
-    reverts_id: int | None = None,
-    undoable: bool | None = None,
-    sealed: dict[str, Any] | None = None,
-    facts: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The columns of the entry `append` adds (see there), `at` aside."""
+def entry_values(session: Session, entry: Entry) -> dict[str, Any]:
+    """The columns of the entry, `at` aside."""
+    if "scenario" in entry:
+        scenario = entry["scenario"]
+    else:
+        scenario = current_scenario(session, entry["campaign_id"])
+    changes, undoable = entry.get("changes", ()), entry.get("undoable")
     return {
-        "campaign_id": campaign_id,
+        "campaign_id": entry["campaign_id"],
         "scenario_id": scenario.id if scenario else None,
         # A scenario not yet begun has no turn to stamp: an entry made before it starts is
         # filed under it, at no turn.
         "turn": scenario.turn if scenario and scenario.status != ScenarioStatus.PLANNED else None,
-        "side_id": side_id,
-        "ship_id": ship_id,
-        "kind": kind,
-        "summary": summary[:400],
+        "side_id": entry.get("side_id"),
+        "ship_id": entry.get("ship_id"),
+        "kind": entry["kind"],
+        "summary": entry["summary"][:400],
         "detail": json.dumps(
             {
-                "before": before,
-                "after": after,
-                "dice": dice,
+                "before": entry.get("before"),
+                "after": entry.get("after"),
+                "dice": entry.get("dice"),
                 "changes": [change.as_json() for change in changes],
-                **(facts or {}),
-                **(sealed or {}),
+                **(entry.get("facts") or {}),
+                **(entry.get("sealed") or {}),
             },
             sort_keys=True,
         ),
         "undoable": bool(changes) if undoable is None else undoable,
-        "reverts_id": reverts_id,
+        "reverts_id": entry.get("reverts_id"),
     }
 
 
@@ -173,6 +151,22 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, An
     """Only the fields that differ, as (before, after), so an entry says what changed."""
     keys = [key for key in after if before.get(key) != after[key]]
     return {key: before.get(key) for key in keys}, {key: after[key] for key in keys}
+
+
+def log_edit(
+    session: Session, was: dict[str, Any], row: SQLModel, *, table: str = "", **entry: Unpack[Entry]
+) -> bool:
+    """Journal an edit of a row: the fields of `was` that now differ, before and after (with
+    `table`, as a row change undo reverses). A form saved unchanged writes nothing: whether
+    anything changed."""
+    old, new = changes(was, row.model_dump(include=set(was)))
+    if not new:
+        return False
+    entry["before"], entry["after"] = old, new
+    if table:
+        entry["changes"] = (RowChange(table, getattr(row, "id", 0), old, new),)
+    append(session, **entry)
+    return True
 
 
 def row_change(

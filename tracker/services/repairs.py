@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Critical, Repair, Scenario, Ship, Side
+from tracker.models import Campaign, Critical, Repair, Scenario, Ship
 from tracker.models.damage import RepairAmounts
 from tracker.models.kinds import CriticalStatus, JournalKind, RepairStatus, ScenarioStatus
 from tracker.rules import damage as rules
 from tracker.rules import linked
 from tracker.services import journal
-from tracker.services.common import get_row
+from tracker.services.common import get_row, side_and_campaign
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import require_declared
 from tracker.services.scenarios import in_play, is_taking_part
@@ -68,7 +68,7 @@ def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
     within what the campaign's allowance leaves (RULES.md §SMR2)."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
-        campaign = get_row(session, Campaign, get_row(session, Side, ship.side_id).campaign_id)
+        _, campaign = side_and_campaign(session, ship.side_id)
         structure, flotation = _allowance(session, campaign, ship_id)
         return (
             linked.repair_room(ship.structure_max - ship.structure_now, *structure),
@@ -106,8 +106,7 @@ def repair_ship(
         )
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
-        side = get_row(session, Side, ship.side_id)
-        campaign = get_row(session, Campaign, side.campaign_id)
+        _, campaign = side_and_campaign(session, ship.side_id)
         if ship.sunk:
             raise InvalidInput({"structure": f"{ship.name} is sunk: it cannot be repaired"})
         playing = in_play(session, campaign.id or 0)

@@ -39,8 +39,6 @@ from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.sealing import side_key
 
-PLAYED = (ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)
-
 
 @dataclass(frozen=True)
 class CriticalInForce:

@@ -18,12 +18,7 @@ from tracker.models.mines import APPLIES_TO, MineTableRowBase
 from tracker.rules import mine_check
 from tracker.services import journal
 from tracker.services.common import beyond_ids, get_row
-from tracker.services.errors import (
-    InvalidInput,
-    bad_character,
-    check,
-    require_plain,
-)
+from tracker.services.errors import InvalidInput, bad_character, check, require_plain
 from tracker.services.fields import require_declared
 
 # Stats a critical-table row may change at once, with the bounds the ship row keeps.
@@ -171,13 +166,15 @@ def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> Mine
 # --- the critical-hit tables --------------------------------------------------------------
 
 
+def _critical_rows(session: Session, campaign_id: int, kind: str) -> list[CriticalTableRow]:
+    where = CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind
+    query = select(CriticalTableRow).where(*where).order_by(col(CriticalTableRow.low))
+    return list(session.exec(query))
+
+
 def critical_row(session: Session, campaign_id: int, kind: str, roll: int) -> CriticalTableRow:
     """The row of the campaign's critical table that a die roll falls in (SMR2 §8.8, §9.9)."""
-    rows = session.exec(
-        select(CriticalTableRow)
-        .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
-        .order_by(col(CriticalTableRow.low))
-    ).all()
+    rows = _critical_rows(session, campaign_id, kind)
     if not rows:
         raise InvalidInput(
             {"criticals": f"this campaign has no {kind} critical table yet: type the effect in "
@@ -258,11 +255,7 @@ def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> R
     if beyond_ids(campaign_id) or bad_character(kind) is not None:
         return RuleTable(table=kind, rows=())
     with session_scope(factory) as session:
-        rows = session.exec(
-            select(CriticalTableRow)
-            .where(CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind)
-            .order_by(col(CriticalTableRow.low))
-        ).all()
+        rows = _critical_rows(session, campaign_id, kind)
         return RuleTable(table=kind, rows=tuple(
             RuleRow(id=r.id or 0, table=kind, low=r.low, high=r.high, effect=r.effect,
                     stat=r.stat, amount=r.amount) for r in rows))  # fmt: skip
@@ -276,7 +269,6 @@ def critical_tables(
 
 
 def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
-    """Remove a row of a critical table."""
     with session_scope(factory) as session:
         row = get_row(session, CriticalTableRow, row_id)
         journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(

@@ -28,14 +28,8 @@ from tracker.models.kinds import (
 )
 from tracker.rules import smr
 from tracker.services import journal
-from tracker.services.common import get_row
-from tracker.services.views import (
-    BatteryView,
-    CommanderView,
-    CrewView,
-    RecordSheet,
-    ShipView,
-)
+from tracker.services.common import get_row, side_and_campaign
+from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
 
 def crew_how(crew: CrewView) -> str:
@@ -250,16 +244,14 @@ def squadron_strength(
     session: Session, squadron_id: int, scenario: Scenario | None
 ) -> tuple[int, int]:
     """(original, afloat) of one squadron for half strength (SMR2 §3.4): see strengths."""
-    squadron = get_row(session, Squadron, squadron_id)
-    campaign = get_row(session, Campaign, get_row(session, Side, squadron.side_id).campaign_id)
+    _, campaign = side_and_campaign(session, get_row(session, Squadron, squadron_id).side_id)
     return strengths(session, campaign, scenario).get(squadron_id, (0, 0))
 
 
 def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     """The squadron whose strength a ship counts towards (SMR2 §3.4): the one it was formed in,
     or under the "scenario" reading the one it began the scenario in."""
-    side = get_row(session, Side, ship.side_id)
-    campaign = get_row(session, Campaign, side.campaign_id)
+    _, campaign = side_and_campaign(session, ship.side_id)
     if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         return ship.original_squadron_id
     start = (
@@ -290,24 +282,28 @@ def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
 
 
 def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
-    rows = session.exec(
-        select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
-    ).all()
-    return tuple(
-        read(BatteryView, b)
-        for b in rows
-    )  # fmt: skip
+    rows = session.exec(select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id)))
+    return tuple(read(BatteryView, row) for row in rows)
+
+
+def _context(
+    session: Session, squadron: Squadron
+) -> tuple[Side, Campaign, Scenario | None, Commander | None, Crew | None, bool]:
+    """What a squadron's ships are shown with: its side, campaign, the current scenario, its
+    commander and crew, and whether the commander is lost."""
+    side, campaign = side_and_campaign(session, squadron.side_id)
+    commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+    crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+    lost = commander is not None and commander.status == ListStatus.LOST
+    scenario = journal.current_scenario(session, side.campaign_id)
+    return side, campaign, scenario, commander, crew, lost
 
 
 def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:
     """Everything the Squadron Record Sheet shows for one squadron (RULES.md §SMR2)."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
-        side = get_row(session, Side, squadron.side_id)
-        campaign = get_row(session, Campaign, side.campaign_id)
-        scenario = journal.current_scenario(session, campaign.id or 0)
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
-        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
+        side, campaign, scenario, commander, crew, lost = _context(session, squadron)
         ships = session.exec(
             select(Ship)
             .where(Ship.squadron_id == squadron_id, col(Ship.retired).is_(False))
@@ -318,7 +314,6 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             row.id or 0: row
             for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
         }
-        lost = commander is not None and commander.status == ListStatus.LOST
         original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         half = at_half_strength(original, afloat)
         views = tuple(
@@ -369,15 +364,10 @@ def load_ship(factory: SessionFactory, *, ship_id: int) -> tuple[ShipView, str]:
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         squadron = get_row(session, Squadron, ship.squadron_id)
-        side = get_row(session, Side, ship.side_id)
-        campaign = get_row(session, Campaign, side.campaign_id)
-        scenario = journal.current_scenario(session, side.campaign_id)
-        crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-        commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
+        side, campaign, scenario, _, crew, lost = _context(session, squadron)
         original, afloat = strengths(session, campaign, scenario).get(squadron.id or 0, (0, 0))
         view = _sheet_ship(
             session, ship, crew, campaign.model_scale, scenario, side.campaign_id,
-            commander_lost=commander is not None and commander.status == ListStatus.LOST,
-            half_strength=at_half_strength(original, afloat),
+            commander_lost=lost, half_strength=at_half_strength(original, afloat),
         )  # fmt: skip
         return view, f"{side.name} · {squadron.name}"
