@@ -231,7 +231,8 @@ def test_journal_entries_carry_the_current_scenario_and_turn(factory: SessionFac
             .order_by(col(JournalEntry.id))
         ).all()
     assert [e.kind for e in entries] == ["campaign", "scenario", "side", "squadron"]
-    assert [(e.scenario_id, e.turn) for e in entries[2:]] == [(scenario.id, 1)] * 2
+    # Filed under the scenario planned, at no turn: it has not begun.
+    assert [(e.scenario_id, e.turn) for e in entries[2:]] == [(scenario.id, None)] * 2
     assert entries[0].scenario_id is None
 
 
