@@ -286,9 +286,3 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
     given.update(derived)
     shown: M = compat.construct_unchecked(model, {**_defaults(model), **given}, given)
     return shown
-
-
-__all__ = [
-    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "printed_label",
-    "read", "retyped", "rule_of", "rules", "same_as", "validate", "words_of",
-]  # fmt: skip

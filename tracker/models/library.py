@@ -9,14 +9,13 @@ is read from that one declaration (`models.fields.same_as`), never restated.
 from pydantic import BaseModel
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType, text_column
 from tracker.models.roster import WasUnitBase
-from tracker.models.versioned import Versioned
+from tracker.models.versioned import Shown, Versioned
 
 UNIT_TYPES = tuple(UnitType)
 
@@ -48,10 +47,8 @@ class ShipClassCreate(ShipClassBase):
     model_config = INPUT_CONFIG
 
 
-class ShipClassRead(ShipClassBase):
-    model_config = SQLModelConfig(frozen=True)
+class ShipClassRead(Shown, ShipClassBase):
     id: int
-    version: int = 1
 
 
 class Ability(BaseModel):
@@ -113,9 +110,7 @@ class UnitCardCreate(UnitCardBase):
     abilities: list[Ability] = Field(default_factory=list)
 
 
-class UnitCardRead(UnitCardBase):
-    model_config = SQLModelConfig(frozen=True)
+class UnitCardRead(Shown, UnitCardBase):
     id: int
-    version: int = 1
     attacks: str = "{}"
     abilities: str = "[]"
