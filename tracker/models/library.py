@@ -13,11 +13,9 @@ from sqlmodel import Field
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
-from tracker.models.kinds import Stored, UnitType, text_column
+from tracker.models.kinds import Stored, UnitType
 from tracker.models.roster import WasUnitBase
 from tracker.models.versioned import Shown, Versioned
-
-UNIT_TYPES = tuple(UnitType)
 
 
 class ShipClassBase(Model):
@@ -64,10 +62,7 @@ class UnitCardBase(Model):
 
     name: str = same_as(WasUnitBase, "name")
     nation: str = same_as(WasUnitBase, "nation")
-    unit_type: Stored[UnitType] = field(
-        label="Type", max_length=20, options=[(kind, kind) for kind in UNIT_TYPES],
-        sa_type=text_column(20),
-    )  # fmt: skip
+    unit_type: Stored[UnitType] = same_as(WasUnitBase, "unit_type")
     year: int | None = same_as(WasUnitBase, "year")
     points: int = same_as(WasUnitBase, "points")
     armor: int = same_as(WasUnitBase, "armor")
