@@ -14,7 +14,6 @@ from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import was
 
 UNIT_TYPES = tuple(UnitType)
-MARKER_STATES = tuple(MarkerState)
 
 
 class WasUnitBase(Model):
