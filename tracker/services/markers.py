@@ -70,9 +70,10 @@ def typed_sectors(sectors: Sequence[str], count: int) -> list[str]:
     return typed
 
 
-def _live(session: Session, side_id: int) -> Sequence[SubMarker]:
+def live(session: Session, *where: Any) -> Sequence[SubMarker]:
+    """The markers in play (not removed) that `where` selects: a side's, or a unit's."""
     return session.exec(select(SubMarker).where(
-        SubMarker.side_id == side_id, SubMarker.state != MarkerState.REMOVED)).all()  # fmt: skip
+        SubMarker.state != MarkerState.REMOVED, *where)).all()  # fmt: skip
 
 
 def check_squares(
@@ -83,7 +84,9 @@ def check_squares(
     one sub per square" (RULES.md §Subs ¶3), decoys included, so that no stack gives a sub
     away. `fields` name the form field of each sector; `moving` are the markers leaving their
     squares (the one moved). A blank sector is off the map."""
-    others = [marker for marker in _live(session, side_id) if marker.id not in moving]
+    others = [
+        marker for marker in live(session, SubMarker.side_id == side_id) if marker.id not in moving
+    ]
     held = {square(marker.sector): marker.code for marker in others}
     placed = [square(sector) for sector in sectors]
     crowded = was.crowded_squares(placed, [square(marker.sector) for marker in others])
@@ -228,10 +231,7 @@ def assign_markers(
         require_version(unit, version, unit.name)
         side, _ = side_and_campaign(session, unit.side_id)
         acts.require_submarine(unit)
-        live = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id,
-            SubMarker.state != MarkerState.REMOVED)).first()  # fmt: skip
-        if live is not None:
+        if live(session, SubMarker.unit_id == unit_id):
             raise InvalidInput({"unit": f"{unit.name} already has markers on the map"})
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
