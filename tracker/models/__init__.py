@@ -6,13 +6,7 @@ from tracker.models.fleet import Battery, Commander, Crew, Ship, Squadron
 from tracker.models.journal import JournalEntry
 from tracker.models.library import ShipClass, UnitCard
 from tracker.models.linked import Participation, Repair, ScenarioSide, ShipSnapshot
-from tracker.models.mines import (
-    MineCheck,
-    MineCheckShip,
-    Minefield,
-    MineTableRow,
-    SeaBoundary,
-)
+from tracker.models.mines import MineCheck, MineCheckShip, Minefield, MineTableRow, SeaBoundary
 from tracker.models.roster import SideSecret, SubMarker, WasUnit
 
 # Every table model, named once: what walks the tables' declarations (their bounds and words for
@@ -24,32 +18,3 @@ TABLES = (
     ShipSnapshot, MineCheck, MineCheckShip, Minefield, MineTableRow, SeaBoundary, SideSecret,
     SubMarker, WasUnit,
 )  # fmt: skip
-
-__all__ = [
-    "TABLES",
-    "Battery",
-    "Campaign",
-    "Commander",
-    "Crew",
-    "Critical",
-    "CriticalTableRow",
-    "JournalEntry",
-    "MineCheck",
-    "MineCheckShip",
-    "MineTableRow",
-    "Minefield",
-    "Participation",
-    "Repair",
-    "Scenario",
-    "ScenarioSide",
-    "SeaBoundary",
-    "Ship",
-    "ShipClass",
-    "ShipSnapshot",
-    "Side",
-    "SideSecret",
-    "Squadron",
-    "SubMarker",
-    "UnitCard",
-    "WasUnit",
-]

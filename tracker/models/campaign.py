@@ -5,7 +5,6 @@ from typing import Annotated
 
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, one_of
@@ -18,7 +17,7 @@ from tracker.models.kinds import (
     Stored,
     text_column,
 )
-from tracker.models.versioned import Versioned
+from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import smr, was
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -118,16 +117,13 @@ class Campaign(CampaignBase, Versioned, table=True):
     uid: str = Field(default_factory=new_uid, max_length=36, index=True, unique=True)
 
 
-class CampaignRead(CampaignBase):
-    """A campaign as the campaign list and screen show it, read as stored
-    (models.fields.read), with what it holds."""
+class CampaignRead(Shown, CampaignBase):
+    """A campaign as the campaign list and screen show it, with what it holds."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     sides: int
     ships: int
     current_scenario: str
-    version: int = 1  # the row version read: the edit form sends it back
 
 
 class CampaignCreate(CampaignBase):
@@ -136,10 +132,8 @@ class CampaignCreate(CampaignBase):
     model_config = INPUT_CONFIG
 
 
-class CampaignUpdate(CampaignCreate):
-    """An edit of a campaign: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class CampaignUpdate(Edit, CampaignCreate):
+    """An edit of a campaign."""
 
 
 class ScenarioBase(Model):
@@ -160,13 +154,11 @@ class Scenario(ScenarioBase, Versioned, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
-class ScenarioRead(ScenarioBase):
-    """A scenario as the campaign screen shows it, read as stored (models.fields.read)."""
+class ScenarioRead(Shown, ScenarioBase):
+    """A scenario as the campaign screen shows it."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     ships: int = 0  # the ships taking part
-    version: int = 1  # the row version read: the edit form sends it back
 
 
 class ScenarioCreate(ScenarioBase):
@@ -175,10 +167,8 @@ class ScenarioCreate(ScenarioBase):
     model_config = INPUT_CONFIG
 
 
-class ScenarioUpdate(ScenarioCreate):
-    """An edit of a scenario: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class ScenarioUpdate(Edit, ScenarioCreate):
+    """An edit of a scenario."""
 
 
 class SideBase(Model):
@@ -198,7 +188,5 @@ class SideCreate(SideBase):
     model_config = INPUT_CONFIG
 
 
-class SideUpdate(SideCreate):
-    """An edit of a side: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class SideUpdate(Edit, SideCreate):
+    """An edit of a side."""

@@ -20,6 +20,7 @@ from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
@@ -221,21 +222,24 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
 
 
 def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
-    """The field `key` of another model (its bounds, its default and what its blank means),
-    under another label if given: a value one model copies from another is bounded once."""
+    """The field `key` of another model (its bounds, its default, what its blank means, its
+    options and the column it is stored in), under another label if given: a value one model
+    copies from another is bounded once."""
     info: FieldInfo = model.model_fields[key]
     rule = rule_of(key, info)
+    sa_type = _bound(info, "sa_type")
     bounds: dict[str, Any] = {
         name: value
         for name, value in (
             ("ge", rule.low), ("le", rule.high), ("max_length", rule.max_length),
             ("min_length", _bound(info, "min_length")),
+            ("sa_type", None if sa_type is PydanticUndefined else sa_type),
         )
         if value is not None
     }  # fmt: skip
     default = ... if info.is_required() else info.default
     return field(default, label=label or rule.label, help=help or rule.help, blank=rule.blank,
-                 **bounds)  # fmt: skip
+                 options=_extra(info).get("options", ()), **bounds)  # fmt: skip
 
 
 def printed_label(model: type[BaseModel], key: str) -> str:
@@ -286,9 +290,3 @@ def read(model: type[M], row: Any, **derived: Any) -> M:
     given.update(derived)
     shown: M = compat.construct_unchecked(model, {**_defaults(model), **given}, given)
     return shown
-
-
-__all__ = [
-    "INPUT_CONFIG", "FieldRule", "allowed", "errors_of", "field", "one_of", "printed_label",
-    "read", "retyped", "rule_of", "rules", "same_as", "validate", "words_of",
-]  # fmt: skip

@@ -6,13 +6,12 @@ from typing import Annotated, Any
 from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import SideBase
 from tracker.models.fields import INPUT_CONFIG, field, one_of, rule_of, same_as
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
-from tracker.models.versioned import Versioned
+from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import smr, swwas
 
 TRAINING_OPTIONS = [
@@ -51,11 +50,8 @@ class Commander(CommanderBase, Versioned, table=True):
     status: Stored[ListStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
-class CrewUpdate(RatingBase):
-    """A crew rolled or bought again: its values and the version the player's form showed."""
-
-    model_config = INPUT_CONFIG
-    version: int | None = None
+class CrewUpdate(Edit, RatingBase):
+    """A crew rolled or bought again."""
 
 
 class CommanderUpdate(CommanderBase, CrewUpdate):
@@ -70,11 +66,10 @@ class Crew(RatingBase, Versioned, table=True):
     modifier_now: int = Field(ge=-2, le=2)
 
 
-class CrewRead(RatingBase):
+class CrewRead(Shown, RatingBase):
     """A crew as the record sheet shows it: its rating as stored, with what the rules make of
-    it (SMR2 §3.2); read as stored, never refused (models.fields.read)."""
+    it (SMR2 §3.2)."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     roll_modified: int | None = None
     grade: int
@@ -82,14 +77,12 @@ class CrewRead(RatingBase):
     modifier_base: int
     modifier_now: int
     cost_percent: int
-    version: int = 1  # the row version read: the edit form sends it back
 
 
-class CommanderRead(CommanderBase):
+class CommanderRead(Shown, CommanderBase):
     """A commander as the record sheet shows it: his rating as stored, with what the rules
-    make of it (SMR2 §3.1); read as stored, never refused (models.fields.read)."""
+    make of it (SMR2 §3.1)."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     air: bool
     grade: int
@@ -101,7 +94,6 @@ class CommanderRead(CommanderBase):
     command_limit: int
     cost: int
     status: str
-    version: int = 1  # the row version read: the edit form sends it back
 
 
 class SquadronBase(Model):
@@ -127,10 +119,8 @@ class SquadronCreate(SquadronBase):
     model_config = INPUT_CONFIG
 
 
-class SquadronUpdate(SquadronCreate):
-    """An edit of a squadron: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class SquadronUpdate(Edit, SquadronCreate):
+    """An edit of a squadron."""
 
 
 class ShipBase(Model):
@@ -203,10 +193,8 @@ class ShipCreate(ShipBase):
         return data
 
 
-class ShipUpdate(ShipCreate):
-    """An edit of a ship: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class ShipUpdate(Edit, ShipCreate):
+    """An edit of a ship."""
 
 
 COUNTER_SIZE_OPTIONS = [("blank (not entered)", ""), *((size, size) for size in CounterSize)]
@@ -246,18 +234,15 @@ class CounterBase(PrintedCounter):
     crippled: bool = field(False, label="Crippled", sa_column_kwargs={"server_default": false()})
 
 
-class CounterUpdate(CounterBase):
-    """A counter as typed, with the version of its ship the player's form was opened with."""
-
-    model_config = INPUT_CONFIG
-    version: int | None = None
+class CounterUpdate(Edit, CounterBase):
+    """A counter as typed; its version is its ship's."""
 
 
-class CounterRead(CounterBase):
-    """A ship's counter as the ledger and the sheet show it, read as stored
-    (models.fields.read), with its fuel and the minefields it laid (RULES.md §Mines)."""
+class CounterRead(Shown, CounterBase):
+    """A ship's counter as the ledger and the sheet show it, with its fuel and the minefields
+    it laid (RULES.md §Mines). Its version is its ship's (the counter and fuel forms send it
+    back), not part of what the counter says: an undo restores the values, not the version."""
 
-    model_config = SQLModelConfig(frozen=True)
     ship_id: int
     name: str
     side_id: int
@@ -269,9 +254,6 @@ class CounterRead(CounterBase):
     # The opponent's and the umpire's view of a ship with torpedo factors: how many it gave
     # over to mines is its side's secret (mines, laid, sowing and torpedoes left read 0).
     mines_hidden: bool = False
-    # The ship's row version read (models.versioned): the counter and fuel forms send it back.
-    # Not part of what the counter says: an undo restores the values, not the version.
-    version: int = 1
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CounterRead):
@@ -333,26 +315,17 @@ class Battery(BatteryBase, Versioned, table=True):
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
 
 
-class BatteryUpdate(BatteryBase):
-    """A battery as typed; on an edit, with the version the player's form was opened with."""
-
-    model_config = INPUT_CONFIG
-    version: int | None = None
+class BatteryUpdate(Edit, BatteryBase):
+    """A battery as typed."""
 
 
-class BatteryRead(BatteryBase):
-    """A battery as a screen shows it: read as stored, never refused (models.fields.read)."""
-
-    model_config = SQLModelConfig(frozen=True)
+class BatteryRead(Shown, BatteryBase):
     id: int
-    version: int = 1
 
 
-class ShipRead(ShipBase):
-    """A ship as the record sheet shows it: its values as stored, never refused
-    (models.fields.read), with what the rules make of them (SMR2 §2, §3)."""
+class ShipRead(Shown, ShipBase):
+    """A ship as the record sheet shows it, with what the rules make of it (SMR2 §2, §3)."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     structure_third: bool
     flotation_third: bool
@@ -368,8 +341,6 @@ class ShipRead(ShipBase):
     campaign_id: int = 0
     # The crew the ship took with it from its first squadron (SMR2 §3.2); None: its squadron's.
     own_crew: CrewRead | None = None
-    # The row version read (models.versioned): an edit form sends it back as expected_version.
-    version: int = 1
     # The critical hits in force (neither repaired nor undone), and the newest one's effect.
     criticals_in_force: int = 0
     newest_critical: str = ""

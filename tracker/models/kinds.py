@@ -30,8 +30,6 @@ class ScenarioStatus(StrEnum):
 
 
 class ListStatus(StrEnum):
-    """A commander on the list, or lost."""
-
     ACTIVE = "active"
     LOST = "lost"
 
@@ -72,8 +70,6 @@ class CounterSize(StrEnum):
 
 
 class AppliesTo(StrEnum):
-    """The counters a mine table row applies to."""
-
     ALL = "all"
     LONG = "long"
     SMALL = "small"
@@ -89,8 +85,6 @@ class MinefieldStatus(StrEnum):
 
 
 class Layer(StrEnum):
-    """What laid a minefield."""
-
     SURFACE = "surface"
     SUBMARINE = "submarine"
     AIRCRAFT = "aircraft"
@@ -104,8 +98,6 @@ class HaltRule(StrEnum):
 
 
 class MineCheckStatus(StrEnum):
-    """A mine check's outcome so far."""
-
     IN_PROGRESS = "in_progress"
     HALTED = "halted"
     COMPLETE = "complete"

@@ -9,16 +9,13 @@ is read from that one declaration (`models.fields.same_as`), never restated.
 from pydantic import BaseModel
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
-from tracker.models.kinds import Stored, UnitType, text_column
+from tracker.models.kinds import Stored, UnitType
 from tracker.models.roster import WasUnitBase
-from tracker.models.versioned import Versioned
-
-UNIT_TYPES = tuple(UnitType)
+from tracker.models.versioned import Shown, Versioned
 
 
 class ShipClassBase(Model):
@@ -48,10 +45,8 @@ class ShipClassCreate(ShipClassBase):
     model_config = INPUT_CONFIG
 
 
-class ShipClassRead(ShipClassBase):
-    model_config = SQLModelConfig(frozen=True)
+class ShipClassRead(Shown, ShipClassBase):
     id: int
-    version: int = 1
 
 
 class Ability(BaseModel):
@@ -67,10 +62,7 @@ class UnitCardBase(Model):
 
     name: str = same_as(WasUnitBase, "name")
     nation: str = same_as(WasUnitBase, "nation")
-    unit_type: Stored[UnitType] = field(
-        label="Type", max_length=20, options=[(kind, kind) for kind in UNIT_TYPES],
-        sa_type=text_column(20),
-    )  # fmt: skip
+    unit_type: Stored[UnitType] = same_as(WasUnitBase, "unit_type")
     year: int | None = same_as(WasUnitBase, "year")
     points: int = same_as(WasUnitBase, "points")
     armor: int = same_as(WasUnitBase, "armor")
@@ -113,9 +105,7 @@ class UnitCardCreate(UnitCardBase):
     abilities: list[Ability] = Field(default_factory=list)
 
 
-class UnitCardRead(UnitCardBase):
-    model_config = SQLModelConfig(frozen=True)
+class UnitCardRead(Shown, UnitCardBase):
     id: int
-    version: int = 1
     attacks: str = "{}"
     abilities: str = "[]"

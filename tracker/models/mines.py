@@ -8,7 +8,7 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, retyped
+from tracker.models.fields import INPUT_CONFIG, field, retyped, same_as
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -19,7 +19,8 @@ from tracker.models.kinds import (
     Stored,
     text_column,
 )
-from tracker.models.versioned import Versioned
+from tracker.models.roster import SubMarkerBase
+from tracker.models.versioned import Edit, Shown, Versioned
 
 COUNTER_SIZES = tuple(CounterSize)
 # What a player may set a minefield to: void is only ever an undo's.
@@ -64,8 +65,8 @@ class MinefieldBase(Model):
     """What the player says of a minefield, each value declared once (RULES.md §Mines;
     RULES.md §Subs ¶13)."""
 
-    # A War at Sea sector; a Second World War at Sea minefield lies on a boundary instead.
-    sector: str = field("", label="or sector (War at Sea)", max_length=12)
+    # A War at Sea sector, as a marker's; a Second World War at Sea minefield lies on a boundary.
+    sector: str = same_as(SubMarkerBase, "sector", label="or sector (War at Sea)")
     # sowing | active | scattered | swept | expended; void once its laying is undone
     status: Stored[MinefieldStatus] = Field(default="sowing", sa_type=text_column(10))
     laid_by: Stored[Layer] = field(
@@ -77,13 +78,11 @@ class MinefieldBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class MinefieldTurn(Model):
-    """The turn a form names for a minefield begun or completed, with the version of the row
-    the form was opened with (on a change of a minefield already on the ledger)."""
+class MinefieldTurn(Edit):
+    """The turn a form names for a minefield begun or completed (and, on a change of one on the
+    ledger, the version of its row)."""
 
-    model_config = INPUT_CONFIG
     turn: int | None = field(None, label="Turn", blank="the current turn", ge=1, le=999)
-    version: int | None = None
 
 
 class MinefieldCreate(MinefieldBase, MinefieldTurn):
@@ -128,13 +127,12 @@ class Minefield(MinefieldBase, Versioned, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class MinefieldRead(MinefieldBase):
+class MinefieldRead(Shown, MinefieldBase):
     """One ledger line, its values declared by MinefieldBase. A secret minefield's place,
     layer, notes, path, how it was laid and whether it drifts are never read from the row: the
     service gives every column as the viewer may see it (RULES.md §Secrets), and `hidden`
     says the viewer may not read its place."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     side_id: int
     side_name: str
@@ -149,8 +147,6 @@ class MinefieldRead(MinefieldBase):
     hidden: bool
     # Its drifts, one line each (the row keeps them as JSON).
     path: tuple[str, ...] = ()
-    # The row version read (models.versioned): a form on this minefield sends it back.
-    version: int = 1
 
     @property
     def layer(self) -> str:

@@ -4,18 +4,16 @@ from datetime import datetime
 
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import INPUT_CONFIG, field, retyped, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
-from tracker.models.versioned import Versioned
+from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import was
 
 UNIT_TYPES = tuple(UnitType)
-MARKER_STATES = tuple(MarkerState)
 
 
 class WasUnitBase(Model):
@@ -64,17 +62,14 @@ class UnitCreate(WasUnitBase):
     model_config = INPUT_CONFIG
 
 
-class UnitUpdate(UnitCreate):
-    """An edit of a unit card: its values and the version the player's form was opened with."""
-
-    version: int | None = None
+class UnitUpdate(Edit, UnitCreate):
+    """An edit of a unit card."""
 
 
-class UnitRead(WasUnitBase):
-    """A unit card as the roster shows it, read as stored (models.fields.read); the damage of a
-    concealed submarine is None in the opponent view (RULES.md §Secrets)."""
+class UnitRead(Shown, WasUnitBase):
+    """A unit card as the roster shows it; the damage of a concealed submarine is None in the
+    opponent view (RULES.md §Secrets)."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     # Declared on the card (WasUnitBase), shown retyped (mypy: a read model may show a stored
     # field in another type): None where the viewer may not see it, the abilities one a line,
@@ -84,8 +79,6 @@ class UnitRead(WasUnitBase):
     attacks: dict[str, list[int | None]] = {}  # type: ignore[assignment]
     crippled: bool | None
     destroyed: bool
-    # The row version read (models.versioned): the edit form sends it back.
-    version: int = 1
 
 
 class SubMarkerBase(Model):
@@ -94,14 +87,12 @@ class SubMarkerBase(Model):
     sector: str = field("", label="Sector", max_length=12)
 
 
-class MarkerPlace(SubMarkerBase):
+class MarkerPlace(Edit, SubMarkerBase):
     """A marker placed or moved: its sector and the turn of the move (a move names its sector;
-    an assignment may leave it blank), with the version of the row the form was opened with."""
+    an assignment may leave it blank)."""
 
-    model_config = INPUT_CONFIG
     # A database integer: a turn past it could not be stored.
     turn: int | None = field(None, label="Turn", blank="none in play", ge=1, le=2**31 - 1)
-    version: int | None = None
 
 
 class SubMarker(SubMarkerBase, Versioned, table=True):
@@ -138,16 +129,13 @@ class SideSecret(Model, table=True):
     verifier: str = Field(max_length=200)
 
 
-class MarkerRead(SubMarkerBase):
+class MarkerRead(Shown, SubMarkerBase):
     """A marker as the roster shows it; `real` (its owner's note) and `unit_id` are None in
     the opponent view (RULES.md §Secrets): never read from the row, always given."""
 
-    model_config = SQLModelConfig(frozen=True)
     id: int
     code: str
     unit_id: int | None  # None in the opponent view: the marker is generic
     state: str
     real: bool | None
     seal: str
-    # The row version read (models.versioned): the move form sends it back.
-    version: int = 1

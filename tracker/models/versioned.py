@@ -4,8 +4,10 @@ from typing import Any
 
 from sqlalchemy.orm import declared_attr
 from sqlmodel import Field
+from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
+from tracker.models.fields import INPUT_CONFIG
 
 
 class Versioned(Model):
@@ -23,3 +25,19 @@ class Versioned(Model):
     @declared_attr  # type: ignore[arg-type]
     def __mapper_args__(cls) -> dict[str, Any]:
         return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
+
+
+class Edit(Model):
+    """What the player typed for a change of a row (put first among an input model's bases),
+    with the version the player's form was opened with: a newer row refuses it."""
+
+    model_config = INPUT_CONFIG
+    version: int | None = None
+
+
+class Shown(Model):
+    """A row as a screen shows it (put first among a read model's bases), read as stored
+    (models.fields.read), with the row version read: an edit form sends it back."""
+
+    model_config = SQLModelConfig(frozen=True)
+    version: int = 1

@@ -16,17 +16,6 @@ from typing import TypeVar
 
 from tracker.rules import checks
 
-__all__ = [
-    "CUPS",
-    "DIE_RANGE",
-    "EFFECT_WORDS",
-    "MineEffect",
-    "draw_order",
-    "mine_table_problems",
-    "parse_mine_effects",
-    "quarter_of",
-]
-
 T = TypeVar("T")
 
 

@@ -16,41 +16,6 @@ import random
 from tracker.rules import checks
 from tracker.rules.dice import roll_text
 
-__all__ = [
-    "COMMAND_RATINGS",
-    "CREW_QUALITIES",
-    "MODIFIER_FLOOR",
-    "PASS_MARK",
-    "RADIUS_FLOOR_CM",
-    "SCALES",
-    "TRAINING_NUMERALS",
-    "TYPE_ABBREVIATIONS",
-    "UNDER_FIRE_PENALTY",
-    "at_or_below_third",
-    "base_width_cm",
-    "command_limit",
-    "command_radius_cm",
-    "commander_cost",
-    "crew_cost_percent",
-    "crew_roll",
-    "grade_from_roll",
-    "grade_modifier",
-    "half_strength",
-    "parse_training",
-    "points_with_crew",
-    "quality_name",
-    "rating_name",
-    "reduced_modifier",
-    "reduced_radius_cm",
-    "rerated_modifier",
-    "rerated_radius_cm",
-    "roll_d10",
-    "test_passes",
-    "test_total",
-    "third_text",
-    "training_numeral",
-]
-
 TRAINING_NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV", "V")
 """Training levels 1..5 as the rulebook writes them (SMR2 §3, I worst, V best)."""
 

@@ -15,25 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tracker.rules import checks
-
-__all__ = [
-    "Fuel",
-    "MineDrm",
-    "aerial_minefield_effective",
-    "aircraft_mine_capacity",
-    "fast_entry",
-    "is_submarine_type",
-    "lose_fuel",
-    "mine_check_halts",
-    "mine_drm",
-    "port_repair",
-    "refuel",
-    "sowing_refusal",
-    "speed_available",
-    "sub_torpedo_factors_left",
-    "torpedo_refusal",
-]
+from tracker.rules import checks, mine_check
 
 _MAX_EXTRA_MINEFIELD_DRM = 3  # "+1 for each additional minefield over one ... maximum of +3"
 _FAST_SPEED = 3  # "+2 for any ship moving Speed 3 or greater"
@@ -192,7 +174,7 @@ def mine_check_halts(struck: int, task_force_size: int) -> bool:
     """
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
-    return hits >= -(-size // 4)
+    return hits >= mine_check.quarter_of(size)
 
 
 def is_submarine_type(type_abbrev: str) -> bool:

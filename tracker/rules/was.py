@@ -20,27 +20,6 @@ from enum import StrEnum
 
 from tracker.rules import checks
 
-__all__ = [
-    "DECOY_COST",
-    "MARKERS_PER_SUB",
-    "MAX_EXTRA_DECOYS",
-    "SEARCHERS",
-    "SEA_MOVE_SECTORS",
-    "ConcealCause",
-    "best_searcher",
-    "crowded_squares",
-    "drift_refusal",
-    "extra_decoy_cost",
-    "reconceal_markers",
-    "reconceal_refusal",
-    "search_breakdown",
-    "search_succeeds",
-    "search_target",
-    "sub_mine_damage",
-    "torpedo_die_hits",
-    "torpedo_hits",
-]
-
 SEARCHERS: tuple[str, ...] = ("patrol_bomber", "aircraft", "surface", "submarine")
 """Kinds of unit that can roll a sub search, best first (RULES.md §Subs ¶4 search table).
 

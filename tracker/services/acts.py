@@ -10,7 +10,7 @@ sheet, the ledger and the roster ask the same question and get the same answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -94,15 +94,12 @@ def mines_laid(fields: Iterable[Minefield]) -> int:
     return sum(1 for field in fields if field.laid_by == Layer.SUBMARINE)
 
 
-def torpedo_refusal(
-    session: Session, who: Actor, fields: Sequence[Minefield] | None = None
-) -> str | None:
+def torpedo_refusal(session: Session, who: Actor) -> str | None:
     """Why this unit may not attack with its torpedoes now, said with its name, or None
-    (RULES.md §Mines). `fields` are its minefields when the caller has read them."""
+    (RULES.md §Mines)."""
     if who.out_of_play:
         return f"{who.name} {who.out_of_play}"
-    fields = laid(session, who) if fields is None else fields
-    refusal = swwas.torpedo_refusal(submarine_sowing=sowing_id(fields))
+    refusal = swwas.torpedo_refusal(submarine_sowing=sowing_id(laid(session, who)))
     return f"{who.name} {refusal}" if refusal else None
 
 

@@ -97,11 +97,10 @@ def _damage_sub(session: Session, unit: WasUnit, damage: int) -> str:
     unit.damage = min(unit.hull_points, unit.damage + max(0, damage))
     if not acts.destroyed(unit):
         return f"{unit.damage} hull damage"
-    live = session.exec(select(SubMarker).where(
-        SubMarker.unit_id == unit.id, SubMarker.state != MarkerState.REMOVED)).all()  # fmt: skip
-    for marker in live:
+    gone = markers.live(session, SubMarker.unit_id == unit.id)
+    for marker in gone:
         marker.state = MarkerState.REMOVED
-    return f"destroyed, its markers leave play ({', '.join(sorted(m.code for m in live))})"
+    return f"destroyed, its markers leave play ({', '.join(sorted(m.code for m in gone))})"
 
 
 def attack_marker(

@@ -70,9 +70,10 @@ def typed_sectors(sectors: Sequence[str], count: int) -> list[str]:
     return typed
 
 
-def _live(session: Session, side_id: int) -> Sequence[SubMarker]:
+def live(session: Session, *where: Any) -> Sequence[SubMarker]:
+    """The markers in play (not removed) that `where` selects: a side's, or a unit's."""
     return session.exec(select(SubMarker).where(
-        SubMarker.side_id == side_id, SubMarker.state != MarkerState.REMOVED)).all()  # fmt: skip
+        SubMarker.state != MarkerState.REMOVED, *where)).all()  # fmt: skip
 
 
 def check_squares(
@@ -83,7 +84,9 @@ def check_squares(
     one sub per square" (RULES.md §Subs ¶3), decoys included, so that no stack gives a sub
     away. `fields` name the form field of each sector; `moving` are the markers leaving their
     squares (the one moved). A blank sector is off the map."""
-    others = [marker for marker in _live(session, side_id) if marker.id not in moving]
+    others = [
+        marker for marker in live(session, SubMarker.side_id == side_id) if marker.id not in moving
+    ]
     held = {square(marker.sector): marker.code for marker in others}
     placed = [square(sector) for sector in sectors]
     crowded = was.crowded_squares(placed, [square(marker.sector) for marker in others])
@@ -155,16 +158,19 @@ def sealed_as(code: str, note: dict[str, Any]) -> dict[str, bool]:
 
 
 def place(
-    session: Session, *, side: Side, campaign_id: int, unit: WasUnit, real: int,
-    sectors: Sequence[str], turn: int | None, key: bytes | None, rng: random.Random,
+    session: Session, *, side: Side, unit: WasUnit, real: int, sectors: Sequence[str],
+    turn: int | None, passphrase: str | None, rng: random.Random | None,
 ) -> Assignment:  # fmt: skip
     """Store a placement's markers, each in its own checked square (`sectors`, as typed; `real`
-    is 1-based in that order), with a random code and a seal of its own (RULES.md §Subs ¶1-3).
+    is 1-based in that order), with a random code and a seal of its own, under the side's
+    passphrase (RULES.md §Subs ¶1-3).
 
     The markers go in by square, then in an order the dice draw, all at one time: the rows,
     their ids and the journal's lines are the same whichever marker is real.
     """
     side_id = side.id or 0
+    key = side_key(session, side_id, passphrase)
+    rng = rng or random.SystemRandom()
     check_squares(session, side_id=side_id, sectors=sectors,
                   fields=[f"sector_{n}" for n in range(1, len(sectors) + 1)])  # fmt: skip
     order = sorted(range(len(sectors)), key=lambda index: square(sectors[index]))
@@ -183,7 +189,7 @@ def place(
         ))  # fmt: skip
         session.flush()
         journal.append(
-            session, campaign_id=campaign_id, kind=JournalKind.MARKER, side_id=side_id,
+            session, campaign_id=side.campaign_id, kind=JournalKind.MARKER, side_id=side_id,
             summary=f"{side.name}: marker {code} placed in {sectors[index] or '?'} (seal {seal})",
         )  # fmt: skip
         made[index] = (code, seal)
@@ -223,21 +229,15 @@ def assign_markers(
     with session_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         require_version(unit, version, unit.name)
-        side, campaign = side_and_campaign(session, unit.side_id)
+        side, _ = side_and_campaign(session, unit.side_id)
         acts.require_submarine(unit)
-        live = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id,
-            SubMarker.state != MarkerState.REMOVED)).first()  # fmt: skip
-        if live is not None:
+        if live(session, SubMarker.unit_id == unit_id):
             raise InvalidInput({"unit": f"{unit.name} already has markers on the map"})
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
-        return place(
-            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
-            sectors=typed_sectors(sectors, count), turn=turn,
-            key=side_key(session, side.id or 0, passphrase), rng=rng or random.SystemRandom(),
-        )  # fmt: skip
+        return place(session, side=side, unit=unit, real=real, turn=turn, passphrase=passphrase,
+                     sectors=typed_sectors(sectors, count), rng=rng)  # fmt: skip
 
 
 def move_marker(
@@ -310,11 +310,8 @@ def reconceal(
         typed = typed_sectors(sectors or [shown.sector] * (count == 1), count)
         shown.state = MarkerState.REMOVED
         session.flush()
-        return place(
-            session, side=side, campaign_id=campaign.id or 0, unit=unit, real=real,
-            sectors=typed, turn=turn, key=side_key(session, side.id or 0, passphrase),
-            rng=rng or random.SystemRandom(),
-        )  # fmt: skip
+        return place(session, side=side, unit=unit, real=real, sectors=typed, turn=turn,
+                     passphrase=passphrase, rng=rng)  # fmt: skip
 
 
 def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:

@@ -203,8 +203,12 @@ def roster(
         markers = session.exec(
             select(SubMarker).where(SubMarker.side_id == side_id).order_by(col(SubMarker.code))
         ).all()
+        # Each unit's markers' states, gathered in the same pass (each unit looking through every
+        # marker made a large roster's read grow with units times markers).
         views = []
+        states: dict[int | None, set[str]] = {}
         for marker in markers:
+            states.setdefault(marker.unit_id, set()).add(marker.state)
             note = secrets.open_note(marker.secret, key) if owner else None
             views.append(
                 read(
@@ -214,11 +218,6 @@ def roster(
                     real=bool(note["real"]) if note else None,
                 )
             )  # fmt: skip
-        # Each unit's markers' states, gathered in one pass (each unit looking through every
-        # marker made a large roster's read grow with units times markers).
-        states: dict[int | None, set[str]] = {}
-        for marker in markers:
-            states.setdefault(marker.unit_id, set()).add(marker.state)
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         scenario = journal.scenario_in_play(session, campaign.id or 0)
         return Roster(

@@ -71,7 +71,7 @@ def set_passphrase(
         old_key = side_key(session, side_id, old_passphrase)
         salt = secrets.new_salt()
         verifier = secrets.make_verifier(passphrase, salt)
-        reseal_side(session, side_id, old_key, secrets.derive_key(passphrase, salt))
+        reseal_rows(session.connection(), side_id, old_key, secrets.derive_key(passphrase, salt))
         row = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
         row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
         row.salt, row.verifier = salt, verifier
@@ -89,11 +89,6 @@ def set_passphrase(
         factory, side_id=side_id, passphrase=passphrase, old_passphrase=old_passphrase
     )
     return Sealed(plain_backups=plain, checkpointed=folded)
-
-
-def reseal_side(session: Session, side_id: int, old_key: bytes | None, new_key: bytes) -> None:
-    """Seal every secret of a side again under a new key, in this session's database."""
-    reseal_rows(session.connection(), side_id, old_key, new_key)
 
 
 # Where a side's sealed notes are kept: (table, column) of its rows that carry one.

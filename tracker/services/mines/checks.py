@@ -11,13 +11,7 @@ from dataclasses import dataclass, replace
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import (
-    Campaign,
-    MineCheck,
-    MineCheckShip,
-    Minefield,
-    Ship,
-)
+from tracker.models import Campaign, MineCheck, MineCheckShip, Minefield, Ship
 from tracker.models.kinds import (
     CounterSize,
     HaltRule,
@@ -29,20 +23,10 @@ from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas
 from tracker.services import journal, losses
 from tracker.services.common import get_row
-from tracker.services.errors import (
-    MAX_INT,
-    InvalidInput,
-    check,
-    require_range,
-)
+from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
-from tracker.services.mines.counters import (
-    _fuel,
-    _n,
-    _set_fuel,
-    _ship_and_campaign,
-)
+from tracker.services.mines.counters import _fuel, _n, _set_fuel, _ship_and_side
 from tracker.services.rule_tables import _lookup
 
 
@@ -167,9 +151,7 @@ def start_check(
         if field.status != MinefieldStatus.ACTIVE:
             raise InvalidInput({"minefield": f"minefield #{field.id} is {field.status}: only "
                                 "an active minefield is checked"})  # fmt: skip
-        running = session.exec(select(MineCheck).where(
-            MineCheck.campaign_id == field.campaign_id,
-            MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
+        running = _running(session, field.campaign_id)
         if running is not None:
             raise InvalidInput({"minefield": f"mine check #{running.id} is still in progress: "
                                 "finish or abandon it first"})  # fmt: skip
@@ -177,7 +159,7 @@ def start_check(
         cups: dict[str, list[int]] = {"long": [], "small": []}
         sides: dict[int, str] = {}
         for ship_id in ship_ids:
-            ship, side, _ = _ship_and_campaign(session, ship_id)
+            ship, side = _ship_and_side(session, ship_id)
             sides.setdefault(side.id or 0, side.name)
             if side.campaign_id != field.campaign_id:
                 errors["ships"] = f"{ship.name} is in another campaign"
@@ -280,10 +262,14 @@ def _check_view(session: Session, check_id: int) -> CheckView:
 def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
     """The mine check in progress in the campaign, if any."""
     with session_scope(factory) as session:
-        row = session.exec(select(MineCheck).where(
-            MineCheck.campaign_id == campaign_id,
-            MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
+        row = _running(session, campaign_id)
         return row.id if row else None
+
+
+def _running(session: Session, campaign_id: int) -> MineCheck | None:
+    return session.exec(select(MineCheck).where(
+        MineCheck.campaign_id == campaign_id,
+        MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
 
 
 def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | None:
@@ -358,7 +344,7 @@ def roll_mine(
             effect = mine_check.parse_mine_effects(effects)
         except ValueError as exc:
             raise InvalidInput({"effects": str(exc).removeprefix("effects: ")}) from exc
-        ship, side, _ = _ship_and_campaign(session, draw.ship_id)
+        ship, side = _ship_and_side(session, draw.ship_id)
         item = session.exec(
             select(MineCheckShip).where(
                 MineCheckShip.check_id == check_id, MineCheckShip.ship_id == draw.ship_id

@@ -10,12 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, read_scope, session_scope
-from tracker.models import (
-    Campaign,
-    Minefield,
-    Ship,
-    Side,
-)
+from tracker.models import Campaign, Minefield, Ship, Side
 from tracker.models.fields import read
 from tracker.models.fleet import CounterRead as CounterView
 from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: the counter form
@@ -23,12 +18,7 @@ from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
 from tracker.services import acts, journal, visibility
 from tracker.services.common import get_row, require_version
-from tracker.services.errors import (
-    InvalidInput,
-    check,
-    require_plain,
-    require_range,
-)
+from tracker.services.errors import InvalidInput, check, require_plain, require_range
 from tracker.services.fields import checked
 
 # --- counters and fuel -------------------------------------------------------------------
@@ -88,8 +78,7 @@ def counter(
 ) -> CounterView:
     """A ship's counter as `viewer` sees it (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        return _counter_view(session, ship, get_row(session, Side, ship.side_id), viewer=viewer)
+        return _counter_view(session, *_ship_and_side(session, ship_id), viewer=viewer)
 
 
 def ship_counters(
@@ -110,10 +99,9 @@ def ship_counters(
         }
 
 
-def _ship_and_campaign(session: Session, ship_id: int) -> tuple[Ship, Side, Campaign]:
+def _ship_and_side(session: Session, ship_id: int) -> tuple[Ship, Side]:
     ship = get_row(session, Ship, ship_id)
-    side = get_row(session, Side, ship.side_id)
-    return ship, side, get_row(session, Campaign, side.campaign_id)
+    return ship, get_row(session, Side, ship.side_id)
 
 
 def _journal_ship(
@@ -171,7 +159,7 @@ def save_counter(
         )
     check(errors)
     with session_scope(factory) as session:
-        ship, side, _ = _ship_and_campaign(session, ship_id)
+        ship, side = _ship_and_side(session, ship_id)
         require_version(ship, typed.version, ship.name)
         laid = acts.mines_laid(acts.laid(session, acts.actor(ship)))
         if mines_loaded < laid:
@@ -206,7 +194,7 @@ def _afloat(
 ) -> tuple[Ship, Side]:
     """The ship and its side; a sunk ship burns no fuel and fires no torpedoes. `version`, the
     ship's as the player's form showed it, refuses a form another player's change made stale."""
-    ship, side, _ = _ship_and_campaign(session, ship_id)
+    ship, side = _ship_and_side(session, ship_id)
     require_version(ship, version, ship.name)
     if ship.sunk:
         raise InvalidInput({field: f"{ship.name} is sunk"})

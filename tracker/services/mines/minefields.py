@@ -49,9 +49,17 @@ def add_boundary(factory: SessionFactory, *, campaign_id: int, area_a: str, area
         return row.id or 0
 
 
-def _new_field_change(field: Minefield) -> journal.RowChange:
-    return journal.RowChange("minefield", field.id or 0, {"status": MinefieldStatus.VOID},
-                             {"status": field.status})  # fmt: skip
+def _lay(
+    session: Session, side: Side, place: dict[str, Any], key: bytes | None, **values: Any
+) -> tuple[Minefield, journal.RowChange]:
+    """A new minefield of the side on the ledger, its place sealed when it is secret, with the
+    change an undo voids: what a sowing and an aerial drop alike put down."""
+    field = Minefield(campaign_id=side.campaign_id, side_id=side.id or 0, **values)
+    places.store(session, field, {"notes": "", "path": [], **place}, key)
+    session.add(field)
+    session.flush()
+    return field, journal.RowChange("minefield", field.id or 0, {"status": MinefieldStatus.VOID},
+                                    {"status": field.status})  # fmt: skip
 
 
 def sow_minefield(
@@ -98,24 +106,20 @@ def sow_minefield(
         check(errors)
         key = side_key(session, side_id, passphrase) if secret else None
         scenario_id, turn = places.turn_of(session, campaign_id, turn)
-        field = Minefield(
-            campaign_id=campaign_id, side_id=side_id,
+        name = layer.name if layer else typed.layer_name
+        place = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
+                 "notes": typed.notes}  # fmt: skip
+        field, change = _lay(
+            session, side, place, key,
             status=MinefieldStatus.ACTIVE if complete else MinefieldStatus.SOWING,
             laid_by=typed.laid_by, layer_ship_id=layer_ship_id, layer_unit_id=layer_unit_id,
-            scenario_id=scenario_id,
-            turn_started=turn, turn_completed=turn if complete else None, drifting=drifting,
-            secret=secret,
+            scenario_id=scenario_id, turn_started=turn, turn_completed=turn if complete else None,
+            drifting=drifting, secret=secret,
         )  # fmt: skip
-        name = layer.name if layer else typed.layer_name
-        place: dict[str, Any] = {"boundary_id": boundary_id, "sector": sector, "layer_name": name,
-                 "notes": typed.notes, "path": []}  # fmt: skip
-        places.store(session, field, place, key)
-        session.add(field)
-        session.flush()
         verb = "laid" if complete else "began sowing"
         summary = (f"{side.name}: {name or 'a ' + laid_by + ' minelayer'} {verb} minefield "
                    f"#{field.id} ({places.label(session, boundary_id, sector)})")  # fmt: skip
-        places.journal_laid(session, side, field, summary, key, changes=(_new_field_change(field),))
+        places.journal_laid(session, side, field, summary, key, changes=(change,))
         return field.id or 0
 
 
@@ -231,24 +235,19 @@ def aerial_drop(
         results = []
         for roll in rolls:
             works = swwas.aerial_minefield_effective(roll, circled=circled)
-            field = Minefield(
-                campaign_id=side.campaign_id, side_id=side_id,
-                status=MinefieldStatus.ACTIVE if works else MinefieldStatus.SCATTERED,
-                laid_by=Layer.AIRCRAFT,
-                scenario_id=scenario_id, turn_started=turn,
+            field, change = _lay(
+                session, side, {"boundary_id": boundary_id, "sector": sector, "layer_name": name},
+                key, status=MinefieldStatus.ACTIVE if works else MinefieldStatus.SCATTERED,
+                laid_by=Layer.AIRCRAFT, scenario_id=scenario_id, turn_started=turn,
                 turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
             )  # fmt: skip
-            places.store(session, field, {"boundary_id": boundary_id, "sector": sector, "notes": "",
-                                 "path": [], "layer_name": name}, key)  # fmt: skip
-            session.add(field)
-            session.flush()
             need = "3-6" if circled else "4-6"
             result = (f"minefield #{field.id}: d6 {roll} ({need}) "
                       f"{'effective' if works else 'scattered'}")  # fmt: skip
             results.append(result)
             summary = f"{side.name}: {name} dropped {result}"
-            dice, changes = {"d6": roll}, (_new_field_change(field),)
-            places.journal_laid(session, side, field, summary, key, dice=dice, changes=changes)
+            places.journal_laid(session, side, field, summary, key, dice={"d6": roll},
+                                changes=(change,))  # fmt: skip
         return results
 
 

@@ -43,14 +43,6 @@ def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
     ).all()
 
 
-def _boundary_views(
-    session: Session, campaign_id: int, rows: Sequence[SeaBoundary] | None = None
-) -> tuple[BoundaryView, ...]:
-    """`rows` are the campaign's boundaries in order, when the caller loaded them already."""
-    rows = _boundary_rows(session, campaign_id) if rows is None else rows
-    return tuple(read(BoundaryView, row) for row in rows)
-
-
 # The ledger line's fields, looked up once: pydantic's model_fields is a costly property.
 _LINE_FIELDS = frozenset(MinefieldView.model_fields)
 
@@ -134,7 +126,7 @@ def ledger(
         laid_by = _laid_by_ships(session, list(sides))
         return Ledger(
             campaign_id=campaign_id, owner_side_id=owner_side_id, minefields=tuple(views),
-            boundaries=_boundary_views(session, campaign_id, list(boundaries.values())),
+            boundaries=tuple(read(BoundaryView, row) for row in boundaries.values()),
             counters=tuple(_counter_view(
                 session, ship, sides[ship.side_id], laid_by,
                 visibility.Viewer.OWNER if ship.side_id == owner_side_id
