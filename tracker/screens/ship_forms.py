@@ -219,12 +219,12 @@ def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -
     )
 
 
-def test_fields(sheet: RecordSheet, under_fire: bool) -> list[FieldSpec]:
-    """Who tests, the d10, fire markers and the situational modifier (SMR2 §3.6)."""
+def test_fields(under_fire: bool, commander_may_test: bool = True) -> list[FieldSpec]:
+    """Who tests, the d10, fire markers and the situational modifier (SMR2 §3.6); a commander
+    who may not test (none yet, or lost) leaves the crew's test to open on."""
     return [
-        # A commander who may not test (none yet, or lost) leaves the crew's test to open on.
         FieldSpec("subject", "Test", kind="select",
-                  value="crew" if sheet.commander_refusal else "commander",
+                  value="commander" if commander_may_test else "crew",
                   options=[("Command (commander's modifier)", "commander"),
                            ("Crew (crew quality modifier)", "crew")]),
         *specs_from(TestRoll, keys=["roll"]),
@@ -276,7 +276,7 @@ def test_form(
     return FormScreen(
         f"Command / crew test of {sheet.squadron_name}"
         + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
-        test_fields(sheet, bool(ship and ship.fire_markers)),
+        test_fields(bool(ship and ship.fire_markers), not sheet.commander_refusal),
         submit,
         rng=rng,
         preview=test_preview(sheet, ship),
