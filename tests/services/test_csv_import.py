@@ -334,6 +334,11 @@ def test_the_same_problem_on_many_rows_is_said_once_with_its_rows(
             ["header: the required column 'flotation_max' is missing"], id="missing",
         ),
         pytest.param(
+            f"{SHIP_HEADER},armor,armor", "Hood,20,18,7,7",
+            ["header: unknown column 'armor'", "header: column 'armor' twice"],
+            id="unknown twice",
+        ),
+        pytest.param(
             "name;structure_max;armor", "Hood;20;7",
             ["header: unknown column 'armor'",
              "header: the required column 'flotation_max' is missing"],

@@ -117,7 +117,7 @@ class Sheet:
         """Every problem of the header: a name unreadable or unknown, twice, or a required one
         missing; then, if any, the columns of `kind`."""
         before = len(problems.found)
-        for name in self.header:
+        for name in dict.fromkeys(self.header):  # a name twice is said once, below
             if unreadable := self.decoded.unreadable(name):
                 problems.add("header", "", f"a column's name {unreadable}")
             elif name not in columns:

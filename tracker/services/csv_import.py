@@ -66,12 +66,6 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
                   required={"counter_size", "speed_rating"}),
     ),
 }  # fmt: skip
-DEFAULTS: dict[str, dict[str, Any]] = {
-    # A column left out takes the model's default.
-    "ships": {},
-    "units": {},
-    "counters": {},  # a column left out keeps the ship's value
-}  # fmt: skip
 
 
 def column_names(kind: str) -> str:
@@ -124,8 +118,9 @@ def one_transaction(
 
 
 def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The row's values by the column kinds, and what is wrong with any of them."""
-    values = dict(DEFAULTS[kind])
+    """The row's values by the column kinds, and what is wrong with any of them. A column left
+    out takes the model's default (a counter's keeps the ship's value)."""
+    values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for column in COLUMNS[kind]:
         if column.name not in cells:
@@ -195,10 +190,11 @@ def import_csv(
         values, errors = _convert(kind, row.cells)
         checked.append((row.where, values, {**errors, **row.unreadable}))
     written = 0
-    with one_transaction(factory, lambda: not problems.found and not dry_run) as (
-        inner,
-        connection,
-    ):
+
+    def commit() -> bool:
+        return not problems.found and not dry_run
+
+    with one_transaction(factory, commit) as (inner, connection):
         # Without a required column no row can be saved; its cells are still checked.
         write = _writer(kind, target_id) if required <= set(sheet.header) else None
         for where, values, errors in checked:
