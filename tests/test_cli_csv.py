@@ -28,6 +28,7 @@ from tracker.services.demo import SAMPLE_NAME
 REPO = Path(__file__).resolve().parents[1]
 SHIPS = "name,class_name,type_abbrev,structure_max,flotation_max\n"
 GOOD_SHIPS = SHIPS + "Cumberland,County,CA,12,11\nDorsetshire,County,CA,12,11\n"
+UTF8_COMMAS = "CSV, UTF-8, comma-separated"
 
 
 def template(folder: Path, *, atlantic: bool) -> Path:
@@ -108,7 +109,7 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 def test_a_good_file_is_imported_and_said_so(run: Run, campaign_file: Path, tmp_path: Path) -> None:
     source = write_csv(tmp_path, GOOD_SHIPS)
     outcome = run(campaign_file, "ships", source, "Force G")
-    assert outcome == Outcome(0, f"tracker: {source}: imported 2 ships\n", "")
+    assert outcome == Outcome(0, f"tracker: {source}: imported 2 ships ({UTF8_COMMAS})\n", "")
     assert ship_names(campaign_file, "Force G") == [
         "Exeter", "Ajax", "Achilles", "Cumberland", "Dorsetshire",
     ]  # fmt: skip
@@ -124,13 +125,13 @@ def test_units_and_counters_from_the_command_line(
         "units.csv",
     )
     assert run(campaign_file, "units", units, "Kriegsmarine").out == (
-        f"tracker: {units}: imported 1 unit\n"
+        f"tracker: {units}: imported 1 unit ({UTF8_COMMAS})\n"
     )
     counters = write_csv(
         tmp_path, "ship,counter_size,speed_rating,fuel_full\nexeter,long,3,8\n", "counters.csv"
     )
     outcome = run(campaign_file, "counters", counters, SAMPLE_NAME.upper())
-    assert outcome == Outcome(0, f"tracker: {counters}: imported 1 counter\n", "")
+    assert outcome == Outcome(0, f"tracker: {counters}: imported 1 counter ({UTF8_COMMAS})\n", "")
     conn = sqlite3.connect(campaign_file)
     try:
         assert conn.execute(
@@ -144,6 +145,50 @@ def test_units_and_counters_from_the_command_line(
         conn.close()
 
 
+SPREADSHEET_UNITS = {
+    # How a spreadsheet saves it: the bytes, and the words the report reads it by.
+    "cp1252 with semicolons": (
+        "name;unit_type;points\r\nKöln;cruiser;7\r\nBéarn;carrier;9\r\n".encode("cp1252"),
+        "CSV, cp1252 (Windows; the file is not UTF-8), semicolon-separated",
+    ),
+    "UTF-16 with tabs": (
+        "name\tunit_type\tpoints\nNürnberg\tcruiser\t8\nÉmile Bertin\tcruiser\t6\n".encode(
+            "utf-16"
+        ),
+        "CSV, UTF-16, tab-separated",
+    ),
+    "an empty last column": (
+        "name,unit_type,points,\nLützow,battleship,20,\nDupleix,cruiser,7,\n".encode(),
+        "CSV, UTF-8, comma-separated",
+    ),
+}
+
+
+def test_units_from_any_spreadsheets_csv_are_read_as_the_library_reads_them(
+    run: Run, campaign_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number, (raw, source_words) in enumerate(SPREADSHEET_UNITS.values()):
+        source = tmp_path / f"units{number}.csv"
+        source.write_bytes(raw)
+        outcome = run(campaign_file, "units", source, "Kriegsmarine")
+        assert outcome == Outcome(0, f"tracker: {source}: imported 2 units ({source_words})\n", "")
+        library = run_main(
+            capsys, ["--db", str(campaign_file), "library", "import", str(source), "--dry-run"]
+        )
+        assert library.status == 0 and f"2 rows read ({source_words})" in library.out
+    conn = sqlite3.connect(campaign_file)
+    try:
+        units = conn.execute(
+            "SELECT name, unit_type, points FROM wasunit ORDER BY id DESC LIMIT 6"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert units[::-1] == [
+        ("Köln", "cruiser", 7), ("Béarn", "carrier", 9), ("Nürnberg", "cruiser", 8),
+        ("Émile Bertin", "cruiser", 6), ("Lützow", "battleship", 20), ("Dupleix", "cruiser", 7),
+    ]  # fmt: skip
+
+
 def test_a_dry_run_reports_the_rows_and_writes_nothing(
     run: Run, campaign_file: Path, tmp_path: Path
 ) -> None:
@@ -151,7 +196,9 @@ def test_a_dry_run_reports_the_rows_and_writes_nothing(
     before = rows(campaign_file)
     outcome = run(campaign_file, "ships", source, "Force G", "--dry-run")
     assert outcome == Outcome(
-        0, f"tracker: {source}: 2 of 2 rows are ready (dry run: nothing written)\n", ""
+        0,
+        f"tracker: {source}: 2 of 2 rows are ready ({UTF8_COMMAS}; dry run: nothing written)\n",
+        "",
     )
     assert rows(campaign_file) == before
 
@@ -209,18 +256,15 @@ def test_a_wrong_header_lists_the_expected_columns(
     ("content", "message"),
     [
         pytest.param(
-            GOOD_SHIPS.replace("Cumberland", "Émile Bertin").encode("latin-1"),
-            "is not UTF-8 (row 2, name reads 'Émile Bertin' in Windows' cp1252): save it as "
-            "UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
-            id="latin-1",
-        ),
-        pytest.param(
-            GOOD_SHIPS.encode("utf-16"),
-            "is not UTF-8 (it is UTF-16): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)",
-            id="utf-16",
+            GOOD_SHIPS.encode("utf-16-le"),
+            "holds NUL bytes: it looks like UTF-16 without a byte-order mark; save it as CSV "
+            "UTF-8 (or Unicode text)",
+            id="utf-16 without its mark",
         ),
         pytest.param(b"", "is empty: the first line names the columns", id="empty"),
-        pytest.param(b'name\n"Cumberland\n', "is not CSV: unexpected end of data", id="quote"),
+        pytest.param(
+            b'name\n"Cumberland\n', "line 2 is not CSV: unexpected end of data", id="quote"
+        ),
     ],
 )
 def test_a_file_that_cannot_be_read_as_csv_is_one_line_exit_2(

@@ -115,8 +115,10 @@ async def test_ships_from_a_typed_path_are_checked_then_imported(tmp_path: Path)
         before = rows(db)
         report = await check(pilot, dialog)
         assert app.screen is dialog, "the check keeps the dialog open"
-        assert report == "2 of 2 rows are ready. ctrl+s again imports them all."
-        assert "2 of 2 rows are ready." in shown(app)
+        assert report == (
+            "2 of 2 rows are ready (CSV, UTF-8, comma-separated). ctrl+s again imports them all."
+        )
+        assert "2 of 2 rows are ready (CSV, UTF-8, comma-separated)." in shown(app)
         assert rows(db) == before, "the check writes nothing"
         sheet_screen = await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         assert sheet_screen.query_one(DataTable).row_count == 5
@@ -219,19 +221,20 @@ async def test_a_bad_file_shows_every_problem_and_nothing_is_written(
 
 async def test_a_long_report_scrolls_to_its_last_problem(tmp_path: Path, home: Path) -> None:
     source = tmp_path / "bad.csv"
-    source.write_text(SHIPS + "".join(f"Ship {n},County,CA,0,1\n" for n in range(60)))
+    # A different problem on each row: the same one on many rows would be one line.
+    source.write_text(SHIPS + "".join(f"Ship {n},County,CA,{-n},1\n" for n in range(60)))
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
         assert (await check(pilot, dialog, f"~/{source.name}")).startswith(
-            "60 problems; nothing was written:"
+            "119 problems; nothing was written:"
         )
-        assert "row 61, structure_max" not in shown(app)  # below the fold
+        assert "row 61, structure_now" not in shown(app)  # below the fold
         # The file tree is still usable beside the report.
         assert dialog.query_one(CsvTree).size.height >= 3
         await pilot.press("tab", "end")  # to the report, and down to its end
         await pilot.pause()
-        assert "row 61, structure_max: must be 1..9999, got 0" in shown(app)
+        assert "row 61, structure_now: must be 0 or more, got -59" in shown(app)
         await press_to(pilot, "escape", screen=RecordSheetScreen)
     assert force_g(app) == SAMPLE_SHIPS
 
@@ -270,23 +273,25 @@ async def test_another_path_after_a_clean_check_is_checked_first(
         before = rows(db)
         assert "rows are ready" in await check(pilot, dialog, f"~/{good.name}")
         assert (await check(pilot, dialog, f"~/{bad.name}")).startswith(
-            "2 problems; nothing was written:"
+            "1 problem; nothing was written:\n  rows 2-3 (2 rows), flotation_max: "
         )
         assert app.screen is dialog
         assert rows(db) == before
 
 
-async def test_no_path_a_missing_file_and_files_that_are_not_utf8_csv_say_so(
+async def test_no_path_a_missing_file_and_files_that_are_not_csv_say_so(
     tmp_path: Path, home: Path
 ) -> None:
     db = tmp_path / "campaign.db"
     files = {
         "latin1.csv": ("name,structure_max,flotation_max\nÉmile Bertin,9,8\n".encode("latin-1"),
-                       "latin1.csv: is not UTF-8 (row 2, name reads 'Émile Bertin' in "
-                       "Windows' cp1252): save it as UTF-8 CSV (in a spreadsheet: CSV UTF-8)"),
-        "utf16.csv": (GOOD_SHIPS.encode("utf-16"), "utf16.csv: is not UTF-8 (it is UTF-16)"),
+                       "1 of 1 rows are ready (CSV, cp1252 (Windows; the file is not UTF-8), "
+                       "comma-separated)."),
+        "utf16.csv": (GOOD_SHIPS.encode("utf-16"),
+                      "2 of 2 rows are ready (CSV, UTF-16, comma-separated)."),
+        "utf16le.csv": (GOOD_SHIPS.encode("utf-16-le"), "utf16le.csv: holds NUL bytes: "),
         "empty.csv": (b"", "empty.csv: is empty: the first line names the columns"),
-        "quote.csv": (b'name\n"Hood\n', "quote.csv: is not CSV: unexpected end of data"),
+        "quote.csv": (b'name\n"Hood\n', "quote.csv: line 2 is not CSV: unexpected end of data"),
     }  # fmt: skip
     for name, (content, _) in files.items():
         (tmp_path / name).write_bytes(content)
@@ -320,7 +325,7 @@ async def test_units_are_imported_into_the_roster(tmp_path: Path, home: Path) ->
         dialog = await open_dialog(pilot, "f")  # the roster of the side under the cursor
         assert (
             await check(pilot, dialog, f"~/{source.name}")
-            == "2 of 2 rows are ready. ctrl+s again imports them all."
+            == "2 of 2 rows are ready (CSV, UTF-8, comma-separated). ctrl+s again imports them all."
         )
         roster_screen = await press_to(pilot, "ctrl+s", screen=RosterScreen)
         assert roster_screen.view is not None
@@ -354,7 +359,9 @@ async def test_counters_are_imported_from_the_ledger_by_ship_name(
         )
         assert rows(db) == before
         source.write_text("\n".join(source.read_text().splitlines()[:3]) + "\n")
-        assert (await check(pilot, dialog)).startswith("2 of 2 rows are ready.")
+        assert (await check(pilot, dialog)).startswith(
+            "2 of 2 rows are ready (CSV, UTF-8, comma-separated)."
+        )
         await press_to(pilot, "ctrl+s", screen=LedgerScreen)
     conn = sqlite3.connect(db)
     try:

@@ -20,7 +20,7 @@ from service_helpers import World
 from sqlalchemy import text
 
 from tracker.db import SessionFactory, session_scope
-from tracker.services import csv_import, fleet, library
+from tracker.services import csv_import, fleet, library, library_export
 from tracker.services.csv_cells import csv_text, neutralised, records, restored
 
 SETTINGS = settings(
@@ -71,7 +71,8 @@ def libraries(draw: st.DrawFn) -> dict[str, Any]:
     """A library file of cards and classes whose every text begins with a formula."""
     card_names = draw(st.lists(NAMES, min_size=1, max_size=4, unique_by=str.casefold))
     class_names = draw(st.lists(NAMES, min_size=1, max_size=4, unique_by=str.casefold))
-    # An ability is "Name: text" in its cell, a blank line between two (library.abilities_text).
+    # An ability is "Name: text" in its cell, a blank line between two
+    # (library_export.abilities_text).
     ability = st.fixed_dictionaries({
         "name": NAMES.filter(lambda n: ":" not in n),
         "text": TEXTS.filter(lambda t: "\n\n" not in t and "\r" not in t),
@@ -109,14 +110,14 @@ def test_the_library_exported_as_csv_runs_nothing_and_reads_back_exactly(
         assert library.import_library(factory, raw=raw, json_file=True).problems == ()
         before = (library.cards(factory), library.classes(factory))
         for kind in library.KINDS:
-            made = library.export_csv(factory, kind=kind)
+            made = library_export.export_csv(factory, kind=kind)
             _safe(made)
             again = library.import_library(factory, raw=made.encode())
             assert again.problems == (), again.problems
             assert [(o.added, o.changed) for o in again.outcomes] == [((), ())]
         assert (library.cards(factory), library.classes(factory)) == before
         # The numbers a class's size modifier holds are written as numbers.
-        written = library.export_csv(factory, kind="classes")
+        written = library_export.export_csv(factory, kind="classes")
         modifiers = {str(entry["size_modifier"]) for entry in document["classes"]}
         assert modifiers <= set(_cells(written))
 

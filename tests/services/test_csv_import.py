@@ -13,9 +13,11 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Ship, WasUnit
 from tracker.services import csv_import, fleet, mines, roster
+from tracker.services.csv_cells import MAX_PROBLEMS
 from tracker.services.csv_import import Report
 
 SHIP_HEADER = "name,structure_max,flotation_max"
+UTF8_COMMAS = "CSV, UTF-8, comma-separated"
 EXPECTED_SHIP_COLUMNS = (
     "header: the columns of ships are name, class_name, type_abbrev, nation, size_modifier, "
     "speed_kn, armour_class, structure_max, structure_now, flotation_max, flotation_now, "
@@ -101,7 +103,9 @@ def test_ships_land_as_typed_with_blank_cells_at_their_defaults(
         "Ajax,Leander,CL,Great Britain,-1,32,C,10,,9,4,,380,,,,",
     )
     report = load(factory, "ships", raw, world.alpha_id)
-    assert report == Report(kind="ships", rows=2, valid=2, written=2, problems=(), dry_run=False)
+    assert report == Report(
+        kind="ships", source=UTF8_COMMAS, rows=2, valid=2, written=2, problems=(), dry_run=False
+    )
     exeter, ajax = ships_of(factory, world.alpha_id)
     assert (exeter.name, exeter.class_name, exeter.type_abbrev, exeter.nation) == (
         "Exeter", "York", "CA", "Great Britain",
@@ -221,7 +225,9 @@ def test_a_dry_run_reports_the_valid_rows_and_writes_nothing(
     factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
     report = writes_nothing("ships", six_ships(), world.alpha_id, dry_run=True)
-    assert report == Report(kind="ships", rows=6, valid=6, written=0, problems=(), dry_run=True)
+    assert report == Report(
+        kind="ships", source=UTF8_COMMAS, rows=6, valid=6, written=0, problems=(), dry_run=True
+    )
     # The same file for real writes all six.
     assert load(factory, "ships", six_ships(), world.alpha_id).written == 6
     assert len(ships_of(factory, world.alpha_id)) == 6
@@ -289,11 +295,23 @@ def test_service_range_problems_of_one_row_each_get_a_line(
 def test_a_long_file_of_problems_is_cut_short_with_a_note(
     factory: SessionFactory, world: World
 ) -> None:
-    raw = csv_file(SHIP_HEADER, *(f"Ship {n},0,1" for n in range(300)))
+    # A different problem on every row: the same one on many rows is one line (below).
+    raw = csv_file(f"{SHIP_HEADER},fire_markers", *(f"Ship {n},1,1,{100 + n}" for n in range(300)))
     problems = load(factory, "ships", raw, world.alpha_id).problems
-    assert len(problems) == csv_import.MAX_PROBLEMS + 1
-    assert problems[0] == "row 2, structure_max: must be 1..9999, got 0"
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert problems[0] == "row 2, fire_markers: must be 0..99, got 100"
+    assert problems[-2] == f"row {MAX_PROBLEMS + 1}, fire_markers: must be 0..99, got 299"
     assert problems[-1] == "... and more: fix these first"
+    assert ships_of(factory, world.alpha_id) == []
+
+
+def test_the_same_problem_on_many_rows_is_said_once_with_its_rows(
+    factory: SessionFactory, world: World
+) -> None:
+    raw = csv_file(SHIP_HEADER, *(f"Ship {n},{0 if n != 5 else 20},1" for n in range(300)))
+    assert load(factory, "ships", raw, world.alpha_id).problems == (
+        "rows 2-6, 8-301 (299 rows), structure_max: must be 1..9999, got 0",
+    )
     assert ships_of(factory, world.alpha_id) == []
 
 
@@ -316,12 +334,13 @@ def test_a_long_file_of_problems_is_cut_short_with_a_note(
             ["header: the required column 'flotation_max' is missing"], id="missing",
         ),
         pytest.param(
-            "name;structure_max;flotation_max", "Hood;20;18",
-            ["header: the cells are separated by ';': save the file as CSV with commas (in a "
-             "spreadsheet: CSV UTF-8)",
-             "header: unknown column 'name;structure_max;flotation_max'",
-             "header: the required column 'name' is missing",
-             "header: the required column 'structure_max' is missing",
+            f"{SHIP_HEADER},armor,armor", "Hood,20,18,7,7",
+            ["header: unknown column 'armor'", "header: column 'armor' twice"],
+            id="unknown twice",
+        ),
+        pytest.param(
+            "name;structure_max;armor", "Hood;20;7",
+            ["header: unknown column 'armor'",
              "header: the required column 'flotation_max' is missing"],
             id="semicolons",
         ),
@@ -452,12 +471,15 @@ def test_a_name_the_side_already_has_is_refused(
 def test_a_row_with_more_cells_than_columns_is_named(
     factory: SessionFactory, world: World, writes_nothing: Load
 ) -> None:
-    raw = csv_file(SHIP_HEADER, "Hood,20,18", "Renown,15,12,extra", "Repulse,15,12,,")
+    raw = csv_file(SHIP_HEADER, "Hood,20,18", "Renown,15,12,extra", "Repulse,15,12,,x")
     report = writes_nothing("ships", raw, world.alpha_id)
     assert report.problems == (
-        "row 3: more cells than columns",
-        "row 4: more cells than columns",
+        "rows 3-4 (2 rows): more cells than columns: a separator inside a cell? put the cell "
+        "in double quotes",
     )
+    # Blank cells past the last column are a spreadsheet's empty column: nothing to say.
+    raw = csv_file(SHIP_HEADER, "Hood,20,18", "Renown,15,12,", "Repulse,15,12,,")
+    assert load(factory, "ships", raw, world.alpha_id).written == 3
 
 
 def test_a_short_row_takes_defaults_but_still_needs_its_required_cells(
@@ -475,29 +497,27 @@ def test_a_short_row_takes_defaults_but_still_needs_its_required_cells(
 
 
 @pytest.mark.parametrize(
-    "raw",
-    [
-        pytest.param(csv_file(SHIP_HEADER, "Émile Bertin,9,8", encoding="latin-1"), id="latin-1"),
-        pytest.param(csv_file(SHIP_HEADER, "Hood,20,18", encoding="utf-16"), id="utf-16"),
-        pytest.param(csv_file(SHIP_HEADER, "Hood,20,18", encoding="utf-16-le"), id="utf-16-le"),
-        pytest.param(csv_file(SHIP_HEADER, "Hood,20,18", encoding="utf-16-be"), id="utf-16-be"),
-        pytest.param(csv_file(SHIP_HEADER, "Hood,20,18", encoding="utf-32"), id="utf-32"),
-    ],
+    ("encoding", "said"),
+    [("cp1252", "cp1252 (Windows; the file is not UTF-8)"), ("utf-16", "UTF-16")],
 )
-def test_a_file_in_another_encoding_is_refused_naming_utf8(
-    factory: SessionFactory, world: World, refused: Refused, raw: bytes
+def test_a_file_in_cp1252_or_utf16_with_its_mark_is_read_and_says_so(
+    factory: SessionFactory, world: World, encoding: str, said: str
 ) -> None:
-    error = refused(lambda: load(factory, "ships", raw, world.alpha_id), "file")
-    assert "is not UTF-8" in error.errors["file"]
-    assert "CSV UTF-8" in error.errors["file"]
+    raw = csv_file(SHIP_HEADER, "Émile Bertin,9,8", "Béarn,9,8", encoding=encoding)
+    report = load(factory, "ships", raw, world.alpha_id)
+    assert (report.problems, report.written) == ((), 2)
+    assert report.source == f"CSV, {said}, comma-separated"
+    assert [s.name for s in ships_of(factory, world.alpha_id)] == ["Émile Bertin", "Béarn"]
 
 
-def test_a_latin1_file_names_the_row_and_column_of_its_first_letter_not_utf8(
-    factory: SessionFactory, world: World, refused: Refused
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_or_32_without_a_byte_order_mark_is_refused_naming_its_nul_bytes(
+    factory: SessionFactory, world: World, refused: Refused, encoding: str
 ) -> None:
-    raw = csv_file(SHIP_HEADER, "Émile Bertin,9,8", encoding="latin-1")
+    raw = csv_file(SHIP_HEADER, "Hood,20,18", encoding=encoding)
     error = refused(lambda: load(factory, "ships", raw, world.alpha_id), "file")
-    assert error.errors["file"].startswith("is not UTF-8 (row 2, name reads 'Émile Bertin' in")
+    assert error.errors["file"].startswith("holds NUL bytes: ")
+    assert "save it as CSV UTF-8" in error.errors["file"]
 
 
 def test_a_utf8_byte_order_mark_is_accepted(factory: SessionFactory, world: World) -> None:
@@ -530,8 +550,8 @@ def test_a_header_without_rows_is_a_problem_and_writes_nothing(
 ) -> None:
     report = writes_nothing("ships", raw, world.alpha_id)
     assert report == Report(
-        kind="ships", rows=0, valid=0, written=0, problems=("no rows below the header",),
-        dry_run=False,
+        kind="ships", source=UTF8_COMMAS, rows=0, valid=0, written=0,
+        problems=("no rows below the header",), dry_run=False,
     )  # fmt: skip
     assert not report.ok
 
@@ -539,7 +559,7 @@ def test_a_header_without_rows_is_a_problem_and_writes_nothing(
 def test_broken_quoting_is_refused(factory: SessionFactory, world: World, refused: Refused) -> None:
     raw = csv_file(SHIP_HEADER, '"Hood,20,18')
     error = refused(lambda: load(factory, "ships", raw, world.alpha_id), "file")
-    assert error.errors["file"].startswith("is not CSV: ")
+    assert error.errors["file"].startswith("line 2 is not CSV: ")
 
 
 def test_a_quoted_cell_may_hold_a_line_break_and_rows_count_records(

@@ -848,7 +848,7 @@ def _import_csv(
         assert db_state() == before
         event("refused: the file")
         return
-    assert all(problem.startswith(("row ", "header:", "no rows", "...")) for problem in
+    assert all(problem.startswith(("row ", "rows ", "header:", "no rows", "...")) for problem in
                report.problems), report.problems  # fmt: skip
     if report.problems or dry_run:
         assert report.written == 0

@@ -1,12 +1,14 @@
 """The library read from files (tracker.services.library): generated card lists in every
 encoding and separator a spreadsheet writes read back exactly; a file read again updates,
 adds and keeps, never duplicates, and names exactly what changed; every problem is listed by
-row and column, the same message on many rows said once; nothing is written on any problem."""
+row and column, the same message on many rows said once; nothing is written on any problem.
+A file of War at Sea units reads the same through `tracker import-csv units`."""
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,10 +19,13 @@ import pytest
 from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from service_helpers import World
 from sqlalchemy import Engine, event, text
+from sqlmodel import select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.services import library
+from tracker.models import WasUnit
+from tracker.services import campaigns, csv_import, library, library_export
 from tracker.services.errors import InvalidInput
 
 SETTINGS = settings(
@@ -33,6 +38,9 @@ TYPES = ("battleship", "cruiser", "destroyer", "submarine", "aircraft", "fighter
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéüøÖß -'."
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "cp1252")
 SEPARATORS = (",", ";", "\t")
+# How a spreadsheet saves a file: an encoding, a separator, and an empty last column or none.
+SIDES = itertools.count(1)
+FORMS = st.tuples(st.sampled_from(ENCODINGS), st.sampled_from(SEPARATORS), st.booleans())
 
 
 def _clear(factory: SessionFactory) -> None:
@@ -94,13 +102,16 @@ def _cell(card: dict[str, Any], column: str) -> str:
     return "" if card[column] is None else str(card[column])
 
 
-def csv_of(cards: list[dict[str, Any]], separator: str = ",", trailing: bool = False) -> str:
+def csv_of(
+    cards: list[dict[str, Any]], separator: str = ",", trailing: bool = False,
+    columns: list[str] = COLUMNS,
+) -> str:  # fmt: skip
     out = io.StringIO(newline="")
     writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
     end = [""] if trailing else []
-    writer.writerow(COLUMNS + end)
+    writer.writerow(columns + end)
     for card in cards:
-        writer.writerow([_cell(card, column) for column in COLUMNS] + end)
+        writer.writerow([_cell(card, column) for column in columns] + end)
     return out.getvalue()
 
 
@@ -115,17 +126,12 @@ def _read_back(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 @SETTINGS
-@given(
-    cards=card_lists(),
-    encoding=st.sampled_from(ENCODINGS),
-    separator=st.sampled_from(SEPARATORS),
-    trailing=st.booleans(),
-)
+@given(cards=card_lists(), form=FORMS)
 def test_a_generated_list_reads_back_exactly_in_every_encoding_and_separator(
-    factory: SessionFactory, cards: list[dict[str, Any]], encoding: str, separator: str,
-    trailing: bool,
-) -> None:  # fmt: skip
+    factory: SessionFactory, cards: list[dict[str, Any]], form: tuple[str, str, bool]
+) -> None:
     _clear(factory)
+    encoding, separator, trailing = form
     body = csv_of(cards, separator, trailing)
     report = library.import_library(factory, raw=body.encode(encoding))
     assert report.problems == () and report.written
@@ -139,6 +145,50 @@ def test_a_generated_list_reads_back_exactly_in_every_encoding_and_separator(
         said = "UTF-8" if body.isascii() else "cp1252 (Windows; the file is not UTF-8)"
     name = {",": "comma", ";": "semicolon", "\t": "tab"}[separator]
     assert report.source == f"CSV, {said}, {name}-separated"
+
+
+UNIT_COLUMNS = ["name", "nation", "unit_type", "points", "armor", "class_name"]
+
+
+@st.composite
+def unit_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """War at Sea units as a player's list gives them: accented names (Köln, Béarn), a fleet
+    within the budget of 100."""
+    name = st.tuples(st.sampled_from(("Köln", "Béarn", "Nürnberg", "Émile")), st.text(LETTERS))
+    names = draw(st.lists(name.map(lambda parts: " ".join(parts).strip()), min_size=1,
+                          max_size=10, unique_by=str.casefold))  # fmt: skip
+    words = st.text("abcdefghijklmnopqrstuvwxyzéüøÖß ", max_size=12).map(str.strip)
+    return [
+        {"name": name, "nation": draw(st.sampled_from(NATIONS)),
+         "unit_type": draw(st.sampled_from(TYPES)), "points": draw(st.integers(0, 9)),
+         "armor": draw(st.integers(0, 30)), "class_name": draw(words)}
+        for name in names
+    ]  # fmt: skip
+
+
+@SETTINGS
+@given(units=unit_lists(), form=FORMS)
+def test_units_and_the_library_read_any_spreadsheets_csv_alike(
+    factory: SessionFactory, world: World, units: list[dict[str, Any]],
+    form: tuple[str, str, bool],
+) -> None:  # fmt: skip
+    """`tracker import-csv units` reads a file as `tracker library import` does, field by
+    field, in every form a spreadsheet saves it in."""
+    _clear(factory)
+    encoding, separator, trailing = form
+    raw = csv_of(units, separator, trailing, UNIT_COLUMNS).encode(encoding)
+    side = campaigns.create_side(factory, campaign_id=world.campaign_id, name=f"S{next(SIDES)}")
+    roster = csv_import.import_csv(factory, kind="units", raw=raw, target_id=side.id)
+    cards = library.import_library(factory, raw=raw)
+    assert roster.problems == () and roster.written == len(units)
+    assert cards.problems == () and cards.written
+    assert roster.source == cards.source
+    with session_scope(factory) as session:
+        stored = session.exec(select(WasUnit).where(WasUnit.side_id == side.id)).all()
+        read = sorted(tuple(getattr(unit, key) for key in UNIT_COLUMNS) for unit in stored)
+    in_library = sorted(tuple(card.model_dump()[key] for key in UNIT_COLUMNS)
+                        for card in library.cards(factory))  # fmt: skip
+    assert read == in_library == sorted(tuple(unit.values()) for unit in units)
 
 
 @SETTINGS
@@ -251,7 +301,7 @@ def test_classes_read_and_export_as_cards_do(factory: SessionFactory) -> None:
             + "Leander;Britain;12;10;150\nTribal;Britain;6;5;90\n")  # fmt: skip
     report = library.import_library(factory, raw=body.encode())
     assert report.outcomes[0].kind == "classes" and len(report.outcomes[0].added) == 2
-    exported = library.export_csv(factory, kind="classes")
+    exported = library_export.export_csv(factory, kind="classes")
     _clear(factory)
     assert library.import_library(factory, raw=exported.encode()).written
     assert [(c.name, c.structure, c.flotation, c.points) for c in library.classes(factory)] == [
@@ -268,7 +318,7 @@ def test_the_json_export_reads_back_as_the_same_library(
     library.import_library(factory, raw=csv_of(cards).encode())
     library.import_library(factory, raw=b"name,structure,flotation\nLeander,12,10\n")
     before = _stored(factory), library.classes(factory)
-    document = library.export_json(factory)
+    document = library_export.export_json(factory)
     _clear(factory)
     report = library.import_library(factory, raw=document.encode(), json_file=True)
     assert report.written and [len(o.added) for o in report.outcomes] == [len(cards), 1]

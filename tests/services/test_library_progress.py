@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from tracker.db import SessionFactory, session_scope
-from tracker.services import library
+from tracker.services import library, library_export
 from tracker.services.library import PROGRESS_EVERY, ImportCancelled
 
 FILES = Path(__file__).resolve().parents[1] / "library_files"
@@ -37,7 +37,7 @@ def test_progress_is_told_now_and_then_and_at_the_last_row_once_it_is_written(
     raw = _rows(count)
     if json_file:
         library.import_library(factory, raw=raw)
-        raw = library.export_json(factory).encode()
+        raw = library_export.export_json(factory).encode()
         _empty(factory)
     # Each word, with what another reader of the file finds then: a bar at its end means the
     # rows are all in.

@@ -12,8 +12,10 @@ from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service_helpers import World
+from sqlmodel import select
 
-from tracker.db import SessionFactory
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Ship
 from tracker.services import csv_import, library
 from tracker.services.errors import InvalidInput
 from tracker.services.text_files import CP1252, decode
@@ -141,14 +143,21 @@ def test_a_stray_byte_in_a_ships_file_is_named_by_row_and_column(
     assert report.written == 0
 
 
-def test_a_ships_file_in_cp1252_is_refused_naming_where_it_is_not_utf8(
+def test_a_ships_file_with_nothing_of_utf8_is_read_as_cp1252_and_a_utf8_mark_says_utf8(
     factory: SessionFactory, world: World
 ) -> None:
     raw = "name,structure_max,flotation_max\nHood,20,18\nÉmile Bertin,9,8\n".encode("cp1252")
-    with pytest.raises(InvalidInput) as caught:
-        csv_import.import_csv(factory, kind="ships", raw=raw, target_id=world.alpha_id)
-    assert caught.value.errors["file"] == (
-        "is not UTF-8 (row 3, name reads 'Émile Bertin' in Windows' cp1252): save it as UTF-8 "
-        "CSV (in a spreadsheet: CSV UTF-8)"
+    report = csv_import.import_csv(factory, kind="ships", raw=raw, target_id=world.alpha_id)
+    assert (report.problems, report.written) == ((), 2)
+    assert report.source == f"CSV, {CP1252}, comma-separated"
+    with session_scope(factory) as session:
+        ships = session.exec(select(Ship.name).where(Ship.squadron_id == world.alpha_id)).all()
+    assert list(ships) == ["Hood", "Émile Bertin"]
+    # After a UTF-8 mark the same bytes are stray ones, refused at their cell.
+    marked = codecs.BOM_UTF8 + raw
+    report = csv_import.import_csv(factory, kind="ships", raw=marked, target_id=world.raider_id)
+    assert report.problems == (
+        "row 3, name: holds 'É' written in Windows' cp1252 while the rest of the file is UTF-8: "
+        "retype the cell, or save the whole file as CSV UTF-8",
     )
-    assert decode(codecs.BOM_UTF8 + raw).encoding != CP1252  # a mark says UTF-8
+    assert report.written == 0

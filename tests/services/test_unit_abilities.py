@@ -14,7 +14,7 @@ from service_helpers import World
 from sqlalchemy import text
 
 from tracker.db import SessionFactory, session_scope
-from tracker.services import building, library, roster
+from tracker.services import building, library, library_export, roster
 from tracker.services.building import Ability
 
 SETTINGS = settings(
@@ -36,7 +36,7 @@ def _card_file(name: str, nation: str, abilities: list[tuple[str, str]]) -> byte
     out = io.StringIO(newline="")
     writer = csv.writer(out)
     writer.writerow(["name", "nation", "unit_type", "points", "abilities"])
-    cell = library.abilities_text({"name": n, "text": t} for n, t in abilities)
+    cell = library_export.abilities_text({"name": n, "text": t} for n, t in abilities)
     writer.writerow([name, nation, "cruiser", 10, cell])
     return out.getvalue().encode()
 

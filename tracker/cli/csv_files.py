@@ -86,9 +86,9 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         count = len(report.problems)
         return fail(f"{path}: {count} problem{'s' * (count != 1)}; nothing was written")
     if args.dry_run:
-        print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready (dry run: "
-              "nothing written)")  # fmt: skip
+        print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready ({report.source}; "
+              "dry run: nothing written)")  # fmt: skip
     else:
         noun = args.kind if report.written != 1 else args.kind.removesuffix("s")
-        print(f"tracker: {path}: imported {report.written} {noun}")
+        print(f"tracker: {path}: imported {report.written} {noun} ({report.source})")
     return 0

@@ -63,13 +63,13 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    from tracker.services import library
+    from tracker.services import library_export
 
     as_json = Path(args.file).suffix.lower() == ".json"
 
     def document() -> str:
         if as_json:
-            return library.export_json(factory)
-        return library.export_csv(factory, kind="classes" if args.classes else "cards")
+            return library_export.export_json(factory)
+        return library_export.export_csv(factory, kind="classes" if args.classes else "cards")
 
     return write_file(args, target, args.file, document)

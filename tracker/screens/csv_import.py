@@ -45,7 +45,9 @@ def report_text(report: Report) -> Text:
         for line in report.problems:
             text.append(f"  {line}\n")
     elif report.dry_run:
-        text.append(f"{report.valid} of {report.rows} rows are ready. ", style=GOOD_STRONG)
+        text.append(
+            f"{report.valid} of {report.rows} rows are ready ({report.source}). ", style=GOOD_STRONG
+        )
         text.append("ctrl+s again imports them all.")
     else:
         text.append(f"Imported {report.written} rows.", style=GOOD_STRONG)

@@ -21,7 +21,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen, attacks_line
 from tracker.screens.form import FieldSpec, FormScreen, writing
-from tracker.services import library, printing
+from tracker.services import library, library_export, printing
 from tracker.services.library import ShipClassRead, UnitCardRead
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 
@@ -143,7 +143,7 @@ class LibraryScreen(TrackerScreen):
     def _export_form(self, folder: Path) -> None:
         def write(values: dict[str, Any]) -> Call[Any]:
             return writing("the library", lambda replace: Call(
-                library.write_export, self.factory, path=values["path"],
+                library_export.write_export, self.factory, path=values["path"],
                 classes=values["kind"] == "classes", replace=replace))  # fmt: skip
 
         def preview(values: dict[str, Any]) -> str:
@@ -155,7 +155,7 @@ class LibraryScreen(TrackerScreen):
                 return f"Writes the {kind} as CSV (UTF-8, commas)"
             return "The file name ends with .csv or .json"
 
-        def done(written: library.Exported | None) -> None:
+        def done(written: library_export.Exported | None) -> None:
             if written is not None:  # the path as typed, brackets and all
                 self.notify(written.summary().capitalize(), title="Library export",
                             markup=False)  # fmt: skip

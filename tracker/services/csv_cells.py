@@ -1,5 +1,11 @@
 """CSV files as the tracker writes and reads them: every CSV file it writes goes through
-`csv_text`, every one it reads through `records`.
+`csv_text`, every one a player imports through `read_sheet` (its lines read by `records`), and
+every import's problems are gathered by `Problems`.
+
+Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
+("Unicode text", tab-separated), and Windows' cp1252 (services.text_files chooses, and the
+report says which); cells separated by commas, semicolons or tabs (the header line says which);
+an empty column at the end of every line (ignored). Every import reads them all alike.
 
 A spreadsheet runs a cell that begins with `=`, `+`, `-`, `@`, a TAB or a CR as a formula: a
 card named `=HYPERLINK("http://..."&A3,"Ajax")` exported and opened in Excel or LibreOffice
@@ -16,9 +22,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from tracker.services.errors import InvalidInput, quoted
+from tracker.services.text_files import Decoded, decode
 
 TRIGGERS = "=+-@\t\r"
+SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+MAX_PROBLEMS = 200  # different problems an import lists before it stops looking
+TOO_MANY = "more cells than columns: a separator inside a cell? put the cell in double quotes"
 # A cell a spreadsheet would run, under any number of apostrophes already there.
 _ARMED = re.compile(r"'*[=+\-@\t\r]")
 
@@ -61,3 +74,132 @@ def records(text: str, *, delimiter: str = ",") -> list[list[str]]:
         return [[restored(cell) for cell in record] for record in reader]
     except csv.Error as exc:
         raise NotCsv(reader.line_num, str(exc)) from exc
+
+
+def separator_of(text: str) -> str:
+    """The separator the header line uses most: tab, semicolon or comma."""
+    header = text.split("\n", 1)[0]
+    counts = {sep: header.count(sep) for sep in SEPARATORS}
+    best = max(counts, key=lambda sep: counts[sep])
+    return best if counts[best] else ","
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line below the header that holds something: its number as a spreadsheet shows it (the
+    header is row 1, a blank line a row too), its cells by column (a short line's last ones
+    blank), what is wrong with each cell holding bytes not of the file's encoding, and whether
+    it has more cells than the header has columns."""
+
+    number: int
+    cells: dict[str, str]
+    unreadable: dict[str, str]
+    too_many: bool
+
+    @property
+    def where(self) -> str:
+        return f"row {self.number}"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A CSV file as read: its header (names lower case, a space as `_`, an empty column at the
+    end dropped), its rows, and how it was read ("CSV, UTF-8, comma-separated")."""
+
+    header: list[str]
+    rows: list[Row]
+    source: str
+    decoded: Decoded
+
+    def check_header(
+        self, kind: str, columns: Sequence[str], required: Collection[str], problems: Problems
+    ) -> None:
+        """Every problem of the header: a name unreadable or unknown, twice, or a required one
+        missing; then, if any, the columns of `kind`."""
+        before = len(problems.found)
+        for name in dict.fromkeys(self.header):  # a name twice is said once, below
+            if unreadable := self.decoded.unreadable(name):
+                problems.add("header", "", f"a column's name {unreadable}")
+            elif name not in columns:
+                problems.add("header", "", f"unknown column {quoted(name)}")
+        for name in sorted({name for name in self.header if self.header.count(name) > 1}):
+            problems.add("header", "", f"column {quoted(name)} twice")
+        for name in columns:
+            if name in required and name not in self.header:
+                problems.add("header", "", f"the required column {name!r} is missing")
+        if len(problems.found) > before:
+            problems.add("header", "", f"the columns of {kind} are {', '.join(columns)}")
+
+
+def read_sheet(raw: bytes) -> Sheet:
+    """A CSV file's rows, whatever its encoding and separator; InvalidInput if it is empty or
+    not CSV."""
+    decoded = decode(raw)
+    separator = separator_of(decoded.text)
+    try:
+        lines = records(decoded.text, delimiter=separator)
+    except NotCsv as exc:
+        raise InvalidInput({"file": f"line {exc.line} is not CSV: {exc.reason}"}) from exc
+    header = [name.strip().lower().replace(" ", "_") for name in lines[0]] if lines else []
+    while header and not header[-1]:
+        header.pop()  # an empty column at the end of every line: a spreadsheet's, ignored
+    if not header:
+        raise InvalidInput({"file": "is empty: the first line names the columns"})
+    rows = []
+    for number, record in enumerate(lines[1:], start=2):
+        if any(cell.strip() for cell in record):
+            cells = dict(zip(header, record + [""] * len(header), strict=False))
+            unreadable = {
+                key: said for key, cell in cells.items() if (said := decoded.unreadable(cell))
+            }
+            too_many = any(cell.strip() for cell in record[len(header) :])
+            rows.append(Row(number, cells, unreadable, too_many))
+    source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
+    return Sheet(header, rows, source, decoded)
+
+
+@dataclass
+class Problems:
+    """An import's problems by where they are, the same message on many rows said once with its
+    rows; past MAX_PROBLEMS different ones, a last line says there are more."""
+
+    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    more: bool = False
+
+    def add(self, where: str, column: str, message: str) -> None:
+        places = self.found.get((column, message))
+        if places is not None:
+            places.append(where)
+        elif self.full():
+            self.more = True
+        else:
+            self.found[(column, message)] = [where]
+
+    def full(self) -> bool:
+        return len(self.found) >= MAX_PROBLEMS
+
+    def lines(self) -> tuple[str, ...]:
+        said = []
+        for (column, message), places in self.found.items():
+            where = ", ".join(part for part in (_places(places), column) if part)
+            said.append(f"{where}: {message}" if where else message)
+        return (*said, *["... and more: fix these first"] * self.more)
+
+
+def _places(places: list[str]) -> str:
+    """`row 4` or `rows 2-5, 9 (5 rows)`; other places (cards[3]) listed as they are."""
+    if len(places) == 1:
+        return places[0]
+    numbers = [int(p[4:]) for p in places if p.startswith("row ") and p[4:].isdigit()]
+    if len(numbers) != len(places):
+        return f"{', '.join(places)} ({len(places)} entries)"
+    spans: list[str] = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        spans.append(f"{start}" if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    return f"rows {', '.join(spans)} ({len(places)} rows)"

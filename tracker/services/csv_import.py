@@ -21,15 +21,14 @@ from tracker.models.fleet import CounterUpdate, PrintedCounter, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
-from tracker.services.csv_cells import NotCsv, records
+from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
 from tracker.services.errors import InvalidInput, NotFound, quoted, require_plain
 from tracker.services.fields import rules
-from tracker.services.text_files import CP1252, Decoded, decode
+from tracker.services.text_files import refuse_over
 
 KINDS = ("ships", "units", "counters")
 LOWER = {"unit_type", "counter_size"}  # words any case may spell
 MAX_BYTES = 8 * 1024 * 1024
-MAX_PROBLEMS = 200
 
 
 @dataclass(frozen=True)
@@ -67,12 +66,6 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
                   required={"counter_size", "speed_rating"}),
     ),
 }  # fmt: skip
-DEFAULTS: dict[str, dict[str, Any]] = {
-    # A column left out takes the model's default.
-    "ships": {},
-    "units": {},
-    "counters": {},  # a column left out keeps the ship's value
-}  # fmt: skip
 
 
 def column_names(kind: str) -> str:
@@ -82,9 +75,11 @@ def column_names(kind: str) -> str:
 
 @dataclass(frozen=True)
 class Report:
-    """What an import did (or, in a dry run, would do): rows read, rows written, problems."""
+    """What an import did (or, in a dry run, would do): how the file was read, rows read, rows
+    written, problems."""
 
     kind: str
+    source: str  # "CSV, UTF-8, comma-separated"
     rows: int
     valid: int  # rows the services accepted
     written: int  # rows now in the file: all of them, or none
@@ -122,60 +117,10 @@ def one_transaction(
             outer.rollback()
 
 
-def _not_utf8(why: str) -> InvalidInput:
-    return InvalidInput({"file": f"is not UTF-8 ({why}): save it as UTF-8 CSV "
-                         "(in a spreadsheet: CSV UTF-8)"})  # fmt: skip
-
-
-def _decode(raw: bytes) -> Decoded:
-    """The file's text if it is UTF-8 (services.text_files tells); else where it is not."""
-    try:
-        decoded = decode(raw)
-    except InvalidInput as exc:  # UTF-16 or 32 without a byte-order mark
-        raise _not_utf8("it holds NUL bytes, as UTF-16 does") from exc
-    if decoded.encoding == CP1252:
-        raise _not_utf8(_first_foreign(decoded.text))
-    if decoded.encoding != "UTF-8":
-        raise _not_utf8(f"it is {decoded.encoding}")
-    return decoded
-
-
-def _first_foreign(text: str) -> str:
-    """Where a cp1252 file first holds a letter that is not ASCII: its row and column."""
-    try:
-        lines = records(text)
-    except NotCsv:
-        lines = []
-    header: list[str] = []
-    for number, record in enumerate(lines, start=1):
-        header = header or [name.strip().lower() for name in record]
-        for index, cell in enumerate(record):
-            if not cell.isascii():
-                column = header[index] if number > 1 and index < len(header) else ""
-                place = f"row {number}" + (f", {column}" if column else "")
-                return f"{place} reads {quoted(cell.strip())} in Windows' cp1252"
-    return "it reads as Windows' cp1252"
-
-
-def _header_problems(kind: str, header: list[str]) -> list[str]:
-    known = {column.name for column in COLUMNS[kind]}
-    problems = [f"header: unknown column {quoted(name)}" for name in header if name not in known]
-    problems += [f"header: column {quoted(name)} twice" for name in sorted(set(header))
-                 if header.count(name) > 1]  # fmt: skip
-    problems += [
-        f"header: the required column {column.name!r} is missing"
-        for column in COLUMNS[kind]
-        if column.required and column.name not in header
-    ]
-    if problems:
-        problems.append(f"header: the columns of {kind} are "
-                        + ", ".join(column.name for column in COLUMNS[kind]))  # fmt: skip
-    return problems
-
-
 def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The row's values by the column kinds, and what is wrong with any of them."""
-    values = dict(DEFAULTS[kind])
+    """The row's values by the column kinds, and what is wrong with any of them. A column left
+    out takes the model's default (a counter's keeps the ship's value)."""
+    values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for column in COLUMNS[kind]:
         if column.name not in cells:
@@ -231,41 +176,31 @@ def import_csv(
     counters of the ships of campaign target_id); write every row or none."""
     if kind not in KINDS:
         raise InvalidInput({"kind": f"must be one of {', '.join(KINDS)}"})
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput({"file": f"is larger than {MAX_BYTES // 2**20} MB"})
-    decoded = _decode(raw)
-    try:
-        lines = records(decoded.text)
-    except NotCsv as exc:
-        raise InvalidInput({"file": f"is not CSV: {exc.reason}"}) from exc
-    header = [name.strip().lower() for name in lines[0]] if lines else []
-    if not header:
-        raise InvalidInput({"file": "is empty: the first line names the columns"})
-    # Numbered as a spreadsheet shows them: the header is row 1, and a blank line is a row too.
-    rows = [(number, record) for number, record in enumerate(lines[1:], start=2)
-            if any(cell.strip() for cell in record)]  # fmt: skip
-    problems = _header_problems(kind, header)
-    if problems and len(header) == 1 and ";" in header[0]:
-        problems.insert(0, "header: the cells are separated by ';': save the file as CSV with "
-                        "commas (in a spreadsheet: CSV UTF-8)")  # fmt: skip
-    # Without a required column no row can be saved; its cells are still checked.
-    complete = all(column.name in header for column in COLUMNS[kind] if column.required)
+    refuse_over(len(raw), MAX_BYTES)
+    sheet = read_sheet(raw)
+    problems = Problems()
+    required = {column.name for column in COLUMNS[kind] if column.required}
+    sheet.check_header(kind, [column.name for column in COLUMNS[kind]], required, problems)
     # Every row is read and checked before the write lock is taken: it is held for the writes.
-    checked: list[tuple[int, dict[str, Any], dict[str, str]]] = []
-    for number, record in rows:
-        if len(record) > len(header):
-            checked.append((number, {}, {"": "more cells than columns"}))
+    checked: list[tuple[str, dict[str, Any], dict[str, str]]] = []
+    for row in sheet.rows:
+        if row.too_many:
+            checked.append((row.where, {}, {"": TOO_MANY}))
             continue
-        cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
-        values, errors = _convert(kind, cells)
-        for column, cell in cells.items():
-            if unreadable := decoded.unreadable(cell):
-                errors[column] = unreadable
-        checked.append((number, values, errors))
+        values, errors = _convert(kind, row.cells)
+        checked.append((row.where, values, {**errors, **row.unreadable}))
     written = 0
-    with one_transaction(factory, lambda: not problems and not dry_run) as (inner, connection):
-        write = _writer(kind, target_id) if complete else None
-        for number, values, errors in checked:
+
+    def commit() -> bool:
+        return not problems.found and not dry_run
+
+    with one_transaction(factory, commit) as (inner, connection):
+        # Without a required column no row can be saved; its cells are still checked.
+        write = _writer(kind, target_id) if required <= set(sheet.header) else None
+        for where, values, errors in checked:
+            if problems.full():
+                problems.more = True
+                break
             if not errors and write is not None:
                 try:
                     write(inner, values)
@@ -273,13 +208,12 @@ def import_csv(
                 except (InvalidInput, NotFound) as exc:
                     errors = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
                     forget_names(connection)  # the row's savepoint, and any name it took, went
-            problems += [f"row {number}" + (f", {column}" if column else "") + f": {message}"
-                         for column, message in errors.items()]  # fmt: skip
-            if len(problems) >= MAX_PROBLEMS:
-                problems.append("... and more: fix these first")
-                break
-    if not rows and not problems:
-        problems.append("no rows below the header")
-    return Report(kind=kind, rows=len(rows), valid=written,
-                  written=0 if problems or dry_run else written, problems=tuple(problems),
-                  dry_run=dry_run)  # fmt: skip
+            for column, message in errors.items():
+                problems.add(where, column, message)
+    if not sheet.rows and not problems.found:
+        problems.add("", "", "no rows below the header")
+    said = problems.lines()
+    return Report(
+        kind=kind, source=sheet.source, rows=len(sheet.rows), valid=written,
+        written=0 if said or dry_run else written, problems=said, dry_run=dry_run,
+    )  # fmt: skip

@@ -7,20 +7,15 @@ each, so an import costs the same per row at 250 rows as at 10,000. An entry is 
 name and nation (any case): a file read again updates the entries it changes, adds the new ones
 and leaves the others, and never duplicates one. A dry run checks and reports, and writes
 nothing. Every problem is listed, the same message on many rows said once with its rows.
-
-Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
-("Unicode text", tab-separated), and Windows' cp1252 (read when nothing in the file is UTF-8,
-and said so; services.text_files chooses); cells separated by commas, semicolons or tabs (the
-header line says which); an empty column at the end of every line (ignored).
+A CSV file is read as every import reads one (services.csv_cells.read_sheet).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -29,7 +24,6 @@ from sqlalchemy import Table, bindparam, insert, update
 from sqlalchemy import select as table_select
 from sqlalchemy.exc import IntegrityError
 
-from tracker import safe_output
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models.library import (
     ShipClass,
@@ -40,17 +34,15 @@ from tracker.models.library import (
     UnitCardRead,
 )
 from tracker.services import roster
-from tracker.services.csv_cells import NotCsv, csv_text, records
+from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
 from tracker.services.errors import InvalidInput, quoted
 from tracker.services.fields import checked, filled_when_blank, rules
-from tracker.services.printing import campaign_file, write_file
-from tracker.services.text_files import Decoded, decode
+from tracker.services.text_files import decode, refuse_over
 
 FORMAT = "tracker-library"
 VERSION = 1
 MAX_BYTES = 32 * 1024 * 1024
 KINDS = ("cards", "classes")
-SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
 ATTACK_COLUMNS = tuple(f"attack_{row}" for row in roster.ATTACK_ROWS)
 LOWER = {"unit_type"}  # words any case may spell
 _LISTED = ("attacks", "abilities")  # a card's JSON columns: CSV cells of their own shape
@@ -108,18 +100,18 @@ class Kind:
     required: tuple[str, ...]
 
 
-def _plain_columns(model: type[BaseModel]) -> tuple[str, ...]:
+def plain_columns(model: type[BaseModel]) -> tuple[str, ...]:
     return tuple(key for key in model.model_fields if key not in _LISTED)
 
 
 KIND: dict[str, Kind] = {
     "cards": Kind(
         "cards", UnitCardCreate, UnitCard.__table__, UnitCardRead,  # type: ignore[attr-defined]
-        (*_plain_columns(UnitCardCreate), *ATTACK_COLUMNS, "abilities"), ("name", "unit_type"),
+        (*plain_columns(UnitCardCreate), *ATTACK_COLUMNS, "abilities"), ("name", "unit_type"),
     ),
     "classes": Kind(
         "classes", ShipClassCreate, ShipClass.__table__, ShipClassRead,  # type: ignore[attr-defined]
-        _plain_columns(ShipClassCreate), ("name", "structure", "flotation"),
+        plain_columns(ShipClassCreate), ("name", "structure", "flotation"),
     ),
 }  # fmt: skip
 
@@ -133,49 +125,6 @@ def column_names(kind: str) -> str:
 # --- reading a file --------------------------------------------------------------------------
 
 
-def separator_of(text: str) -> str:
-    """The separator the header line uses most: tab, semicolon or comma."""
-    header = text.split("\n", 1)[0]
-    counts = {sep: header.count(sep) for sep in SEPARATORS}
-    best = max(counts, key=lambda sep: counts[sep])
-    return best if counts[best] else ","
-
-
-@dataclass
-class _Problems:
-    """Problems by where they are, the same message on many rows said once with its rows."""
-
-    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-
-    def add(self, where: str, column: str, message: str) -> None:
-        self.found.setdefault((column, message), []).append(where)
-
-    def lines(self) -> tuple[str, ...]:
-        return tuple(
-            f"{_places(places)}{f', {column}' if column else ''}: {message}"
-            for (column, message), places in self.found.items()
-        )
-
-
-def _places(places: list[str]) -> str:
-    """`row 4` or `rows 2-5, 9 (5 rows)`; other places (cards[3]) listed as they are."""
-    if len(places) == 1:
-        return places[0]
-    numbers = [int(p[4:]) for p in places if p.startswith("row ") and p[4:].isdigit()]
-    if len(numbers) != len(places):
-        return f"{', '.join(places)} ({len(places)} entries)"
-    spans: list[str] = []
-    start = previous = numbers[0]
-    for number in [*numbers[1:], None]:
-        if number is not None and number == previous + 1:
-            previous = number
-            continue
-        spans.append(f"{start}" if start == previous else f"{start}-{previous}")
-        if number is not None:
-            start = previous = number
-    return f"rows {', '.join(spans)} ({len(places)} rows)"
-
-
 def parse_abilities(text: str) -> list[dict[str, str]]:
     """A cell's abilities: one paragraph each (a blank line between), `Name: text`."""
     found = []
@@ -187,18 +136,11 @@ def parse_abilities(text: str) -> list[dict[str, str]]:
     return found
 
 
-def abilities_text(abilities: Iterable[Mapping[str, str]]) -> str:
-    """Abilities as a CSV cell holds them (parse_abilities reads it back)."""
-    return "\n\n".join(
-        f"{a['name']}: {a['text']}" if a.get("text") else a["name"] for a in abilities
-    )
-
-
 @functools.cache
 def _kinds(kind: str) -> dict[str, str]:
     """Each plain column's kind (text, int, ...), read once from the declarations."""
     create = KIND[kind].create
-    return {rule.key: rule.kind for rule in rules(create, _plain_columns(create))}
+    return {rule.key: rule.kind for rule in rules(create, plain_columns(create))}
 
 
 @functools.cache
@@ -207,19 +149,16 @@ def _filled(kind: str) -> dict[str, Any]:
     return filled_when_blank(KIND[kind].create)
 
 
-def _cell_values(
-    info: Kind, cells: dict[str, str], decoded: Decoded
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """A row's cells as the model's input, and what is wrong with any cell."""
+def _cell_values(info: Kind, cells: dict[str, str], errors: dict[str, str]) -> dict[str, Any]:
+    """A row's cells as the model's input; what is wrong with any cell goes in `errors`."""
     kinds = _kinds(info.name)
     values: dict[str, Any] = {}
-    errors: dict[str, str] = {}
     attacks: dict[str, list[int | None]] = {}
     for key, cell in cells.items():
         text = cell.strip()
-        if unreadable := decoded.unreadable(text):
-            errors[key] = unreadable
-        elif key in ATTACK_COLUMNS:
+        if key in errors:
+            continue  # unreadable: said as such
+        if key in ATTACK_COLUMNS:
             try:
                 dice = roster.parse_dice(text)
             except ValueError as exc:
@@ -240,7 +179,7 @@ def _cell_values(
             values[key] = text.lower() if key in LOWER else text
     if attacks:
         values["attacks"] = attacks
-    return values, errors
+    return values
 
 
 def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -301,56 +240,30 @@ _Rows = list[tuple[str, dict[str, Any]]]  # (where, checked values as stored)
 
 
 def _csv_rows(
-    raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
+    raw: bytes, problems: Problems, warnings: Problems, steps: Steps
 ) -> tuple[str, str, _Rows]:
     """The kind, a word on how it was read, and each row's checked values."""
-    decoded = decode(raw)
-    separator = separator_of(decoded.text)
-    try:
-        lines = records(decoded.text, delimiter=separator)
-    except NotCsv as exc:
-        raise InvalidInput({"file": f"line {exc.line} is not CSV: {exc.reason}"}) from exc
-    header = [name.strip().lower().replace(" ", "_") for name in lines[0]] if lines else []
-    while header and not header[-1]:
-        header.pop()  # an empty column at the end of every line: a spreadsheet's, ignored
-    if not header:
-        raise InvalidInput({"file": "is empty: the first line names the columns"})
-    kind = "classes" if "structure" in header or "flotation" in header else "cards"
+    sheet = read_sheet(raw)
+    kind = "classes" if {"structure", "flotation"} & set(sheet.header) else "cards"
     info = KIND[kind]
-    source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
-    known = set(info.columns)
-    for name in header:
-        if unreadable := decoded.unreadable(name):
-            problems.add("header", "", f"a column's name {unreadable}")
-        elif name not in known:
-            problems.add("header", "", f"unknown column {quoted(name)}: the columns of {kind} are "
-                         f"{column_names(kind)}")  # fmt: skip
-    for name in sorted({name for name in header if header.count(name) > 1}):
-        problems.add("header", "", f"column {quoted(name)} twice")
-    for name in info.required:
-        if name not in header:
-            problems.add("header", "", f"the required column {name!r} is missing")
+    sheet.check_header(kind, info.columns, info.required, problems)
     rows: _Rows = []
-    steps.total = len(lines) - 1
-    for number, record in enumerate(lines[1:], start=2):
+    steps.total = len(sheet.rows)
+    for row in sheet.rows:
         steps.step()
-        if not any(cell.strip() for cell in record):
+        if row.too_many:
+            problems.add(row.where, "", TOO_MANY)
             continue
-        where = f"row {number}"
-        if any(cell.strip() for cell in record[len(header) :]):
-            problems.add(where, "", "more cells than columns: a separator inside a cell? "
-                         "put the cell in double quotes")  # fmt: skip
-            continue
-        cells = dict(zip(header, record + [""] * (len(header) - len(record)), strict=False))
-        cells = {key: value for key, value in cells.items() if key in known}
-        values, errors = _cell_values(info, cells, decoded)
-        _check_row(info, where, values, errors, problems, warnings, rows)
-    return kind, source, rows
+        errors = dict(row.unreadable)
+        cells = {key: value for key, value in row.cells.items() if key in info.columns}
+        values = _cell_values(info, cells, errors)
+        _check_row(info, row.where, values, errors, problems, warnings, rows)
+    return kind, sheet.source, rows
 
 
 def _check_row(
     info: Kind, where: str, values: dict[str, Any], errors: dict[str, str],
-    problems: _Problems, warnings: _Problems, rows: _Rows,
+    problems: Problems, warnings: Problems, rows: _Rows,
 ) -> None:  # fmt: skip
     # The model checks every column the reading did not already refuse: every problem of a
     # row is listed at once, not one at a time.
@@ -372,7 +285,7 @@ def _check_row(
 
 
 def _json_rows(
-    raw: bytes, problems: _Problems, warnings: _Problems, steps: Steps
+    raw: bytes, problems: Problems, warnings: Problems, steps: Steps
 ) -> dict[str, _Rows]:
     decoded = decode(raw)
     decoded.refuse_unreadable()
@@ -414,7 +327,7 @@ def _label(values: Mapping[str, Any]) -> str:
     return f"{values['name']} ({values['nation']})" if values["nation"] else str(values["name"])
 
 
-def _merge(connection: Any, info: Kind, rows: _Rows, problems: _Problems, write: bool) -> Outcome:
+def _merge(connection: Any, info: Kind, rows: _Rows, problems: Problems, write: bool) -> Outcome:
     """Match the rows with the stored entries by name and nation; write the new and changed."""
     table = info.table
     stored = {_key(row): row for row in connection.execute(table_select(table)).mappings()}
@@ -467,9 +380,8 @@ def import_library(
     `progress(done, total)` hears of the rows checked now and then; once `cancelled()` says
     so, the import stops with ImportCancelled and writes nothing.
     """
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput({"file": too_large(len(raw))})
-    problems, warnings = _Problems(), _Problems()
+    refuse_over(len(raw), MAX_BYTES, too_large)
+    problems, warnings = Problems(), Problems()
     steps = Steps(progress, cancelled)
     if json_file:
         by_kind, source = _json_rows(raw, problems, warnings, steps), "JSON"
@@ -500,7 +412,9 @@ def import_library(
 # --- reading the library ---------------------------------------------------------------------
 
 
-def _entries(factory: SessionFactory, info: Kind) -> list[dict[str, Any]]:
+def rows_of(factory: SessionFactory, kind: str) -> list[dict[str, Any]]:
+    """The stored entries of a kind as the table holds them, by nation and name."""
+    info = KIND[kind]
     with read_scope(factory) as session:
         query = table_select(info.table).order_by(info.table.c.nation, info.table.c.name)
         return [dict(row) for row in session.connection().execute(query).mappings()]
@@ -508,98 +422,9 @@ def _entries(factory: SessionFactory, info: Kind) -> list[dict[str, Any]]:
 
 def cards(factory: SessionFactory) -> tuple[UnitCardRead, ...]:
     """Every unit card of the library, by nation and name."""
-    return tuple(UnitCardRead.model_construct(**row) for row in _entries(factory, KIND["cards"]))
+    return tuple(UnitCardRead.model_construct(**row) for row in rows_of(factory, "cards"))
 
 
 def classes(factory: SessionFactory) -> tuple[ShipClassRead, ...]:
     """Every ship class of the library, by nation and name."""
-    return tuple(ShipClassRead.model_construct(**row) for row in _entries(factory, KIND["classes"]))
-
-
-def _exported(info: Kind, row: Mapping[str, Any]) -> dict[str, Any]:
-    out = {key: row[key] for key in _plain_columns(info.create)}
-    if info.name == "cards":
-        out["attacks"] = json.loads(row["attacks"] or "{}")
-        out["abilities"] = json.loads(row["abilities"] or "[]")
-    return out
-
-
-def export_json(factory: SessionFactory) -> str:
-    """The whole library as a JSON file import_library reads back."""
-    return _json_text({kind: _entries(factory, KIND[kind]) for kind in KINDS})
-
-
-def _json_text(entries: Mapping[str, list[dict[str, Any]]]) -> str:
-    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    for kind in KINDS:
-        document[kind] = [_exported(KIND[kind], row) for row in entries[kind]]
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def _csv_cell(info: Kind, key: str, entry: Mapping[str, Any]) -> str | int | None:
-    """A cell as its value: text (csv_cells neutralises it), a whole number, or None."""
-    if key in ATTACK_COLUMNS:
-        dice = entry["attacks"].get(key.removeprefix("attack_"))
-        return "" if dice is None else roster.dice_text(dice)
-    if key == "abilities":
-        return abilities_text(entry["abilities"])
-    return entry[key]
-
-
-def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
-    """One kind of the library as a CSV file (UTF-8, commas) import_library reads back."""
-    return _csv_text(KIND[kind], _entries(factory, KIND[kind]))
-
-
-def _csv_text(info: Kind, rows: list[dict[str, Any]]) -> str:
-    entries = (_exported(info, row) for row in rows)
-    return csv_text(info.columns, ([_csv_cell(info, k, e) for k in info.columns] for e in entries))
-
-
-EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole library"}
-
-
-@dataclass(frozen=True)
-class Exported:
-    """A library file written: where, and how many entries of each kind it holds."""
-
-    path: Path
-    rows: Mapping[str, int]  # {"cards": 301} or {"cards": 301, "classes": 60}
-
-    def summary(self) -> str:
-        counts = " and ".join(f"{count} {kind}" for kind, count in self.rows.items())
-        return f"{counts} written to {self.path}"
-
-
-def write_export(
-    factory: SessionFactory, *, path: str, classes: bool = False, replace: bool = False
-) -> Exported:
-    """Write the library to a file as `tracker library export` does, and as import_library
-    reads it back: JSON holds it all, CSV its cards (or its classes); README "The library".
-
-    The file goes through safe_output: never over the campaign file, its backups or another
-    SQLite file, and over an existing file only once `replace` says the player confirmed
-    (ExistingFile otherwise).
-    """
-    campaign = campaign_file(factory)
-    try:  # the campaign file is refused as such, whatever its name ends with
-        safe_output.check_target(path, campaign=campaign, replace=True)
-    except safe_output.OutputRefused as exc:
-        raise InvalidInput({"path": str(exc)}) from exc
-    suffix = Path(path.strip()).suffix.lower()
-    if suffix not in EXPORT_SUFFIXES:
-        raise InvalidInput({"path": "end the file name with .csv (the cards, or the classes) "
-                            "or .json (the whole library)"})  # fmt: skip
-    kinds = KINDS if suffix == ".json" else ("classes" if classes else "cards",)
-    counted: dict[str, int] = {}
-
-    def content() -> str:
-        # Read only once the path is accepted: a refused name costs nothing.
-        entries = {kind: _entries(factory, KIND[kind]) for kind in kinds}
-        counted.update({kind: len(rows) for kind, rows in entries.items()})
-        if suffix == ".json":
-            return _json_text(entries)
-        return _csv_text(KIND[kinds[0]], entries[kinds[0]])
-
-    written = write_file(factory, path=path, content=content, replace=replace)
-    return Exported(path=written, rows=counted)
+    return tuple(ShipClassRead.model_construct(**row) for row in rows_of(factory, "classes"))

@@ -62,8 +62,7 @@ def open_file(
             raise Unreadable(path, os.strerror(errno.EISDIR))
         if not stat.S_ISREG(found.st_mode):
             raise Unreadable(path, "it is not a regular file (a FIFO or a device): give a file")
-        if found.st_size > limit:
-            raise _over(found.st_size, limit, too_large)
+        refuse_over(found.st_size, limit, too_large)
         if hasattr(os, "O_NONBLOCK"):
             os.set_blocking(handle, True)
         return os.fdopen(handle, "rb")
@@ -82,14 +81,16 @@ def read_file(
             raw = file.read(limit + 1)
         except OSError as exc:
             raise Unreadable(path, exc.strerror or str(exc)) from exc
-    if len(raw) > limit:
-        raise _over(len(raw), limit, too_large)
+    refuse_over(len(raw), limit, too_large)
     return raw
 
 
-def _over(size: int, limit: int, too_large: Callable[[int], str] | None) -> InvalidInput:
-    said = too_large(size) if too_large is not None else f"is larger than {limit // 2**20} MB"
-    return InvalidInput({"file": said})
+def refuse_over(size: int, limit: int, too_large: Callable[[int], str] | None = None) -> None:
+    """Refuse (InvalidInput) a file of `size` bytes over `limit`: said by `too_large(size)`,
+    else in MB."""
+    if size > limit:
+        said = too_large(size) if too_large else f"is larger than {limit // 2**20} MB"
+        raise InvalidInput({"file": said})
 
 
 @dataclass(frozen=True)
