@@ -18,6 +18,12 @@ from tracker.models.roster import WasUnitBase
 from tracker.models.versioned import Shown, Versioned
 
 
+def entry_key(name: object, nation: object) -> tuple[str, str]:
+    """What a library entry (a class or a card) is known by, and a unit or ship matched to it:
+    its name and nation in any case. Every key of an entry is this one."""
+    return str(name).casefold(), str(nation).casefold()
+
+
 class ShipClassBase(Model):
     """An SMR2 ship class as its data sheet prints it: what a ship built from it starts with."""
 

@@ -28,7 +28,7 @@ from tracker.models import Campaign, Ship, Side, WasUnit
 from tracker.models.fields import rule_of
 from tracker.models.fleet import MOUNTS, ShipBase
 from tracker.models.kinds import JournalKind
-from tracker.models.library import ShipClass, UnitCard
+from tracker.models.library import ShipClass, UnitCard, entry_key
 from tracker.models.roster import WasUnitBase
 from tracker.services import fleet, journal, roster
 from tracker.services.common import forget_names, get_row, side_and_campaign
@@ -228,15 +228,11 @@ def _said(model: type[Any], key: str, before: Any, after: Any) -> str:
     return f"{label} {shown.get(before, before)} -> {shown.get(after, after)}"
 
 
-def _key(name: str, nation: str) -> tuple[str, str]:
-    return name.casefold(), nation.casefold()
-
-
 def _card_of(cards: dict[tuple[str, str], UnitCard], unit: WasUnit) -> UnitCard | None:
     """The card a unit is of: its name and nation, or the card's name of a copy's `Name (2)`."""
     copy = _COPY.fullmatch(unit.name)
-    return cards.get(_key(unit.name, unit.nation)) or (
-        cards.get(_key(copy.group(1), unit.nation)) if copy else None
+    return cards.get(entry_key(unit.name, unit.nation)) or (
+        cards.get(entry_key(copy.group(1), unit.nation)) if copy else None
     )
 
 
@@ -255,7 +251,9 @@ def unit_abilities(factory: SessionFactory, *, unit_id: int) -> tuple[Ability, .
     with read_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         # Every card, matched here: SQLite's lower() knows no letter beyond ASCII (Österreich).
-        card = _card_of({_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}, unit)
+        card = _card_of(
+            {entry_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}, unit
+        )
     texts: dict[str, str] = {}
     for ability in json.loads(card.abilities or "[]") if card is not None else []:
         texts.setdefault(str(ability.get("name", "")).strip().casefold(),
@@ -277,13 +275,13 @@ def _drifts(
     session: Session, campaign_id: int
 ) -> list[tuple[Drift, Ship | WasUnit, dict[str, Any]]]:
     """Each drifted ship or unit of the campaign, with the library's values for it."""
-    classes = {_key(c.name, c.nation): c for c in session.exec(select(ShipClass))}
-    cards = {_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}
+    classes = {entry_key(c.name, c.nation): c for c in session.exec(select(ShipClass))}
+    cards = {entry_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}
     sides = [side.id for side in session.exec(select(Side).where(Side.campaign_id == campaign_id))]
     found: list[tuple[Drift, Ship | WasUnit, dict[str, Any]]] = []
     for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(sides))
                              .order_by(col(Ship.id))):  # fmt: skip
-        entry = classes.get(_key(ship.class_name, ship.nation))
+        entry = classes.get(entry_key(ship.class_name, ship.nation))
         if entry is None or ship.sunk:
             continue
         label = f"{entry.name} class" + (f" ({entry.nation})" if entry.nation else "")

@@ -44,6 +44,7 @@ from tracker.db import (
     upgrade_scratch,
 )
 from tracker.models import Campaign
+from tracker.models.library import entry_key
 from tracker.services import document_reader, identities, visibility
 from tracker.services.common import name_taken
 from tracker.services.document_checks import (
@@ -386,12 +387,8 @@ def _new_to_library(
     """The rows of a library table whose entry (name and nation, any case) the file lacks."""
     table = TABLES_BY_NAME[name]
     query = table_select(table.c.name, table.c.nation)
-    kept = {(n.casefold(), nation.casefold()) for n, nation in conn.execute(query)}
-
-    def key(row: dict[str, Any]) -> tuple[str, str]:
-        return str(row["name"]).casefold(), str(row["nation"]).casefold()
-
-    return [row for row in rows if key(row) not in kept]
+    kept = {entry_key(n, nation) for n, nation in conn.execute(query)}
+    return [row for row in rows if entry_key(row["name"], row["nation"]) not in kept]
 
 
 def library_additions(factory: SessionFactory, *, document: dict[str, Any]) -> dict[str, list[str]]:

@@ -32,6 +32,7 @@ from tracker.models.library import (
     UnitCard,
     UnitCardCreate,
     UnitCardRead,
+    entry_key,
 )
 from tracker.services import roster
 from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
@@ -320,7 +321,7 @@ def _json_rows(
 
 
 def _key(values: Mapping[str, Any]) -> tuple[str, str]:
-    return str(values["name"]).casefold(), str(values["nation"]).casefold()
+    return entry_key(values["name"], values["nation"])
 
 
 def _label(values: Mapping[str, Any]) -> str:
