@@ -4,6 +4,7 @@ RULES.md §Mines; drifting and secured minefields, RULES.md §Subs ¶12-13)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1399,3 +1400,36 @@ def test_the_count_across_a_boundary_leaves_out_secret_and_unfinished_minefields
     check_id = mines.start_check(factory, minefield_id=mined.field_ids[0],
                                  ship_ids=task_force.ships, speed=1)  # fmt: skip
     assert mines.check_view(factory, check_id=check_id).minefields == 3  # the public active ones
+
+
+_SHIPS = itertools.count(1)  # a ship of her own for each example
+
+
+@settings(max_examples=examples(10), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(spellings=st.lists(st.sampled_from(["K7", "k7", " K7 ", "k7 "]), min_size=2, max_size=4))
+def test_minefields_in_one_sector_typed_in_any_case_count_as_one_square(
+    factory: SessionFactory, world: World, add_ship: AddShip, spellings: list[str]
+) -> None:
+    """RULES.md §Mines, the count across a boundary or in a sector: K7 and k7 are one square,
+    as they are to the markers (rules.was.square); the ledger's count and the check's agree."""
+    with session_scope(factory) as session:  # each example on a clean ledger
+        for field in session.exec(select(Minefield)).all():
+            session.delete(field)
+    ids = [
+        mines.sow_minefield(
+            factory,
+            side_id=world.red_id,
+            laid_by="surface",
+            sector=sector,
+            layer_name="Ulm",
+            complete=True,
+        )
+        for sector in spellings
+    ]
+    ledger = mines.ledger(factory, campaign_id=world.campaign_id).minefields
+    assert [field.count_here for field in ledger] == [len(spellings)] * len(spellings)
+    penelope = add_ship(world.alpha_id, f"Penelope {next(_SHIPS)}")
+    ship = _counter(factory, penelope, counter_size="long", speed_rating=3)
+    check = mines.start_check(factory, minefield_id=ids[-1], ship_ids=[ship], speed=0, seed=1)
+    assert mines.check_view(factory, check_id=check).minefields == len(spellings)

@@ -275,6 +275,13 @@ def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | No
     )
 
 
+def square(sector: str) -> str:
+    """A sector as one square: A4, a4 and " A4 " are one (compared casefolded, in Python: the
+    databases' lower() folds ASCII only). Markers, searches and the minefields counted in a
+    square all read a sector through this."""
+    return sector.strip().casefold()
+
+
 def crowded_squares(placed: Sequence[str], occupied: Sequence[str] = ()) -> list[int]:
     """Return the indexes of ``placed`` squares that break "no more than one sub per square"
     (RULES.md §Subs ¶3): a square already ``occupied`` by another live marker of the side, or

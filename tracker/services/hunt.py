@@ -217,7 +217,7 @@ def _mined(session: Session, campaign_id: int, sector: str, key: bytes | None) -
         except InvalidInput:  # another side's, sealed under its passphrase
             unreadable = True
             continue
-        if markers.square(place.get("sector") or "") == markers.square(sector):
+        if was.square(place.get("sector") or "") == was.square(sector):
             return True
     return None if unreadable else False
 

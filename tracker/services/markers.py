@@ -41,12 +41,6 @@ class Assignment:
     seals: tuple[str, ...]  # one per marker, in the order of codes
 
 
-def square(sector: str) -> str:
-    """A sector as one square: A4, a4 and " A4 " are one (compared casefolded, in Python: the
-    databases' lower() folds ASCII only)."""
-    return sector.strip().casefold()
-
-
 def checked_sector(
     sector: str, turn: int | None, *, blank: bool, version: int | None = None
 ) -> MarkerPlace:
@@ -87,9 +81,9 @@ def check_squares(
     others = [
         marker for marker in live(session, SubMarker.side_id == side_id) if marker.id not in moving
     ]
-    held = {square(marker.sector): marker.code for marker in others}
-    placed = [square(sector) for sector in sectors]
-    crowded = was.crowded_squares(placed, [square(marker.sector) for marker in others])
+    held = {was.square(marker.sector): marker.code for marker in others}
+    placed = [was.square(sector) for sector in sectors]
+    crowded = was.crowded_squares(placed, [was.square(marker.sector) for marker in others])
     errors = {}
     for index in crowded:
         holder = held.get(placed[index])
@@ -112,10 +106,10 @@ def square_searched(session: Session, marker: SubMarker, now: tuple[int, int]) -
     details = session.exec(select(JournalEntry.detail).where(
         JournalEntry.side_id == marker.side_id, JournalEntry.kind == JournalKind.SEARCH,
         JournalEntry.scenario_id == now[0], JournalEntry.turn == now[1])).all()  # fmt: skip
-    here = square(marker.sector)
+    here = was.square(marker.sector)
     for detail in details:
         searched = json.loads(detail).get("after") or {}
-        if (square(str(searched.get("sector") or "")) == here if here
+        if (was.square(str(searched.get("sector") or "")) == here if here
                 else searched.get("marker") == marker.code):  # fmt: skip
             return True
     return False
@@ -173,7 +167,7 @@ def place(
     rng = rng or random.SystemRandom()
     check_squares(session, side_id=side_id, sectors=sectors,
                   fields=[f"sector_{n}" for n in range(1, len(sectors) + 1)])  # fmt: skip
-    order = sorted(range(len(sectors)), key=lambda index: square(sectors[index]))
+    order = sorted(range(len(sectors)), key=lambda index: was.square(sectors[index]))
     rng.shuffle(order)
     codes = _draw_codes(session, side_id, len(sectors), rng)
     at = utcnow()

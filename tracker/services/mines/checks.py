@@ -20,7 +20,7 @@ from tracker.models.kinds import (
     MinefieldStatus,
 )
 from tracker.models.mines import COUNTER_SIZES
-from tracker.rules import mine_check, swwas
+from tracker.rules import mine_check, swwas, was
 from tracker.services import journal, losses
 from tracker.services.common import get_row
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
@@ -111,10 +111,12 @@ def _count_here(session: Session, field: Minefield) -> int:
         col(Minefield.secret).is_(False),
     )  # fmt: skip
     if field.boundary_id is not None:
-        query = query.where(Minefield.boundary_id == field.boundary_id)
-    else:
-        query = query.where(Minefield.sector == field.sector)
-    return max(1, len(session.exec(query).all()))
+        return max(
+            1, len(session.exec(query.where(Minefield.boundary_id == field.boundary_id)).all())
+        )
+    here = was.square(field.sector)  # a sector typed in another case is the same square
+    fields = session.exec(query.where(col(Minefield.boundary_id).is_(None))).all()
+    return max(1, sum(was.square(other.sector) == here for other in fields))
 
 
 def start_check(

@@ -17,6 +17,7 @@ from tracker.models.fields import read
 from tracker.models.kinds import MinefieldStatus
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.models.mines import SeaBoundaryRead as BoundaryView
+from tracker.rules import was
 from tracker.services import journal, visibility
 from tracker.services.common import get_row
 from tracker.services.mines import places
@@ -76,15 +77,17 @@ def _field_view(
 def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
     """Each readable minefield with the count of active ones the viewer can place beside it:
     public ones, and in the owner's view the owner's secret ones too (RULES.md §Mines)."""
+
+    def place(view: MinefieldView) -> tuple[int | None, str]:
+        return view.boundary_id, was.square(view.sector or "")  # A4 and a4: one square
+
     places = Counter(
-        (view.boundary_id, view.sector) for view in views
-        if not view.hidden and view.status == MinefieldStatus.ACTIVE
-    )  # fmt: skip
+        place(view) for view in views if not view.hidden and view.status == MinefieldStatus.ACTIVE
+    )
     return [
-        view if view.hidden else view.model_copy(
-            update={"count_here": max(1, places[(view.boundary_id, view.sector)])})
+        view if view.hidden else view.model_copy(update={"count_here": max(1, places[place(view)])})
         for view in views
-    ]  # fmt: skip
+    ]
 
 
 def ledger(
