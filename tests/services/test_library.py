@@ -213,7 +213,8 @@ def test_a_file_read_again_changes_exactly_what_it_changes_and_never_duplicates(
     outcome = report.outcomes[0]
     expected = sorted(
         f"{c['name']} ({c['nation']}): points {cards[i]['points']!r} -> {c['points']!r}"
-        + (", abilities" if i == listed else "")
+        + (f", abilities {_names(cards[i]['abilities'])} -> {_names(c['abilities'])}"
+           if i == listed else "")
         for i, c in enumerate(edited) if i in changed
     )  # fmt: skip
     assert sorted(outcome.changed) == expected
@@ -224,6 +225,10 @@ def test_a_file_read_again_changes_exactly_what_it_changes_and_never_duplicates(
     assert all(stored[c["name"]]["points"] == c["points"] for c in edited)
     assert all(stored[c["name"]]["version"] == (2 if i in changed else 1)
                for i, c in enumerate(edited))  # fmt: skip
+
+
+def _names(abilities: list[dict[str, str]]) -> str:
+    return ", ".join(ability["name"] for ability in abilities) or "none"
 
 
 def test_a_dry_run_reports_and_writes_nothing(factory: SessionFactory) -> None:
@@ -422,3 +427,68 @@ def test_a_row_with_a_misread_column_still_has_its_other_problems_listed(
     assert f"row 2, year: type a whole number, not {bad_year!r}" in said
     assert "row 2, unit_type: " in said and "row 2, points: must be 0..999, got 5000" in said
     assert len(report.problems) == 3 and not report.written
+
+
+@SETTINGS
+@given(cards=card_lists(min_size=2, max_size=6), again=card_lists(min_size=6, max_size=6),
+       data=st.data())  # fmt: skip
+def test_a_column_a_file_leaves_out_keeps_its_value_on_re_import(
+    factory: SessionFactory, cards: list[dict[str, Any]], again: list[dict[str, Any]],
+    data: st.DataObject,
+) -> None:  # fmt: skip
+    """A second file with some columns only (name, nation and type always) changes the columns
+    it has and keeps every other value as it was, an attack row by its own column: a file of
+    names and points never wipes a card's attacks or abilities."""
+    _clear(factory)
+    assert library.import_library(factory, raw=csv_of(cards).encode()).written
+    kept = data.draw(st.lists(st.sampled_from(COLUMNS[3:]), unique=True))
+    columns = [*COLUMNS[:3], *kept]
+    # The same cards, every other value drawn afresh: only the file's columns may change.
+    fresh = [{**other, "name": card["name"], "nation": card["nation"]}
+             for card, other in zip(cards, again, strict=False)]  # fmt: skip
+    report = library.import_library(factory, raw=csv_of(fresh, columns=columns).encode())
+    assert report.written and not report.outcomes[0].added
+    stored = {name: _read_back(card) for name, card in _stored(factory).items()}
+    for card, new in zip(cards, fresh, strict=True):
+        expected = {key: (new if key in columns else card)[key] for key in _read_back_keys()}
+        expected["unit_type"] = new["unit_type"]
+        expected["attacks"] = {band: dice for band in ("main", "anti_air", "torpedo")
+                               if (dice := (new if f"attack_{band}" in columns
+                                            else card)["attacks"].get(band))}  # fmt: skip
+        assert stored[card["name"]] == expected
+
+
+def _read_back_keys() -> list[str]:
+    return [key for key in COLUMNS if not key.startswith("attack_")] + ["attacks"]
+
+
+def test_a_re_import_says_each_change_before_and_after_what_it_left_and_a_new_nation(
+    factory: SessionFactory,
+) -> None:
+    """Dice and abilities changed are said before -> after; a card in the library and not in
+    the file is listed as kept; a card whose name the library holds under another nation is
+    added with a word (a nation spelt another way makes no second card silently)."""
+    _clear(factory)
+    columns = ["name", "nation", "unit_type", "points", "attack_main", "abilities"]
+
+    def card(name: str, nation: str, main: list[int | None], *abilities: str) -> dict[str, Any]:
+        return {"name": name, "nation": nation, "unit_type": "battleship", "points": 40,
+                "attacks": {"main": main} if main else {},
+                "abilities": [{"name": name, "text": ""} for name in abilities]}  # fmt: skip
+
+    first = [card("Bismarck", "Germany", [4, 4, 3, None], "Flagship"),
+             card("Tirpitz", "Germany", [])]  # fmt: skip
+    assert library.import_library(factory, raw=csv_of(first, columns=columns).encode()).written
+    second = [card("Bismarck", "Germany", [5, 4, 3, None], "Flagship", "Radar"),
+              card("Bismarck", "Deutschland", [])]  # fmt: skip
+    report = library.import_library(factory, raw=csv_of(second, columns=columns).encode())
+    outcome = report.outcomes[0]
+    assert outcome.changed == (
+        "Bismarck (Germany): attack_main 4 4 3 - -> 5 4 3 -, abilities Flagship -> Flagship, Radar",
+    )
+    assert outcome.added == ("Bismarck (Deutschland)",)
+    assert outcome.absent == ("Tirpitz (Germany)",)
+    assert (
+        "row 3, nation: Bismarck (Deutschland) is added beside Bismarck (Germany): a nation "
+        "spelt another way?" in report.warnings
+    )

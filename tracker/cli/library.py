@@ -57,8 +57,8 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         return fail(f"{path}: {report.summary()}")
     print(f"tracker: {path}: {report.summary()}")
     for outcome in report.outcomes:
-        for line in outcome.changed:
-            print(f"  changed: {line}")
+        for title, lines in outcome.listed():
+            print("".join(f"  {outcome.kind} {title}: {line}\n" for line in lines), end="")
     return 0
 
 

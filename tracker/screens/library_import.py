@@ -55,7 +55,7 @@ def report_text(report: LibraryReport) -> Text:
             text.append(f"{title}:\n", style=tone)
             text.append("".join(f"  {line}\n" for line in lines))
     for outcome in report.outcomes:
-        for title, names in (("changed", outcome.changed), ("added", outcome.added)):
+        for title, names in outcome.listed():
             if names:
                 text.append(f"{outcome.kind.capitalize()} {title} ({len(names)}):\n",
                             style="bold")  # fmt: skip

@@ -204,8 +204,15 @@ class Outcome:
 
     kind: str
     added: tuple[str, ...]
-    changed: tuple[str, ...]  # "Name (Nation): points 18 -> 20, year 1940 -> 1941"
+    changed: tuple[str, ...]  # "Name (Nation): points 18 -> 20, attack_main 3 2 - - -> 4 2 - -"
     unchanged: tuple[str, ...]
+    absent: tuple[str, ...] = ()  # in the library, not in the file: kept as they are
+
+    def listed(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What a report lists of this kind, each under its title: every screen and command
+        says it in these words."""
+        return (("added", self.added), ("changed", self.changed),
+                ("not in the file, kept", self.absent))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -237,7 +244,18 @@ class LibraryReport:
         return f"{self.rows} rows read ({self.source}): {counts or 'nothing'} ({verb})"
 
 
-_Rows = list[tuple[str, dict[str, Any]]]  # (where, checked values as stored)
+@dataclass(frozen=True)
+class _Row:
+    """A row read and checked: where it is, its values as stored, the stored fields the file
+    gives (its columns; `attack_main` for one attack row), and those a blank filled."""
+
+    where: str
+    stored: dict[str, Any]
+    given: frozenset[str]
+    filled: tuple[str, ...] = ()
+
+
+_Rows = list[_Row]
 
 
 def _csv_rows(
@@ -258,13 +276,13 @@ def _csv_rows(
         errors = dict(row.unreadable)
         cells = {key: value for key, value in row.cells.items() if key in info.columns}
         values = _cell_values(info, cells, errors)
-        _check_row(info, row.where, values, errors, problems, warnings, rows)
+        _check_row(info, row.where, values, errors, problems, rows, frozenset(cells))
     return kind, sheet.source, rows
 
 
 def _check_row(
     info: Kind, where: str, values: dict[str, Any], errors: dict[str, str],
-    problems: Problems, warnings: Problems, rows: _Rows,
+    problems: Problems, rows: _Rows, given: frozenset[str],
 ) -> None:  # fmt: skip
     # The model checks every column the reading did not already refuse: every problem of a
     # row is listed at once, not one at a time.
@@ -274,15 +292,8 @@ def _check_row(
         problems.add(where, column, message)
     if errors:
         return
-    if not values.get("points"):
-        shown = "blank" if "points" not in values else "0"
-        warnings.add(where, "points", f"{shown}: {stored['name']} costs nothing in a fleet")
-    # A value the file left out is the declared default: said, never taken silently (blank
-    # points have their own word above).
-    for key, default in _filled(info.name).items():
-        if key not in values and key != "points":
-            warnings.add(where, key, f"blank: taken as {default}, the default")
-    rows.append((where, stored))
+    filled = tuple(key for key in _filled(info.name) if key not in values)
+    rows.append(_Row(where, stored, given, filled))
 
 
 def _json_rows(
@@ -313,7 +324,8 @@ def _json_rows(
                 problems.add(where, "", "must be an object of fields")
                 continue
             values = {k: v for k, v in entry.items() if k not in ("id", "version")}
-            _check_row(KIND[kind], where, values, {}, problems, warnings, found[kind])
+            given = set(values) | (set(ATTACK_COLUMNS) if "attacks" in values else set())
+            _check_row(KIND[kind], where, values, {}, problems, found[kind], frozenset(given))
     return found
 
 
@@ -328,32 +340,77 @@ def _label(values: Mapping[str, Any]) -> str:
     return f"{values['name']} ({values['nation']})" if values["nation"] else str(values["name"])
 
 
-def _merge(connection: Any, info: Kind, rows: _Rows, problems: Problems, write: bool) -> Outcome:
+def _kept(old: Mapping[str, Any], row: _Row) -> dict[str, Any]:
+    """The row's values over the stored entry's: a field the file does not give keeps its
+    value (an attack row by its own column), as a counter's does on re-import."""
+    values = {key: (value if key in row.given else old[key]) for key, value in row.stored.items()}
+    if "attacks" in values:
+        attacks = json.loads(old["attacks"])
+        new = json.loads(row.stored["attacks"])
+        for band in roster.ATTACK_ROWS:
+            if f"attack_{band}" in row.given:
+                attacks.pop(band, None)
+                attacks.update({band: new[band]} if band in new else {})
+        values["attacks"] = json.dumps(attacks, sort_keys=True)
+    return values
+
+
+def _change(key: str, before: Any, after: Any) -> list[str]:
+    """A field's change in the report's words, before -> after: each attack row by its dice,
+    the abilities by their names."""
+    if key == "attacks":
+        old, new = json.loads(before), json.loads(after)
+        return [f"attack_{band} {_dice(old.get(band))} -> {_dice(new.get(band))}"
+                for band in roster.ATTACK_ROWS if old.get(band) != new.get(band)]  # fmt: skip
+    if key == "abilities":
+        names = [", ".join(a["name"] for a in json.loads(v)) or "none" for v in (before, after)]
+        return [f"abilities {names[0]} -> {names[1]}" if names[0] != names[1] else
+                "abilities: their texts"]  # fmt: skip
+    return [f"{key} {before!r} -> {after!r}"]
+
+
+def _dice(dice: list[int | None] | None) -> str:
+    return roster.dice_text(dice) if dice else "none"
+
+
+def _merge(
+    connection: Any, info: Kind, rows: _Rows, problems: Problems, warnings: Problems, write: bool
+) -> Outcome:
     """Match the rows with the stored entries by name and nation; write the new and changed."""
     table = info.table
     stored = {_key(row): row for row in connection.execute(table_select(table)).mappings()}
+    names = {entry_key(row["name"], ""): row for row in stored.values()}
     seen: dict[tuple[str, str], str] = {}
     added: list[dict[str, Any]] = []
     changed: list[tuple[str, dict[str, Any]]] = []
     unchanged: list[str] = []
-    for where, values in rows:
-        key = _key(values)
+    for row in rows:
+        values, key = row.stored, _key(row.stored)
         if key in seen:
-            problems.add(where, "name", f"{_label(values)} is also on {seen[key]}: keep one")
+            problems.add(row.where, "name", f"{_label(values)} is also on {seen[key]}: keep one")
             continue
-        seen[key] = where
+        seen[key] = row.where
         old = stored.get(key)
+        if not values.get("points") and (old is None or "points" in row.given):
+            said = "blank" if "points" in row.filled else "0"
+            warnings.add(row.where, "points", f"{said}: {values['name']} costs nothing in a fleet")
+        # A value the file left blank is the declared default: said, never taken silently.
+        for field in row.filled:
+            if (old is None or field in row.given) and field != "points":
+                warnings.add(row.where, field, f"blank: taken as {values[field]}, the default")
         if old is None:
             added.append(values)
+            same_name = names.get(entry_key(values["name"], ""))
+            if same_name is not None:
+                warnings.add(row.where, "nation", f"{_label(values)} is added beside "
+                             f"{_label(same_name)}: a nation spelt another way?")  # fmt: skip
             continue
-        differences = [k for k, v in values.items() if old[k] != v]
-        if not differences:
+        values = _kept(old, row)
+        changes = [said for k, v in values.items() if old[k] != v for said in _change(k, old[k], v)]
+        if not changes:
             unchanged.append(_label(values))
             continue
-        # A value as it was and is; a list (attacks, abilities) by its name alone.
-        scalars = [f"{k} {old[k]!r} -> {values[k]!r}" for k in differences if k not in _LISTED]
-        said = ", ".join(scalars + [k for k in differences if k in _LISTED])
-        changed.append((f"{_label(values)}: {said}", {**values, "_id": old["id"]}))
+        changed.append((f"{_label(values)}: {', '.join(changes)}", {**values, "_id": old["id"]}))
     if write and not problems.found:
         if added:
             connection.execute(insert(table), added)
@@ -362,8 +419,9 @@ def _merge(connection: Any, info: Kind, rows: _Rows, problems: Problems, write: 
                 update(table).where(table.c.id == bindparam("_id"))
                 .values(version=table.c.version + 1), [values for _, values in changed],
             )  # fmt: skip
+    absent = tuple(_label(row) for k, row in stored.items() if k not in seen)
     return Outcome(info.name, tuple(_label(v) for v in added), tuple(s for s, _ in changed),
-                   tuple(unchanged))  # fmt: skip
+                   tuple(unchanged), absent)  # fmt: skip
 
 
 def import_library(
@@ -395,7 +453,9 @@ def import_library(
         with session_scope(factory) as session:
             connection = session.connection()
             for kind, rows in by_kind.items():
-                outcomes.append(_merge(connection, KIND[kind], rows, problems, not dry_run))
+                outcomes.append(
+                    _merge(connection, KIND[kind], rows, problems, warnings, not dry_run)
+                )
             steps.check()  # the last moment a cancel keeps the library as it was
             if problems.found or dry_run:
                 session.rollback()
