@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.binding import ActiveBinding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tracker import compat
@@ -20,6 +21,7 @@ from tracker.screens.calls import Call
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
+    from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
 
 T = TypeVar("T")
@@ -130,6 +132,54 @@ class TrackerScreen(Screen[Any]):
         """Read what the screen shows through the path; a row another player removed meanwhile
         takes the player back."""
         self.call(call, then=then, refused=self._gone)
+
+    def open_form(
+        self,
+        title: str,
+        fields: list[FieldSpec],
+        submit: Callable[[dict[str, Any]], Any],
+        *,
+        done: Callable[[Any], None] | None = None,
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        **options: Any,
+    ) -> None:
+        """A form over the screen (screens.form); once saved, `done(result)`, else what it
+        returns is said, a line or each line of a list, and the screen reads its data again."""
+        from tracker.screens.form import FormScreen  # the welcome screen paints before forms
+
+        def saved(result: object) -> None:
+            if result is None:
+                return
+            said = (
+                [result] if isinstance(result, str) else result if isinstance(result, list) else []
+            )
+            for line in said:
+                self.notify(str(line), severity=severity, timeout=timeout)
+            self.reload()
+
+        self.app.push_screen(FormScreen(title, fields, submit, **options), done or saved)
+
+    def confirm_call(
+        self,
+        question: str,
+        call: Call[Any],
+        *,
+        said: str | Callable[[Any], str | None] = "",
+        refused: Callable[[Exception], None] | None = None,
+        **yes: str,
+    ) -> None:
+        """Ask `question` (screens.confirm); on yes make the call, say `said` (or its words for
+        the result), and read the screen's data again."""
+        from tracker.screens.confirm import confirm
+
+        def done(result: Any) -> None:
+            words = said(result) if callable(said) else said
+            if words:
+                self.notify(words, markup=False)
+            self.reload()
+
+        confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
 
     def import_screens(self, names: tuple[str, ...]) -> None:
         """Import the screens a key opens from here (modules of tracker.screens), in a thread

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import rule_tables
 from tracker.services.rule_tables import RuleRow, RuleTable
@@ -78,7 +78,7 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
             )  # fmt: skip
 
         title = "Edit critical table row" if row else "Add critical table row"
-        self.app.push_screen(FormScreen(title, self._fields(row), submit), lambda _: self.reload())
+        self.open_form(title, self._fields(row), submit)
 
     def describe(self, row: RuleRow) -> str:
         return f"{row.table} row {row.low}-{row.high} ({row.effect})"

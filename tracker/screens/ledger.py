@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger_forms import (
     aerial_fields,
@@ -225,10 +225,6 @@ class LedgerScreen(OwnerViewScreen):
             return []
         return [passphrase_field()]
 
-    def action_back(self) -> None:
-        self._hide()
-        self.dismiss()
-
     def action_boundary(self) -> None:
         def submit(values: dict[str, Any]) -> Call[str]:
             said = f"Boundary {values['area_a']} | {values['area_b']} added"
@@ -299,12 +295,13 @@ class LedgerScreen(OwnerViewScreen):
             self.notify(f"Minefield #{field.id} is {field.status}, not being sown.",
                         severity="warning")  # fmt: skip
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.complete_minefield, self.factory, minefield_id=field.id,
-                        version=field.version, **values)  # fmt: skip
-
-        self.open_form(f"Complete minefield #{field.id}", complete_fields(), submit)
+        self.open_form(
+            f"Complete minefield #{field.id}",
+            complete_fields(),
+            calling(
+                mines.complete_minefield, self.factory, minefield_id=field.id, version=field.version
+            ),
+        )
 
     def action_aerial(self) -> None:
         if not self.sides:
@@ -375,12 +372,11 @@ class LedgerScreen(OwnerViewScreen):
         field = self._field()
         if field is None:
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.set_status, self.factory, minefield_id=field.id,
-                        version=field.version, **values)  # fmt: skip
-
-        self.open_form(f"Minefield #{field.id}", status_fields(), submit)
+        self.open_form(
+            f"Minefield #{field.id}",
+            status_fields(),
+            calling(mines.set_status, self.factory, minefield_id=field.id, version=field.version),
+        )
 
     def action_reveal(self) -> None:
         field = self._field()
@@ -389,16 +385,8 @@ class LedgerScreen(OwnerViewScreen):
         if not field.secret:
             self.notify(f"Minefield #{field.id} is not secret.", severity="warning")
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(
-                mines.reveal,
-                self.factory,
-                minefield_id=field.id,
-                passphrase=self.passphrase_of(values),
-            )
-
-        self.open_form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
+        self.open_form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id),
+                       self.calling_secret(mines.reveal, minefield_id=field.id),
                        note="Its place and notes become public, for both sides.")  # fmt: skip
 
     def action_toggle_view(self) -> None:
@@ -420,9 +408,13 @@ class LedgerScreen(OwnerViewScreen):
                 self.owner_side_id = result[0]
                 self._show_owner(result[1])
 
-        self.app.push_screen(FormScreen(
-            "Owner view", [side_field(self.sides), passphrase_field()], submit,
-            note="Only where the opponent cannot see the screen."), done)  # fmt: skip
+        self.open_form(
+            "Owner view",
+            [side_field(self.sides), passphrase_field()],
+            submit,
+            done=done,
+            note="Only where the opponent cannot see the screen.",
+        )
 
     def _owner_check(self, passphrase: str | None, side_id: int | None = None) -> Call[Ledger]:
         """The owner's ledger read with the passphrase: refused when it is wrong."""
@@ -459,11 +451,8 @@ class LedgerScreen(OwnerViewScreen):
             return
         row = self.query_one("#counter-table", DataTable).cursor_row
         ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.torpedo_attack, self.factory, ship_id=ship.ship_id, **values)
-
-        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship), submit,
+        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship),
+                       calling(mines.torpedo_attack, self.factory, ship_id=ship.ship_id),
                        note="A submarine sowing a minefield makes no torpedo attack until it is "
                        "complete (the variant's rule).")  # fmt: skip
 

@@ -20,7 +20,7 @@ from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, FormScreen, calling
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
@@ -252,9 +252,6 @@ class MineCheckScreen(TrackerScreen):
                 said
             )
 
-        def submit(values: dict[str, Any]) -> Call[CheckView]:
-            return Call(mines.roll_mine, self.factory, check_id=self.check_id, **values)
-
         def done(result: CheckView | None) -> None:
             if result is not None:
                 last = next(d for d in result.draws if d.draw_no == draw.draw_no)
@@ -268,7 +265,8 @@ class MineCheckScreen(TrackerScreen):
             self.reload()
 
         self.app.push_screen(
-            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields, submit,
+            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields,
+                       calling(mines.roll_mine, self.factory, check_id=self.check_id),
                        preview=preview, dice_field="roll", dice_sides=6), done)  # fmt: skip
 
     def action_abandon(self) -> None:

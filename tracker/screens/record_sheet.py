@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -13,10 +12,9 @@ from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.class_picker import ClassPickerScreen
-from tracker.screens.confirm import confirm
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FormScreen, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
@@ -238,9 +236,6 @@ class RecordSheetScreen(TrackerScreen):
             self.missing("The sheet is not read yet: try again in a moment.")
         return self.record
 
-    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
-        self._open(FormScreen(title, fields, submit, rng=self.rng, **kwargs))
-
     def _open(self, form: FormScreen) -> None:
         self.app.push_screen(form, self._after_form)
 
@@ -273,17 +268,10 @@ class RecordSheetScreen(TrackerScreen):
             self.notify("\n".join(notes), severity="warning")
         self.reload()
 
-    def _changed(self, call: Call[Any], said: Callable[[Any], str | None] | None = None) -> None:
-        """A change made from the sheet's own keys, then the sheet read again; `said` words its
-        result for a toast."""
-
-        def done(result: Any) -> None:
-            words = said(result) if said is not None else None
-            if words:
-                self.notify(words, markup=False)
-            self.reload()
-
-        self.call(call, then=done, refused=self._refused)
+    def _said(self, words: str | None) -> None:
+        if words:
+            self.notify(words, markup=False)
+        self.reload()
 
     def _refused(self, error: Exception) -> None:
         """A change the services refused: said as they word it, and the sheet read again, so it
@@ -329,7 +317,7 @@ class RecordSheetScreen(TrackerScreen):
             return Call(fleet.create_ship, self.factory, squadron_id=self.squadron_id,
                         fields=values).map(ShipSaved)  # fmt: skip
 
-        self._form("Add ship", ship_forms.ship_fields(None), submit)
+        self.open_form("Add ship", ship_forms.ship_fields(None), submit, done=self._after_form)
 
     def action_build_squadron(self) -> None:
         def done(ids: tuple[int, ...] | None) -> None:
@@ -353,7 +341,9 @@ class RecordSheetScreen(TrackerScreen):
             return Call(fleet.update_ship, self.factory, ship_id=ship.id,
                         fields={**values, "version": ship.version})  # fmt: skip
 
-        self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
+        self.open_form(
+            f"Edit {ship.name}", ship_forms.ship_fields(ship), submit, done=self._after_form
+        )
 
     def action_copy_ship(self) -> None:
         if (ship := self._need_ship()) is not None:
@@ -363,14 +353,12 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        confirm(
-            self,
+        self.confirm_call(
             f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
             "retired instead: kept in that scenario's history, gone from the sheet.",
-            lambda: self._changed(
-                Call(fleet.delete_ship, self.factory, ship_id=ship.id),
-                lambda summary: f"{summary}. ctrl+z undoes it.",
-            ),
+            Call(fleet.delete_ship, self.factory, ship_id=ship.id),
+            said=lambda summary: f"{summary}. ctrl+z undoes it.",
+            refused=self._refused,
         )
 
     def action_transfer_ship(self) -> None:
@@ -405,11 +393,16 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._need_ship()
         if ship is None:
             return
-        self._changed(
-            Call(command.set_commander_ship, self.factory, squadron_id=self.squadron_id,
-                 ship_id=ship.id),
-            lambda summary: summary,
-        )  # fmt: skip
+        self.call(
+            Call(
+                command.set_commander_ship,
+                self.factory,
+                squadron_id=self.squadron_id,
+                ship_id=ship.id,
+            ),
+            then=self._said,
+            refused=self._refused,
+        )
 
     def action_crew(self) -> None:
         if (record := self._record()) is not None:
@@ -434,15 +427,16 @@ class RecordSheetScreen(TrackerScreen):
     def action_edit_squadron(self) -> None:
         if (record := self._record()) is None:
             return
-
-        def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.update_squadron, self.factory, squadron_id=self.squadron_id,
-                        **values, version=record.squadron_version)  # fmt: skip
-
-        self._form(
+        self.open_form(
             f"Edit squadron {record.squadron_name}",
             ship_forms.squadron_fields(record.squadron_name, record.air, record.notes),
-            submit,
+            calling(
+                fleet.update_squadron,
+                self.factory,
+                squadron_id=self.squadron_id,
+                version=record.squadron_version,
+            ),
+            done=self._after_form,
         )
 
     def action_counter(self) -> None:

@@ -19,9 +19,8 @@ from tracker.rules import was
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
-from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.roster_forms import (
@@ -191,10 +190,6 @@ class RosterScreen(OwnerViewScreen):
             return None
         return self.view.markers[self._marker_row()]
 
-    def action_back(self) -> None:
-        self._hide()
-        self.dismiss()
-
     def action_toggle_view(self) -> None:
         def check(passphrase: str) -> Call[Roster]:
             return Call(roster.roster, self.factory, side_id=self.side_id, owner=True,
@@ -257,12 +252,10 @@ class RosterScreen(OwnerViewScreen):
         if unit is None:
             return
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(roster.delete_unit, self.factory, unit_id=unit.id),
-                          then=lambda _none: self.reload())  # fmt: skip
-
-        self.app.push_screen(ConfirmScreen(f"Delete {unit.name} and its markers?"), done)
+        self.confirm_call(
+            f"Delete {unit.name} and its markers?",
+            Call(roster.delete_unit, self.factory, unit_id=unit.id),
+        )
 
     def _secret_fields(self) -> list[FieldSpec]:
         if self.view is not None and self.view.encrypted and not self.passphrase:
@@ -306,15 +299,16 @@ class RosterScreen(OwnerViewScreen):
             return
 
         turn = self.view.turn if self.view else None
-
-        def submit(values: dict[str, Any]) -> Call[list[str]]:
-            return Call(markers.move_marker, self.factory, marker_id=marker.id, turn=turn,
-                        version=marker.version, **values)  # fmt: skip
-
         self.open_form(
             f"Move {marker.code}",
             move_fields(),
-            submit,
+            calling(
+                markers.move_marker,
+                self.factory,
+                marker_id=marker.id,
+                turn=turn,
+                version=marker.version,
+            ),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
         )
@@ -323,22 +317,10 @@ class RosterScreen(OwnerViewScreen):
         marker = self._marker()
         if marker is None:
             return
-        fields = [*attack_fields(), *self._secret_fields()]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            return Call(
-                hunt.attack_marker,
-                self.factory,
-                marker_id=marker.id,
-                passphrase=passphrase,
-                **values,
-            )
-
         self.open_form(
             f"Attack on {marker.code}",
-            fields,
-            submit,
+            [*attack_fields(), *self._secret_fields()],
+            self.calling_secret(hunt.attack_marker, marker_id=marker.id),
             note="A success reveals it: a decoy is removed, the real sub is placed.",
         )
 
@@ -396,18 +378,10 @@ class RosterScreen(OwnerViewScreen):
         unit = self._unit()
         if unit is None:
             return
-        fields = [*mine_roll_fields(), *self._secret_fields()]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            return Call(
-                hunt.mine_roll, self.factory, unit_id=unit.id, passphrase=passphrase, **values
-            )
-
         self.open_form(
             f"{unit.name} enters a minefield",
-            fields,
-            submit,
+            [*mine_roll_fields(), *self._secret_fields()],
+            self.calling_secret(hunt.mine_roll, unit_id=unit.id),
             dice_field="roll",
             dice_sides=6,
             rng=self.rng,
@@ -430,7 +404,7 @@ class RosterScreen(OwnerViewScreen):
                 tell_sealed(self, self.factory, result)
             self.reload()
 
-        self.app.push_screen(FormScreen("Side's passphrase", fields, submit), done)
+        self.open_form("Side's passphrase", fields, submit, done=done)
 
     def action_search(self) -> None:
         marker = self._marker()

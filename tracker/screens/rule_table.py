@@ -11,7 +11,6 @@ from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.services.rule_tables import RuleRow
 from tracker.widgets.search_table import EMPTY_KEY
 from tracker.widgets.tables import refill
@@ -84,12 +83,5 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
             self.action_edit()
 
     def action_delete(self) -> None:
-        row = self._selected()
-        if row is None:
-            return
-
-        confirm(
-            self,
-            f"Delete {self.describe(row)}?",
-            lambda: self.call(self.delete_row(row), then=lambda _none: self.reload()),
-        )
+        if (row := self._selected()) is not None:
+            self.confirm_call(f"Delete {self.describe(row)}?", self.delete_row(row))

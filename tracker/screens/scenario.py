@@ -13,7 +13,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
 from tracker.services import continuity, damage, mines, scenarios
@@ -225,17 +225,13 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("outcome", "Outcome", placeholder="e.g. British tactical victory"),
             FieldSpec("notes", "Notes"),
         ]
-
-        def submit(values: dict[str, Any]) -> Call[scenarios.ClosedScenario]:
-            return Call(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id,
-                        **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(f"Close {self.detail.title}", fields, submit,
-                       note="Every ship's end state is kept; repairs come next (r on the "
-                       "campaign screen)."),
-            self._close_done,
-        )  # fmt: skip
+        self.open_form(
+            f"Close {self.detail.title}",
+            fields,
+            calling(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id),
+            done=self._close_done,
+            note="Every ship's end state is kept; repairs come next (r on the campaign screen).",
+        )
 
     def _close_done(self, closed: scenarios.ClosedScenario | None) -> None:
         if closed is None:
@@ -252,16 +248,13 @@ class ScenarioScreen(TrackerScreen):
     def action_reopen(self) -> None:
         if self.detail is None or not self._status_is("closed"):
             return
-
-        def submit(values: dict[str, Any]) -> Call[object]:
-            return Call(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id,
-                        **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(f"Reopen {self.detail.title}", [FieldSpec("reason", "Why")], submit,
-                       note="A correction: the journal keeps it, with your reason."),
-            lambda done: self.reload() if done else None,
-        )  # fmt: skip
+        submit = calling(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id)
+        self.open_form(
+            f"Reopen {self.detail.title}",
+            [FieldSpec("reason", "Why")],
+            submit,
+            note="A correction: the journal keeps it, with your reason.",
+        )
 
     def action_factor(self) -> None:
         if self.detail is None or not self.detail.sides:
@@ -271,16 +264,12 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("side_id", "Side", kind="select", value=sides[0][1], options=sides),
             FieldSpec("value", "Correction factor", placeholder="a number or your rule's words"),
         ]
-
-        def submit(values: dict[str, Any]) -> Call[object]:
-            return Call(scenarios.set_correction_factor, self.factory,
-                        scenario_id=self.scenario_id, **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen("Correction factor", fields, submit,
-                       note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives."),
-            lambda done: self.reload() if done else None,
-        )  # fmt: skip
+        self.open_form(
+            "Correction factor",
+            fields,
+            calling(scenarios.set_correction_factor, self.factory, scenario_id=self.scenario_id),
+            note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives.",
+        )
 
 
 def _fate(ship: ParticipantView) -> Text:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,10 +9,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
@@ -165,17 +162,16 @@ class ShipDetailScreen(TrackerScreen):
         self.dismiss()
 
     def _open_form(self, battery: BatteryView | None) -> None:
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
+        self.open_form(
+            "Edit battery" if battery else "Add battery",
+            battery_fields(battery),
+            calling(
                 fleet.save_battery,
-                self.factory, ship_id=self.ship_id, battery_id=battery.id if battery else None,
-                **values, version=battery.version if battery else None,
-            )  # fmt: skip
-
-        title = "Edit battery" if battery else "Add battery"
-        self.app.push_screen(
-            FormScreen(title, battery_fields(battery), submit),
-            lambda result: self.reload() if result is not None else None,
+                self.factory,
+                ship_id=self.ship_id,
+                battery_id=battery.id if battery else None,
+                version=battery.version if battery else None,
+            ),
         )
 
     def action_add_battery(self) -> None:
@@ -187,14 +183,8 @@ class ShipDetailScreen(TrackerScreen):
             self._open_form(battery)
 
     def action_delete_battery(self) -> None:
-        battery = self._battery()
-        if battery is None:
-            return
-        confirm(
-            self,
-            f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
-            lambda: self.call(
+        if (battery := self._battery()) is not None:
+            self.confirm_call(
+                f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
                 Call(fleet.delete_battery, self.factory, battery_id=battery.id),
-                then=lambda _none: self.reload(),
-            ),
-        )
+            )
