@@ -26,6 +26,7 @@ from tracker.services.views import (
     SquadronRef,
 )
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 
 # The screens a key opens from here, each imported when it is first opened: imported with this
 # screen, they and their services held up the campaign list at every start (about a fifth of the
@@ -240,11 +241,9 @@ class CampaignScreen(TrackerScreen):
         self._open("repairs", "RepairsScreen", self.campaign_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if self.overview is None or not self.overview.scenarios:
-            return
-        rows = self.overview.scenarios
-        scenario = rows[min(max(event.cursor_row, 0), len(rows) - 1)]
-        self._open("scenario", "ScenarioScreen", scenario.id)
+        scenarios = self.overview.scenarios if self.overview else ()
+        if scenario := under_cursor(event.data_table, scenarios):
+            self._open("scenario", "ScenarioScreen", scenario.id)
 
     def action_journal(self) -> None:
         self._open("journal", "JournalScreen", self.campaign_id)
@@ -281,11 +280,9 @@ class CampaignScreen(TrackerScreen):
 
     def _scenario_focused(self) -> ScenarioView | None:
         table = self.query_one("#scenario-table", DataTable)
-        if not table.has_focus or self.overview is None or not self.overview.scenarios:
+        if not table.has_focus or self.overview is None:
             return None
-        return self.overview.scenarios[
-            min(max(table.cursor_row, 0), len(self.overview.scenarios) - 1)
-        ]
+        return under_cursor(table, self.overview.scenarios)
 
     def action_edit(self) -> None:
         scenario = self._scenario_focused()
@@ -344,8 +341,7 @@ class CampaignScreen(TrackerScreen):
         if scenario is not None:
             self._delete_scenario(scenario)
             return
-        data = self._cursor_data()
-        if data is None:
+        if (data := self._cursor_data()) is None:
             return
         if isinstance(data, SideView):
             count = sum(squadron.ships for squadron in data.squadrons)

@@ -46,7 +46,7 @@ from tracker.services.mines import Ledger, MinefieldCreate, MinefieldView
 from tracker.services.roster import Roster, UnitView
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import CAUTION
 
 
@@ -288,8 +288,7 @@ class LedgerScreen(OwnerViewScreen):
                        "complete.")  # fmt: skip
 
     def action_complete(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         if field.status != "sowing":
             self.notify(f"Minefield #{field.id} is {field.status}, not being sown.",
@@ -345,8 +344,7 @@ class LedgerScreen(OwnerViewScreen):
                        "(recorded as scattered).")  # fmt: skip
 
     def action_drift(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         fields = [*drift_fields(self._boundaries()), *self._secret_fields(field.side_id)]
 
@@ -369,8 +367,7 @@ class LedgerScreen(OwnerViewScreen):
         )
 
     def action_status(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         self.open_form(
             f"Minefield #{field.id}",
@@ -379,8 +376,7 @@ class LedgerScreen(OwnerViewScreen):
         )
 
     def action_reveal(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         if not field.secret:
             self.notify(f"Minefield #{field.id} is not secret.", severity="warning")
@@ -440,17 +436,15 @@ class LedgerScreen(OwnerViewScreen):
             return
         if self.refuse_if_read_only():
             return
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         start_check_flow(self, field)
 
     def action_torpedo(self) -> None:
-        if self.view is None or not self.view.counters:
+        counters = self.view.counters if self.view else ()
+        if (ship := under_cursor(self.query_one("#counter-table", DataTable), counters)) is None:
             self.missing("No ship with a counter yet (u on the record sheet).")
             return
-        row = self.query_one("#counter-table", DataTable).cursor_row
-        ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
         self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship),
                        calling(mines.torpedo_attack, self.factory, ship_id=ship.ship_id),
                        note="A submarine sowing a minefield makes no torpedo attack until it is "

@@ -333,8 +333,7 @@ class RecordSheetScreen(TrackerScreen):
             offer_library_changes(self, self.record.campaign_id, "ship")
 
     def action_edit_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
 
         def submit(values: dict[str, Any]) -> Call[None]:
@@ -350,8 +349,7 @@ class RecordSheetScreen(TrackerScreen):
             self._open(ship_forms.sister_form(self.factory, ship, self.rng))
 
     def action_delete_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
         self.confirm_call(
             f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
@@ -377,8 +375,7 @@ class RecordSheetScreen(TrackerScreen):
         self._open(ship_forms.transfer_form(self.factory, ship, others, self.rng))
 
     def action_fire(self, delta: int) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
         # A marker more or less, counted by the service from the ship as it is then: f pressed
         # twice before the first is back adds two, and another player's marker is kept.
@@ -390,8 +387,7 @@ class RecordSheetScreen(TrackerScreen):
             self._open(ship_forms.commander_form(self.factory, record, self.rng))
 
     def action_commander_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
         self.call(
             Call(
@@ -449,8 +445,7 @@ class RecordSheetScreen(TrackerScreen):
         self._counter_form("refuel")
 
     def _counter_form(self, kind: str) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
 
         def opened(counter: CounterView) -> None:

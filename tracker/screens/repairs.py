@@ -21,6 +21,7 @@ from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
 from tracker.services.repairs import RepairAmounts
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
 COLUMNS = (
@@ -133,9 +134,7 @@ class RepairsScreen(TrackerScreen):
             )  # fmt: skip
 
     def _selected(self) -> SinceLastBattle | None:
-        if not self.rows:
-            return None
-        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
+        return under_cursor(self.query_one(DataTable), self.rows)
 
     def help_extra(self) -> list[tuple[str, str]]:
         return [] if self.read_only else super().help_extra()
@@ -154,8 +153,7 @@ class RepairsScreen(TrackerScreen):
             self.app.push_screen(ShipHistoryScreen(row.ship_id, row.name, maxima))
 
     def action_repair(self) -> None:
-        row = self._selected()
-        if row is None:
+        if (row := self._selected()) is None:
             return
         if row.sunk:
             self.notify(f"{row.name} is sunk: a sunk ship is not repaired.", severity="warning",

@@ -43,7 +43,7 @@ from tracker.services.roster import MarkerView, Roster, UnitView, unit_fields_fr
 from tracker.services.sealing import Sealed
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import ALERT, CAUTION
 
 
@@ -180,15 +180,11 @@ class RosterScreen(OwnerViewScreen):
 
         self.call(Call(roster.roster, self.factory, side_id=self.side_id, owner=False), then=opened)
 
-    def _marker_row(self) -> int:
-        count = len(self.view.markers) if self.view else 0
-        return min(max(self.query_one("#marker-table", DataTable).cursor_row, 0), max(count - 1, 0))
-
     def _marker(self) -> MarkerView | None:
-        if self.view is None or not self.view.markers:
+        markers = self.view.markers if self.view else ()
+        if (marker := under_cursor(self.query_one("#marker-table", DataTable), markers)) is None:
             self.missing("No marker yet: select a submarine and press m.")
-            return None
-        return self.view.markers[self._marker_row()]
+        return marker
 
     def action_toggle_view(self) -> None:
         def check(passphrase: str) -> Call[Roster]:
@@ -226,8 +222,7 @@ class RosterScreen(OwnerViewScreen):
             offer_library_changes(self, self.view.campaign_id, "unit")
 
     def action_edit_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         if unit.damage is None:
             self.notify(f"{unit.name}'s damage is secret: edit it in the owner view (v).",
@@ -239,8 +234,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_copy_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         fields = unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
@@ -248,8 +242,7 @@ class RosterScreen(OwnerViewScreen):
         self.open_form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
 
     def action_delete_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
 
         self.confirm_call(
@@ -263,8 +256,7 @@ class RosterScreen(OwnerViewScreen):
         return []
 
     def action_assign(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         fields = [*marker_fields(count), *self._secret_fields()]
@@ -294,8 +286,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_move(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
 
         turn = self.view.turn if self.view else None
@@ -314,8 +305,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_attack(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
         self.open_form(
             f"Attack on {marker.code}",
@@ -325,8 +315,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_reconceal(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         shown = [m.sector for m in self.view.markers if m.unit_id == unit.id
                  and m.state == "revealed"] if self.view else []  # fmt: skip
@@ -346,8 +335,7 @@ class RosterScreen(OwnerViewScreen):
                        "in its own sector.")  # fmt: skip
 
     def action_sub_attack(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
         fields = [*sub_attack_fields(), *self._secret_fields()]
 
@@ -375,8 +363,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_mine(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         self.open_form(
             f"{unit.name} enters a minefield",
@@ -407,8 +394,7 @@ class RosterScreen(OwnerViewScreen):
         self.open_form("Side's passphrase", fields, submit, done=done)
 
     def action_search(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
 
         def record(party: SearchParty, roll: int) -> Call[str]:

@@ -13,7 +13,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services.rule_tables import RuleRow
 from tracker.widgets.search_table import EMPTY_KEY
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 
 R = TypeVar("R")
 
@@ -62,9 +62,7 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         refill(self.query_one(DataTable), lines or ([(EMPTY_KEY, [empty])] if empty else []))
 
     def _selected(self) -> R | None:
-        if not self.rows:
-            return None
-        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
+        return under_cursor(self.query_one(DataTable), self.rows)
 
     def action_back(self) -> None:
         self.dismiss()

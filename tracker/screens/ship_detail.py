@@ -22,6 +22,7 @@ from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import Viewer
 from tracker.widgets.counter_panel import counter_summary, has_counter
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 from tracker.widgets.track_bar import track_bar
 
 
@@ -155,8 +156,7 @@ class ShipDetailScreen(TrackerScreen):
         if self.ship is None or not self.ship.batteries:
             self.missing("No battery selected: press a to add one.")
             return None
-        row = self.query_one("#battery-table", DataTable).cursor_row
-        return self.ship.batteries[min(max(row, 0), len(self.ship.batteries) - 1)]
+        return under_cursor(self.query_one("#battery-table", DataTable), self.ship.batteries)
 
     def action_back(self) -> None:
         self.dismiss()

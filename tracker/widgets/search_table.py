@@ -197,11 +197,6 @@ class SearchTable(PlainTable):
         self.query_text = text
         self._apply()
 
-    def sort_by(self, column: int, *, descending: bool = False) -> None:
-        self.pointer = column
-        self.sorted_by, self.descending = column, descending
-        self._apply()
-
     # -- the filter line --------------------------------------------------------------------
 
     def action_filter(self) -> None:
