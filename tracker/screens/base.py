@@ -10,9 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
+from textual.app import ComposeResult
 from textual.binding import ActiveBinding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widgets import Footer, Header
 
 from tracker import compat
 from tracker.rules.dice import Dice
@@ -89,6 +91,15 @@ class TrackerScreen(Screen[Any]):
             key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
             for key, item in active.items()
         }
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield from self.body()
+        yield Footer(compact=True)
+
+    def body(self) -> ComposeResult:
+        """What the screen shows between its header and its footer."""
+        yield from ()
 
     def on_resize(self) -> None:
         self.refresh_bindings()
@@ -256,6 +267,9 @@ class TrackerScreen(Screen[Any]):
         """The campaign the screen shows: undo and redo (ctrl+z, ctrl+y) act on it."""
         campaign_id = getattr(self, "campaign_id", None)
         return campaign_id if isinstance(campaign_id, int) else None
+
+    def action_back(self) -> None:
+        self.dismiss()
 
     def on_screen_resume(self) -> None:
         try:

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
+from textual.widgets import DataTable, Label, Static, Tree
 
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
@@ -110,8 +110,7 @@ class CampaignScreen(TrackerScreen):
         # A squadron just created: the cursor goes to it on the next reload.
         self.select_squadron_id: int | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="campaign-heading", markup=False)
         with Horizontal(id="campaign-body"):
             with Vertical(id="campaign-forces"):
@@ -120,7 +119,6 @@ class CampaignScreen(TrackerScreen):
             with Vertical(id="campaign-scenarios"):
                 yield Label("Scenarios", classes="caption")
                 yield PlainTable(id="scenario-table", cursor_type="row")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#scenario-table", DataTable)
@@ -218,9 +216,6 @@ class CampaignScreen(TrackerScreen):
     def _open(self, module: str, screen: str, *args: Any) -> None:
         """Open a screen of tracker.screens, imported when first opened (NEXT_SCREENS)."""
         self.app.push_screen(getattr(import_module(f"tracker.screens.{module}"), screen)(*args))
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_damage(self) -> None:
         from tracker.screens.damage_entry import open_damage_entry

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec
@@ -34,11 +34,9 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
 
     BINDINGS = row_bindings("critical table row")
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="tables-intro", markup=False)
         yield PlainTable(id="table-rows", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Critical-hit tables"

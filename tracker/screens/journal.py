@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -65,8 +65,7 @@ class JournalScreen(TrackerScreen):
         self.start_ship_id = ship_id
         self.entries: list[EntryView] = []
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         with Horizontal(id="journal-filters"):
             yield Input(placeholder="search all entries (s)", id="journal-search", compact=True)
             yield Select[Any]([], prompt="scenario", id="filter-scenario", compact=True)
@@ -75,7 +74,6 @@ class JournalScreen(TrackerScreen):
             yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
         yield SearchTable(id="journal-table", title="Entries", zebra_stripes=True)
         yield Static("", id="journal-status", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Journal"
@@ -178,6 +176,3 @@ class JournalScreen(TrackerScreen):
         self.query_one("#journal-search", Input).value = ""
         self.query_one(SearchTable).set_filter("")
         self.reload()
-
-    def action_back(self) -> None:
-        self.dismiss()

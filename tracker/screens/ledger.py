@@ -14,7 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
@@ -103,13 +103,11 @@ class LedgerScreen(OwnerViewScreen):
             return self.running_check is not None
         return super().check_action(action, parameters)
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="ledger-heading", markup=False)
         yield SearchTable(id="minefield-table", title="Minefields", zebra_stripes=True)
         yield Static("", id="minefield-detail", markup=False)
         yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         fields = self.query_one("#minefield-table", DataTable)

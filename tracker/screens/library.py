@@ -15,7 +15,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -85,12 +85,10 @@ class LibraryScreen(TrackerScreen):
         self.unit_cards: dict[str, UnitCardRead] = {}
         self.ship_classes: dict[str, ShipClassRead] = {}
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="library-heading", markup=False)
         yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
         yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Library"
@@ -132,9 +130,6 @@ class LibraryScreen(TrackerScreen):
         entry = (self.unit_cards if cards else self.ship_classes).get(key)
         if entry is not None:
             self.app.push_screen(CardDetailScreen(entry))
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_export(self) -> None:
         """Ask for a file and write the library to it, as `tracker library export` does."""

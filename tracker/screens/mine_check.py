@@ -14,7 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
@@ -146,13 +146,11 @@ class MineCheckScreen(TrackerScreen):
         self.check_id = check_id
         self.view: CheckView | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="check-heading", markup=False)
         yield Static("", id="check-cups", markup=False)
         yield PlainTable(id="draw-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="check-message", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#draw-table", DataTable)
@@ -208,9 +206,6 @@ class MineCheckScreen(TrackerScreen):
         event.stop()
         if not self.refuse_if_read_only():
             self.action_roll()
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, calling
@@ -71,13 +71,11 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
 
     BINDINGS = row_bindings("mine damage table row")
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="mine-table-intro", markup=False)
         yield PlainTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
         yield Static("", id="mine-gaps", markup=False)
         yield Static(effects_help(), id="mine-effects")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Mine damage table"

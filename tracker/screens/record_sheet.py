@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
@@ -149,15 +149,13 @@ class RecordSheetScreen(TrackerScreen):
         # happened to it.
         self.ask_if_at_zero = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="sheet-heading", markup=False)
         yield SheetBlocks(id="sheet-blocks")
         yield SheetTable(id="ship-table", title="Ships", sort_key=SORT_KEY, zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
         yield CounterPanel("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
-        yield Footer(compact=True)
 
     def on_resize(self) -> None:
         if self.record is not None:
@@ -283,9 +281,6 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._ship()
         if ship is not None:
             self.app.push_screen(ShipDetailScreen(ship.id))
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def current_campaign_id(self) -> int | None:
         return self.record.campaign_id if self.record else None

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -76,12 +76,10 @@ class RepairsScreen(TrackerScreen):
         self.fuel_lost: dict[int, int] = {}
         self.fuel_column = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="repairs-intro", markup=False)
         yield PlainTable(id="since-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="continuity", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Repairs between scenarios"
@@ -142,9 +140,6 @@ class RepairsScreen(TrackerScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if not self.refuse_if_read_only():
             self.action_repair()
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_history(self) -> None:
         row = self._selected()

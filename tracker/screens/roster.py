@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
@@ -90,12 +90,10 @@ class RosterScreen(OwnerViewScreen):
         self.side_id = side_id
         self.view: Roster | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="roster-heading", markup=False)
         yield SearchTable(id="unit-table", title="Units", zebra_stripes=True)
         yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         units = self.query_one("#unit-table", DataTable)

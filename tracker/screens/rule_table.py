@@ -64,9 +64,6 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
     def _selected(self) -> R | None:
         return under_cursor(self.query_one(DataTable), self.rows)
 
-    def action_back(self) -> None:
-        self.dismiss()
-
     def action_add(self) -> None:
         self._open(None)
 

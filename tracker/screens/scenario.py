@@ -7,7 +7,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -62,14 +62,12 @@ class ScenarioScreen(TrackerScreen):
         self.detail: ScenarioDetail | None = None
         self.hinted = True  # the table shows the hint of a scenario with no ships
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="scenario-heading", markup=False)
         yield SearchTable(
             id="participant-table", title="Ships taking part", sort_key=SORT_KEY,
             zebra_stripes=True,
         )  # fmt: skip
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -138,9 +136,6 @@ class ScenarioScreen(TrackerScreen):
     def _ran(self, said: str) -> None:
         self.notify(said)
         self.reload()
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_participants(self) -> None:
         if self.detail is None or not self._status_is("planned"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -82,12 +82,10 @@ class ShipDetailScreen(TrackerScreen):
         self.ship: ShipView | None = None
         self.where = ""
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="ship-summary", markup=False)
         yield PlainTable(id="battery-table", cursor_type="row", zebra_stripes=True)
         yield PlainTable(id="critical-table", cursor_type="none", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#battery-table", DataTable)
@@ -157,9 +155,6 @@ class ShipDetailScreen(TrackerScreen):
             self.missing("No battery selected: press a to add one.")
             return None
         return under_cursor(self.query_one("#battery-table", DataTable), self.ship.batteries)
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def _open_form(self, battery: BatteryView | None) -> None:
         self.open_form(

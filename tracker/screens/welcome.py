@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker import settings
 from tracker.screens.base import TrackerScreen
@@ -118,13 +118,11 @@ class WelcomeScreen(TrackerScreen):
         self.open_when_ready: int | None = None
         self.shown_once = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(UMPIRE_WELCOME if self.read_only else WELCOME, id="welcome-banner",
                      markup=False)  # fmt: skip
         yield PlainTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
         yield Static(UMPIRE_EMPTY if self.read_only else EMPTY, id="welcome-empty", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "tracker"
