@@ -121,11 +121,10 @@ class CampaignScreen(TrackerScreen):
                 yield PlainTable(id="scenario-table", cursor_type="row")
 
     def on_mount(self) -> None:
-        table = self.query_one("#scenario-table", DataTable)
         # Sized to fit beside the forces in a 120-column terminal.
-        for label, width in (("#", 2), ("Scenario", 28), ("Date", 12), ("Status", 8),
-                             ("Turn", 4), ("Ships", 5)):  # fmt: skip
-            table.add_column(label, width=width)
+        self.query_one("#scenario-table", PlainTable).add_sized_columns(
+            (("#", 2), ("Scenario", 28), ("Date", 12), ("Status", 8), ("Turn", 4), ("Ships", 5))
+        )
         tree = self.query_one(Tree)
         tree.show_root = False
         # Enter opens a squadron; it should not fold a side away under the player's cursor.

@@ -79,14 +79,16 @@ class JournalScreen(TrackerScreen):
         self.title = "Journal"
         self.load(Call(history.journal_filters, self.factory, campaign_id=self.campaign_id),
                   self._show_filters)  # fmt: skip
-        table = self.query_one(SearchTable)
-        table.add_column("#", width=5)
-        table.add_column("Scenario", width=16)
-        table.add_column("Turn", width=4)
-        table.add_column("Kind", width=9)
-        table.add_column("What happened", width=58)
-        table.add_column("Dice", width=14)
-        table.focus()
+        self.query_one(SearchTable).add_sized_columns(
+            (
+                ("#", 5),
+                ("Scenario", 16),
+                ("Turn", 4),
+                ("Kind", 9),
+                ("What happened", 58),
+                ("Dice", 14),
+            )
+        ).focus()
 
     def _show_filters(self, filters: JournalFilters) -> None:
         self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))

@@ -49,6 +49,9 @@ from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import CAUTION
 
+COUNTER_COLUMNS = (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6), ("Torp", 4),
+                   ("Mines", 5), ("Hull", 4), ("Gun", 3), ("Fuel", 18), ("State", 24))  # fmt: skip
+
 
 class LedgerScreen(OwnerViewScreen):
     """Minefields above, ships' counters and fuel below."""
@@ -110,14 +113,10 @@ class LedgerScreen(OwnerViewScreen):
         yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        fields = self.query_one("#minefield-table", DataTable)
-        for label, width in MINEFIELD_COLUMNS:
-            fields.add_column(label, width=width)
-        counters = self.query_one("#counter-table", DataTable)
-        for label, width in (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6),
-                             ("Torp", 4), ("Mines", 5), ("Hull", 4), ("Gun", 3),
-                             ("Fuel", 18), ("State", 24)):  # fmt: skip
-            counters.add_column(label, width=width)
+        fields = self.query_one("#minefield-table", SearchTable).add_sized_columns(
+            MINEFIELD_COLUMNS
+        )
+        counters = self.query_one("#counter-table", PlainTable).add_sized_columns(COUNTER_COLUMNS)
         counters.border_title = "Ships' counters and fuel (■ full □ empty ✕ lost to mines)"
         fields.focus()
 

@@ -8,7 +8,6 @@ import`) and are picked into a fleet or a squadron from the roster and the recor
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +56,6 @@ def class_row(ship_class: ShipClassRead) -> list[Any]:
             _cut(c.batteries)]  # fmt: skip
 
 
-def _columns(table: DataTable[Any], columns: Sequence[tuple[str, int]]) -> None:
-    for label, width in columns:
-        table.add_column(label, width=width)
-
-
 class LibraryScreen(TrackerScreen):
     """Unit cards above, ship classes below; it opens on the cards, tab moves between them,
     enter opens an entry."""
@@ -92,8 +86,8 @@ class LibraryScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         self.title = "Library"
-        _columns(self.query_one("#class-table", DataTable), CLASS_COLUMNS)
-        _columns(self.query_one("#card-table", DataTable), CARD_COLUMNS)
+        self.query_one("#class-table", SearchTable).add_sized_columns(CLASS_COLUMNS)
+        self.query_one("#card-table", SearchTable).add_sized_columns(CARD_COLUMNS)
 
     def reload(self) -> None:
         self.load(Call(library.classes, self.factory), self._show_classes)

@@ -153,10 +153,9 @@ class MineCheckScreen(TrackerScreen):
         yield Static("", id="check-message", markup=False)
 
     def on_mount(self) -> None:
-        table = self.query_one("#draw-table", DataTable)
-        for label, width in (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4),
-                             ("Total", 5), ("Result", 30), ("Fuel now", 20)):  # fmt: skip
-            table.add_column(label, width=width)
+        table = self.query_one("#draw-table", PlainTable).add_sized_columns(
+            (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4), ("Total", 5),
+             ("Result", 30), ("Fuel now", 20)))  # fmt: skip
         table.border_title = "Ships drawn"
         table.focus()
 

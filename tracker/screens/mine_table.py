@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, calling
@@ -80,10 +80,7 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
     def on_mount(self) -> None:
         self.title = "Mine damage table"
         self.query_one("#mine-effects").border_title = "Effect words"
-        table = self.query_one(DataTable)
-        for label, width in COLUMNS:
-            table.add_column(label, width=width)
-        table.focus()
+        self.query_one(PlainTable).add_sized_columns(COLUMNS).focus()
 
     def reload(self) -> None:
         self.load(Call(mines.mine_table, self.factory, campaign_id=self.campaign_id), self._show)

@@ -87,11 +87,8 @@ class RepairsScreen(TrackerScreen):
         self.query_one(DataTable).focus()
 
     def _columns(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
         columns = [*COLUMNS[:-1], FUEL_COLUMN, COLUMNS[-1]] if self.fuel_column else COLUMNS
-        for label, width in columns:
-            table.add_column(label, width=width)
+        self.query_one(PlainTable).clear(columns=True).add_sized_columns(columns)
 
     def reload(self) -> None:
         # The screen's calls run in order: the rows are in hand when the counters come back.

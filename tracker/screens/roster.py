@@ -96,9 +96,8 @@ class RosterScreen(OwnerViewScreen):
         yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        units = self.query_one("#unit-table", DataTable)
-        for label in UNIT_COLUMNS:
-            units.add_column(label, width=len(label))
+        units = self.query_one("#unit-table", SearchTable)
+        units.add_sized_columns((label, len(label)) for label in UNIT_COLUMNS)
         markers = self.query_one("#marker-table", DataTable)
         markers.add_columns("Marker", "Sector", "State", "Identity", "Seal")
         markers.border_title = "Submarine markers"
