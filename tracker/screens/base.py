@@ -54,7 +54,7 @@ class TrackerScreen(Screen[Any]):
     # the database nor shows a secret. Every other action a tracker screen defines is disabled
     # there (gone from the footer, the palette and help; its key does nothing), so a key added
     # later stays out of the umpire's view until it is listed here.
-    READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"back"})
     # The footer is one line: the actions it leaves out first when the window is too narrow for
     # every key (help and the palette still list them), then the screen's last keys in turn.
     FOOTER_DROPS: ClassVar[tuple[str, ...]] = ()

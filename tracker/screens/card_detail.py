@@ -107,7 +107,6 @@ class CardDetailScreen(TrackerScreen):
     the right."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to where it was opened")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, entry: Entry) -> None:
         super().__init__()

@@ -136,8 +136,7 @@ class JournalScreen(TrackerScreen):
         self.reload()
 
     def _selected(self) -> EntryView | None:
-        key = self.query_one(SearchTable).selected_key()
-        return next((entry for entry in self.entries if str(entry.id) == key), None)
+        return self.query_one(SearchTable).selected(self.entries)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_service_record()

@@ -206,8 +206,7 @@ class LedgerScreen(OwnerViewScreen):
             if not quiet:
                 self.missing("No minefield yet: n sows one, a drops them from the air.")
             return None
-        key = self.query_one("#minefield-table", SearchTable).selected_key()
-        field = next((field for field in self.view.minefields if str(field.id) == key), None)
+        field = self.query_one("#minefield-table", SearchTable).selected(self.view.minefields)
         if field is None and not quiet:
             self.notify("No minefield shown: the filter hides them all (/ then escape clears it).",
                         severity="warning")  # fmt: skip

@@ -69,7 +69,6 @@ class LibraryScreen(TrackerScreen):
         Binding("e", "export", "Export",
                 tooltip="Write the library to a .csv (cards or classes) or .json (all) file"),
     ]  # fmt: skip
-    READ_ONLY_ACTIONS = frozenset({"back"})
     # Focused as the screen opens, before any key: a focus() in on_mount lands later, after
     # Textual has focused the first table, so a key pressed at once could go to either.
     AUTO_FOCUS = "#card-table"

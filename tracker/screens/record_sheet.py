@@ -217,10 +217,7 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
 
     def _ship(self) -> ShipView | None:
-        if self.record is None:
-            return None
-        key = self.query_one(SheetTable).selected_key()
-        return next((ship for ship in self.record.ships if str(ship.id) == key), None)
+        return self.query_one(SheetTable).selected(self.record.ships if self.record else ())
 
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()

@@ -117,7 +117,6 @@ class ReportScreen(TrackerScreen):
     """One report, scrollable; escape goes back."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, campaign_id: int, scenario_id: int | None = None) -> None:
         super().__init__()

@@ -154,8 +154,7 @@ class RosterScreen(OwnerViewScreen):
         if self.view is None or not self.view.units:
             self.missing("No unit yet: press a to add one.")
             return None
-        key = self.query_one("#unit-table", SearchTable).selected_key()
-        unit = next((unit for unit in self.view.units if str(unit.id) == key), None)
+        unit = self.query_one("#unit-table", SearchTable).selected(self.view.units)
         if unit is None:
             self.notify("No unit shown: the filter hides them all (/ then escape clears it).",
                         severity="warning")  # fmt: skip

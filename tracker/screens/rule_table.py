@@ -36,8 +36,6 @@ def roll_text(row: RuleRow) -> str:
 class RuleTableScreen(TrackerScreen, Generic[R]):
     """Subclasses give `rows`, `_open(row or None)`, `describe(row)` and `delete_row(row)`."""
 
-    READ_ONLY_ACTIONS = frozenset({"back"})
-
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
         self.campaign_id = campaign_id

@@ -34,7 +34,6 @@ class ShipHistoryScreen(TrackerScreen):
     """The plot above, the numbers below."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, ship_id: int, name: str, maxima: tuple[int, int]) -> None:
         super().__init__()
