@@ -141,7 +141,6 @@ class PickerScreen(ModalScreen[Any]):
     @on(Input.Submitted, "#picker-search")
     @on(DataTable.RowSelected, "#picker-rows")
     def action_pick(self) -> None:
-        """Pick the highlighted entry."""
         entry = self.highlighted()
         if entry is None:
             typed = self.query_one("#picker-search", Input).value

@@ -41,7 +41,6 @@ class Tested:
 
 
 def side_fields(side: SideView | None) -> list[FieldSpec]:
-    """The side form."""
     return specs_from(SideCreate, side)
 
 
@@ -57,7 +56,6 @@ def scenario_fields(scenario: ScenarioView | None) -> list[FieldSpec]:
 
 
 def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[FieldSpec]:
-    """The squadron form."""
     return specs_from(SquadronCreate, {"name": name, "air": air, "notes": notes})
 
 
