@@ -4,6 +4,7 @@ service checks, and any number the form lets through the service takes, and no o
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -94,7 +95,7 @@ FORMS: dict[str, tuple[Callable[[], list[FieldSpec]], type[BaseModel], dict[str,
     "repairs": (lambda: repair_fields((4, 2), [], fuel=True), RepairAmounts, {}),
     "air drop": (ledger_forms.aerial_fields, AirDrop, {}),
     "command or crew test": (
-        lambda: ship_forms.test_fields(cast(Any, None), False),
+        lambda: ship_forms.test_fields(cast(Any, SimpleNamespace(commander_refusal="")), False),
         TestRoll,
         {"roll": 6},
     ),
