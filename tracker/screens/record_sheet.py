@@ -107,16 +107,20 @@ class RecordSheetScreen(TrackerScreen):
         ),
         Binding(
             "u",
-            "counter",
+            "counter('counter')",
             "Counter",
             tooltip="Enter the ship's Second World War at Sea counter and fuel",
         ),
         Binding(
-            "o", "use_fuel", "Use fuel", tooltip="Use fuel: full factors become empty", show=False
+            "o",
+            "counter('use_fuel')",
+            "Use fuel",
+            tooltip="Use fuel: full factors become empty",
+            show=False,
         ),
         Binding(
             "O",
-            "refuel",
+            "counter('refuel')",
             "Refuel",
             tooltip="Refuel empty fuel factors (lost ones need a port repair)",
             show=False,
@@ -135,7 +139,7 @@ class RecordSheetScreen(TrackerScreen):
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = (
-        "sort", "filter", "library_changes", "build_squadron", "journal", "counter",
+        "sort", "filter", "library_changes", "build_squadron", "journal", "counter('counter')",
         "delete_ship", "crew", "commander", "add_ship",
     )  # fmt: skip
 
@@ -427,16 +431,8 @@ class RecordSheetScreen(TrackerScreen):
             done=self._after_form,
         )
 
-    def action_counter(self) -> None:
-        self._counter_form("counter")
-
-    def action_use_fuel(self) -> None:
-        self._counter_form("use_fuel")
-
-    def action_refuel(self) -> None:
-        self._counter_form("refuel")
-
-    def _counter_form(self, kind: str) -> None:
+    def action_counter(self, kind: str) -> None:
+        """A form on the selected ship's counter: `kind` counter, use_fuel or refuel."""
         if (ship := self._need_ship()) is None:
             return
 
