@@ -385,16 +385,10 @@ class RecordSheetScreen(TrackerScreen):
     def action_commander_ship(self) -> None:
         if (ship := self._need_ship()) is None:
             return
-        self.call(
-            Call(
-                command.set_commander_ship,
-                self.factory,
-                squadron_id=self.squadron_id,
-                ship_id=ship.id,
-            ),
-            then=self._said,
-            refused=self._refused,
+        call = Call(
+            command.set_commander_ship, self.factory, squadron_id=self.squadron_id, ship_id=ship.id
         )
+        self.call(call, then=self._said, refused=self._refused)
 
     def action_crew(self) -> None:
         if (record := self._record()) is not None:
