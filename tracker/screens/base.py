@@ -10,8 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
+from textual.app import ComposeResult
 from textual.binding import ActiveBinding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widgets import Footer, Header
 
 from tracker import compat
 from tracker.rules.dice import Dice
@@ -20,6 +23,7 @@ from tracker.screens.calls import Call
 from tracker.services.errors import NotFound
 
 if TYPE_CHECKING:
+    from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
 
 T = TypeVar("T")
@@ -50,7 +54,7 @@ class TrackerScreen(Screen[Any]):
     # the database nor shows a secret. Every other action a tracker screen defines is disabled
     # there (gone from the footer, the palette and help; its key does nothing), so a key added
     # later stays out of the umpire's view until it is listed here.
-    READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    READ_ONLY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"back"})
     # The footer is one line: the actions it leaves out first when the window is too narrow for
     # every key (help and the palette still list them), then the screen's last keys in turn.
     FOOTER_DROPS: ClassVar[tuple[str, ...]] = ()
@@ -87,6 +91,15 @@ class TrackerScreen(Screen[Any]):
             key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
             for key, item in active.items()
         }
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield from self.body()
+        yield Footer(compact=True)
+
+    def body(self) -> ComposeResult:
+        """What the screen shows between its header and its footer."""
+        yield from ()
 
     def on_resize(self) -> None:
         self.refresh_bindings()
@@ -130,6 +143,54 @@ class TrackerScreen(Screen[Any]):
         """Read what the screen shows through the path; a row another player removed meanwhile
         takes the player back."""
         self.call(call, then=then, refused=self._gone)
+
+    def open_form(
+        self,
+        title: str,
+        fields: list[FieldSpec],
+        submit: Callable[[dict[str, Any]], Any],
+        *,
+        done: Callable[[Any], None] | None = None,
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        **options: Any,
+    ) -> None:
+        """A form over the screen (screens.form); once saved, `done(result)`, else what it
+        returns is said, a line or each line of a list, and the screen reads its data again."""
+        from tracker.screens.form import FormScreen  # the welcome screen paints before forms
+
+        def saved(result: object) -> None:
+            if result is None:
+                return
+            said = (
+                [result] if isinstance(result, str) else result if isinstance(result, list) else []
+            )
+            for line in said:
+                self.notify(str(line), severity=severity, timeout=timeout)
+            self.reload()
+
+        self.app.push_screen(FormScreen(title, fields, submit, **options), done or saved)
+
+    def confirm_call(
+        self,
+        question: str,
+        call: Call[Any],
+        *,
+        said: str | Callable[[Any], str | None] = "",
+        refused: Callable[[Exception], None] | None = None,
+        **yes: str,
+    ) -> None:
+        """Ask `question` (screens.confirm); on yes make the call, say `said` (or its words for
+        the result), and read the screen's data again."""
+        from tracker.screens.confirm import confirm
+
+        def done(result: Any) -> None:
+            words = said(result) if callable(said) else said
+            if words:
+                self.notify(words, markup=False)
+            self.reload()
+
+        confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
 
     def import_screens(self, names: tuple[str, ...]) -> None:
         """Import the screens a key opens from here (modules of tracker.screens), in a thread
@@ -206,6 +267,9 @@ class TrackerScreen(Screen[Any]):
         """The campaign the screen shows: undo and redo (ctrl+z, ctrl+y) act on it."""
         campaign_id = getattr(self, "campaign_id", None)
         return campaign_id if isinstance(campaign_id, int) else None
+
+    def action_back(self) -> None:
+        self.dismiss()
 
     def on_screen_resume(self) -> None:
         try:

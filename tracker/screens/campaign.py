@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Label, Static, Tree
+from textual.widgets import DataTable, Label, Static, Tree
 
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
-from tracker.screens.form import FormScreen
+from tracker.screens.form import calling
 from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
@@ -26,6 +26,7 @@ from tracker.services.views import (
     SquadronRef,
 )
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 
 # The screens a key opens from here, each imported when it is first opened: imported with this
 # screen, they and their services held up the campaign list at every start (about a fifth of the
@@ -109,8 +110,7 @@ class CampaignScreen(TrackerScreen):
         # A squadron just created: the cursor goes to it on the next reload.
         self.select_squadron_id: int | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="campaign-heading", markup=False)
         with Horizontal(id="campaign-body"):
             with Vertical(id="campaign-forces"):
@@ -119,14 +119,12 @@ class CampaignScreen(TrackerScreen):
             with Vertical(id="campaign-scenarios"):
                 yield Label("Scenarios", classes="caption")
                 yield PlainTable(id="scenario-table", cursor_type="row")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one("#scenario-table", DataTable)
         # Sized to fit beside the forces in a 120-column terminal.
-        for label, width in (("#", 2), ("Scenario", 28), ("Date", 12), ("Status", 8),
-                             ("Turn", 4), ("Ships", 5)):  # fmt: skip
-            table.add_column(label, width=width)
+        self.query_one("#scenario-table", PlainTable).add_sized_columns(
+            (("#", 2), ("Scenario", 28), ("Date", 12), ("Status", 8), ("Turn", 4), ("Ships", 5))
+        )
         tree = self.query_one(Tree)
         tree.show_root = False
         # Enter opens a squadron; it should not fold a side away under the player's cursor.
@@ -212,12 +210,11 @@ class CampaignScreen(TrackerScreen):
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[SideView | SquadronRef]) -> None:
         if isinstance(event.node.data, SquadronRef):
-            from tracker.screens.record_sheet import RecordSheetScreen
+            self._open("record_sheet", "RecordSheetScreen", event.node.data.id)
 
-            self.app.push_screen(RecordSheetScreen(event.node.data.id))
-
-    def action_back(self) -> None:
-        self.dismiss()
+    def _open(self, module: str, screen: str, *args: Any) -> None:
+        """Open a screen of tracker.screens, imported when first opened (NEXT_SCREENS)."""
+        self.app.push_screen(getattr(import_module(f"tracker.screens.{module}"), screen)(*args))
 
     def action_damage(self) -> None:
         from tracker.screens.damage_entry import open_damage_entry
@@ -229,59 +226,37 @@ class CampaignScreen(TrackerScreen):
         if side_id is None:
             self.missing("Put the cursor on a side (or one of its squadrons) first.")
             return
-        from tracker.screens.roster import RosterScreen
-
-        self.app.push_screen(RosterScreen(side_id))
+        self._open("roster", "RosterScreen", side_id)
 
     def action_ledger(self) -> None:
-        from tracker.screens.ledger import LedgerScreen
-
-        self.app.push_screen(LedgerScreen(self.campaign_id))
+        self._open("ledger", "LedgerScreen", self.campaign_id)
 
     def action_repairs(self) -> None:
-        from tracker.screens.repairs import RepairsScreen
-
-        self.app.push_screen(RepairsScreen(self.campaign_id))
+        self._open("repairs", "RepairsScreen", self.campaign_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if self.overview is None or not self.overview.scenarios:
-            return
-        rows = self.overview.scenarios
-        scenario = rows[min(max(event.cursor_row, 0), len(rows) - 1)]
-        from tracker.screens.scenario import ScenarioScreen
-
-        self.app.push_screen(ScenarioScreen(scenario.id))
+        scenarios = self.overview.scenarios if self.overview else ()
+        if scenario := under_cursor(event.data_table, scenarios):
+            self._open("scenario", "ScenarioScreen", scenario.id)
 
     def action_journal(self) -> None:
-        from tracker.screens.journal import JournalScreen
-
-        self.app.push_screen(JournalScreen(self.campaign_id))
+        self._open("journal", "JournalScreen", self.campaign_id)
 
     def action_library(self) -> None:
-        from tracker.screens.library import LibraryScreen
-
-        self.app.push_screen(LibraryScreen())
+        self._open("library", "LibraryScreen")
 
     def action_report(self) -> None:
-        from tracker.screens.report import ReportScreen
-
-        self.app.push_screen(ReportScreen(self.campaign_id))
+        self._open("report", "ReportScreen", self.campaign_id)
 
     def action_import_library(self) -> None:
-        from tracker.screens.library_import import LibraryImportScreen
-
-        self.app.push_screen(LibraryImportScreen(self))
+        self._open("library_import", "LibraryImportScreen", self)
 
     def action_tables(self) -> None:
-        from tracker.screens.critical_tables import CriticalTablesScreen
-
-        self.app.push_screen(CriticalTablesScreen(self.campaign_id))
+        self._open("critical_tables", "CriticalTablesScreen", self.campaign_id)
 
     def action_new_side(self) -> None:
-        def submit(values: dict[str, Any]) -> Call[SideView]:
-            return Call(campaigns.create_side, self.factory, campaign_id=self.campaign_id, **values)
-
-        self.app.push_screen(FormScreen("New side", side_fields(None), submit), self._after)
+        submit = calling(campaigns.create_side, self.factory, campaign_id=self.campaign_id)
+        self.open_form("New side", side_fields(None), submit)
 
     def action_new_squadron(self) -> None:
         side_id = self._cursor_side_id()
@@ -289,23 +264,19 @@ class CampaignScreen(TrackerScreen):
             self.missing("Add a side first (s), then a squadron in it.")
             return
 
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(fleet.create_squadron, self.factory, side_id=side_id, **values)
-
         def done(squadron_id: int | None) -> None:
             if squadron_id is not None:
                 self.select_squadron_id = squadron_id
                 self.reload()
 
-        self.app.push_screen(FormScreen("New squadron", squadron_fields(), submit), done)
+        submit = calling(fleet.create_squadron, self.factory, side_id=side_id)
+        self.open_form("New squadron", squadron_fields(), submit, done=done)
 
     def _scenario_focused(self) -> ScenarioView | None:
         table = self.query_one("#scenario-table", DataTable)
-        if not table.has_focus or self.overview is None or not self.overview.scenarios:
+        if not table.has_focus or self.overview is None:
             return None
-        return self.overview.scenarios[
-            min(max(table.cursor_row, 0), len(self.overview.scenarios) - 1)
-        ]
+        return under_cursor(table, self.overview.scenarios)
 
     def action_edit(self) -> None:
         scenario = self._scenario_focused()
@@ -314,70 +285,57 @@ class CampaignScreen(TrackerScreen):
             return
         data = self._cursor_data()
         if isinstance(data, SideView):
-
-            def submit_side(values: dict[str, Any]) -> Call[SideView]:
-                return Call(campaigns.update_side, self.factory, side_id=data.id, **values,
-                            version=data.version)  # fmt: skip
-
-            self.app.push_screen(
-                FormScreen(f"Edit side {data.name}", side_fields(data), submit_side), self._after
+            submit = calling(
+                campaigns.update_side, self.factory, side_id=data.id, version=data.version
             )
+            self.open_form(f"Edit side {data.name}", side_fields(data), submit)
         elif isinstance(data, SquadronRef):
             self.call(Call(sheet.load_record_sheet, self.factory, squadron_id=data.id),
                       then=lambda record: self._edit_squadron(data, record))  # fmt: skip
 
     def _edit_squadron(self, data: SquadronRef, record: RecordSheet) -> None:
-        def submit_squadron(values: dict[str, Any]) -> Call[object]:
-            return Call(fleet.update_squadron, self.factory, squadron_id=data.id, **values,
-                        version=record.squadron_version)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(
-                f"Edit squadron {data.name}",
-                squadron_fields(record.squadron_name, record.air, record.notes),
-                submit_squadron,
-            ),
-            self._after,
+        fields = squadron_fields(record.squadron_name, record.air, record.notes)
+        submit = calling(
+            fleet.update_squadron,
+            self.factory,
+            squadron_id=data.id,
+            version=record.squadron_version,
         )
+        self.open_form(f"Edit squadron {data.name}", fields, submit)
 
     def _edit_scenario(self, scenario: ScenarioView) -> None:
-        fields = scenario_fields(scenario)
-
-        def submit(values: dict[str, Any]) -> Call[ScenarioView]:
-            return Call(campaigns.update_scenario, self.factory, scenario_id=scenario.id, **values,
-                        version=scenario.version)  # fmt: skip
-
-        self.app.push_screen(FormScreen(f"Edit {scenario.title}", fields, submit), self._after)
+        submit = calling(
+            campaigns.update_scenario,
+            self.factory,
+            scenario_id=scenario.id,
+            version=scenario.version,
+        )
+        self.open_form(f"Edit {scenario.title}", scenario_fields(scenario), submit)
 
     def _delete_scenario(self, scenario: ScenarioView) -> None:
-        def delete() -> None:
-            self.call(Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
-                      then=lambda _none: self.reload(), refused=refused)  # fmt: skip
-
         def refused(exc: Exception) -> None:
             why = calls.message(exc)
             if scenario.status == "planned" and isinstance(exc, InvalidInput):
-                self._offer_archive(scenario, why)
+                self.confirm_call(
+                    f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
+                    Call(scenarios.archive_scenario, self.factory, scenario_id=scenario.id),
+                    yes="Archive (y)",
+                )
             else:
                 self.notify(why, severity="error")
 
-        confirm(self, f"Delete scenario {scenario.title!r}?", delete)
-
-    def _offer_archive(self, scenario: ScenarioView, why: str) -> None:
-        def archive() -> None:
-            self.call(Call(scenarios.archive_scenario, self.factory, scenario_id=scenario.id),
-                      then=lambda _none: self.reload())  # fmt: skip
-
-        confirm(self, f"{why}.\nArchive {scenario.title!r} instead (kept, never played)?",
-                archive, yes="Archive (y)")  # fmt: skip
+        self.confirm_call(
+            f"Delete scenario {scenario.title!r}?",
+            Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
+            refused=refused,
+        )
 
     def action_delete(self) -> None:
         scenario = self._scenario_focused()
         if scenario is not None:
             self._delete_scenario(scenario)
             return
-        data = self._cursor_data()
-        if data is None:
+        if (data := self._cursor_data()) is None:
             return
         if isinstance(data, SideView):
             count = sum(squadron.ships for squadron in data.squadrons)
@@ -387,30 +345,12 @@ class CampaignScreen(TrackerScreen):
             )
         else:
             question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
-
-        def delete() -> None:
-            if isinstance(data, SideView):
-                call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
-            else:
-                call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
-            self.call(call, then=lambda _none: deleted())
-
-        def deleted() -> None:
-            self.notify(f"Deleted {data.name}")
-            self.reload()
-
-        confirm(self, question, delete)
+        if isinstance(data, SideView):
+            call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
+        else:
+            call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
+        self.confirm_call(question, call, said=f"Deleted {data.name}")
 
     def action_new_scenario(self) -> None:
-        fields = scenario_fields(None)
-
-        def submit(values: dict[str, Any]) -> Call[Any]:
-            return Call(
-                campaigns.add_scenario, self.factory, campaign_id=self.campaign_id, **values
-            )
-
-        self.app.push_screen(FormScreen("New scenario", fields, submit), self._after)
-
-    def _after(self, result: object) -> None:
-        if result is not None:
-            self.reload()
+        submit = calling(campaigns.add_scenario, self.factory, campaign_id=self.campaign_id)
+        self.open_form("New scenario", scenario_fields(None), submit)

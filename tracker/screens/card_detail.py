@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -107,14 +107,12 @@ class CardDetailScreen(TrackerScreen):
     the right."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back to where it was opened")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, entry: Entry) -> None:
         super().__init__()
         self.entry = entry
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         with Horizontal(id="card-body"):
             with VerticalScroll(id="card-fields"):
                 yield Static(fields_text(self.entry), markup=False)
@@ -127,7 +125,6 @@ class CardDetailScreen(TrackerScreen):
                 with VerticalScroll(id="card-play"):
                     yield Static(attacks_text(attacks), id="card-attacks", markup=False)
                     yield Static(abilities_text(abilities), id="card-abilities", markup=False)
-        yield Footer(compact=True)
 
     def _json(self, key: str, empty: Any) -> Any:
         return json.loads(getattr(self.entry, key) or "null") or empty
@@ -152,6 +149,3 @@ class CardDetailScreen(TrackerScreen):
         self.query_one("#card-fields").border_title = kind
         if not isinstance(self.entry, ShipClassRead):
             self.query_one("#card-play").border_title = "Attack dice by range, abilities"
-
-    def action_back(self) -> None:
-        self.dismiss()

@@ -6,10 +6,10 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import rule_tables
 from tracker.services.rule_tables import RuleRow, RuleTable
@@ -34,11 +34,9 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
 
     BINDINGS = row_bindings("critical table row")
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="tables-intro", markup=False)
         yield PlainTable(id="table-rows", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Critical-hit tables"
@@ -78,7 +76,7 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
             )  # fmt: skip
 
         title = "Edit critical table row" if row else "Add critical table row"
-        self.app.push_screen(FormScreen(title, self._fields(row), submit), lambda _: self.reload())
+        self.open_form(title, self._fields(row), submit)
 
     def describe(self, row: RuleRow) -> str:
         return f"{row.table} row {row.low}-{row.high} ({row.effect})"

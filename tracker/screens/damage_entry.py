@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 
 from tracker import compat
 from tracker.rules.damage import AT_ZERO
@@ -96,8 +96,7 @@ class DamageEntryScreen(TrackerScreen):
         self.recording = False  # a hit is being recorded: a second enter would record it twice
         self.opening = False  # the opening's read is on its way
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         with Vertical(id="damage-body"):
             yield SteadyText(NO_RESULT, id="last-hit", classes="-empty", markup=False)
             yield Label("Hit (ship, then what it took)", classes="caption")
@@ -109,7 +108,6 @@ class DamageEntryScreen(TrackerScreen):
                     yield ShipList(id="ship-candidates")
                 yield HitPreview("", id="damage-preview", markup=False)
                 yield DicePanel(id="dice-panel")
-        yield Footer(compact=True)
 
     @property
     def line(self) -> ShorthandLine:

@@ -430,3 +430,10 @@ def writing(what: str, write: Callable[[bool], Call[T]]) -> Call[T]:
         )
 
     return write(False).turning(ExistingFile, ask)
+
+
+def calling(
+    service: Callable[..., T], factory: Any, /, **fixed: Any
+) -> Callable[[dict[str, Any]], Call[T]]:
+    """A form's submit: `service` called with the factory, `fixed` and the form's values."""
+    return lambda values: Call(service, factory, **fixed, **values)

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -65,8 +65,7 @@ class JournalScreen(TrackerScreen):
         self.start_ship_id = ship_id
         self.entries: list[EntryView] = []
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         with Horizontal(id="journal-filters"):
             yield Input(placeholder="search all entries (s)", id="journal-search", compact=True)
             yield Select[Any]([], prompt="scenario", id="filter-scenario", compact=True)
@@ -75,20 +74,21 @@ class JournalScreen(TrackerScreen):
             yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
         yield SearchTable(id="journal-table", title="Entries", zebra_stripes=True)
         yield Static("", id="journal-status", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Journal"
         self.load(Call(history.journal_filters, self.factory, campaign_id=self.campaign_id),
                   self._show_filters)  # fmt: skip
-        table = self.query_one(SearchTable)
-        table.add_column("#", width=5)
-        table.add_column("Scenario", width=16)
-        table.add_column("Turn", width=4)
-        table.add_column("Kind", width=9)
-        table.add_column("What happened", width=58)
-        table.add_column("Dice", width=14)
-        table.focus()
+        self.query_one(SearchTable).add_sized_columns(
+            (
+                ("#", 5),
+                ("Scenario", 16),
+                ("Turn", 4),
+                ("Kind", 9),
+                ("What happened", 58),
+                ("Dice", 14),
+            )
+        ).focus()
 
     def _show_filters(self, filters: JournalFilters) -> None:
         self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))
@@ -136,8 +136,7 @@ class JournalScreen(TrackerScreen):
         self.reload()
 
     def _selected(self) -> EntryView | None:
-        key = self.query_one(SearchTable).selected_key()
-        return next((entry for entry in self.entries if str(entry.id) == key), None)
+        return self.query_one(SearchTable).selected(self.entries)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_service_record()
@@ -178,6 +177,3 @@ class JournalScreen(TrackerScreen):
         self.query_one("#journal-search", Input).value = ""
         self.query_one(SearchTable).set_filter("")
         self.reload()
-
-    def action_back(self) -> None:
-        self.dismiss()

@@ -14,12 +14,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger_forms import (
     aerial_fields,
@@ -46,8 +46,11 @@ from tracker.services.mines import Ledger, MinefieldCreate, MinefieldView
 from tracker.services.roster import Roster, UnitView
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import CAUTION
+
+COUNTER_COLUMNS = (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6), ("Torp", 4),
+                   ("Mines", 5), ("Hull", 4), ("Gun", 3), ("Fuel", 18), ("State", 24))  # fmt: skip
 
 
 class LedgerScreen(OwnerViewScreen):
@@ -103,23 +106,17 @@ class LedgerScreen(OwnerViewScreen):
             return self.running_check is not None
         return super().check_action(action, parameters)
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="ledger-heading", markup=False)
         yield SearchTable(id="minefield-table", title="Minefields", zebra_stripes=True)
         yield Static("", id="minefield-detail", markup=False)
         yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        fields = self.query_one("#minefield-table", DataTable)
-        for label, width in MINEFIELD_COLUMNS:
-            fields.add_column(label, width=width)
-        counters = self.query_one("#counter-table", DataTable)
-        for label, width in (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6),
-                             ("Torp", 4), ("Mines", 5), ("Hull", 4), ("Gun", 3),
-                             ("Fuel", 18), ("State", 24)):  # fmt: skip
-            counters.add_column(label, width=width)
+        fields = self.query_one("#minefield-table", SearchTable).add_sized_columns(
+            MINEFIELD_COLUMNS
+        )
+        counters = self.query_one("#counter-table", PlainTable).add_sized_columns(COUNTER_COLUMNS)
         counters.border_title = "Ships' counters and fuel (■ full □ empty ✕ lost to mines)"
         fields.focus()
 
@@ -209,8 +206,7 @@ class LedgerScreen(OwnerViewScreen):
             if not quiet:
                 self.missing("No minefield yet: n sows one, a drops them from the air.")
             return None
-        key = self.query_one("#minefield-table", SearchTable).selected_key()
-        field = next((field for field in self.view.minefields if str(field.id) == key), None)
+        field = self.query_one("#minefield-table", SearchTable).selected(self.view.minefields)
         if field is None and not quiet:
             self.notify("No minefield shown: the filter hides them all (/ then escape clears it).",
                         severity="warning")  # fmt: skip
@@ -224,10 +220,6 @@ class LedgerScreen(OwnerViewScreen):
         if self.passphrase and (side_id is None or side_id == self.owner_side_id):
             return []
         return [passphrase_field()]
-
-    def action_back(self) -> None:
-        self._hide()
-        self.dismiss()
 
     def action_boundary(self) -> None:
         def submit(values: dict[str, Any]) -> Call[str]:
@@ -292,19 +284,19 @@ class LedgerScreen(OwnerViewScreen):
                        "complete.")  # fmt: skip
 
     def action_complete(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         if field.status != "sowing":
             self.notify(f"Minefield #{field.id} is {field.status}, not being sown.",
                         severity="warning")  # fmt: skip
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.complete_minefield, self.factory, minefield_id=field.id,
-                        version=field.version, **values)  # fmt: skip
-
-        self.open_form(f"Complete minefield #{field.id}", complete_fields(), submit)
+        self.open_form(
+            f"Complete minefield #{field.id}",
+            complete_fields(),
+            calling(
+                mines.complete_minefield, self.factory, minefield_id=field.id, version=field.version
+            ),
+        )
 
     def action_aerial(self) -> None:
         if not self.sides:
@@ -348,8 +340,7 @@ class LedgerScreen(OwnerViewScreen):
                        "(recorded as scattered).")  # fmt: skip
 
     def action_drift(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         fields = [*drift_fields(self._boundaries()), *self._secret_fields(field.side_id)]
 
@@ -372,33 +363,22 @@ class LedgerScreen(OwnerViewScreen):
         )
 
     def action_status(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.set_status, self.factory, minefield_id=field.id,
-                        version=field.version, **values)  # fmt: skip
-
-        self.open_form(f"Minefield #{field.id}", status_fields(), submit)
+        self.open_form(
+            f"Minefield #{field.id}",
+            status_fields(),
+            calling(mines.set_status, self.factory, minefield_id=field.id, version=field.version),
+        )
 
     def action_reveal(self) -> None:
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         if not field.secret:
             self.notify(f"Minefield #{field.id} is not secret.", severity="warning")
             return
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(
-                mines.reveal,
-                self.factory,
-                minefield_id=field.id,
-                passphrase=self.passphrase_of(values),
-            )
-
-        self.open_form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id), submit,
+        self.open_form(f"Reveal minefield #{field.id}", self._secret_fields(field.side_id),
+                       self.calling_secret(mines.reveal, minefield_id=field.id),
                        note="Its place and notes become public, for both sides.")  # fmt: skip
 
     def action_toggle_view(self) -> None:
@@ -420,9 +400,13 @@ class LedgerScreen(OwnerViewScreen):
                 self.owner_side_id = result[0]
                 self._show_owner(result[1])
 
-        self.app.push_screen(FormScreen(
-            "Owner view", [side_field(self.sides), passphrase_field()], submit,
-            note="Only where the opponent cannot see the screen."), done)  # fmt: skip
+        self.open_form(
+            "Owner view",
+            [side_field(self.sides), passphrase_field()],
+            submit,
+            done=done,
+            note="Only where the opponent cannot see the screen.",
+        )
 
     def _owner_check(self, passphrase: str | None, side_id: int | None = None) -> Call[Ledger]:
         """The owner's ledger read with the passphrase: refused when it is wrong."""
@@ -448,22 +432,17 @@ class LedgerScreen(OwnerViewScreen):
             return
         if self.refuse_if_read_only():
             return
-        field = self._field()
-        if field is None:
+        if (field := self._field()) is None:
             return
         start_check_flow(self, field)
 
     def action_torpedo(self) -> None:
-        if self.view is None or not self.view.counters:
+        counters = self.view.counters if self.view else ()
+        if (ship := under_cursor(self.query_one("#counter-table", DataTable), counters)) is None:
             self.missing("No ship with a counter yet (u on the record sheet).")
             return
-        row = self.query_one("#counter-table", DataTable).cursor_row
-        ship = self.view.counters[min(max(row, 0), len(self.view.counters) - 1)]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            return Call(mines.torpedo_attack, self.factory, ship_id=ship.ship_id, **values)
-
-        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship), submit,
+        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship),
+                       calling(mines.torpedo_attack, self.factory, ship_id=ship.ship_id),
                        note="A submarine sowing a minefield makes no torpedo attack until it is "
                        "complete (the variant's rule).")  # fmt: skip
 

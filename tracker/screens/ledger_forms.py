@@ -59,7 +59,6 @@ def sow_fields(
 
 
 def boundary_fields() -> list[FieldSpec]:
-    """A new boundary's two sea areas."""
     return specs_from(SeaBoundaryBase)
 
 

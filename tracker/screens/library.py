@@ -8,14 +8,13 @@ import`) and are picked into a fleet or a squadron from the roster and the recor
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -57,11 +56,6 @@ def class_row(ship_class: ShipClassRead) -> list[Any]:
             _cut(c.batteries)]  # fmt: skip
 
 
-def _columns(table: DataTable[Any], columns: Sequence[tuple[str, int]]) -> None:
-    for label, width in columns:
-        table.add_column(label, width=width)
-
-
 class LibraryScreen(TrackerScreen):
     """Unit cards above, ship classes below; it opens on the cards, tab moves between them,
     enter opens an entry."""
@@ -75,7 +69,6 @@ class LibraryScreen(TrackerScreen):
         Binding("e", "export", "Export",
                 tooltip="Write the library to a .csv (cards or classes) or .json (all) file"),
     ]  # fmt: skip
-    READ_ONLY_ACTIONS = frozenset({"back"})
     # Focused as the screen opens, before any key: a focus() in on_mount lands later, after
     # Textual has focused the first table, so a key pressed at once could go to either.
     AUTO_FOCUS = "#card-table"
@@ -85,17 +78,15 @@ class LibraryScreen(TrackerScreen):
         self.unit_cards: dict[str, UnitCardRead] = {}
         self.ship_classes: dict[str, ShipClassRead] = {}
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="library-heading", markup=False)
         yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
         yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Library"
-        _columns(self.query_one("#class-table", DataTable), CLASS_COLUMNS)
-        _columns(self.query_one("#card-table", DataTable), CARD_COLUMNS)
+        self.query_one("#class-table", SearchTable).add_sized_columns(CLASS_COLUMNS)
+        self.query_one("#card-table", SearchTable).add_sized_columns(CARD_COLUMNS)
 
     def reload(self) -> None:
         self.load(Call(library.classes, self.factory), self._show_classes)
@@ -132,9 +123,6 @@ class LibraryScreen(TrackerScreen):
         entry = (self.unit_cards if cards else self.ship_classes).get(key)
         if entry is not None:
             self.app.push_screen(CardDetailScreen(entry))
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_export(self) -> None:
         """Ask for a file and write the library to it, as `tracker library export` does."""

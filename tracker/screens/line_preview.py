@@ -162,7 +162,6 @@ class LinePreview:
             self.screen.record()
 
     def show_line(self) -> None:
-        """Preview the line as it is now."""
         line_text = self.screen.query_one(ShorthandLine).value
         preview = self.screen.query_one(HitPreview)
         self.named = None

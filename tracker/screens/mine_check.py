@@ -14,13 +14,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, FormScreen, calling
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
@@ -146,19 +146,16 @@ class MineCheckScreen(TrackerScreen):
         self.check_id = check_id
         self.view: CheckView | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="check-heading", markup=False)
         yield Static("", id="check-cups", markup=False)
         yield PlainTable(id="draw-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="check-message", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one("#draw-table", DataTable)
-        for label, width in (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4),
-                             ("Total", 5), ("Result", 30), ("Fuel now", 20)):  # fmt: skip
-            table.add_column(label, width=width)
+        table = self.query_one("#draw-table", PlainTable).add_sized_columns(
+            (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4), ("Total", 5),
+             ("Result", 30), ("Fuel now", 20)))  # fmt: skip
         table.border_title = "Ships drawn"
         table.focus()
 
@@ -209,9 +206,6 @@ class MineCheckScreen(TrackerScreen):
         if not self.refuse_if_read_only():
             self.action_roll()
 
-    def action_back(self) -> None:
-        self.dismiss()
-
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))
 
@@ -252,9 +246,6 @@ class MineCheckScreen(TrackerScreen):
                 said
             )
 
-        def submit(values: dict[str, Any]) -> Call[CheckView]:
-            return Call(mines.roll_mine, self.factory, check_id=self.check_id, **values)
-
         def done(result: CheckView | None) -> None:
             if result is not None:
                 last = next(d for d in result.draws if d.draw_no == draw.draw_no)
@@ -268,7 +259,8 @@ class MineCheckScreen(TrackerScreen):
             self.reload()
 
         self.app.push_screen(
-            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields, submit,
+            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields,
+                       calling(mines.roll_mine, self.factory, check_id=self.check_id),
                        preview=preview, dice_field="roll", dice_sides=6), done)  # fmt: skip
 
     def action_abandon(self) -> None:

@@ -6,10 +6,10 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Static
 
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import mines
 from tracker.services.rule_tables import RuleRow, RuleTable
@@ -71,21 +71,16 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
 
     BINDINGS = row_bindings("mine damage table row")
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="mine-table-intro", markup=False)
         yield PlainTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
         yield Static("", id="mine-gaps", markup=False)
         yield Static(effects_help(), id="mine-effects")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Mine damage table"
         self.query_one("#mine-effects").border_title = "Effect words"
-        table = self.query_one(DataTable)
-        for label, width in COLUMNS:
-            table.add_column(label, width=width)
-        table.focus()
+        self.query_one(PlainTable).add_sized_columns(COLUMNS).focus()
 
     def reload(self) -> None:
         self.load(Call(mines.mine_table, self.factory, campaign_id=self.campaign_id), self._show)
@@ -113,24 +108,18 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
         ]  # fmt: skip
 
     def _open(self, row: RuleRow | None) -> None:
-        campaign_id = self.campaign_id
-
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
+        self.open_form(
+            "Edit mine damage table row" if row else "Add mine damage table row",
+            self._fields(row),
+            calling(
                 mines.save_mine_row,
                 self.factory,
-                campaign_id=campaign_id,
+                campaign_id=self.campaign_id,
                 row_id=row.id if row else None,
-                **values,
-            )
-
-        title = "Edit mine damage table row" if row else "Add mine damage table row"
-        self.app.push_screen(
-            FormScreen(title, self._fields(row), submit,
-                       note="Effects: none, speed-N, gunnery-N, fuel-N, hull-N, crippled, sunk. "
-                       "Rows may not overlap; gaps are allowed."),
-            lambda result: self.reload() if result is not None else None,
-        )  # fmt: skip
+            ),
+            note="Effects: none, speed-N, gunnery-N, fuel-N, hull-N, crippled, sunk. "
+            "Rows may not overlap; gaps are allowed.",
+        )
 
     def describe(self, row: RuleRow) -> str:
         return f"the mine table row {row.low}-{row.high} ({row.applies_to}): {row.effect}"

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.timer import Timer
 
@@ -52,6 +51,10 @@ class OwnerViewScreen(TrackerScreen):
         # Textual calls the base class's handler too (it reloads): this one only notes the time.
         self.last_active = self.clock()
 
+    def action_back(self) -> None:
+        self._hide()
+        self.dismiss()
+
     def _hide(self) -> None:
         self.owner, self.passphrase = False, None
         if self.idle is not None:
@@ -85,28 +88,17 @@ class OwnerViewScreen(TrackerScreen):
             FormScreen(title, [FieldSpec("passphrase", "Side's passphrase", password=True)],
                        submit), done)  # fmt: skip
 
-    def open_form(
-        self,
-        title: str,
-        fields: list[FieldSpec],
-        submit: Callable[[dict[str, Any]], Call[Any]],
-        *,
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        **options: Any,
-    ) -> None:
-        """A form of the owner's work (its dialog keeps the owner view): what it returns is
-        said, a line or each line of a list, and the screen reads its data again."""
+    def calling_secret(
+        self, service: Callable[..., Any], /, **fixed: Any
+    ) -> Callable[[dict[str, Any]], Call[Any]]:
+        """A form's submit (screens.form.calling) with the passphrase the form asked for, else
+        the owner view's."""
 
-        def done(result: object) -> None:
-            said = (
-                [result] if isinstance(result, str) else result if isinstance(result, list) else []
-            )
-            for line in said:
-                self.notify(str(line), severity=severity, timeout=timeout)
-            self.reload()
+        def submit(values: dict[str, Any]) -> Call[Any]:
+            passphrase = self.passphrase_of(values)
+            return Call(service, self.factory, **fixed, **values, passphrase=passphrase)
 
-        self.app.push_screen(FormScreen(title, fields, submit, **options), done)
+        return submit
 
     def passphrase_of(self, values: dict[str, Any]) -> str | None:
         """The passphrase a form asked for, else the owner view's."""

@@ -74,9 +74,7 @@ class PickerScreen(ModalScreen[Any]):
                          "escape closes", classes="caption", markup=False)  # fmt: skip
 
     def on_mount(self) -> None:
-        table = self.query_one("#picker-rows", DataTable)
-        for label, width in self.COLUMNS:
-            table.add_column(label, width=width)
+        table = self.query_one("#picker-rows", PlainTable).add_sized_columns(self.COLUMNS)
         table.border_title = self.WHAT.capitalize()
         self.query_one("#picker-search", Input).focus()
         calls.run(self, self.entries_call(), then=self._entries, busy=table)
@@ -143,7 +141,6 @@ class PickerScreen(ModalScreen[Any]):
     @on(Input.Submitted, "#picker-search")
     @on(DataTable.RowSelected, "#picker-rows")
     def action_pick(self) -> None:
-        """Pick the highlighted entry."""
         entry = self.highlighted()
         if entry is None:
             typed = self.query_one("#picker-search", Input).value

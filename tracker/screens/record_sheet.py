@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.class_picker import ClassPickerScreen
-from tracker.screens.confirm import confirm
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FormScreen, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.next_turn import begin_next_turn
@@ -109,16 +107,20 @@ class RecordSheetScreen(TrackerScreen):
         ),
         Binding(
             "u",
-            "counter",
+            "counter('counter')",
             "Counter",
             tooltip="Enter the ship's Second World War at Sea counter and fuel",
         ),
         Binding(
-            "o", "use_fuel", "Use fuel", tooltip="Use fuel: full factors become empty", show=False
+            "o",
+            "counter('use_fuel')",
+            "Use fuel",
+            tooltip="Use fuel: full factors become empty",
+            show=False,
         ),
         Binding(
             "O",
-            "refuel",
+            "counter('refuel')",
             "Refuel",
             tooltip="Refuel empty fuel factors (lost ones need a port repair)",
             show=False,
@@ -137,7 +139,7 @@ class RecordSheetScreen(TrackerScreen):
     # The keys the footer leaves out first when they do not all fit on one line, so that it
     # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = (
-        "sort", "filter", "library_changes", "build_squadron", "journal", "counter",
+        "sort", "filter", "library_changes", "build_squadron", "journal", "counter('counter')",
         "delete_ship", "crew", "commander", "add_ship",
     )  # fmt: skip
 
@@ -151,15 +153,13 @@ class RecordSheetScreen(TrackerScreen):
         # happened to it.
         self.ask_if_at_zero = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="sheet-heading", markup=False)
         yield SheetBlocks(id="sheet-blocks")
         yield SheetTable(id="ship-table", title="Ships", sort_key=SORT_KEY, zebra_stripes=True)
         yield Static("", id="sheet-empty", markup=False)
         yield CounterPanel("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
-        yield Footer(compact=True)
 
     def on_resize(self) -> None:
         if self.record is not None:
@@ -221,10 +221,7 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
 
     def _ship(self) -> ShipView | None:
-        if self.record is None:
-            return None
-        key = self.query_one(SheetTable).selected_key()
-        return next((ship for ship in self.record.ships if str(ship.id) == key), None)
+        return self.query_one(SheetTable).selected(self.record.ships if self.record else ())
 
     def _need_ship(self) -> ShipView | None:
         ship = self._ship()
@@ -237,9 +234,6 @@ class RecordSheetScreen(TrackerScreen):
         if self.record is None:
             self.missing("The sheet is not read yet: try again in a moment.")
         return self.record
-
-    def _form(self, title: str, fields: list[FieldSpec], submit: Any, **kwargs: Any) -> None:
-        self._open(FormScreen(title, fields, submit, rng=self.rng, **kwargs))
 
     def _open(self, form: FormScreen) -> None:
         self.app.push_screen(form, self._after_form)
@@ -273,17 +267,10 @@ class RecordSheetScreen(TrackerScreen):
             self.notify("\n".join(notes), severity="warning")
         self.reload()
 
-    def _changed(self, call: Call[Any], said: Callable[[Any], str | None] | None = None) -> None:
-        """A change made from the sheet's own keys, then the sheet read again; `said` words its
-        result for a toast."""
-
-        def done(result: Any) -> None:
-            words = said(result) if said is not None else None
-            if words:
-                self.notify(words, markup=False)
-            self.reload()
-
-        self.call(call, then=done, refused=self._refused)
+    def _said(self, words: str | None) -> None:
+        if words:
+            self.notify(words, markup=False)
+        self.reload()
 
     def _refused(self, error: Exception) -> None:
         """A change the services refused: said as they word it, and the sheet read again, so it
@@ -295,9 +282,6 @@ class RecordSheetScreen(TrackerScreen):
         ship = self._ship()
         if ship is not None:
             self.app.push_screen(ShipDetailScreen(ship.id))
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def current_campaign_id(self) -> int | None:
         return self.record.campaign_id if self.record else None
@@ -329,7 +313,7 @@ class RecordSheetScreen(TrackerScreen):
             return Call(fleet.create_ship, self.factory, squadron_id=self.squadron_id,
                         fields=values).map(ShipSaved)  # fmt: skip
 
-        self._form("Add ship", ship_forms.ship_fields(None), submit)
+        self.open_form("Add ship", ship_forms.ship_fields(None), submit, done=self._after_form)
 
     def action_build_squadron(self) -> None:
         def done(ids: tuple[int, ...] | None) -> None:
@@ -345,32 +329,30 @@ class RecordSheetScreen(TrackerScreen):
             offer_library_changes(self, self.record.campaign_id, "ship")
 
     def action_edit_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
 
         def submit(values: dict[str, Any]) -> Call[None]:
             return Call(fleet.update_ship, self.factory, ship_id=ship.id,
                         fields={**values, "version": ship.version})  # fmt: skip
 
-        self._form(f"Edit {ship.name}", ship_forms.ship_fields(ship), submit)
+        self.open_form(
+            f"Edit {ship.name}", ship_forms.ship_fields(ship), submit, done=self._after_form
+        )
 
     def action_copy_ship(self) -> None:
         if (ship := self._need_ship()) is not None:
             self._open(ship_forms.sister_form(self.factory, ship, self.rng))
 
     def action_delete_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
-        confirm(
-            self,
+        self.confirm_call(
             f"Delete {ship.name} and its batteries? A ship that took part in a scenario is "
             "retired instead: kept in that scenario's history, gone from the sheet.",
-            lambda: self._changed(
-                Call(fleet.delete_ship, self.factory, ship_id=ship.id),
-                lambda summary: f"{summary}. ctrl+z undoes it.",
-            ),
+            Call(fleet.delete_ship, self.factory, ship_id=ship.id),
+            said=lambda summary: f"{summary}. ctrl+z undoes it.",
+            refused=self._refused,
         )
 
     def action_transfer_ship(self) -> None:
@@ -389,8 +371,7 @@ class RecordSheetScreen(TrackerScreen):
         self._open(ship_forms.transfer_form(self.factory, ship, others, self.rng))
 
     def action_fire(self, delta: int) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
         # A marker more or less, counted by the service from the ship as it is then: f pressed
         # twice before the first is back adds two, and another player's marker is kept.
@@ -402,14 +383,12 @@ class RecordSheetScreen(TrackerScreen):
             self._open(ship_forms.commander_form(self.factory, record, self.rng))
 
     def action_commander_ship(self) -> None:
-        ship = self._need_ship()
-        if ship is None:
+        if (ship := self._need_ship()) is None:
             return
-        self._changed(
-            Call(command.set_commander_ship, self.factory, squadron_id=self.squadron_id,
-                 ship_id=ship.id),
-            lambda summary: summary,
-        )  # fmt: skip
+        call = Call(
+            command.set_commander_ship, self.factory, squadron_id=self.squadron_id, ship_id=ship.id
+        )
+        self.call(call, then=self._said, refused=self._refused)
 
     def action_crew(self) -> None:
         if (record := self._record()) is not None:
@@ -434,29 +413,21 @@ class RecordSheetScreen(TrackerScreen):
     def action_edit_squadron(self) -> None:
         if (record := self._record()) is None:
             return
-
-        def submit(values: dict[str, Any]) -> Call[None]:
-            return Call(fleet.update_squadron, self.factory, squadron_id=self.squadron_id,
-                        **values, version=record.squadron_version)  # fmt: skip
-
-        self._form(
+        self.open_form(
             f"Edit squadron {record.squadron_name}",
             ship_forms.squadron_fields(record.squadron_name, record.air, record.notes),
-            submit,
+            calling(
+                fleet.update_squadron,
+                self.factory,
+                squadron_id=self.squadron_id,
+                version=record.squadron_version,
+            ),
+            done=self._after_form,
         )
 
-    def action_counter(self) -> None:
-        self._counter_form("counter")
-
-    def action_use_fuel(self) -> None:
-        self._counter_form("use_fuel")
-
-    def action_refuel(self) -> None:
-        self._counter_form("refuel")
-
-    def _counter_form(self, kind: str) -> None:
-        ship = self._need_ship()
-        if ship is None:
+    def action_counter(self, kind: str) -> None:
+        """A form on the selected ship's counter: `kind` counter, use_fuel or refuel."""
+        if (ship := self._need_ship()) is None:
             return
 
         def opened(counter: CounterView) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -21,6 +21,7 @@ from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
 from tracker.services.repairs import RepairAmounts
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
 COLUMNS = (
@@ -75,12 +76,10 @@ class RepairsScreen(TrackerScreen):
         self.fuel_lost: dict[int, int] = {}
         self.fuel_column = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(INTRO, id="repairs-intro", markup=False)
         yield PlainTable(id="since-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="continuity", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Repairs between scenarios"
@@ -88,11 +87,8 @@ class RepairsScreen(TrackerScreen):
         self.query_one(DataTable).focus()
 
     def _columns(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
         columns = [*COLUMNS[:-1], FUEL_COLUMN, COLUMNS[-1]] if self.fuel_column else COLUMNS
-        for label, width in columns:
-            table.add_column(label, width=width)
+        self.query_one(PlainTable).clear(columns=True).add_sized_columns(columns)
 
     def reload(self) -> None:
         # The screen's calls run in order: the rows are in hand when the counters come back.
@@ -133,9 +129,7 @@ class RepairsScreen(TrackerScreen):
             )  # fmt: skip
 
     def _selected(self) -> SinceLastBattle | None:
-        if not self.rows:
-            return None
-        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
+        return under_cursor(self.query_one(DataTable), self.rows)
 
     def help_extra(self) -> list[tuple[str, str]]:
         return [] if self.read_only else super().help_extra()
@@ -144,9 +138,6 @@ class RepairsScreen(TrackerScreen):
         if not self.refuse_if_read_only():
             self.action_repair()
 
-    def action_back(self) -> None:
-        self.dismiss()
-
     def action_history(self) -> None:
         row = self._selected()
         if row is not None:
@@ -154,8 +145,7 @@ class RepairsScreen(TrackerScreen):
             self.app.push_screen(ShipHistoryScreen(row.ship_id, row.name, maxima))
 
     def action_repair(self) -> None:
-        row = self._selected()
-        if row is None:
+        if (row := self._selected()) is None:
             return
         if row.sunk:
             self.notify(f"{row.name} is sunk: a sunk ship is not repaired.", severity="warning",

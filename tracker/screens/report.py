@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -117,7 +117,6 @@ class ReportScreen(TrackerScreen):
     """One report, scrollable; escape goes back."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, campaign_id: int, scenario_id: int | None = None) -> None:
         super().__init__()
@@ -125,11 +124,9 @@ class ReportScreen(TrackerScreen):
         self.scenario_id = scenario_id
         self.shown: list[RenderableType] = []  # what the body shows, part by part
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         with VerticalScroll(id="report-scroll"):
             yield Static("", id="report-body")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "Campaign report" if self.scenario_id is None else "After-action report"
@@ -151,6 +148,3 @@ class ReportScreen(TrackerScreen):
         for part in parts:
             self.shown += [part, Text("")]
         self.query_one("#report-body", Static).update(Group(*self.shown))
-
-    def action_back(self) -> None:
-        self.dismiss()

@@ -13,15 +13,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.rules import was
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
-from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.roster_forms import (
@@ -44,7 +43,7 @@ from tracker.services.roster import MarkerView, Roster, UnitView, unit_fields_fr
 from tracker.services.sealing import Sealed
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import ALERT, CAUTION
 
 
@@ -91,17 +90,14 @@ class RosterScreen(OwnerViewScreen):
         self.side_id = side_id
         self.view: Roster | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="roster-heading", markup=False)
         yield SearchTable(id="unit-table", title="Units", zebra_stripes=True)
         yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        units = self.query_one("#unit-table", DataTable)
-        for label in UNIT_COLUMNS:
-            units.add_column(label, width=len(label))
+        units = self.query_one("#unit-table", SearchTable)
+        units.add_sized_columns((label, len(label)) for label in UNIT_COLUMNS)
         markers = self.query_one("#marker-table", DataTable)
         markers.add_columns("Marker", "Sector", "State", "Identity", "Seal")
         markers.border_title = "Submarine markers"
@@ -158,8 +154,7 @@ class RosterScreen(OwnerViewScreen):
         if self.view is None or not self.view.units:
             self.missing("No unit yet: press a to add one.")
             return None
-        key = self.query_one("#unit-table", SearchTable).selected_key()
-        unit = next((unit for unit in self.view.units if str(unit.id) == key), None)
+        unit = self.query_one("#unit-table", SearchTable).selected(self.view.units)
         if unit is None:
             self.notify("No unit shown: the filter hides them all (/ then escape clears it).",
                         severity="warning")  # fmt: skip
@@ -181,19 +176,11 @@ class RosterScreen(OwnerViewScreen):
 
         self.call(Call(roster.roster, self.factory, side_id=self.side_id, owner=False), then=opened)
 
-    def _marker_row(self) -> int:
-        count = len(self.view.markers) if self.view else 0
-        return min(max(self.query_one("#marker-table", DataTable).cursor_row, 0), max(count - 1, 0))
-
     def _marker(self) -> MarkerView | None:
-        if self.view is None or not self.view.markers:
+        markers = self.view.markers if self.view else ()
+        if (marker := under_cursor(self.query_one("#marker-table", DataTable), markers)) is None:
             self.missing("No marker yet: select a submarine and press m.")
-            return None
-        return self.view.markers[self._marker_row()]
-
-    def action_back(self) -> None:
-        self._hide()
-        self.dismiss()
+        return marker
 
     def action_toggle_view(self) -> None:
         def check(passphrase: str) -> Call[Roster]:
@@ -231,8 +218,7 @@ class RosterScreen(OwnerViewScreen):
             offer_library_changes(self, self.view.campaign_id, "unit")
 
     def action_edit_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         if unit.damage is None:
             self.notify(f"{unit.name}'s damage is secret: edit it in the owner view (v).",
@@ -244,8 +230,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_copy_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         fields = unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
@@ -253,16 +238,13 @@ class RosterScreen(OwnerViewScreen):
         self.open_form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
 
     def action_delete_unit(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(roster.delete_unit, self.factory, unit_id=unit.id),
-                          then=lambda _none: self.reload())  # fmt: skip
-
-        self.app.push_screen(ConfirmScreen(f"Delete {unit.name} and its markers?"), done)
+        self.confirm_call(
+            f"Delete {unit.name} and its markers?",
+            Call(roster.delete_unit, self.factory, unit_id=unit.id),
+        )
 
     def _secret_fields(self) -> list[FieldSpec]:
         if self.view is not None and self.view.encrypted and not self.passphrase:
@@ -270,8 +252,7 @@ class RosterScreen(OwnerViewScreen):
         return []
 
     def action_assign(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         fields = [*marker_fields(count), *self._secret_fields()]
@@ -301,50 +282,36 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_move(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
 
         turn = self.view.turn if self.view else None
-
-        def submit(values: dict[str, Any]) -> Call[list[str]]:
-            return Call(markers.move_marker, self.factory, marker_id=marker.id, turn=turn,
-                        version=marker.version, **values)  # fmt: skip
-
         self.open_form(
             f"Move {marker.code}",
             move_fields(),
-            submit,
+            calling(
+                markers.move_marker,
+                self.factory,
+                marker_id=marker.id,
+                turn=turn,
+                version=marker.version,
+            ),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
         )
 
     def action_attack(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
-        fields = [*attack_fields(), *self._secret_fields()]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            return Call(
-                hunt.attack_marker,
-                self.factory,
-                marker_id=marker.id,
-                passphrase=passphrase,
-                **values,
-            )
-
         self.open_form(
             f"Attack on {marker.code}",
-            fields,
-            submit,
+            [*attack_fields(), *self._secret_fields()],
+            self.calling_secret(hunt.attack_marker, marker_id=marker.id),
             note="A success reveals it: a decoy is removed, the real sub is placed.",
         )
 
     def action_reconceal(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
         shown = [m.sector for m in self.view.markers if m.unit_id == unit.id
                  and m.state == "revealed"] if self.view else []  # fmt: skip
@@ -364,8 +331,7 @@ class RosterScreen(OwnerViewScreen):
                        "in its own sector.")  # fmt: skip
 
     def action_sub_attack(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
         fields = [*sub_attack_fields(), *self._secret_fields()]
 
@@ -393,21 +359,12 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_mine(self) -> None:
-        unit = self._unit()
-        if unit is None:
+        if (unit := self._unit()) is None:
             return
-        fields = [*mine_roll_fields(), *self._secret_fields()]
-
-        def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            return Call(
-                hunt.mine_roll, self.factory, unit_id=unit.id, passphrase=passphrase, **values
-            )
-
         self.open_form(
             f"{unit.name} enters a minefield",
-            fields,
-            submit,
+            [*mine_roll_fields(), *self._secret_fields()],
+            self.calling_secret(hunt.mine_roll, unit_id=unit.id),
             dice_field="roll",
             dice_sides=6,
             rng=self.rng,
@@ -430,11 +387,10 @@ class RosterScreen(OwnerViewScreen):
                 tell_sealed(self, self.factory, result)
             self.reload()
 
-        self.app.push_screen(FormScreen("Side's passphrase", fields, submit), done)
+        self.open_form("Side's passphrase", fields, submit, done=done)
 
     def action_search(self) -> None:
-        marker = self._marker()
-        if marker is None:
+        if (marker := self._marker()) is None:
             return
 
         def record(party: SearchParty, roll: int) -> Call[str]:

@@ -11,10 +11,9 @@ from textual.widgets import DataTable
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.services.rule_tables import RuleRow
 from tracker.widgets.search_table import EMPTY_KEY
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 
 R = TypeVar("R")
 
@@ -36,8 +35,6 @@ def roll_text(row: RuleRow) -> str:
 
 class RuleTableScreen(TrackerScreen, Generic[R]):
     """Subclasses give `rows`, `_open(row or None)`, `describe(row)` and `delete_row(row)`."""
-
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -63,12 +60,7 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         refill(self.query_one(DataTable), lines or ([(EMPTY_KEY, [empty])] if empty else []))
 
     def _selected(self) -> R | None:
-        if not self.rows:
-            return None
-        return self.rows[min(max(self.query_one(DataTable).cursor_row, 0), len(self.rows) - 1)]
-
-    def action_back(self) -> None:
-        self.dismiss()
+        return under_cursor(self.query_one(DataTable), self.rows)
 
     def action_add(self) -> None:
         self._open(None)
@@ -84,12 +76,5 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
             self.action_edit()
 
     def action_delete(self) -> None:
-        row = self._selected()
-        if row is None:
-            return
-
-        confirm(
-            self,
-            f"Delete {self.describe(row)}?",
-            lambda: self.call(self.delete_row(row), then=lambda _none: self.reload()),
-        )
+        if (row := self._selected()) is not None:
+            self.confirm_call(f"Delete {self.describe(row)}?", self.delete_row(row))

@@ -7,13 +7,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
 from tracker.services import continuity, damage, mines, scenarios
@@ -62,14 +62,12 @@ class ScenarioScreen(TrackerScreen):
         self.detail: ScenarioDetail | None = None
         self.hinted = True  # the table shows the hint of a scenario with no ships
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="scenario-heading", markup=False)
         yield SearchTable(
             id="participant-table", title="Ships taking part", sort_key=SORT_KEY,
             zebra_stripes=True,
         )  # fmt: skip
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -138,9 +136,6 @@ class ScenarioScreen(TrackerScreen):
     def _ran(self, said: str) -> None:
         self.notify(said)
         self.reload()
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_participants(self) -> None:
         if self.detail is None or not self._status_is("planned"):
@@ -225,17 +220,13 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("outcome", "Outcome", placeholder="e.g. British tactical victory"),
             FieldSpec("notes", "Notes"),
         ]
-
-        def submit(values: dict[str, Any]) -> Call[scenarios.ClosedScenario]:
-            return Call(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id,
-                        **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(f"Close {self.detail.title}", fields, submit,
-                       note="Every ship's end state is kept; repairs come next (r on the "
-                       "campaign screen)."),
-            self._close_done,
-        )  # fmt: skip
+        self.open_form(
+            f"Close {self.detail.title}",
+            fields,
+            calling(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id),
+            done=self._close_done,
+            note="Every ship's end state is kept; repairs come next (r on the campaign screen).",
+        )
 
     def _close_done(self, closed: scenarios.ClosedScenario | None) -> None:
         if closed is None:
@@ -252,16 +243,13 @@ class ScenarioScreen(TrackerScreen):
     def action_reopen(self) -> None:
         if self.detail is None or not self._status_is("closed"):
             return
-
-        def submit(values: dict[str, Any]) -> Call[object]:
-            return Call(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id,
-                        **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(f"Reopen {self.detail.title}", [FieldSpec("reason", "Why")], submit,
-                       note="A correction: the journal keeps it, with your reason."),
-            lambda done: self.reload() if done else None,
-        )  # fmt: skip
+        submit = calling(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id)
+        self.open_form(
+            f"Reopen {self.detail.title}",
+            [FieldSpec("reason", "Why")],
+            submit,
+            note="A correction: the journal keeps it, with your reason.",
+        )
 
     def action_factor(self) -> None:
         if self.detail is None or not self.detail.sides:
@@ -271,16 +259,12 @@ class ScenarioScreen(TrackerScreen):
             FieldSpec("side_id", "Side", kind="select", value=sides[0][1], options=sides),
             FieldSpec("value", "Correction factor", placeholder="a number or your rule's words"),
         ]
-
-        def submit(values: dict[str, Any]) -> Call[object]:
-            return Call(scenarios.set_correction_factor, self.factory,
-                        scenario_id=self.scenario_id, **values)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen("Correction factor", fields, submit,
-                       note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives."),
-            lambda done: self.reload() if done else None,
-        )  # fmt: skip
+        self.open_form(
+            "Correction factor",
+            fields,
+            calling(scenarios.set_correction_factor, self.factory, scenario_id=self.scenario_id),
+            note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives.",
+        )
 
 
 def _fate(ship: ParticipantView) -> Text:

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, calling
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
@@ -25,6 +22,7 @@ from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import Viewer
 from tracker.widgets.counter_panel import counter_summary, has_counter
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import under_cursor
 from tracker.widgets.track_bar import track_bar
 
 
@@ -84,12 +82,10 @@ class ShipDetailScreen(TrackerScreen):
         self.ship: ShipView | None = None
         self.where = ""
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static("", id="ship-summary", markup=False)
         yield PlainTable(id="battery-table", cursor_type="row", zebra_stripes=True)
         yield PlainTable(id="critical-table", cursor_type="none", zebra_stripes=True)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#battery-table", DataTable)
@@ -158,24 +154,19 @@ class ShipDetailScreen(TrackerScreen):
         if self.ship is None or not self.ship.batteries:
             self.missing("No battery selected: press a to add one.")
             return None
-        row = self.query_one("#battery-table", DataTable).cursor_row
-        return self.ship.batteries[min(max(row, 0), len(self.ship.batteries) - 1)]
-
-    def action_back(self) -> None:
-        self.dismiss()
+        return under_cursor(self.query_one("#battery-table", DataTable), self.ship.batteries)
 
     def _open_form(self, battery: BatteryView | None) -> None:
-        def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
+        self.open_form(
+            "Edit battery" if battery else "Add battery",
+            battery_fields(battery),
+            calling(
                 fleet.save_battery,
-                self.factory, ship_id=self.ship_id, battery_id=battery.id if battery else None,
-                **values, version=battery.version if battery else None,
-            )  # fmt: skip
-
-        title = "Edit battery" if battery else "Add battery"
-        self.app.push_screen(
-            FormScreen(title, battery_fields(battery), submit),
-            lambda result: self.reload() if result is not None else None,
+                self.factory,
+                ship_id=self.ship_id,
+                battery_id=battery.id if battery else None,
+                version=battery.version if battery else None,
+            ),
         )
 
     def action_add_battery(self) -> None:
@@ -187,14 +178,8 @@ class ShipDetailScreen(TrackerScreen):
             self._open_form(battery)
 
     def action_delete_battery(self) -> None:
-        battery = self._battery()
-        if battery is None:
-            return
-        confirm(
-            self,
-            f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
-            lambda: self.call(
+        if (battery := self._battery()) is not None:
+            self.confirm_call(
+                f"Delete the {battery.guns} x {battery.calibre} {battery.mount}?",
                 Call(fleet.delete_battery, self.factory, battery_id=battery.id),
-                then=lambda _none: self.reload(),
-            ),
-        )
+            )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tracker.rules import smr
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec, FormScreen, calling
 from tracker.services import command, fleet, mines
 from tracker.services.campaigns import ScenarioCreate, SideCreate
 from tracker.services.command import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
@@ -41,7 +41,6 @@ class Tested:
 
 
 def side_fields(side: SideView | None) -> list[FieldSpec]:
-    """The side form."""
     return specs_from(SideCreate, side)
 
 
@@ -57,7 +56,6 @@ def scenario_fields(scenario: ScenarioView | None) -> list[FieldSpec]:
 
 
 def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[FieldSpec]:
-    """The squadron form."""
     return specs_from(SquadronCreate, {"name": name, "air": air, "notes": notes})
 
 
@@ -148,11 +146,7 @@ def commander_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Rand
     """Roll or buy the squadron's commander, or the replacement of one lost."""
     commander = sheet.commander
     version = commander.version if commander else None
-
-    def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(command.set_commander, factory, squadron_id=sheet.squadron_id, **values,
-                    version=version)  # fmt: skip
-
+    submit = calling(command.set_commander, factory, squadron_id=sheet.squadron_id, version=version)
     lost = commander is not None and commander.status == "lost"
     title = "Replacement commander: roll or buy" if lost else "Commander: roll or buy"
     return FormScreen(
@@ -204,15 +198,10 @@ def crew_preview(sheet: RecordSheet) -> Any:
 def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -> FormScreen:
     """Roll or buy the squadron's crew quality."""
     version = sheet.crew.version if sheet.crew else None
-
-    def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(command.set_crew, factory, squadron_id=sheet.squadron_id, **values,
-                    version=version)  # fmt: skip
-
     return FormScreen(
         "Crew: roll or buy",
         crew_fields(sheet.crew),
-        submit,
+        calling(command.set_crew, factory, squadron_id=sheet.squadron_id, version=version),
         rng=rng,
         preview=crew_preview(sheet),
         dice_field="roll",
@@ -310,11 +299,12 @@ def reduction_form(
     """Combat reductions to the commander and the crew, the selected ship's own crew's when
     she has one; to the crew alone when the commander may not be reduced (none yet, or lost)."""
     own = ship if ship is not None and ship.own_crew is not None else None
-
-    def submit(values: dict[str, Any]) -> Call[None]:
-        return Call(command.reduce_command, factory, squadron_id=sheet.squadron_id,
-                    ship_id=own.id if own else None, **values)  # fmt: skip
-
+    submit = calling(
+        command.reduce_command,
+        factory,
+        squadron_id=sheet.squadron_id,
+        ship_id=own.id if own else None,
+    )
     note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
     if own is not None:
         note += f" The crew reduction goes to {own.name}'s own crew."
@@ -327,15 +317,10 @@ def reduction_form(
 
 def restore_form(factory: SessionFactory, squadron_id: int, rng: random.Random) -> FormScreen:
     """The commander's rated modifier and radius restored, by a rule the group names."""
-
-    def submit(values: dict[str, Any]) -> Call[str]:
-        return Call(command.restore_command, factory, squadron_id=squadron_id,
-                    rule=values["rule"])  # fmt: skip
-
     return FormScreen(
         "Restore the commander",
         [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
-        submit,
+        calling(command.restore_command, factory, squadron_id=squadron_id),
         rng=rng,
         note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
         "§3.5); the seed gives no rule that ends them: name the one your group plays.",
@@ -399,10 +384,7 @@ def counter_form(
         "refuel": ("Refuel {name}", refuel_fields, mines.refuel_ship, refuel_note),
     }
     title, fields, service, note = forms[kind]
-
-    def submit(values: dict[str, Any]) -> Call[str]:
-        return Call(service, factory, ship_id=ship.id, version=counter.version, **values)
-
+    submit = calling(service, factory, ship_id=ship.id, version=counter.version)
     return FormScreen(
         title.format(name=ship.name), fields(counter), submit, note=note(counter), rng=rng
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable
 from textual_plotext import PlotextPlot
 
 from tracker.rules.smr import third_text
@@ -34,7 +34,6 @@ class ShipHistoryScreen(TrackerScreen):
     """The plot above, the numbers below."""
 
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
-    READ_ONLY_ACTIONS = frozenset({"back"})
 
     def __init__(self, ship_id: int, name: str, maxima: tuple[int, int]) -> None:
         super().__init__()
@@ -42,11 +41,9 @@ class ShipHistoryScreen(TrackerScreen):
         self.name_shown = name
         self.maxima = maxima  # full Structure and Flotation: the 1/3 lines are a third of them
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield PlotextPlot(id="history-plot")
         yield PlainTable(id="history-table", cursor_type="none")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = f"{self.name_shown}: campaign history"
@@ -81,6 +78,3 @@ class ShipHistoryScreen(TrackerScreen):
             table.add_row(f"{point.position}. {point.scenario}", start, end)
         if not points:
             table.add_row("No scenario played yet", "", "")
-
-    def action_back(self) -> None:
-        self.dismiss()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from tracker import settings
 from tracker.screens.base import TrackerScreen
@@ -118,13 +118,11 @@ class WelcomeScreen(TrackerScreen):
         self.open_when_ready: int | None = None
         self.shown_once = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
+    def body(self) -> ComposeResult:
         yield Static(UMPIRE_WELCOME if self.read_only else WELCOME, id="welcome-banner",
                      markup=False)  # fmt: skip
         yield PlainTable(id="campaign-table", cursor_type="row", zebra_stripes=True)
         yield Static(UMPIRE_EMPTY if self.read_only else EMPTY, id="welcome-empty", markup=False)
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = "tracker"
@@ -232,10 +230,8 @@ class WelcomeScreen(TrackerScreen):
         self.app.push_screen(CampaignScreen(campaign_id))
 
     def action_new(self) -> None:
+        from tracker.screens.form import calling
         from tracker.services import campaigns
-
-        def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
-            return Call(campaigns.create_campaign, self.factory, **values)
 
         def done(result: CampaignSummary | None) -> None:
             if result is not None:
@@ -248,51 +244,34 @@ class WelcomeScreen(TrackerScreen):
                 self.open_campaign(result.id)
 
         default_scale = settings.load().model_scale
-        fields = campaign_fields(None, default_scale)
-        from tracker.screens.form import FormScreen
-
-        self.app.push_screen(FormScreen("New campaign", fields, submit), done)
+        submit = calling(campaigns.create_campaign, self.factory)
+        self.open_form("New campaign", campaign_fields(None, default_scale), submit, done=done)
 
     def action_edit(self) -> None:
         summary = self._selected()
         if summary is None:
             self.missing("No campaign to edit: press n to start one.")
             return
-
-        from tracker.screens.form import FormScreen
+        from tracker.screens.form import calling
         from tracker.services import campaigns
 
-        def submit(values: dict[str, Any]) -> Call[CampaignSummary]:
-            return Call(campaigns.update_campaign, self.factory, campaign_id=summary.id, **values,
-                        version=summary.version)  # fmt: skip
-
-        self.app.push_screen(
-            FormScreen(f"Edit campaign {summary.name}", campaign_fields(summary), submit),
-            lambda _result: self.reload(),
+        submit = calling(
+            campaigns.update_campaign, self.factory, campaign_id=summary.id, version=summary.version
         )
+        self.open_form(f"Edit campaign {summary.name}", campaign_fields(summary), submit)
 
     def action_delete(self) -> None:
         summary = self._selected()
         if summary is None:
             self.missing("No campaign to delete.")
             return
-
-        from tracker.screens.confirm import confirm
         from tracker.services import campaigns
 
-        def delete() -> None:
-            self.call(Call(campaigns.delete_campaign, self.factory, campaign_id=summary.id),
-                      then=lambda _none: deleted())  # fmt: skip
-
-        def deleted() -> None:
-            self.notify(f"Deleted campaign {summary.name}")
-            self.reload()
-
-        confirm(
-            self,
+        self.confirm_call(
             f"Delete campaign {summary.name!r} with its {summary.sides} sides and "
             f"{summary.ships} ships? This cannot be undone.",
-            delete,
+            Call(campaigns.delete_campaign, self.factory, campaign_id=summary.id),
+            said=f"Deleted campaign {summary.name}",
         )
 
     def action_sample(self) -> None:

@@ -17,14 +17,9 @@ def preview_text(result: DamageResult, rolled_later: int) -> Text:
     text.append(result.ship_name, style="bold")
     text.append("\n")
     for track in (result.structure, result.flotation):
-        text.append(f"{track.name:<10}")
-        text.append_text(
-            track_bar(track.before, track.maximum, flagged=track.before * 3 <= track.maximum)
-        )
-        text.append("  →  ")
-        text.append_text(
-            track_bar(track.after, track.maximum, flagged=track.after * 3 <= track.maximum)
-        )
+        for at, value in enumerate((track.before, track.after)):
+            text.append("  →  " if at else f"{track.name:<10}")
+            text.append_text(track_bar(value, track.maximum, flagged=value * 3 <= track.maximum))
         text.append("\n")
     if result.fire_before != result.fire_after:
         text.append(f"Fire markers {result.fire_before} → {result.fire_after}\n")

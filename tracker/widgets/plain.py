@@ -174,6 +174,12 @@ class PlainTable(DataTable[Any]):
             plain(label, wrap=True), width=width, key=key, default=plain(default)
         )
 
+    def add_sized_columns(self, columns: Iterable[tuple[str, int]]) -> Self:
+        """A column of each width given, (label, width)."""
+        for label, width in columns:
+            self.add_column(label, width=width)
+        return self
+
     def add_row(
         self,
         *cells: CellType,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -31,6 +31,16 @@ from tracker.widgets.tables import forget, refill
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # Blank cells ("", "-") sort after every value, whichever way the column is sorted.
 BLANKS = frozenset({"", "-", "—"})
+
+
+class Keyed(Protocol):
+    """A thing shown in a row whose key is its id."""
+
+    @property
+    def id(self) -> int: ...
+
+
+K = TypeVar("K", bound=Keyed)
 
 
 @dataclass(frozen=True)
@@ -179,6 +189,11 @@ class SearchTable(PlainTable):
         value = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         return str(value) if value is not None else None
 
+    def selected(self, items: Iterable[K]) -> K | None:
+        """The one of `items` shown in the row under the cursor (a row's key is its id)."""
+        key = self.selected_key()
+        return next((item for item in items if str(item.id) == key), None)
+
     def select_key(self, key: str) -> None:
         """Put the cursor on the row of `key`, when it is shown."""
         if key in self.shown_keys:
@@ -195,11 +210,6 @@ class SearchTable(PlainTable):
 
     def set_filter(self, text: str) -> None:
         self.query_text = text
-        self._apply()
-
-    def sort_by(self, column: int, *, descending: bool = False) -> None:
-        self.pointer = column
-        self.sorted_by, self.descending = column, descending
         self._apply()
 
     # -- the filter line --------------------------------------------------------------------

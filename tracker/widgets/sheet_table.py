@@ -91,8 +91,7 @@ class SheetTable(SearchTable):
     def on_mount(self) -> None:
         # Keep the red of a flagged track visible under the cursor.
         self.cursor_foreground_priority = "renderable"
-        for label, width in SHIP_COLUMNS:
-            self.add_column(label, width=width)
+        self.add_sized_columns(SHIP_COLUMNS)
 
     def fill(self, ships: tuple[ShipView, ...], room: int, select: int | None) -> None:
         """The ships' rows in columns fitted to `room` cells; the ship `select` takes the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
@@ -12,6 +12,7 @@ from textual.widgets import DataTable
 
 from tracker.widgets.plain import PlainTable
 
+T = TypeVar("T")
 CELL_PADDING = 2  # one cell each side of every column
 
 # The rows each table was last filled with by refill (its only filler).
@@ -36,6 +37,11 @@ def give_way(
         widths[at] -= give
         over -= give
     return widths
+
+
+def under_cursor(table: DataTable[Any], rows: Sequence[T]) -> T | None:
+    """The one of `rows` (the table's, in its order) the cursor is on; None when there is none."""
+    return rows[min(max(table.cursor_row, 0), len(rows) - 1)] if rows else None
 
 
 def forget(table: DataTable[Any]) -> None:
