@@ -67,7 +67,7 @@ async def test_a_test_dialog_and_its_toast_name_the_ship_tested(
         form.query_one("#field-roll").value = str(roll)  # type: ignore[attr-defined]
         await pilot.pause()
         preview = str(form.query_one("#form-preview").render())
-        assert preview.startswith(f"{who}: d10 {roll}")
+        assert preview.startswith(f"{who}: roll {roll}")
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)
         verdict = "passed" if total >= smr.PASS_MARK else "FAILED"
         toast = f"Test of {who} {verdict}: total {total}"
