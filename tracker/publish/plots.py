@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from tracker.services.campaign_story import Series
 
-AXIS = "1s, 1e: start and end of scenario 1"
+AXIS = "Ns, Ne: start and end of scenario N"
 THIRD = "1/3: a third of full Structure or Flotation; at or below it, a morale test (SMR2 §2)."
 # Each line of a plot: its name, colour, dashes and width; the plots and their key draw from it.
 LINES = (
