@@ -12,9 +12,10 @@ from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Ship, WasUnit
-from tracker.services import csv_import, fleet, mines, roster
-from tracker.services.csv_cells import MAX_PROBLEMS
+from tracker.services import csv_import, fleet, library, mines, roster
+from tracker.services.csv_cells import MAX_PROBLEMS, SEPARATORS
 from tracker.services.csv_import import Report
+from tracker.services.errors import InvalidInput
 
 SHIP_HEADER = "name,structure_max,flotation_max"
 UTF8_COMMAS = "CSV, UTF-8, comma-separated"
@@ -635,3 +636,43 @@ def test_a_control_character_in_a_cell_is_refused(factory: SessionFactory, world
     assert report.problems == (
         "row 2, name: holds a control character (U+0007): retype it without it",
     )
+
+
+@pytest.mark.parametrize("separator", [",", ";", "\t"])
+@pytest.mark.parametrize("kind", ["ships", "cards"])
+def test_excels_sep_line_names_the_separator_for_every_csv_read(
+    factory: SessionFactory, world: World, separator: str, kind: str
+) -> None:
+    """Excel's first line `sep=;` names the separator, for the ships (import-csv, the same for
+    units and counters) and the library alike: the rows read are those of the file without it,
+    and a problem is named by the file's own line."""
+    header = "name,structure_max,flotation_max" if kind == "ships" else "name,unit_type,points"
+    rows = (["Exeter,12,11", "Ajax,x,9"] if kind == "ships"
+            else ["Exeter,cruiser,20", "Ajax,cruiser,x"])  # fmt: skip
+    lines = [line.replace(",", separator) for line in [header, *rows]]
+    raw = csv_file(f"sep={separator}", *lines)
+    if kind == "ships":
+        report = load(factory, "ships", raw, world.alpha_id, dry_run=True)
+        problems, source = report.problems, report.source
+    else:
+        found = library.import_library(factory, raw=raw, dry_run=True)
+        problems, source = found.problems, found.source
+    assert SEPARATORS[separator] in source
+    assert [problem.split(",")[0] for problem in problems] == ["row 4"]
+
+
+@pytest.mark.parametrize("kind", ["ships", "units", "cards"])
+def test_a_first_line_of_data_is_named_as_the_header_missing(
+    factory: SessionFactory, world: World, kind: str
+) -> None:
+    """A file whose header line was left out is refused with one sentence that says so and
+    names the columns, not a problem for each of its cells."""
+    raw = csv_file("Exeter,12,11,C", "Ajax,10,9,C")
+    with pytest.raises(InvalidInput) as refused:
+        if kind == "cards":
+            library.import_library(factory, raw=raw)
+        else:
+            load(factory, kind, raw, world.alpha_id if kind == "ships" else world.blue_id)
+    said = refused.value.errors["file"]
+    assert said.startswith("its first line ('exeter', '12', '11') names no column of ")
+    assert "the header line looks missing" in said and "name" in said

@@ -30,6 +30,8 @@ from tracker.services.text_files import Decoded, decode
 
 TRIGGERS = "=+-@\t\r"
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+# Excel's first line naming the separator of the lines below it ("sep=;").
+_EXCEL_SEP = re.compile(r"sep=([,;\t])[ \t]*\r?\n", re.IGNORECASE)
 MAX_PROBLEMS = 200  # different problems an import lists before it stops looking
 TOO_MANY = "more cells than columns: a separator inside a cell? put the cell in double quotes"
 # A cell a spreadsheet would run, under any number of apostrophes already there.
@@ -116,6 +118,11 @@ class Sheet:
     ) -> None:
         """Every problem of the header: a name unreadable or unknown, twice, or a required one
         missing; then, if any, the columns of `kind`."""
+        if not set(self.header) & set(columns):
+            cells = ", ".join(quoted(name) for name in self.header[:3])
+            raise InvalidInput({"file": f"its first line ({cells}) names no column of {kind}: "
+                                "the header line looks missing. Add a first line naming the "
+                                f"columns: {', '.join(columns)}"})  # fmt: skip
         before = len(problems.found)
         for name in dict.fromkeys(self.header):  # a name twice is said once, below
             if unreadable := self.decoded.unreadable(name):
@@ -135,18 +142,22 @@ def read_sheet(raw: bytes) -> Sheet:
     """A CSV file's rows, whatever its encoding and separator; InvalidInput if it is empty or
     not CSV."""
     decoded = decode(raw)
-    separator = separator_of(decoded.text)
+    text, skipped = decoded.text, 0
+    if said := _EXCEL_SEP.match(text):  # Excel's first line `sep=;` names the separator
+        text, skipped, separator = text[said.end() :], 1, said.group(1)
+    else:
+        separator = separator_of(text)
     try:
-        lines = records(decoded.text, delimiter=separator)
+        lines = records(text, delimiter=separator)
     except NotCsv as exc:
-        raise InvalidInput({"file": f"line {exc.line} is not CSV: {exc.reason}"}) from exc
+        raise InvalidInput({"file": f"line {exc.line + skipped} is not CSV: {exc.reason}"}) from exc
     header = [name.strip().lower().replace(" ", "_") for name in lines[0]] if lines else []
     while header and not header[-1]:
         header.pop()  # an empty column at the end of every line: a spreadsheet's, ignored
     if not header:
         raise InvalidInput({"file": "is empty: the first line names the columns"})
     rows = []
-    for number, record in enumerate(lines[1:], start=2):
+    for number, record in enumerate(lines[1:], start=2 + skipped):
         if any(cell.strip() for cell in record):
             cells = dict(zip(header, record + [""] * len(header), strict=False))
             unreadable = {
