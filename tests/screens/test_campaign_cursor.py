@@ -8,12 +8,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from campaign_files import sample_app
+from campaign_files import press_to, sample_app
 from textual.widgets import Tree
+from toasts import every_toast
 
-from tracker.screens.campaign import CampaignScreen
+from tracker.screens.campaign import SIDE_KEYS, CampaignScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services.views import SquadronRef
+from tracker.services.views import SideView, SquadronRef
 
 
 async def test_enter_straight_after_the_list_is_shown_opens_a_record_sheet(
@@ -55,3 +56,20 @@ async def test_enter_straight_after_the_list_is_shown_opens_a_record_sheet(
             assert app.screen.squadron_id == before.id
     finally:
         CampaignScreen._show = real  # type: ignore[method-assign]
+
+
+async def test_enter_on_a_side_says_the_keys_that_act_on_it(tmp_path: Path) -> None:
+    """A side has no screen of its own: Enter on it says which keys act on it and where Enter
+    opens a record sheet, never nothing."""
+    app = sample_app(tmp_path / "campaign.db", seed=1)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await press_to(pilot, screen=CampaignScreen)
+        tree: Tree[Any] = screen.query_one(Tree)
+        while not isinstance(tree.cursor_node.data if tree.cursor_node else None, SideView):
+            await pilot.press("up")
+        side = tree.cursor_node.data if tree.cursor_node else None
+        assert isinstance(side, SideView)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CampaignScreen)
+        assert every_toast(app)[-1].message == SIDE_KEYS.format(side=side.name)

@@ -36,6 +36,11 @@ NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "
                 "library_import")  # fmt: skip
 
 
+# What Enter on a side says: the keys that act on it, and where Enter does open something.
+SIDE_KEYS = ("{side}: f opens its roster, e edits it, n adds a squadron; enter on one of its "
+             "squadrons opens the record sheet")  # fmt: skip
+
+
 class CampaignScreen(TrackerScreen):
     """Sides and squadrons as a tree; enter on a squadron opens its record sheet."""
 
@@ -211,6 +216,8 @@ class CampaignScreen(TrackerScreen):
     def on_tree_node_selected(self, event: Tree.NodeSelected[SideView | SquadronRef]) -> None:
         if isinstance(event.node.data, SquadronRef):
             self._open("record_sheet", "RecordSheetScreen", event.node.data.id)
+        elif isinstance(event.node.data, SideView):  # a side has no screen of its own: say so
+            self.notify(SIDE_KEYS.format(side=event.node.data.name), markup=False)
 
     def _open(self, module: str, screen: str, *args: Any) -> None:
         """Open a screen of tracker.screens, imported when first opened (NEXT_SCREENS)."""
