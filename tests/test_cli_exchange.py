@@ -562,6 +562,7 @@ def test_export_into_a_read_only_folder_is_refused(refused: Refused, tmp_path: P
         ["export", "anything", "--to", "out.json"],
         ["print", "Force G", "--html", "out.html"],
         ["import-csv", "ships", "ships.csv", "--into", "Force G", "--dry-run"],
+        ["library", "import", "cards.csv", "--dry-run"],  # a dry run writes nothing, a file neither
     ],
 )
 def test_a_mistyped_campaign_file_is_not_created_by_a_reading_command(

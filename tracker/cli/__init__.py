@@ -124,8 +124,9 @@ def run_command(argv: Sequence[str] | None) -> int:
     from tracker.errors import DatabaseUnavailable
 
     existing = file_of(target)
-    if getattr(args, "needs_file", False) and existing is not None and not existing.exists():
-        # A command that reads a campaign must not leave an empty file behind a typo.
+    # A command that reads a campaign, and any dry run, must not leave an empty file behind.
+    needs_file = getattr(args, "needs_file", False) or getattr(args, "dry_run", False)
+    if needs_file and existing is not None and not existing.exists():
         return fail(f"no campaign file at {target}: check --db (or $TRACKER_DB)")
     engines: list[Any] = []
     try:
