@@ -169,14 +169,19 @@ async def test_a_long_import_shows_progress_and_the_dialog_answers_keys_meanwhil
 
 async def test_a_file_picked_in_the_tree_is_imported(tmp_path: Path, saves: Path) -> None:
     (saves / "force_g.csv").write_text(GOOD_SHIPS, encoding="utf-8")
-    (saves / "notes.txt").write_text("not a CSV file", encoding="utf-8")
+    (saves / "notes.md").write_text("not a CSV file", encoding="utf-8")
+    (saves / "unicode text.txt").write_text(GOOD_SHIPS.replace(",", "\t"), encoding="utf-16")
     app = sample_app(saves / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         dialog = await open_dialog(pilot, "enter")
         await pilot.pause()
         tree = dialog.query_one(CsvTree)
-        # Only CSV files (and folders) are offered; the campaign file itself is not.
-        assert [str(node.label) for node in tree.root.children] == ["force_g.csv"]
+        # Only CSV files, a spreadsheet's "Unicode text" too (and folders) are offered; the
+        # campaign file itself is not.
+        assert [str(node.label) for node in tree.root.children] == [
+            "force_g.csv",
+            "unicode text.txt",
+        ]
         await pilot.press("down", "enter")
         await pilot.pause()
         path_box = dialog.query_one("#csv-path", Input)

@@ -31,10 +31,13 @@ Runner = Callable[[bytes, bool], Call[Report]]
 
 
 class CsvTree(DirectoryTree):
-    """Folders and .csv files only."""
+    """Folders and the files an import reads: a spreadsheet's CSV, or its "Unicode text"
+    (.txt, tab-separated UTF-16), which every CSV import reads alike."""
+
+    SUFFIXES: tuple[str, ...] = (".csv", ".txt")
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [path for path in paths if path.is_dir() or path.suffix.lower() == ".csv"]
+        return [path for path in paths if path.is_dir() or path.suffix.lower() in self.SUFFIXES]
 
 
 def report_text(report: Report) -> Text:

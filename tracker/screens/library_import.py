@@ -10,7 +10,6 @@ stack, so its outcome is heard even once the dialog is gone.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
@@ -25,21 +24,21 @@ from textual.widgets import DirectoryTree, Input, Label, ProgressBar, Static
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
+from tracker.screens.csv_import import CsvTree
 from tracker.services import library, printing
 from tracker.services.library import LibraryReport
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
 
-SUFFIXES = (".csv", ".json")
+SUFFIXES = (*CsvTree.SUFFIXES, ".json")  # the files a library is read from
 KEYS = ("enter on a file picks it · ctrl+s checks it (a dry run), then imports it · escape "
         "stops the work, or closes · ctrl+b closes and lets the import go on")  # fmt: skip
 
 
-class LibraryTree(DirectoryTree):
-    """Folders and the files a library is read from (.csv, .json)."""
+class LibraryTree(CsvTree):
+    """Folders and the files a library is read from: a CSV file's, and JSON."""
 
-    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [path for path in paths if path.is_dir() or path.suffix.lower() in SUFFIXES]
+    SUFFIXES = SUFFIXES
 
 
 def report_text(report: LibraryReport) -> Text:

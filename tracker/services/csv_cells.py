@@ -143,8 +143,8 @@ def read_sheet(raw: bytes) -> Sheet:
     not CSV."""
     decoded = decode(raw)
     text, skipped = decoded.text, 0
-    if said := _EXCEL_SEP.match(text):  # Excel's first line `sep=;` names the separator
-        text, skipped, separator = text[said.end() :], 1, said.group(1)
+    if excel := _EXCEL_SEP.match(text):  # Excel's first line `sep=;` names the separator
+        text, skipped, separator = text[excel.end() :], 1, excel.group(1)
     else:
         separator = separator_of(text)
     try:
