@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
         "import-csv",
         help="add ships, War at Sea units or Second World War at Sea counters from a CSV file",
         description="Every row is checked as a form would check it; any problem and nothing is "
-        "written. The columns are listed in the README (CSV columns).",
+        "written. The columns are listed in docs/FILES.md (CSV columns).",
     )
     load.add_argument("kind", choices=KINDS)
     load.add_argument("file", metavar="FILE")

@@ -19,7 +19,7 @@ def add_parser(sub: Any) -> None:
         help="read ship classes or War at Sea cards into the file's library, or write it out",
         description="The library is shared by every campaign in the file. A file read again "
         "updates the entries it changes (known by name and nation), adds the new ones and "
-        "never duplicates one. The columns are listed in the README (The library).",
+        "never duplicates one. The columns are listed in docs/FILES.md (Library columns).",
     )
     commands = parser.add_subparsers(dest="library_command", required=True)
     load = commands.add_parser("import", help="read a CSV (cards or classes) or JSON file")
