@@ -67,14 +67,8 @@ VALID = [
         "ajax Fm-1 Crit ? uCrit ?",
         DamageLine(ship="ajax", fire_delta=-1, criticals=(_crit(auto=True), _ucrit(auto=True))),
     ),
-    # Repeated items add up; fire markers added and removed net out.
-    (
-        "ajax s1 s2 f1 f3 fm+1 fm+2 fm-1",
-        DamageLine(ship="ajax", structure=3, flotation=4, fire_delta=2),
-    ),
-    ("ajax rs2 rf1 rs1", DamageLine(ship="ajax", repair_structure=3, repair_flotation=1)),
+    ("ajax rs2 rf1", DamageLine(ship="ajax", repair_structure=2, repair_flotation=1)),
     ("ajax fm-3", DamageLine(ship="ajax", fire_delta=-3)),
-    ("ajax fm+2 fm-2", DamageLine(ship="ajax", fire_delta=0)),
     ("ajax ucrit 57", DamageLine(ship="ajax", criticals=(_ucrit(roll=57),))),
     ("ajax crit 1 crit 100", DamageLine(ship="ajax", criticals=(_crit(roll=1), _crit(roll=100)))),
     ("ajax crit 007", DamageLine(ship="ajax", criticals=(_crit(roll=7),))),
@@ -123,7 +117,7 @@ def test_valid_line_parses_to_exactly(line: str, expected: DamageLine) -> None:
     [
         ("", True),
         ("exeter", True),
-        ("exeter fm+1 fm-1", True),
+        ("exeter fm+0", True),
         ("exeter s0", True),
         ("exeter s1", False),
         ("exeter f1", False),
@@ -157,6 +151,12 @@ INVALID = [
     ("exeter rs1000", "rs1000", 7, 13, "more than 999"),
     ("exeter fm+1000", "fm+1000", 7, 14, "more than 999"),
     ("exeter fix 1000", "1000", 11, 15, "more than 999"),
+    # Each amount once: a second is refused, never added to the first (a recalled line typed
+    # after a line that was not cleared says so, not a hit of twice the damage).
+    ("jersey s1 s2", "s2", 10, 12, "structure given twice ('s1' before it)"),
+    ("jersey f1 F3", "F3", 10, 12, "flotation given twice"),
+    ("jersey fm+1 fm-1", "fm-1", 12, 16, "fire markers given twice"),
+    ("jersey rs1 rf1 rs2", "rs2", 15, 18, "repair structure given twice"),
     ("exeter fix", "fix", 7, 10, "needs the number"),
     ("exeter fix one", "fix", 7, 10, "needs the number"),
     ("exeter fix -1", "fix", 7, 10, "needs the number"),
@@ -318,7 +318,7 @@ _ITEMS = st.lists(
     upper=st.lists(st.booleans(), min_size=12, max_size=12),
     gap=st.sampled_from([" ", "  ", "\t", " \t "]),
 )
-def test_generated_item_sequences_parse_to_their_totals(
+def test_generated_item_sequences_parse_to_their_amounts_each_given_once(
     ship: list[str], items: list[tuple[str, int | str]], upper: list[bool], gap: str
 ) -> None:
     totals = {"s": 0, "f": 0, "rs": 0, "rf": 0}
@@ -326,16 +326,22 @@ def test_generated_item_sequences_parse_to_their_totals(
     criticals: list[CriticalInput] = []
     fixes: list[int] = []
     words = list(ship)
+    given: set[str] = set()  # an amount given twice is refused at its second word
+    twice: str | None = None
     for position, (item, value) in enumerate(items):
         shout = upper[position % len(upper)]
         name = item.upper() if shout else item
+        amount = "fm" if item.startswith("fm") else item if item in totals else None
+        if amount is not None and twice is None and amount in given:
+            twice = f"{name}{value}"
+        given.add(amount or "")
         if item in totals:
             assert isinstance(value, int)
-            totals[item] += value
+            totals[item] = value
             words.append(f"{name}{value}")
         elif item.startswith("fm"):
             assert isinstance(value, int)
-            fire += value if item == "fm+" else -value
+            fire = value if item == "fm+" else -value
             words.append(f"{name}{value}")
         elif item == "fix":
             assert isinstance(value, int)
@@ -353,6 +359,11 @@ def test_generated_item_sequences_parse_to_their_totals(
                 criticals.append(CriticalInput(kind=kind, text=value.strip()))
                 words.extend([name, f'"{value}"'])
     line = gap.join(words)
+    if twice is not None:
+        with pytest.raises(ShorthandError, match="given twice") as caught:
+            parse_line(line)
+        assert caught.value.word == twice and line[caught.value.start : caught.value.end] == twice
+        return
     assert parse_line(line) == DamageLine(
         ship=" ".join(ship),
         structure=totals["s"],

@@ -173,15 +173,27 @@ def parse_line(line: str) -> DamageLine:
     fire = 0
     criticals: list[CriticalInput] = []
     fixes: list[int] = []
+    given: dict[str, str] = {}  # each amount once: a word twice is refused, never summed
+
+    def once(key: str, word: str, start: int, end: int, what: str) -> None:
+        if key in given:
+            raise ShorthandError(
+                f"{word!r}: {what} given twice ({given[key]!r} before it): type it once, "
+                "the whole amount", word=word, start=start, end=end,
+            )  # fmt: skip
+        given[key] = word
+
     while index < len(words):
         word, start, end, _ = words[index]
         lowered = word.lower()
         if match := _NUMBER_ITEM.match(word):
             key = _NUMBERED[match.group(1).lower()]
-            totals[key] += _number(word, match.group(2), start, end, key.replace("_", " "))
+            once(key, word, start, end, key.replace("_", " "))
+            totals[key] = _number(word, match.group(2), start, end, key.replace("_", " "))
         elif match := _FIRE_ITEM.match(word):
+            once("fire", word, start, end, "fire markers")
             count = _number(word, match.group(2), start, end, "fire markers")
-            fire += count if match.group(1) == "+" else -count
+            fire = count if match.group(1) == "+" else -count
         elif lowered in _CRIT_WORDS:
             index += 1
             if index >= len(words):
