@@ -361,7 +361,7 @@ class TrackerApp(App[None]):
 
         def done(result: Any) -> None:
             self.notify(result.summary, title="Undone" if undo else "Redone")
-            screen.reload()
+            screen.history_changed(result)
 
         def refused(error: Exception) -> None:
             if isinstance(error, history.UndoSkipAsked):

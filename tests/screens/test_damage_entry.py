@@ -169,3 +169,18 @@ async def test_a_hit_before_the_first_scenario_begins_says_it_is_carried_into_it
         await press(pilot, "enter")
         toast = every_toast(app)[-1].message
         assert toast.endswith("\nExeter begins the first scenario with this damage")
+
+
+async def test_a_hit_undone_on_damage_entry_says_so_above_the_line(tmp_path: Path) -> None:
+    """ctrl+z on damage entry: the hit shown above the line is struck through and says it was
+    undone, never left as if the campaign still held it."""
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3", "enter")
+        last = app.screen.query_one("#last-hit", Static)
+        assert str(last.render()).startswith("#")
+        await press(pilot, "ctrl+z")
+        shown = str(last.render())
+        assert "\nUndone: " in shown and "Exeter" in shown
+        assert "Next line" not in shown  # no ship is named as the one a bare line hits

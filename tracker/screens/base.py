@@ -25,6 +25,7 @@ from tracker.services.errors import NotFound
 if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
+    from tracker.services.history import HistoryResult
 
 T = TypeVar("T")
 
@@ -277,6 +278,11 @@ class TrackerScreen(Screen[Any]):
         except NotFound as exc:
             self.notify(f"{exc}: going back", severity="error")
             self.dismiss()
+
+    def history_changed(self, result: HistoryResult) -> None:
+        """An undo or redo (ctrl+z, ctrl+y) changed the campaign: read it again. A screen that
+        shows a change it made says here what became of it."""
+        self.reload()
 
     def reload(self) -> None:
         """Read the screen's data again from the services and redraw it."""

@@ -29,6 +29,7 @@ from tracker.services import damage, damage_lines, rule_tables
 from tracker.services.damage import DamageResult, ShipPick
 from tracker.services.damage_entry import CRITICAL_KINDS, Opening, read_opening
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
+from tracker.services.history import HistoryResult
 from tracker.services.scenarios import TurnView
 from tracker.widgets.dice_panel import DicePanel
 from tracker.widgets.hit_preview import HitPreview
@@ -90,6 +91,7 @@ class DamageEntryScreen(TrackerScreen):
     def _begin(self, ship_id: int | None, sheet: tuple[ShipPick, ...]) -> None:
         """What one opening of damage entry starts from (a new screen, or one opened again)."""
         self.default_ship_id = ship_id
+        self.shown: DamageResult | None = None  # the hit above the line, until it is undone
         self.sheet = sheet  # the record sheet's ships afloat, in its order (ctrl+down, ctrl+up)
         self.preview.begin()
         self.asking = False  # the finder asks which of the ships a name matches alike
@@ -279,10 +281,22 @@ class DamageEntryScreen(TrackerScreen):
         if watch is not None:
             watch.screen_reloaded()
 
+    def history_changed(self, result: HistoryResult) -> None:
+        """The hit shown above the line undone: it says so, struck through, with what undo
+        did, so the screen never shows a hit the campaign no longer holds."""
+        shown = self.shown
+        if shown is not None and result.reverted_id == shown.entry_id:
+            text = Text(f"#{shown.entry_id} {damage.describe(shown)}", style="strike dim")
+            text.append(f"\nUndone: {result.summary}", style="bold")
+            self.query_one("#last-hit", Static).update(text)
+            self.shown = None
+        self.reload()
+
     def _show_result(self, result: DamageResult, settled: Sequence[str] = ()) -> None:
         """Above the line: what was recorded, and the ship a line without a name now hits;
         `settled`, the notes of the outcome the player gave a track at zero, in place of the
         question."""
+        self.shown = result
         text = Text(f"#{result.entry_id} {damage.describe(result)}", style="bold")
         notes = [note for note in result.consequences if not (settled and note.endswith(AT_ZERO))]
         for note in [*notes, *settled]:
