@@ -73,6 +73,7 @@ def test_exposes_exactly_the_agreed_names() -> None:
         "reconceal_refusal",
         "torpedo_hits",
         "crowded_squares",
+        "square",
         "drift_refusal",
     }
 
