@@ -34,7 +34,7 @@ from tracker.models.library import (
     UnitCardRead,
     entry_key,
 )
-from tracker.services import roster
+from tracker.services import library_community, roster
 from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
 from tracker.services.errors import InvalidInput, quoted
 from tracker.services.fields import checked, filled_when_blank, rules
@@ -296,9 +296,9 @@ def _check_row(
     rows.append(_Row(where, stored, given, filled))
 
 
-def _json_rows(
-    raw: bytes, problems: Problems, warnings: Problems, steps: Steps
-) -> dict[str, _Rows]:
+def _json_rows(raw: bytes, problems: Problems, steps: Steps) -> tuple[dict[str, _Rows], str]:
+    """Each kind's entries of a JSON file, checked, and how it was read: the library's own
+    JSON, or the War at Sea card list players share (services.library_community)."""
     decoded = decode(raw)
     decoded.refuse_unreadable()
     try:
@@ -306,27 +306,35 @@ def _json_rows(
         document = orjson.loads(decoded.text)
     except orjson.JSONDecodeError as exc:
         raise InvalidInput({"file": f"is not JSON (line {exc.lineno}): {exc.msg}"}) from exc
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
+    listed: dict[str, Any]  # each kind's (place, entry) pairs, or what stood there instead
+    if library_community.is_card_list(document):
+        listed = {"cards": library_community.card_entries(document)}
+        source = "JSON, a War at Sea card list"
+    elif isinstance(document, dict) and document.get("format") == FORMAT:
+        listed = {kind: list(enumerate(entries)) if isinstance(entries, list) else entries
+                  for kind, entries in ((k, document.get(k, [])) for k in KINDS)}  # fmt: skip
+        source = "JSON"
+    else:
         raise InvalidInput({"file": f"is not a library file: its format must be {FORMAT!r}, "
-                            "as tracker library export writes it"})  # fmt: skip
+                            "as tracker library export writes it, or the War at Sea card "
+                            "list of nations and their units"})  # fmt: skip
     found: dict[str, _Rows] = {}
-    steps.total = sum(len(e) for k in KINDS if isinstance(e := document.get(k, []), list))
-    for kind in KINDS:
-        entries = document.get(kind, [])
+    steps.total = sum(len(e) for e in listed.values() if isinstance(e, list))
+    for kind, entries in listed.items():
         if not isinstance(entries, list):
             problems.add(kind, "", "must be a list of entries")
             continue
         found[kind] = []
-        for index, entry in enumerate(entries):
+        for place, entry in entries:
             steps.step()
-            where = f"{kind}[{index}]"
+            where = f"{kind}[{place}]" if isinstance(place, int) else place
             if not isinstance(entry, dict):
                 problems.add(where, "", "must be an object of fields")
                 continue
             values = {k: v for k, v in entry.items() if k not in ("id", "version")}
             given = set(values) | (set(ATTACK_COLUMNS) if "attacks" in values else set())
             _check_row(KIND[kind], where, values, {}, problems, found[kind], frozenset(given))
-    return found
+    return found, source
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -443,7 +451,7 @@ def import_library(
     problems, warnings = Problems(), Problems()
     steps = Steps(progress, cancelled)
     if json_file:
-        by_kind, source = _json_rows(raw, problems, warnings, steps), "JSON"
+        by_kind, source = _json_rows(raw, problems, steps)
     else:
         kind, source, rows = _csv_rows(raw, problems, warnings, steps)
         by_kind = {kind: rows}
