@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Static
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory
 from tracker.screens.card_picker import CardPickerScreen, free_name
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.picker import matches, search_words
 from tracker.screens.roster import RosterScreen
 from tracker.services import campaigns, library, roster
@@ -96,8 +97,16 @@ async def test_the_same_card_twice_makes_two_units_of_their_own_names(tmp_path: 
         await pilot.pause()
         roster_screen = await press_to(pilot, "f", screen=RosterScreen)
         picker = await press_to(pilot, "b", screen=CardPickerScreen)
-        await pilot.press(*f"{cheapest.name} {cheapest.nation}".lower())
-        await pilot.press(*["down"] * picker.shown.index(cheapest), "enter", "enter")
+        for _copy in range(2):  # the search is cleared after a pick: the card is found again
+            await pilot.press(*f"{cheapest.name} {cheapest.nation}".lower())
+            await pilot.press(*["down"] * picker.shown.index(cheapest), "enter")
+        # The second copy is asked for first, naming the name it will take.
+        asked = app.screen
+        assert (
+            isinstance(asked, ConfirmScreen) and f"add {cheapest.name} (2) too?" in asked.question
+        )
+        await pilot.press("y")
+        await pilot.pause()
         await pilot.press("escape")
     assert [u.name for u in roster.roster(factory, side_id=roster_screen.side_id).units] == [
         cheapest.name, f"{cheapest.name} (2)",
@@ -152,3 +161,36 @@ async def test_a_new_search_highlights_its_first_match_and_enter_adds_that_one(
         await pilot.pause()
     units = roster.roster(factory, side_id=roster_screen.side_id).units
     assert [unit.name for unit in units] == [first.name]
+
+
+def _campaign_of_japan(factory: SessionFactory) -> int:
+    campaign_id = campaigns.create_campaign(factory, name="Pacific 1942").id
+    campaigns.create_side(factory, campaign_id=campaign_id, name="Kido Butai", nation="Japan")
+    library.import_library(factory, raw=CARDS.read_bytes())
+    return campaign_id
+
+
+async def test_the_picker_opens_on_the_sides_nation_and_sorts_by_points_name_or_type(
+    tmp_path: Path,
+) -> None:
+    """A side with a nation sees its nation's cards first (ctrl+n: every nation, and back);
+    ctrl+o sorts by name, by points (most first), by type; full type names fit."""
+    factory, campaign_id = open_or_create(tmp_path / "campaign.db", _campaign_of_japan)
+    cards = library.cards(factory)
+    japan = [card for card in cards if card.nation == "Japan"]
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, picker = await _open_picker(pilot)
+        assert {card.id for card in picker.shown} == {card.id for card in japan}
+        await pilot.press("ctrl+o")  # by points, most first
+        points = [card.points for card in picker.shown]
+        assert points == sorted(points, reverse=True) and len(points) == len(japan)
+        await pilot.press("ctrl+o")  # by type
+        kinds = [str(card.unit_type) for card in picker.shown]
+        assert kinds == sorted(kinds)
+        await pilot.press("ctrl+n")
+        assert len(picker.shown) == len(cards)
+        await pilot.press("ctrl+n")
+        assert len(picker.shown) == len(japan)
+        widths = dict(picker.COLUMNS)
+        assert widths["Type"] >= max(len(str(card.unit_type)) for card in cards)

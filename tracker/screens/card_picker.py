@@ -9,14 +9,16 @@ another player have spent the points meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.binding import Binding
+from textual.widgets import DataTable, Input, Static
 
 from tracker.screens import calls
 from tracker.screens.calls import Call
+from tracker.screens.confirm import confirm
 from tracker.screens.picker import PickerScreen
 from tracker.services import building, library
 from tracker.services.building import Budget
@@ -25,6 +27,15 @@ from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
+
+
+# The orders the table can show, ctrl+o going from one to the next.
+SORTS = ("name", "points", "type")
+SORT_KEYS: dict[str, Callable[[UnitCardRead], Any]] = {
+    "name": lambda card: (card.nation.casefold(), card.name.casefold()),
+    "points": lambda card: (-card.points, card.name.casefold()),
+    "type": lambda card: (str(card.unit_type), card.name.casefold()),
+}
 
 
 def free_name(name: str, taken: Collection[str]) -> str:
@@ -43,15 +54,24 @@ class CardPickerScreen(PickerScreen):
     Dismissed with the number of units added.
     """
 
-    COLUMNS = (("Card", 20), ("Nation", 10), ("Type", 10), ("Year", 4), ("Pts", 3), ("Spd", 3),
+    COLUMNS = (("Card", 20), ("Nation", 10), ("Type", 14), ("Year", 4), ("Pts", 3), ("Spd", 3),
                ("A/VA/HP", 8))  # fmt: skip
     WHAT = "cards"
     EMPTY = "The library has no cards yet."
+    BINDINGS = [
+        Binding("ctrl+n", "all_nations", "All nations", tooltip="The cards of every nation, or "
+                "of the side's nation again"),
+        Binding("ctrl+o", "sort", "Sort", tooltip="Sort by name, points (most first), type"),
+    ]  # fmt: skip
 
     def __init__(
-        self, factory: SessionFactory, side_id: int, side_name: str, names: Collection[str]
-    ) -> None:
+        self, factory: SessionFactory, side_id: int, side_name: str, names: Collection[str],
+        *, nation: str = "",
+    ) -> None:  # fmt: skip
         super().__init__(factory, f"Build {side_name}'s fleet from cards")
+        self.nation = nation.casefold()  # the side's: its cards first, ctrl+n shows all
+        self.every_nation = not self.nation
+        self.sort_by = SORTS[0]
         self.side_id = side_id
         self.taken = set(names)  # the fleet's unit names, and those of the picks on their way
         self.budget: Budget | None = None
@@ -76,6 +96,27 @@ class CardPickerScreen(PickerScreen):
     def searched(self, entry: UnitCardRead) -> tuple[object, ...]:
         return entry.name, entry.nation, entry.unit_type, entry.year
 
+    def kept(self, entry: UnitCardRead) -> bool:
+        return self.every_nation or entry.nation.casefold() == self.nation
+
+    def ordered(self, entries: list[UnitCardRead]) -> list[UnitCardRead]:
+        return sorted(entries, key=SORT_KEYS[self.sort_by])
+
+    def show_heading(self) -> None:
+        self._budget_heading()
+        nations = "every nation" if self.every_nation else "the side's nation (ctrl+n: all)"
+        table = self.query_one("#picker-rows", DataTable)
+        table.border_subtitle = f"{nations} · by {self.sort_by} (ctrl+o)"
+
+    def action_all_nations(self) -> None:
+        if self.nation:
+            self.every_nation = not self.every_nation
+            self._filter()
+
+    def action_sort(self) -> None:
+        self.sort_by = SORTS[(SORTS.index(self.sort_by) + 1) % len(SORTS)]
+        self._filter()
+
     def _read_budget(self) -> None:
         calls.run(self, Call(building.budget, self.factory, side_id=self.side_id),
                   then=self._budget)  # fmt: skip
@@ -89,7 +130,7 @@ class CardPickerScreen(PickerScreen):
         """What is left of the budget once the picks on their way are added."""
         return None if self.budget is None else self.budget.left - self.pending
 
-    def show_heading(self) -> None:
+    def _budget_heading(self) -> None:
         if self.budget is None:
             return
         left = self.left or 0
@@ -111,6 +152,14 @@ class CardPickerScreen(PickerScreen):
                            f"fleet's {self.budget.budget if self.budget else '?'}: pick a "
                            "cheaper card, or delete a unit on the roster.", ALERT))  # fmt: skip
             return
+        if entry.name.casefold() in {name.casefold() for name in self.taken}:
+            copy = free_name(entry.name, self.taken)  # a second copy is asked for, never slipped in
+            confirm(self, f"The fleet has {entry.name} already: add {copy} too?",
+                    lambda: self._pick(entry), yes="Add")  # fmt: skip
+            return
+        self._pick(entry)
+
+    def _pick(self, entry: UnitCardRead) -> None:
         name = free_name(entry.name, self.taken)
         self.taken.add(name)
         self.pending += entry.points
@@ -125,6 +174,7 @@ class CardPickerScreen(PickerScreen):
     def _added(self, card: UnitCardRead, name: str) -> None:
         self.pending -= card.points
         self.added += 1
+        self.query_one("#picker-search", Input).value = ""  # the next card is searched afresh
         self.say(toned(f"Added {name} ({card.points} points).", GOOD_STRONG))
         self._read_budget()
 

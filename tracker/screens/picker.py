@@ -114,9 +114,21 @@ class PickerScreen(ModalScreen[Any]):
             self.query_one("#picker-rows", DataTable).move_cursor(row=0, animate=False)
             self.show_heading()
 
+    def kept(self, entry: Any) -> bool:
+        """Whether the entry is offered before any search (all of them, unless a picker narrows
+        the list: the card picker to the side's nation)."""
+        return True
+
+    def ordered(self, entries: list[Any]) -> list[Any]:
+        """The entries in the order the table shows them (as read, unless a picker sorts)."""
+        return entries
+
     def _filter(self) -> None:
         words = search_words(self.query_one("#picker-search", Input).value)
-        self.shown = [entry for entry in self.entries if matches(words, *self.searched(entry))]
+        found = [entry for entry in self.entries if self.kept(entry)]
+        self.shown = self.ordered(
+            [entry for entry in found if matches(words, *self.searched(entry))]
+        )
         table = self.query_one("#picker-rows", DataTable)
         refill(table, ((str(entry.id), self.row(entry)) for entry in self.shown))
         table.border_title = f"{self.WHAT.capitalize()}: {len(self.shown)} of {len(self.entries)}"

@@ -211,7 +211,10 @@ class RosterScreen(OwnerViewScreen):
     def action_build_fleet(self) -> None:
         names = [unit.name for unit in self.view.units] if self.view else []
         side_name = self.view.side_name if self.view else "the side"
-        self.app.push_screen(CardPickerScreen(self.factory, self.side_id, side_name, names))
+        nation = self.view.side_nation if self.view else ""
+        self.app.push_screen(
+            CardPickerScreen(self.factory, self.side_id, side_name, names, nation=nation)
+        )
 
     def action_library_changes(self) -> None:
         if self.view is not None:

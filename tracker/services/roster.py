@@ -56,6 +56,7 @@ class Roster:
     encrypted: bool
     turn: int | None  # the turn of the scenario in play, if one is: moves are counted by it
     owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after it
+    side_nation: str = ""  # the card picker opens on the cards of this nation
 
 
 def parse_dice(text: str) -> list[int | None] | None:
@@ -227,7 +228,7 @@ def roster(
             points=fleet_points(session, side_id), budget=campaign.was_fleet_points,
             encrypted=encrypted is not None,
             turn=scenario.turn if scenario else None,
-            owner_idle_seconds=campaign.owner_idle_seconds,
+            owner_idle_seconds=campaign.owner_idle_seconds, side_nation=side.nation,
         )  # fmt: skip
 
 
