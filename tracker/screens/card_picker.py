@@ -54,7 +54,7 @@ class CardPickerScreen(PickerScreen):
     Dismissed with the number of units added.
     """
 
-    COLUMNS = (("Card", 20), ("Nation", 10), ("Type", 14), ("Year", 4), ("Pts", 3), ("Spd", 3),
+    COLUMNS = (("Card", 17), ("Nation", 9), ("Type", 14), ("Year", 4), ("Pts", 3), ("Spd", 3),
                ("A/VA/HP", 8))  # fmt: skip
     WHAT = "cards"
     EMPTY = "The library has no cards yet."
@@ -111,11 +111,11 @@ class CardPickerScreen(PickerScreen):
     def action_all_nations(self) -> None:
         if self.nation:
             self.every_nation = not self.every_nation
-            self._filter()
+            self._searched()
 
     def action_sort(self) -> None:
         self.sort_by = SORTS[(SORTS.index(self.sort_by) + 1) % len(SORTS)]
-        self._filter()
+        self._searched()  # the list afresh, the cursor on its first card
 
     def _read_budget(self) -> None:
         calls.run(self, Call(building.budget, self.factory, side_id=self.side_id),
