@@ -17,6 +17,7 @@ from tracker.rules.shorthand import (
     items_of,
     line_for,
     match_kind,
+    nearest_names,
     parse_line,
     rank_names,
     unique_best,
@@ -518,3 +519,19 @@ def test_a_line_for_a_ship_reads_back_as_that_ship_and_those_items(
     assert parsed.ship == ship
     assert (parsed.structure, parsed.fire_delta) == (structure, fire)
     assert items_of(line) == items
+
+
+@pytest.mark.parametrize(
+    ("typed", "names", "offered"),
+    [
+        ("sufflok", ["Norfolk", "Suffolk", "Exeter"], ["Suffolk"]),
+        ("hoood", ["Hoodoo", "Hood", "Ajax"], ["Hood", "Hoodoo"]),
+        ("EXTEER", ["Ajax", "Exeter", "Achilles"], ["Exeter"]),
+        ("zzzz", ["Ajax", "Exeter"], []),
+    ],
+)
+def test_a_name_that_matches_none_is_offered_the_nearest_names(
+    typed: str, names: list[str], offered: list[str]
+) -> None:
+    assert rank_names(typed, names) == []  # a typo: no ship matches it as typed
+    assert nearest_names(typed, names) == offered

@@ -184,3 +184,17 @@ async def test_a_hit_undone_on_damage_entry_says_so_above_the_line(tmp_path: Pat
         shown = str(last.render())
         assert "\nUndone: " in shown and "Exeter" in shown
         assert "Next line" not in shown  # no ship is named as the one a bare line hits
+
+
+async def test_a_mistyped_name_is_offered_the_nearest_ship_and_nothing_is_recorded(
+    tmp_path: Path,
+) -> None:
+    """A name no ship matches (a typo) is offered the nearest names; Enter records nothing."""
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_damage_entry(pilot)
+        await press(pilot, *"exteer s2")
+        preview = str(app.screen.query_one("#damage-preview", Static).render())
+        assert preview == "No ship matches 'exteer': did you mean Exeter?"
+        await press(pilot, "enter")
+    assert all(entry.kind != "damage" for entry in history.list_entries(app.factory, campaign_id=1))

@@ -20,8 +20,10 @@ Pure: no project or third-party imports. The parser raises only ShorthandError.
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 MAX_POINTS = 999
@@ -293,6 +295,14 @@ def best_matches(query: str, names: list[str]) -> list[int]:
     kinds = [match_kind(query, name) for name in names]
     found = [kind for kind in kinds if kind is not None]
     return [index for index, kind in enumerate(kinds) if found and kind == min(found)]
+
+
+def nearest_names(query: str, names: Sequence[str], count: int = 3) -> list[str]:
+    """The names nearest a name that matches none (a typo: `sufflok` for Suffolk), nearest
+    first, by how much of them the letters share (difflib's ratio, any case); none below 0.6."""
+    folded = {name.casefold(): name for name in names}
+    near = difflib.get_close_matches(query.strip().casefold(), folded, n=count, cutoff=0.6)
+    return [folded[name] for name in near]
 
 
 def unique_best(query: str, names: list[str]) -> int | None:

@@ -223,11 +223,18 @@ class LinePreview:
     def _preview_ship(self, line: DamageLine, ship: ShipPick | None) -> None:
         preview = self.screen.query_one(HitPreview)
         preview.set_class(False, "-error")
-        if ship is None:
-            preview.update(
-                toned(f"No ship matches {line.ship!r}: check the name." if line.ship else
-                      "Type the ship's name (a few letters do), then the damage.", NOTICE)
-            )  # fmt: skip
+        if ship is None and not line.ship:
+            preview.update(toned("Type the ship's name (a few letters do), then the damage.",
+                                 NOTICE))  # fmt: skip
+            return
+        if ship is None:  # a typo: the nearest names offered, none taken for it
+
+            def near(names: list[str]) -> None:
+                offer = f": did you mean {' or '.join(names)}?" if names else ": check the name."
+                preview.update(toned(f"No ship matches {line.ship!r}{offer}", NOTICE))
+
+            self._ask(Call(damage.nearest_ships, self.screen.factory,
+                           campaign_id=self.screen.campaign_id, query=line.ship), near)  # fmt: skip
             return
         self.named = ship.id
         tied = best_matches(line.ship, [pick.name for pick in self.picks])

@@ -24,7 +24,7 @@ from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, Scen
 from tracker.rules import damage as rules
 from tracker.rules import linked
 from tracker.rules.dice import roll_text
-from tracker.rules.shorthand import rank_names
+from tracker.rules.shorthand import nearest_names, rank_names
 from tracker.services import journal, losses, rule_tables, scenarios
 from tracker.services.common import beyond_ids, get_row, side_and_campaign
 from tracker.services.errors import (
@@ -141,6 +141,15 @@ def find_ships(
         ShipPick(id=ship_id or 0, name=name, side=side, squadron=squadron, sunk=sunk)
         for ship_id, name, side, squadron, sunk in rows
     ]
+
+
+def nearest_ships(factory: SessionFactory, *, campaign_id: int, query: str) -> list[str]:
+    """The names of the campaign's ships nearest a name that matches none (rules.shorthand
+    .nearest_names): what damage entry offers for a typo."""
+    names = (select(Ship.name).join(Side, col(Ship.side_id) == col(Side.id))
+             .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False)))  # fmt: skip
+    with session_scope(factory) as session:
+        return nearest_names(query, list(session.exec(names).all()))
 
 
 def _validate(request: HitRequest) -> None:
