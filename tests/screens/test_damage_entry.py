@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from campaign_files import sample_app
 from textual.widgets import Input, Static
 from toasts import every_toast
@@ -72,15 +73,23 @@ async def test_record_a_hit_undo_restart_redo(tmp_path: Path) -> None:
     assert kinds == ["redo", "undo", "damage"]
 
 
-async def test_a_word_that_does_not_parse_is_pointed_at_and_nothing_written(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("exeter s3 zz", "'zz' is not a shorthand word"),
+        # A typo: the nearest names are offered, none taken for it.
+        ("exteer s2", "No ship matches 'exteer': did you mean Exeter?"),
+    ],
+)
+async def test_a_line_that_does_not_read_says_why_and_nothing_is_written(
+    tmp_path: Path, line: str, said: str
 ) -> None:
     app = start(tmp_path / "campaign.db")
     async with app.run_test(size=(120, 40)) as pilot:
         await open_damage_entry(pilot)
-        await press(pilot, *"exeter s3 zz")
+        await press(pilot, *line)
         preview = str(app.screen.query_one("#damage-preview", Static).render())
-        assert "'zz' is not a shorthand word" in preview
+        assert said in preview
         await press(pilot, "enter")
     entries = history.list_entries(app.factory, campaign_id=1)
     assert all(entry.kind != "damage" for entry in entries)
@@ -184,17 +193,3 @@ async def test_a_hit_undone_on_damage_entry_says_so_above_the_line(tmp_path: Pat
         shown = str(last.render())
         assert "\nUndone: " in shown and "Exeter" in shown
         assert "Next line" not in shown  # no ship is named as the one a bare line hits
-
-
-async def test_a_mistyped_name_is_offered_the_nearest_ship_and_nothing_is_recorded(
-    tmp_path: Path,
-) -> None:
-    """A name no ship matches (a typo) is offered the nearest names; Enter records nothing."""
-    app = start(tmp_path / "campaign.db")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_damage_entry(pilot)
-        await press(pilot, *"exteer s2")
-        preview = str(app.screen.query_one("#damage-preview", Static).render())
-        assert preview == "No ship matches 'exteer': did you mean Exeter?"
-        await press(pilot, "enter")
-    assert all(entry.kind != "damage" for entry in history.list_entries(app.factory, campaign_id=1))
