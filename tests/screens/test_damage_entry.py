@@ -193,3 +193,16 @@ async def test_a_hit_undone_on_damage_entry_says_so_above_the_line(tmp_path: Pat
         shown = str(last.render())
         assert "\nUndone: " in shown and "Exeter" in shown
         assert "Next line" not in shown  # no ship is named as the one a bare line hits
+
+
+async def test_ctrl_r_repeats_the_newest_hit_still_in_force(tmp_path: Path) -> None:
+    """ctrl+r repeats the last line's damage for the next ship, never a hit that was undone:
+    after `exeter s3`, `ajax f1` and an undo of Ajax's, it brings back Exeter's s3."""
+    app = start(tmp_path / "campaign.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_damage_entry(pilot)
+        await press(pilot, *"exeter s3", "enter")
+        await press(pilot, *"ajax f1", "enter")
+        await press(pilot, "ctrl+z")
+        await press(pilot, "ctrl+r")
+        assert app.screen.query_one("#shorthand", Input).value == " s3"

@@ -290,6 +290,7 @@ class DamageEntryScreen(TrackerScreen):
             text.append(f"\nUndone: {result.summary}", style="bold")
             self.query_one("#last-hit", Static).update(text)
             self.shown = None
+            self.line.undone = self.line.lines[-1] if self.line.lines else None
         self.reload()
 
     def _show_result(self, result: DamageResult, settled: Sequence[str] = ()) -> None:
@@ -351,7 +352,7 @@ class DamageEntryScreen(TrackerScreen):
         """The last line's damage without its ship: type a few letters of the next ship's name
         (or none, for the ship the sheet had highlighted) and Enter."""
         if not self.line.repeat():
-            self.missing("No line recorded in this campaign yet to repeat.")
+            self.missing("No hit to repeat: no line recorded yet, or its hit was undone.")
 
     def action_step_ship(self, step: int) -> None:
         """The line typed (what the ship took), for the next or previous ship of the sheet."""

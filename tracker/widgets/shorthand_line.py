@@ -36,6 +36,7 @@ class ShorthandLine(Input):
         """No line recalled and none known yet: the campaign's lines are read again."""
         self.lines: list[str] = []  # the campaign's recorded lines, oldest first
         self.recall_at: int | None = None  # the line shown, None: the player's own
+        self.undone: str | None = None  # the newest line's hit, undone: ctrl+r repeats none of it
         self.draft = ""  # what the player had typed before the first up
 
     def empty(self) -> None:
@@ -50,7 +51,7 @@ class ShorthandLine(Input):
     def recorded(self, line: str) -> None:
         """The line recorded becomes the newest; the field is emptied for the next hit."""
         self.lines = [old for old in self.lines if old != line] + [line]
-        self.recall_at, self.draft = None, ""
+        self.recall_at, self.draft, self.undone = None, "", None
         self.empty()
         self.focus()
 
@@ -84,8 +85,9 @@ class ShorthandLine(Input):
 
     def repeat(self) -> bool:
         """The last line's damage without its ship, the cursor before it for the next ship's
-        name; False when no line was recorded."""
-        items = items_of(self.lines[-1]) if self.lines else ""
+        name (a line whose hit was undone is not repeated); False when no line was recorded."""
+        lines = [line for line in self.lines if line != self.undone]
+        items = items_of(lines[-1]) if lines else ""
         if not items:
             return False
         self.recall_at = None
