@@ -171,9 +171,9 @@ async def test_the_night_torpedo_rule_from_the_roster(tmp_path: Path) -> None:
         await fill_form(pilot, {"same_sector": False, "torpedo_dice": "5 6 3", "night": True,
                                 "target_hit_earlier": False})  # fmt: skip
     journal = [entry.summary for entry in _journal(factory)]
-    assert any(line.endswith("torpedoes d6 5 6 3: 2 hits on 5+ (night, target hit earlier "
+    assert any(line.endswith("torpedo rolls 5 6 3: 2 hits on 5+ (night, target hit earlier "
                              "this turn)") for line in journal)  # fmt: skip
-    assert any(line.endswith("torpedoes d6 5 6 3: 1 hit on 6") for line in journal)
+    assert any(line.endswith("torpedo rolls 5 6 3: 1 hit on 6") for line in journal)
 
 
 def _journal(factory: SessionFactory) -> list[Any]:

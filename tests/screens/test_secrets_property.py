@@ -204,7 +204,7 @@ async def test_no_secret_shows_in_any_view_until_revealed_and_then_what_is_publi
                 assert (u116[4], u116[5]) == (f"{HIDDEN}/4", HIDDEN)  # torpedoes left, mines
                 assert "sowing" not in " ".join(u116)
                 mine_line = next(row for row in rows if "rolled for a minefield" in " ".join(row))
-                assert mine_line[-1] == HIDDEN and f"d6 {s.mine_d6}" not in " ".join(mine_line)
+                assert mine_line[-1] == HIDDEN and f"roll {s.mine_d6}" not in " ".join(mine_line)
 
                 # The owner reveals the drifted minefield and the hunt finds the real sub.
                 mines.reveal(c.factory, minefield_id=c.field_id, passphrase=PASS)

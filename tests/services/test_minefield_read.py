@@ -138,4 +138,4 @@ def test_a_ledger_line_shows_what_its_family_declares(
         "sector K8",
         1,
     )
-    assert view.path == ("turn 1: sector K7 → sector K8 (d6 2)",)
+    assert view.path == ("turn 1: sector K7 → sector K8 (roll 2)",)

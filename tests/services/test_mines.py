@@ -520,7 +520,7 @@ def test_aerial_drops_take_effect_on_3_6_circled_or_4_6_and_scatter_otherwise(
     need = "3-6" if circled else "4-6"
     words = ["effective" if status == "active" else "scattered" for status in statuses]
     assert [result.split(": ", 1)[1] for result in results] == [
-        f"d6 {roll} ({need}) {word}" for roll, word in zip(range(1, 7), words, strict=True)
+        f"roll {roll} ({need}) {word}" for roll, word in zip(range(1, 7), words, strict=True)
     ]
     ledger = mines.ledger(factory, campaign_id=world.campaign_id).minefields
     assert [(f.status, f.drop_roll, f.laid_by, f.layer) for f in ledger] == [
@@ -579,7 +579,7 @@ def test_a_failed_drop_is_recorded_as_scattered_and_cannot_be_checked(
 ) -> None:
     [result] = _drop(factory, world, mined.boundary_id, "Swordfish", circled=True, rolls=[2])
     scattered = max(f.id for f in mines.ledger(factory, campaign_id=world.campaign_id).minefields)
-    assert result == f"minefield #{scattered}: d6 2 (3-6) scattered"
+    assert result == f"minefield #{scattered}: roll 2 (3-6) scattered"
     view = _field(factory, scattered)
     assert (view.status, view.drop_roll, view.where) == ("scattered", 2, "North Sea | Skagerrak")
     # It adds nothing to the three minefields on the boundary.
@@ -610,12 +610,12 @@ def test_a_drifting_minefield_keeps_its_path_and_a_secured_one_stays_put(
 
     drifting = _sow(factory, world, ab, complete=True, drifting=True)
     assert mines.drift(factory, minefield_id=drifting, to_boundary_id=bc, d6=4, turn=2) == (
-        f"Red: minefield #{drifting} drifted from A | B to B | C (d6 4)"
+        f"Red: minefield #{drifting} drifted from A | B to B | C (roll 4)"
     )
     mines.drift(factory, minefield_id=drifting, to_boundary_id=cd, turn=3)
     view = _field(factory, drifting)
     assert (view.where, view.boundary_id) == ("C | D", cd)
-    assert view.path == ("turn 2: A | B → B | C (d6 4)", "turn 3: B | C → C | D")
+    assert view.path == ("turn 2: A | B → B | C (roll 4)", "turn 3: B | C → C | D")
     assert _field(factory, secured).path == ()
     refused(lambda: mines.drift(factory, minefield_id=drifting, to_boundary_id=cd, d6=7), "d6")
     refused(lambda: mines.drift(factory, minefield_id=drifting), "boundary")
@@ -1087,7 +1087,7 @@ def test_each_roll_sow_drift_fuel_use_and_refuel_writes_one_journal_entry(
     assert (entry.kind, entry.ship_id, entry.side_id) == ("mine", ship, world.blue_id)
     # Three minefields and the effective drop lie across this boundary (the sub's drifted
     # away): +3 at most for the extra ones, +2 for speed 3.
-    assert entry.summary == "Nelson (long cup) d6 2 +5 = 7: speed 3 (-1), fuel 2 lost"
+    assert entry.summary == "Nelson (long cup) roll 2 +5 = 7: speed 3 (-1), fuel 2 lost"
     assert new.detail["dice"] == {"d6": 2, "drm": 5, "modified": 7}
     assert entry.undoable
     tables = {change["table"] for change in new.detail["changes"]}

@@ -179,7 +179,7 @@ def test_par4_a_marker_is_attacked_only_after_a_successful_search_this_turn(
         hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
     missed = hunt.record_search(factory, marker_id=placed[decoy].id, party=FOUND, roll=1)
     assert missed == (
-        f"{decoy} not found (d6 1 vs 4+): it cannot be attacked this turn; the "
+        f"{decoy} not found (roll 1 vs 4+): it cannot be attacked this turn; the "
         "air units that searched may attack other enemy units in the square"
     )
     with pytest.raises(InvalidInput, match="not found by a search this turn"):
@@ -244,7 +244,7 @@ def test_par4_elusive_quarry_comes_from_the_owners_data_and_only_the_target_show
     targets()
     hunters = SearchParty(searcher="surface", extra_asw_units=1, sub_hunters=1)
     message = hunt.record_search(factory, marker_id=placed[u66[2]].id, party=hunters, roll=4)
-    assert message.startswith(f"{u66[2]} not found (d6 4 vs 5+)")  # 5 - 1 - 0 (cancelled) + 1
+    assert message.startswith(f"{u66[2]} not found (roll 4 vs 5+)")  # 5 - 1 - 0 (cancelled) + 1
     assert not any("Elusive" in line for line in _summaries(factory, axis["campaign"]))
 
 
@@ -277,7 +277,7 @@ def test_par5_par12_a_sub_destroyed_by_a_mine_takes_its_markers_out_of_play(
                         complete=True)  # fmt: skip
     _place(factory, axis, "U-552", 1, "D2", "E5")
     message = hunt.mine_roll(factory, unit_id=axis["U-552"], roll=2, sector="D2")
-    assert message.startswith("U-552 struck a mine in D2 (d6 2): destroyed, its markers leave")
+    assert message.startswith("U-552 struck a mine in D2 (roll 2): destroyed, its markers leave")
     assert {m.state for m in _markers(factory, axis["side"])} == {"removed"}
     with pytest.raises(InvalidInput, match="destroyed"):
         hunt.mine_roll(factory, unit_id=axis["U-552"], roll=3, sector="D2")
@@ -396,10 +396,10 @@ def test_par12_a_mine_roll_needs_a_minefield_in_that_sector(
     mines.sow_minefield(factory, side_id=axis["allies"], laid_by="surface", sector="C4",
                         complete=True)  # fmt: skip
     assert hunt.mine_roll(factory, unit_id=axis["U-66"], roll=3, sector="c4") == (
-        "U-66 passed the minefield in c4 (d6 3)"
+        "U-66 passed the minefield in c4 (roll 3)"
     )
     assert hunt.mine_roll(factory, unit_id=axis["U-66"], roll=1, sector="C4") == (
-        "U-66 struck a mine in C4 (d6 1): 1 hull damage"
+        "U-66 struck a mine in C4 (roll 1): 1 hull damage"
     )
     with pytest.raises(InvalidInput, match=r"1\.\.6"):
         hunt.mine_roll(factory, unit_id=axis["U-66"], roll=7, sector="C4")
@@ -418,7 +418,7 @@ def test_par12_another_sides_secret_minefield_is_taken_on_its_owners_word(
         hunt.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6")
     assert (
         hunt.mine_roll(factory, unit_id=axis["U-552"], roll=4, sector="F6", secret_minefield=True)
-        == "U-552 passed the minefield in F6 (d6 4)"
+        == "U-552 passed the minefield in F6 (roll 4)"
     )
 
 

@@ -80,7 +80,7 @@ async def test_search_for_a_marker_shows_the_final_target_only(fleet_app: Tracke
         await pilot.pause()
         preview = str(screen.query_one("#form-preview", Static).render())
     # The final target only: no 4+ before the Elusive Quarry, and the d6 read against 5+.
-    assert preview.splitlines() == ["Target: 5+", "d6 4: not found"]
+    assert preview.splitlines() == ["Target: 5+", "roll 4: not found"]
 
 
 def _fitted(table: DataTable[Any]) -> bool:

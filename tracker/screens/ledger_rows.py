@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
+from tracker.rules.dice import roll_text
 from tracker.services import mines
 from tracker.services.mines import MinefieldView
 from tracker.services.visibility import HIDDEN
@@ -38,7 +39,7 @@ def turns_text(field: MinefieldView) -> str:
 
 def minefield_row(field: MinefieldView) -> list[Any]:
     laid = field.laid_by + (f": {field.layer}" if field.layer else "")
-    laid += f" (d6 {field.drop_roll})" if field.drop_roll else ""
+    laid += f" ({roll_text(field.drop_roll)})" if field.drop_roll else ""
     where = Text("secret", style="italic dim") if field.hidden else Text(field.where)
     if field.secret and not field.hidden:
         where.append(" (secret)", style=SECRET)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracker.rules import was
+from tracker.rules.dice import roll_text
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services.hunt import SearchParty
@@ -40,7 +41,7 @@ def _roll_text(values: dict[str, Any], target: int) -> str:
         return "\nType the d6, or press ctrl+r to roll."
     found = was.search_succeeds(roll, target)
     verdict = "FOUND: it may be attacked" if found else "not found"
-    return f"\nd6 {roll}: {verdict}" + (" (a 1 always fails)" if roll == 1 else "")
+    return f"\n{roll_text(roll)}: {verdict}" + (" (a 1 always fails)" if roll == 1 else "")
 
 
 def search_preview(values: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tracker.rules import smr
+from tracker.rules.dice import roll_text
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen, calling
@@ -129,7 +130,7 @@ def commander_preview(air: bool) -> Any:
             how = "bought"
         elif isinstance(values.get("roll"), int):
             grade = smr.grade_from_roll(training, values["roll"])
-            how = f"d10 {values['roll']} at training {smr.training_numeral(training)}"
+            how = f"{roll_text(values['roll'])} at training {smr.training_numeral(training)}"
         else:
             return f"Cost {cost} pts. Type the d10 you rolled, or press ctrl+r to roll."
         unit = "stands" if air else "ships"
@@ -181,7 +182,7 @@ def crew_preview(sheet: RecordSheet) -> Any:
             grade, how = training, "bought"
         elif isinstance(values.get("roll"), int):
             roll = values["roll"]
-            how = f"d10 {roll}"
+            how = roll_text(roll)
             if sheet.crew_roll_adds_commander:
                 if commander_modifier is None:
                     return "Optional rule on: roll or buy the commander first (r)."

@@ -17,6 +17,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Minefield, SubMarker, WasUnit
 from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus
 from tracker.rules import was
+from tracker.rules.dice import roll_text
 from tracker.services import acts, journal, markers, secrets, visibility
 from tracker.services.common import get_row, side_and_campaign
 from tracker.services.errors import InvalidInput
@@ -77,11 +78,12 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
         found = was.search_succeeds(roll, target)
         marker.search_scenario_id, marker.search_turn = now
         marker.search_found = found
+        rolled = f"({roll_text(roll)} vs {target}+)"
         message = (
-            f"{marker.code} found (d6 {roll} vs {target}+): it may be attacked this turn"
+            f"{marker.code} found {rolled}: it may be attacked this turn"
             if found
-            else f"{marker.code} not found (d6 {roll} vs {target}+): it cannot be attacked this "
-            "turn; the air units that searched may attack other enemy units in the square"
+            else f"{marker.code} not found {rolled}: it cannot be attacked this turn; the air "
+            "units that searched may attack other enemy units in the square"
         )
         journal.append(
             session, campaign_id=campaign.id or 0, kind=JournalKind.SEARCH, side_id=side.id,
@@ -193,7 +195,9 @@ def sub_attacks(
             needs = "5+ (night, target hit earlier this turn)" if night and target_hit_earlier \
                 else "6"  # fmt: skip
             shown = " ".join(str(roll) for roll in torpedo_dice)
-            message += f"; torpedoes d6 {shown}: {hits} {'hit' if hits == 1 else 'hits'} on {needs}"
+            message += (
+                f"; torpedo rolls {shown}: {hits} {'hit' if hits == 1 else 'hits'} on {needs}"
+            )
             # The journal's dice are numbers by name (what an exchanged file is checked for).
             dice = {f"torpedo_{n}": roll for n, roll in enumerate(torpedo_dice, start=1)}
             dice["hits"] = hits
@@ -250,10 +254,10 @@ def mine_roll(
             raise InvalidInput({"sector": f"no minefield is recorded in {sector}: record it on "
                                 f"the minefield ledger first{hint}"})  # fmt: skip
         before = unit.damage
-        message = f"{unit.name} passed the minefield in {sector} (d6 {roll})"
+        message = f"{unit.name} passed the minefield in {sector} ({roll_text(roll)})"
         if damage:
             hurt = _damage_sub(session, unit, damage)
-            message = f"{unit.name} struck a mine in {sector} (d6 {roll}): {hurt}"
+            message = f"{unit.name} struck a mine in {sector} ({roll_text(roll)}): {hurt}"
         journal.append(
             session, campaign_id=campaign.id or 0, kind=JournalKind.MINE, side_id=side.id,
             summary=f"{side.name}: a submarine rolled for a minefield"

@@ -21,6 +21,7 @@ from tracker.models.kinds import (
 )
 from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
+from tracker.rules.dice import roll_text
 from tracker.services import journal, losses
 from tracker.services.common import get_row
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
@@ -380,7 +381,7 @@ def roll_mine(
         result = "; ".join([", ".join(done) if done else "no effect", *settled.notes])
         journal.append(
             session, campaign_id=row.campaign_id, kind=JournalKind.MINE, ship_id=ship.id,
-            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) d6 {roll} {drm:+d} = "
+            side_id=side.id, summary=f"{ship.name} ({draw.cup} cup) {roll_text(roll)} {drm:+d} = "
             f"{modified}: {result}", dice={"d6": roll, "drm": drm, "modified": modified},
             changes=(*changes, *settled.changes), facts=settled.facts, scenario=scenario,
         )  # fmt: skip

@@ -13,6 +13,7 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Minefield
 from tracker.models.kinds import MinefieldStatus
 from tracker.rules import was
+from tracker.rules.dice import roll_text
 from tracker.services import journal
 from tracker.services.errors import InvalidInput, check
 from tracker.services.mines import places
@@ -59,7 +60,7 @@ def drift(
         before = journal.row_state(field)
         places.store(session, field, place, key)
         field.drift_scenario_id, field.drift_turn = scenario_id, turn
-        way = f" (d6 {d6})" if d6 is not None else ""
+        way = f" ({roll_text(d6)})" if d6 is not None else ""
         summary = f"{side.name}: minefield #{field.id} drifted from {old} to {new}{way}"
         dice = {"d6": d6} if d6 is not None else None
         if field.secret:

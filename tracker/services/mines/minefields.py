@@ -16,6 +16,7 @@ from tracker.models.kinds import AircraftMission, JournalKind, Layer, MinefieldS
 from tracker.models.mines import AirDrop as AirDrop  # re-exported: the drop's form
 from tracker.models.mines import MinefieldCreate, MinefieldTurn, SeaBoundaryBase
 from tracker.rules import swwas
+from tracker.rules.dice import roll_text
 from tracker.services import acts, journal
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput, check, require_text
@@ -242,7 +243,7 @@ def aerial_drop(
                 turn_completed=turn, drop_roll=roll, drifting=drifting, secret=secret,
             )  # fmt: skip
             need = "3-6" if circled else "4-6"
-            result = (f"minefield #{field.id}: d6 {roll} ({need}) "
+            result = (f"minefield #{field.id}: {roll_text(roll)} ({need}) "
                       f"{'effective' if works else 'scattered'}")  # fmt: skip
             results.append(result)
             summary = f"{side.name}: {name} dropped {result}"

@@ -18,6 +18,7 @@ from tracker.models.kinds import MinefieldStatus
 from tracker.models.mines import MinefieldRead as MinefieldView
 from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import was
+from tracker.rules.dice import roll_text
 from tracker.services import journal, visibility
 from tracker.services.common import get_row
 from tracker.services.mines import places
@@ -61,7 +62,7 @@ def _field_view(
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
              if hidden else places.opened(session, field, key))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
-                 + (f" (d6 {step['d6']})" if step.get("d6") else "")
+                 + (f" ({roll_text(step['d6'])})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
     shown = {key_: value for key_, value in seen.items() if key_ in _LINE_FIELDS}
     shown.update(
