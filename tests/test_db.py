@@ -107,6 +107,10 @@ def test_foreign_keys_are_enforced(factory: SessionFactory) -> None:
         assert session.exec(select(func.count()).select_from(tracker.models.Side)).one() == 0
 
 
+# SQLite cannot reflect an index on an expression (the library's entries in any case, 0015):
+# Alembic leaves it out of the comparison; tests/services/test_library_identity.py checks it.
+@pytest.mark.filterwarnings("ignore:.*expression-based index:UserWarning")
+@pytest.mark.filterwarnings("ignore:Skipped unsupported reflection of expression-based index")
 def test_models_match_the_migrations(engine: Engine) -> None:
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})

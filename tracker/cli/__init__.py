@@ -131,9 +131,9 @@ def run_command(argv: Sequence[str] | None) -> int:
     engines: list[Any] = []
     try:
         demo = handler is None and args.command == "demo"
-        factory, campaign_id, backup = open_campaign(target, args.umpire, demo, engines)
-        if backup is not None:
-            print(f"tracker: upgraded the campaign file; the old one is kept as {backup}")
+        factory, campaign_id, upgraded = open_campaign(target, args.umpire, demo, engines)
+        if upgraded is not None:
+            print(f"tracker: {upgraded}")
         if handler is not None:
             # A sub-command that does its work and exits without opening the app.
             status: int = handler(args, factory, target)
@@ -158,21 +158,21 @@ def run_command(argv: Sequence[str] | None) -> int:
 
 def open_campaign(
     target: str, umpire: bool, demo: bool, engines: list[Any]
-) -> tuple[SessionFactory, int | None, Path | None]:
+) -> tuple[SessionFactory, int | None, str | None]:
     """Connect (the engine goes in engines, for the caller to dispose), upgrade or check the
     schema, and add the sample campaign for demo: the session factory, the sample's id, and
-    the backup made before an upgrade."""
+    what an upgrade did (`upgrade_said`)."""
     from tracker.db import session_factory
 
     engines.append(connect(target, read_only=umpire))
-    backup = open_database(engines[-1], target, umpire=umpire)
+    upgraded = open_database(engines[-1], target, umpire=umpire)
     factory = session_factory(engines[-1])
     campaign_id = None
     if demo:
         from tracker.services.demo import create_sample_campaign
 
         campaign_id = create_sample_campaign(factory)
-    return factory, campaign_id, backup
+    return factory, campaign_id, upgraded
 
 
 def dispose(engines: list[Any]) -> None:
@@ -221,9 +221,8 @@ def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     def opener() -> Any:
         from tracker.app import Opened
 
-        factory, campaign_id, backup = open_campaign(target, umpire, demo, engines)
-        note = f"Upgraded the campaign file; the old one is kept as {backup}" if backup else None
-        return Opened(factory, campaign_id, note)
+        factory, campaign_id, upgraded = open_campaign(target, umpire, demo, engines)
+        return Opened(factory, campaign_id, upgraded and upgraded[0].upper() + upgraded[1:])
 
     from tracker.app import TrackerApp
 
@@ -307,9 +306,10 @@ def target_problem(target: str) -> str | None:
     return None
 
 
-def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
-    """Migrate the database to this version's schema (None, or the backup made first); the
-    umpire's read-only view cannot migrate, so it needs a database that is up to date."""
+def open_database(engine: Any, target: str, *, umpire: bool) -> str | None:
+    """Migrate the database to this version's schema: what the upgrade did, or None when none
+    was needed; the umpire's read-only view cannot migrate, so it needs a database that is up
+    to date."""
     from sqlmodel import SQLModel
 
     import tracker.models  # noqa: F401  (every table on the metadata)
@@ -323,16 +323,24 @@ def open_database(engine: Any, target: str, *, umpire: bool) -> Any:
         session_factory,
     )
 
-    backup = None
+    upgraded = None
     if not umpire:
-        backup = migrate(engine)
+        notes: list[str] = []
+        upgraded = upgrade_said(migrate(engine, notes), notes)
         # A passphrase set while another program read the file may have left the plain notes'
         # pages in its log: this open folds them in (docs/RULES.md §Secrets).
         checkpoint(session_factory(engine), tries=1)
     elif schema_revision(target, engine) != head_revision():
         raise DatabaseProblem(UMPIRE_NEEDS_HEAD)
     check_schema(engine, SQLModel.metadata)
-    return backup
+    return upgraded
+
+
+def upgrade_said(backup: Path | None, notes: list[str]) -> str | None:
+    """An upgrade in the player's words: the backup it made first, and what it changed beside
+    the schema (`migrate`'s notes); None when nothing was upgraded."""
+    said = [f"upgraded the campaign file; the old one is kept as {backup}"] if backup else []
+    return "; ".join([*said, *notes]) or None
 
 
 def run() -> None:

@@ -136,8 +136,9 @@ def schema_revision(target: str, engine: Engine) -> str | None:
     return inspect_server(engine)
 
 
-def migrate(engine: Engine) -> Path | None:
+def migrate(engine: Engine, notes: list[str] | None = None) -> Path | None:
     """Bring the schema to head; back up an existing file first. Returns the backup made, if any.
+    What an upgrade changed beside the schema (two library entries made one) goes in `notes`.
 
     Any number of trackers may start at once on one PostgreSQL database: the upgrade is one
     transaction that holds the database's write lock (engine._begin_postgresql), so the others
@@ -158,8 +159,10 @@ def migrate(engine: Engine) -> Path | None:
 
     # It waits for the write lock as long as another start's upgrade takes (engine.SCHEMA_OPTION).
     upgrading = engine.execution_options(**{SCHEMA_OPTION: True})
+    config = _alembic_config(upgrading)
+    config.attributes["notes"] = notes
     try:
-        command.upgrade(_alembic_config(upgrading), "head")
+        command.upgrade(config, "head")
     except DBAPIError as exc:
         # The upgrade is one transaction: it was rolled back, the database is as it was.
         problem = database_error(exc)

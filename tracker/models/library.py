@@ -7,7 +7,7 @@ is read from that one declaration (`models.fields.same_as`), never restated.
 """
 
 from pydantic import BaseModel
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field
 
 from tracker.models.base import Model
@@ -20,8 +20,18 @@ from tracker.models.versioned import Shown, Versioned
 
 def entry_key(name: object, nation: object) -> tuple[str, str]:
     """What a library entry (a class or a card) is known by, and a unit or ship matched to it:
-    its name and nation in any case. Every key of an entry is this one."""
+    its name and nation in any case. Every key of an entry is this one; the database holds it
+    too (`_any_case`), in the lower case SQLite knows (ASCII's): two names it finds the same
+    this key finds the same, so the index never refuses what the services took for new."""
     return str(name).casefold(), str(nation).casefold()
+
+
+def _any_case(table: str) -> tuple[UniqueConstraint, Index]:
+    """An entry's name and nation are unique, in any case (migration 0015)."""
+    lowered = (text("lower(name)"), text("lower(nation)"))
+    return UniqueConstraint("name", "nation"), Index(
+        f"ix_{table}_entry_any_case", *lowered, unique=True
+    )
 
 
 class ShipClassBase(Model):
@@ -41,7 +51,7 @@ class ShipClassBase(Model):
 
 
 class ShipClass(ShipClassBase, Versioned, table=True):
-    __table_args__ = (UniqueConstraint("name", "nation"),)
+    __table_args__ = _any_case("shipclass")
     id: int | None = Field(default=None, primary_key=True)
 
 
@@ -95,7 +105,7 @@ CARD_ONLY = frozenset({"alliance", "set_name", "set_number", "rarity", "back_tex
 
 
 class UnitCard(UnitCardBase, Versioned, table=True):
-    __table_args__ = (UniqueConstraint("name", "nation"),)
+    __table_args__ = _any_case("unitcard")
     id: int | None = Field(default=None, primary_key=True)
     # JSON {"main": [r0, r1, r2, r3], ...} as a unit's (models.roster): null where "-".
     attacks: str = Field(default="{}")
