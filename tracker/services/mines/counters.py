@@ -133,12 +133,8 @@ def save_counter(
     version: int | None = None,
 ) -> str:
     """Enter a ship's counter values; the size is the player's, never derived (RULES.md §Mines).
-
-    The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
-    giving it is how a repair or a correction is entered (the repair rules are the group's).
-    `version`, the ship's as the player's form showed it, refuses the change when another
-    player has changed the ship since.
-    """
+    The damage mines did is kept unless given: giving it is how a repair or a correction is
+    entered (the repair rules are the group's)."""
     typed = checked(CounterUpdate, {key: value for key, value in {
         "counter_size": counter_size, "speed_rating": speed_rating,
         "torpedo_factors": torpedo_factors, "mines_loaded": mines_loaded,
@@ -192,8 +188,7 @@ def save_counter(
 def _afloat(
     session: Session, ship_id: int, field: str, version: int | None = None
 ) -> tuple[Ship, Side]:
-    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes. `version`, the
-    ship's as the player's form showed it, refuses a form another player's change made stale."""
+    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
     ship, side = _ship_and_side(session, ship_id)
     require_version(ship, version, ship.name)
     if ship.sunk:
@@ -278,16 +273,9 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
         return summary
 
 
-def ship_by_name(
-    factory: SessionFactory, *, campaign_id: int, name: str, side: str | None = None
-) -> int:
-    """The id of the campaign's ship of that name (any case), on that side when given."""
-    return ship_finder(factory, campaign_id=campaign_id)(name, side)
-
-
 def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, str | None], int]:
-    """ship_by_name for many names: the campaign's ships are read once (a CSV of counters
-    names hundreds), and each name is then found among them."""
+    """The id of the campaign's ship of a name (any case), on a side when given: the ships
+    read once, for many names (a CSV names hundreds)."""
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
         sides = {row.id: row.name for row in session.exec(
