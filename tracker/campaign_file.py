@@ -41,10 +41,8 @@ _DOWN_REVISION = re.compile(r"^down_revision: [^=]+= (?:None|'([^']+)')", re.MUL
 
 @functools.cache
 def revision_chain() -> dict[str, str | None]:
-    """Each migration's revision and the one it follows, read from the header lines Alembic
-    writes into every migration file. Opening a campaign only needs these names, and reading
-    them costs a millisecond where importing Alembic costs a quarter of a second; the test
-    suite checks they agree with Alembic's own reading."""
+    """Each migration's revision and the one it follows, read from Alembic's header lines: a
+    millisecond, where importing Alembic costs a quarter of a second (tests check they agree)."""
     chain: dict[str, str | None] = {}
     for path in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
         text = path.read_text(encoding="utf-8")
@@ -63,19 +61,14 @@ def head_revision() -> str:
 
 
 def known_revisions() -> set[str]:
-    """Every schema revision this version of tracker can upgrade from."""
     return set(revision_chain())
 
 
 def read_only_uri(path: Path) -> str:
-    """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it.
-
-    Without a -wal there is nothing outside the main file (the last program to close it moved
-    the WAL in and removed it): immutable reads it without creating sidecars. With one, another
-    program has the file open, SQLite must read its -wal too, and the sidecars are there
-    already. Immutable hides later changes from the connection, so it must be opened afresh to
-    see them (the umpire's view opens one per session).
-    """
+    """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it:
+    without a -wal, immutable (the file is whole; a later change needs a new connection: the
+    umpire's view opens one per session); with one, another program has it open, and SQLite
+    must read the -wal too."""
     wal = path.with_name(path.name + "-wal")
     mode = "ro" if wal.exists() else "ro&immutable=1"
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
@@ -93,12 +86,10 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
 
 @contextmanager
 def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection that only reads, in one read transaction: every statement reads the file as
-    it was at the first, whatever another program writes meanwhile. Not _read_only's: a file
-    without a -wal is opened immutable there, without SQLite's locks, and a writer could change
-    it under a long read. This takes the locks as tracker's own connections do (the file must
-    be writable, as for every command that opens it); its -wal and -shm go when it closes.
-    mode=rw: a file gone meanwhile is an error, never made anew."""
+    """A connection that only reads, in one read transaction, whatever another program writes
+    meanwhile. Not _read_only's immutable one, which takes no lock for a writer to respect: this
+    locks as tracker's own connections do (the file must be writable). mode=rw: a file gone
+    meanwhile is an error, never made anew."""
     uri = f"file:{quote(str(path.resolve()))}?mode=rw"
     conn = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)
     try:
@@ -201,15 +192,13 @@ _CHECKED_NOW: dict[str, list[int]] = {}
 
 
 def file_key(path: Path) -> str:
-    """What names a campaign file across runs in the player's settings (their last campaign):
-    its absolute path."""
+    """What names a campaign file across runs in the player's settings (their last campaign)."""
     return os.path.abspath(path)
 
 
 def left_by_tracker(path: Path) -> bool:
-    """True when the file is exactly as tracker left it at its last clean close: same size,
-    same modification time to the nanosecond, no -wal. Anything else changed it (a copy, a
-    crash, another program, damage), and it is checked in full."""
+    """Whether the file is exactly as tracker left it at its last clean close (_mark); anything
+    else (a copy, a crash, another program, damage) is checked in full."""
     try:
         return _checked().get(str(path.resolve())) == _mark(path)
     except OSError:
@@ -217,8 +206,8 @@ def left_by_tracker(path: Path) -> bool:
 
 
 def remember_left(path: Path) -> None:
-    """Note the file as tracker leaves it (after its engine is disposed), newest last; a note
-    that cannot be written only means a full check at the next open."""
+    """Note the file as tracker leaves it, newest last; a note that cannot be written only
+    means a full check at the next open."""
     try:
         marks = _checked()
         key = str(path.resolve())
@@ -244,9 +233,8 @@ def scratch_folder(parent: Path, prefix: str) -> Iterator[Path]:
 
 
 def remove_scratch_left(parent: Path, prefix: str, *, unnamed: bool = False) -> list[Path]:
-    """Remove the scratch folders (scratch_folder) that processes no longer running left in
-    parent, and with `unnamed` those of the prefix named with no process id (a folder only
-    tracker writes in, where an older tracker left them); returns them."""
+    """Remove the scratch folders that processes no longer running left in parent, and with
+    `unnamed` those with no process id (where an older tracker left them)."""
     removed: list[Path] = []
     with suppress(OSError):
         for entry in parent.iterdir():
@@ -283,8 +271,7 @@ def _running(pid: int) -> bool:
 
 
 def remove_stale_restores(path: Path) -> list[Path]:
-    """Remove the copies that restores killed midway left in the campaign file's backups
-    folder (remove_scratch_left); returns them."""
+    """Remove the copies that restores killed midway left in the campaign's backups folder."""
     return remove_scratch_left(paths.backups_dir(path), RESTORE_PREFIX, unnamed=True)
 
 
@@ -317,10 +304,8 @@ def header_of(path: Path) -> bytes:
 
 
 def inspect_file(path: Path) -> str | None:
-    """Check a campaign file without changing it; return its schema revision (None if new or empty).
-
-    Raises DatabaseProblem for a folder, a non-SQLite file, a damaged file or a newer schema.
-    """
+    """A campaign file's schema revision (None if new), read without changing it; else
+    DatabaseProblem saying what is wrong with it."""
     problem = not_a_readable_file(path, "campaign file")
     if problem is not None:
         raise DatabaseProblem(f"{problem}: pass the path of a campaign file with --db.")
@@ -374,7 +359,6 @@ def inspect_file(path: Path) -> str | None:
 
 
 def _damaged(path: Path, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> DatabaseProblem:
-    """What is said of a file that is damaged, in the words of the damage found."""
     # SQLite's message can quote damaged bytes of the schema, which do not decode; the
     # integrity check's runs over lines, under a "*** in database main ***" heading.
     text = str(exc) if isinstance(exc, sqlite3.DatabaseError) else "unreadable schema"
@@ -386,10 +370,8 @@ def _damaged(path: Path, exc: sqlite3.DatabaseError | UnicodeDecodeError) -> Dat
 
 
 def unreadable_value(path: Path) -> DatabaseProblem | None:
-    """The value of the file tracker cannot read (of a wrong type, a time that is no time, JSON
-    that does not parse), said as a damaged file is, or None: the cause to name when a command
-    or the app failed on the file as it is now (changed by another program since it was
-    checked at open)."""
+    """The value of the file tracker cannot read, said as a damaged file is, or None: what to
+    name when the app failed on a file another program changed since it was checked at open."""
     try:
         with _read_only(path) as conn:
             _check_values(conn)
@@ -434,9 +416,7 @@ class CampaignLine(NamedTuple):
 
 def first_look(path: Path) -> list[CampaignLine] | None:
     """The campaign list of a file at this tracker's schema, read with the standard library
-    while the database libraries load (about two thirds of a second of the start): None for
-    a file at another revision, or one that cannot be read so (the list then waits for the
-    database, as the rest of the app does)."""
+    while the database libraries load (two thirds of a second); None for any other file."""
     try:
         with _read_only(path) as conn:
             (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()

@@ -640,7 +640,8 @@ CALLS = [
     Call("ledger", mines.ledger,
          lambda f: kw(campaign_id=ids(f.campaigns), owner_side_id=maybe(ids(f.sides)),
                       passphrase=PASSWORDS)),
-    Call("ship_by_name", mines.ship_by_name,
+    Call("ship_finder", lambda factory, *, campaign_id, name, side: mines.ship_finder(
+        factory, campaign_id=campaign_id)(name, side),
          lambda f: kw(campaign_id=ids(f.campaigns), name=text("Exeter", "SPEE"),
                       side=maybe(text("Blue", "red")))),
     Call("save_mine_row", mines.save_mine_row,

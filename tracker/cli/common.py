@@ -7,13 +7,10 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from tracker import paths
 from tracker.redaction import shown
-
-if TYPE_CHECKING:
-    from tracker.safe_output import ExistingFile
 
 EXIT_BAD_INPUT = 2
 
@@ -24,9 +21,25 @@ def fail(message: str, who: str = "tracker") -> int:
     return EXIT_BAD_INPUT
 
 
-def said(exc: Any) -> str:
-    """What an InvalidInput or a DatabaseUnavailable says, in one line."""
-    return "; ".join(exc.errors.values())
+def said(exc: Exception) -> str:
+    """What a service's refusal (InvalidInput, DatabaseUnavailable) or a write's says, in a line."""
+    from tracker.safe_output import ExistingFile
+
+    errors = getattr(exc, "errors", None)
+    if isinstance(errors, dict):
+        return "; ".join(errors.values())
+    if isinstance(exc, ExistingFile):
+        return f"{exc.path} already exists: add --force to replace it, or choose another file name"
+    return str(exc)
+
+
+def refused(exc: Exception, path: object, undone: str = "written", hint: str = "") -> int:
+    """A file the player gave, refused unread or by the service, nothing done (exit 2)."""
+    from tracker.services.text_files import Unreadable
+
+    if isinstance(exc, Unreadable):
+        return fail(exc.errors["file"])
+    return fail(f"{path}: {said(exc)}{hint}; nothing was {undone}")
 
 
 class _Named(Protocol):
@@ -74,7 +87,6 @@ def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:
 
 
 def output_of(args: argparse.Namespace) -> tuple[str, str]:
-    """The format and the file --html or --markdown named."""
     return ("html", args.html) if args.html is not None else ("markdown", args.markdown)
 
 
@@ -86,11 +98,6 @@ def add_force(parser: argparse.ArgumentParser) -> None:
         help="replace the file if it exists (never the campaign file, its backups, or any file "
         "in the umpire's view)",
     )
-
-
-def not_forced(exc: ExistingFile) -> str:
-    """The one line a command says when the file it would write exists and --force is missing."""
-    return f"{exc.path} already exists: add --force to replace it, or choose another file name"
 
 
 def file_of(target: str) -> Path | None:
@@ -117,9 +124,7 @@ def write_file(
             name, document, campaign=file_of(target), replace=args.force, new_only=args.umpire,
             private=private,
         )  # fmt: skip
-    except safe_output.OutputRefused as exc:
-        return fail(str(exc))
-    except safe_output.ExistingFile as exc:
-        return fail(not_forced(exc))
+    except (safe_output.OutputRefused, safe_output.ExistingFile) as exc:
+        return fail(said(exc))
     print(f"tracker: wrote {path}")
     return 0

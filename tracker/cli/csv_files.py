@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import fail, said
+from tracker.cli.common import fail, refused
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -65,7 +65,7 @@ def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import csv_import
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
-    from tracker.services.text_files import Unreadable, read_file
+    from tracker.services.text_files import read_file
 
     found = _targets(factory, args.kind).get(args.into.strip().lower())
     if found is None or found < 0:
@@ -76,10 +76,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         raw = read_file(path, limit=csv_import.MAX_BYTES)
         report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found,
                                        dry_run=args.dry_run)  # fmt: skip
-    except Unreadable as exc:
-        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
-        return fail(f"{path}: {said(exc)}; nothing was written")
+        return refused(exc, path)
     if report.problems:
         for line in report.problems:
             print(f"{path}: {line}", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, fail, no_campaign, pick, said, write_file
+from tracker.cli.common import add_force, fail, no_campaign, pick, refused, write_file
 from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
@@ -53,15 +53,10 @@ class _Changed(Exception):
 
 def export_from_file(args: argparse.Namespace, target: str) -> int | None:
     """`tracker export` of a campaign file exactly as tracker left it at a clean close, at
-    this tracker's schema and no other (documents.HEAD_PLAN_DIGEST), read with the standard
-    library's sqlite3 in one read transaction, without loading the database libraries (their
-    start was most of an export's time). The document is the one run_export writes
-    (tests/test_cli_exchange.py).
-
-    None for any other file (changed by another program since, its tables not exactly this
-    tracker's, at an earlier schema, read-only, one this command would refuse, not there), and
-    for the umpire's view: the command then opens it as every other command does, with every
-    check, and says what is wrong."""
+    this tracker's schema and tables (documents.HEAD_PLAN_DIGEST), read with sqlite3 in one
+    read transaction: the database libraries' start was most of an export's time. The document
+    is run_export's. None for any other file, and for the umpire's view: the command then
+    opens it as every other command does, with every check."""
     import os
     import sqlite3
 
@@ -116,7 +111,7 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns, exchange
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
-    from tracker.services.text_files import Unreadable, open_file
+    from tracker.services.text_files import open_file
 
     path = Path(args.file)
     try:
@@ -125,11 +120,8 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
             document = exchange.read_document(file)
         added = exchange.library_additions(factory, document=document)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
-    except Unreadable as exc:
-        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
-        hint = " (use --name)" if "name" in exc.errors else ""
-        return fail(f"{path}: {said(exc)}{hint}; nothing was imported")
+        return refused(exc, path, "imported", " (use --name)" * ("name" in exc.errors))
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
     print(f"tracker: imported {name!r} into {shown(target)}")
     # The library is shared by every campaign of the file: what came with this one is said.

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, fail, said, write_file
+from tracker.cli.common import add_force, fail, refused, write_file
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -38,17 +38,15 @@ def add_parser(sub: Any) -> None:
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import library
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
-    from tracker.services.text_files import Unreadable, read_file
+    from tracker.services.text_files import read_file
 
     path = Path(args.file)
     try:
         raw = read_file(path, limit=library.MAX_BYTES, too_large=library.too_large)
         report = library.import_library(factory, raw=raw, dry_run=args.dry_run,
                                         json_file=path.suffix.lower() == ".json")  # fmt: skip
-    except Unreadable as exc:
-        return fail(exc.errors["file"])
     except (InvalidInput, DatabaseUnavailable) as exc:
-        return fail(f"{path}: {said(exc)}; nothing was written")
+        return refused(exc, path)
     for line in report.problems:
         print(f"{path}: {line}", file=sys.stderr)
     for line in report.warnings:

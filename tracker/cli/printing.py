@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, add_output, fail, not_forced, output_of, said
+from tracker.cli.common import add_force, add_output, fail, output_of, said
 from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:
@@ -50,9 +50,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
             replace=args.force, new_only=args.umpire, viewer=Viewer(viewer_of(args)),
         )  # fmt: skip
-    except (InvalidInput, DatabaseUnavailable) as exc:
+    except (InvalidInput, DatabaseUnavailable, ExistingFile) as exc:
         return fail(said(exc), "tracker print")
-    except ExistingFile as exc:
-        return fail(not_forced(exc), "tracker print")
     print(f"tracker: wrote {written}")
     return 0

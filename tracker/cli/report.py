@@ -12,7 +12,6 @@ from tracker.cli.common import (
     add_output,
     fail,
     no_campaign,
-    not_forced,
     output_of,
     pick,
     said,
@@ -92,9 +91,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             hint = ("; run tracker report at a terminal to type it"
                     if "passphrase" in exc.errors and passphrase is None else "")  # fmt: skip
             return fail(f"report: {said(exc)}{hint}")
-        except DatabaseUnavailable as exc:
+        except (DatabaseUnavailable, ExistingFile) as exc:
             return fail(f"report: {said(exc)}")
-        except ExistingFile as exc:
-            return fail(f"report: {not_forced(exc)}")
     print(f"tracker: wrote {written}")
     return 0

@@ -53,12 +53,8 @@ class Restored:
 
 
 def backup_file(path: Path, reason: str, *, keep: int | None = None) -> Path:
-    """Copy a campaign file with SQLite's online backup API into backups/ beside it, then keep
-    only the newest `keep` backups of that file (default: the player's keep_backups setting).
-
-    The copy is one read transaction, so it is consistent while the app writes (WAL); it is
-    written under a temporary name first, so a copy cut short is never taken for a backup.
-    """
+    """Copy a campaign file into backups/ beside it (consistent while the app writes, under a
+    temporary name until whole), then keep the newest `keep` (default: the player's setting)."""
     target = _copy_to_backups(path, reason)
     prune_backups(path, keep=keep, protect=(target,))
     return target
@@ -99,8 +95,8 @@ def list_backups(path: Path) -> list[Backup]:
 def prune_backups(
     path: Path, *, keep: int | None = None, protect: Iterable[Path] = ()
 ) -> list[Path]:
-    """Delete this file's backups beyond the newest `keep` (default: the keep_backups setting);
-    returns what was deleted. A protected path is never deleted, nor any file not named by us."""
+    """Delete this file's backups beyond the newest `keep` (default: the keep_backups setting),
+    never a protected one nor a file not named by us; returns what was deleted."""
     keep = settings.load().keep_backups if keep is None else keep
     if keep < 1:
         raise ValueError(f"keep must be at least 1, got {keep}")
@@ -196,13 +192,9 @@ def check_restorable(copy: Path, name: str) -> str:
 
 
 def restore_backup(backup: Path, path: Path, *, keep: int | None = None) -> Restored:
-    """Put a backup in place of the campaign file, through SQLite's online backup API.
-
-    The backup is copied and checked first: a damaged or foreign one changes nothing. Then the
-    current file is backed up ("before-restore"), and the checked copy is written into it
-    through a normal connection, so the WAL of a running app sees the restored pages and no
-    stale -wal is left to replay over them.
-    """
+    """Put a backup in place of the campaign file: a checked copy of it (a damaged or foreign
+    one changes nothing), written after a "before-restore" backup through a normal connection,
+    so a running app's WAL sees the restored pages and no stale -wal replays over them."""
     for item, what in ((path, "campaign file"), (backup, "backup")):
         problem = not_a_readable_file(item, what)
         if problem is not None:

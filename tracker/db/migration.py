@@ -55,9 +55,8 @@ def _look(engine: Engine) -> Connection:
 
 
 def inspect_server(engine: Engine) -> str | None:
-    """Check a database on a server without changing it; return its schema revision (None if
-    it is empty). Raises DatabaseProblem when it cannot be reached or logged into, holds
-    another program's tables, or has a newer schema."""
+    """A server's database's schema revision (None if empty), read without changing it; else
+    DatabaseProblem saying what is wrong."""
     from sqlalchemy import inspect, text
 
     where = shown_url(engine)
@@ -137,13 +136,10 @@ def schema_revision(target: str, engine: Engine) -> str | None:
 
 
 def migrate(engine: Engine, notes: list[str] | None = None) -> Path | None:
-    """Bring the schema to head; back up an existing file first. Returns the backup made, if any.
-    What an upgrade changed beside the schema (two library entries made one) goes in `notes`.
-
-    Any number of trackers may start at once on one PostgreSQL database: the upgrade is one
-    transaction that holds the database's write lock (engine._begin_postgresql), so the others
-    wait for it, then find the schema at head and change nothing.
-    """
+    """Bring the schema to head, an existing file backed up first (the backup, if any); what an
+    upgrade changed beside the schema (two library entries made one) goes in `notes`. Many
+    trackers may start at once on one PostgreSQL database: the upgrade is one transaction that
+    holds its write lock (engine._begin_postgresql); the others then find the schema at head."""
     backup: Path | None = None
     path = sqlite_path(str(engine.url))
     if path is not None:

@@ -127,13 +127,10 @@ class CampaignRead(Shown, CampaignBase):
 
 
 class CampaignCreate(CampaignBase):
-    """A campaign as the player starts it: its name and rule options."""
-
     model_config = INPUT_CONFIG
 
 
-class CampaignUpdate(Edit, CampaignCreate):
-    """An edit of a campaign."""
+class CampaignUpdate(Edit, CampaignCreate): ...
 
 
 class ScenarioBase(Model):
@@ -167,8 +164,7 @@ class ScenarioCreate(ScenarioBase):
     model_config = INPUT_CONFIG
 
 
-class ScenarioUpdate(Edit, ScenarioCreate):
-    """An edit of a scenario."""
+class ScenarioUpdate(Edit, ScenarioCreate): ...
 
 
 class SideBase(Model):
@@ -188,5 +184,4 @@ class SideCreate(SideBase):
     model_config = INPUT_CONFIG
 
 
-class SideUpdate(Edit, SideCreate):
-    """An edit of a side."""
+class SideUpdate(Edit, SideCreate): ...

@@ -248,12 +248,6 @@ def printed_label(model: type[BaseModel], key: str) -> str:
     return str(extra.get("printed") or rule_of(key, model.model_fields[key]).label)
 
 
-def retyped(model: type[BaseModel], key: str) -> Any:
-    """The field as `model` declares it (label, help, bounds), for a read model that shows it
-    in another type: a value the viewer may not see as None, a text as the lines it holds."""
-    return model.model_fields[key]
-
-
 @cache
 def _defaults(model: type[BaseModel]) -> dict[str, Any]:
     """A read model's defaults, each computed once (a default factory's value is never shared

@@ -50,12 +50,10 @@ class Commander(CommanderBase, Versioned, table=True):
     status: Stored[ListStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
-class CrewUpdate(Edit, RatingBase):
-    """A crew rolled or bought again."""
+class CrewUpdate(Edit, RatingBase): ...
 
 
-class CommanderUpdate(CommanderBase, CrewUpdate):
-    """A commander rolled or bought again (named, unlike a crew)."""
+class CommanderUpdate(CommanderBase, CrewUpdate): ...
 
 
 class Crew(RatingBase, Versioned, table=True):
@@ -119,8 +117,7 @@ class SquadronCreate(SquadronBase):
     model_config = INPUT_CONFIG
 
 
-class SquadronUpdate(Edit, SquadronCreate):
-    """An edit of a squadron."""
+class SquadronUpdate(Edit, SquadronCreate): ...
 
 
 class ShipBase(Model):
@@ -193,8 +190,7 @@ class ShipCreate(ShipBase):
         return data
 
 
-class ShipUpdate(Edit, ShipCreate):
-    """An edit of a ship."""
+class ShipUpdate(Edit, ShipCreate): ...
 
 
 COUNTER_SIZE_OPTIONS = [("blank (not entered)", ""), *((size, size) for size in CounterSize)]
@@ -315,8 +311,7 @@ class Battery(BatteryBase, Versioned, table=True):
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
 
 
-class BatteryUpdate(Edit, BatteryBase):
-    """A battery as typed."""
+class BatteryUpdate(Edit, BatteryBase): ...
 
 
 class BatteryRead(Shown, BatteryBase):

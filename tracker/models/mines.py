@@ -8,7 +8,7 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, retyped, same_as
+from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -140,7 +140,7 @@ class MinefieldRead(Shown, MinefieldBase):
     boundary_id: int | None
     count_here: int = 0
     # Declared by the base, shown retyped: "?" where the viewer may not see how it was laid.
-    laid_by: str = retyped(MinefieldBase, "laid_by")  # type: ignore[assignment]
+    laid_by: str = MinefieldBase.model_fields["laid_by"]  # type: ignore[assignment]
     turn_started: int | None
     turn_completed: int | None
     drop_roll: int | None

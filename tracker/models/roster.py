@@ -7,7 +7,7 @@ from sqlmodel import Field
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, retyped, same_as
+from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Edit, Shown, Versioned
@@ -74,8 +74,8 @@ class UnitRead(Shown, WasUnitBase):
     # Declared on the card (WasUnitBase), shown retyped (mypy: a read model may show a stored
     # field in another type): None where the viewer may not see it, the abilities one a line,
     # the attacks as dice by range.
-    damage: int | None = retyped(WasUnitBase, "damage")  # type: ignore[assignment]
-    abilities: tuple[str, ...] = retyped(WasUnitBase, "abilities")  # type: ignore[assignment]
+    damage: int | None = WasUnitBase.model_fields["damage"]  # type: ignore[assignment]
+    abilities: tuple[str, ...] = WasUnitBase.model_fields["abilities"]  # type: ignore[assignment]
     attacks: dict[str, list[int | None]] = {}  # type: ignore[assignment]
     crippled: bool | None
     destroyed: bool

@@ -27,18 +27,15 @@ _EFFECT = re.compile(r"^(speed|gunnery|fuel|hull)-(\d{1,2})$")
 
 
 def quarter_of(task_force_size: int) -> int:
-    """Return a quarter of the task force rounded up, at least 1 (RULES.md §Mines)."""
+    """A quarter of the task force rounded up, at least 1 (RULES.md §Mines)."""
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     return -(-size // 4)
 
 
 @dataclass(frozen=True)
 class MineEffect:
-    """What one mine does to a ship: the words of the player's mine damage table (RULES.md §Mines).
-
-    The variant's own table is not in our sources; the effects it names are speed and gunnery
-    loss, fuel factors lost, hull damage, crippling and sinking.
-    """
+    """What one mine does to a ship, in the words of the players' mine damage table (the
+    variant's own is not in our sources: RULES.md §Mines)."""
 
     speed: int = 0
     gunnery: int = 0
@@ -49,12 +46,12 @@ class MineEffect:
 
     @property
     def struck(self) -> bool:
-        """Return whether the ship struck a mine: any result but "none" (RULES.md §Mines)."""
+        """Any result but "none" (RULES.md §Mines)."""
         return bool(self.speed or self.gunnery or self.fuel or self.hull or self.crippled
                     or self.sunk)  # fmt: skip
 
     def words(self) -> str:
-        """Return the effect in the table's own words, "none" when the ship passed."""
+        """The effect in the table's own words."""
         parts = [f"{name}-{amount}" for name, amount in (
             ("speed", self.speed), ("gunnery", self.gunnery), ("fuel", self.fuel),
             ("hull", self.hull)) if amount]  # fmt: skip
@@ -63,11 +60,8 @@ class MineEffect:
 
 
 def parse_mine_effects(text: str) -> MineEffect:
-    """Return the MineEffect written as words: "none", or any of speed-N gunnery-N fuel-N
-    hull-N crippled sunk, separated by spaces or commas ("fuel-2, speed-1").
-
-    Raises ValueError naming the first word it does not know and the words it does.
-    """
+    """The MineEffect written as EFFECT_WORDS, separated by spaces or commas ("fuel-2, speed-1");
+    ValueError names the first word it does not know."""
     if not isinstance(text, str):
         raise ValueError(f"effects must be text, got {text!r}")
     words = [word for word in re.split(r"[\s,;]+", text.strip().lower()) if word]
@@ -94,12 +88,8 @@ def parse_mine_effects(text: str) -> MineEffect:
 def mine_table_problems(
     rows: Sequence[tuple[int, int, str]],
 ) -> tuple[list[str], list[str]]:
-    """Return (overlaps, gaps) of a mine damage table of (low, high, applies_to) rows.
-
-    ``applies_to`` is "all", "long" or "small"; an "all" row counts for both cups. Overlaps make
-    a roll ambiguous and are errors; gaps are modified rolls 1..11 that no row covers for a long
-    or small counter, which a table may have (a roll there asks the player).
-    """
+    """(overlaps, gaps) of a mine damage table of (low, high, applies_to) rows, an "all" row
+    in both cups: an overlap makes a roll ambiguous, a gap asks the player."""
     overlaps: list[str] = []
     gaps: list[str] = []
     for cup in CUPS:
@@ -136,12 +126,8 @@ def _ranges(values: list[int]) -> str:
 def draw_order(
     long: Sequence[T], small: Sequence[T], *, first: str, rng: random.Random
 ) -> list[tuple[str, T]]:
-    """Return the order ships are drawn: at random from each cup, alternating (RULES.md §Mines).
-
-    ``first`` ("long" or "small") is the cup drawn first; once a cup is empty the draws go on
-    from the other (RULES.md §Mines). Shuffling each cup up front and taking from the top is
-    the same as drawing at random each time.
-    """
+    """The order ships are drawn: at random from each cup, alternating from `first`, the other
+    cup alone once one is empty (RULES.md §Mines). A shuffle is a draw at random each time."""
     if first not in CUPS:
         raise ValueError(f"first must be long or small, got {first!r}")
     cups = {"long": list(long), "small": list(small)}

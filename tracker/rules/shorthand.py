@@ -222,13 +222,10 @@ def parse_line(line: str) -> DamageLine:
         index += 1
     return DamageLine(
         ship=" ".join(ship_words),
-        structure=totals["structure"],
-        flotation=totals["flotation"],
-        repair_structure=totals["repair_structure"],
-        repair_flotation=totals["repair_flotation"],
         fire_delta=fire,
         criticals=tuple(criticals),
         fixes=tuple(fixes),
+        **totals,
     )
 
 

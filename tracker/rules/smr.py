@@ -16,35 +16,20 @@ import random
 from tracker.rules import checks
 from tracker.rules.dice import roll_text
 
+# Training levels 1..5 (SMR2 §3), and the names of grades 1..5 (SMR2 §3.1, §3.2).
 TRAINING_NUMERALS: tuple[str, ...] = ("I", "II", "III", "IV", "V")
-"""Training levels 1..5 as the rulebook writes them (SMR2 §3, I worst, V best)."""
-
 COMMAND_RATINGS: tuple[str, ...] = ("Inept", "Poor", "Average", "Skilled", "Brilliant")
-"""Commander rating names for grades 1..5 (SMR2 §3.1)."""
-
 CREW_QUALITIES: tuple[str, ...] = ("Green", "Raw", "Average", "Veteran", "Elite")
-"""Crew quality names for grades 1..5 (SMR2 §3.2)."""
-
+# Ship types of the 2nd-edition list, the form's editable pick-list (RULES.md §SMR2).
 TYPE_ABBREVIATIONS: tuple[str, ...] = (
     "BB", "BC", "SD", "BBL", "B", "BCD", "BBH", "CV", "CVL", "CVLM", "CVE", "CVEM", "CVS",
     "AC", "CA", "C", "CL", "CP", "CS", "CT", "CM", "CLAA", "DD", "DDE", "TB", "DDT",
 )  # fmt: skip
-"""Ship types of the 2nd-edition list, the form's editable pick-list (RULES.md §SMR2)."""
-
-SCALES: tuple[str, ...] = ("1/1200", "1/2400", "1/3000", "1/6000")
-"""Model scales with a recommended base width (SMR2 §2.3)."""
-
-PASS_MARK = 6
-"""Lowest modified d10 total that passes a Command or Crew test (SMR2 §3.6)."""
-
-MODIFIER_FLOOR = -2
-"""Combat never lowers a command or crew modifier below this (SMR2 §3.5)."""
-
-RADIUS_FLOOR_CM = 10
-"""Combat never lowers a command radius below this (SMR2 §3.5)."""
-
-UNDER_FIRE_PENALTY = 2
-"""Deducted from a test roll when the unit is under any fire marker (SMR2 §3.6)."""
+SCALES: tuple[str, ...] = ("1/1200", "1/2400", "1/3000", "1/6000")  # SMR2 §2.3
+PASS_MARK = 6  # the lowest modified d10 total that passes a test (SMR2 §3.6)
+MODIFIER_FLOOR = -2  # combat lowers a modifier no lower (SMR2 §3.5)
+RADIUS_FLOOR_CM = 10  # nor a command radius (SMR2 §3.5)
+UNDER_FIRE_PENALTY = 2  # off a test roll under any fire marker (SMR2 §3.6)
 
 # The training table's rows as the book prints them: (last d10 score of the band, grade).
 # Rows I-II start at the worst column and rows IV-V end at the best one (RULES.md §SMR2).
@@ -79,17 +64,17 @@ def _grade(value: object) -> int:
 
 
 def training_numeral(level: int) -> str:
-    """Return the Roman numeral I..V for training level 1..5 (SMR2 §3)."""
+    """The Roman numeral I..V for training level 1..5 (SMR2 §3)."""
     return TRAINING_NUMERALS[checks.check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
 
 
 def rating_name(grade: int) -> str:
-    """Return the commander rating name (Inept..Brilliant) for grade 1..5 (SMR2 §3.1)."""
+    """The commander rating name (Inept..Brilliant) for grade 1..5 (SMR2 §3.1)."""
     return COMMAND_RATINGS[_grade(grade) - 1]
 
 
 def quality_name(grade: int) -> str:
-    """Return the crew quality name (Green..Elite) for grade 1..5 (SMR2 §3.2)."""
+    """The crew quality name (Green..Elite) for grade 1..5 (SMR2 §3.2)."""
     return CREW_QUALITIES[_grade(grade) - 1]
 
 
@@ -105,7 +90,7 @@ def parse_training(text: str) -> int:
 
 
 def grade_from_roll(training: int, roll: int) -> int:
-    """Return the grade 1..5 that a d10 roll gives at a training level (SMR2 §3)."""
+    """The grade 1..5 that a d10 roll gives at a training level (SMR2 §3)."""
     bands = _T2_BANDS[_training(training)]
     roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     # The last band always ends at 10, so the loop always returns for a valid roll.
@@ -116,12 +101,12 @@ def grade_from_roll(training: int, roll: int) -> int:
 
 
 def grade_modifier(grade: int) -> int:
-    """Return the command or crew modifier -2..+2 for grade 1..5 (SMR2 §3.1-3.2)."""
+    """The command or crew modifier -2..+2 for grade 1..5 (SMR2 §3.1-3.2)."""
     return _grade(grade) - 3
 
 
 def commander_cost(training: int, *, air: bool = False) -> int:
-    """Return the points cost of a commander paid at a training level (SMR2 §3.1)."""
+    """The points cost of a commander paid at a training level (SMR2 §3.1)."""
     level = _training(training)
     # The price follows the level paid for, never the rolled result (SMR2 §3.1 worked example).
     per_step = 25 if checks.check_bool("air", air) else 100
@@ -129,19 +114,19 @@ def commander_cost(training: int, *, air: bool = False) -> int:
 
 
 def command_radius_cm(grade: int, *, air: bool = False) -> int:
-    """Return the command radius in cm for a commander's grade (SMR2 §3.1)."""
+    """The command radius in cm for a commander's grade (SMR2 §3.1)."""
     level = _grade(grade)
     per_step = 5 if checks.check_bool("air", air) else 10
     return per_step * (level + 1)
 
 
 def command_limit(grade: int) -> int:
-    """Return how many units (4..8) a commander of this grade can keep In Command (SMR2 §3.3)."""
+    """How many units (4..8) a commander of this grade can keep In Command (SMR2 §3.3)."""
     return _grade(grade) + 3
 
 
 def crew_cost_percent(training: int) -> int:
-    """Return the crew points adjustment in percent for a training level (SMR2 §3.2)."""
+    """The crew points adjustment in percent for a training level (SMR2 §3.2)."""
     # Keyed to the level paid for, mirroring the commander rule (RULES.md §SMR2).
     return 10 * (_training(training) - 3)
 
@@ -157,14 +142,14 @@ def points_with_crew(points: int, percent: int) -> int:
 
 
 def crew_roll(roll: int, commander_modifier: int) -> int:
-    """Return the crew d10 score after the optional commander modifier, clamped to 1..10 (§3.2)."""
+    """The crew d10 score after the optional commander modifier, clamped to 1..10 (§3.2)."""
     roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     modifier = checks.check_range("commander_modifier", commander_modifier, -2, 2, _MODIFIER_RANGE)
     return min(10, max(1, roll + modifier))
 
 
 def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> int:
-    """Return the modified d10 total of a Command or Crew test (SMR2 §3.6)."""
+    """The modified d10 total of a Command or Crew test (SMR2 §3.6)."""
     roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
     modifier = checks.check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
     penalty = UNDER_FIRE_PENALTY if checks.check_bool("under_fire", under_fire) else 0
@@ -181,7 +166,7 @@ def test_words(roll: int, modifier: int, total: int, *, under_fire: bool, extra:
 
 
 def test_passes(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> bool:
-    """Return whether a Command or Crew test succeeds: total of 6 or more (SMR2 §3.6)."""
+    """Whether a Command or Crew test succeeds: total of 6 or more (SMR2 §3.6)."""
     return test_total(roll, modifier, under_fire=under_fire, extra=extra) >= PASS_MARK
 
 
@@ -205,21 +190,21 @@ def reduced_radius_cm(current: int, by: int) -> int:
 
 
 def rerated_modifier(modifier_now: int, *, was: int, now: int) -> int:
-    """Return the modifier of a commander or crew rated anew, from grade `was` to grade `now`:
+    """The modifier of a commander or crew rated anew, from grade `was` to grade `now`:
     the combat reductions borne stay with him through a re-roll or re-buy (SMR2 §3.5)."""
     borne = max(0, grade_modifier(was) - modifier_now)
     return reduced_modifier(grade_modifier(now), borne)
 
 
 def rerated_radius_cm(radius_now_cm: int, *, was: tuple[int, bool], now: tuple[int, bool]) -> int:
-    """Return the command radius of a commander rated anew, `was` and `now` his (grade, air)
+    """The command radius of a commander rated anew, `was` and `now` his (grade, air)
     before and after: the combat reductions borne stay with him (SMR2 §3.5)."""
     borne = max(0, command_radius_cm(was[0], air=was[1]) - radius_now_cm)
     return reduced_radius_cm(command_radius_cm(now[0], air=now[1]), borne)
 
 
 def base_width_cm(size_modifier: int, scale: str) -> float:
-    """Return the recommended base width in cm for a size modifier and scale (SMR2 §2.3)."""
+    """The recommended base width in cm for a size modifier and scale (SMR2 §2.3)."""
     size = checks.check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
     if not isinstance(scale, str) or scale not in _BASE_WIDTHS_CM:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -228,7 +213,7 @@ def base_width_cm(size_modifier: int, scale: str) -> float:
 
 
 def at_or_below_third(current: int, maximum: int) -> bool:
-    """Return whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2)."""
+    """Whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2)."""
     maximum = checks.check_at_least("maximum", maximum, 1)
     current = checks.check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
     # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
@@ -242,7 +227,7 @@ def third_text(full: int) -> str:
 
 
 def half_strength(original: int, afloat: int) -> bool:
-    """Return whether a formation is at half its original strength or less (SMR2 §3.4)."""
+    """Whether a formation is at half its original strength or less (SMR2 §3.4)."""
     original = checks.check_at_least("original", original, 1)
     # Only original members count, so afloat can never exceed the original size (SMR2 §3.4).
     afloat = checks.check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")

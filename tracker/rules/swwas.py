@@ -47,7 +47,6 @@ class Fuel:
 
     @property
     def total(self) -> int:
-        """Return every fuel factor the ship has, whatever its state (RULES.md §Mines)."""
         return self.full + self.empty + self.lost
 
 
@@ -60,17 +59,13 @@ class MineDrm:
 
     @property
     def total(self) -> int:
-        """Return the cumulative modifier every roll of the check takes, 0..+5."""
         return self.minefields + self.speed
 
 
 def mine_drm(minefields: int, speed: int) -> MineDrm:
-    """Return the cumulative mine-strike die-roll modifier, 0..+5, by cause (RULES.md §Mines).
-
-    ``minefields`` (1 or more) is the number sown across the boundary: +1 for each one over the
-    first, at most +3. A ship at ``speed`` 3 or more (0 or more) adds +2, including ships exiting
-    the Tactical Board.
-    """
+    """The mine-strike die-roll modifier by cause (RULES.md §Mines): +1 for each minefield
+    across the boundary over the first, at most +3; +2 at speed 3 or more, even exiting the
+    Tactical Board."""
     fields = checks.check_at_least("minefields", minefields, 1)
     speed = checks.check_at_least("speed", speed, 0)
     extra = min(_MAX_EXTRA_MINEFIELD_DRM, fields - 1)
@@ -78,41 +73,34 @@ def mine_drm(minefields: int, speed: int) -> MineDrm:
 
 
 def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:
-    """Return the minefields an aircraft carries: its larger attack factor (RULES.md §Mines)."""
+    """The minefields an aircraft carries: its larger attack factor (RULES.md §Mines)."""
     naval = checks.check_at_least("naval_attack", naval_attack, 0)
     land = checks.check_at_least("land_attack", land_attack, 0)
     return max(naval, land)
 
 
 def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
-    """Return whether a d6 aerial drop lays a minefield: 3-6 if circled, else 4-6 (RULES.md §Mines).
-
-    A failure scatters the mines and creates no effective minefield (ledger status ``scattered``).
-    """
+    """Whether a d6 aerial drop lays a minefield: 3-6 if circled, else 4-6 (RULES.md §Mines)."""
     roll = checks.check_range("roll", roll, 1, 6, "1..6")
     circled = checks.check_bool("circled", circled)
     return roll >= (3 if circled else 4)
 
 
 def fast_entry(speed: int) -> bool:
-    """Return whether a ship entering a minefield at this speed takes the +2: speed 3 or more
-    (RULES.md §Mines die-roll modifiers)."""
+    """Whether a ship entering a minefield at this speed takes the +2 (RULES.md §Mines)."""
     return checks.check_at_least("speed", speed, 0) >= _FAST_SPEED
 
 
 def speed_available(speed_rating: int, speed_lost: int) -> int:
-    """Return the speed a ship can still make: its rating less what mines took, never below 0.
-
-    A ship enters a minefield at the speed it moves, so one whose damaged rating is below 3
-    cannot be entered at speed 3 and take the +2 (RULES.md §Mines die-roll modifiers).
-    """
+    """The speed a ship can still make: its rating less what mines took; a ship enters a
+    minefield at the speed it moves, which its damaged rating must allow (RULES.md §Mines)."""
     rating = checks.check_at_least("speed_rating", speed_rating, 0)
     lost = checks.check_at_least("speed_lost", speed_lost, 0)
     return max(0, rating - lost)
 
 
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
-    """Return a sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
+    """A sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
     total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
     loaded = checks.check_range(
         "minefields_loaded",
@@ -125,11 +113,8 @@ def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> in
 
 
 def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
-    """Return the fuel after mine damage takes full factors first, then empty (RULES.md §Mines).
-
-    Taken factors become ``lost``; asking for more than full + empty loses them all and no more
-    (RULES.md §Mines), so no count goes below zero and the total is unchanged.
-    """
+    """The fuel after mine damage: full factors lost first, then empty, and no more than
+    there are (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
     wanted = checks.check_at_least("factors", factors, 0)
     from_full = min(wanted, fuel.full)
@@ -142,10 +127,7 @@ def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
 
 
 def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
-    """Return the fuel after refuelling empty factors, never lost ones (RULES.md §Mines).
-
-    ``factors`` is how many empty factors to fill (0..empty); None fills every empty factor.
-    """
+    """The fuel after refuelling empty factors (None: all), never lost ones (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
     if factors is None:
         amount = fuel.empty
@@ -161,38 +143,30 @@ def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
 
 
 def port_repair(fuel: Fuel) -> Fuel:
-    """Return the fuel after a friendly-port repair turns lost factors empty (RULES.md §Mines)."""
+    """The fuel after a friendly-port repair turns lost factors empty (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
     return Fuel(full=fuel.full, empty=fuel.empty + fuel.lost, lost=0)
 
 
 def mine_check_halts(struck: int, task_force_size: int) -> bool:
-    """Return whether a task force halts: a quarter of it, rounded up, struck (RULES.md §Mines).
-
-    ``task_force_size`` is 1 or more ships and ``struck`` 0..size counts ships that struck a mine
-    so far (RULES.md §Mines default reading; the quarter is rounded up, so at least one).
-    """
+    """Whether a task force halts: a quarter of it, rounded up, struck (RULES.md §Mines)."""
     size = checks.check_at_least("task_force_size", task_force_size, 1)
     hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
     return hits >= mine_check.quarter_of(size)
 
 
 def is_submarine_type(type_abbrev: str) -> bool:
-    """Return whether a ship of this type abbreviation is a submarine: SS, or a type beginning
-    with it, in any case (RULES.md §Mines, submarines as minelayers)."""
+    """Whether a ship of this type is a submarine: SS or a type beginning with it, any case
+    (RULES.md §Mines, submarines as minelayers)."""
     if not isinstance(type_abbrev, str):
         raise ValueError(f"type_abbrev must be a str, got {type_abbrev!r}")
     return type_abbrev.strip().upper().startswith(_SUBMARINE_TYPE)
 
 
 def torpedo_refusal(*, submarine_sowing: int | None) -> str | None:
-    """Return why a unit may not attack with its torpedo factors, or None when it may.
-
-    ``submarine_sowing`` is the number of the minefield it is sowing as a submarine, if any:
-    "once a submarine has begun sowing a minefield, it may not attack with its torpedo factors
-    until it has completed the minefield" (RULES.md §Mines). A surface minelayer sowing is not
-    stopped: the source stops submarines only.
-    """
+    """Why a unit sowing minefield `submarine_sowing` as a submarine may not attack with its
+    torpedo factors (RULES.md §Mines: "until it has completed the minefield"); None when it may:
+    the source stops submarines only."""
     if submarine_sowing is None:
         return None
     number = checks.check_at_least("submarine_sowing", submarine_sowing, 1)
@@ -202,13 +176,8 @@ def torpedo_refusal(*, submarine_sowing: int | None) -> str | None:
 def sowing_refusal(
     *, submarine: bool, laid_by: str, submarine_sowing: int | None
 ) -> tuple[str, str] | None:
-    """Return (the field at fault, why) when a unit may not begin sowing a minefield laid this
-    way (``laid_by``: surface or submarine), or None when it may (RULES.md §Mines).
-
-    Only a submarine sows as a submarine, and a submarine sows only as one; a submarine sows
-    one minefield at a time (it has "begun sowing" one until it "has completed" it).
-    ``submarine_sowing`` is the number of the minefield it is sowing as a submarine, if any.
-    """
+    """(the field at fault, why) when a unit may not begin sowing a minefield `laid_by` this
+    way, or None (RULES.md §Mines): a submarine sows as one, one minefield at a time."""
     sub = checks.check_bool("submarine", submarine)
     if not isinstance(laid_by, str):
         raise ValueError(f"laid_by must be a str, got {laid_by!r}")

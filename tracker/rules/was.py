@@ -20,24 +20,13 @@ from enum import StrEnum
 
 from tracker.rules import checks
 
+# Who can roll a sub search, best first (RULES.md §Subs ¶4): "aircraft" is any other aircraft
+# with ASW (a depth-charge symbol), "surface" any surface unit with ASW.
 SEARCHERS: tuple[str, ...] = ("patrol_bomber", "aircraft", "surface", "submarine")
-"""Kinds of unit that can roll a sub search, best first (RULES.md §Subs ¶4 search table).
-
-``aircraft`` is any other aircraft with ASW (a depth-charge symbol among its attack types),
-``surface`` any surface unit with ASW (destroyers, MTBs, ...), ``submarine`` a sub hunting a sub.
-"""
-
-MARKERS_PER_SUB = 2
-"""Markers per submarine at fleet construction: the real sub and one decoy (RULES.md §Subs ¶1)."""
-
-DECOY_COST = 5
-"""Points cost of each extra decoy marker bought for a submarine (seed closing note)."""
-
-MAX_EXTRA_DECOYS = 2
-"""Most extra decoys one submarine may buy: "limited to 1-2 extra tokens" (RULES.md §Subs)."""
-
-SEA_MOVE_SECTORS = 1
-"""Sectors a sub marker (real or decoy) moves in one Sea Movement phase (RULES.md §Subs ¶3)."""
+MARKERS_PER_SUB = 2  # the real sub and one decoy (RULES.md §Subs ¶1)
+DECOY_COST = 5  # points for each extra decoy (seed closing note)
+MAX_EXTRA_DECOYS = 2  # "limited to 1-2 extra tokens" (RULES.md §Subs)
+SEA_MOVE_SECTORS = 1  # a marker's move in one Sea Movement phase (RULES.md §Subs ¶3)
 
 # Base d6 targets by searcher (RULES.md §Subs ¶4: patrol bombers 4+, other ASW aircraft and
 # surface 5+, submarines 5+ with no modifiers at all).
@@ -82,17 +71,11 @@ def search_breakdown(
     night_or_weather: bool = False,
     elusive_quarry: bool = False,
 ) -> list[tuple[str, int]]:
-    """Return the steps of a sub search target as (label, change) pairs (RULES.md §Subs ¶4).
-
-    The first pair is the base (label "base 4+", value 4); each later value is the change that
-    step makes to the target, so the values always sum to :func:`search_target`. Steps that
-    change nothing are left out, except "Sub Hunter cancelled by Elusive Quarry" (value 0), shown
-    so a player sees why a Sub Hunter did not help. The clamp step ("clamp to 2+") appears only
-    when the friendly bonuses would take the target below 2+, and comes before every penalty.
-    A screen can render the PBY + Javelin + Fletcher + Z-20 + Bf-110 example as
-    "base 4+, 2 extra ASW units -2, Sub Hunter -1, clamp to 2+, 2 enemy units +2 = 4+".
-    A submarine searcher gives one step, "base 5+ (submarine: no modifiers)", whatever else is
-    passed (the other arguments are still validated). Arguments are as for search_target.
+    """The steps of a sub search target as (label, change) pairs, summing to the target
+    (RULES.md §Subs ¶4): the base, the friendly bonuses (each -1; a Sub Hunter cancelled by
+    Elusive Quarry is shown at 0, so the player sees why it did not help), the clamp to 2+ when
+    they pass it, then the penalties (each +1). A submarine searcher has no modifiers. The
+    counts are the other friendly ASW units, the Sub Hunters, and the enemy units in the sector.
     """
     searcher = _check_searcher(searcher)
     extra = _count("extra_asw_units", extra_asw_units)
@@ -138,32 +121,17 @@ def search_target(
     night_or_weather: bool = False,
     elusive_quarry: bool = False,
 ) -> int:
-    """Return the d6 target (2 or more) to find a concealed sub marker (RULES.md §Subs ¶4).
-
-    ``searcher`` is the unit that rolls (one of SEARCHERS): its base is 4+ for a patrol bomber
-    and 5+ for other ASW aircraft and surface ASW units. ``extra_asw_units`` counts the other
-    friendly ASW-capable air or surface units in the sector (the roller excluded), each -1;
-    ``sub_hunters`` counts friendly units with Sub Hunter ("Sub Hunt"), each -1, unless the hunted
-    sub has Elusive Quarry. The result is clamped to 2+ (a 1 always fails) and only then do the
-    penalties apply: +1 per ``enemy_units`` (enemy air or surface units in the sector, the hunted
-    sub excluded), +1 for ``night_or_weather`` (night, smoke or weather, once) and +1 for
-    ``elusive_quarry``. A ``submarine`` searcher always needs 5+ and ignores every modifier.
-    Counts are 0..20. A target of 7 or more means the search cannot succeed.
-    """
+    """The d6 target to find a concealed sub marker, 2 or more; 7 or more cannot succeed
+    (RULES.md §Subs ¶4): the sum of search_breakdown's steps."""
     steps = search_breakdown(
         searcher, extra_asw_units=extra_asw_units, sub_hunters=sub_hunters,
         enemy_units=enemy_units, night_or_weather=night_or_weather, elusive_quarry=elusive_quarry,
     )  # fmt: skip
-    # The breakdown is the arithmetic: its steps add up to the target (the order included).
     return sum(change for _, change in steps)
 
 
 def search_succeeds(roll: int, target: int) -> bool:
-    """Return whether a d6 search roll finds the marker (RULES.md §Subs ¶4).
-
-    ``roll`` is 1..6 and ``target`` is a search target from search_target (2 or more). A natural
-    1 always fails, and a target of 7 or more cannot be reached by any roll.
-    """
+    """Whether a d6 search roll finds the marker: a natural 1 always fails (RULES.md §Subs ¶4)."""
     roll = _roll(roll)
     if not (checks.is_int(target) and target >= _MIN_TARGET):
         raise ValueError(
@@ -174,14 +142,8 @@ def search_succeeds(roll: int, target: int) -> bool:
 
 
 def best_searcher(searchers: Sequence[str]) -> str:
-    """Return which of the searchers present should roll: the lowest base (RULES.md §Subs ¶4).
-
-    A patrol bomber (4+) beats other ASW aircraft and surface units (5+); a submarine is chosen
-    only when no other searcher is present, since it only hunts other subs. Between aircraft and
-    surface (both 5+, same modifiers) the earlier one in SEARCHERS is returned. This ranks by
-    base only: callers wanting to weigh a flat 5+ submarine against a penalised surface search
-    should compare search_target values themselves.
-    """
+    """Which of the searchers present rolls: the first in SEARCHERS, by base alone; a submarine
+    only when no other searcher is present, as it hunts subs only (RULES.md §Subs ¶4)."""
     if isinstance(searchers, str) or not isinstance(searchers, Sequence):
         raise ValueError(
             f"searchers must be a sequence of names from {', '.join(SEARCHERS)}, got {searchers!r}"
@@ -193,11 +155,8 @@ def best_searcher(searchers: Sequence[str]) -> str:
 
 
 def extra_decoy_cost(extra_decoys: int) -> int:
-    """Return the points cost of extra decoys for one sub: 5 each, at most 2 (RULES.md §Subs).
-
-    The seed limits purchases "to 1-2 extra tokens" so a 100-point fleet cannot field "2 subs and
-    30 tokens"; the tracker takes the limit as 2 per submarine (RULES.md §Subs).
-    """
+    """The points cost of one sub's extra decoys, at most 2: the seed limits them "to 1-2 extra
+    tokens" so a 100-point fleet cannot field "2 subs and 30 tokens" (RULES.md §Subs)."""
     count = checks.check_range(
         "extra_decoys",
         extra_decoys,
@@ -209,21 +168,15 @@ def extra_decoy_cost(extra_decoys: int) -> int:
 
 
 def sub_mine_damage(roll: int) -> int:
-    """Return the hull damage to a sub entering a minefield for a d6 roll (RULES.md §Subs ¶12).
-
-    A 1 deals 1 hull damage and a 2 deals 2; 3..6 do nothing (implied by the seed, which names
-    only 1 and 2, matching the official Mines ability).
-    """
+    """The hull damage to a sub entering a minefield (RULES.md §Subs ¶12): the seed names 1 and
+    2 only, as the official Mines ability does; 3..6 do nothing."""
     roll = _roll(roll)
     return roll if roll <= 2 else 0
 
 
 def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool = False) -> bool:
-    """Return whether one torpedo die hits in the Submarine Attack phase (RULES.md §Subs ¶9e).
-
-    Normally only a 6 hits. At night, against a target already hit in an earlier phase this turn
-    (RULES.md §Subs reads the seed's "previously during any phase" as this turn), a 5 or 6 hits.
-    """
+    """Whether one torpedo die hits (RULES.md §Subs ¶9e): a 6, or at night a 5 against a target
+    hit in an earlier phase this turn (the seed's "previously during any phase")."""
     roll = _roll(roll)
     night = checks.check_bool("night", night)
     hit_earlier = checks.check_bool("target_hit_earlier", target_hit_earlier)
@@ -233,7 +186,7 @@ def torpedo_die_hits(roll: int, *, night: bool = False, target_hit_earlier: bool
 def torpedo_hits(
     rolls: Sequence[int], *, night: bool = False, target_hit_earlier: bool = False
 ) -> int:
-    """Return how many of a torpedo attack's dice hit (RULES.md §Subs ¶9e, see torpedo_die_hits)."""
+    """How many of a torpedo attack's dice hit (RULES.md §Subs ¶9e)."""
     if isinstance(rolls, str) or not isinstance(rolls, Sequence) or not rolls:
         raise ValueError(f"rolls must be a non-empty sequence of d6 rolls 1..6, got {rolls!r}")
     return sum(torpedo_die_hits(roll, night=night, target_hit_earlier=target_hit_earlier)
@@ -250,21 +203,13 @@ class ConcealCause(StrEnum):
 
 
 def reconceal_markers(cause: ConcealCause) -> int:
-    """Return how many markers replace a re-concealed sub: two when it got away, else one.
-
-    §10a and §10b replace the sub with "a decoy counter", §11 with "a marker"; only §10c
-    "place two markers in its place".
-    """
+    """How many markers replace a re-concealed sub: only §10c "place two markers"."""
     return 2 if ConcealCause(cause) is ConcealCause.GOT_AWAY else 1
 
 
 def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | None:
-    """Return why a revealed sub cannot re-conceal now, or None when it can (RULES.md §Subs ¶10-11).
-
-    "Revealed submarines that do not move during the Sea Movement phase remain revealed", unless
-    a squall/fog marker enters the square by random placement (§11); moving into weather (§10a)
-    is a move by definition.
-    """
+    """Why a revealed sub cannot re-conceal now, or None (RULES.md §Subs ¶10-11): one that did
+    not move stays revealed, unless a squall or fog marker enters its square."""
     cause = ConcealCause(cause)
     moved = checks.check_bool("moved_this_turn", moved_this_turn)
     if moved or cause is ConcealCause.WEATHER_ENTERED:
@@ -283,11 +228,8 @@ def square(sector: str) -> str:
 
 
 def crowded_squares(placed: Sequence[str], occupied: Sequence[str] = ()) -> list[int]:
-    """Return the indexes of ``placed`` squares that break "no more than one sub per square"
-    (RULES.md §Subs ¶3): a square already ``occupied`` by another live marker of the side, or
-    named again by an earlier marker of the same placement or move. Squares are compared as
-    given (the caller folds their case); a blank square is off the map and crowds nothing.
-    """
+    """The indexes of `placed` squares that break "no more than one sub per square": already
+    `occupied`, or named by an earlier marker; a blank one is off the map (RULES.md §Subs ¶3)."""
     for name, squares in (("placed", placed), ("occupied", occupied)):
         if (isinstance(squares, str) or not isinstance(squares, Sequence)
                 or not all(isinstance(square, str) for square in squares)):  # fmt: skip
@@ -304,14 +246,9 @@ def crowded_squares(placed: Sequence[str], occupied: Sequence[str] = ()) -> list
 def drift_refusal(
     turn: int | None, *, complete: bool, laid_turn: int | None, last_drift_turn: int | None
 ) -> str | None:
-    """Return why a drifting minefield may not drift at the end of ``turn``, or None when it may
-    (RULES.md §Subs ¶13: "drifting mines scatter during the end of turn phase").
-
-    A minefield drifts once complete (one still being sown is not yet a minefield), at the end
-    of the turn it was laid (``laid_turn``) at the earliest, and once a turn, its drifts entered
-    in turn order (``last_drift_turn``, its last drift). Both turns are of the same scenario as
-    ``turn``, None when they were in an earlier one (or never). ``turn`` None: no turn is known.
-    """
+    """Why a drifting minefield may not drift at the end of `turn`, or None (RULES.md §Subs ¶13:
+    "drifting mines scatter during the end of turn phase"): once complete, from the turn it was
+    laid, once a turn in turn order. The turns are this scenario's (None: an earlier one)."""
     checks.check_bool("complete", complete)
     for name, value in (("turn", turn), ("laid_turn", laid_turn),
                         ("last_drift_turn", last_drift_turn)):  # fmt: skip

@@ -116,36 +116,13 @@ def _journal_ship(
 
 
 def save_counter(
-    factory: SessionFactory,
-    *,
-    ship_id: int,
-    counter_size: str,
-    speed_rating: int,
-    torpedo_factors: int = 0,
-    mines_loaded: int = 0,
-    hull_boxes: int = 0,
-    fuel_full: int = 0,
-    fuel_empty: int = 0,
-    speed_lost: int | None = None,
-    gunnery_lost: int | None = None,
-    hull_damage: int | None = None,
-    crippled: bool | None = None,
-    version: int | None = None,
+    factory: SessionFactory, *, ship_id: int, version: int | None = None, **values: Any
 ) -> str:
-    """Enter a ship's counter values; the size is the player's, never derived (RULES.md §Mines).
-
-    The damage mines did (speed and gunnery lost, hull boxes hit, crippled) is kept unless given:
-    giving it is how a repair or a correction is entered (the repair rules are the group's).
-    `version`, the ship's as the player's form showed it, refuses the change when another
-    player has changed the ship since.
-    """
-    typed = checked(CounterUpdate, {key: value for key, value in {
-        "counter_size": counter_size, "speed_rating": speed_rating,
-        "torpedo_factors": torpedo_factors, "mines_loaded": mines_loaded,
-        "hull_boxes": hull_boxes, "fuel_full": fuel_full, "fuel_empty": fuel_empty,
-        "speed_lost": speed_lost, "gunnery_lost": gunnery_lost, "hull_damage": hull_damage,
-        "crippled": crippled, "version": version,
-    }.items() if value is not None}, names=())  # fmt: skip
+    """Enter a ship's counter values (CounterUpdate's fields); the size is the player's, never
+    derived (RULES.md §Mines). The damage mines did is kept unless given: giving it is how a
+    repair or a correction is entered (the repair rules are the group's)."""
+    given_values = {key: value for key, value in values.items() if value is not None}
+    typed = checked(CounterUpdate, {**given_values, "version": version}, names=())
     given = typed.model_fields_set
     errors: dict[str, str] = {}
     # The bounds one value sets on another: the model declares each alone.
@@ -162,7 +139,7 @@ def save_counter(
         ship, side = _ship_and_side(session, ship_id)
         require_version(ship, typed.version, ship.name)
         laid = acts.mines_laid(acts.laid(session, acts.actor(ship)))
-        if mines_loaded < laid:
+        if typed.mines_loaded < laid:
             raise InvalidInput(
                 {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
             )
@@ -171,18 +148,18 @@ def save_counter(
                                              "crippled") if key not in given}  # fmt: skip
         for key, value in {**typed.model_dump(exclude={"version"}), **kept}.items():
             setattr(ship, key, value)
-        ship.speed_lost = min(ship.speed_lost, speed_rating)
-        if hull_boxes:
-            ship.hull_damage = min(ship.hull_damage, hull_boxes)
+        ship.speed_lost = min(ship.speed_lost, typed.speed_rating)
+        if typed.hull_boxes:
+            ship.hull_damage = min(ship.hull_damage, typed.hull_boxes)
         size = ship.counter_size or "(no size)"
-        summary = f"{ship.name}: counter {size}, speed {speed_rating}, " \
-            f"fuel {fuel_full} full {fuel_empty} empty"  # fmt: skip
+        summary = f"{ship.name}: counter {size}, speed {typed.speed_rating}, " \
+            f"fuel {typed.fuel_full} full {typed.fuel_empty} empty"  # fmt: skip
         kind = JournalKind.COUNTER
-        if ship.fuel_lost and fuel_full > before["fuel_full"]:
+        if ship.fuel_lost and typed.fuel_full > before["fuel_full"]:
             # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
             # them is a correction the player may make, said and journaled as one.
             kind = JournalKind.CORRECTION
-            summary += (f"; correction: full fuel {before['fuel_full']} -> {fuel_full} while "
+            summary += (f"; correction: full fuel {before['fuel_full']} -> {typed.fuel_full} while "
                         f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
                         "'refuel lost factors only in a friendly port'")  # fmt: skip
         _journal_ship(session, ship, side, before, kind, summary)
@@ -192,8 +169,7 @@ def save_counter(
 def _afloat(
     session: Session, ship_id: int, field: str, version: int | None = None
 ) -> tuple[Ship, Side]:
-    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes. `version`, the
-    ship's as the player's form showed it, refuses a form another player's change made stale."""
+    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
     ship, side = _ship_and_side(session, ship_id)
     require_version(ship, version, ship.name)
     if ship.sunk:
@@ -278,16 +254,9 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
         return summary
 
 
-def ship_by_name(
-    factory: SessionFactory, *, campaign_id: int, name: str, side: str | None = None
-) -> int:
-    """The id of the campaign's ship of that name (any case), on that side when given."""
-    return ship_finder(factory, campaign_id=campaign_id)(name, side)
-
-
 def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, str | None], int]:
-    """ship_by_name for many names: the campaign's ships are read once (a CSV of counters
-    names hundreds), and each name is then found among them."""
+    """The id of the campaign's ship of a name (any case), on a side when given: the ships
+    read once, for many names (a CSV names hundreds)."""
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
         sides = {row.id: row.name for row in session.exec(

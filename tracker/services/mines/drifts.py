@@ -34,8 +34,7 @@ def drift(
     version: int | None = None,
 ) -> str:
     """A drifting minefield scatters at the end of the turn to the place the player gives (or
-    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13). `version`, the one the
-    player's form showed, refuses a form another player's change has made stale."""
+    the way a d6 said); the ledger keeps its path (RULES.md §Subs ¶13)."""
     errors: dict[str, str] = {}
     if d6 is not None and not 1 <= d6 <= 6:
         errors["d6"] = "a d6 shows 1..6"
@@ -67,17 +66,14 @@ def drift(
             # A secret drift says nothing in clear, and is not undoable: its before and after
             # would be the sealed notes alone, which the row already keeps.
             places.journal_laid(session, side, field, summary, key, dice=dice)
-            # What the screen says aloud: no place, no die.
-            return f"{side.name}: minefield #{field.id} drifted"
-        else:
-            places.field_change(session, field, side, before, summary, dice=dice)
+            return f"{side.name}: minefield #{field.id} drifted"  # no place, no die
+        places.field_change(session, field, side, before, summary, dice=dice)
         return summary
 
 
 def _drift_refusal(field: Minefield, scenario_id: int | None, turn: int | None) -> str | None:
-    """Why this minefield may not drift at the end of this turn of this scenario (None between
-    scenarios), or None: the one rule of a drift and of the count of drifts still due
-    (RULES.md §Subs ¶13)."""
+    """Why this minefield may not drift at the end of this turn, or None: the one rule of a
+    drift and of the count of drifts still due (RULES.md §Subs ¶13)."""
     return was.drift_refusal(
         turn, complete=field.status == MinefieldStatus.ACTIVE,
         laid_turn=field.turn_completed if field.scenario_id == scenario_id else None,
@@ -86,9 +82,8 @@ def _drift_refusal(field: Minefield, scenario_id: int | None, turn: int | None) 
 
 
 def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
-    """The public drifting minefields on the map, complete (one still being sown does not drift
-    yet): a secret one's drifting is its owner's to know (RULES.md §Secrets), so no count
-    shown at the table includes it."""
+    """The public drifting minefields on the map, complete: a secret one's drifting is its
+    owner's to know (RULES.md §Secrets), so no count shown at the table includes it."""
     return session.exec(select(Minefield).where(
         Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
         col(Minefield.secret).is_(False),
@@ -96,8 +91,8 @@ def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
 
 
 def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields may still drift in the turn in play (the drift's own
-    rule): they scatter at the end of the turn, before the next one begins (RULES.md §Subs ¶13)."""
+    """How many public drifting minefields may still drift in the turn in play (RULES.md §Subs
+    ¶13: at its end, before the next one begins)."""
     with session_scope(factory) as session:
         playing = journal.scenario_in_play(session, campaign_id)
         if playing is None:
@@ -110,7 +105,6 @@ def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
 
 
 def drifting(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields are on the map, complete: they scatter at the end of
-    each turn (RULES.md §Subs ¶13)."""
+    """How many public drifting minefields are on the map, complete (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
         return len(_public_drifting(session, campaign_id))

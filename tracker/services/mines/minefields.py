@@ -148,8 +148,7 @@ def complete_minefield(
     factory: SessionFactory, *, minefield_id: int, turn: int | None = None,
     version: int | None = None,
 ) -> str:  # fmt: skip
-    """A minefield being sown is complete: it is active, and its layer may use torpedoes.
-    `version`, the one the player's form showed, refuses a form another change made stale."""
+    """A minefield being sown is complete: it is active, and its layer may use torpedoes."""
     typed = checked(MinefieldTurn, {"turn": turn, "version": version})
     with session_scope(factory) as session:
         field, side = places.field_and_side(session, minefield_id, typed.version)
@@ -170,8 +169,7 @@ def complete_minefield(
 def set_status(
     factory: SessionFactory, *, minefield_id: int, status: str, version: int | None = None
 ) -> str:
-    """Mark a minefield swept or expended (or active again, as a correction); `version`, the
-    one the player's form showed, refuses a form another player's change has made stale."""
+    """Mark a minefield swept or expended (or active again, as a correction)."""
     if status not in (MinefieldStatus.ACTIVE, MinefieldStatus.SWEPT, MinefieldStatus.EXPENDED):
         raise InvalidInput({"status": "must be active, swept or expended"})
     with session_scope(factory) as session:
@@ -261,12 +259,9 @@ def _dropped_this_mission(
     session: Session, side: Side, aircraft: str, scenario_id: int | None, turn: int | None,
     passphrase: str | None,
 ) -> int:  # fmt: skip
-    """How many minefields (effective or scattered) this aircraft has dropped on its mission.
-
-    Capacity is per aircraft per mission (RULES.md §Mines): a mission is the game turn, or the whole
-    scenario when the campaign says so; between scenarios, the drops since the last scenario
-    closed with no turn given are one mission (docs/RULES.md §Mines).
-    """
+    """How many minefields (effective or scattered) this aircraft dropped on its mission: the
+    turn, or the scenario when the campaign says so; between scenarios, the drops with no turn
+    since the last close (RULES.md §Mines)."""
     query = select(Minefield).where(
         Minefield.side_id == side.id, Minefield.laid_by == Layer.AIRCRAFT,
         Minefield.status != MinefieldStatus.VOID, Minefield.scenario_id == scenario_id,

@@ -33,11 +33,8 @@ def label(
 
 
 def opened(session: Session, field: Minefield, key: bytes | None) -> dict[str, Any]:
-    """A minefield's place, notes and path, opened from the sealed note when it is secret.
-
-    A sealed note names its boundary by its two areas, not by a row id, so it stays right in a
-    campaign exported and imported again (the seal cannot be rewritten without the passphrase).
-    """
+    """A minefield's place, notes and path, opened from the sealed note when it is secret. A
+    sealed note names its boundary by its areas, not a row id: an import cannot rewrite it."""
     if not field.secret:
         return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
                 "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
@@ -129,8 +126,7 @@ def journal_laid(
 def field_and_side(
     session: Session, minefield_id: int, version: int | None = None
 ) -> tuple[Minefield, Side]:
-    """The minefield and its owner; `version`, the one the player's form showed, refuses a
-    form another player's change has made stale."""
+    """The minefield and its owner, at the `version` the player's form showed."""
     field = get_row(session, Minefield, minefield_id)
     if field.status == MinefieldStatus.VOID:
         raise InvalidInput({"minefield": f"minefield #{minefield_id} was undone"})
