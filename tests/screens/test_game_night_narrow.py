@@ -5,6 +5,7 @@ marks Out of Command from the sheet's own reading."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 from campaign_files import migrated_engine, open_sheet, press_to
 from game_night import game_night_campaign
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.pilot import Pilot
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -23,7 +26,7 @@ from tracker.screens.campaign import CampaignScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.scenario import ScenarioScreen
 from tracker.screens.ship_detail import ShipDetailScreen
-from tracker.screens.ship_history import ShipHistoryScreen
+from tracker.screens.ship_history import MOST_TICKS, ShipHistoryScreen, whole_ticks
 from tracker.services import campaigns, continuity, sheet
 from tracker.widgets.counter_panel import CounterPanel
 from tracker.widgets.plain import PlainTable
@@ -189,3 +192,12 @@ def test_the_scenario_reads_out_of_command_as_the_sheet_does(night) -> None:  # 
     in_scenario = {ship.ship_id: ship.out_of_command for ship in detail.participants}
     assert in_scenario == on_sheet
     assert sum(in_scenario.values()) == 1  # HMS Cumberland, joined Force G this turn
+
+
+@given(top=st.integers(1, 9999))
+def test_the_history_ticks_are_whole_evenly_spaced_and_few(top: int) -> None:
+    ticks = whole_ticks(top)
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1
+    assert ticks[0] == 0 and all(isinstance(tick, int) for tick in ticks)
+    assert all(b - a == step for a, b in itertools.pairwise(ticks))
+    assert len(ticks) <= MOST_TICKS + 1 and ticks[-1] > top - step  # the axis covered
