@@ -86,7 +86,7 @@ async def test_the_sheet_and_the_scenario_mark_every_ship_owing_a_morale_test(
         scenario = await press_to(pilot, "tab", "enter", screen=ScenarioScreen)
         table = scenario.query_one(SearchTable)
         marks = {name: _morale(table, ship_id, "Morale") for name, ship_id in ships.items()}
-        assert marks == {"Exeter": "", "Ajax": "", "Achilles": "½", "Admiral Graf Spee": "S⅓"}
+        assert marks == {"Exeter": "", "Ajax": "", "Achilles": "½ OoC", "Admiral Graf Spee": "S⅓"}
 
 
 async def test_a_test_s_toast_names_the_ship_tested(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import campaigns, demo, fleet, sheet
 from tracker.widgets.sheet_table import FLEXIBLE, SHIP_COLUMNS, column_widths
+from tracker.widgets.tables import fits
 
 PILOT = settings(
     max_examples=examples(4), suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -187,7 +188,7 @@ NAMES = st.text(st.characters(codec="ascii", categories=["L", "Zs"]), min_size=1
     rows=st.lists(st.tuples(NAMES, NAMES, NAMES, NAMES), min_size=1, max_size=6),
     room=st.integers(60, 200),
 )
-def test_points_stays_on_screen_and_names_are_whole_while_there_is_room(
+def test_every_column_on_screen_when_it_can_be_and_no_word_or_column_is_cut(
     rows: list[tuple[str, str, str, str]], room: int
 ) -> None:
     labels = [label for label, _ in SHIP_COLUMNS]
@@ -199,14 +200,14 @@ def test_points_stays_on_screen_and_names_are_whole_while_there_is_room(
             row[labels.index(label)] = Text(text)
         cells.append(row)
     widths = column_widths(cells, room)
-    through_points = labels.index("Points") + 1
-    used = sum(widths[:through_points]) + 2 * through_points
-    lowest = {label: low for label, (low, _) in FLEXIBLE.items()}
-    narrowest = sum(lowest.get(label, width) for label, width in SHIP_COLUMNS[:through_points])
-    if narrowest + 2 * through_points <= room:
-        assert used <= room  # Points on screen whenever it can be
-    if used < room:  # room to spare: no flexible column is cut short of its widest
-        for label, (_, high) in FLEXIBLE.items():
-            at = labels.index(label)
+    on_screen = [n for n in range(len(widths) + 1) if fits(widths[:n], room)][-1]
+    # The columns on screen end at the table's edge, or all fit: none is cut there.
+    assert on_screen == len(widths) or sum(widths[:on_screen]) + 2 * on_screen == room
+    for label, (_, high) in FLEXIBLE.items():
+        at = labels.index(label)
+        if at < on_screen:  # narrowed, a column wraps whole words (those up to its widest)
+            words = [len(word) for row in cells for word in row[at].plain.split()]
+            assert widths[at] >= min(max(words, default=0), high)
+        if fits(widths, room - 1):  # room to spare: no flexible column short of its widest
             held = max(max(len(row[at].plain) for row in cells), len(label))
             assert widths[at] >= min(held, high)

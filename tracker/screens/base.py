@@ -5,13 +5,13 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding
+from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Header
@@ -46,6 +46,16 @@ def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
     return run
 
 
+def footer_width(app: Any, items: Iterable[ActiveBinding]) -> int:
+    """The cells the footer takes for these keys: one per action ("x,delete" shows x), each
+    with its word, a group's keys side by side before the group's one word."""
+    first = {item.binding.action: item.binding for item in reversed(list(items))}
+    words = {binding.group or binding.description for binding in first.values()}
+    return sum(len(app.get_key_display(binding)) for binding in first.values()) + sum(
+        len(word.description if isinstance(word, Binding.Group) else word) + 2 for word in words
+    )
+
+
 class TrackerScreen(Screen[Any]):
     """A screen that reads and writes through services, with the app's factory and dice."""
 
@@ -59,6 +69,8 @@ class TrackerScreen(Screen[Any]):
     # The footer is one line: the actions it leaves out first when the window is too narrow for
     # every key (help and the palette still list them), then the screen's last keys in turn.
     FOOTER_DROPS: ClassVar[tuple[str, ...]] = ()
+    # Before any is left out, keys shown together under one word: (word, actions), in turn.
+    FOOTER_GROUPS: ClassVar[tuple[tuple[str, frozenset[str]], ...]] = ()
     FOOTER_KEEPS: ClassVar[frozenset[str]] = frozenset({"back", "quit", "help"})
     FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
     _keys_told: tuple[object, ...] | None = None  # what the footer was last told it shows
@@ -70,26 +82,30 @@ class TrackerScreen(Screen[Any]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """The screen's keys, those the footer has no room for marked not shown, so that the
-        footer ends with a whole key at any width."""
+        """The screen's keys as the footer shows them: when they do not all fit, each group of
+        FOOTER_GROUPS in turn shows its keys together under one word (every key still listed),
+        then the keys left out are marked not shown, so that the footer ends with a whole key
+        at any width."""
         active = super().active_bindings
         shown = {key: item for key, item in active.items() if item.binding.show}
-
-        def width() -> int:
-            # One key per action, as the footer shows it ("x,delete" shows x).
-            first = {item.binding.action: item.binding for item in reversed(shown.values())}
-            return sum(len(self.app.get_key_display(binding)) + len(binding.description) + 2
-                       for binding in first.values())  # fmt: skip
-
         room = self.size.width - self.FOOTER_PALETTE
+        for word, grouped in self.FOOTER_GROUPS:
+            if footer_width(self.app, shown.values()) <= room:
+                break
+            group = Binding.Group(word, compact=True)
+            shown = {
+                key: item._replace(binding=replace(item.binding, group=group, show=True))
+                if item.binding.action in grouped else shown[key]
+                for key, item in active.items() if key in shown or item.binding.action in grouped
+            }  # fmt: skip
         last_first = [item.binding.action for item in reversed(shown.values())]
         for action in (*self.FOOTER_DROPS, *last_first):
-            if width() <= room:
+            if footer_width(self.app, shown.values()) <= room:
                 break
             if action not in self.FOOTER_KEEPS:
                 shown = {k: item for k, item in shown.items() if item.binding.action != action}
         return {
-            key: item if key in shown else item._replace(binding=replace(item.binding, show=False))
+            key: shown.get(key, item._replace(binding=replace(item.binding, show=False)))
             for key, item in active.items()
         }
 
@@ -124,7 +140,14 @@ class TrackerScreen(Screen[Any]):
         footer does), and whether it shows them at all: it does not redraw without the focus."""
         palette = self.app.COMMAND_PALETTE_BINDING
         keys = tuple(
-            (key, item.binding.action, item.binding.description, item.enabled, item.tooltip)
+            (
+                key,
+                item.binding.action,
+                item.binding.description,
+                item.enabled,
+                item.tooltip,
+                item.binding.group,
+            )
             for key, item in self.active_bindings.items()
             if item.binding.show or key == palette
         )

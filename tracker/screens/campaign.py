@@ -84,10 +84,7 @@ class CampaignScreen(TrackerScreen):
             "Library",
             tooltip="The library: ship classes and unit cards, searched and opened",
         ),
-        # Not in the footer, which is full at 80 columns; the help (?) and the palette list it.
-        Binding(
-            "a", "report", "Report", tooltip="The campaign's story: the campaign report", show=False
-        ),
+        Binding("a", "report", "Report", tooltip="The campaign's story: the campaign report"),
         Binding(
             "I",
             "import_library",
@@ -99,9 +96,15 @@ class CampaignScreen(TrackerScreen):
             "tables",
             "Crit tables",
             tooltip="The campaign's critical-hit tables",
-            show=False,
         ),
     ]
+    # Every key stays in the footer: below about 160 columns the keys that add show together
+    # under "New", those that open a campaign-wide screen under "Open" (help names each).
+    FOOTER_GROUPS = (
+        ("New", frozenset({"new_side", "new_squadron", "new_scenario"})),
+        ("Open", frozenset({"repairs", "roster", "damage", "ledger", "journal", "library",
+                            "report", "import_library", "tables"})),
+    )  # fmt: skip
     # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
     # adds, edits and records nothing (damage entry only records, so it stays closed).
     READ_ONLY_ACTIONS = frozenset(

@@ -37,6 +37,8 @@ LEGEND = (
     "squadron at half strength · OoC Out of Command this turn · Crits: criticals in force, the "
     "newest named · Points base→with crew %"
 )
+# Below 30 rows: the marks a player reads in the Morale column (help has the whole legend).
+LEGEND_SHORT = "S⅓ black smoke · F⅓ white smoke · ½ half strength · OoC Out of Command"
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
 
@@ -45,7 +47,11 @@ class RecordSheetScreen(TrackerScreen):
     """One squadron's sheet; every action is a key in the Footer and an entry in the palette."""
 
     # Short words for the Footer; the tooltip is the name in the palette and the help screen.
-    HELP_EXTRA = [("enter", "Open the ship: batteries and critical hits"), *search_keys(SORT_KEY)]
+    HELP_EXTRA = [
+        ("enter", "Open the ship: batteries and critical hits"),
+        *search_keys(SORT_KEY),
+        ("legend", LEGEND),
+    ]
 
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back to the campaign"),
@@ -160,10 +166,7 @@ class RecordSheetScreen(TrackerScreen):
         yield Static("", id="sheet-empty", markup=False)
         yield CounterPanel("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
-
-    def on_resize(self) -> None:
-        if self.record is not None:
-            self._fill_table(self.record)
+        yield Static(LEGEND_SHORT, id="sheet-legend-short", markup=False)
 
     def _fill_table(self, record: RecordSheet) -> None:
         self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
@@ -199,9 +202,9 @@ class RecordSheetScreen(TrackerScreen):
         self.query_one(SheetBlocks).show(record, hints=not self.read_only)
         self._fill_table(record)
         ids = [ship.id for ship in record.ships]
-        self.query_one("#sheet-empty", Static).update(
-            "" if record.ships else "No ships in this squadron." + self.hint(" Press a to add one.")
-        )
+        empty = self.query_one("#sheet-empty", Static)
+        empty.update("No ships in this squadron." + self.hint(" Press a to add one."))
+        empty.display = not record.ships
         self._show_counter()
         # In front of both players: a minelayer's mines show in the ledger's owner view.
         self.load(Call(mines.ship_counters, self.factory, ship_ids=ids, viewer=Viewer.OPPONENT),

@@ -7,7 +7,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -21,6 +21,8 @@ from tracker.services.continuity import ParticipantView, ScenarioDetail
 from tracker.services.damage import ShipPick
 from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.sheet_blocks import strength_lines
+from tracker.widgets.sheet_table import morale_cell
+from tracker.widgets.tables import cell_width, content_widths, fit_or_scroll
 from tracker.widgets.tones import ALERT, toned
 
 STATUS_WORDS = {
@@ -31,8 +33,12 @@ STATUS_WORDS = {
 }
 
 
-# Morale: the tests a ship owes (S⅓, F⅓, ½), marked as the record sheet marks them.
+# Morale: the tests a ship owes (S⅓, F⅓, ½) and Out of Command, marked as the record sheet
+# marks them. Narrower than its rows, the table narrows the squadron, the side and the ship's
+# name in turn, down to the width named, each wrapped onto more lines, never cut.
 COLUMNS = ("Ship", "Side", "Squadron", "Structure", "Flotation", "Morale", "Fate")
+GIVE_WAY = (("Squadron", 10), ("Side", 10), ("Ship", 14), ("Squadron", 8), ("Side", 8),
+            ("Ship", 10))  # fmt: skip
 SORT_KEY = "S"  # o reopens here
 
 
@@ -60,19 +66,22 @@ class ScenarioScreen(TrackerScreen):
         super().__init__()
         self.scenario_id = scenario_id
         self.detail: ScenarioDetail | None = None
-        self.hinted = True  # the table shows the hint of a scenario with no ships
 
     def body(self) -> ComposeResult:
         yield Static("", id="scenario-heading", markup=False)
         yield SearchTable(
             id="participant-table", title="Ships taking part", sort_key=SORT_KEY,
-            zebra_stripes=True,
+            zebra_stripes=True, wrap_rows=True,
         )  # fmt: skip
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
+        table = self.query_one(SearchTable)
+        table.add_sized_columns((label, len(label)) for label in COLUMNS)
         table.focus()
+
+    def on_resize(self) -> None:
+        if self.detail is not None:
+            self._show(self.detail)
 
     def current_campaign_id(self) -> int | None:
         return self.detail.campaign_id if self.detail else None
@@ -102,17 +111,20 @@ class ScenarioScreen(TrackerScreen):
             heading.append(f"\nOutcome: {detail.outcome or '-'}  {detail.notes}")
         self.query_one("#scenario-heading", Static).update(heading)
         table = self.query_one(SearchTable)
-        if self.hinted:
-            # Columns afresh: each fits what it holds, not the hint a table with no ships showed.
-            table.clear(columns=True)
-            table.add_columns(*COLUMNS)
         rows = [(str(ship.ship_id), [
             Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
-            ship.structure, ship.flotation, toned(" ".join(ship.morale), ALERT), _fate(ship),
+            ship.structure, ship.flotation, morale_cell(ship.morale, ship.out_of_command),
+            _fate(ship),
         ]) for ship in detail.participants]  # fmt: skip
-        self.hinted = not rows
         empty = [Text("No ships yet" + self.hint(": press p to choose who takes part") + ".",
                       "dim")]  # fmt: skip
+        if rows:  # each column fits what it holds (the hint of no ships, one line)
+            widths, words = content_widths(COLUMNS, (cells for _, cells in rows))
+            room = table.scrollable_content_region.width or self.size.width
+            widths = fit_or_scroll(widths, COLUMNS, GIVE_WAY, room, grow="Ship", words=words)
+        else:
+            widths = [max(len(COLUMNS[0]), cell_width(empty[0])), *map(len, COLUMNS[1:])]
+        table.set_widths(widths)
         table.show(rows, empty=empty)
 
     def _status_is(self, *statuses: str) -> bool:

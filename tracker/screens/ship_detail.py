@@ -52,9 +52,10 @@ def ship_summary(ship: ShipView, where: str, counter: CounterView | None = None)
         track_bar(ship.flotation_now, ship.flotation_max, flagged=ship.flotation_third)
     )
     text.append(f"   Fire markers {ship.fire_markers}\n")
-    text.append(f"Torpedoes: {ship.torpedoes or '-'}\n")
-    text.append(f"SRAA / DP: {ship.sraa_dp or '-'}\n")
-    text.append(f"Radar: {ship.radar or '-'}\n")
+    text.append(
+        f"Torpedoes: {ship.torpedoes or '-'} · SRAA / DP: {ship.sraa_dp or '-'}"
+        f" · Radar: {ship.radar or '-'}\n"
+    )
     text.append(f"Notes: {ship.notes or '-'}")
     if counter is not None and has_counter(counter):
         text.append("\nSecond World War at Sea: ")

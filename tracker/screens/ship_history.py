@@ -3,9 +3,10 @@ with the 1/3 line of each track (docs/RULES.md §SMR2: at or below it, a morale 
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from tracker.rules.smr import third_text
@@ -30,6 +31,30 @@ def series(points: list[HistoryPoint]) -> tuple[list[str], list[int], list[int]]
     return labels, structure, flotation
 
 
+# Each track's colour, its 1/3 line dotted in the same, named in the legend line under the plot
+# (plotext's own legend is drawn inside the plot, over the points it names).
+COLOURS = {"Structure": "red", "Flotation": "blue"}
+MOST_TICKS = 6
+
+
+def whole_ticks(top: int) -> list[int]:
+    """The y axis's ticks from 0 to `top`: whole numbers (Structure and Flotation are counts of
+    boxes), at most MOST_TICKS + 1 of them, evenly spaced."""
+    step = max(1, -(-top // MOST_TICKS))
+    return list(range(0, top + 1, step))
+
+
+def legend(maxima: tuple[int, int]) -> Text:
+    """What each line of the plot is, in its colour."""
+    text = Text()
+    for track, full in zip(COLOURS, maxima, strict=True):
+        text.append("■ ", style=COLOURS[track])
+        text.append(f"{track}   ")
+        text.append("· ", style=COLOURS[track])
+        text.append(f"1/3 {track} ({third_text(full)})   ")
+    return text
+
+
 class ShipHistoryScreen(TrackerScreen):
     """The plot above, the numbers below."""
 
@@ -43,6 +68,7 @@ class ShipHistoryScreen(TrackerScreen):
 
     def body(self) -> ComposeResult:
         yield PlotextPlot(id="history-plot")
+        yield Static(legend(self.maxima), id="history-legend", markup=False)
         yield PlainTable(id="history-table", cursor_type="none")
 
     def on_mount(self) -> None:
@@ -60,13 +86,15 @@ class ShipHistoryScreen(TrackerScreen):
         plt.clear_figure()
         if labels:
             xs = [float(x) for x in range(1, len(labels) + 1)]
-            plt.plot(xs, structure, label="Structure", marker="hd")
-            plt.plot(xs, flotation, label="Flotation", marker="hd")
-            for track, full in zip(("Structure", "Flotation"), self.maxima, strict=True):
-                plt.plot(xs, [full / 3] * len(xs), label=f"1/3 {track} ({third_text(full)})",
-                         marker=".")  # fmt: skip
+            for track, values in (("Structure", structure), ("Flotation", flotation)):
+                plt.plot(xs, values, marker="hd", color=COLOURS[track])
+            for track, full in zip(COLOURS, self.maxima, strict=True):
+                plt.plot(xs, [full / 3] * len(xs), marker=".", color=COLOURS[track])
             plt.xticks(xs, labels)
-            plt.ylim(0, max([*structure, *flotation, *self.maxima, 1]) + 1)
+            top = max([*structure, *flotation, *self.maxima, 1]) + 1
+            plt.ylim(0, top)
+            ticks = whole_ticks(top)
+            plt.yticks([float(tick) for tick in ticks], [str(tick) for tick in ticks])
         plt.title("Structure and Flotation (Ns = start of scenario N, Ne = its end; "
                   "at or below 1/3 a morale test)")  # fmt: skip
         plot.refresh()

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, func, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
+    Commander,
     Critical,
     Participation,
     Scenario,
@@ -26,7 +27,7 @@ from tracker.models.kinds import CriticalStatus, ScenarioStatus, SnapshotPhase
 from tracker.services.common import get_row
 from tracker.services.repairs import repaired_since
 from tracker.services.scenarios import participants
-from tracker.services.sheet import at_half_strength, morale_marks
+from tracker.services.sheet import at_half_strength, commander_lost, morale_marks, out_of_command
 from tracker.services.sheet import strengths as sheet_strengths
 
 
@@ -41,6 +42,7 @@ class ParticipantView:
     sunk: bool
     fate: str = ""  # what the player recorded at zero ("Dead in the water"), sunk or not
     morale: tuple[str, ...] = ()  # the morale tests she owes (sheet.morale_marks)
+    out_of_command: bool = False  # as the record sheet reads it (sheet.out_of_command)
 
 
 @dataclass(frozen=True)
@@ -74,12 +76,10 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
             )
         }
         side_names = {side.id: side.name for side in sides}
-        squadrons = {
-            squadron.id: squadron.name
-            for squadron in session.exec(
-                select(Squadron).where(col(Squadron.side_id).in_(list(side_names)))
-            )
-        }
+        rows = session.exec(select(Squadron).where(col(Squadron.side_id).in_(list(side_names))))
+        squadrons = {squadron.id: squadron for squadron in rows}
+        lost = {key for key, squadron in squadrons.items() if squadron.commander_id
+                and commander_lost(session.get(Commander, squadron.commander_id))}  # fmt: skip
         # A closed scenario shows each ship as it ended the battle, not as it is now.
         ended = {
             snap.ship_id: snap
@@ -92,8 +92,8 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
         campaign = get_row(session, Campaign, scenario.campaign_id)
         counted = sheet_strengths(session, campaign, scenario)
         half = {key for key, counts in counted.items() if at_half_strength(*counts)}
-        strengths = [(name, *counted[key], key in half) for key, name in squadrons.items()
-                     if key in counted]  # fmt: skip
+        strengths = [(squadron.name, *counted[key], key in half)
+                     for key, squadron in squadrons.items() if key in counted]  # fmt: skip
         shown = []
         for ship in participants(session, scenario_id):
             end = ended.get(ship.id or 0)
@@ -102,12 +102,15 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
             structure, flotation, sunk, fate = then
             shown.append(ParticipantView(
                 ship_id=ship.id or 0, name=ship.name, side=side_names.get(ship.side_id, ""),
-                squadron=squadrons.get(ship.squadron_id, ""), sunk=sunk, fate=fate,
+                squadron=getattr(squadrons.get(ship.squadron_id), "name", ""), sunk=sunk,
+                fate=fate,
                 structure=f"{structure}/{ship.structure_max}",
                 flotation=f"{flotation}/{ship.flotation_max}",
                 morale=morale_marks((structure, ship.structure_max),
                                     (flotation, ship.flotation_max),
                                     half_strength=ship.squadron_id in half, sunk=sunk),
+                out_of_command=end is None and not sunk and out_of_command(
+                    ship, scenario, commander_lost=ship.squadron_id in lost),
             ))  # fmt: skip
         return ScenarioDetail(
             id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,

@@ -150,8 +150,7 @@ def _sheet_ship(
         ship,
         crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
         scale=scale,
-        # Out of Command through the loss of its Commander (SMR2 §3.4), until he is replaced.
-        out_of_command=commander_lost or _out_of_command(ship, scenario),
+        out_of_command=out_of_command(ship, scenario, commander_lost=commander_lost),
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
@@ -270,10 +269,12 @@ def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     return ship.squadron_id
 
 
-def _out_of_command(ship: Ship, scenario: Scenario | None) -> bool:
-    # Transferred in this turn of the battle in play: Out of Command until the turn ends
-    # (SMR2 §3.4); a transfer before or between battles is not.
-    return (
+def out_of_command(ship: Ship, scenario: Scenario | None, *, commander_lost: bool) -> bool:
+    """Whether the ship is Out of Command (SMR2 §3.4): her squadron's commander lost, until he is
+    replaced, or transferred in this turn of the battle in play (until the turn ends; a transfer
+    before or between battles is not). Every view that marks OoC reads it: the record sheet,
+    the ship, the scenario, the printed sheet."""
+    return commander_lost or (
         scenario is not None
         and scenario.status == ScenarioStatus.IN_PLAY
         and ship.transferred_scenario_id == scenario.id
@@ -294,9 +295,13 @@ def _context(
     side, campaign = side_and_campaign(session, squadron.side_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
-    lost = commander is not None and commander.status == ListStatus.LOST
     scenario = journal.current_scenario(session, side.campaign_id)
-    return side, campaign, scenario, commander, crew, lost
+    return side, campaign, scenario, commander, crew, commander_lost(commander)
+
+
+def commander_lost(commander: Commander | None) -> bool:
+    """Whether a squadron's commander (None: it has none) is lost: its ships Out of Command."""
+    return commander is not None and commander.status == ListStatus.LOST
 
 
 def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:

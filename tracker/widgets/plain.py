@@ -20,9 +20,14 @@ from tracker import compat
 
 
 def plain(value: Any, *, wrap: bool = False) -> Any:
-    """A str as plain Text, wrapped or not as DataTable wraps its own; anything else (Text,
-    numbers, None) as it is."""
-    return Text(value, no_wrap=not wrap, end="") if isinstance(value, str) else value
+    """A str as plain Text, wrapped or not as DataTable wraps its own; a Text of a wrapped row
+    wrapped too, where it was cut; anything else (numbers, None) as it is."""
+    if isinstance(value, str):
+        return Text(value, no_wrap=not wrap, end="")
+    if wrap and isinstance(value, Text) and value.no_wrap and value.overflow == "ellipsis":
+        value = value.copy()
+        value.no_wrap, value.overflow = False, "fold"
+    return value
 
 
 def plain_options(options: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -49,8 +54,11 @@ class PlainTable(DataTable[Any]):
     screen of a thousand rows open twice as slowly as one of ten. The table's scrollbar, End,
     page down and ctrl+end count the rows not built yet; `rows_held` counts them all."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, wrap_rows: bool = False, **kwargs: Any) -> None:
+        """`wrap_rows`: a row whose text does not fit its fixed-width columns is drawn on as
+        many lines as it needs, its text wrapped, never cut (set_widths narrows them)."""
         super().__init__(*args, **kwargs)
+        self.wrap_rows = wrap_rows
         self._later: deque[tuple[str | None, Sequence[Any]]] = deque()
         self._building = False
 
@@ -189,9 +197,18 @@ class PlainTable(DataTable[Any]):
     ) -> RowKey:
         if self._later and not self._building:  # after every row given before it
             self.build_all()
+        if height == 1 and self.wrap_rows and not self.fits(cells):
+            height = None  # as many lines as its widest cell wraps to
         wrap = height != 1  # as DataTable's own formatter decides
         texts = (plain(cell, wrap=wrap) for cell in cells)
         return super().add_row(*texts, height=height, key=key, label=plain(label, wrap=True))
+
+    def fits(self, cells: Sequence[Any]) -> bool:
+        """Whether each cell's text fits on one line of its column, as wide as it is now."""
+        return all(
+            column.auto_width or shown_width(cell) <= column.width
+            for column, cell in zip(self.ordered_columns, cells, strict=False)
+        )
 
     def update_cell(
         self,

@@ -24,6 +24,21 @@ def cell_width(cell: Any) -> int:
     return cell.cell_len if isinstance(cell, Text) else cell_len("" if cell is None else str(cell))
 
 
+def content_widths(
+    labels: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> tuple[list[int], list[int]]:
+    """Each column as wide as its label and its widest cell, and as its longest word (the
+    narrowest it wraps to without breaking a word)."""
+    widths = [cell_len(label) for label in labels]
+    words = [max(map(cell_len, label.split()), default=0) for label in labels]
+    for cells in rows:
+        for at, cell in enumerate(cells[: len(widths)]):
+            widths[at] = max(widths[at], cell_width(cell))
+            text = cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
+            words[at] = max(words[at], *map(cell_len, text.split() or [""]))
+    return widths, words
+
+
 def give_way(
     widths: list[int], labels: Sequence[str], order: Sequence[tuple[str, int]], room: int
 ) -> list[int]:
@@ -37,6 +52,39 @@ def give_way(
         widths[at] -= give
         over -= give
     return widths
+
+
+def fits(widths: Sequence[int], room: int) -> bool:
+    """Whether columns of these widths, with their padding, fit in `room` cells."""
+    return sum(widths) + CELL_PADDING * len(widths) <= room
+
+
+def fit_or_scroll(
+    widths: list[int],
+    labels: Sequence[str],
+    order: Sequence[tuple[str, int]],
+    room: int,
+    grow: str,
+    words: Sequence[int] = (),
+) -> list[int]:
+    """The widths, narrowed by `give_way` to fit `room` cells, never below a column's longest
+    word of `words` (a row wraps whole words). When even at their narrowest
+    they do not all fit, the columns that can be on screen give way among themselves (but
+    `grow`), those that cannot keep their widths (whole when the cursor scrolls to them), and
+    column `grow` takes the cells left at the edge, so that no column shows cut there."""
+    if words:
+        order = [(label, max(low, words[labels.index(label)])) for label, low in order]
+    narrowed = give_way(widths, labels, order, room)
+    if fits(narrowed, room):
+        return narrowed
+    order = [step for step in order if step[0] != grow]  # scrolling, it keeps its width
+    narrowest = give_way(widths, labels, order, 0)
+    shown = max((n for n in range(1, len(widths) + 1) if fits(narrowest[:n], room)), default=1)
+    head = list(labels[:shown])
+    kept = give_way(widths[:shown], head, [step for step in order if step[0] in head], room)
+    if grow in head:
+        kept[head.index(grow)] += max(0, room - sum(kept) - CELL_PADDING * shown)
+    return kept + widths[shown:]
 
 
 def under_cursor(table: DataTable[Any], rows: Sequence[T]) -> T | None:
