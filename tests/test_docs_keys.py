@@ -106,3 +106,25 @@ def test_every_command_that_reads_a_players_file_points_to_its_columns() -> None
     assert {parser.prog for parser in readers} >= {"tracker import-csv", "tracker library import"}
     for parser in readers:
         assert POINTER.search(" ".join(parser.format_help().split())), parser.prog
+
+
+def anchor(heading: str) -> str:
+    """The anchor a heading gets on a rendered page (GitHub's rule: lower case, punctuation
+    dropped, spaces as hyphens)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/GUIDE.md"])
+def test_every_link_of_the_players_documents_leads_to_a_file_and_section_that_exist(
+    document: str,
+) -> None:
+    path = ROOT / document
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
+        if target.startswith("http"):
+            continue
+        file, _, section = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        assert linked.is_file(), target
+        if section:
+            headings = re.findall(r"^#+ (.+)$", linked.read_text(encoding="utf-8"), re.MULTILINE)
+            assert section in {anchor(heading) for heading in headings}, target
