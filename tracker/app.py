@@ -11,8 +11,10 @@ from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.content import Content
 from textual.screen import Screen
 from textual.theme import Theme
@@ -95,7 +97,8 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str, str]]:
             continue
         if not isinstance(screen, TrackerScreen) or screen.allows(binding.action):
             name = binding.tooltip or binding.description
-            keys.append((binding.key.replace(",", " / "), name, binding.action))
+            shown = binding.key_display or binding.key  # "/" for slash
+            keys.append((shown.replace(",", " / "), name, binding.action))
     return keys
 
 
@@ -325,16 +328,34 @@ class TrackerApp(App[None]):
             if warning:
                 self.notify(warning, severity="warning")
 
+    async def on_event(self, event: events.Event) -> None:
+        # ? and f1 open help before the screen's widgets see them: a text field would type ?,
+        # and a dialog never hands a key on to the app. ? stays typed in a field that means
+        # something by it (TAKES_QUESTION_MARK: the damage line's crit ?; f1 is help there),
+        # closes help itself, and is left to the search of the command palette.
+        if isinstance(event, events.Key) and event.key in ("question_mark", "f1"):
+            from tracker.screens.help import HelpScreen
+
+            kept = event.key == "question_mark" and (
+                isinstance(self.screen, HelpScreen)
+                or getattr(self.focused, "TAKES_QUESTION_MARK", False)
+            )
+            if not (kept or event.is_forwarded or isinstance(self.screen, CommandPalette)):
+                self.action_help()
+                return
+        await super().on_event(event)
+
     def action_help(self) -> None:
-        from tracker.screens.help import HelpScreen
+        from tracker.screens.help import HelpScreen, help_rows
 
         if isinstance(self.screen, HelpScreen):
             return
-        keys = [(key, description) for key, description, _ in screen_keys(self.screen)]
+        own = [(keys, description) for keys, description, _ in screen_keys(self.screen)]
         if isinstance(self.screen, TrackerScreen):
-            keys.extend(self.screen.help_extra())
+            own.extend(self.screen.help_extra())
         name = self.screen.sub_title or self.screen.title or ""
-        self.push_screen(HelpScreen(name, keys, read_only=self.read_only))
+        rows = help_rows(self.screen, own)
+        self.push_screen(HelpScreen(name, rows, read_only=self.read_only))
 
     def _history(self, undo: bool) -> None:
         if self.read_only:

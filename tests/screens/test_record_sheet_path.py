@@ -75,6 +75,27 @@ async def test_a_test_dialog_and_its_toast_name_the_ship_tested(
         assert toast in [message for message, _, _ in toasts(app)]
 
 
+async def test_the_test_dialogs_title_follows_who_tests(tmp_path: Path) -> None:
+    """SMR2 §3.6: the title names the one tested, the commander or the selected ship's crew,
+    as the choice changes, never the crew's ship while Command is chosen."""
+    app, factory, squadron_id = sample(tmp_path / "c.db")
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    assert record.commander is not None and record.commander.name
+    crew = f"{record.ships[0].name}'s crew"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_sheet(pilot)
+        form = await press_to(pilot, "k", screen=FormScreen)
+        for subject in ("crew", "commander", "crew", "commander"):
+            form.query_one("#field-subject").value = subject  # type: ignore[attr-defined]
+            await pilot.pause()
+            title = str(form.query_one("#form-title").render())
+            assert title == form.form_title
+            if subject == "commander":
+                assert record.commander.name in title and record.ships[0].name not in title
+            else:
+                assert crew in title and "commander" not in title
+
+
 async def test_a_crew_test_of_a_ship_with_her_own_crew_names_the_ship(tmp_path: Path) -> None:
     app, factory, squadron_id = sample(tmp_path / "c.db")
     record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
@@ -88,7 +109,7 @@ async def test_a_crew_test_of_a_ship_with_her_own_crew_names_the_ship(tmp_path: 
         app.push_screen(RecordSheetScreen(other))
         await pilot.pause()
         form = await press_to(pilot, "k", screen=FormScreen)
-        assert "Force K" in form.form_title and "Ajax" in form.form_title
+        assert "Force K" in form.form_title and "Ajax's own crew" in form.form_title
         form.query_one("#field-subject").value = "crew"  # type: ignore[attr-defined]
         form.query_one("#field-roll").value = "6"  # type: ignore[attr-defined]
         await press_to(pilot, "ctrl+s", screen=RecordSheetScreen)

@@ -86,12 +86,19 @@ async def test_two_markers_in_two_sectors_then_search_and_attack_the_second(
         assert second in str(form.query_one("#form-title").render())
         await fill_form(pilot, {"searcher": "surface", "roll": "6"})
         assert _cursor_marker(screen).code == second  # the cursor stays on its row
+        # The opponent's view (the roster opens on it): the marker found, not yet known.
+        table = screen.query_one("#marker-table", DataTable)
+        row = [str(cell) for cell in table.get_row(str(placed["F6"].id))]
+        assert row[2:4] == ["found", "submarine?"]
         form = await press_to(pilot, "t", screen=FormScreen)
         assert f"Attack on {second}" in str(form.query_one("#form-title").render())
         await fill_form(pilot, {"success": True})
         assert _cursor_marker(screen).code == second
         states = {m.code: m.state for m in screen.view.markers}  # type: ignore[union-attr]
         assert states == {placed["D2"].code: "concealed", second: "removed"}
+        # Removed as a decoy, as the attack said: the opponent reads it so, never whose.
+        row = [str(cell) for cell in table.get_row(str(placed["F6"].id))]
+        assert row[2:4] == ["removed", "decoy"]
 
 
 async def test_search_attack_destroyed_sub_leaves_play(tmp_path: Path) -> None:

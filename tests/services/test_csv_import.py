@@ -1,5 +1,5 @@
 """Ships, War at Sea units and Second World War at Sea counters from CSV files
-(tracker.services.csv_import, README "CSV columns"): every row through the real services, the
+(tracker.services.csv_import, docs/FILES.md "CSV columns"): every row through the real services, the
 whole file written or none of it, every problem named by row and column."""
 
 from __future__ import annotations

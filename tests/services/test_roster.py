@@ -439,3 +439,37 @@ def test_par2_after_a_reveal_its_siblings_look_like_any_other_marker(
     summaries = _summaries(factory, axis["campaign"])
     placed = [line for line in summaries if "placed in" in line]
     assert len(placed) == 5 and all(line.count("M-") == 1 for line in placed)  # one per marker
+
+
+def test_par4_par8_a_found_marker_reads_found_and_a_decoy_removed_reads_decoy_to_everyone(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    """What a search and an attack showed is shown to both players, the rest to the owner only
+    (services.visibility): found this turn, then concealed again; a decoy removed, as the
+    attack said, without saying whose; a revealed sub by its name."""
+    side = axis["side"]
+    real, decoy = _place(factory, axis, "U-552", 1, "D2", "E5").codes
+    placed = _by_code(factory, side)
+
+    def seen(owner: bool) -> dict[str, tuple[str, int | None, bool | None]]:
+        return {m.code: (m.state, m.unit_id, m.real) for m in _markers(factory, side, owner=owner)}
+
+    _found(factory, placed[real].id)
+    _found(factory, placed[decoy].id)
+    assert seen(False) == {real: ("found", None, None), decoy: ("found", None, None)}
+    assert seen(True) == {real: ("found", axis["U-552"], True),
+                          decoy: ("found", axis["U-552"], False)}  # fmt: skip
+    said = hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
+    assert said.startswith(f"{decoy} was a decoy: removed")
+    assert seen(False) == {real: ("found", None, None), decoy: ("removed", None, False)}
+    assert seen(True)[decoy] == ("removed", axis["U-552"], False)
+    scenarios.advance_turn(factory, scenario_id=axis["scenario"])
+    assert seen(False) == {real: ("concealed", None, None), decoy: ("removed", None, False)}
+    with pytest.raises(InvalidInput, match="out of play"):
+        hunt.attack_marker(factory, marker_id=placed[decoy].id, success=True)
+    with pytest.raises(InvalidInput, match="was removed"):
+        markers.move_marker(factory, marker_id=placed[decoy].id, sector="E6", turn=2)
+    _found(factory, placed[real].id)
+    hunt.attack_marker(factory, marker_id=placed[real].id, success=True)
+    assert seen(False) == {real: ("revealed", axis["U-552"], True),
+                           decoy: ("removed", None, False)}  # fmt: skip

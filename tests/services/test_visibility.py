@@ -14,6 +14,7 @@ from sqlmodel import SQLModel, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship, SubMarker, WasUnit
+from tracker.models.kinds import MarkerState
 from tracker.services import (
     exchange,
     history,
@@ -259,3 +260,23 @@ def test_a_squadrons_counters_read_at_once_are_each_ships_counter_as_the_viewer_
         ship_id: mines.counter(factory, ship_id=ship_id, viewer=viewer) for ship_id in ids
     }
     assert mines.ship_counters(factory, ship_ids=[], viewer=viewer) == {}
+
+
+@pytest.mark.parametrize("state", list(MarkerState))
+@pytest.mark.parametrize("viewer", list(Viewer))
+@pytest.mark.parametrize("real", [True, False])
+def test_subs_par5_par8_a_marker_shows_others_only_what_an_attack_showed(
+    state: MarkerState, viewer: Viewer, real: bool
+) -> None:
+    """Its owner reads every marker; anyone else reads the sub a revealed marker is, that a
+    decoy removed by an attack was a decoy (never whose), and nothing of any other marker."""
+    for own in (True, False):
+        unit_id, shown_real = visibility.marker_as_seen(state, 7, real, viewer=viewer, own=own)
+        if viewer is Viewer.OWNER and own:
+            assert (unit_id, shown_real) == (7, real)
+        elif state == MarkerState.REVEALED:
+            assert (unit_id, shown_real) == (7, True)
+        elif state == MarkerState.DECOY:
+            assert (unit_id, shown_real) == (None, False)
+        else:
+            assert (unit_id, shown_real) == (None, None)

@@ -90,6 +90,12 @@ def output_of(args: argparse.Namespace) -> tuple[str, str]:
     return ("html", args.html) if args.html is not None else ("markdown", args.markdown)
 
 
+def columns_in(section: str) -> str:
+    """The sentence of a --help that says where the columns of the file it reads are: a
+    section of docs/FILES.md (a test checks that the section exists)."""
+    return f"The columns are listed in docs/FILES.md ({section})."
+
+
 def add_force(parser: argparse.ArgumentParser) -> None:
     """--force: the one way a command replaces a file that exists (never the campaign file)."""
     parser.add_argument(

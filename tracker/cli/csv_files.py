@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import fail, refused
+from tracker.cli.common import columns_in, fail, refused
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
         "import-csv",
         help="add ships, War at Sea units or Second World War at Sea counters from a CSV file",
         description="Every row is checked as a form would check it; any problem and nothing is "
-        "written. The columns are listed in docs/FILES.md (CSV columns).",
+        f"written. {columns_in('CSV columns')}",
     )
     load.add_argument("kind", choices=KINDS)
     load.add_argument("file", metavar="FILE")

@@ -6,7 +6,15 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, fail, no_campaign, pick, refused, write_file
+from tracker.cli.common import (
+    add_force,
+    columns_in,
+    fail,
+    no_campaign,
+    pick,
+    refused,
+    write_file,
+)
 from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
@@ -25,7 +33,12 @@ def add_parser(sub: Any) -> None:
         "umpire: a view to read, with every secret not yet revealed left out",
     )
     export.set_defaults(handler=run_export, needs_file=True, on_the_file=export_from_file)
-    load = sub.add_parser("import", help="add a campaign from a JSON file to the campaign file")
+    load = sub.add_parser(
+        "import",
+        help="add a campaign from a JSON file to the campaign file",
+        description="All of it or nothing; a campaign exported by an earlier tracker is brought "
+        f"up to date. {columns_in('Campaign files (JSON)')}",
+    )
     load.add_argument("file", metavar="FILE", help="a JSON file written by tracker export")
     load.add_argument("--name", help="import under this name (a campaign's name is never merged)")
     load.set_defaults(handler=run_import, writes=True)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, fail, refused, write_file
+from tracker.cli.common import add_force, columns_in, fail, refused, write_file
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -19,10 +19,14 @@ def add_parser(sub: Any) -> None:
         help="read ship classes or War at Sea cards into the file's library, or write it out",
         description="The library is shared by every campaign in the file. A file read again "
         "updates the entries it changes (known by name and nation), adds the new ones and "
-        "never duplicates one. The columns are listed in docs/FILES.md (Library columns).",
+        f"never duplicates one. {columns_in('Library columns')}",
     )
     commands = parser.add_subparsers(dest="library_command", required=True)
-    load = commands.add_parser("import", help="read a CSV (cards or classes) or JSON file")
+    load = commands.add_parser(
+        "import",
+        help="read a CSV (cards or classes) or JSON file",
+        description=columns_in("Library columns"),
+    )
     load.add_argument("file", metavar="FILE", help="FILE.csv (any separator) or FILE.json")
     load.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     load.set_defaults(handler=run_import, writes=True)

@@ -35,7 +35,8 @@ def add_parser(sub: Any) -> None:
         help="put a backup in place of the campaign file (the file is backed up first)",
         description="Restore a backup over the campaign file. The backup is checked first "
         "(PRAGMA integrity_check, a tracker schema); the current file is backed up "
-        "(reason before-restore) before it is replaced.",
+        "(reason before-restore) before it is replaced. Backups are described in docs/FILES.md "
+        "(Backups and settings).",
     )
     parser.add_argument("backup", metavar="BACKUP", help="a name from `tracker backups`, or a path")
     parser.add_argument("--yes", action="store_true", help="do not ask for confirmation")

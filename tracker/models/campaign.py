@@ -42,7 +42,7 @@ MISSION_OPTIONS = [("turn (one mission a turn)", AircraftMission.TURN),
 
 class CampaignBase(Model):
     """A campaign and the rule options players may reasonably differ on, each declared once
-    (README "Campaign options"; docs/RULES.md says which rule each option reads)."""
+    (docs/GUIDE.md "Campaign options"; docs/RULES.md says which rule each option reads)."""
 
     name: str = field(label="Name", min_length=1, max_length=80, index=True, unique=True)
     notes: str = field("", label="Notes", max_length=4000)

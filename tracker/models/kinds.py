@@ -118,6 +118,13 @@ class MarkerState(StrEnum):
     CONCEALED = "concealed"
     REVEALED = "revealed"
     REMOVED = "removed"
+    # Shown by a successful attack to be a decoy, and removed from play (RULES.md §Subs ¶5, ¶8):
+    # out of play as a removed marker is, and known to everyone for a decoy.
+    DECOY = "decoy"
+
+
+# The states of a marker out of play: no move, search or attack takes it back.
+MARKERS_OUT_OF_PLAY = frozenset({MarkerState.REMOVED, MarkerState.DECOY})
 
 
 class UnitType(StrEnum):

@@ -1,4 +1,5 @@
-"""The damage shorthand: one line per hit, typed at the table (README "The damage shorthand").
+"""The damage shorthand: one line per hit, typed at the table (docs/GUIDE.md "The damage
+shorthand").
 
     exeter s3 f1 fm+1 crit "B turret out"
 
@@ -305,7 +306,7 @@ def nearest_names(query: str, names: Sequence[str], count: int = 3) -> list[str]
 def unique_best(query: str, names: list[str]) -> int | None:
     """The index of the one name that matches better than every other, else None.
 
-    The rule a typed name is recorded by (README "The damage shorthand"): the ship whose kind
+    The rule a typed name is recorded by (docs/GUIDE.md "The damage shorthand"): the ship whose kind
     of match (match_kind) is the best is the one meant, but only when no other ship matches as
     well; `ho` with Hotspur and Hostile (both begin with it) names neither, `hots` names
     Hotspur, and `hood` names Hood even beside Hoodoo (a whole name beats a beginning).

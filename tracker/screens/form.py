@@ -92,8 +92,9 @@ class FormScreen(ModalScreen[Any]):
 
     `preview(values)` gives the words under the fields, or a Call whose result gives them
     (a preview the database answers, such as the mine table's row): the newest field's answer
-    is shown, one asked before it is dropped. Escape on a form the player has typed in asks
-    before it discards what was typed; an untouched form closes at once.
+    is shown, one asked before it is dropped. A `title` given as a function of the values
+    follows them as the preview does. Escape on a form the player has typed in asks before it
+    discards what was typed; an untouched form closes at once.
     """
 
     BINDINGS = [
@@ -104,7 +105,7 @@ class FormScreen(ModalScreen[Any]):
 
     def __init__(
         self,
-        title: str,
+        title: str | Callable[[dict[str, Any]], str],
         fields: Sequence[FieldSpec],
         submit: Callable[[dict[str, Any]], Any],
         *,
@@ -117,8 +118,10 @@ class FormScreen(ModalScreen[Any]):
         secret_die: bool = False,
     ) -> None:
         super().__init__()
-        self.form_title = title
         self.fields = list(fields)
+        self.title_for = None if isinstance(title, str) else title
+        opening = {spec.key: spec.value for spec in self.fields}
+        self.form_title = title if isinstance(title, str) else title(opening)
         self.submit = submit
         self.note = note
         self.preview = preview
@@ -307,12 +310,16 @@ class FormScreen(ModalScreen[Any]):
                 for spec in self.fields}  # fmt: skip
 
     def refresh_preview(self) -> None:
-        """Recompute the live preview from whatever the fields hold now."""
-        if self.preview is None:
-            return
+        """Recompute the live preview, and a title that follows the values, from whatever the
+        fields hold now."""
         values, errors = self._collect()
         for key in errors:
             values[key] = None
+        if self.title_for is not None:
+            self.form_title = self.title_for(values)
+            self.query_one("#form-title", Label).update(self.form_title)
+        if self.preview is None:
+            return
         self.previews += 1
         said = self.preview(values)
         if not isinstance(said, Call):

@@ -53,7 +53,7 @@ class LinePreview:
         self.picks: list[ShipPick] = []
         self.picks_for: str | None = None  # the ship words self.picks were found for
         self.pending: tuple[HitRequest, DamageLine] | None = None
-        # Ships the typed name matches equally well (docs: README "The damage shorthand"):
+        # Ships the typed name matches equally well (docs: docs/GUIDE.md "The damage shorthand"):
         # Enter asks which of them rather than record on the first.
         self.ambiguous: list[ShipPick] = []
         self.chosen: tuple[str, int] | None = None  # (name, ship id) picked from the finder

@@ -25,13 +25,16 @@ def damage_text(unit: UnitView) -> str:
 
 
 def marker_row(marker: MarkerView, owner: bool, names: dict[int, str]) -> list[Any]:
-    """A marker row: in the opponent view only what the table shows face-down."""
+    """A marker row: in the opponent view only what the service let it see (its unit and
+    whether it is real: services.visibility.marker_as_seen)."""
     row: list[Any] = [marker.code, Text(marker.sector or "-"), marker.state]
     if owner:
         who = names.get(marker.unit_id or 0, "?")
         row.append(Text(f"{who}: {'REAL' if marker.real else 'decoy'}",
                         style=GOOD_STRONG if marker.real else "dim"))  # fmt: skip
-    elif marker.state == "revealed" and marker.unit_id:
+    elif marker.real is False:
+        row.append(Text("decoy", style="dim"))
+    elif marker.unit_id:
         row.append(Text(names.get(marker.unit_id, "?"), style="bold"))
     elif marker.state == "removed":
         row.append(Text("-", style="dim"))

@@ -262,10 +262,13 @@ def test_form(
         return Call(command.record_test, factory, squadron_id=sheet.squadron_id,
                     ship_id=crew_ship.id if crew_ship else None, **values).map(Tested)  # fmt: skip
 
+    def title(values: dict[str, Any]) -> str:
+        who = tested_name(sheet, ship, str(values.get("subject")))
+        return f"Test of {who}" + ("" if sheet.squadron_name in who else f", {sheet.squadron_name}")
+
     own = ship is not None and ship.own_crew is not None
     return FormScreen(
-        f"Command / crew test of {sheet.squadron_name}"
-        + (f" (crew: {ship.name}{', her own' if own else ''})" if ship else ""),
+        title,
         test_fields(bool(ship and ship.fire_markers), not sheet.commander_refusal),
         submit,
         rng=rng,

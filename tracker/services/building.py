@@ -55,7 +55,7 @@ class Budget:
 
 def _card_fields(card: UnitCard) -> dict[str, Any]:
     """A card's values as a unit built from it holds them (FROM_CARD): its dice by row, its
-    abilities' names one a line (a unit keeps the names alone; README "The library")."""
+    abilities' names one a line (a unit keeps the names alone; docs/GUIDE.md "The library")."""
     values = {key: getattr(card, key) for key in FROM_CARD}
     values["attacks"] = json.loads(card.attacks or "{}")
     values["abilities"] = "\n".join(ability["name"]
@@ -246,7 +246,7 @@ class Ability:
 
 def unit_abilities(factory: SessionFactory, *, unit_id: int) -> tuple[Ability, ...]:
     """A unit's abilities, each with its text read from the library card the unit is of (a
-    unit keeps the names alone; README "The library"); an ability the card does not have, or
+    unit keeps the names alone; docs/GUIDE.md "The library"); an ability the card does not have, or
     a unit of no card, keeps its name alone."""
     with read_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)

@@ -137,7 +137,7 @@ def create_campaign(
     aircraft_mission: str = "turn",
     owner_idle_seconds: int = 60,
 ) -> CampaignSummary:
-    """Start a campaign with its rule options (README "Campaign options")."""
+    """Start a campaign with its rule options (docs/GUIDE.md "Campaign options")."""
     # The options are this function's own arguments: each is named once, in the signature.
     typed = _typed_campaign(CampaignCreate, _options(locals()))
     with session_scope(factory) as session:

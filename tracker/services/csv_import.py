@@ -1,4 +1,4 @@
-"""Ships, War at Sea units and Second World War at Sea counters from CSV files (README "CSV
+"""Ships, War at Sea units and Second World War at Sea counters from CSV files (docs/FILES.md "CSV
 columns").
 
 Every row goes through the same service that the forms use, so a CSV row is checked exactly as

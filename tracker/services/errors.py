@@ -22,7 +22,7 @@ __all__ = [
 ]  # fmt: skip
 
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
-# campaign file moves between the two (README "Campaign files").
+# campaign file moves between the two (docs/FILES.md "Campaign files").
 MAX_INT = 2**31 - 1
 
 

@@ -1,5 +1,5 @@
-"""A whole campaign as one versioned JSON document: export, validate, import (README "Campaign
-files").
+"""A whole campaign as one versioned JSON document: export, validate, import (docs/FILES.md
+"Campaign files").
 
 The document holds every row of every table that belongs to the campaign, the journal and the
 campaign's own rule tables included, with secret notes exactly as stored (still encrypted). Row
@@ -97,7 +97,7 @@ def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[i
 def export_campaign(
     factory: SessionFactory, *, campaign_id: int, viewer: Viewer = Viewer.OWNER
 ) -> dict[str, Any]:
-    """The campaign as a document (see the module's docstring and README "Campaign files").
+    """The campaign as a document (see the module's docstring and docs/FILES.md "Campaign files").
 
     For the opponent or the umpire (`viewer`), every secret not yet revealed is left out as the
     roster and the ledger leave it out (docs/RULES.md §Secrets): such a document is a view to

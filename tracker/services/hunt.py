@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Minefield, SubMarker, WasUnit
-from tracker.models.kinds import JournalKind, MarkerState, MinefieldStatus
+from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState, MinefieldStatus
 from tracker.rules import was
 from tracker.rules.dice import roll_text
 from tracker.services import acts, journal, markers, secrets, visibility
@@ -119,13 +119,10 @@ def attack_marker(
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = side_and_campaign(session, marker.side_id)
-        if marker.state == MarkerState.REMOVED:
+        if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"marker": f"{marker.code} is out of play already"})
-        # Found: by a search of this turn, whose (scenario, turn) the marker keeps.
-        found = marker.search_found and (marker.search_scenario_id, marker.search_turn)
-        if marker.state == MarkerState.CONCEALED and found != markers.hunt_turn(
-            session, campaign.id or 0
-        ):
+        now = markers.hunt_turn(session, campaign.id or 0)
+        if marker.state == MarkerState.CONCEALED and not markers.found_now(marker, now):
             why = "a marker is attacked only after a successful search (§4)"
             raise InvalidInput(
                 {"marker": f"{marker.code} was not found by a search this turn: {why}"}
@@ -142,7 +139,7 @@ def attack_marker(
                     f"{marker.code} is {unit.name}: revealed, {_damage_sub(session, unit, damage)}"
                 )
             else:
-                marker.state = MarkerState.REMOVED
+                marker.state = MarkerState.DECOY
                 message = f"{marker.code} was a decoy: removed"
             # Revealed: anyone may now check this marker's note against its own seal.
             sealed = markers.seal_holds(session, marker, key)
@@ -172,7 +169,7 @@ def sub_attacks(
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         side, campaign = side_and_campaign(session, marker.side_id)
-        if marker.state == MarkerState.REMOVED:
+        if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"marker": f"{marker.code} is out of play"})
         note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
         if not note["real"]:

@@ -442,7 +442,7 @@ def import_library(
     cancelled: Callable[[], bool] | None = None,
 ) -> LibraryReport:
     """Read a library file (CSV of cards or of classes; JSON of both) into the library: every
-    row or none, matched by name and nation, never duplicated (README "The library").
+    row or none, matched by name and nation, never duplicated (docs/GUIDE.md "The library").
 
     `progress(done, total)` hears of the rows checked now and then; once `cancelled()` says
     so, the import stops with ImportCancelled and writes nothing.

@@ -1,5 +1,5 @@
 """The library written to a file: JSON holds it all, CSV one kind (its cards, or its classes),
-each as services.library.import_library reads it back (README "The library")."""
+each as services.library.import_library reads it back (docs/GUIDE.md "The library")."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def write_export(
     factory: SessionFactory, *, path: str, classes: bool = False, replace: bool = False
 ) -> Exported:
     """Write the library to a file as `tracker library export` does, and as import_library
-    reads it back: JSON holds it all, CSV its cards (or its classes); README "The library".
+    reads it back: JSON holds it all, CSV its cards (or its classes); docs/GUIDE.md "The library".
 
     The file goes through safe_output: never over the campaign file, its backups or another
     SQLite file, and over an existing file only once `replace` says the player confirmed

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Side, SubMarker, WasUnit
 from tracker.models.campaign import utcnow
-from tracker.models.kinds import JournalKind, MarkerState
+from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
@@ -67,7 +67,22 @@ def typed_sectors(sectors: Sequence[str], count: int) -> list[str]:
 def live(session: Session, *where: Any) -> Sequence[SubMarker]:
     """The markers in play (not removed) that `where` selects: a side's, or a unit's."""
     return session.exec(select(SubMarker).where(
-        SubMarker.state != MarkerState.REMOVED, *where)).all()  # fmt: skip
+        col(SubMarker.state).not_in(MARKERS_OUT_OF_PLAY), *where)).all()  # fmt: skip
+
+
+def found_now(marker: SubMarker, now: tuple[int, int]) -> bool:
+    """Whether a search found this concealed marker in this (scenario, turn): it may then be
+    attacked in each attack phase of the turn (RULES.md §Subs ¶4)."""
+    return marker.search_found and (marker.search_scenario_id, marker.search_turn) == now
+
+
+def state_shown(marker: SubMarker, now: tuple[int, int]) -> str:
+    """A marker's state as the roster shows it to everyone: "found" for a concealed marker a
+    search found this turn, "removed" for a decoy an attack took out of play (which it was
+    is the Identity column's, through services.visibility)."""
+    if marker.state == MarkerState.CONCEALED and found_now(marker, now):
+        return "found"
+    return MarkerState.REMOVED if marker.state in MARKERS_OUT_OF_PLAY else marker.state
 
 
 def check_squares(
@@ -125,7 +140,7 @@ def check_put_back(session: Session, marker_ids: Collection[int]) -> None:
     if not marker_ids:
         return
     for marker in session.exec(select(SubMarker).where(col(SubMarker.id).in_(marker_ids))).all():
-        if marker.state == MarkerState.REMOVED:
+        if marker.state in MARKERS_OUT_OF_PLAY:
             continue
         try:
             check_squares(session, side_id=marker.side_id, sectors=[marker.sector],
@@ -244,7 +259,7 @@ def move_marker(
     sector = checked_sector(sector, turn, blank=False, version=version).sector
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
-        if marker.state == MarkerState.REMOVED:
+        if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"sector": f"{marker.code} was removed"})
         require_version(marker, version, marker.code)
         side, campaign = side_and_campaign(session, marker.side_id)

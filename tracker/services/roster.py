@@ -17,7 +17,7 @@ from sqlmodel import Session, col, func, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, SideSecret, SubMarker, WasUnit
 from tracker.models.fields import read
-from tracker.models.kinds import JournalKind, MarkerState, UnitType
+from tracker.models.kinds import JournalKind, UnitType
 from tracker.models.roster import MarkerRead as MarkerView
 from tracker.models.roster import UnitCreate as UnitCreate  # re-exported: the unit form
 from tracker.models.roster import UnitRead as UnitView
@@ -27,6 +27,7 @@ from tracker.services import acts, journal, secrets, visibility
 from tracker.services.common import flush_unique, get_row, require_version, side_and_campaign
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import checked
+from tracker.services.markers import state_shown
 from tracker.services.sealing import side_key
 
 ATTACK_LABELS = {
@@ -208,19 +209,19 @@ def roster(
         # marker made a large roster's read grow with units times markers).
         views = []
         states: dict[int | None, set[str]] = {}
+        viewer = visibility.Viewer.OWNER if owner else visibility.Viewer.OPPONENT
+        scenario = journal.scenario_in_play(session, campaign.id or 0)
+        now = (scenario.id or 0, scenario.turn) if scenario else (0, 0)  # no turn: none found
         for marker in markers:
             states.setdefault(marker.unit_id, set()).add(marker.state)
             note = secrets.open_note(marker.secret, key) if owner else None
-            views.append(
-                read(
-                    MarkerView, marker,
-                    unit_id=marker.unit_id
-                    if owner or marker.state == MarkerState.REVEALED else None,
-                    real=bool(note["real"]) if note else None,
-                )
+            unit_id, real = visibility.marker_as_seen(
+                marker.state, marker.unit_id, bool(note["real"]) if note else None,
+                viewer=viewer, own=owner,
             )  # fmt: skip
+            views.append(read(MarkerView, marker, unit_id=unit_id, real=real,
+                              state=state_shown(marker, now)))  # fmt: skip
         encrypted = session.exec(select(SideSecret).where(SideSecret.side_id == side_id)).first()
-        scenario = journal.scenario_in_play(session, campaign.id or 0)
         return Roster(
             side_id=side_id, side_name=side.name, campaign_id=campaign.id or 0, owner_view=owner,
             units=tuple(_unit_view(unit, owner, states.get(unit.id, set())) for unit in units),

@@ -129,6 +129,20 @@ def row_as_seen(
             for column, value in row.items()}  # fmt: skip
 
 
+def marker_as_seen(
+    state: str, unit_id: int | None, real: bool | None, *, viewer: Viewer, own: bool
+) -> tuple[int | None, bool | None]:
+    """Which unit a marker stands for and whether it is the real sub, as a viewer sees them:
+    its owner both; anyone else what an attack showed (RULES.md §Subs ¶5, ¶8): a revealed
+    marker is its sub, a decoy removed by an attack a decoy (whose decoy, never), any other
+    marker neither."""
+    revealed = REVEALED_WHEN["submarker"][1](state)
+    if may_see(viewer, own=own, revealed=False):
+        return unit_id, real
+    unit = shown("submarker", "unit_id", unit_id, viewer=viewer, own=own, revealed=revealed)
+    return unit, True if revealed else False if state == MarkerState.DECOY else None
+
+
 def concealed_unit(
     unit_type: str, marker_states: AbstractSet[str], *, destroyed: bool = False
 ) -> bool:

@@ -224,6 +224,16 @@ class SearchTable(PlainTable):
             self.query_text = ""
         self._apply()
 
+    def help_keys(self) -> list[tuple[str, str]]:
+        """The keys on_key takes, as help lists them."""
+        return [
+            *search_keys(self.sort_key),
+            ("escape", "While filtering: clear the filter"),
+            ("enter", "While filtering: keep the filter"),
+            ("backspace", "While filtering: the filter's last character off"),
+            ("ctrl+u", "While filtering: the whole filter text off"),
+        ]
+
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:
             # Taken here, not left to the bindings: a binding runs once the key has bubbled

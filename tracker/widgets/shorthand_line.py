@@ -28,6 +28,8 @@ class ShorthandLine(Input):
     """The line a hit is typed on; up and down recall the campaign's recorded lines, kept across
     restarts, and come back to what was typed."""
 
+    TAKES_QUESTION_MARK = True  # typed, not help: "crit ?" asks the app to roll (f1 is help)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(placeholder=PLACEHOLDER, **kwargs)
         self.begin()
