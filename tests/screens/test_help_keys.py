@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
 from campaign_files import full_sample_campaign, migrated_engine, press_to
 from textual import actions
 from textual.dom import DOMNode
@@ -132,6 +133,7 @@ def leaves(classes: set[type[Any]]) -> set[str]:
     }
 
 
+@pytest.mark.slow
 async def test_every_screen_opens_help_with_a_question_mark_and_it_names_every_key(
     tmp_path: Path,
 ) -> None:
