@@ -23,7 +23,7 @@ from tracker.models.campaign import (
 from tracker.models.fields import read
 from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal
-from tracker.services.common import flush_unique, name_taken, require_version
+from tracker.services.common import act, flush_unique, name_taken, require_version
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
@@ -179,22 +179,15 @@ def update_campaign(
     changed the campaign since."""
     typed = _typed_campaign(CampaignUpdate, {**_options(locals()), "version": version})
     assert isinstance(typed, CampaignUpdate)
-    with session_scope(factory) as session:
-        campaign = _get(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        campaign = a.row
         require_version(campaign, typed.version, campaign.name)
-        _unique_campaign_name(session, typed.name, exclude_id=campaign_id)
+        _unique_campaign_name(a.session, typed.name, exclude_id=campaign_id)
         before = campaign.model_dump(include=OPTIONS)
         for key in typed.model_fields_set & OPTIONS:
             setattr(campaign, key, getattr(typed, key))
-        journal.log_edit(
-            session,
-            before,
-            campaign,
-            campaign_id=campaign_id,
-            kind=JournalKind.CAMPAIGN,
-            summary=f"Edited {typed.name}",
-        )
-        return _summary(session, campaign)
+        a.log_edit(before, JournalKind.CAMPAIGN, f"Edited {typed.name}")
+        return _summary(a.session, campaign)
 
 
 def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
@@ -276,8 +269,8 @@ def add_scenario(
     """Append a planned scenario at the end of the campaign's order."""
     typed = checked(ScenarioCreate, {"title": title, "date": date}, names=("title",))
     title, date = typed.title, typed.date
-    with session_scope(factory) as session:
-        _get(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        session = a.session
         last = session.exec(
             select(func.max(Scenario.position)).where(Scenario.campaign_id == campaign_id)
         ).one()
@@ -286,9 +279,7 @@ def add_scenario(
         )
         session.add(scenario)
         session.flush()
-        journal.append(
-            session, campaign_id=campaign_id, kind=JournalKind.SCENARIO, summary=f"Added {title}"
-        )
+        a.log(JournalKind.SCENARIO, f"Added {title}")
         return read(ScenarioView, scenario)
 
 
@@ -306,14 +297,11 @@ def create_side(
     """Add a side (a player's forces) to a campaign."""
     typed = checked(SideCreate, {"name": name, "nation": nation})
     name, nation = typed.name, typed.nation
-    with session_scope(factory) as session:
-        _get(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
-        session.add(side)
-        view = _commit_side(session, side, name, nation)
-        journal.append(
-            session, campaign_id=campaign_id, kind=JournalKind.SIDE, summary=f"Added side {name}"
-        )
+        a.session.add(side)
+        view = _commit_side(a.session, side, name, nation)
+        a.log(JournalKind.SIDE, f"Added side {name}")
         return view
 
 
@@ -324,37 +312,23 @@ def update_side(
     the edit when another player has changed the side since."""
     update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
     name, nation = update.name, update.nation
-    with session_scope(factory) as session:
-        side = _get(session, Side, side_id)
+    with act(factory, Side, side_id) as a:
+        side = a.row
         require_version(side, update.version, side.name)
         before = side.model_dump(include={"name", "nation"})
         side.name, side.nation = name, nation
-        view = _commit_side(session, side, name, nation)
-        journal.log_edit(
-            session,
-            before,
-            side,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SIDE,
-            side_id=side_id,
-            summary=f"Edited side {before['name']}",
-        )
+        view = _commit_side(a.session, side, name, nation)
+        a.log_edit(before, JournalKind.SIDE, f"Edited side {before['name']}", side_id=side_id)
         return view
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
     """Remove a side with its squadrons and ships (fleet.remove_squadrons): the screen asks."""
-    with session_scope(factory) as session:
-        side = _get(session, Side, side_id)
-        squadrons = session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
-        remove_squadrons(session, squadrons, f"Side {side.name}")
-        session.delete(side)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SIDE,
-            summary=f"Deleted side {side.name}",
-        )
+    with act(factory, Side, side_id) as a:
+        squadrons = a.session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
+        remove_squadrons(a.session, squadrons, f"Side {a.row.name}")
+        a.session.delete(a.row)
+        a.log(JournalKind.SIDE, f"Deleted side {a.row.name}")
 
 
 def update_scenario(
@@ -371,26 +345,19 @@ def update_scenario(
         ScenarioUpdate, {"title": title, "date": date, "version": version}, names=("title",)
     )
     title, date = typed.title, typed.date
-    with session_scope(factory) as session:
-        scenario = _get(session, Scenario, scenario_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario = a.row
         require_version(scenario, typed.version, scenario.title)
         before = scenario.model_dump(include={"title", "date"})
         scenario.title, scenario.date = title, date.strip()
-        journal.log_edit(
-            session,
-            before,
-            scenario,
-            campaign_id=scenario.campaign_id,
-            kind=JournalKind.SCENARIO,
-            summary=f"Edited scenario {before['title']}",
-        )
+        a.log_edit(before, JournalKind.SCENARIO, f"Edited scenario {before['title']}")
         return read(ScenarioView, scenario)
 
 
 def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Remove a scenario nothing was recorded in; one with journal entries is refused."""
-    with session_scope(factory) as session:
-        scenario = _get(session, Scenario, scenario_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = a.row, a.session
         recorded = session.exec(
             select(func.count())
             .select_from(JournalEntry)
@@ -407,9 +374,6 @@ def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
             select(JournalEntry).where(JournalEntry.scenario_id == scenario_id)
         ).all():
             entry.scenario_id = None
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-            summary=f"Deleted scenario {scenario.title}",
-        )  # fmt: skip
+        a.log(JournalKind.SCENARIO, f"Deleted scenario {scenario.title}")
         session.flush()
         session.delete(scenario)

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, Unpack
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from tracker.db import SessionFactory
-from tracker.models import Campaign, Side
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign, JournalEntry, Ship, Side
+from tracker.models.kinds import JournalKind
+from tracker.services import journal
 from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
 
 __all__ = [
-    "SessionFactory", "beyond_ids", "flush_unique", "get_row", "name_taken", "require_version",
+    "Act", "SessionFactory", "act", "beyond_ids", "flush_unique", "get_row", "name_taken",
+    "require_version",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -33,6 +37,52 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def campaign_of(session: Session, row: Any) -> int:
+    """The campaign a row belongs to: its own, its side's, or its ship's side's."""
+    if isinstance(row, Campaign):
+        return row.id or 0
+    if hasattr(row, "campaign_id"):
+        return int(row.campaign_id)
+    if hasattr(row, "side_id"):
+        return get_row(session, Side, row.side_id).campaign_id
+    return campaign_of(session, get_row(session, Ship, row.ship_id))
+
+
+class Edit(journal.Said, total=False):
+    table: str  # the row's table: the edit is a row change undo reverses
+
+
+@dataclass
+class Act(Generic[T]):
+    """One act of a player, in its one transaction: the row it acts on and the campaign whose
+    journal says what it did."""
+
+    session: Session
+    row: T
+    campaign_id: int
+
+    def log(self, kind: JournalKind, summary: str, **said: Unpack[journal.Said]) -> JournalEntry:
+        return journal.append(
+            self.session, campaign_id=self.campaign_id, kind=kind, summary=summary, **said
+        )
+
+    def log_edit(
+        self, was: dict[str, Any], kind: JournalKind, summary: str, **said: Unpack[Edit]
+    ) -> bool:
+        """journal.log_edit of the row: what changed of `was`; nothing when nothing did."""
+        row: Any = self.row
+        entry: Any = {"campaign_id": self.campaign_id, "kind": kind, "summary": summary, **said}
+        return journal.log_edit(self.session, was, row, **entry)
+
+
+@contextmanager
+def act(factory: SessionFactory, model: type[T], row_id: int) -> Iterator[Act[T]]:
+    """Open the act's transaction on the row it acts on (NotFound when it is gone)."""
+    with session_scope(factory) as session:
+        row = get_row(session, model, row_id)
+        yield Act(session, row, campaign_of(session, row))
 
 
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:

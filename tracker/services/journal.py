@@ -61,18 +61,15 @@ def scenario_in_play(session: Session, campaign_id: int) -> Scenario | None:
     return scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
 
 
-class Entry(TypedDict, total=False):
-    """What one journal entry says. An entry with `changes` can be undone: undo writes each
-    row's `before` back; undoable=False keeps them for the record (the journal replays to the
-    database) without offering an undo, for a step taken back another way (a closed scenario
-    is reopened). `scenario`, when the caller already looked it up (left out: the current
-    one). `sealed` is the private part of a secret change (visibility.sealed_detail). `facts`
-    are what the change was, kept for the story told later (who was lost with a ship:
-    services.losses), which today's rows no longer say."""
+class Said(TypedDict, total=False):
+    """What one journal entry says beyond its campaign, kind and summary. An entry with
+    `changes` can be undone: undo writes each row's `before` back; undoable=False keeps them
+    for the record (the journal replays to the database) without offering an undo, for a step
+    taken back another way (a closed scenario is reopened). `scenario`, when the caller already
+    looked it up (left out: the current one). `sealed` is the private part of a secret change
+    (visibility.sealed_detail). `facts` are what the change was, kept for the story told later
+    (who was lost with a ship: services.losses), which today's rows no longer say."""
 
-    campaign_id: Required[int]
-    kind: Required[JournalKind]
-    summary: Required[str]
     ship_id: int | None
     side_id: int | None
     before: dict[str, Any] | None
@@ -84,6 +81,12 @@ class Entry(TypedDict, total=False):
     scenario: Scenario | None
     sealed: dict[str, Any] | None
     facts: dict[str, Any] | None
+
+
+class Entry(Said, total=False):
+    campaign_id: Required[int]
+    kind: Required[JournalKind]
+    summary: Required[str]
 
 
 def append(session: Session, **entry: Unpack[Entry]) -> JournalEntry:
