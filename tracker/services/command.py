@@ -52,10 +52,7 @@ def set_commander(
     roll: int | None = None,
     version: int | None = None,
 ) -> None:
-    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1).
-
-    version: the commander's version the player's form showed; a newer one refuses the change.
-    """
+    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1)."""
     typed = checked(CommanderUpdate, {"name": name, "training": training, "version": version,
                                       "acquisition": acquisition, "roll": roll})  # fmt: skip
     grade = _grade_for(typed)
@@ -148,10 +145,7 @@ def set_crew(
     roll: int | None = None,
     version: int | None = None,
 ) -> None:
-    """Roll or buy the squadron's crew, optionally plus the commander's modifier.
-
-    version: the crew's version the player's form showed; a newer one refuses the change.
-    """
+    """Roll or buy the squadron's crew, optionally plus the commander's modifier."""
     typed = checked(CrewUpdate, {"training": training, "acquisition": acquisition,
                                  "roll": roll, "version": version})  # fmt: skip
     grade = _grade_for(typed)

@@ -50,10 +50,6 @@ def campaign_of(session: Session, row: Any) -> int:
     return campaign_of(session, get_row(session, Ship, row.ship_id))
 
 
-class Edit(journal.Said, total=False):
-    table: str  # the row's table: the edit is a row change undo reverses
-
-
 @dataclass
 class Act(Generic[T]):
     """One act of a player, in its one transaction: the row it acts on and the campaign whose
@@ -68,20 +64,50 @@ class Act(Generic[T]):
             self.session, campaign_id=self.campaign_id, kind=kind, summary=summary, **said
         )
 
-    def log_edit(
-        self, was: dict[str, Any], kind: JournalKind, summary: str, **said: Unpack[Edit]
-    ) -> bool:
-        """journal.log_edit of the row: what changed of `was`; nothing when nothing did."""
+    @property
+    def side(self) -> Side:
+        """The row's side (the row itself when it is one)."""
         row: Any = self.row
-        entry: Any = {"campaign_id": self.campaign_id, "kind": kind, "summary": summary, **said}
-        return journal.log_edit(self.session, was, row, **entry)
+        return row if isinstance(row, Side) else get_row(self.session, Side, row.side_id)
+
+    def log_side(self, kind: JournalKind, text: str, **said: Unpack[journal.Said]) -> JournalEntry:
+        """An entry of the row's side, said in its name (`Allies: marker K7 moved`)."""
+        side = self.side
+        said["side_id"] = side.id
+        return self.log(kind, f"{side.name}: {text}", **said)
+
+    def log_edit(
+        self,
+        was: dict[str, Any],
+        kind: JournalKind,
+        summary: str,
+        *,
+        table: str = "",
+        **said: Unpack[journal.Said],
+    ) -> bool:
+        """Journal an edit of the row: the fields of `was` that now differ, before and after
+        (with `table`, as a row change undo reverses). A form saved unchanged writes nothing:
+        whether anything changed."""
+        row: Any = self.row
+        change = journal.row_change(table, row.id, was, row.model_dump(include=set(was)))
+        if not change.after:
+            return False
+        said["before"], said["after"] = change.before, change.after
+        said["changes"] = (change,) if table else ()
+        self.log(kind, summary, **said)
+        return True
 
 
 @contextmanager
-def act(factory: SessionFactory, model: type[T], row_id: int) -> Iterator[Act[T]]:
-    """Open the act's transaction on the row it acts on (NotFound when it is gone)."""
+def act(
+    factory: SessionFactory, model: type[T], row_id: int, *, version: int | None = None
+) -> Iterator[Act[T]]:
+    """Open the act's transaction on the row it acts on (NotFound when it is gone), refused
+    when `version` is not the row's (require_version)."""
     with session_scope(factory) as session:
-        row = get_row(session, model, row_id)
+        row: Any = get_row(session, model, row_id)
+        if version is not None:
+            require_version(row, version, row.name if hasattr(row, "name") else row.title)
         yield Act(session, row, campaign_of(session, row))
 
 
@@ -179,7 +205,8 @@ def flush_unique(
 
 def require_version(row: Any, expected: int | None, name: str) -> None:
     """Refuse an edit made on a form that showed an older version of the row (see
-    models.versioned): another player changed it since, and their change must not be lost."""
+    models.versioned): another player changed it since, and their change must not be lost.
+    Every service's `version` argument is the row's version its form showed (None: unchecked)."""
     if expected is not None and row.version != expected:
         raise ChangedElsewhere(
             f"{name} was changed by another player while your form was open: nothing was "

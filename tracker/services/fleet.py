@@ -34,7 +34,7 @@ from tracker.models.fleet import (
 )
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
-from tracker.services import command, journal, losses, scenarios
+from tracker.services import command, journal, losses
 from tracker.services.common import Act, act, flush_unique, get_row, require_version
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import checked, require_declared
@@ -81,12 +81,10 @@ def update_squadron(
 
     Switching between ships and air group re-reads the commander's radius from the other column
     of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
-    version: the squadron's version the player's form showed; a newer one refuses the edit.
     """
     typed = checked(SquadronUpdate, {"name": name, "air": air, "notes": notes, "version": version})
-    with act(factory, Squadron, squadron_id) as a:
+    with act(factory, Squadron, squadron_id, version=typed.version) as a:
         squadron, session = a.row, a.session
-        require_version(squadron, typed.version, squadron.name)
         side = get_row(session, Side, squadron.side_id)
         before = squadron.model_dump(include={"name", "air", "notes"})
         squadron.name, squadron.air, squadron.notes = typed.name, air, typed.notes
@@ -170,15 +168,11 @@ def update_ship(
     expected_version: int | None = None,
 ) -> None:
     """Change a ship's data or present state; Structure or Flotation above max is refused.
-
-    fields["version"] (or expected_version): the version the player's form showed; when another
-    player has changed the ship since, the edit is refused instead of overwriting their change.
-    """
+    fields["version"] or expected_version: the version its form showed (require_version)."""
     update = checked(ShipUpdate, {"version": expected_version, **fields})
     values = update.model_dump(exclude={"version"})
-    with act(factory, Ship, ship_id) as a:
+    with act(factory, Ship, ship_id, version=update.version) as a:
         ship = a.row
-        require_version(ship, update.version, ship.name)
         before = journal.row_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
@@ -312,7 +306,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
         # Only a transfer in play is Out of Command: before a battle or between battles the
         # ship simply starts the next one in its new squadron (docs/RULES.md §SMR2).
-        playing = scenarios.in_play(session, a.campaign_id)
+        playing = journal.scenario_in_play(session, a.campaign_id)
         old_squadron = get_row(session, Squadron, ship.squadron_id)
         settled = losses.leave_squadron(session, ship, how=f"transferred to {target.name}")
         before = journal.row_state(ship)
@@ -385,8 +379,7 @@ def save_battery(
     notes: str = "",
     version: int | None = None,
 ) -> int:
-    """Add a battery (weapon mount) to a ship, or change one (battery_id given); on a change,
-    `version` (the one the player's form showed) refuses it when another player changed it."""
+    """Add a battery (weapon mount) to a ship, or change one (battery_id given)."""
     typed = checked(BatteryUpdate, {"mount": mount, "calibre": calibre, "guns": guns, "ip": ip,
                                     "range_bands": range_bands, "notes": notes,
                                     "version": version}, names=())  # fmt: skip

@@ -16,7 +16,6 @@ from tracker.models.damage import CriticalTableRowBase
 from tracker.models.kinds import AppliesTo, CriticalKind, JournalKind
 from tracker.models.mines import APPLIES_TO, MineTableRowBase
 from tracker.rules import mine_check
-from tracker.services import journal
 from tracker.services.common import Act, act, beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character, check, require_plain
 from tracker.services.fields import require_declared
@@ -131,10 +130,11 @@ def save_mine_row(
 
 
 def delete_mine_row(factory: SessionFactory, *, row_id: int) -> None:
-    with session_scope(factory) as session:
-        row = get_row(session, MineTableRow, row_id)
-        summary = f"mine table: removed {row.low}-{row.high} ({row.applies_to}) {row.effects}"
-        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=summary)
+    with act(factory, MineTableRow, row_id) as a:
+        row = a.row
+        removed = f"{row.low}-{row.high} ({row.applies_to}) {row.effects}"
+        a.log(JournalKind.TABLE, f"mine table: removed {removed}")
+        a.session.delete(row)
 
 
 def mine_table(factory: SessionFactory, *, campaign_id: int) -> RuleTable:
@@ -264,10 +264,11 @@ def critical_tables(
 
 
 def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
-    with session_scope(factory) as session:
-        row = get_row(session, CriticalTableRow, row_id)
-        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(
-            f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
+    with act(factory, CriticalTableRow, row_id) as a:
+        a.log(
+            JournalKind.TABLE, f"removed {a.row.kind} critical table row {a.row.low}-{a.row.high}"
+        )
+        a.session.delete(a.row)
 
 
 def table_dice(

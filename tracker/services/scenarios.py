@@ -64,14 +64,6 @@ def _asked(scenario: Scenario, act: str) -> Scenario:
     return scenario
 
 
-def in_play(session: Session, campaign_id: int) -> Scenario | None:
-    return session.exec(
-        select(Scenario).where(
-            Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.IN_PLAY
-        )
-    ).first()
-
-
 def participants(session: Session, scenario_id: int) -> list[Ship]:
     return list(
         session.exec(
@@ -181,7 +173,7 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
     with act(factory, Scenario, scenario_id) as a:
         scenario, session = _asked(a.row, "start"), a.session
-        playing = in_play(session, scenario.campaign_id)
+        playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             # A ship cannot be in two scenarios at once: one scenario in play at a time.
             raise InvalidInput({"scenario": f"{playing.title} is still in play: close it first"})
@@ -300,7 +292,7 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
     check(errors)
     with act(factory, Scenario, scenario_id) as a:
         scenario, session = _asked(a.row, "reopen"), a.session
-        playing = in_play(session, scenario.campaign_id)
+        playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             raise InvalidInput({"reason": f"{playing.title} is in play: close it first"})
         later = session.exec(
