@@ -64,15 +64,11 @@ class Act(Generic[T]):
             self.session, campaign_id=self.campaign_id, kind=kind, summary=summary, **said
         )
 
-    @property
-    def side(self) -> Side:
-        """The row's side (the row itself when it is one)."""
-        row: Any = self.row
-        return row if isinstance(row, Side) else get_row(self.session, Side, row.side_id)
-
     def log_side(self, kind: JournalKind, text: str, **said: Unpack[journal.Said]) -> JournalEntry:
-        """An entry of the row's side, said in its name (`Allies: marker K7 moved`)."""
-        side = self.side
+        """An entry of the row's side (the row itself, or the one it belongs to), said in its
+        name (`Allies: marker K7 moved`)."""
+        row: Any = self.row
+        side = row if isinstance(row, Side) else get_row(self.session, Side, row.side_id)
         said["side_id"] = side.id
         return self.log(kind, f"{side.name}: {text}", **said)
 

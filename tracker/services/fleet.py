@@ -68,21 +68,14 @@ def create_squadron(
         return squadron.id or 0
 
 
-def update_squadron(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    name: str,
-    air: bool,
-    notes: str,
-    version: int | None = None,
-) -> None:
-    """Rename a squadron, switch ships/air group, or change its notes.
+def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Rename a squadron, switch ships/air group, or change its notes (SquadronUpdate's fields).
 
     Switching between ships and air group re-reads the commander's radius from the other column
     of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
     """
-    typed = checked(SquadronUpdate, {"name": name, "air": air, "notes": notes, "version": version})
+    typed = checked(SquadronUpdate, fields)
+    air = typed.air
     with act(factory, Squadron, squadron_id, version=typed.version) as a:
         squadron, session = a.row, a.session
         side = get_row(session, Side, squadron.side_id)
@@ -367,22 +360,11 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
 
 
 def save_battery(
-    factory: SessionFactory,
-    *,
-    ship_id: int,
-    battery_id: int | None = None,
-    mount: str,
-    calibre: str = "",
-    guns: int = 1,
-    ip: str = "",
-    range_bands: str = "",
-    notes: str = "",
-    version: int | None = None,
+    factory: SessionFactory, *, ship_id: int, battery_id: int | None = None, **fields: Any
 ) -> int:
-    """Add a battery (weapon mount) to a ship, or change one (battery_id given)."""
-    typed = checked(BatteryUpdate, {"mount": mount, "calibre": calibre, "guns": guns, "ip": ip,
-                                    "range_bands": range_bands, "notes": notes,
-                                    "version": version}, names=())  # fmt: skip
+    """Add a battery (weapon mount) to a ship, or change one (battery_id given): `fields` are
+    BatteryUpdate's, each its declared default when not given."""
+    typed = checked(BatteryUpdate, fields, names=())
     with act(factory, Ship, ship_id) as a:
         ship = a.row
         battery = (
@@ -397,9 +379,8 @@ def save_battery(
         a.session.add(battery)
         a.session.flush()
         done = "edited" if battery_id else "added"
-        a.log(
-            JournalKind.BATTERY, f"{ship.name}: {done} {guns} x {calibre} {mount}", ship_id=ship_id
-        )
+        said = f"{typed.guns} x {typed.calibre} {typed.mount}"
+        a.log(JournalKind.BATTERY, f"{ship.name}: {done} {said}", ship_id=ship_id)
         return battery.id or 0
 
 
