@@ -42,19 +42,11 @@ def _rerate(rating: Commander | Crew, typed: CrewUpdate, grade: int) -> None:
     rating.roll = typed.roll if typed.acquisition == Acquisition.RANDOM else None
 
 
-def set_commander(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    name: str,
-    training: int,
-    acquisition: str,
-    roll: int | None = None,
-    version: int | None = None,
-) -> None:
-    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1)."""
-    typed = checked(CommanderUpdate, {"name": name, "training": training, "version": version,
-                                      "acquisition": acquisition, "roll": roll})  # fmt: skip
+def set_commander(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Generate (d10) or buy the squadron's commander (CommanderUpdate's fields); cost by the
+    level paid (SMR2 §3.1)."""
+    typed = checked(CommanderUpdate, fields)
+    training, acquisition, roll = typed.training, typed.acquisition, typed.roll
     grade = _grade_for(typed)
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
@@ -136,18 +128,11 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
         return summary
 
 
-def set_crew(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    training: int,
-    acquisition: str,
-    roll: int | None = None,
-    version: int | None = None,
-) -> None:
-    """Roll or buy the squadron's crew, optionally plus the commander's modifier."""
-    typed = checked(CrewUpdate, {"training": training, "acquisition": acquisition,
-                                 "roll": roll, "version": version})  # fmt: skip
+def set_crew(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Roll or buy the squadron's crew (CrewUpdate's fields), optionally plus the commander's
+    modifier."""
+    typed = checked(CrewUpdate, fields)
+    training, acquisition, roll = typed.training, typed.acquisition, typed.roll
     grade = _grade_for(typed)
     rolled = acquisition == Acquisition.RANDOM
     with act(factory, Squadron, squadron_id) as a:

@@ -55,11 +55,9 @@ def _flush_squadron(
                  exclude_id=squadron_id, side_id=side.id or 0)  # fmt: skip
 
 
-def create_squadron(
-    factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
-) -> int:
-    """Add a squadron (or air group) to a side; returns its id."""
-    typed = checked(SquadronCreate, {"name": name, "air": air, "notes": notes})
+def create_squadron(factory: SessionFactory, *, side_id: int, **fields: Any) -> int:
+    """Add a squadron (or air group) to a side (SquadronCreate's fields); returns its id."""
+    typed = checked(SquadronCreate, fields)
     with act(factory, Side, side_id) as a:
         squadron = Squadron(side_id=side_id, **typed.model_dump())
         a.session.add(squadron)
