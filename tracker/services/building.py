@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, read_scope, session_scope
+from tracker.db import SessionFactory, read_scope
 from tracker.models import Campaign, Ship, Side, WasUnit
 from tracker.models.fields import rule_of
 from tracker.models.fleet import MOUNTS, ShipBase
@@ -31,7 +31,7 @@ from tracker.models.kinds import JournalKind
 from tracker.models.library import ShipClass, UnitCard, entry_key
 from tracker.models.roster import WasUnitBase
 from tracker.services import fleet, journal, roster
-from tracker.services.common import forget_names, get_row, side_and_campaign
+from tracker.services.common import act, forget_names, get_row, side_and_campaign
 from tracker.services.csv_import import one_transaction
 from tracker.services.errors import InvalidInput, NotFound
 
@@ -315,8 +315,8 @@ def apply_library_changes(
     card, in one journal entry that undo reverses; returns how many changed."""
     if not chosen:
         raise InvalidInput({"chosen": "tick at least one ship or unit to bring up to the library"})
-    with session_scope(factory) as session:
-        campaign = get_row(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        campaign, session = a.row, a.session
         drifted = {(d.kind, d.row_id): (d, row, values)
                    for d, row, values in _drifts(session, campaign_id)}  # fmt: skip
         gone = [f"{kind} {row_id}" for kind, row_id in chosen if (kind, row_id) not in drifted]
@@ -355,10 +355,10 @@ def apply_library_changes(
             raise InvalidInput(errors)
         names = [drifted[key][0].name for key in dict.fromkeys(chosen)]
         ships = [key for key in chosen if key[0] == "ship"]
-        journal.append(
-            session, campaign_id=campaign_id,
-            kind=JournalKind.SHIP if ships else JournalKind.ROSTER,
+        a.log(
+            JournalKind.SHIP if ships else JournalKind.ROSTER,
+            f"Brought up to the library: {', '.join(names)}",
             ship_id=ships[0][1] if len(ships) == 1 else None,
-            summary=f"Brought up to the library: {', '.join(names)}", changes=tuple(changes),
-        )  # fmt: skip
+            changes=tuple(changes),
+        )
         return len(changes)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import EllipsisType
 from typing import Any
 
 from sqlalchemy import text
@@ -12,7 +11,6 @@ from tracker.campaign_file import CAMPAIGN_LINE, CAMPAIGN_LINES
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, JournalEntry, Participation, Scenario, Ship, Side, Squadron
 from tracker.models.campaign import (
-    DEFAULT_ZERO_OUTCOMES,
     CampaignCreate,
     CampaignUpdate,
     ScenarioCreate,
@@ -23,7 +21,7 @@ from tracker.models.campaign import (
 from tracker.models.fields import read
 from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal
-from tracker.services.common import flush_unique, name_taken, require_version
+from tracker.services.common import act, flush_unique, name_taken
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
@@ -76,39 +74,29 @@ def parse_outcomes(text: str) -> str:
     return "\n".join(items)
 
 
-MINE_HALT_RULES = tuple(HaltRule)
-HALF_STRENGTH_SCOPES = tuple(HalfStrengthScope)
-AIRCRAFT_MISSIONS = tuple(AircraftMission)
-
 # The readings a campaign chooses between, each with what the player is told for a wrong word.
 CHOICE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
-    "mine_halt_rule": (MINE_HALT_RULES, "must be struck (a quarter struck mines) or drawn "
+    "mine_halt_rule": (tuple(HaltRule), "must be struck (a quarter struck mines) or drawn "
                        "(a quarter drawn, the literal reading)"),
-    "half_strength_scope": (HALF_STRENGTH_SCOPES, "must be scenario (the ships a squadron began "
-                            "the scenario with) or campaign (the ships it was formed with)"),
-    "aircraft_mission": (AIRCRAFT_MISSIONS, "must be turn (an aircraft flies one mission a turn) "
-                         "or scenario (one mission a scenario)"),
+    "half_strength_scope": (tuple(HalfStrengthScope), "must be scenario (the ships a squadron "
+                            "began the scenario with) or campaign (the ships it was formed with)"),
+    "aircraft_mission": (tuple(AircraftMission), "must be turn (an aircraft flies one mission a "
+                         "turn) or scenario (one mission a scenario)"),
 }  # fmt: skip
-# Options whose None is a value (no limit); any other option None or `...` is not given.
+# Options whose None is a value (no limit); any other option None is not given.
 NONE_IS_A_VALUE = {"repair_limit_structure", "repair_limit_flotation"}
 
 
 def _typed_campaign(model: type[CampaignCreate], values: dict[str, Any]) -> CampaignCreate:
     """The values given, checked against the campaign's one declaration of each option; the
     zero-outcome list as stored, and a wrong reading said in the reading's own words."""
-    given = {key: value for key, value in values.items()
-             if value is not ... and (value is not None or key in NONE_IS_A_VALUE)}  # fmt: skip
+    given = {k: v for k, v in values.items() if v is not None or k in NONE_IS_A_VALUE}
     errors = {key: CHOICE_OPTIONS[key][1] for key in CHOICE_OPTIONS
               if key in given and given[key] not in CHOICE_OPTIONS[key][0]}  # fmt: skip
     check(errors)
     if "zero_outcomes" in given:
         given["zero_outcomes"] = parse_outcomes(given["zero_outcomes"])
     return checked(model, given)
-
-
-def _options(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The campaign's options among a service's arguments (its other arguments left out)."""
-    return {key: value for key, value in arguments.items() if key in OPTIONS}
 
 
 def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = None) -> None:
@@ -118,28 +106,10 @@ def _unique_campaign_name(session: Session, name: str, exclude_id: int | None = 
         )
 
 
-def create_campaign(
-    factory: SessionFactory,
-    *,
-    name: str,
-    notes: str = "",
-    model_scale: str = "1/2400",
-    crew_roll_adds_commander: bool = False,
-    zero_outcomes: str = DEFAULT_ZERO_OUTCOMES,
-    repair_limit_structure: int | None = None,
-    repair_limit_flotation: int | None = None,
-    clear_fire_each_turn: bool = True,
-    was_fleet_points: int = 100,
-    extra_decoys_allowed: bool = True,
-    any_attack_reveals: bool = False,
-    mine_halt_rule: str = "struck",
-    half_strength_scope: str = "scenario",
-    aircraft_mission: str = "turn",
-    owner_idle_seconds: int = 60,
-) -> CampaignSummary:
-    """Start a campaign with its rule options (docs/GUIDE.md "Campaign options")."""
-    # The options are this function's own arguments: each is named once, in the signature.
-    typed = _typed_campaign(CampaignCreate, _options(locals()))
+def create_campaign(factory: SessionFactory, *, name: str, **options: Any) -> CampaignSummary:
+    """Start a campaign with its rule options (docs/GUIDE.md "Campaign options"): any field of
+    CampaignCreate, its declared default when not given."""
+    typed = _typed_campaign(CampaignCreate, {"name": name, **options})
     with session_scope(factory) as session:
         _unique_campaign_name(session, typed.name)
         campaign = Campaign.model_validate(typed.model_dump())
@@ -154,47 +124,19 @@ def create_campaign(
 
 
 def update_campaign(
-    factory: SessionFactory,
-    *,
-    campaign_id: int,
-    name: str,
-    notes: str,
-    model_scale: str,
-    crew_roll_adds_commander: bool,
-    zero_outcomes: str | None = None,
-    repair_limit_structure: int | EllipsisType | None = ...,
-    repair_limit_flotation: int | EllipsisType | None = ...,
-    clear_fire_each_turn: bool | None = None,
-    was_fleet_points: int | None = None,
-    extra_decoys_allowed: bool | None = None,
-    any_attack_reveals: bool | None = None,
-    mine_halt_rule: str | None = None,
-    half_strength_scope: str | None = None,
-    aircraft_mission: str | None = None,
-    owner_idle_seconds: int | None = None,
-    version: int | None = None,
+    factory: SessionFactory, *, campaign_id: int, version: int | None = None, **options: Any
 ) -> CampaignSummary:
-    """Rename a campaign or change its notes and rule options (options not given are kept);
-    `version`, the one the player's form showed, refuses the change when another player has
-    changed the campaign since."""
-    typed = _typed_campaign(CampaignUpdate, {**_options(locals()), "version": version})
+    """Rename a campaign or change its notes and rule options (options not given are kept)."""
+    typed = _typed_campaign(CampaignUpdate, {**options, "version": version})
     assert isinstance(typed, CampaignUpdate)
-    with session_scope(factory) as session:
-        campaign = _get(session, Campaign, campaign_id)
-        require_version(campaign, typed.version, campaign.name)
-        _unique_campaign_name(session, typed.name, exclude_id=campaign_id)
+    with act(factory, Campaign, campaign_id, version=typed.version) as a:
+        campaign = a.row
+        _unique_campaign_name(a.session, typed.name, exclude_id=campaign_id)
         before = campaign.model_dump(include=OPTIONS)
         for key in typed.model_fields_set & OPTIONS:
             setattr(campaign, key, getattr(typed, key))
-        journal.log_edit(
-            session,
-            before,
-            campaign,
-            campaign_id=campaign_id,
-            kind=JournalKind.CAMPAIGN,
-            summary=f"Edited {typed.name}",
-        )
-        return _summary(session, campaign)
+        a.log_edit(before, JournalKind.CAMPAIGN, f"Edited {typed.name}")
+        return _summary(a.session, campaign)
 
 
 def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
@@ -276,8 +218,8 @@ def add_scenario(
     """Append a planned scenario at the end of the campaign's order."""
     typed = checked(ScenarioCreate, {"title": title, "date": date}, names=("title",))
     title, date = typed.title, typed.date
-    with session_scope(factory) as session:
-        _get(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        session = a.session
         last = session.exec(
             select(func.max(Scenario.position)).where(Scenario.campaign_id == campaign_id)
         ).one()
@@ -286,9 +228,7 @@ def add_scenario(
         )
         session.add(scenario)
         session.flush()
-        journal.append(
-            session, campaign_id=campaign_id, kind=JournalKind.SCENARIO, summary=f"Added {title}"
-        )
+        a.log(JournalKind.SCENARIO, f"Added {title}")
         return read(ScenarioView, scenario)
 
 
@@ -306,55 +246,36 @@ def create_side(
     """Add a side (a player's forces) to a campaign."""
     typed = checked(SideCreate, {"name": name, "nation": nation})
     name, nation = typed.name, typed.nation
-    with session_scope(factory) as session:
-        _get(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
-        session.add(side)
-        view = _commit_side(session, side, name, nation)
-        journal.append(
-            session, campaign_id=campaign_id, kind=JournalKind.SIDE, summary=f"Added side {name}"
-        )
+        a.session.add(side)
+        view = _commit_side(a.session, side, name, nation)
+        a.log(JournalKind.SIDE, f"Added side {name}")
         return view
 
 
 def update_side(
     factory: SessionFactory, *, side_id: int, name: str, nation: str, version: int | None = None
 ) -> SideView:
-    """Rename a side or change its nation; `version`, the one the player's form showed, refuses
-    the edit when another player has changed the side since."""
+    """Rename a side or change its nation."""
     update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
     name, nation = update.name, update.nation
-    with session_scope(factory) as session:
-        side = _get(session, Side, side_id)
-        require_version(side, update.version, side.name)
+    with act(factory, Side, side_id, version=update.version) as a:
+        side = a.row
         before = side.model_dump(include={"name", "nation"})
         side.name, side.nation = name, nation
-        view = _commit_side(session, side, name, nation)
-        journal.log_edit(
-            session,
-            before,
-            side,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SIDE,
-            side_id=side_id,
-            summary=f"Edited side {before['name']}",
-        )
+        view = _commit_side(a.session, side, name, nation)
+        a.log_edit(before, JournalKind.SIDE, f"Edited side {before['name']}", side_id=side_id)
         return view
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
     """Remove a side with its squadrons and ships (fleet.remove_squadrons): the screen asks."""
-    with session_scope(factory) as session:
-        side = _get(session, Side, side_id)
-        squadrons = session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
-        remove_squadrons(session, squadrons, f"Side {side.name}")
-        session.delete(side)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SIDE,
-            summary=f"Deleted side {side.name}",
-        )
+    with act(factory, Side, side_id) as a:
+        squadrons = a.session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
+        remove_squadrons(a.session, squadrons, f"Side {a.row.name}")
+        a.session.delete(a.row)
+        a.log(JournalKind.SIDE, f"Deleted side {a.row.name}")
 
 
 def update_scenario(
@@ -365,32 +286,23 @@ def update_scenario(
     date: str = "",
     version: int | None = None,
 ) -> ScenarioView:
-    """Change a scenario's title or date; `version`, the one the player's form showed, refuses
-    the edit when another player has changed the scenario since."""
+    """Change a scenario's title or date."""
     typed = checked(
         ScenarioUpdate, {"title": title, "date": date, "version": version}, names=("title",)
     )
     title, date = typed.title, typed.date
-    with session_scope(factory) as session:
-        scenario = _get(session, Scenario, scenario_id)
-        require_version(scenario, typed.version, scenario.title)
+    with act(factory, Scenario, scenario_id, version=typed.version) as a:
+        scenario = a.row
         before = scenario.model_dump(include={"title", "date"})
         scenario.title, scenario.date = title, date.strip()
-        journal.log_edit(
-            session,
-            before,
-            scenario,
-            campaign_id=scenario.campaign_id,
-            kind=JournalKind.SCENARIO,
-            summary=f"Edited scenario {before['title']}",
-        )
+        a.log_edit(before, JournalKind.SCENARIO, f"Edited scenario {before['title']}")
         return read(ScenarioView, scenario)
 
 
 def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Remove a scenario nothing was recorded in; one with journal entries is refused."""
-    with session_scope(factory) as session:
-        scenario = _get(session, Scenario, scenario_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = a.row, a.session
         recorded = session.exec(
             select(func.count())
             .select_from(JournalEntry)
@@ -407,9 +319,6 @@ def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
             select(JournalEntry).where(JournalEntry.scenario_id == scenario_id)
         ).all():
             entry.scenario_id = None
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-            summary=f"Deleted scenario {scenario.title}",
-        )  # fmt: skip
+        a.log(JournalKind.SCENARIO, f"Deleted scenario {scenario.title}")
         session.flush()
         session.delete(scenario)

@@ -7,13 +7,13 @@ from typing import Any
 
 from sqlmodel import Session
 
-from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Commander, Crew, Ship, Side, Squadron
+from tracker.db import SessionFactory
+from tracker.models import Campaign, Commander, Crew, Ship, Squadron
 from tracker.models.fleet import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus
 from tracker.rules import smr
 from tracker.services import journal, losses
-from tracker.services.common import get_row, require_version
+from tracker.services.common import act, get_row, require_version
 from tracker.services.errors import InvalidInput, check, require_text
 from tracker.services.fields import checked, require_declared
 from tracker.services.views import TestResult
@@ -34,11 +34,6 @@ def _grade_for(rating: CrewUpdate) -> int:
     return smr.grade_from_roll(rating.training, rating.roll)
 
 
-def _squadron(session: Session, squadron_id: int) -> tuple[Squadron, Side]:
-    squadron = get_row(session, Squadron, squadron_id)
-    return squadron, get_row(session, Side, squadron.side_id)
-
-
 def _rerate(rating: Commander | Crew, typed: CrewUpdate, grade: int) -> None:
     """Give a rating its new training, grade and roll; the combat reductions it bears stay with
     it through a re-roll or re-buy (SMR2 §3.5), which only a restoration ends."""
@@ -47,25 +42,14 @@ def _rerate(rating: Commander | Crew, typed: CrewUpdate, grade: int) -> None:
     rating.roll = typed.roll if typed.acquisition == Acquisition.RANDOM else None
 
 
-def set_commander(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    name: str,
-    training: int,
-    acquisition: str,
-    roll: int | None = None,
-    version: int | None = None,
-) -> None:
-    """Generate (d10) or buy the squadron's commander; cost by the level paid (SMR2 §3.1).
-
-    version: the commander's version the player's form showed; a newer one refuses the change.
-    """
-    typed = checked(CommanderUpdate, {"name": name, "training": training, "version": version,
-                                      "acquisition": acquisition, "roll": roll})  # fmt: skip
+def set_commander(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Generate (d10) or buy the squadron's commander (CommanderUpdate's fields); cost by the
+    level paid (SMR2 §3.1)."""
+    typed = checked(CommanderUpdate, fields)
+    training, acquisition, roll = typed.training, typed.acquisition, typed.roll
     grade = _grade_for(typed)
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
         if commander is not None:
             require_version(commander, typed.version, commander.name or "The commander")
@@ -75,7 +59,7 @@ def set_commander(
                 squadron.commander_ship_id = None
             # A new commander, or a lost one's replacement, bears no reductions.
             commander = commander or Commander(
-                campaign_id=side.campaign_id, grade=grade, modifier_now=0, radius_now_cm=10
+                campaign_id=a.campaign_id, grade=grade, modifier_now=0, radius_now_cm=10
             )
             commander.grade, commander.air = grade, squadron.air
             commander.modifier_now = smr.grade_modifier(grade)
@@ -92,11 +76,11 @@ def set_commander(
         rolled = acquisition == Acquisition.RANDOM
         how = f"rolled {roll} at training {smr.training_numeral(training)}" if rolled else "bought"
         after = journal.row_state(commander)
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.COMMANDER,
-            side_id=squadron.side_id, before=before, after=after,
-            summary=f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
+        a.log(
+            JournalKind.COMMANDER,
+            f"{squadron.name}: commander {commander.name or '(unnamed)'} {how}: "
             f"{smr.rating_name(grade)} ({smr.grade_modifier(grade):+d})",
+            side_id=squadron.side_id, before=before, after=after,
             dice={"d10": roll, "training": training} if rolled else None,
             # Re-rolling a commander can be undone; the first one is removed by deleting it.
             changes=(journal.row_change("commander", commander.id, before, after),)
@@ -107,8 +91,8 @@ def set_commander(
 def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: int) -> str:
     """Put the squadron's commander aboard one of its ships: command is measured from it
     (SMR2 §3.1), and moving him is a transfer (SMR2 §6.7), one undoable journal entry."""
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         ship = get_row(session, Ship, ship_id)
         problem = (
             f"{ship.name} is not in {squadron.name}: the commander sails in one of its own ships"
@@ -134,37 +118,30 @@ def set_commander_ship(factory: SessionFactory, *, squadron_id: int, ship_id: in
             if was is not None
             else f"{squadron.name}: {who} aboard {ship.name}"
         )
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.COMMANDER, ship_id=ship_id,
-            side_id=side.id, summary=summary, changes=(change,),
-        )  # fmt: skip
+        a.log(
+            JournalKind.COMMANDER,
+            summary,
+            ship_id=ship_id,
+            side_id=squadron.side_id,
+            changes=(change,),
+        )
         return summary
 
 
-def set_crew(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    training: int,
-    acquisition: str,
-    roll: int | None = None,
-    version: int | None = None,
-) -> None:
-    """Roll or buy the squadron's crew, optionally plus the commander's modifier.
-
-    version: the crew's version the player's form showed; a newer one refuses the change.
-    """
-    typed = checked(CrewUpdate, {"training": training, "acquisition": acquisition,
-                                 "roll": roll, "version": version})  # fmt: skip
+def set_crew(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Roll or buy the squadron's crew (CrewUpdate's fields), optionally plus the commander's
+    modifier."""
+    typed = checked(CrewUpdate, fields)
+    training, acquisition, roll = typed.training, typed.acquisition, typed.roll
     grade = _grade_for(typed)
     rolled = acquisition == Acquisition.RANDOM
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
         if crew is not None:
             require_version(crew, typed.version, f"{squadron.name}'s crew")
         modified, commander_modifier = roll, None
-        campaign = get_row(session, Campaign, side.campaign_id)
+        campaign = get_row(session, Campaign, a.campaign_id)
         if rolled and roll is not None and campaign.crew_roll_adds_commander:
             commander = losses.acting_commander(
                 session, squadron, "roll", "this campaign adds the commander's modifier to the "
@@ -178,7 +155,7 @@ def set_crew(
         before = journal.row_state(crew) if crew else None
         if crew is None:
             crew = Crew(
-                campaign_id=side.campaign_id, grade=grade, modifier_now=smr.grade_modifier(grade)
+                campaign_id=a.campaign_id, grade=grade, modifier_now=smr.grade_modifier(grade)
             )
         _rerate(crew, typed, grade)
         crew.roll_modified = modified if rolled else None
@@ -186,13 +163,10 @@ def set_crew(
         session.flush()
         squadron.crew_id = crew.id
         after = journal.row_state(crew)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.CREW,
+        a.log(
+            JournalKind.CREW,
+            f"{squadron.name}: crew {smr.quality_name(grade)} ({smr.grade_modifier(grade):+d})",
             side_id=squadron.side_id,
-            summary=f"{squadron.name}: crew {smr.quality_name(grade)} "
-            f"({smr.grade_modifier(grade):+d})",
             before=before,
             after=after,
             dice={"d10": roll, "commander_modifier": commander_modifier, "modified": modified}
@@ -253,8 +227,8 @@ def reduce_command(
                        ("crew_by", crew_by)):  # fmt: skip
         require_declared(errors, CommandLoss, key, value)
     check(errors)
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         before: dict[str, Any] = {}
         after: dict[str, Any] = {}
         rows: list[journal.RowChange] = []
@@ -277,13 +251,11 @@ def reduce_command(
             rows.append(journal.row_change("crew", crew.id, was, journal.row_state(crew)))
         if not after:
             raise InvalidInput({"modifier_by": "enter at least one reduction above 0"})
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.REDUCTION,
+        reduced = ", ".join(f"{REDUCED[key]} {before[key]} -> {after[key]}" for key in after)
+        a.log(
+            JournalKind.REDUCTION,
+            f"{squadron.name}: combat reduction: {reduced}",
             side_id=squadron.side_id,
-            summary=f"{squadron.name}: combat reduction: "
-            + ", ".join(f"{REDUCED[key]} {before[key]} -> {after[key]}" for key in after),
             before=before,
             after=after,
             changes=tuple(rows),
@@ -299,8 +271,8 @@ def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> 
     errors: dict[str, str] = {}
     rule = require_text(errors, "rule", rule, 200)
     check(errors)
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         commander = losses.acting_commander(session, squadron, "rule")
         before = journal.row_state(commander)
         commander.modifier_now = smr.grade_modifier(commander.grade)
@@ -312,11 +284,14 @@ def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> 
             f"{squadron.name}: commander restored to {commander.modifier_now:+d}, "
             f"{commander.radius_now_cm} cm ({rule})"
         )
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.REDUCTION,
-            side_id=squadron.side_id, summary=summary, before=change.before,
-            after=change.after, changes=(change,),
-        )  # fmt: skip
+        a.log(
+            JournalKind.REDUCTION,
+            summary,
+            side_id=squadron.side_id,
+            before=change.before,
+            after=change.after,
+            changes=(change,),
+        )
         return summary
 
 
@@ -343,8 +318,8 @@ def record_test(
     require_declared(errors, TestRoll, "roll", roll)
     require_declared(errors, TestRoll, "extra", extra)
     check(errors)
-    with session_scope(factory) as session:
-        squadron, side = _squadron(session, squadron_id)
+    with act(factory, Squadron, squadron_id) as a:
+        squadron, session = a.row, a.session
         rated: Commander | Crew
         if subject == "commander":
             rated = losses.acting_commander(session, squadron, "subject")
@@ -363,15 +338,13 @@ def record_test(
         modifier = rated.modifier_now
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
         passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.TEST,
+        words = smr.test_words(roll, modifier, total, under_fire=under_fire, extra=extra)
+        a.log(
+            JournalKind.TEST,
+            f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
+            f"{'passed' if passed else 'failed'} ({words})",
             ship_id=tested.id if tested is not None else None,
             side_id=squadron.side_id,
-            summary=f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
-            f"{'passed' if passed else 'failed'} "
-            f"({smr.test_words(roll, modifier, total, under_fire=under_fire, extra=extra)})",
             dice={
                 "d10": roll,
                 "modifier": modifier,

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, Unpack
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from tracker.db import SessionFactory
-from tracker.models import Campaign, Side
+from tracker.db import SessionFactory, session_scope
+from tracker.models import Campaign, JournalEntry, Ship, Side
+from tracker.models.kinds import JournalKind
+from tracker.services import journal
 from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
 
 __all__ = [
-    "SessionFactory", "beyond_ids", "flush_unique", "get_row", "name_taken", "require_version",
+    "Act", "SessionFactory", "act", "beyond_ids", "flush_unique", "get_row", "name_taken",
+    "require_version",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -33,6 +37,74 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def campaign_of(session: Session, row: Any) -> int:
+    """The campaign a row belongs to: its own, its side's, or its ship's side's."""
+    if isinstance(row, Campaign):
+        return row.id or 0
+    if hasattr(row, "campaign_id"):
+        return int(row.campaign_id)
+    if hasattr(row, "side_id"):
+        return get_row(session, Side, row.side_id).campaign_id
+    return campaign_of(session, get_row(session, Ship, row.ship_id))
+
+
+@dataclass
+class Act(Generic[T]):
+    """One act of a player, in its one transaction: the row it acts on and the campaign whose
+    journal says what it did."""
+
+    session: Session
+    row: T
+    campaign_id: int
+
+    def log(self, kind: JournalKind, summary: str, **said: Unpack[journal.Said]) -> JournalEntry:
+        return journal.append(
+            self.session, campaign_id=self.campaign_id, kind=kind, summary=summary, **said
+        )
+
+    def log_side(self, kind: JournalKind, text: str, **said: Unpack[journal.Said]) -> JournalEntry:
+        """An entry of the row's side (the row itself, or the one it belongs to), said in its
+        name (`Allies: marker K7 moved`)."""
+        row: Any = self.row
+        side = row if isinstance(row, Side) else get_row(self.session, Side, row.side_id)
+        said["side_id"] = side.id
+        return self.log(kind, f"{side.name}: {text}", **said)
+
+    def log_edit(
+        self,
+        was: dict[str, Any],
+        kind: JournalKind,
+        summary: str,
+        *,
+        table: str = "",
+        **said: Unpack[journal.Said],
+    ) -> bool:
+        """Journal an edit of the row: the fields of `was` that now differ, before and after
+        (with `table`, as a row change undo reverses). A form saved unchanged writes nothing:
+        whether anything changed."""
+        row: Any = self.row
+        change = journal.row_change(table, row.id, was, row.model_dump(include=set(was)))
+        if not change.after:
+            return False
+        said["before"], said["after"] = change.before, change.after
+        said["changes"] = (change,) if table else ()
+        self.log(kind, summary, **said)
+        return True
+
+
+@contextmanager
+def act(
+    factory: SessionFactory, model: type[T], row_id: int, *, version: int | None = None
+) -> Iterator[Act[T]]:
+    """Open the act's transaction on the row it acts on (NotFound when it is gone), refused
+    when `version` is not the row's (require_version)."""
+    with session_scope(factory) as session:
+        row: Any = get_row(session, model, row_id)
+        if version is not None:
+            require_version(row, version, row.name if hasattr(row, "name") else row.title)
+        yield Act(session, row, campaign_of(session, row))
 
 
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:
@@ -129,7 +201,8 @@ def flush_unique(
 
 def require_version(row: Any, expected: int | None, name: str) -> None:
     """Refuse an edit made on a form that showed an older version of the row (see
-    models.versioned): another player changed it since, and their change must not be lost."""
+    models.versioned): another player changed it since, and their change must not be lost.
+    Every service's `version` argument is the row's version its form showed (None: unchecked)."""
     if expected is not None and row.version != expected:
         raise ChangedElsewhere(
             f"{name} was changed by another player while your form was open: nothing was "

@@ -23,12 +23,14 @@ from tracker.models import (
     Side,
     Squadron,
 )
+from tracker.models.fields import read
 from tracker.models.kinds import CriticalStatus, ScenarioStatus, SnapshotPhase
 from tracker.services.common import get_row
 from tracker.services.repairs import repaired_since
 from tracker.services.scenarios import participants
 from tracker.services.sheet import at_half_strength, commander_lost, morale_marks, out_of_command
 from tracker.services.sheet import strengths as sheet_strengths
+from tracker.services.views import ScenarioView
 
 
 @dataclass(frozen=True)
@@ -45,17 +47,10 @@ class ParticipantView:
     out_of_command: bool = False  # as the record sheet reads it (sheet.out_of_command)
 
 
-@dataclass(frozen=True)
-class ScenarioDetail:
-    id: int
+class ScenarioDetail(ScenarioView):
+    """A scenario as its own screen shows it: its sides and the ships taking part."""
+
     campaign_id: int
-    title: str
-    position: int
-    date: str
-    status: str
-    turn: int
-    outcome: str
-    notes: str
     sides: tuple[tuple[int, str, str], ...]  # (side id, name, correction factor)
     participants: tuple[ParticipantView, ...]
     # (squadron, original, afloat, half strength) by the campaign's reading (SMR2 §3.4)
@@ -112,10 +107,8 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
                 out_of_command=end is None and not sunk and out_of_command(
                     ship, scenario, commander_lost=ship.squadron_id in lost),
             ))  # fmt: skip
-        return ScenarioDetail(
-            id=scenario_id, campaign_id=scenario.campaign_id, title=scenario.title,
-            position=scenario.position, date=scenario.date, status=scenario.status,
-            turn=scenario.turn, outcome=scenario.outcome, notes=scenario.notes,
+        return read(
+            ScenarioDetail, scenario, campaign_id=scenario.campaign_id,
             sides=tuple((side.id or 0, side.name, factors.get(side.id or 0, "")) for side in sides),
             participants=tuple(shown), strengths=tuple(strengths),
         )  # fmt: skip

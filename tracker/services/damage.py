@@ -26,7 +26,7 @@ from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import nearest_names, rank_names
 from tracker.services import journal, losses, rule_tables, scenarios
-from tracker.services.common import beyond_ids, get_row, side_and_campaign
+from tracker.services.common import act, beyond_ids, get_row, side_and_campaign
 from tracker.services.errors import (
     InvalidInput,
     NotFound,
@@ -409,15 +409,14 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
         errors["outcome"] = "must be at most 60 characters"
     require_plain(errors, "outcome", outcome)
     check(errors)
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
+    with act(factory, Ship, ship_id) as a:
+        ship, session = a.row, a.session
         if ship.sunk:
             # Raising her again is undoing her sinking, which puts back all it did (ctrl+z).
             raise InvalidInput(
                 {"outcome": f"{ship.name} is sunk: undo her sinking (ctrl+z) to correct it"}
             )
-        side = get_row(session, Side, ship.side_id)
-        scenario = journal.current_scenario(session, side.campaign_id)
+        scenario = journal.current_scenario(session, a.campaign_id)
         before = journal.row_state(ship)
         settled = losses.Settled()
         if rules.outcome_sinks(outcome):
@@ -427,11 +426,10 @@ def confirm_condition(factory: SessionFactory, *, ship_id: int, outcome: str) ->
         session.flush()
         change = journal.row_change("ship", ship_id, before, journal.row_state(ship))
         notes = [f"{ship.name}: {outcome}", *settled.notes]
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.CONDITION, ship_id=ship_id,
-            side_id=ship.side_id, summary="; ".join(notes), before=change.before,
-            after=change.after, changes=((change,) if change.after else ()) + settled.changes,
-            facts=settled.facts, scenario=scenario,
+        a.log(
+            JournalKind.CONDITION, "; ".join(notes), ship_id=ship_id, side_id=ship.side_id,
+            before=change.before, after=change.after, facts=settled.facts, scenario=scenario,
+            changes=((change,) if change.after else ()) + settled.changes,
         )  # fmt: skip
         return notes
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import SessionFactory
 from tracker.models import (
     Battery,
     Commander,
@@ -34,8 +34,8 @@ from tracker.models.fleet import (
 )
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
-from tracker.services import command, journal, losses, scenarios
-from tracker.services.common import flush_unique, get_row, require_version
+from tracker.services import command, journal, losses
+from tracker.services.common import Act, act, flush_unique, get_row, require_version
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import checked, require_declared
 
@@ -55,50 +55,30 @@ def _flush_squadron(
                  exclude_id=squadron_id, side_id=side.id or 0)  # fmt: skip
 
 
-def create_squadron(
-    factory: SessionFactory, *, side_id: int, name: str, air: bool = False, notes: str = ""
-) -> int:
-    """Add a squadron (or air group) to a side; returns its id."""
-    typed = checked(SquadronCreate, {"name": name, "air": air, "notes": notes})
-    name = typed.name
-    with session_scope(factory) as session:
-        side = get_row(session, Side, side_id)
+def create_squadron(factory: SessionFactory, *, side_id: int, **fields: Any) -> int:
+    """Add a squadron (or air group) to a side (SquadronCreate's fields); returns its id."""
+    typed = checked(SquadronCreate, fields)
+    with act(factory, Side, side_id) as a:
         squadron = Squadron(side_id=side_id, **typed.model_dump())
-        session.add(squadron)
-        _flush_squadron(session, side, name)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SQUADRON,
-            summary=f"Added squadron {name} to {side.name}",
-        )
-        assert squadron.id is not None
-        return squadron.id
+        a.session.add(squadron)
+        _flush_squadron(a.session, a.row, typed.name)
+        a.log(JournalKind.SQUADRON, f"Added squadron {typed.name} to {a.row.name}")
+        return squadron.id or 0
 
 
-def update_squadron(
-    factory: SessionFactory,
-    *,
-    squadron_id: int,
-    name: str,
-    air: bool,
-    notes: str,
-    version: int | None = None,
-) -> None:
-    """Rename a squadron, switch ships/air group, or change its notes.
+def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
+    """Rename a squadron, switch ships/air group, or change its notes (SquadronUpdate's fields).
 
     Switching between ships and air group re-reads the commander's radius from the other column
     of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
-    version: the squadron's version the player's form showed; a newer one refuses the edit.
     """
-    typed = checked(SquadronUpdate, {"name": name, "air": air, "notes": notes, "version": version})
-    name, notes = typed.name, typed.notes
-    with session_scope(factory) as session:
-        squadron = get_row(session, Squadron, squadron_id)
-        require_version(squadron, typed.version, squadron.name)
+    typed = checked(SquadronUpdate, fields)
+    air = typed.air
+    with act(factory, Squadron, squadron_id, version=typed.version) as a:
+        squadron, session = a.row, a.session
         side = get_row(session, Side, squadron.side_id)
         before = squadron.model_dump(include={"name", "air", "notes"})
-        squadron.name, squadron.air, squadron.notes = name, air, notes
+        squadron.name, squadron.air, squadron.notes = typed.name, air, typed.notes
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
             commander.radius_now_cm = smr.rerated_radius_cm(
@@ -107,30 +87,16 @@ def update_squadron(
                 now=(commander.grade, air),
             )
             commander.air = air
-        _flush_squadron(session, side, name, squadron_id)
-        journal.log_edit(
-            session,
-            before,
-            squadron,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SQUADRON,
-            side_id=squadron.side_id,
-            summary=f"Edited squadron {before['name']}",
-        )
+        _flush_squadron(session, side, typed.name, squadron_id)
+        summary = f"Edited squadron {before['name']}"
+        a.log_edit(before, JournalKind.SQUADRON, summary, side_id=squadron.side_id)
 
 
 def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
     """Remove a squadron with its ships (remove_squadrons)."""
-    with session_scope(factory) as session:
-        squadron = get_row(session, Squadron, squadron_id)
-        side = get_row(session, Side, squadron.side_id)
-        remove_squadrons(session, [squadron], f"Squadron {squadron.name}")
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SQUADRON,
-            summary=f"Deleted squadron {squadron.name}",
-        )
+    with act(factory, Squadron, squadron_id) as a:
+        remove_squadrons(a.session, [a.row], f"Squadron {a.row.name}")
+        a.log(JournalKind.SQUADRON, f"Deleted squadron {a.row.name}")
 
 
 def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str) -> None:
@@ -166,35 +132,23 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
         session.delete(rating)
 
 
-def _add_ship(session: Session, ship: Ship, campaign_id: int, summary: str) -> int:
+def _add_ship(a: Act[Any], ship: Ship, summary: str) -> int:
     """Add a ship under a name its side does not have yet, journaled as `summary`."""
-    session.add(ship)
-    _flush_ship(session, ship.name, ship.side_id)
-    journal.append(
-        session,
-        campaign_id=campaign_id,
-        kind=JournalKind.SHIP,
-        ship_id=ship.id,
-        summary=summary,
-        after=journal.row_state(ship),
-    )
-    assert ship.id is not None
-    return ship.id
+    a.session.add(ship)
+    _flush_ship(a.session, ship.name, ship.side_id)
+    a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
+    return ship.id or 0
 
 
 def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[str, Any]) -> int:
     """Add a ship to a squadron; it is an original member of that squadron (SMR2 §3.4)."""
     values = checked(ShipCreate, fields).model_dump()
-    with session_scope(factory) as session:
-        squadron = get_row(session, Squadron, squadron_id)
-        side = get_row(session, Side, squadron.side_id)
+    with act(factory, Squadron, squadron_id) as a:
+        side_id = a.row.side_id
         ship = Ship(
-            side_id=squadron.side_id,
-            squadron_id=squadron_id,
-            original_squadron_id=squadron_id,
-            **values,
+            side_id=side_id, squadron_id=squadron_id, original_squadron_id=squadron_id, **values
         )
-        return _add_ship(session, ship, side.campaign_id, f"Added {ship.name} to {squadron.name}")
+        return _add_ship(a, ship, f"Added {ship.name} to {a.row.name}")
 
 
 def update_ship(
@@ -205,39 +159,26 @@ def update_ship(
     expected_version: int | None = None,
 ) -> None:
     """Change a ship's data or present state; Structure or Flotation above max is refused.
-
-    fields["version"] (or expected_version): the version the player's form showed; when another
-    player has changed the ship since, the edit is refused instead of overwriting their change.
-    """
+    fields["version"] or expected_version: the version its form showed (require_version)."""
     update = checked(ShipUpdate, {"version": expected_version, **fields})
     values = update.model_dump(exclude={"version"})
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        require_version(ship, update.version, ship.name)
-        side = get_row(session, Side, ship.side_id)
+    with act(factory, Ship, ship_id, version=update.version) as a:
+        ship = a.row
         before = journal.row_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
-        _flush_ship(session, values["name"], ship.side_id, ship_id)
-        journal.log_edit(
-            session,
-            before,
-            ship,
-            table="ship",
-            campaign_id=side.campaign_id,
-            kind=JournalKind.SHIP,
-            ship_id=ship_id,
-            side_id=ship.side_id,
-            summary=f"Edited {ship.name}",
+        _flush_ship(a.session, values["name"], ship.side_id, ship_id)
+        summary = f"Edited {ship.name}"
+        a.log_edit(
+            before, JournalKind.SHIP, summary, table="ship", ship_id=ship_id, side_id=ship.side_id
         )
 
 
 def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
     """A sister ship: same data and batteries, fresh (undamaged) state, a new name."""
     name = checked(ShipCreate, {"name": name}).name
-    with session_scope(factory) as session:
-        source = get_row(session, Ship, ship_id)
-        side = get_row(session, Side, source.side_id)
+    with act(factory, Ship, ship_id) as a:
+        source, session = a.row, a.session
         data = source.model_dump(
             exclude={"id", "version", "name", "structure_now", "flotation_now", "fire_markers",
                      "sunk", "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
@@ -249,7 +190,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             flotation_now=source.flotation_max,
             original_squadron_id=source.squadron_id,
         )
-        copy_id = _add_ship(session, ship, side.campaign_id, f"Copied {source.name} as {name}")
+        copy_id = _add_ship(a, ship, f"Copied {source.name} as {name}")
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
             session.add(
                 Battery(**battery.model_dump(exclude={"id", "version", "ship_id"}), ship_id=copy_id)
@@ -299,11 +240,10 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
     """Delete a ship, or retire it when it has a history (it took part in a scenario): kept for
     that history and its squadron's original strength (SMR2 §3.4), gone from the sheet. Either is
     one undoable journal entry; a planned scenario loses the ship. Returns the entry's summary."""
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
+    with act(factory, Ship, ship_id) as a:
+        ship, session = a.row, a.session
         if ship.retired:
             raise InvalidInput({"ship": f"{ship.name} is already retired"})
-        side = get_row(session, Side, ship.side_id)
         planned = session.exec(
             select(Participation)
             .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
@@ -338,20 +278,17 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
         if not ship.retired:
             session.delete(ship)
         session.flush()
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,
-            side_id=side.id, summary=summary, changes=(*changes, *settled.changes),
-        )  # fmt: skip
+        changes = (*changes, *settled.changes)
+        a.log(JournalKind.SHIP, summary, ship_id=ship_id, side_id=ship.side_id, changes=changes)
         return summary
 
 
 def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int) -> str:
     """Move a ship to another squadron of its side, with its own crew (SMR2 §3.2); during a battle
     it is Out of Command until the end of the current game turn (SMR2 §3.4)."""
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
+    with act(factory, Ship, ship_id) as a:
+        ship, session = a.row, a.session
         target = get_row(session, Squadron, to_squadron_id)
-        side = get_row(session, Side, ship.side_id)
         if target.side_id != ship.side_id:
             raise InvalidInput({"squadron": "a ship can only join a squadron of its own side"})
         if target.id == ship.squadron_id:
@@ -360,7 +297,7 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
             raise InvalidInput({"squadron": f"{ship.name} is sunk and cannot change squadron"})
         # Only a transfer in play is Out of Command: before a battle or between battles the
         # ship simply starts the next one in its new squadron (docs/RULES.md §SMR2).
-        playing = scenarios.in_play(session, side.campaign_id)
+        playing = journal.scenario_in_play(session, a.campaign_id)
         old_squadron = get_row(session, Squadron, ship.squadron_id)
         settled = losses.leave_squadron(session, ship, how=f"transferred to {target.name}")
         before = journal.row_state(ship)
@@ -372,13 +309,11 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
         if playing is not None:
             summary += f": Out of Command until the end of turn {playing.turn}"
         summary = "; ".join([summary, *settled.notes])
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.TRANSFER,
+        a.log(
+            JournalKind.TRANSFER,
+            summary,
             ship_id=ship_id,
             side_id=ship.side_id,
-            summary=summary,
             before={"squadron_id": old_squadron.id},
             after={"squadron_id": to_squadron_id},
             changes=(
@@ -392,9 +327,8 @@ def transfer_ship(factory: SessionFactory, *, ship_id: int, to_squadron_id: int)
 def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> None:
     """Put fire markers on a ship, or take them off (delta below 0; any marker gives -2 on tests,
     SMR2 §3.6), counted from the ship as it is then: another player's marker is kept."""
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        side = get_row(session, Side, ship.side_id)
+    with act(factory, Ship, ship_id) as a:
+        ship = a.row
         before = ship.fire_markers
         count = before + delta
         errors: dict[str, str] = {}
@@ -412,38 +346,27 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
         change = journal.RowChange(
             "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
         )
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.FIRE, ship_id=ship_id,
-            side_id=ship.side_id, summary=f"{ship.name}: fire markers {before} -> {count}",
-            before=change.before, after=change.after, changes=(change,),
-        )  # fmt: skip
+        a.log(
+            JournalKind.FIRE,
+            f"{ship.name}: fire markers {before} -> {count}",
+            ship_id=ship_id,
+            side_id=ship.side_id,
+            before=change.before,
+            after=change.after,
+            changes=(change,),
+        )
 
 
 def save_battery(
-    factory: SessionFactory,
-    *,
-    ship_id: int,
-    battery_id: int | None = None,
-    mount: str,
-    calibre: str = "",
-    guns: int = 1,
-    ip: str = "",
-    range_bands: str = "",
-    notes: str = "",
-    version: int | None = None,
+    factory: SessionFactory, *, ship_id: int, battery_id: int | None = None, **fields: Any
 ) -> int:
-    """Add a battery (weapon mount) to a ship, or change one (battery_id given); on a change,
-    `version` (the one the player's form showed) refuses it when another player changed it."""
-    typed = checked(BatteryUpdate, {"mount": mount, "calibre": calibre, "guns": guns, "ip": ip,
-                                    "range_bands": range_bands, "notes": notes,
-                                    "version": version}, names=())  # fmt: skip
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        side = get_row(session, Side, ship.side_id)
+    """Add a battery (weapon mount) to a ship, or change one (battery_id given): `fields` are
+    BatteryUpdate's, each its declared default when not given."""
+    typed = checked(BatteryUpdate, fields, names=())
+    with act(factory, Ship, ship_id) as a:
+        ship = a.row
         battery = (
-            get_row(session, Battery, battery_id)
-            if battery_id
-            else Battery(ship_id=ship_id, mount=mount)
+            get_row(a.session, Battery, battery_id) if battery_id else Battery(ship_id=ship_id)
         )
         if battery.ship_id != ship_id:
             raise InvalidInput({"mount": f"that battery belongs to another ship, not {ship.name}"})
@@ -451,31 +374,19 @@ def save_battery(
             require_version(battery, typed.version, f"{ship.name}'s {battery.mount}")
         for key, value in typed.model_dump(exclude={"version"}).items():
             setattr(battery, key, value)
-        session.add(battery)
-        session.flush()
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.BATTERY,
-            ship_id=ship_id,
-            summary=f"{ship.name}: {'edited' if battery_id else 'added'} "
-            f"{guns} x {calibre} {mount}",
-        )
-        assert battery.id is not None
-        return battery.id
+        a.session.add(battery)
+        a.session.flush()
+        done = "edited" if battery_id else "added"
+        said = f"{typed.guns} x {typed.calibre} {typed.mount}"
+        a.log(JournalKind.BATTERY, f"{ship.name}: {done} {said}", ship_id=ship_id)
+        return battery.id or 0
 
 
 def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
     """Remove one battery from its ship."""
-    with session_scope(factory) as session:
-        battery = get_row(session, Battery, battery_id)
-        ship = get_row(session, Ship, battery.ship_id)
-        side = get_row(session, Side, ship.side_id)
-        journal.append(
-            session,
-            campaign_id=side.campaign_id,
-            kind=JournalKind.BATTERY,
-            ship_id=ship.id,
-            summary=f"{ship.name}: removed {battery.guns} x {battery.calibre} {battery.mount}",
-        )
-        session.delete(battery)
+    with act(factory, Battery, battery_id) as a:
+        battery = a.row
+        ship = get_row(a.session, Ship, battery.ship_id)
+        removed = f"removed {battery.guns} x {battery.calibre} {battery.mount}"
+        a.log(JournalKind.BATTERY, f"{ship.name}: {removed}", ship_id=ship.id)
+        a.session.delete(battery)

@@ -14,12 +14,12 @@ from typing import Any
 from sqlmodel import Session, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Minefield, SubMarker, WasUnit
+from tracker.models import Campaign, Minefield, SubMarker, WasUnit
 from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState, MinefieldStatus
 from tracker.rules import was
 from tracker.rules.dice import roll_text
-from tracker.services import acts, journal, markers, secrets, visibility
-from tracker.services.common import get_row, side_and_campaign
+from tracker.services import acts, markers, secrets, visibility
+from tracker.services.common import act, get_row
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import places
 from tracker.services.sealing import side_key
@@ -63,13 +63,12 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
     journaled with the final target only; a success lets the marker be attacked this turn."""
     if not 1 <= roll <= 6:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
-    with session_scope(factory) as session:
-        marker = get_row(session, SubMarker, marker_id)
-        side, campaign = side_and_campaign(session, marker.side_id)
+    with act(factory, SubMarker, marker_id) as a:
+        marker, session = a.row, a.session
         if marker.state != MarkerState.CONCEALED:
             raise InvalidInput({"marker": f"{marker.code} is {marker.state}: only a concealed "
                                 "marker is searched for"})  # fmt: skip
-        now = markers.hunt_turn(session, campaign.id or 0)
+        now = markers.hunt_turn(session, a.campaign_id)
         if markers.square_searched(session, marker, now):
             where = f"sector {marker.sector}" if marker.sector else marker.code
             why = "one search per square per turn, by the unit with the best chance (§4)"
@@ -85,11 +84,13 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
             else f"{marker.code} not found {rolled}: it cannot be attacked this turn; the air "
             "units that searched may attack other enemy units in the square"
         )
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.SEARCH, side_id=side.id,
-            summary=message, dice={"d6": roll, "target": target},
+        a.log(
+            JournalKind.SEARCH,
+            message,
+            side_id=marker.side_id,
+            dice={"d6": roll, "target": target},
             after=markers.searched_square(marker),
-        )  # fmt: skip
+        )
         return message
 
 
@@ -116,12 +117,11 @@ def attack_marker(
     """An attack on a marker (RULES.md §Subs ¶4-8): a concealed one must have been found by a
     search this turn; a success reveals it, a decoy is removed, a destroyed sub leaves play with
     its markers."""
-    with session_scope(factory) as session:
-        marker = get_row(session, SubMarker, marker_id)
-        side, campaign = side_and_campaign(session, marker.side_id)
+    with act(factory, SubMarker, marker_id) as a:
+        marker, session = a.row, a.session
         if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"marker": f"{marker.code} is out of play already"})
-        now = markers.hunt_turn(session, campaign.id or 0)
+        now = markers.hunt_turn(session, a.campaign_id)
         if marker.state == MarkerState.CONCEALED and not markers.found_now(marker, now):
             why = "a marker is attacked only after a successful search (§4)"
             raise InvalidInput(
@@ -130,7 +130,7 @@ def attack_marker(
         if not success:
             message = f"{marker.code}: attack failed, the marker stays {marker.state}"
         else:
-            key = side_key(session, side.id or 0, passphrase)
+            key = side_key(session, marker.side_id, passphrase)
             note = secrets.open_note(marker.secret, key)
             unit = get_row(session, WasUnit, marker.unit_id)
             if note["real"]:
@@ -144,10 +144,7 @@ def attack_marker(
             # Revealed: anyone may now check this marker's note against its own seal.
             sealed = markers.seal_holds(session, marker, key)
             message += f"; seal {marker.seal} " + ("verified" if sealed else "BROKEN")
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
-            summary=f"{side.name}: {message}",
-        )  # fmt: skip
+        a.log_side(JournalKind.MARKER, message)
         return message
 
 
@@ -166,12 +163,11 @@ def sub_attacks(
     against a target hit earlier this turn (¶9e). Only the real sub's marker can attack."""
     if any(not 1 <= roll <= 6 for roll in torpedo_dice):
         raise InvalidInput({"torpedo_dice": "each torpedo die shows 1..6"})
-    with session_scope(factory) as session:
-        marker = get_row(session, SubMarker, marker_id)
-        side, campaign = side_and_campaign(session, marker.side_id)
+    with act(factory, SubMarker, marker_id) as a:
+        marker, session = a.row, a.session
         if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"marker": f"{marker.code} is out of play"})
-        note = secrets.open_note(marker.secret, side_key(session, side.id or 0, passphrase))
+        note = secrets.open_note(marker.secret, side_key(session, marker.side_id, passphrase))
         if not note["real"]:
             raise InvalidInput({"marker": f"{marker.code} is a decoy: a decoy cannot attack"})
         unit = get_row(session, WasUnit, marker.unit_id)
@@ -180,7 +176,7 @@ def sub_attacks(
             raise InvalidInput({"marker": refusal})
         if marker.state == MarkerState.REVEALED:
             message = f"{unit.name} attacks, revealed"
-        elif same_sector or campaign.any_attack_reveals:
+        elif same_sector or get_row(session, Campaign, a.campaign_id).any_attack_reveals:
             marker.state = MarkerState.REVEALED
             message = f"{marker.code} is {unit.name}: revealed by its attack"
         else:
@@ -198,10 +194,7 @@ def sub_attacks(
             # The journal's dice are numbers by name (what an exchanged file is checked for).
             dice = {f"torpedo_{n}": roll for n, roll in enumerate(torpedo_dice, start=1)}
             dice["hits"] = hits
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
-            summary=f"{side.name}: {message}", dice=dice,
-        )  # fmt: skip
+        a.log_side(JournalKind.MARKER, message, dice=dice)
         return message
 
 
@@ -239,12 +232,11 @@ def mine_roll(
     if damage is None:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
     sector = markers.checked_sector(sector, None, blank=False).sector
-    with session_scope(factory) as session:
-        unit = get_row(session, WasUnit, unit_id)
-        side, campaign = side_and_campaign(session, unit.side_id)
+    with act(factory, WasUnit, unit_id) as a:
+        unit, session = a.row, a.session
         acts.require_submarine(unit)
-        key = side_key(session, side.id or 0, passphrase)  # the owner's act: the passphrase
-        mined = _mined(session, campaign.id or 0, sector, key)
+        key = side_key(session, unit.side_id, passphrase)  # the owner's act: the passphrase
+        mined = _mined(session, a.campaign_id, sector, key)
         if not mined and not (mined is None and secret_minefield):
             hint = (" or, when another side's secret minefield lies there, say so"
                     if mined is None else "")  # fmt: skip
@@ -255,12 +247,16 @@ def mine_roll(
         if damage:
             hurt = _damage_sub(session, unit, damage)
             message = f"{unit.name} struck a mine in {sector} ({roll_text(roll)}): {hurt}"
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.MINE, side_id=side.id,
-            summary=f"{side.name}: a submarine rolled for a minefield"
+        a.log_side(
+            JournalKind.MINE,
+            "a submarine rolled for a minefield"
             + (" and was destroyed" if acts.destroyed(unit) else ""),
-            sealed=visibility.sealed_detail(key, summary=message, dice={"d6": roll},
-                                            before={"damage": before},
-                                            after={"damage": unit.damage}),
-        )  # fmt: skip
+            sealed=visibility.sealed_detail(
+                key,
+                summary=message,
+                dice={"d6": roll},
+                before={"damage": before},
+                after={"damage": unit.damage},
+            ),
+        )
         return message

@@ -61,18 +61,15 @@ def scenario_in_play(session: Session, campaign_id: int) -> Scenario | None:
     return scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
 
 
-class Entry(TypedDict, total=False):
-    """What one journal entry says. An entry with `changes` can be undone: undo writes each
-    row's `before` back; undoable=False keeps them for the record (the journal replays to the
-    database) without offering an undo, for a step taken back another way (a closed scenario
-    is reopened). `scenario`, when the caller already looked it up (left out: the current
-    one). `sealed` is the private part of a secret change (visibility.sealed_detail). `facts`
-    are what the change was, kept for the story told later (who was lost with a ship:
-    services.losses), which today's rows no longer say."""
+class Said(TypedDict, total=False):
+    """What one journal entry says beyond its campaign, kind and summary. An entry with
+    `changes` can be undone: undo writes each row's `before` back; undoable=False keeps them
+    for the record (the journal replays to the database) without offering an undo, for a step
+    taken back another way (a closed scenario is reopened). `scenario`, when the caller already
+    looked it up (left out: the current one). `sealed` is the private part of a secret change
+    (visibility.sealed_detail). `facts` are what the change was, kept for the story told later
+    (who was lost with a ship: services.losses), which today's rows no longer say."""
 
-    campaign_id: Required[int]
-    kind: Required[JournalKind]
-    summary: Required[str]
     ship_id: int | None
     side_id: int | None
     before: dict[str, Any] | None
@@ -84,6 +81,12 @@ class Entry(TypedDict, total=False):
     scenario: Scenario | None
     sealed: dict[str, Any] | None
     facts: dict[str, Any] | None
+
+
+class Entry(Said, total=False):
+    campaign_id: Required[int]
+    kind: Required[JournalKind]
+    summary: Required[str]
 
 
 def append(session: Session, **entry: Unpack[Entry]) -> JournalEntry:
@@ -147,34 +150,13 @@ def row_state(row: SQLModel) -> dict[str, Any]:
     return row.model_dump(exclude={"id", "version"})
 
 
-def changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Only the fields that differ, as (before, after), so an entry says what changed."""
-    keys = [key for key in after if before.get(key) != after[key]]
-    return {key: before.get(key) for key in keys}, {key: after[key] for key in keys}
-
-
-def log_edit(
-    session: Session, was: dict[str, Any], row: SQLModel, *, table: str = "", **entry: Unpack[Entry]
-) -> bool:
-    """Journal an edit of a row: the fields of `was` that now differ, before and after (with
-    `table`, as a row change undo reverses). A form saved unchanged writes nothing: whether
-    anything changed."""
-    old, new = changes(was, row.model_dump(include=set(was)))
-    if not new:
-        return False
-    entry["before"], entry["after"] = old, new
-    if table:
-        entry["changes"] = (RowChange(table, getattr(row, "id", 0), old, new),)
-    append(session, **entry)
-    return True
-
-
 def row_change(
     table: str, row_id: int | None, before: dict[str, Any], after: dict[str, Any]
 ) -> RowChange:
     """A RowChange of only the fields that differ."""
     assert row_id is not None
-    old, new = changes(before, after)
+    keys = [key for key in after if before.get(key) != after[key]]
+    old, new = {key: before.get(key) for key in keys}, {key: after[key] for key in keys}
     return RowChange(table=table, row_id=row_id, before=old, after=new)
 
 
@@ -183,9 +165,3 @@ def deleted(table: str, row: SQLModel) -> RowChange:
     row_id = getattr(row, "id", None)
     assert row_id is not None
     return RowChange(table=table, row_id=row_id, before=row_state(row), after={}, gone="after")
-
-
-def delete_logged(session: Session, row: SQLModel, *, campaign_id: int, summary: str) -> None:
-    """Delete a row of a campaign's own tables, saying so in the journal (not undoable)."""
-    append(session, campaign_id=campaign_id, kind=JournalKind.TABLE, summary=summary)
-    session.delete(row)

@@ -26,7 +26,7 @@ from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
-from tracker.services.common import get_row, require_version, side_and_campaign
+from tracker.services.common import Act, act, get_row, require_version
 from tracker.services.errors import InvalidInput, bad_character
 from tracker.services.fields import checked
 from tracker.services.sealing import side_key
@@ -167,8 +167,8 @@ def sealed_as(code: str, note: dict[str, Any]) -> dict[str, bool]:
 
 
 def place(
-    session: Session, *, side: Side, unit: WasUnit, real: int, sectors: Sequence[str],
-    turn: int | None, passphrase: str | None, rng: random.Random | None,
+    a: Act[WasUnit], *, real: int, sectors: Sequence[str], turn: int | None,
+    passphrase: str | None, rng: random.Random | None,
 ) -> Assignment:  # fmt: skip
     """Store a placement's markers, each in its own checked square (`sectors`, as typed; `real`
     is 1-based in that order), with a random code and a seal of its own, under the side's
@@ -177,7 +177,7 @@ def place(
     The markers go in by square, then in an order the dice draw, all at one time: the rows,
     their ids and the journal's lines are the same whichever marker is real.
     """
-    side_id = side.id or 0
+    session, unit, side_id = a.session, a.row, a.row.side_id
     key = side_key(session, side_id, passphrase)
     rng = rng or random.SystemRandom()
     check_squares(session, side_id=side_id, sectors=sectors,
@@ -197,10 +197,9 @@ def place(
             created_turn=turn, secret=secrets.seal_note(note, key), seal=seal, at=at,
         ))  # fmt: skip
         session.flush()
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.MARKER, side_id=side_id,
-            summary=f"{side.name}: marker {code} placed in {sectors[index] or '?'} (seal {seal})",
-        )  # fmt: skip
+        a.log_side(
+            JournalKind.MARKER, f"marker {code} placed in {sectors[index] or '?'} (seal {seal})"
+        )
         made[index] = (code, seal)
     typed = [made[index] for index in range(len(sectors))]
     return Assignment(codes=tuple(code for code, _ in typed), real_code=typed[real - 1][0],
@@ -235,18 +234,16 @@ def assign_markers(
     count of markers comes from the unit's extra decoys, so a unit changed since refuses it.
     """
     checked(MarkerPlace, {"turn": turn, "version": version})
-    with session_scope(factory) as session:
-        unit = get_row(session, WasUnit, unit_id)
-        require_version(unit, version, unit.name)
-        side, _ = side_and_campaign(session, unit.side_id)
+    with act(factory, WasUnit, unit_id, version=version) as a:
+        unit = a.row
         acts.require_submarine(unit)
-        if live(session, SubMarker.unit_id == unit_id):
+        if live(a.session, SubMarker.unit_id == unit_id):
             raise InvalidInput({"unit": f"{unit.name} already has markers on the map"})
         count = was.MARKERS_PER_SUB + unit.extra_decoys
         if not 1 <= real <= count:
             raise InvalidInput({"real": f"choose which of the {count} markers is real: 1..{count}"})
-        return place(session, side=side, unit=unit, real=real, turn=turn, passphrase=passphrase,
-                     sectors=typed_sectors(sectors, count), rng=rng)  # fmt: skip
+        sectors = typed_sectors(sectors, count)
+        return place(a, real=real, sectors=sectors, turn=turn, passphrase=passphrase, rng=rng)
 
 
 def move_marker(
@@ -254,28 +251,27 @@ def move_marker(
     version: int | None = None,
 ) -> list[str]:  # fmt: skip
     """Move a marker into a square no other marker of its side holds (RULES.md §Subs ¶3); a
-    warning (not a refusal) when it moved already this turn. `version`, the one the player's
-    form showed, refuses a form another change made stale."""
+    warning (not a refusal) when it moved already this turn."""
     sector = checked_sector(sector, turn, blank=False, version=version).sector
-    with session_scope(factory) as session:
-        marker = get_row(session, SubMarker, marker_id)
+    with act(factory, SubMarker, marker_id) as a:
+        marker = a.row
         if marker.state in MARKERS_OUT_OF_PLAY:
             raise InvalidInput({"sector": f"{marker.code} was removed"})
         require_version(marker, version, marker.code)
-        side, campaign = side_and_campaign(session, marker.side_id)
-        check_squares(session, side_id=marker.side_id, sectors=[sector],
+        check_squares(a.session, side_id=marker.side_id, sectors=[sector],
                       fields=["sector"], moving={marker_id})  # fmt: skip
         warnings = []
         if turn is not None and marker.moved_turn == turn:
             warnings.append(f"{marker.code} already moved this turn (one sector a turn)")
         before = {"sector": marker.sector, "moved_turn": marker.moved_turn}
         marker.sector, marker.moved_turn = sector, turn
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.MARKER, side_id=side.id,
-            summary=f"{side.name}: {marker.code} {before['sector'] or '?'} -> {sector}",
-            changes=(journal.RowChange("submarker", marker_id, before,
-                                       {"sector": sector, "moved_turn": turn}),),
-        )  # fmt: skip
+        after = {"sector": sector, "moved_turn": turn}
+        change = journal.RowChange("submarker", marker_id, before, after)
+        a.log_side(
+            JournalKind.MARKER,
+            f"{marker.code} {before['sector'] or '?'} -> {sector}",
+            changes=(change,),
+        )
         return warnings
 
 
@@ -299,15 +295,14 @@ def reconceal(
         raise InvalidInput({"cause": "choose why it slips away: "
                             f"{', '.join(was.ConcealCause)}"}) from None  # fmt: skip
     count = was.reconceal_markers(cause)
-    with session_scope(factory) as session:
-        unit = get_row(session, WasUnit, unit_id)
-        side, campaign = side_and_campaign(session, unit.side_id)
+    with act(factory, WasUnit, unit_id) as a:
+        unit, session = a.row, a.session
         shown = session.exec(select(SubMarker).where(
             SubMarker.unit_id == unit_id,
             SubMarker.state == MarkerState.REVEALED)).first()  # fmt: skip
         if shown is None:
             raise InvalidInput({"unit": f"{unit.name} is not revealed"})
-        _, turn = hunt_turn(session, campaign.id or 0)
+        _, turn = hunt_turn(session, a.campaign_id)
         refusal = was.reconceal_refusal(cause, moved_this_turn=shown.moved_turn == turn)
         if refusal:
             raise InvalidInput({"cause": f"{unit.name}: {refusal}"})
@@ -319,8 +314,7 @@ def reconceal(
         typed = typed_sectors(sectors or [shown.sector] * (count == 1), count)
         shown.state = MarkerState.REMOVED
         session.flush()
-        return place(session, side=side, unit=unit, real=real, sectors=typed, turn=turn,
-                     passphrase=passphrase, rng=rng)  # fmt: skip
+        return place(a, real=real, sectors=typed, turn=turn, passphrase=passphrase, rng=rng)
 
 
 def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:

@@ -14,10 +14,10 @@ from tracker.models.kinds import CriticalStatus, JournalKind, RepairStatus, Scen
 from tracker.rules import damage as rules
 from tracker.rules import linked
 from tracker.services import journal
-from tracker.services.common import get_row, side_and_campaign
+from tracker.services.common import act, get_row, side_and_campaign
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import require_declared
-from tracker.services.scenarios import in_play, is_taking_part
+from tracker.services.scenarios import is_taking_part
 
 
 def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
@@ -104,12 +104,12 @@ def repair_ship(
         raise InvalidInput(
             {"structure": "nothing to repair: give Structure, Flotation, criticals or lost fuel"}
         )
-    with session_scope(factory) as session:
-        ship = get_row(session, Ship, ship_id)
-        _, campaign = side_and_campaign(session, ship.side_id)
+    with act(factory, Ship, ship_id) as a:
+        ship, session = a.row, a.session
+        campaign = get_row(session, Campaign, a.campaign_id)
         if ship.sunk:
             raise InvalidInput({"structure": f"{ship.name} is sunk: it cannot be repaired"})
-        playing = in_play(session, campaign.id or 0)
+        playing = journal.scenario_in_play(session, a.campaign_id)
         if playing is not None and is_taking_part(session, ship_id, playing):
             raise InvalidInput(
                 {"structure": f"{ship.name} is in {playing.title}, in play: repairs between "
@@ -169,8 +169,11 @@ def repair_ship(
         parts += [f"cleared: {effect}" for effect in cleared]
         parts.append(f"fuel {restored} lost → empty" if restored else "")
         summary = f"{ship.name} repaired {where}: " + ", ".join(p for p in parts if p)
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.REPAIR, ship_id=ship_id,
-            side_id=ship.side_id, summary=summary, changes=tuple(changes),
-        )  # fmt: skip
+        a.log(
+            JournalKind.REPAIR,
+            summary,
+            ship_id=ship_id,
+            side_id=ship.side_id,
+            changes=tuple(changes),
+        )
         return summary

@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, SideSecret, SubMarker, WasUnit
+from tracker.models import Campaign, Side, SideSecret, SubMarker, WasUnit
 from tracker.models.fields import read
 from tracker.models.kinds import JournalKind, UnitType
 from tracker.models.roster import MarkerRead as MarkerView
@@ -24,7 +24,7 @@ from tracker.models.roster import UnitRead as UnitView
 from tracker.models.roster import UnitUpdate
 from tracker.rules import was
 from tracker.services import acts, journal, secrets, visibility
-from tracker.services.common import flush_unique, get_row, require_version, side_and_campaign
+from tracker.services.common import act, flush_unique, get_row, require_version, side_and_campaign
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import checked
 from tracker.services.markers import state_shown
@@ -150,14 +150,12 @@ def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasU
 def save_unit(
     factory: SessionFactory, *, side_id: int, fields: Mapping[str, Any], unit_id: int | None = None
 ) -> int:
-    """Add a unit to a side's roster, or change one; the fleet budget is checked (decoys too).
-
-    fields["version"]: on an edit, the version the player's form showed; a newer one refuses it.
-    """
+    """Add a unit to a side's roster, or change one; the fleet budget is checked (decoys too)."""
     checked_unit = _validate(fields)
     values = checked_unit.model_dump(exclude={"version"})
-    with session_scope(factory) as session:
-        side, campaign = side_and_campaign(session, side_id)
+    with act(factory, Side, side_id) as a:
+        side, session = a.row, a.session
+        campaign = get_row(session, Campaign, a.campaign_id)
         unit = get_row(session, WasUnit, unit_id) if unit_id else WasUnit(side_id=side_id, **values)
         if unit.side_id != side_id:
             raise InvalidInput({"name": "that unit belongs to another side"})
@@ -171,25 +169,17 @@ def save_unit(
             exclude_id=unit.id, side_id=side_id,
         )  # fmt: skip
         _check_budget(session, side_id, campaign, unit)
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.ROSTER, side_id=side_id,
-            summary=f"{side.name}: {'edited' if unit_id else 'added'} {values['name']} "
-            f"({values['unit_type']}, {values['points']} pts)",
-        )  # fmt: skip
-        assert unit.id is not None
-        return unit.id
+        done = "edited" if unit_id else "added"
+        said = f"{values['name']} ({values['unit_type']}, {values['points']} pts)"
+        a.log_side(JournalKind.ROSTER, f"{done} {said}")
+        return unit.id or 0
 
 
 def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
     """Remove a unit and its markers from the roster."""
-    with session_scope(factory) as session:
-        unit = get_row(session, WasUnit, unit_id)
-        side, campaign = side_and_campaign(session, unit.side_id)
-        journal.append(
-            session, campaign_id=campaign.id or 0, kind=JournalKind.ROSTER, side_id=side.id,
-            summary=f"{side.name}: removed {unit.name}",
-        )  # fmt: skip
-        session.delete(unit)
+    with act(factory, WasUnit, unit_id) as a:
+        a.log_side(JournalKind.ROSTER, f"removed {a.row.name}")
+        a.session.delete(a.row)
 
 
 def roster(

@@ -16,8 +16,7 @@ from tracker.models.damage import CriticalTableRowBase
 from tracker.models.kinds import AppliesTo, CriticalKind, JournalKind
 from tracker.models.mines import APPLIES_TO, MineTableRowBase
 from tracker.rules import mine_check
-from tracker.services import journal
-from tracker.services.common import beyond_ids, get_row
+from tracker.services.common import Act, act, beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character, check, require_plain
 from tracker.services.fields import require_declared
 
@@ -60,15 +59,12 @@ class RuleTable:
         return max((row.high for row in self.rows), default=None)
 
 
-def _saved(
-    session: Session, row: MineTableRow | CriticalTableRow, *, campaign_id: int, summary: str
-) -> int:
+def _saved(a: Act[Campaign], row: MineTableRow | CriticalTableRow, summary: str) -> int:
     """Write a typed-in row and say so in the journal; the row's id."""
-    session.add(row)
-    session.flush()
-    journal.append(session, campaign_id=campaign_id, kind=JournalKind.TABLE, summary=summary)
-    assert row.id is not None
-    return row.id
+    a.session.add(row)
+    a.session.flush()
+    a.log(JournalKind.TABLE, summary)
+    return row.id or 0
 
 
 def _table_rows(session: Session, campaign_id: int) -> list[MineTableRow]:
@@ -111,8 +107,8 @@ def save_mine_row(
         errors["note"] = "must be at most 200 characters"
     require_plain(errors, "note", note)
     check(errors)
-    with session_scope(factory) as session:
-        get_row(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        session = a.session
         others = [row for row in _table_rows(session, campaign_id) if row.id != row_id]
         clash = [
             row for row in others
@@ -130,15 +126,15 @@ def save_mine_row(
             raise InvalidInput({"low": "that row belongs to another campaign"})
         row.low, row.high, row.applies_to = low, high, AppliesTo(applies_to)
         row.effects, row.note = words, note.strip()
-        return _saved(session, row, campaign_id=campaign_id,
-                      summary=f"mine table: {low}-{high} ({applies_to}) {words}")  # fmt: skip
+        return _saved(a, row, f"mine table: {low}-{high} ({applies_to}) {words}")
 
 
 def delete_mine_row(factory: SessionFactory, *, row_id: int) -> None:
-    with session_scope(factory) as session:
-        row = get_row(session, MineTableRow, row_id)
-        summary = f"mine table: removed {row.low}-{row.high} ({row.applies_to}) {row.effects}"
-        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=summary)
+    with act(factory, MineTableRow, row_id) as a:
+        row = a.row
+        removed = f"{row.low}-{row.high} ({row.applies_to}) {row.effects}"
+        a.log(JournalKind.TABLE, f"mine table: removed {removed}")
+        a.session.delete(row)
 
 
 def mine_table(factory: SessionFactory, *, campaign_id: int) -> RuleTable:
@@ -218,8 +214,8 @@ def save_table_row(
         errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
     require_declared(errors, CriticalTableRowBase, "amount", amount)
     check(errors)
-    with session_scope(factory) as session:
-        get_row(session, Campaign, campaign_id)
+    with act(factory, Campaign, campaign_id) as a:
+        session = a.session
         overlaps = session.exec(
             select(CriticalTableRow).where(
                 CriticalTableRow.campaign_id == campaign_id,
@@ -246,8 +242,7 @@ def save_table_row(
         )  # fmt: skip
         row.kind, row.low, row.high, row.effect = kind, low, high, effect
         row.stat, row.amount = stat, amount
-        return _saved(session, row, campaign_id=campaign_id,
-                      summary=f"{kind} critical table {low}-{high}: {effect}")  # fmt: skip
+        return _saved(a, row, f"{kind} critical table {low}-{high}: {effect}")
 
 
 def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> RuleTable:
@@ -269,10 +264,11 @@ def critical_tables(
 
 
 def delete_table_row(factory: SessionFactory, *, row_id: int) -> None:
-    with session_scope(factory) as session:
-        row = get_row(session, CriticalTableRow, row_id)
-        journal.delete_logged(session, row, campaign_id=row.campaign_id, summary=(
-            f"removed {row.kind} critical table row {row.low}-{row.high}"))  # fmt: skip
+    with act(factory, CriticalTableRow, row_id) as a:
+        a.log(
+            JournalKind.TABLE, f"removed {a.row.kind} critical table row {a.row.low}-{a.row.high}"
+        )
+        a.session.delete(a.row)
 
 
 def table_dice(

@@ -38,7 +38,7 @@ from tracker.models.kinds import (
 )
 from tracker.rules.linked import backup_reason
 from tracker.services import backups, journal
-from tracker.services.common import get_row
+from tracker.services.common import act, get_row
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, check, require_plain
 from tracker.services.fields import require_declared
 from tracker.services.sheet import crew_of
@@ -55,22 +55,13 @@ _ASKS = {
 }
 
 
-def _scenario(session: Session, scenario_id: int, act: str) -> Scenario:
+def _asked(scenario: Scenario, act: str) -> Scenario:
     """The scenario, refused unless its status is the one the act asks (_ASKS)."""
-    scenario = get_row(session, Scenario, scenario_id)
     status, field, wanted = _ASKS[act]
     if scenario.status != status:
         status_said = scenario.status.replace("_", " ")
         raise InvalidInput({field: f"{scenario.title} is {status_said}: {wanted}"})
     return scenario
-
-
-def in_play(session: Session, campaign_id: int) -> Scenario | None:
-    return session.exec(
-        select(Scenario).where(
-            Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.IN_PLAY
-        )
-    ).first()
 
 
 def participants(session: Session, scenario_id: int) -> list[Ship]:
@@ -88,8 +79,8 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
     """Choose the ships taking part in a planned scenario; sunk ships never take part again."""
     if len(set(ship_ids)) != len(ship_ids):
         raise InvalidInput({"ships": "a ship is chosen twice: tick each ship once"})
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "choose")
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = _asked(a.row, "choose"), a.session
         ships = [get_row(session, Ship, ship_id) for ship_id in ship_ids]
         for ship in ships:
             if get_row(session, Side, ship.side_id).campaign_id != scenario.campaign_id:
@@ -107,11 +98,10 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
         session.flush()
         for ship in ships:
             session.add(Participation(scenario_id=scenario_id, ship_id=ship.id or 0))
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-            summary=f"{scenario.title}: {len(ships)} ships taking part",
-            after={"ships": sorted(ship.name for ship in ships)},
-        )  # fmt: skip
+        chosen = {"ships": sorted(ship.name for ship in ships)}
+        a.log(
+            JournalKind.SCENARIO, f"{scenario.title}: {len(ships)} ships taking part", after=chosen
+        )
 
 
 def set_correction_factor(
@@ -122,8 +112,8 @@ def set_correction_factor(
     errors: dict[str, str] = {}
     require_declared(errors, ScenarioSide, "correction_factor", value, field="value")
     check(errors)
-    with session_scope(factory) as session:
-        scenario = get_row(session, Scenario, scenario_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = a.row, a.session
         side = get_row(session, Side, side_id)
         if side.campaign_id != scenario.campaign_id:
             raise InvalidInput({"side_id": "that side belongs to another campaign"})
@@ -135,11 +125,13 @@ def set_correction_factor(
         before = row.correction_factor
         row.correction_factor = value
         session.add(row)
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO, side_id=side_id,
-            summary=f"{scenario.title}: {side.name} correction factor {value or '(none)'}",
-            before={"correction_factor": before}, after={"correction_factor": value},
-        )  # fmt: skip
+        a.log(
+            JournalKind.SCENARIO,
+            f"{scenario.title}: {side.name} correction factor {value or '(none)'}",
+            side_id=side_id,
+            before={"correction_factor": before},
+            after={"correction_factor": value},
+        )
 
 
 # The Second World War at Sea counter state a snapshot keeps beside Structure and Flotation.
@@ -179,9 +171,9 @@ def _has_was_units(session: Session, campaign_id: int) -> bool:
 
 def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "start")
-        playing = in_play(session, scenario.campaign_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = _asked(a.row, "start"), a.session
+        playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             # A ship cannot be in two scenarios at once: one scenario in play at a time.
             raise InvalidInput({"scenario": f"{playing.title} is still in play: close it first"})
@@ -198,11 +190,8 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
             session.add(_snapshot(session, scenario, ship, SnapshotPhase.START))
         scenario.status, scenario.turn = ScenarioStatus.IN_PLAY, 1
         session.flush()
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.BEGIN,
-            summary=f"{scenario.title} begins: "
-            + (f"{len(ships)} ships, turn 1" if ships else "War at Sea units, turn 1"),
-        )  # fmt: skip
+        begun = f"{len(ships)} ships" if ships else "War at Sea units"
+        a.log(JournalKind.BEGIN, f"{scenario.title} begins: {begun}, turn 1")
 
 
 def _clear_fire(
@@ -224,8 +213,8 @@ def _clear_fire(
 
 def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
     """Next game turn (6 minutes in SMR2); fire markers come off if the campaign says so."""
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "advance")
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = _asked(a.row, "advance"), a.session
         turn = journal.RowChange(
             "scenario", scenario_id, {"turn": scenario.turn}, {"turn": scenario.turn + 1}
         )
@@ -235,10 +224,7 @@ def advance_turn(factory: SessionFactory, *, scenario_id: int) -> int:
         summary = f"{scenario.title}: turn {scenario.turn}"
         if cleared:
             summary += f"; fire markers off {', '.join(cleared)}"
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.TURN, summary=summary,
-            changes=(turn, *changes),
-        )  # fmt: skip
+        a.log(JournalKind.TURN, summary, changes=(turn, *changes))
         return scenario.turn
 
 
@@ -261,8 +247,8 @@ def close_scenario(
     require_declared(errors, Scenario, "outcome", outcome)
     require_declared(errors, Scenario, "notes", notes)
     check(errors)
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "close")
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = _asked(a.row, "close"), a.session
         reason = backup_reason(
             get_row(session, Campaign, scenario.campaign_id).name, scenario.position
         )
@@ -276,9 +262,8 @@ def close_scenario(
         session.flush()
         # The cleared fire markers are in the entry, so the journal replays to the ships; a
         # close is taken back by reopening the scenario, not by undo.
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.CLOSE,
-            summary=f"{scenario.title} closed: {outcome or 'no outcome given'}",
+        a.log(
+            JournalKind.CLOSE, f"{scenario.title} closed: {outcome or 'no outcome given'}",
             after={"outcome": scenario.outcome}, changes=tuple(changes), undoable=False,
             scenario=scenario,  # the scenario closed, at its last turn, not the next one
         )  # fmt: skip
@@ -292,13 +277,9 @@ def close_scenario(
 def _journal_backup_failure(factory: SessionFactory, *, scenario_id: int, failure: str) -> None:
     """A journal line for a backup that could not be written, so the record shows there is
     none; on a full disk this line may not be written either, and the result still says it."""
-    with suppress(DatabaseUnavailable), session_scope(factory) as session:
-        scenario = get_row(session, Scenario, scenario_id)
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.BACKUP,
-            summary=f"No backup after closing {scenario.title}: {failure}",
-            after={"backup": None}, undoable=False, scenario=scenario,
-        )  # fmt: skip
+    with suppress(DatabaseUnavailable), act(factory, Scenario, scenario_id) as a:
+        summary = f"No backup after closing {a.row.title}: {failure}"
+        a.log(JournalKind.BACKUP, summary, after={"backup": None}, undoable=False, scenario=a.row)
 
 
 def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -> None:
@@ -309,9 +290,9 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
     errors: dict[str, str] = {}
     require_plain(errors, "reason", reason)
     check(errors)
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "reopen")
-        playing = in_play(session, scenario.campaign_id)
+    with act(factory, Scenario, scenario_id) as a:
+        scenario, session = _asked(a.row, "reopen"), a.session
+        playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             raise InvalidInput({"reason": f"{playing.title} is in play: close it first"})
         later = session.exec(
@@ -337,21 +318,15 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         ).all():
             session.delete(snapshot)
         scenario.status = ScenarioStatus.IN_PLAY
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.CORRECTION,
-            summary=f"{scenario.title} reopened: {reason}",
-        )  # fmt: skip
+        a.log(JournalKind.CORRECTION, f"{scenario.title} reopened: {reason}")
 
 
 def archive_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Set aside a planned scenario that will not be played; its journal entries stay."""
-    with session_scope(factory) as session:
-        scenario = _scenario(session, scenario_id, "archive")
+    with act(factory, Scenario, scenario_id) as a:
+        scenario = _asked(a.row, "archive")
         scenario.status = ScenarioStatus.ARCHIVED
-        journal.append(
-            session, campaign_id=scenario.campaign_id, kind=JournalKind.SCENARIO,
-            summary=f"{scenario.title} archived",
-        )  # fmt: skip
+        a.log(JournalKind.SCENARIO, f"{scenario.title} archived")
 
 
 # Asked on every hit: a statement built once, answered by the row's id alone.

@@ -31,9 +31,9 @@ from tracker.db import (
 )
 from tracker.models import Campaign, JournalEntry, Side, SideSecret
 from tracker.models.kinds import JournalKind
-from tracker.services import identities, journal, secrets, visibility
+from tracker.services import identities, secrets, visibility
 from tracker.services.backups import campaign_file
-from tracker.services.common import beyond_ids, side_and_campaign
+from tracker.services.common import act, beyond_ids
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -66,8 +66,8 @@ def set_passphrase(
 ) -> Sealed:
     """Set or change a side's passphrase; every secret of the side is sealed again under it, in
     the campaign file and in its backups (docs/RULES.md §Secrets)."""
-    with session_scope(factory) as session:
-        side, campaign = side_and_campaign(session, side_id)
+    with act(factory, Side, side_id) as a:
+        session = a.session
         old_key = side_key(session, side_id, old_passphrase)
         salt = secrets.new_salt()
         verifier = secrets.make_verifier(passphrase, salt)
@@ -76,12 +76,8 @@ def set_passphrase(
         row = row or SideSecret(side_id=side_id, salt=salt, verifier=verifier)
         row.salt, row.verifier = salt, verifier
         session.add(row)
-        journal.append(
-            session,
-            campaign_id=campaign.id or 0,
-            kind=JournalKind.SECRET,
-            side_id=side_id,
-            summary=f"{side.name}: passphrase {'changed' if old_key else 'set'}; notes encrypted",
+        a.log_side(
+            JournalKind.SECRET, f"passphrase {'changed' if old_key else 'set'}; notes encrypted"
         )
     # The plain notes' old pages must not linger in the WAL beside the file.
     folded = checkpoint(factory)
