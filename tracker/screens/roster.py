@@ -92,8 +92,10 @@ class RosterScreen(OwnerViewScreen):
 
     def body(self) -> ComposeResult:
         yield Static("", id="roster-heading", markup=False)
-        yield SearchTable(id="unit-table", title="Units", zebra_stripes=True)
-        yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="unit-table", title="Units", zebra_stripes=True, classes="keys-here")
+        yield PlainTable(
+            id="marker-table", cursor_type="row", zebra_stripes=True, classes="keys-here"
+        )
 
     def on_mount(self) -> None:
         units = self.query_one("#unit-table", SearchTable)
