@@ -16,8 +16,10 @@ from toasts import every_toast
 
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
+from tracker.screens.mine_check import MineCheckScreen
 from tracker.screens.mine_table import EFFECT_WORDS, MineTableScreen
 from tracker.screens.repairs import RepairsScreen
+from tracker.services import mines
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import CELL_PADDING, Fit
 
@@ -195,3 +197,20 @@ def test_columns_give_way_down_to_their_floor_and_fit_when_they_can(
     least = sum(min(was, floor) for was, floor in zip(natural, floors, strict=False))
     if least + CELL_PADDING * len(held) <= room:
         assert sum(widths) + CELL_PADDING * len(held) <= room
+
+
+async def test_at_80x24_the_mine_check_shows_each_result_and_the_fuel_left(
+    tmp_path: Path,
+) -> None:
+    app = crowded_app(tmp_path / "campaign.db")
+    # Exeter (1) given a counter beside Ajax's (2), both into the Denmark Strait field (3).
+    mines.save_counter(app.factory, ship_id=1, counter_size="long", speed_rating=2, fuel_full=9)
+    check = mines.start_check(app.factory, minefield_id=3, ship_ids=[1, 2], speed=2, seed=4)
+    mines.roll_mine(app.factory, check_id=check, roll=6)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.app.push_screen(MineCheckScreen(1, check))
+        await pilot.pause()
+        table = pilot.app.screen.query_one(PlainTable)
+        for label in ("Ship", "d6", "Total", "Result", "Fuel now"):
+            assert on_screen(table, label), label
+        assert "fuel-2 hull-2" in column_text(pilot.app, table, "Result")  # the row of 5-6
