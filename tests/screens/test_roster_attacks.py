@@ -16,10 +16,11 @@ from tracker.app import TrackerApp
 from tracker.db import session_factory
 from tracker.screens.card_detail import SHORT, attacks_line
 from tracker.screens.roster import RosterScreen
-from tracker.screens.roster_rows import UNIT_COLUMNS, unit_widths
+from tracker.screens.roster_rows import UNIT_COLUMNS, UNIT_GIVE_WAY
 from tracker.services import campaigns, roster
 from tracker.services.roster import ATTACK_LABELS, UnitFields
 from tracker.widgets.search_table import SearchTable
+from tracker.widgets.tables import Fit
 
 DICE = st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=4, max_size=4)
 
@@ -44,7 +45,7 @@ def test_the_unit_columns_are_whole_while_they_fit_and_the_abilities_give_way_fi
     held: list[int], room: int
 ) -> None:
     cells = [Text("x" * width) for width in held]
-    widths = unit_widths([cells], room)
+    widths = Fit(UNIT_GIVE_WAY).widths(UNIT_COLUMNS, [cells], room)
     whole = [max(width, len(label)) for width, label in zip(held, UNIT_COLUMNS, strict=True)]
     attacks, abilities = UNIT_COLUMNS.index("Attacks"), UNIT_COLUMNS.index("Abilities")
     if sum(whole) + 2 * len(whole) <= room:

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import DataTable, Footer, Header
 
 from tracker import compat
 from tracker.rules.dice import Dice
@@ -108,6 +108,26 @@ class TrackerScreen(Screen[Any]):
             key: shown.get(key, item._replace(binding=replace(item.binding, show=False)))
             for key, item in active.items()
         }
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row of a table whose screen opens nothing with it says which keys act
+        there (Textual runs every class's handler: a screen with its own is left to it)."""
+        for cls in type(self).__mro__:
+            if cls is TrackerScreen:
+                self.say_keys()
+            elif "on_data_table_row_selected" in vars(cls):
+                return
+
+    def say_keys(self) -> None:
+        """Which of the screen's keys act here, said in a toast."""
+        keys: dict[str, str] = {}
+        for item in super().active_bindings.values():
+            binding = item.binding
+            if item.node is self and item.enabled and binding.show and binding.action != "back":
+                keys[binding.action] = f"{self.app.get_key_display(binding)} {binding.description}"
+        listed = f"Keys: {', '.join(keys.values())}; " if keys else ""
+        self.notify(f"Enter opens nothing here. {listed}? lists them all.", title="Keys",
+                    markup=False)  # fmt: skip
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -17,9 +17,30 @@ from tracker.services import history
 from tracker.services.history import EntryView, HistoryResult, JournalFilters
 from tracker.widgets.plain import plain_options
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
+from tracker.widgets.tables import fit_columns
 
 ALL = "all"
 LIMIT = 500
+COLUMNS = (
+    ("#", 5),
+    ("Scenario", 16),
+    ("Turn", 4),
+    ("Kind", 9),
+    ("What happened", 58),
+    ("Dice", 14),
+)
+# When the columns do not all fit, they give way in this order, their text wrapping onto more
+# lines: what happened keeps the most room, the dice their rolls whole.
+GIVE_WAY = (
+    ("What happened", 50),
+    ("Scenario", 20),
+    ("Dice", 16),
+    ("What happened", 24),
+    ("Kind", 8),
+    ("Scenario", 14),
+    ("Dice", 12),
+    ("What happened", 16),
+)
 
 
 def entry_row(entry: EntryView) -> list[Any]:
@@ -72,23 +93,17 @@ class JournalScreen(TrackerScreen):
             yield Select[Any]([], prompt="side", id="filter-side", compact=True)
             yield Select[Any]([], prompt="ship", id="filter-ship", compact=True)
             yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
-        yield SearchTable(id="journal-table", title="Entries", zebra_stripes=True)
+        yield SearchTable(
+            id="journal-table", title="Entries", zebra_stripes=True, classes="keys-here"
+        )
         yield Static("", id="journal-status", markup=False)
 
     def on_mount(self) -> None:
         self.title = "Journal"
         self.load(Call(history.journal_filters, self.factory, campaign_id=self.campaign_id),
                   self._show_filters)  # fmt: skip
-        self.query_one(SearchTable).add_sized_columns(
-            (
-                ("#", 5),
-                ("Scenario", 16),
-                ("Turn", 4),
-                ("Kind", 9),
-                ("What happened", 58),
-                ("Dice", 14),
-            )
-        ).focus()
+        table = self.query_one(SearchTable).add_sized_columns(COLUMNS)
+        fit_columns(table, GIVE_WAY, wrap=("Scenario", "Kind", "What happened", "Dice")).focus()
 
     def _show_filters(self, filters: JournalFilters) -> None:
         self.query_one("#filter-scenario", Select).set_options(plain_options(filters.scenarios))

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from tracker.screens import ledger_rows as cells
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
@@ -35,7 +36,7 @@ from tracker.screens.ledger_forms import (
     status_fields,
     torpedo_fields,
 )
-from tracker.screens.ledger_rows import MINEFIELD_COLUMNS, counter_row, minefield_row, plural
+from tracker.screens.ledger_rows import counter_row, minefield_row, plural
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.owner_view import OwnerViewScreen
@@ -46,11 +47,8 @@ from tracker.services.mines import Ledger, MinefieldCreate, MinefieldView
 from tracker.services.roster import Roster, UnitView
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import EMPTY_KEY, SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill, under_cursor
+from tracker.widgets.tables import fit_columns, refill, under_cursor
 from tracker.widgets.tones import CAUTION
-
-COUNTER_COLUMNS = (("Ship", 14), ("Side", 12), ("Size", 5), ("Speed", 6), ("Torp", 4),
-                   ("Mines", 5), ("Hull", 4), ("Gun", 3), ("Fuel", 18), ("State", 24))  # fmt: skip
 
 
 class LedgerScreen(OwnerViewScreen):
@@ -108,15 +106,19 @@ class LedgerScreen(OwnerViewScreen):
 
     def body(self) -> ComposeResult:
         yield Static("", id="ledger-heading", markup=False)
-        yield SearchTable(id="minefield-table", title="Minefields", zebra_stripes=True)
+        yield SearchTable(
+            id="minefield-table", title="Minefields", zebra_stripes=True, classes="keys-here"
+        )
         yield Static("", id="minefield-detail", markup=False)
-        yield PlainTable(id="counter-table", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(
+            id="counter-table", cursor_type="row", zebra_stripes=True, classes="keys-here"
+        )
 
     def on_mount(self) -> None:
-        fields = self.query_one("#minefield-table", SearchTable).add_sized_columns(
-            MINEFIELD_COLUMNS
-        )
-        counters = self.query_one("#counter-table", PlainTable).add_sized_columns(COUNTER_COLUMNS)
+        fields = self.query_one("#minefield-table", SearchTable)
+        fit_columns(fields.add_sized_columns(cells.MINEFIELD_COLUMNS), *cells.MINEFIELD_FIT)
+        counters = self.query_one("#counter-table", PlainTable)
+        fit_columns(counters.add_sized_columns(cells.COUNTER_COLUMNS), *cells.COUNTER_FIT)
         counters.border_title = "Ships' counters and fuel (■ full □ empty ✕ lost to mines)"
         fields.focus()
 
@@ -169,14 +171,9 @@ class LedgerScreen(OwnerViewScreen):
                            "your map)") + ".", style="dim")  # fmt: skip
         self.query_one("#ledger-heading", Static).update(heading)
         rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
-        empty = ["", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
+        empty = ["", "", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
                                                          "air") + ".", style="dim")]  # fmt: skip
-        table = self.query_one("#minefield-table", SearchTable)
-        # The # column as wide as the longest number: "#286" was cut to "#28".
-        widths = [width for _, width in MINEFIELD_COLUMNS]
-        widths[0] = max([widths[0], *(len(f"#{field.id}") for field in view.minefields)])
-        table.set_widths(widths)
-        table.show(rows, empty=empty)
+        self.query_one("#minefield-table", SearchTable).show(rows, empty=empty)
         self._show_detail()
         # Refilled, not cleared and added to: a thousand ships' counters are built as the
         # player scrolls to them, and the cursor stays on its ship through a reload.
@@ -185,7 +182,7 @@ class LedgerScreen(OwnerViewScreen):
                     self.hint(": u on a record sheet enters one") + ".", style="dim")  # fmt: skip
         refill(self.query_one("#counter-table", DataTable), counters or [(EMPTY_KEY, [none])])
 
-    def _show_detail(self) -> None:
+    def _show_detail(self) -> str:
         field = self._field(quiet=True)
         detail = ""
         if field is not None and not field.hidden:
@@ -196,6 +193,14 @@ class LedgerScreen(OwnerViewScreen):
         elif field is not None:
             detail = f"#{field.id}: secret: its place and notes show in its owner's view"
         self.query_one("#minefield-detail", Static).update(detail)
+        return detail
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a minefield: its place, path and notes whole; on a ship: the keys."""
+        if event.data_table.id == "minefield-table" and (detail := self._show_detail()):
+            self.notify(detail, title="Minefield", markup=False)
+        else:
+            self.say_keys()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "minefield-table":

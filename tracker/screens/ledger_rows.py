@@ -20,8 +20,27 @@ STATUS_STYLE = {
 }  # fmt: skip
 
 
-MINEFIELD_COLUMNS = (("#", 3), ("Owner", 12), ("Where", 24), ("Here", 4), ("Status", 9),
-                     ("Laid by", 20), ("Turns", 5), ("Anchor", 8), ("Notes", 10))  # fmt: skip
+# Where a minefield lies and what it is come first; who laid it scrolls into view on a narrow
+# terminal. When the columns do not all fit, the text ones give way in this order, wrapping.
+MINEFIELD_COLUMNS = (("#", 3), ("Owner", 12), ("Where", 24), ("Status", 9), ("Turns", 5),
+                     ("Notes", 10), ("Here", 4), ("Anchor", 8), ("Laid by", 20))  # fmt: skip
+MINEFIELD_GIVE = (
+    ("Notes", 20),
+    ("Laid by", 16),
+    ("Notes", 14),
+    ("Laid by", 12),
+    ("Where", 20),
+    ("Laid by", 8),
+    ("Notes", 8),
+    ("Owner", 8),
+    ("Where", 8),
+)
+MINEFIELD_FIT = (MINEFIELD_GIVE, ("Owner", "Where", "Notes", "Laid by"))
+# A ship's fuel and state first (what mines cost her), then her counter's ratings.
+COUNTER_COLUMNS = (("Ship", 14), ("Fuel", 18), ("State", 24), ("Speed", 6), ("Hull", 4),
+                   ("Gun", 3), ("Torp", 4), ("Mines", 5), ("Size", 5), ("Side", 12))  # fmt: skip
+COUNTER_GIVE = (("State", 12), ("Ship", 20), ("Side", 8), ("State", 6), ("Ship", 8))
+COUNTER_FIT = (COUNTER_GIVE, ("Ship", "State", "Side"))
 
 
 def plural(count: int, noun: str) -> str:
@@ -45,11 +64,10 @@ def minefield_row(field: MinefieldView) -> list[Any]:
         where.append(" (secret)", style=SECRET)
     return [
         SortAs(f"#{field.id}", field.id), Text(field.side_name), where,
-        "" if field.hidden else str(field.count_here),
-        Text(field.status, style=STATUS_STYLE.get(field.status, "")),
-        Text("?" if field.hidden else laid, overflow="ellipsis", no_wrap=True),
-        turns_text(field), "?" if field.hidden else "drifting" if field.drifting else "secured",
-        Text(field.notes.replace("\n", " "), overflow="ellipsis", no_wrap=True),
+        Text(field.status, style=STATUS_STYLE.get(field.status, "")), turns_text(field),
+        Text(field.notes.replace("\n", " ")), "" if field.hidden else str(field.count_here),
+        "?" if field.hidden else "drifting" if field.drifting else "secured",
+        Text("?" if field.hidden else laid),
     ]  # fmt: skip
 
 
@@ -65,11 +83,11 @@ def counter_row(view: mines.CounterView) -> list[Any]:
     mines_text = f"{view.mines_aboard}/{view.mines_loaded}" if view.mines_loaded else "-"
     left = HIDDEN if view.mines_hidden else view.torpedoes_left
     return [
-        Text(view.name, style="bold"), Text(view.side_name), view.counter_size or "?",
+        Text(view.name, style="bold"), fuel_track(view.fuel), Text(", ").join(state),
         f"{speed}" + (f" (-{view.speed_lost})" if view.speed_lost else ""),
-        f"{left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
-        HIDDEN if view.mines_hidden else mines_text,
         f"{view.hull_damage}/{view.hull_boxes}" if view.hull_boxes else str(view.hull_damage),
         f"-{view.gunnery_lost}" if view.gunnery_lost else "",
-        fuel_track(view.fuel), Text(", ").join(state),
+        f"{left}/{view.torpedo_factors}" if view.torpedo_factors else "-",
+        HIDDEN if view.mines_hidden else mines_text, view.counter_size or "?",
+        Text(view.side_name),
     ]  # fmt: skip

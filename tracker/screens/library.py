@@ -23,10 +23,16 @@ from tracker.screens.form import FieldSpec, FormScreen, writing
 from tracker.services import library, library_export, printing
 from tracker.services.library import ShipClassRead, UnitCardRead
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
+from tracker.widgets.tables import fit_columns
 
 CARD_COLUMNS = (("Unit", 20), ("Nation", 9), ("Type", 10), ("Year", 4), ("Pts", 3),
                 ("A/VA/HP", 8), ("Spd", 3), ("Attacks (r0 r1 r2 r3)", 24),
                 ("Abilities", 13))  # fmt: skip
+# When the columns do not all fit, they give way in this order, their text wrapping.
+CARD_GIVE = (("Abilities", 12), ("Attacks (r0 r1 r2 r3)", 16), ("Unit", 14), ("Type", 8),
+             ("Abilities", 9), ("Attacks (r0 r1 r2 r3)", 12), ("Unit", 10))  # fmt: skip
+CARD_WRAP = ("Unit", "Type", "Attacks (r0 r1 r2 r3)", "Abilities")
+CLASS_GIVE = (("Batteries", 16), ("Class", 14), ("Nation", 8), ("Batteries", 10))
 CLASS_COLUMNS = (("Class", 22), ("Type", 4), ("Nation", 10), ("Size", 4), ("Kn", 3),
                  ("Armour", 6), ("Str", 3), ("Flot", 4), ("Pts", 4), ("Batteries", 30))  # fmt: skip
 
@@ -80,13 +86,19 @@ class LibraryScreen(TrackerScreen):
 
     def body(self) -> ComposeResult:
         yield Static("", id="library-heading", markup=False)
-        yield SearchTable(id="card-table", title="War at Sea unit cards", zebra_stripes=True)
-        yield SearchTable(id="class-table", title="SMR2 ship classes", zebra_stripes=True)
+        yield SearchTable(
+            id="card-table", title="War at Sea unit cards", zebra_stripes=True, classes="keys-here"
+        )
+        yield SearchTable(
+            id="class-table", title="SMR2 ship classes", zebra_stripes=True, classes="keys-here"
+        )
 
     def on_mount(self) -> None:
         self.title = "Library"
-        self.query_one("#class-table", SearchTable).add_sized_columns(CLASS_COLUMNS)
-        self.query_one("#card-table", SearchTable).add_sized_columns(CARD_COLUMNS)
+        classes = self.query_one("#class-table", SearchTable).add_sized_columns(CLASS_COLUMNS)
+        fit_columns(classes, CLASS_GIVE, wrap=("Class", "Nation", "Batteries"))
+        cards = self.query_one("#card-table", SearchTable).add_sized_columns(CARD_COLUMNS)
+        fit_columns(cards, CARD_GIVE, wrap=CARD_WRAP)
 
     def reload(self) -> None:
         self.load(Call(library.classes, self.factory), self._show_classes)

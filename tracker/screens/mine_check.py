@@ -24,9 +24,10 @@ from tracker.screens.form import FieldSpec, FormScreen, calling
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
-from tracker.services.mines import CheckView, CounterView, MinefieldView
+from tracker.services.mines import CheckView, CounterView, DrawView, MinefieldView
 from tracker.widgets.fuel_track import fuel_track
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import fit_columns, refill
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, toned
 
 RULE_TEXT = {
@@ -128,6 +129,17 @@ def cups_text(view: CheckView) -> Text:
     return text
 
 
+def drawn_row(draw: DrawView) -> list[Any]:
+    """A ship drawn: her roll, its modifier and total, what the mine did, her fuel now."""
+    roll = [draw.cup, str(draw.roll), f"{draw.drm:+d}", str(draw.modified)]
+    effect = toned(draw.effects, ALERT if draw.struck else GOOD)
+    return [str(draw.draw_no), Text(draw.name, style="bold"), *roll, effect, fuel_track(draw.fuel)]
+
+
+DRAW_COLUMNS = (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4), ("Total", 5),
+                ("Result", 30), ("Fuel now", 20))  # fmt: skip
+
+
 class MineCheckScreen(TrackerScreen):
     """The check in progress: enter or r rolls for the next ship drawn."""
 
@@ -153,9 +165,8 @@ class MineCheckScreen(TrackerScreen):
         yield Static("", id="check-message", markup=False)
 
     def on_mount(self) -> None:
-        table = self.query_one("#draw-table", PlainTable).add_sized_columns(
-            (("Draw", 4), ("Ship", 20), ("Cup", 6), ("d6", 3), ("DRM", 4), ("Total", 5),
-             ("Result", 30), ("Fuel now", 20)))  # fmt: skip
+        table = self.query_one("#draw-table", PlainTable).add_sized_columns(DRAW_COLUMNS)
+        fit_columns(table, (("Result", 16), ("Ship", 12)), wrap=("Ship", "Result"))
         table.border_title = "Ships drawn"
         table.focus()
 
@@ -176,23 +187,14 @@ class MineCheckScreen(TrackerScreen):
                        style="dim")  # fmt: skip
         self.query_one("#check-heading", Static).update(heading)
         self.query_one("#check-cups", Static).update(cups_text(view))
+        rows = [(str(draw.draw_no), drawn_row(draw)) for draw in view.draws if draw.drawn]
+        if (after := view.next) is not None:
+            row = [str(after.draw_no), Text("next: ?", style="italic"), after.cup, "?"]
+            rows.append((str(after.draw_no), [*row, f"{view.drm.total:+d}", "", "", ""]))
         table = self.query_one("#draw-table", DataTable)
-        table.clear()
-        for draw in view.draws:
-            if not draw.drawn:
-                continue
-            fuel = fuel_track(draw.fuel)
-            table.add_row(
-                str(draw.draw_no), Text(draw.name, style="bold"), draw.cup, str(draw.roll),
-                f"{draw.drm:+d}", str(draw.modified),
-                toned(draw.effects, ALERT if draw.struck else GOOD), fuel,
-            )  # fmt: skip
+        refill(table, rows)
         if view.next is not None:
-            table.add_row(
-                str(view.next.draw_no), Text("next: ?", style="italic"), view.next.cup, "?",
-                f"{view.drm.total:+d}", "", "", "",
-            )  # fmt: skip
-            table.move_cursor(row=table.row_count - 1)
+            table.move_cursor(row=len(rows) - 1)
         message = Text(view.message)
         if view.status == "halted":
             message = toned(f"STOP: {view.message}", CAUTION)

@@ -14,6 +14,7 @@ from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import mines
 from tracker.services.rule_tables import RuleRow, RuleTable
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import fit_columns
 
 INTRO = (
     "The Second World War at Sea mine-warfare variant's Mine Damage Table is not in this tracker: "
@@ -32,6 +33,7 @@ EFFECT_WORDS = (
     ("sunk", "the ship sinks"),
 )
 COLUMNS = (("Modified roll", 13), ("Applies to", 10), ("Effects", 30), ("Note", 50))
+GIVE_WAY = (("Note", 30), ("Effects", 20), ("Note", 12), ("Effects", 10))
 APPLIES_OPTIONS = [
     ("all counters", "all"),
     ("long counters", "long"),
@@ -39,12 +41,15 @@ APPLIES_OPTIONS = [
 ]
 
 
-def effects_help() -> Text:
-    """The effect words, one line each, as the Effects field accepts them."""
+def effects_help(*, flowing: bool = False) -> Text:
+    """The effect words as the Effects field accepts them: one line each, or `flowing` one
+    after the other (a short terminal shows them all so)."""
     text = Text("Separate them with spaces or commas (speed-1 fuel-2); none stands alone.\n")
     for number, (word, meaning) in enumerate(EFFECT_WORDS):
-        text.append(f"{word:<11}", style="bold")
-        text.append(meaning + ("\n" if number < len(EFFECT_WORDS) - 1 else ""))
+        text.append(f"{word}: " if flowing else f"{word:<11}", style="bold")
+        text.append(meaning)
+        if number < len(EFFECT_WORDS) - 1:
+            text.append(" · " if flowing else "\n")
     return text
 
 
@@ -63,7 +68,7 @@ def gaps_text(table: RuleTable) -> tuple[str, bool]:
 
 def row_cells(row: RuleRow) -> list[Any]:
     """One table row; the player's words are plain Text (never markup)."""
-    return [roll_text(row), row.applies_to, Text(row.effect), Text(row.note, overflow="ellipsis")]
+    return [roll_text(row), row.applies_to, Text(row.effect), Text(row.note)]
 
 
 class MineTableScreen(RuleTableScreen[RuleRow]):
@@ -75,12 +80,15 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
         yield Static(INTRO, id="mine-table-intro", markup=False)
         yield PlainTable(id="mine-rows", cursor_type="row", zebra_stripes=True)
         yield Static("", id="mine-gaps", markup=False)
-        yield Static(effects_help(), id="mine-effects")
+        yield Static(effects_help(), id="mine-effects", classes="effect-words")
+        yield Static(effects_help(flowing=True), id="mine-effects-flowing", classes="effect-words")
 
     def on_mount(self) -> None:
         self.title = "Mine damage table"
-        self.query_one("#mine-effects").border_title = "Effect words"
-        self.query_one(PlainTable).add_sized_columns(COLUMNS).focus()
+        for words in self.query(".effect-words"):
+            words.border_title = "Effect words"
+        table = self.query_one(PlainTable).add_sized_columns(COLUMNS)
+        fit_columns(table, GIVE_WAY, wrap=("Effects", "Note")).focus()
 
     def reload(self) -> None:
         self.load(Call(mines.mine_table, self.factory, campaign_id=self.campaign_id), self._show)

@@ -21,16 +21,21 @@ from tracker.services.damage import CriticalView
 from tracker.services.mines import CounterView
 from tracker.services.repairs import RepairAmounts
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import under_cursor
+from tracker.widgets.tables import fit_columns, forget, refill, under_cursor
 from tracker.widgets.tones import ALERT, CAUTION, GOOD, NOTICE, toned
 
+# What a player repairs by comes first (the ship, what she has now and what is still to repair),
+# then where it came from, which scrolls into view with the cursor on a narrow terminal.
 COLUMNS = (
-    ("Ship", 16), ("Side", 12), ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
-    ("Now S/F", 8), ("Outstanding", 11), ("Crits", 5), ("", 6),
+    ("Ship", 16), ("", 4), ("Now S/F", 8), ("Outstanding", 11), ("Crits", 5), ("Side", 12),
+    ("Last battle", 18), ("End S/F", 8), ("Repaired", 9),
 )  # fmt: skip
 # Shown once a ship of the campaign has fuel factors: fuel lost to mines (SWWAS variant).
 FUEL_COLUMN = ("Fuel✕", 5)
 FUEL_NOTE = " Fuel✕ is fuel lost to mines: only a repair in a friendly port restores it."
+# When the columns do not all fit, the names give way in this order, wrapping onto more lines.
+FUEL_AT = 5  # after the criticals
+GIVE_WAY = (("Last battle", 20), ("Ship", 24), ("Side", 10), ("Ship", 16))
 INTRO = (
     "Since last battle: End is the state at the close of the ship's last scenario; "
     "Repaired is what was repaired since; Outstanding is what is still to repair."
@@ -42,18 +47,18 @@ def since_row(row: SinceLastBattle, fuel_lost: int | None = None) -> list[Any]:
     end = f"{row.end_structure}/{row.end_flotation}" if row.end_structure is not None else "-"
     out_s, out_f = row.outstanding
     cells: list[Any] = [
-        Text(row.name, style="bold", overflow="ellipsis", no_wrap=True),
-        Text(row.side, overflow="ellipsis", no_wrap=True),
-        Text(row.last_scenario or "none yet", overflow="ellipsis", no_wrap=True),
-        end,
-        f"+{row.repaired_structure}/+{row.repaired_flotation}",
+        Text(row.name, style="bold"),
+        toned("SUNK", ALERT) if row.sunk else "",
         f"{row.structure}/{row.flotation}",
         toned(f"{out_s}/{out_f}", NOTICE if out_s or out_f else ""),
         row.criticals or "",
-        toned("SUNK", ALERT) if row.sunk else "",
+        Text(row.side),
+        Text(row.last_scenario or "none yet"),
+        end,
+        f"+{row.repaired_structure}/+{row.repaired_flotation}",
     ]
     if fuel_lost is not None:
-        cells.insert(-1, toned(str(fuel_lost or ""), CAUTION))
+        cells.insert(FUEL_AT, toned(str(fuel_lost or ""), CAUTION))
     return cells
 
 
@@ -83,12 +88,15 @@ class RepairsScreen(TrackerScreen):
 
     def on_mount(self) -> None:
         self.title = "Repairs between scenarios"
+        fit_columns(self.query_one(PlainTable), GIVE_WAY, wrap=("Ship", "Side", "Last battle"))
         self._columns()
         self.query_one(DataTable).focus()
 
     def _columns(self) -> None:
-        columns = [*COLUMNS[:-1], FUEL_COLUMN, COLUMNS[-1]] if self.fuel_column else COLUMNS
-        self.query_one(PlainTable).clear(columns=True).add_sized_columns(columns)
+        columns = [*COLUMNS[:FUEL_AT], FUEL_COLUMN, *COLUMNS[FUEL_AT:]]
+        table = self.query_one(PlainTable).clear(columns=True)
+        table.add_sized_columns(columns if self.fuel_column else COLUMNS)
+        forget(table)
 
     def reload(self) -> None:
         # The screen's calls run in order: the rows are in hand when the counters come back.
@@ -104,19 +112,16 @@ class RepairsScreen(TrackerScreen):
 
     def _show(self, counters: list[CounterView]) -> None:
         self.fuel_lost = {counter.ship_id: counter.fuel.lost for counter in counters}
-        table = self.query_one(DataTable)
-        cursor = table.cursor_row
         fuel_column = any(counter.fuel.total for counter in counters)
         if fuel_column != self.fuel_column:
             self.fuel_column = fuel_column
             self._columns()
-        table.clear()
+        rows = []
         for row in self.rows:
             lost = self.fuel_lost.get(row.ship_id, 0) if fuel_column else None
-            table.add_row(*since_row(row, lost), key=str(row.ship_id))
+            rows.append((str(row.ship_id), since_row(row, lost)))
+        refill(self.query_one(DataTable), rows)
         self.query_one("#repairs-intro", Static).update(INTRO + (FUEL_NOTE if fuel_column else ""))
-        if self.rows:
-            table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
 
     def _show_continuity(self, problems: list[str]) -> None:
         status = self.query_one("#continuity", Static)

@@ -33,7 +33,7 @@ from tracker.screens.roster_forms import (
     sub_attack_fields,
     unit_fields,
 )
-from tracker.screens.roster_rows import UNIT_COLUMNS, marker_row, seals_said, unit_row, unit_widths
+from tracker.screens.roster_rows import UNIT_COLUMNS, UNIT_FIT, marker_row, seals_said, unit_row
 from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
 from tracker.services import hunt, markers, roster, sealing
@@ -43,7 +43,7 @@ from tracker.services.roster import MarkerView, Roster, UnitView, unit_fields_fr
 from tracker.services.sealing import Sealed
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import refill, under_cursor
+from tracker.widgets.tables import fit_columns, refill, under_cursor
 from tracker.widgets.tones import ALERT, CAUTION
 
 
@@ -92,12 +92,15 @@ class RosterScreen(OwnerViewScreen):
 
     def body(self) -> ComposeResult:
         yield Static("", id="roster-heading", markup=False)
-        yield SearchTable(id="unit-table", title="Units", zebra_stripes=True)
-        yield PlainTable(id="marker-table", cursor_type="row", zebra_stripes=True)
+        yield SearchTable(id="unit-table", title="Units", zebra_stripes=True, classes="keys-here")
+        yield PlainTable(
+            id="marker-table", cursor_type="row", zebra_stripes=True, classes="keys-here"
+        )
 
     def on_mount(self) -> None:
         units = self.query_one("#unit-table", SearchTable)
         units.add_sized_columns((label, len(label)) for label in UNIT_COLUMNS)
+        fit_columns(units, *UNIT_FIT)
         markers = self.query_one("#marker-table", DataTable)
         markers.add_columns("Marker", "Sector", "State", "Identity", "Seal")
         markers.border_title = "Submarine markers"
@@ -141,14 +144,9 @@ class RosterScreen(OwnerViewScreen):
             return
         table = self.query_one("#unit-table", SearchTable)
         rows = [(str(unit.id), unit_row(unit)) for unit in self.view.units]
-        room = table.scrollable_content_region.width or self.size.width - 2
-        table.set_widths(unit_widths([cells for _, cells in rows], room))
         # The filter also finds a unit by its card's nation, year and class: no column shows them.
         found_by = {str(u.id): f"{u.nation} {u.year or ''} {u.class_name}" for u in self.view.units}
         table.show(rows, also=found_by)
-
-    def on_resize(self) -> None:  # (TrackerScreen's runs too: Textual calls each class's)
-        self._show_units()
 
     def _unit(self) -> UnitView | None:
         if self.view is None or not self.view.units:

@@ -11,7 +11,6 @@ from tracker.screens.card_detail import attacks_line, type_text
 from tracker.services.markers import Assignment
 from tracker.services.roster import MarkerView, UnitView
 from tracker.services.visibility import HIDDEN
-from tracker.widgets.tables import cell_width, give_way
 from tracker.widgets.tones import ERROR, GOOD_STRONG, toned
 
 
@@ -49,6 +48,8 @@ UNIT_COLUMNS = ("Unit", "Type", "Pts", "Spd", "A/VA/HP", "Dmg", "Attacks", "Abil
 # named: the abilities first (the card's detail has them whole), then the attack dice, the
 # unit's name last.
 UNIT_GIVE_WAY = (("Abilities", 9), ("Attacks", 16), ("Unit", 10))
+# (tables.Fit) The unit, its attacks and abilities wrap onto more lines, never cut.
+UNIT_FIT = (UNIT_GIVE_WAY, ("Unit", "Attacks", "Abilities"))
 
 
 def unit_row(unit: UnitView) -> list[Any]:
@@ -60,13 +61,6 @@ def unit_row(unit: UnitView) -> list[Any]:
         Text(attacks_line(unit.attacks, unit.air_to_air), overflow="ellipsis", no_wrap=True),
         Text(", ".join(unit.abilities), overflow="ellipsis", no_wrap=True),
     ]  # fmt: skip
-
-
-def unit_widths(rows: list[list[Any]], room: int) -> list[int]:
-    """Each unit column as wide as what it holds, narrowed to fit a table `room` cells wide."""
-    widths = [max([len(label), *(cell_width(row[at]) for row in rows)])
-              for at, label in enumerate(UNIT_COLUMNS)]  # fmt: skip
-    return give_way(widths, UNIT_COLUMNS, UNIT_GIVE_WAY, room)
 
 
 def seals_said(result: Assignment) -> str:

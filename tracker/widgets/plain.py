@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -35,6 +35,38 @@ def plain_options(options: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     return [(plain(prompt), value) for prompt, value in options]
 
 
+def blank_line(cell: Any) -> Any:
+    """An empty cell as one blank line: a row whose height follows its cells measures each
+    cell's first line, which an empty text has not."""
+    text = cell.plain if isinstance(cell, Text) else cell
+    return Text(" ", end="") if text in ("", None) else cell
+
+
+def wrapped(cell: Any) -> Any:
+    """A cell that shows its text on as many lines as the column needs, never cut."""
+    cell = blank_line(cell)
+    if isinstance(cell, Text):
+        cell = cell.copy()
+        cell.no_wrap, cell.overflow = False, "fold"
+        return cell
+    return plain(cell, wrap=True)
+
+
+class Fitting(Protocol):
+    """How a table's columns share the room it has (tables.Fit)."""
+
+    @property
+    def wrap(self) -> frozenset[str]:
+        """The labels of the columns whose text wraps."""
+        ...
+
+    def widths(
+        self, labels: Sequence[str], rows: Collection[Sequence[Any]], room: int
+    ) -> list[int]:
+        """Each column's width for these rows in `room` cells."""
+        ...
+
+
 def shown_width(cell: Any) -> int:
     """The cells a table cell's widest line takes on screen, as the table measures it."""
     text = cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
@@ -61,6 +93,8 @@ class PlainTable(DataTable[Any]):
         self.wrap_rows = wrap_rows
         self._later: deque[tuple[str | None, Sequence[Any]]] = deque()
         self._building = False
+        self.fit: Fitting | None = None  # tables.fit_columns: the columns fit the room
+        self._fitted_room = 0
 
     # -- rows built as the player comes near them --------------------------------------------
 
@@ -74,6 +108,18 @@ class PlainTable(DataTable[Any]):
     ) -> None:
         """Rows after the last one, each with its key: those up to a screenful past row
         `showing` built at once, the rest as the player comes near them."""
+        rows = list(rows)
+        if self.fit is not None and (room := self._room()):
+            self._fitted_room = room
+            labels = [column.label.plain for column in self.ordered_columns]
+            wraps = [label in self.fit.wrap for label in labels]
+            self.set_widths(self.fit.widths(labels, [cells for _, cells in rows], room))
+            # A heading wider than its column is read on two lines, or more.
+            console, columns = self.app.console, self.ordered_columns
+            lines = [len(column.label.wrap(console, column.width)) for column in columns]
+            self.header_height = max([1, *lines])
+            if any(wraps):
+                rows = [(key, self._wrapping(cells, wraps)) for key, cells in rows]
         self._later.extend(rows)
         self._build(showing + self._screenful())
         self._fit_columns(self._later)  # (Textual measures those built)
@@ -103,9 +149,10 @@ class PlainTable(DataTable[Any]):
             return
         self._building = True
         try:
+            height = None if self.fit is not None and self.fit.wrap else 1
             while self._later and self.row_count < rows:
                 key, cells = self._later.popleft()
-                self.add_row(*cells, key=key)
+                self.add_row(*cells, key=key, height=height)
         finally:
             self._building = False
 
@@ -143,8 +190,43 @@ class PlainTable(DataTable[Any]):
         self._build(int(new_value) + self.size.height)  # the rows scrolled into sight
 
     def on_resize(self, _: events.Resize) -> None:
-        """A taller table builds the rows it now shows (DataTable's own handler runs too)."""
+        """A taller table builds the rows it now shows (DataTable's own handler runs too); a
+        table whose columns fit its room fits them to its new width."""
+        if self.fit is not None and self._room() not in (0, self._fitted_room):
+            self._fit_again()
         self._build(int(self.scroll_y) + self.size.height)
+
+    @staticmethod
+    def _wrapping(cells: Sequence[Any], wraps: Sequence[bool]) -> list[Any]:
+        """A row's cells, those of wrapping columns `wrapped`, the empty ones a blank line."""
+        return [
+            wrapped(cell) if wrap else blank_line(cell)
+            for cell, wrap in zip(cells, wraps, strict=False)
+        ]
+
+    def _room(self) -> int:
+        """The cells the columns share: the table's width inside its border and padding, less
+        a vertical scrollbar's (held for it, so that one coming or going moves no column)."""
+        width = self.region.width - self.styles.gutter.width
+        return max(width - self.styles.scrollbar_size_vertical, 0) if self.region.width else 0
+
+    def _fit_again(self) -> None:
+        """Every row again, in columns fitted to the table's width now, the cursor on its row."""
+        columns = self.ordered_columns
+        built = [
+            (row.key.value, [self._data[row.key][column.key] for column in columns])
+            for row in self.ordered_rows
+        ]
+        rows, cursor = [*built, *self._later], self.cursor_row
+        self.clear()
+        self.add_rows_later(rows, showing=max(cursor, 0))
+        if rows and cursor >= 0:
+            self.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
+
+    def set_widths(self, widths: Sequence[int]) -> None:
+        """Each column's width, in the columns' order."""
+        for column, width in zip(self.ordered_columns, widths, strict=False):
+            column.width, column.auto_width = width, False
 
     def action_page_down(self) -> None:
         self.build_to(self.cursor_row + self._screenful())

@@ -26,7 +26,7 @@ from textual.widgets.data_table import ColumnKey
 
 from tracker import compat
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import forget, refill
+from tracker.widgets.tables import cell_text, forget, refill
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # Blank cells ("", "-") sort after every value, whichever way the column is sorted.
@@ -49,13 +49,6 @@ class SortAs:
 
     shown: Any
     value: Any
-
-
-def cell_text(cell: Any) -> str:
-    """A cell's text as the player reads it on screen."""
-    if isinstance(cell, Text):
-        return cell.plain
-    return "" if cell is None else str(cell)
 
 
 def sort_key(cell: Any) -> tuple[int, float, str]:
@@ -350,6 +343,6 @@ class SearchTable(PlainTable):
                 column.content_width = max(column.content_width, label.cell_len)
             else:  # a fixed width grows to show the arrow, and shrinks back without it
                 width = self._widths.setdefault(column.key, column.width)
-                column.width = max(width, label.cell_len)
+                column.width = max(width, label.cell_len) if index == self.sorted_by else width
         compat.drop_drawn_lines(self)
         self.refresh()

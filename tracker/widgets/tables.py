@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -10,7 +11,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tracker.widgets.plain import PlainTable
+from tracker.widgets.plain import PlainTable, shown_width
 
 T = TypeVar("T")
 CELL_PADDING = 2  # one cell each side of every column
@@ -19,9 +20,14 @@ CELL_PADDING = 2  # one cell each side of every column
 _SHOWN: WeakKeyDictionary[DataTable[Any], list[tuple[str, tuple[Any, ...]]]] = WeakKeyDictionary()
 
 
+def cell_text(cell: Any) -> str:
+    """A cell's text as the player reads it on screen."""
+    return cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
+
+
 def cell_width(cell: Any) -> int:
     """How many cells a table cell's text takes on screen."""
-    return cell.cell_len if isinstance(cell, Text) else cell_len("" if cell is None else str(cell))
+    return cell_len(cell_text(cell))
 
 
 def content_widths(
@@ -29,13 +35,12 @@ def content_widths(
 ) -> tuple[list[int], list[int]]:
     """Each column as wide as its label and its widest cell, and as its longest word (the
     narrowest it wraps to without breaking a word)."""
-    widths = [cell_len(label) for label in labels]
+    widths = [max(1, cell_len(label)) for label in labels]
     words = [max(map(cell_len, label.split()), default=0) for label in labels]
     for cells in rows:
         for at, cell in enumerate(cells[: len(widths)]):
-            widths[at] = max(widths[at], cell_width(cell))
-            text = cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
-            words[at] = max(words[at], *map(cell_len, text.split() or [""]))
+            widths[at] = max(widths[at], shown_width(cell))
+            words[at] = max(words[at], *map(cell_len, cell_text(cell).split() or [""]))
     return widths, words
 
 
@@ -47,6 +52,8 @@ def give_way(
     widths = list(widths)
     over = sum(widths) + CELL_PADDING * len(widths) - room
     for label, low in order:
+        if label not in labels:  # a column some tables show (Fuel✕ once there is fuel)
+            continue
         at = labels.index(label)
         give = max(0, min(over, widths[at] - low))
         widths[at] -= give
@@ -85,6 +92,43 @@ def fit_or_scroll(
     if grow in head:
         kept[head.index(grow)] += max(0, room - sum(kept) - CELL_PADDING * shown)
     return kept + widths[shown:]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How a table's columns share the room it has: each column as wide as its widest cell (its
+    heading at least), so that nothing is cut while the table has room; when they do not all
+    fit, the columns of `give` give way in that order, each down to the width named, and a
+    column of `wrap` shows its text on as many lines as it needs (the row grows), never cut."""
+
+    give: tuple[tuple[str, int], ...]
+    wrap: frozenset[str] = frozenset()
+
+    def widths(
+        self, labels: Sequence[str], rows: Collection[Sequence[Any]], room: int
+    ) -> list[int]:
+        held, words = content_widths(labels, rows)
+        # A wrapping column breaks its text between words, never inside one.
+        order = [
+            (
+                label,
+                max(low, words[labels.index(label)])
+                if label in self.wrap and label in labels
+                else low,
+            )
+            for label, low in self.give
+        ]
+        return give_way(held, labels, order, room)
+
+
+def fit_columns(
+    table: PlainTable, give: Sequence[tuple[str, int]], wrap: Iterable[str] = ()
+) -> PlainTable:
+    """The table's columns fitted to its width from now on, whenever it is filled or resized
+    (Fit): `give` (label, narrowest) in the order they give way, `wrap` the labels whose text
+    wraps."""
+    table.fit = Fit(tuple(give), frozenset(wrap))
+    return table
 
 
 def under_cursor(table: DataTable[Any], rows: Sequence[T]) -> T | None:
