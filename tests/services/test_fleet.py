@@ -383,6 +383,22 @@ def test_update_ship_stores_new_values_and_journals_only_the_changes(
     assert new.detail["after"] == {"structure_now": 4}
 
 
+@pytest.mark.parametrize(
+    "given",
+    [{"name": "Ajax II"}, {"notes": "Refit at Malta"}, {"structure_max": 12},
+     {"fire_markers": 2}, {"structure_now": 3, "flotation_now": 2}],
+    ids=["name", "notes", "structure_max", "fire_markers", "now"],
+)  # fmt: skip
+def test_a_field_an_update_leaves_out_keeps_the_ships_value(
+    world: World, factory: SessionFactory, ajax: int, given: dict[str, Any]
+) -> None:
+    editable = set(fleet.ShipUpdate.model_fields) - {"version"}
+    before = get_row(factory, Ship, ajax).model_dump(include=editable)
+    fleet.update_ship(factory, ship_id=ajax, fields=given)
+    after = get_row(factory, Ship, ajax).model_dump(include=editable)
+    assert after == before | given
+
+
 def test_renaming_a_ship_onto_another_is_refused(
     world: World, factory: SessionFactory, add_ship: Callable[..., int], refused: Refused
 ) -> None:

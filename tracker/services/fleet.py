@@ -158,12 +158,15 @@ def update_ship(
     fields: Mapping[str, Any],
     expected_version: int | None = None,
 ) -> None:
-    """Change a ship's data or present state; Structure or Flotation above max is refused.
+    """Change a ship's data or present state; Structure or Flotation above max is refused. A
+    field `fields` leaves out keeps the ship's value, as a re-import's column does.
     fields["version"] or expected_version: the version its form showed (require_version)."""
-    update = checked(ShipUpdate, {"version": expected_version, **fields})
-    values = update.model_dump(exclude={"version"})
-    with act(factory, Ship, ship_id, version=update.version) as a:
+    with act(factory, Ship, ship_id) as a:
         ship = a.row
+        stored = ship.model_dump(include=set(ShipUpdate.model_fields) - {"version"})
+        update = checked(ShipUpdate, {**stored, "version": expected_version, **fields})
+        require_version(ship, update.version, ship.name)
+        values = update.model_dump(exclude={"version"})
         before = journal.row_state(ship)
         for key, value in values.items():
             setattr(ship, key, value)
