@@ -25,6 +25,7 @@ from tracker.db import SessionFactory, make_engine, session_factory
 from tracker.publish import sheet_pages
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
+from tracker.screens.ledger_rows import COUNTER_COLUMNS
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.roster import RosterScreen
 from tracker.screens.scenario import ScenarioScreen
@@ -43,6 +44,9 @@ from tracker.services import (
 from tracker.services.fleet import ShipFields
 from tracker.services.roster import UnitFields
 from tracker.services.visibility import HIDDEN, Viewer
+
+# The ledger's counter columns, by the label a player reads (their order may change).
+COUNTER_LABELS = [label for label, _ in COUNTER_COLUMNS]
 
 PASS = "Schepke1941"
 
@@ -201,7 +205,8 @@ async def test_no_secret_shows_in_any_view_until_revealed_and_then_what_is_publi
                 u47 = next(row for row in rows if row[0] == "U-47")
                 assert u47[5] == HIDDEN  # its mine damage: the Dmg column
                 u116 = next(row for row in rows if row[0] == "U-116" and len(row) > 6)
-                assert (u116[4], u116[5]) == (f"{HIDDEN}/4", HIDDEN)  # torpedoes left, mines
+                torp, mines_left = (COUNTER_LABELS.index(label) for label in ("Torp", "Mines"))
+                assert (u116[torp], u116[mines_left]) == (f"{HIDDEN}/4", HIDDEN)
                 assert "sowing" not in " ".join(u116)
                 mine_line = next(row for row in rows if "rolled for a minefield" in " ".join(row))
                 assert mine_line[-1] == HIDDEN and f"roll {s.mine_d6}" not in " ".join(mine_line)
