@@ -24,6 +24,11 @@ SCREENS = {
     "ship_detail": ("enter", "enter"),
     "ship_history": ("enter", "enter", "h"),
     "scenario": ("tab", "enter"),
+    "welcome": ("escape",),
+    "damage_entry": ("d",),
+    "critical_tables": ("ctrl+t",),
+    "campaign_report": ("a",),
+    "help_of_the_sheet": ("enter", "question_mark"),
 }
 
 

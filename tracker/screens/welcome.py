@@ -14,6 +14,7 @@ from tracker import settings
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.widgets.plain import PlainTable
+from tracker.widgets.tables import fit_columns
 
 if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
@@ -127,8 +128,11 @@ class WelcomeScreen(TrackerScreen):
     def on_mount(self) -> None:
         self.title = "tracker"
         self.sub_title = "Campaigns"
-        table = self.query_one(DataTable)
+        table = self.query_one(PlainTable)
         table.add_columns("Campaign", "Current scenario", "Sides", "Ships", "Scale")
+        # At 80 columns the names wrap (tables.Fit) rather than push Ships and Scale off screen.
+        names = ("Campaign", "Current scenario")
+        fit_columns(table, [(name, 12) for name in names], names)
         if self.factory is None:  # the app is still opening the database
             self.query_one("#welcome-empty", Static).update(OPENING)
             table.display = False
@@ -179,15 +183,15 @@ class WelcomeScreen(TrackerScreen):
                 self.open_campaign(wanted)
 
     def _fill(self, lines: Sequence[Listed]) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(PlainTable)
         row = table.cursor_row
         table.clear()
-        for line in lines:
-            # Text, not str: a DataTable parses markup in str cells, and names show as typed.
-            table.add_row(
-                Text(line.name), Text(line.current_scenario or "-"), line.sides, line.ships,
-                line.model_scale, key=str(line.id),
-            )  # fmt: skip
+        # Text, not str: a DataTable parses markup in str cells, and names show as typed.
+        table.add_rows_later(
+            (str(line.id), [Text(line.name), Text(line.current_scenario or "-"), line.sides,
+                            line.ships, line.model_scale])
+            for line in lines
+        )  # fmt: skip
         if lines:
             ids = [line.id for line in lines]
             if self.focus_id in ids:
