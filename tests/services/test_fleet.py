@@ -708,7 +708,8 @@ def test_save_battery_adds_then_edits_then_delete_removes(
         )
     assert again == battery_id and new.only.summary == "Ajax: edited 4 x 4in DP"
     [battery] = rows_of_ship(factory, Battery, ajax)
-    assert (battery.mount, battery.calibre, battery.guns, battery.ip) == ("DP", "4in", 4, "")
+    # The ip the edit leaves out keeps its value.
+    assert (battery.mount, battery.calibre, battery.guns, battery.ip) == ("DP", "4in", 4, "5")
     with journaled(world.campaign_id) as new:
         fleet.delete_battery(factory, battery_id=battery_id)
     assert new.only.summary == "Ajax: removed 4 x 4in DP"

@@ -20,6 +20,16 @@ __all__ = ["FieldRule", "allowed", "checked", "filled_when_blank", "require_decl
 M = TypeVar("M", bound=BaseModel)
 
 
+def edited(
+    model: type[M], row: Any, given: Mapping[str, Any], *, names: Iterable[str] = ("name",)
+) -> M:
+    """An edit of a stored row, checked: `given` over the row's values, so that a field the
+    edit leaves out keeps the row's value, never the model's default."""
+    kept = {key: getattr(row, key) for key in model.model_fields if key != "version"
+            and hasattr(row, key)}  # fmt: skip
+    return checked(model, {**kept, **given}, names=names)
+
+
 def checked(model: type[M], values: Mapping[str, Any], *, names: Iterable[str] = ("name",)) -> M:
     """The values as the model, or InvalidInput naming every field that is wrong: out of its
     bounds, of the wrong type, or holding a character no text (for `names`, no name) may hold."""

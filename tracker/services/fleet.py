@@ -37,7 +37,7 @@ from tracker.rules import smr
 from tracker.services import command, journal, losses
 from tracker.services.common import Act, act, flush_unique, get_row, require_version
 from tracker.services.errors import InvalidInput, check
-from tracker.services.fields import checked, require_declared
+from tracker.services.fields import checked, edited, require_declared
 
 # What the player typed for a ship, field by field, not yet checked: ShipCreate checks it.
 ShipFields = dict[str, Any]
@@ -72,10 +72,11 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
     Switching between ships and air group re-reads the commander's radius from the other column
     of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
     """
-    typed = checked(SquadronUpdate, fields)
-    air = typed.air
-    with act(factory, Squadron, squadron_id, version=typed.version) as a:
+    with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
+        typed = edited(SquadronUpdate, squadron, fields)
+        require_version(squadron, typed.version, squadron.name)
+        air = typed.air
         side = get_row(session, Side, squadron.side_id)
         before = squadron.model_dump(include={"name", "air", "notes"})
         squadron.name, squadron.air, squadron.notes = typed.name, air, typed.notes
@@ -163,8 +164,7 @@ def update_ship(
     fields["version"] or expected_version: the version its form showed (require_version)."""
     with act(factory, Ship, ship_id) as a:
         ship = a.row
-        stored = ship.model_dump(include=set(ShipUpdate.model_fields) - {"version"})
-        update = checked(ShipUpdate, {**stored, "version": expected_version, **fields})
+        update = edited(ShipUpdate, ship, {"version": expected_version, **fields})
         require_version(ship, update.version, ship.name)
         values = update.model_dump(exclude={"version"})
         before = journal.row_state(ship)
@@ -364,8 +364,7 @@ def save_battery(
     factory: SessionFactory, *, ship_id: int, battery_id: int | None = None, **fields: Any
 ) -> int:
     """Add a battery (weapon mount) to a ship, or change one (battery_id given): `fields` are
-    BatteryUpdate's, each its declared default when not given."""
-    typed = checked(BatteryUpdate, fields, names=())
+    BatteryUpdate's: a new one's declared default, an edited one's value, when not given."""
     with act(factory, Ship, ship_id) as a:
         ship = a.row
         battery = (
@@ -374,7 +373,10 @@ def save_battery(
         if battery.ship_id != ship_id:
             raise InvalidInput({"mount": f"that battery belongs to another ship, not {ship.name}"})
         if battery_id:
+            typed = edited(BatteryUpdate, battery, fields, names=())
             require_version(battery, typed.version, f"{ship.name}'s {battery.mount}")
+        else:
+            typed = checked(BatteryUpdate, fields, names=())
         for key, value in typed.model_dump(exclude={"version"}).items():
             setattr(battery, key, value)
         a.session.add(battery)

@@ -19,7 +19,7 @@ from tracker.rules import swwas
 from tracker.services import acts, journal, visibility
 from tracker.services.common import get_row, require_version
 from tracker.services.errors import InvalidInput, check, require_plain, require_range
-from tracker.services.fields import checked
+from tracker.services.fields import edited
 
 # --- counters and fuel -------------------------------------------------------------------
 
@@ -122,21 +122,23 @@ def save_counter(
     derived (RULES.md §Mines). The damage mines did is kept unless given: giving it is how a
     repair or a correction is entered (the repair rules are the group's)."""
     given_values = {key: value for key, value in values.items() if value is not None}
-    typed = checked(CounterUpdate, {**given_values, "version": version}, names=())
-    given = typed.model_fields_set
-    errors: dict[str, str] = {}
-    # The bounds one value sets on another: the model declares each alone.
-    if "speed_lost" in given:
-        require_range(errors, "speed_lost", typed.speed_lost, 0, typed.speed_rating)
-    if "hull_damage" in given and typed.hull_boxes:
-        require_range(errors, "hull_damage", typed.hull_damage, 0, typed.hull_boxes)
-    if typed.mines_loaded > typed.torpedo_factors:
-        errors["mines_loaded"] = (
-            f"each minefield takes the place of a torpedo factor: at most {typed.torpedo_factors}"
-        )
-    check(errors)
     with session_scope(factory) as session:
         ship, side = _ship_and_side(session, ship_id)
+        # A value not given keeps the ship's: the damage mines did, and any other left out.
+        typed = edited(CounterUpdate, ship, {**given_values, "version": version}, names=())
+        given = set(given_values)
+        errors: dict[str, str] = {}
+        # The bounds one value sets on another: the model declares each alone.
+        if "speed_lost" in given:
+            require_range(errors, "speed_lost", typed.speed_lost, 0, typed.speed_rating)
+        if "hull_damage" in given and typed.hull_boxes:
+            require_range(errors, "hull_damage", typed.hull_damage, 0, typed.hull_boxes)
+        if typed.mines_loaded > typed.torpedo_factors:
+            errors["mines_loaded"] = (
+                "each minefield takes the place of a torpedo factor: at most "
+                f"{typed.torpedo_factors}"
+            )
+        check(errors)
         require_version(ship, typed.version, ship.name)
         laid = acts.mines_laid(acts.laid(session, acts.actor(ship)))
         if typed.mines_loaded < laid:
@@ -144,9 +146,7 @@ def save_counter(
                 {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
             )
         before = journal.row_state(ship)
-        kept = {key: before[key] for key in ("speed_lost", "gunnery_lost", "hull_damage",
-                                             "crippled") if key not in given}  # fmt: skip
-        for key, value in {**typed.model_dump(exclude={"version"}), **kept}.items():
+        for key, value in typed.model_dump(exclude={"version"}).items():
             setattr(ship, key, value)
         ship.speed_lost = min(ship.speed_lost, typed.speed_rating)
         if typed.hull_boxes:
