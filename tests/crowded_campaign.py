@@ -73,7 +73,7 @@ def crowded_campaign(factory) -> Filled:  # type: ignore[no-untyped-def]
     repairs.repair_ship(factory, ship_id=ships[0].id, structure=1)
     for _ in range(12):
         mines.save_counter(factory, ship_id=filled.ship_id, counter_size="long",
-                           speed_rating=2, fuel_full=4)  # fmt: skip
+                           speed_rating=2, fuel_full=4, fuel_empty=0)  # fmt: skip
         mines.use_fuel(factory, ship_id=filled.ship_id, factors=1)
     table = mines.mine_table(factory, campaign_id=filled.campaign_id)
     for row in table.rows:
