@@ -48,7 +48,7 @@ class HitRows:
     campaign_id: int
     scenario: Current | None
     taking_part: bool  # the ship takes part in the current scenario
-    played: bool  # a scenario of the campaign was closed (scenarios.between_scenarios)
+    played: bool  # a scenario of the campaign was closed: between two, if none is in play
 
     def fields(self) -> dict[str, Any]:
         """The ship's fields now, without its id and version: a change's before or after."""
