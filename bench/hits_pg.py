@@ -4,17 +4,17 @@ and COMMIT of a journal entry on the same server, in turns, as figure 3 measures
 The server is a throw-away cluster started as the service tests start theirs
 (tests/pg_cluster.py), with fsync on, as a player's server has it (the tests' skips it): each
 commit waits for its WAL to reach the disk on both sides, as synchronous=FULL makes SQLite's.
-The large campaign is copied into it row for row. Without PostgreSQL installed the figure is
-skipped, and the table says why.
+The large campaign is copied into it row for row. Without PostgreSQL or psycopg installed the
+figure is skipped, and the table says why.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import psycopg
 from sqlalchemy import Engine, create_engine
 from sqlmodel import SQLModel
 
@@ -34,6 +34,8 @@ def measure(large: Built, runs: int, warmup: int) -> dict[str, list[float]] | st
     """Each run's hit and bare insert, in seconds; or why the figure is skipped."""
     if not (pg_cluster.find_bin("initdb") and pg_cluster.find_bin("pg_ctl")):
         return "PostgreSQL is not installed"
+    if importlib.util.find_spec("psycopg") is None:
+        return "psycopg is not installed (the club extra)"
     with pg_cluster.cluster(durable=True) as (_, url):
         engine = make_engine(url)
         try:
@@ -73,6 +75,8 @@ def copy(source: Path, target: Engine) -> None:
 def _in_turns(
     large: Built, engine: Engine, url: str, runs: int, warmup: int
 ) -> dict[str, list[float]]:
+    import psycopg  # the club extra: measure() checked it is there
+
     factory = session_factory(engine)
     bare: list[float] = []
     service: list[float] = []
