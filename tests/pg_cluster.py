@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 PASSWORD = "tracker-test"
@@ -50,8 +50,15 @@ def as_server_user(command: list[str]) -> list[str]:
     return command
 
 
-def start(folder: Path, port: int) -> None:
-    """initdb into folder/data and start the server on 127.0.0.1:port; raise if it fails."""
+def url_of(port: int) -> str:
+    """The URL of the database `start` makes on that port."""
+    return f"postgresql+psycopg://postgres:{PASSWORD}@127.0.0.1:{port}/{DATABASE}"
+
+
+def start(folder: Path, port: int, *, durable: bool = False) -> None:
+    """initdb into folder/data and start the server on 127.0.0.1:port; raise if it fails.
+    The tests' server skips fsync (a cluster thrown away after the run); a `durable` one
+    syncs each commit to the disk, as a player's server does (the benchmark's)."""
     initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
     assert initdb and pg_ctl
     data = folder / "data"
@@ -66,7 +73,8 @@ def start(folder: Path, port: int) -> None:
                         f"--pwfile={password_file}", "-E", "UTF8", "--no-sync"]),
         check=True, **quiet,
     )  # fmt: skip
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
+    options += "" if durable else " -c fsync=off"
     (folder / "options").write_text(options)
     start_server(folder)
     env = {**os.environ, "PGPASSWORD": PASSWORD}
@@ -96,6 +104,21 @@ def stop(folder: Path) -> None:
             as_server_user([pg_ctl, "-D", str(folder / "data"), "-m", "immediate", "-w", "stop"]),
             stdout=subprocess.DEVNULL, check=False,
         )  # fmt: skip
+
+
+@contextmanager
+def cluster(*, durable: bool = False) -> Iterator[tuple[Path, str]]:
+    """A cluster started in a new temporary folder (see `start`): the folder and its database's
+    URL; stopped and removed when the block ends, however it ends."""
+    folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
+    try:
+        os.chmod(folder, 0o755)
+        port = free_port()
+        start(folder, port, durable=durable)
+        yield folder, url_of(port)
+    finally:
+        stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
@@ -135,29 +158,21 @@ def main(command: list[str]) -> int:
     # A SIGTERM (a CI time-out, a killed run) still stops and removes the clusters.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     child: subprocess.Popen[bytes] | None = None
-    folders: list[Path] = []
     env = dict(os.environ)
-    try:
-        for number in range(count):
-            folder = Path(tempfile.mkdtemp(prefix="tracker-pg-"))
-            folders.append(folder)
-            os.chmod(folder, 0o755)
-            port = free_port()
-            start(folder, port)
-            url = f"postgresql+psycopg://postgres:{PASSWORD}@127.0.0.1:{port}/{DATABASE}"
-            env[f"TRACKER_TEST_PG_{number}"] = url
-            env[f"TRACKER_TEST_PG_DIR_{number}"] = str(folder)
-        env["TRACKER_TEST_PG"] = env["TRACKER_TEST_PG_0"]
-        env["TRACKER_TEST_PG_DIR"] = env["TRACKER_TEST_PG_DIR_0"]
-        child = subprocess.Popen(command, env=env)
-        return child.wait()
-    finally:
-        if child is not None and child.poll() is None:
-            child.terminate()
-            child.wait()
-        for folder in folders:
-            stop(folder)
-            shutil.rmtree(folder, ignore_errors=True)
+    with ExitStack() as clusters:
+        try:
+            for number in range(count):
+                folder, url = clusters.enter_context(cluster())
+                env[f"TRACKER_TEST_PG_{number}"] = url
+                env[f"TRACKER_TEST_PG_DIR_{number}"] = str(folder)
+            env["TRACKER_TEST_PG"] = env["TRACKER_TEST_PG_0"]
+            env["TRACKER_TEST_PG_DIR"] = env["TRACKER_TEST_PG_DIR_0"]
+            child = subprocess.Popen(command, env=env)
+            return child.wait()
+        finally:
+            if child is not None and child.poll() is None:
+                child.terminate()
+                child.wait()
 
 
 if __name__ == "__main__":

@@ -17,9 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
 ROW = re.compile(
-    rf"^\| (?P<figure>[1-9]|1[0-4]) \| (?P<title>[^|]+) \| [^|:]+: {NUMBER} (?:ms|MiB) "
+    rf"^\| (?P<figure>[1-9]|1[0-5]) \| (?P<title>[^|]+) \| [^|:]+: {NUMBER} (?:ms|MiB) "
     rf"\| [^|:]+: {NUMBER} (?:ms|MiB) \| {NUMBER}x \| <= {NUMBER}x \| (?:yes|NO) \|$"
 )
+# A figure that cannot be measured here (15 without PostgreSQL) says why.
+SKIPPED = re.compile(r"^\| (?P<figure>15) \| [^|]+ \| - \| - \| - \| <= 2x \| skipped: [^|]+ \|$")
 
 
 def run_module(*args: str) -> subprocess.CompletedProcess[str]:
@@ -43,16 +45,18 @@ def test_the_generator_writes_what_it_was_asked_for(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_benchmark_prints_and_writes_its_fourteen_ratios(tmp_path: Path) -> None:
+def test_the_benchmark_prints_and_writes_its_fifteen_ratios(tmp_path: Path) -> None:
     out = tmp_path / "results.md"
     done = run_module(
         "bench.run", "--preset", "tiny", "--runs", "1", "--warmup", "0",
         "--workdir", str(tmp_path / "work"), "--out", str(out),
     )  # fmt: skip
     written = out.read_text()
-    rows = [ROW.match(line) for line in written.splitlines() if re.match(r"\| \d+ \|", line)]
+    lines = [line for line in written.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert [line.split()[1] for line in lines] == [str(n) for n in range(1, 16)], written
+    skipped = [line for line in lines if SKIPPED.match(line)]
+    rows = [ROW.match(line) for line in lines if line not in skipped]
     assert all(rows), written
-    assert [row["figure"] for row in rows if row] == [str(n) for n in range(1, 15)]
     for row in filter(None, rows):
         baseline, measured, ratio, goal = (float(value) for value in row.groups()[2:])
         assert baseline > 0 and measured > 0 and goal > 0

@@ -4,6 +4,7 @@ a version that moved since the read is refused, and nothing is written."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -16,9 +17,10 @@ from service_helpers import World, begin_with_all, save_table
 from sqlalchemy import Engine, event
 from sqlmodel import col, func, select
 
-from tracker.db import SessionFactory, session_scope
-from tracker.models import JournalEntry, Ship
-from tracker.services import damage
+from tracker.db import SessionFactory, scratch_scope, session_scope
+from tracker.models import JournalEntry, Participation, Scenario, Ship
+from tracker.models.kinds import ScenarioStatus
+from tracker.services import damage, damage_rows, journal, scenarios
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 
@@ -90,15 +92,15 @@ def test_a_ship_changed_since_it_was_read_is_refused_and_nothing_is_written(
 ) -> None:
     """On PostgreSQL a change by another program can come between the hit's read and its write
     (SQLite's write lock keeps it out): the hit finds a newer version and writes nothing."""
-    read = damage._ship_of
+    read = damage_rows.read
 
     def read_before_a_change(*args: Any) -> Any:
-        ship, campaign_id = read(*args)
-        ship.version -= 1  # as read before another program's change raised it
-        return ship, campaign_id
+        rows = read(*args)
+        rows.ship.version -= 1  # as read before another program's change raised it
+        return rows
 
     before = stored(factory, exeter)
-    monkeypatch.setattr(damage, "_ship_of", read_before_a_change)
+    monkeypatch.setattr(damage_rows, "read", read_before_a_change)
     with pytest.raises(ChangedElsewhere):
         damage.record_hit(factory, request=HitRequest(ship_id=exeter, structure=2))
     assert stored(factory, exeter) == before
@@ -107,7 +109,8 @@ def test_a_ship_changed_since_it_was_read_is_refused_and_nothing_is_written(
 def test_the_routine_hit_takes_one_statement_per_row_it_reads_or_writes(
     factory: SessionFactory, engine: Engine, exeter: int
 ) -> None:
-    """The ship with its side, the scenario, the ship's part in it; the ship, the entry."""
+    """One read (the ship with its side, the current scenario, the ship's part in it, whether
+    a scenario was closed); the ship, the entry."""
     said: list[str] = []
 
     def note(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
@@ -123,5 +126,53 @@ def test_the_routine_hit_takes_one_statement_per_row_it_reads_or_writes(
     # on PostgreSQL: db.engine) is the transaction's, not a row's.
     said = [s for s in said if not s.startswith("SELECT PG_ADVISORY_XACT_LOCK")]
     writes = [s for s in said if s.split()[0] in {"SELECT", "UPDATE", "INSERT", "DELETE"}]
-    assert [s.split()[0] for s in writes] == ["SELECT", "SELECT", "SELECT", "UPDATE", "INSERT"]
-    assert writes[3:] == ["UPDATE SHIP", "INSERT INTO"]
+    assert [s.split()[0] for s in writes] == ["SELECT", "UPDATE", "INSERT"]
+    assert writes[1:] == ["UPDATE SHIP", "INSERT INTO"]
+
+
+NAMES = itertools.count()
+# The campaign's scenarios beside the world's own: each one's status, and whether the ship
+# takes part in it.
+scenario_sets = st.lists(
+    st.tuples(st.sampled_from(list(ScenarioStatus)), st.booleans()), min_size=0, max_size=4
+)
+
+
+@settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(added=scenario_sets, world_status=st.sampled_from(list(ScenarioStatus)))
+def test_the_hits_one_read_finds_what_the_journal_and_the_scenarios_find(
+    factory: SessionFactory,
+    world: World,
+    add_ship: Callable[..., int],
+    added: list[tuple[ScenarioStatus, bool]],
+    world_status: ScenarioStatus,
+) -> None:
+    """The current scenario (journal.current_scenario), the ship's part in it
+    (scenarios.is_taking_part) and whether one was closed, read in the hit's one statement,
+    whatever the campaign's scenarios are."""
+    ship_id = add_ship(world.alpha_id, f"Ajax {next(NAMES)}")
+    with scratch_scope(factory) as session:  # rolled back: each example starts afresh
+        session.get_one(Scenario, world.scenario_id).status = world_status
+        for position, (status, taking_part) in enumerate(added, start=100):
+            scenario = Scenario(campaign_id=world.campaign_id, title=f"S{position}",
+                                date="1940", position=position, status=status)  # fmt: skip
+            session.add(scenario)
+            session.flush()
+            if taking_part:
+                session.add(Participation(scenario_id=scenario.id, ship_id=ship_id))
+        session.flush()
+        rows = damage_rows.read(session, ship_id)
+        current = journal.current_scenario(session, world.campaign_id)
+        closed = select(Scenario).where(Scenario.campaign_id == world.campaign_id,
+                                        Scenario.status == ScenarioStatus.CLOSED)  # fmt: skip
+        assert rows.campaign_id == world.campaign_id
+        assert rows.played == (session.exec(closed).first() is not None)
+        if current is None:
+            assert rows.scenario is None and not rows.taking_part
+            return
+        assert rows.scenario is not None
+        assert (rows.scenario.id, rows.scenario.title, rows.scenario.status,
+                rows.scenario.turn) == (current.id, current.title, current.status,
+                                        current.turn)  # fmt: skip
+        assert rows.taking_part == scenarios.is_taking_part(session, ship_id, current)

@@ -9,13 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Select, Table, bindparam, update
-from sqlalchemy import select as sql_select
-from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, case, col, literal, select
 
 from tracker.db import SessionFactory, scratch_scope, session_scope
-from tracker.models import Critical, Scenario, Ship, Side, Squadron
+from tracker.models import Critical, Ship, Side, Squadron
 from tracker.models.damage import CriticalRead as CriticalView  # a ship's critical, as shown
 from tracker.models.damage import HitAmounts as HitAmounts  # re-exported: the hit's form
 from tracker.models.fields import read
@@ -25,11 +22,10 @@ from tracker.rules import damage as rules
 from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import nearest_names, rank_names
-from tracker.services import journal, losses, rule_tables, scenarios
+from tracker.services import damage_rows, journal, losses, rule_tables
 from tracker.services.common import act, beyond_ids, get_row, side_and_campaign
 from tracker.services.errors import (
     InvalidInput,
-    NotFound,
     bad_character,
     character_problem,
     check,
@@ -187,71 +183,30 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
     )
 
 
-# The hit reads and writes the ship as a row (a Ship built from it, never in the session): the
-# ORM's load and flush of the one row took most of the service's own time.
-_SHIP: Table = Ship.__table__  # type: ignore[attr-defined]
-_SIDE: Table = Side.__table__  # type: ignore[attr-defined]
-_SHIP_ROW: Select[Any] = (
-    sql_select(*_SHIP.c, _SIDE.c.campaign_id)
-    .join(_SIDE, _SIDE.c.id == _SHIP.c.side_id)
-    .where(_SHIP.c.id == bindparam("ship_id"))
-)
-
-
-# The fields set are the row's keys other than the two the WHERE names.
-_WRITE_SHIP = update(_SHIP).where(
-    _SHIP.c.id == bindparam("row_id"), _SHIP.c.version == bindparam("read")
-)
-
-
-def _ship_of(session: Session, ship_id: int) -> tuple[Ship, int]:
-    """The ship (a copy of its row, which the session does not hold) and its campaign's id."""
-    row = None if beyond_ids(ship_id) else session.connection().execute(
-        _SHIP_ROW, {"ship_id": ship_id}).first()  # fmt: skip
-    if row is None:
-        raise NotFound(f"ship {ship_id} no longer exists")
-    values = row._asdict()
-    campaign_id: int = values.pop("campaign_id")
-    return Ship(**values), campaign_id
-
-
-def _write_ship(session: Session, ship: Ship, change: journal.RowChange) -> None:
-    """The ship's fields the hit changed, and its version (as read) raised by one, as a flush
-    of the row did (models.versioned): matching no row, another program changed it since.
-
-    Every hit raises it, one that changes no field too (a critical typed in): the hit sets the
-    ship's tracks, which made the ORM write the row with its new version even unchanged.
-    """
-    row = {**change.after, "version": ship.version + 1, "row_id": ship.id, "read": ship.version}
-    written = session.connection().execute(_WRITE_SHIP, row)
-    if written.rowcount != 1:
-        raise StaleDataError(f"ship {ship.id} was changed by another program")
-
-
 def _apply(
     session: Session, request: HitRequest
-) -> tuple[DamageResult, list[journal.RowChange], int, Ship, Scenario | None]:
+) -> tuple[DamageResult, list[journal.RowChange], int, Any, damage_rows.Current | None]:
     """Change the rows in the session as the hit says (the ship's in a copy of it, which
     record_hit writes); returns the result, the row changes, the campaign's id, the ship and
     the current scenario, which the journal entry names."""
     _validate(request)
-    ship, campaign_id = _ship_of(session, request.ship_id)
+    rows = damage_rows.read(session, request.ship_id)
+    ship, campaign_id, scenario = rows.ship, rows.campaign_id, rows.scenario
     if ship.sunk:
         raise InvalidInput({"line": f"{ship.name} is sunk: nothing more can be recorded on it"})
-    # Looked up once: the scenario in play is the current one whenever there is one.
-    scenario = journal.current_scenario(session, campaign_id)
+    # The scenario in play is the current one whenever there is one.
     in_play = (
         scenario if scenario is not None and scenario.status == ScenarioStatus.IN_PLAY else None
     )
-    if in_play is not None and not scenarios.is_taking_part(session, request.ship_id, in_play):
+    if in_play is not None and not rows.taking_part:
         raise InvalidInput({"line": f"{ship.name} is not taking part in {in_play.title}"})
-    if scenarios.between_scenarios(session, campaign_id, in_play):
+    if in_play is None and rows.played:
         # A hit or repair here would break the carried state: start of N+1 = end of N + repairs.
         raise InvalidInput(
             {"line": "no scenario is in play: begin the next one to record hits; repairs "
              "between scenarios are made on the repairs screen (r)"}
         )  # fmt: skip
-    before = journal.row_state(ship)
+    before = rows.fields()
     errors: dict[str, str] = {}
     structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)
     flotation, flotation_over = rules.apply_loss(ship.flotation_now, request.flotation)
@@ -326,7 +281,7 @@ def _apply(
                                          {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         fixed.append(crit.effect)
     session.flush()  # the criticals' rows (the ship's own row is written by record_hit)
-    changes.insert(0, journal.row_change("ship", ship.id, before, journal.row_state(ship)))
+    changes.insert(0, journal.row_change("ship", ship.id, before, rows.fields()))
 
     tracks = (
         rules.TrackChange("Structure", before["structure_now"], ship.structure_now,
@@ -380,7 +335,7 @@ def record_hit(factory: SessionFactory, *, request: HitRequest) -> DamageResult:
     """Apply a hit or an in-game repair and journal it, in one transaction (RULES.md §SMR2)."""
     with session_scope(factory) as session:
         result, changes, campaign_id, ship, scenario = _apply(session, request)
-        _write_ship(session, ship, changes[0])
+        damage_rows.write_ship(session, ship, changes[0])
         repair = request.repair_structure or request.repair_flotation or request.fixes
         entry_id = journal.insert_entry(
             session, campaign_id=campaign_id, ship_id=request.ship_id, side_id=ship.side_id,

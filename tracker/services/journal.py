@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Required, TypedDict, Unpack
+from typing import Any, Protocol, Required, TypedDict, Unpack
 
-from sqlalchemy import Table, bindparam, insert, text
+from sqlalchemy import ScalarSelect, Table, bindparam, insert, text
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, SQLModel, select
 
 from tracker.campaign_file import CURRENT_SCENARIO_ORDER
@@ -44,6 +45,27 @@ _CURRENT_SCENARIO = (
     .order_by(text(CURRENT_SCENARIO_ORDER))
     .limit(1)
 )
+_SCENARIO: Table = Scenario.__table__  # type: ignore[attr-defined]
+
+
+def current_scenario_id(campaign_id: Any) -> ScalarSelect[Any]:
+    """The current scenario's id as part of a larger statement (`campaign_id` a column or a
+    value): the row current_scenario reads, ranked alike."""
+    ranked = sql_select(_SCENARIO.c.id).where(_SCENARIO.c.campaign_id == campaign_id)
+    return ranked.order_by(text(CURRENT_SCENARIO_ORDER)).limit(1).scalar_subquery()
+
+
+class Filed(Protocol):
+    """What an entry reads of the scenario it is filed under: a Scenario, or its row's columns."""
+
+    @property
+    def id(self) -> int | None: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def turn(self) -> int: ...
 
 
 _JOURNAL: Table = JournalEntry.__table__  # type: ignore[attr-defined]
@@ -78,7 +100,7 @@ class Said(TypedDict, total=False):
     changes: tuple[RowChange, ...]
     reverts_id: int | None
     undoable: bool | None
-    scenario: Scenario | None
+    scenario: Filed | None
     sealed: dict[str, Any] | None
     facts: dict[str, Any] | None
 

@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import Exists, bindparam, exists
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -329,27 +331,28 @@ def archive_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         a.log(JournalKind.SCENARIO, f"{scenario.title} archived")
 
 
-# Asked on every hit: a statement built once, answered by the row's id alone.
-_TAKING_PART = (
-    select(col(Participation.id))
-    .where(
-        Participation.scenario_id == bindparam("scenario_id"),
-        Participation.ship_id == bindparam("ship_id"),
+def taking_part(scenario_id: Any, ship_id: Any) -> Exists:
+    """Whether a ship takes part in a scenario, as part of a statement (columns or values)."""
+    return exists().where(
+        col(Participation.scenario_id) == scenario_id, col(Participation.ship_id) == ship_id
     )
-    .limit(1)
-)
+
+
+def closed_one(campaign_id: Any) -> Exists:
+    """Whether one of the campaign's scenarios was played and closed, as part of a statement."""
+    return exists().where(
+        col(Scenario.campaign_id) == campaign_id, col(Scenario.status) == ScenarioStatus.CLOSED
+    )
+
+
+# Asked on every repair: a statement built once.
+_TAKING_PART = sql_select(taking_part(bindparam("scenario_id"), bindparam("ship_id")))
 
 
 def is_taking_part(session: Session, ship_id: int, scenario: Scenario) -> bool:
     """Whether a ship takes part in the scenario."""
-    taking_part = {"scenario_id": scenario.id, "ship_id": ship_id}
-    return session.connection().execute(_TAKING_PART, taking_part).first() is not None
-
-
-def between_scenarios(session: Session, campaign_id: int, playing: Scenario | None) -> bool:
-    """True once a scenario was played and none is in play (`playing`): between battles."""
-    closed = Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED
-    return playing is None and session.exec(select(Scenario).where(*closed)).first() is not None
+    taking = {"scenario_id": scenario.id, "ship_id": ship_id}
+    return bool(session.connection().execute(_TAKING_PART, taking).scalar())
 
 
 class TurnView(ScenarioView):
