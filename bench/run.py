@@ -78,7 +78,7 @@ from typing import Any
 
 import textual
 
-from bench import bulk, generate, refused
+from bench import bulk, generate, refused, start
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
@@ -868,6 +868,9 @@ def profiles(
                 parts.append(f"### {label} campaign\n{hotspots(path, runs)}")
         elif number == 7:
             parts.append(hotspots(folder / "large-routine.prof", runs))
+        elif number == 12:
+            parts.append("A start, stage by stage, in one process (bench/start.py):\n"
+                         + start.stages(large.path, env))  # fmt: skip
         elif number in (8, 9, 10) and not files_profiled:  # one profile serves the three
             files_profiled = True
             exported, imported = bulk.profile(large, folder.parent, folder)
