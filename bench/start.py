@@ -7,6 +7,7 @@ the other in a fresh process, with the CPU time and the resident memory each add
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import time
@@ -51,7 +52,10 @@ def _imports(*names: str) -> Callable[[], None]:
 
 
 def measure(path: str) -> list[tuple[str, float, float]]:
-    """(stage, CPU ms, MiB added) for each stage of a start, in this process."""
+    """(stage, CPU ms, MiB added) for each stage of a start, in this process. The collector is
+    off: a full pass (50 ms and more once the libraries are in) fell on whichever stage came
+    next."""
+    gc.disable()
     stages = [
         ("textual.app (the bare app's own import)", _imports("textual.app", "textual.widgets")),
         ("tracker.cli, campaign_file, app, welcome (before the first paint)",
