@@ -28,9 +28,9 @@ in the same run, the same way, the two sides taking turns:
    size (bench/bulk.py);
 11. the peak memory of figure 5, the large campaign against the small one (each to a record
    sheet);
-12. the whole process from its start until its campaign list shows the large campaign,
-   against the bare app's first paint (figure 1's processes); its title gives the time until
-   the list's keys are ready too (the footer's "New campaign": the database is open);
+12. the whole process from its start until its campaign list's keys are ready (the footer
+   shows "New campaign": the database is open), on the large campaign, against the bare app's
+   first paint (figure 1's processes); its title gives the time the list itself was shown;
 13. each screen of figure 2 opened on the large campaign, against a bare Textual copy of it as
    shown (the same widget tree, rows, texts and styles; none of the tracker's reads or
    handlers: bench/bare_copy.py) opened in the same app: the worst of the screens is the
@@ -81,7 +81,7 @@ from typing import Any
 
 import textual
 
-from bench import bulk, generate, hits_pg, refused
+from bench import bulk, generate, hits_pg, refused, start
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
@@ -97,7 +97,7 @@ PRESETS = {
     "default": (generate.SMALL, generate.LARGE),
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
-GOALS = {1: 1.5, 2: 1.2, 3: 2.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0,
+GOALS = {1: 1.2, 2: 1.2, 3: 2.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0,
          11: 1.15, 12: 2.0, 13: 1.5, 14: 1.5, 15: 2.0}  # fmt: skip
 # Figure 7's goal: the app's share of a routine hit, in seconds, and the keys; and every key's
 # preview painted within this (the slowest key's, in the figure's title).
@@ -284,10 +284,14 @@ class Terminal:
 
 def environment(workdir: Path) -> dict[str, str]:
     """The children's environment: a terminal, and settings of their own (not the player's)."""
+    # Bytecode is written and read as an installed tracker's is (pip compiles it): under
+    # PYTHONDONTWRITEBYTECODE a checkout without __pycache__ compiled every module the tracker
+    # imports at each start, where the bare app's Textual came compiled from the venv.
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("NO_COLOR", "TRACKER_DB") and not key.startswith("TEXTUAL_")
+        if key not in ("NO_COLOR", "TRACKER_DB", "PYTHONDONTWRITEBYTECODE")
+        and not key.startswith("TEXTUAL_")
     }
     env.update(
         TERM="xterm-256color",
@@ -371,10 +375,10 @@ def figures_1_5_11_12(
     bare_paint = median(times["bare"])
     first = Figure(1, "Start to first screen painted", "bare Textual app", bare_paint,
                    "tracker, large campaign", median(times["tracker"]), "s", times)  # fmt: skip
-    ready = median(times["tracker ready"]) * 1000
-    listed = Figure(12, f"Start to the campaign list shown (its keys ready at {ready:,.0f} ms)",
-                    "bare Textual app's first paint",
-                    bare_paint, "tracker, large campaign", median(times["tracker list"]), "s",
+    shown = median(times["tracker list"]) * 1000
+    listed = Figure(12, f"Start to the campaign list's keys ready (the list shown at {shown:,.0f} "
+                    "ms)", "bare Textual app's first paint", bare_paint,
+                    "tracker, large campaign", median(times["tracker ready"]), "s",
                     times)  # fmt: skip
     to_sheet = "tracker, large campaign, to a record sheet"
     peak = Figure(5, "Peak memory (VmHWM) vs the stack's floor",
@@ -884,6 +888,9 @@ def profiles(
                 parts.append(f"### {label} campaign\n{hotspots(path, runs)}")
         elif number == 7:
             parts.append(hotspots(folder / "large-routine.prof", runs))
+        elif number == 12:
+            parts.append("A start, stage by stage, in one process (bench/start.py):\n"
+                         + start.stages(large.path, env))  # fmt: skip
         elif number in (8, 9, 10) and not files_profiled:  # one profile serves the three
             files_profiled = True
             exported, imported = bulk.profile(large, folder.parent, folder)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -235,17 +234,6 @@ class TrackerScreen(Screen[Any]):
             self.reload()
 
         confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
-
-    def import_screens(self, names: tuple[str, ...]) -> None:
-        """Import the screens a key opens from here (modules of tracker.screens), in a thread
-        off the keys: imported with this screen, they held up its first paint; imported at the
-        key, they would hold up that key."""
-
-        def work() -> None:
-            for name in names:
-                importlib.import_module(f"tracker.screens.{name}")
-
-        self.run_worker(work, thread=True, name="import-next-screens", exit_on_error=False)
 
     def _gone(self, error: Exception) -> None:
         if isinstance(error, NotFound):

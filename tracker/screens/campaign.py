@@ -28,14 +28,6 @@ from tracker.services.views import (
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import under_cursor
 
-# The screens a key opens from here, each imported when it is first opened: imported with this
-# screen, they and their services held up the campaign list at every start (about a fifth of the
-# CPU time to the list). Once the list is shown a thread imports them, so a key finds them ready.
-NEXT_SCREENS = ("record_sheet", "damage_entry", "roster", "ledger", "journal", "scenario",
-                "repairs", "report", "critical_tables", "library",
-                "library_import")  # fmt: skip
-
-
 # What Enter on a side says: the keys that act on it, and where Enter does open something.
 SIDE_KEYS = ("{side}: f opens its roster, e edits it, n adds a squadron; enter on one of its "
              "squadrons opens the record sheet")  # fmt: skip
@@ -144,8 +136,6 @@ class CampaignScreen(TrackerScreen):
                   self._show)  # fmt: skip
 
     def _show(self, overview: CampaignOverview) -> None:
-        if self.overview is None:
-            self.import_screens(NEXT_SCREENS)
         self.overview = overview
         self.title = overview.campaign.name
         self.sub_title = "Campaign"
@@ -223,7 +213,9 @@ class CampaignScreen(TrackerScreen):
             self.notify(SIDE_KEYS.format(side=event.node.data.name), markup=False)
 
     def _open(self, module: str, screen: str, *args: Any) -> None:
-        """Open a screen of tracker.screens, imported when first opened (NEXT_SCREENS)."""
+        """Open a screen of tracker.screens, its module imported when first opened: imported
+        with this screen, or behind it, every screen and its services were held in memory
+        (about 10 MiB), most of them never opened at a sitting."""
         self.app.push_screen(getattr(import_module(f"tracker.screens.{module}"), screen)(*args))
 
     def action_damage(self) -> None:

@@ -11,17 +11,8 @@ from textual.widgets import DataTable, Static
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.class_picker import ClassPickerScreen
-from tracker.screens.csv_import import open_csv_import
-from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.form import FormScreen, calling
-from tracker.screens.journal import JournalScreen
-from tracker.screens.library_changes import offer_library_changes
-from tracker.screens.next_turn import begin_next_turn
-from tracker.screens.sheet_print import print_sheet
-from tracker.screens.ship_detail import ShipDetailScreen
 from tracker.screens.ship_forms import ShipSaved, Tested
-from tracker.screens.zero_outcome import ask_zero_outcome
 from tracker.services import command, fleet, mines, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
@@ -262,6 +253,8 @@ class RecordSheetScreen(TrackerScreen):
         for ship in self.record.ships:
             at_zero = ship.structure_now == 0 or ship.flotation_now == 0
             if at_zero and not ship.sunk and not ship.condition:
+                from tracker.screens.zero_outcome import ask_zero_outcome
+
                 ask_zero_outcome(self, ship.id, ship.name, self._notes)
                 return
 
@@ -284,6 +277,8 @@ class RecordSheetScreen(TrackerScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         ship = self._ship()
         if ship is not None:
+            from tracker.screens.ship_detail import ShipDetailScreen
+
             self.app.push_screen(ShipDetailScreen(ship.id))
 
     def current_campaign_id(self) -> int | None:
@@ -298,17 +293,25 @@ class RecordSheetScreen(TrackerScreen):
                      squadron=record.squadron_name, sunk=False)
             for s in record.ships if not s.sunk
         )  # fmt: skip
+        from tracker.screens.damage_entry import open_damage_entry
+
         open_damage_entry(self.app, record.campaign_id, ship.id if ship else None, afloat)
 
     def action_next_turn(self) -> None:
         if self.record is not None:
+            from tracker.screens.next_turn import begin_next_turn
+
             begin_next_turn(self, self.record.campaign_id, self.reload)
 
     def action_import_ships(self) -> None:
+        from tracker.screens.csv_import import open_csv_import
+
         open_csv_import(self, "ships", self.squadron_id)
 
     def action_journal(self) -> None:
         if self.record is not None:
+            from tracker.screens.journal import JournalScreen
+
             self.app.push_screen(JournalScreen(self.record.campaign_id))
 
     def action_add_ship(self) -> None:
@@ -325,10 +328,14 @@ class RecordSheetScreen(TrackerScreen):
                 self.notify(f"{len(ids)} ship{'s' * (len(ids) != 1)} added from the library")
             self.reload()
 
+        from tracker.screens.class_picker import ClassPickerScreen
+
         self.app.push_screen(ClassPickerScreen(self.factory, self.squadron_id), done)
 
     def action_library_changes(self) -> None:
         if self.record is not None:
+            from tracker.screens.library_changes import offer_library_changes
+
             offer_library_changes(self, self.record.campaign_id, "ship")
 
     def action_edit_ship(self) -> None:
@@ -442,4 +449,6 @@ class RecordSheetScreen(TrackerScreen):
     def action_print_sheet(self) -> None:
         """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
         if (record := self._record()) is not None:
+            from tracker.screens.sheet_print import print_sheet
+
             print_sheet(self, record)

@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 # The welcome screen paints before the database libraries are loaded (the app opens the file
 # in a thread meanwhile), so the services and the screens behind it are imported when used.
 OPENING = "Opening the campaign file…"
-# The screens a key opens from here: a thread imports them once the database is open.
-NEXT_SCREENS = ("campaign", "form", "confirm", "help")
 
 
 class Listed(Protocol):
@@ -117,7 +115,6 @@ class WelcomeScreen(TrackerScreen):
         # Shown while the database opens; enter on it opens its campaign once the file is open.
         self.first_look = first_look
         self.open_when_ready: int | None = None
-        self.shown_once = False
 
     def body(self) -> ComposeResult:
         yield Static(UMPIRE_WELCOME if self.read_only else WELCOME, id="welcome-banner",
@@ -171,9 +168,6 @@ class WelcomeScreen(TrackerScreen):
         self.load(Call(campaigns.list_campaigns, self.factory), self._show)
 
     def _show(self, summaries: list[CampaignSummary]) -> None:
-        if not self.shown_once:
-            self.shown_once = True
-            self.import_screens(NEXT_SCREENS)
         self.summaries = summaries
         self._fill(summaries)
         ids = [summary.id for summary in summaries]
