@@ -807,7 +807,7 @@ def profiles(
 ) -> str:
     """A section per figure that misses its goal: where its time (or memory) goes."""
     parts = []
-    files_profiled = memory_profiled = False
+    files_profiled = memory_profiled = csv_profiled = False
     for number, figure in sorted(figures.items()):
         if figure.meets:
             continue
@@ -840,6 +840,13 @@ def profiles(
             exported, imported = bulk.profile(large, folder.parent, folder)
             parts.append("tracker export, in process:\n" + hotspots(exported, 1, 12))
             parts.append("tracker import, in process:\n" + hotspots(imported, 1, 12))
+        elif number in (6, 15) and not csv_profiled:  # the four kinds' imports, one profile
+            csv_profiled = True
+            rows = [int(count) for count in figure.samples["rows"]]
+            done = csv_imports.profile(
+                folder.parent, (rows[0], rows[1]), folder / f"csv-{number}.prof"
+            )
+            parts.append("Each CSV import of the large size, in process:\n" + hotspots(done, 1, 12))
         elif number in (5, 11) and not memory_profiled:  # one list serves the two
             memory_profiled = True
             parts.append(
