@@ -77,6 +77,7 @@ class Sizes:
     minefields: int
     boundaries: int
     sides: int = 2
+    csv_rows: int = 1_000  # rows of each CSV import (figures 6 and 15), not of the campaign
 
     @classmethod
     def parse(cls, text: str, base: Sizes) -> Sizes:
@@ -107,18 +108,15 @@ class Sizes:
 
 # The two campaigns: the small one has the same squadron size as the large one, so its
 # record sheet shows as many ships, and a bit of everything the large one has.
-SMALL = Sizes(
-    ships=10, squadrons=2, scenarios=3, journal=100, markers=4, minefields=3, boundaries=2
-)
+SMALL = Sizes(ships=10, squadrons=2, scenarios=3, journal=100, markers=4, minefields=3,
+              boundaries=2, csv_rows=100)  # fmt: skip
 LARGE = Sizes(ships=1000, squadrons=200, scenarios=40, journal=100_000, markers=500,
               minefields=300, boundaries=60)  # fmt: skip
 # For the smoke test: the same shapes, tiny.
-TINY_SMALL = Sizes(
-    ships=4, squadrons=2, scenarios=3, journal=40, markers=2, minefields=1, boundaries=1
-)
-TINY_LARGE = Sizes(
-    ships=12, squadrons=4, scenarios=4, journal=300, markers=8, minefields=6, boundaries=3
-)
+TINY_SMALL = Sizes(ships=4, squadrons=2, scenarios=3, journal=40, markers=2, minefields=1,
+                   boundaries=1, csv_rows=10)  # fmt: skip
+TINY_LARGE = Sizes(ships=12, squadrons=4, scenarios=4, journal=300, markers=8, minefields=6,
+                   boundaries=3, csv_rows=40)  # fmt: skip
 PRESETS = {"small": SMALL, "large": LARGE, "tiny-small": TINY_SMALL, "tiny-large": TINY_LARGE}
 
 # Journal entries the services write after the bulk: participants, begin, and these hits.

@@ -16,8 +16,9 @@ in the same run, the same way, the two sides taking turns:
 5. the peak memory (VmHWM, the peak resident set) of the tracker run on the large campaign
    through to a record sheet, against the stack's floor: the bare app in a process that has
    also imported SQLAlchemy and SQLModel and opened the same file (bench/bare_app.py --stack);
-6. a CSV import of 10,000 ships into one squadron against one of 1,000, as time per row (an
-   import linear in its rows costs the same per row at any size), each into a fresh file;
+6. every CSV import (ships, units, counters, library cards) of the large number of rows against
+   the small one, as time per row (an import linear in its rows costs the same per row at any
+   size), each into a fresh file: the worst of the four (bench/csv_imports.py);
 7. the routine hit at the table (`d s3 f1 fm+1` Enter on the record sheet's highlighted ship):
    the app's own share, damage entry opened, each key's preview painted and the hit recorded,
    on the large campaign, against the goal of 60 ms (a fixed figure, not a run); its title
@@ -40,6 +41,9 @@ in the same run, the same way, the two sides taking turns:
    size: the worse of the two (bench/refused.py);
 15. figure 3 on PostgreSQL: the hit against a bare psycopg INSERT and COMMIT on the same
    throw-away server (bench/hits_pg.py); skipped, and said so, where PostgreSQL is absent.
+16. each CSV import of figure 6 at the large number of rows against a bare `csv.reader` read and
+   one sqlite3 executemany of the same rows at the same durability: the worst of the four, each
+   listed under the table (bench/csv_imports.py).
 
 The small campaign and the large one are made first with a seeded generator (bench/generate.py)
 in a temporary folder (or --workdir). The table goes to stdout and to bench/results/latest.md
@@ -81,12 +85,12 @@ from typing import Any
 
 import textual
 
-from bench import bulk, generate, hits_pg, refused, start
+from bench import bulk, csv_imports, generate, hits_pg, refused, start
 from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
-from tracker.db import make_engine, migrate, session_factory
-from tracker.services import campaigns, csv_import, damage, fleet
+from tracker.db import make_engine, session_factory
+from tracker.services import damage
 
 ROOT = Path(__file__).resolve().parent.parent
 # Git ignores it: `make bench` leaves the checkout as it found it.
@@ -97,8 +101,8 @@ PRESETS = {
     "default": (generate.SMALL, generate.LARGE),
     "tiny": (generate.TINY_SMALL, generate.TINY_LARGE),
 }
-GOALS = {1: 1.2, 2: 1.2, 3: 2.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 5.0, 9: 5.0, 10: 3.0,
-         11: 1.15, 12: 2.0, 13: 1.5, 14: 1.5, 15: 2.0}  # fmt: skip
+GOALS = {1: 1.2, 2: 1.2, 3: 2.0, 4: 1.2, 5: 1.25, 6: 1.5, 7: 1.0, 8: 3.0, 9: 3.0, 10: 3.0,
+         11: 1.15, 12: 2.0, 13: 1.5, 14: 1.5, 15: 2.0, 16: 5.0}  # fmt: skip
 # Figure 7's goal: the app's share of a routine hit, in seconds, and the keys; and every key's
 # preview painted within this (the slowest key's, in the figure's title).
 ROUTINE_SECONDS = 0.060
@@ -107,8 +111,6 @@ ROUTINE_KEYS_GOAL, NEXT_SHIP_KEYS_GOAL = 12, 4
 # Figure 7's parts, as bench/screens.py's routine_hit names them: the three the figure adds up,
 # then every key's preview, the slowest key's, and the process's CPU time over the three.
 ROUTINE_PARTS = ("open", "preview", "record", "typing", "slowest_key", "cpu")
-# Figure 6: the rows of the small and the large import, by preset.
-IMPORT_ROWS = {"default": (1_000, 10_000), "tiny": (20, 200)}
 # Figure 3's runs take milliseconds: it takes this many per run of the others.
 HIT_RUNS_PER_RUN = 6
 # Markers on the screens the terminal runs wait for.
@@ -691,51 +693,20 @@ def figure_14(large: Built, env: dict[str, str], workdir: Path, preset: str) -> 
                   "file", size, "refused import's peak", added, "KiB", samples)  # fmt: skip
 
 
-def _import_seconds(path: Path, rows: int) -> float:
-    """A CSV file of `rows` ships imported into one squadron of a fresh campaign file."""
-    engine = make_engine(str(path))
-    try:
-        migrate(engine)
-        factory = session_factory(engine)
-        campaign = campaigns.create_campaign(factory, name="Import")
-        side = campaigns.create_side(factory, campaign_id=campaign.id, name="Blue", nation="")
-        squadron = fleet.create_squadron(factory, side_id=side.id, name="Alpha")
-        lines = ["name,structure_max,flotation_max"]
-        lines += [f"Ship {number},10,8" for number in range(rows)]
-        raw = ("\n".join(lines) + "\n").encode()
-        started = time.perf_counter()
-        report = csv_import.import_csv(factory, kind="ships", raw=raw, target_id=squadron)
-        seconds = time.perf_counter() - started
-    finally:
-        engine.dispose()
-    if not report.ok or report.written != rows:
-        raise RuntimeError(f"the import of {rows} rows failed: {report.problems[:3]}")
-    return seconds
-
-
-def figure_6(workdir: Path, preset: str, runs: int, warmup: int) -> Figure:
-    """A CSV import of the large number of rows against the small one, per row, in turns."""
-    few, many = IMPORT_ROWS[preset]
-    small: list[float] = []
-    large: list[float] = []
-    for run in range(warmup + runs):
-        folder = workdir / f"import-{run}"
-        folder.mkdir(parents=True, exist_ok=True)
-        per_row_small = _import_seconds(folder / "few.db", few) / few
-        per_row_large = _import_seconds(folder / "many.db", many) / many
-        if run >= warmup:
-            small.append(per_row_small)
-            large.append(per_row_large)
-    return Figure(
-        6,
-        f"Import {many:,} rows vs {few:,} (CSV ships, per row)",
-        f"{few:,} rows",
-        median(small),
-        f"{many:,} rows",
-        median(large),
-        "s",
-        {"small": small, "large": large},
-    )
+def figures_6_and_16(small: Built, large: Built, workdir: Path, runs: int) -> tuple[Figure, Figure]:
+    """Every CSV import, per row at two sizes and against its bare floor (bench/csv_imports.py)."""
+    few, many = small.sizes.csv_rows, large.sizes.csv_rows
+    samples = csv_imports.measure(workdir, (few, many), runs)
+    found = csv_imports.medians(samples)
+    kind = max(found, key=lambda k: found[k][1] / many / (found[k][0] / few))
+    growth = Figure(6, f"A CSV import of {many:,} rows vs {few:,}, per row (worst: {kind})",
+                    f"{few:,} rows", found[kind][0] / few, f"{many:,} rows",
+                    found[kind][1] / many, "s", samples)  # fmt: skip
+    kind = max(found, key=lambda k: found[k][1] / found[k][2])
+    floor = Figure(16, f"A CSV import of {many:,} rows vs bare csv + executemany (worst: {kind})",
+                   "bare", found[kind][2], "tracker import", found[kind][1], "s",
+                   samples)  # fmt: skip
+    return growth, floor
 
 
 # --- where the time goes (--profile) -------------------------------------------------------
@@ -860,7 +831,7 @@ def profiles(
 ) -> str:
     """A section per figure that misses its goal: where its time (or memory) goes."""
     parts = []
-    files_profiled = memory_profiled = False
+    files_profiled = memory_profiled = csv_profiled = False
     for number, figure in sorted(figures.items()):
         if figure.meets or figure.skipped:
             continue
@@ -896,6 +867,13 @@ def profiles(
             exported, imported = bulk.profile(large, folder.parent, folder)
             parts.append("tracker export, in process:\n" + hotspots(exported, 1, 12))
             parts.append("tracker import, in process:\n" + hotspots(imported, 1, 12))
+        elif number in (6, 16) and not csv_profiled:  # the four kinds' imports, one profile
+            csv_profiled = True
+            rows = [int(count) for count in figure.samples["rows"]]
+            done = csv_imports.profile(
+                folder.parent, (rows[0], rows[1]), folder / f"csv-{number}.prof"
+            )
+            parts.append("Each CSV import of the large size, in process:\n" + hotspots(done, 1, 12))
         elif number in (5, 11) and not memory_profiled:  # one list serves the two
             memory_profiled = True
             parts.append(
@@ -943,6 +921,9 @@ def table(figures: dict[int, Figure], breakdown: Breakdown | None) -> str:
             f"{ms['slowest_key']:.1f} ms; on the small campaign "
             f"{median(routine.samples['small']) * 1000:.1f} ms in all.",
         ]
+    csv = figures.get(16) or figures.get(6)
+    if csv is not None:
+        lines += csv_imports.lines(csv.samples)
     if breakdown is not None and breakdown.rows:
         lines += [
             "",
@@ -984,7 +965,7 @@ def report(
             f"{seconds:.0f} s in all, load average {loads[0]:.1f} at the start and {loads[1]:.1f} "
             f"at the end. Each figure is the median of {args.runs} runs (after {args.warmup} "
             f"discarded; figure 3: {len(figures[3].samples['service']) if 3 in figures else 0} "
-            f"runs; figure 6: {len(figures[6].samples['large']) if 6 in figures else 0}, none "
+            f"runs; figures 6 and 16: {args.import_runs}, none "
             "discarded), as a ratio to a baseline measured in the same run.",
             "",
             table(figures, breakdown),
@@ -1047,7 +1028,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
             figures[15] = figure_15(large, hit_runs, args.warmup)
 
     def imports() -> None:
-        figures[6] = figure_6(workdir, args.preset, args.import_runs, 0)
+        figures[6], figures[16] = figures_6_and_16(small, large, workdir, args.import_runs)
 
     def files() -> None:
         figures[8], figures[9], figures[10] = figures_8_to_10(
@@ -1061,7 +1042,7 @@ def run(args: argparse.Namespace, workdir: Path) -> int:
         ({1, 5, 11, 12}, "1, 5, 11 and 12: the whole process, its start and memory", whole),
         ({2, 4, 7, 13}, "2, 4, 7 and 13: screens, the keystroke, the routine hit", screens),
         ({3, 15}, "3 and 15: recording a hit, on SQLite and PostgreSQL", hits),
-        ({6}, "6: importing rows", imports),
+        ({6, 16}, "6 and 16: CSV imports", imports),
         ({8, 9, 10}, "8, 9 and 10: campaign files, exported and imported", files),
         ({14}, "14: hostile campaign files refused", hostile),
     ]
@@ -1106,7 +1087,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="figures to measure, e.g. 2,4")
     parser.add_argument(
         "--import-runs", type=int, default=1,
-        help="timed runs of figure 6 (default 1: one import of 10,000 rows takes minutes)",
+        help="timed runs of figures 6 and 16 (default 1: each is four imports at two sizes)",
     )  # fmt: skip
     parser.add_argument(
         "--profile", action="store_true", help="profile each figure that misses its goal (cProfile)"

@@ -7,13 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from depth import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from service_helpers import Refused, Snapshot, World, count_rows
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Ship, WasUnit
+from tracker.rules import was
 from tracker.services import csv_import, fleet, library, mines, roster
-from tracker.services.csv_cells import MAX_PROBLEMS, SEPARATORS
+from tracker.services.csv_cells import MAX_PROBLEMS, SEPARATORS, Problems
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
 
@@ -172,6 +176,51 @@ def test_units_are_checked_against_the_fleet_budget_row_by_row(
     report = writes_nothing("units", raw, world.blue_id)
     assert report.problems == ("row 4, points: the fleet would cost 120 points; the budget is 100",)
     assert (report.valid, report.written) == (2, 0)
+
+
+@settings(
+    max_examples=examples(15),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    units=st.lists(
+        st.tuples(
+            st.integers(0, 45),
+            st.sampled_from(["cruiser", "submarine"]),
+            st.integers(0, was.MAX_EXTRA_DECOYS),
+        ),
+        min_size=1,
+        max_size=9,
+    )
+)
+def test_subs_every_row_of_a_units_file_is_held_to_the_budget_with_the_rows_kept_above_it(
+    factory: SessionFactory, world: World, units: list[tuple[int, str, int]]
+) -> None:
+    """RULES.md §Subs: a unit costs its points and its extra decoys. Each row's fleet is the
+    side's roster, with every row above it that was kept (a refused row costs nothing), with
+    its own; any points and decoys, a refused row anywhere (the import keeps the side's total
+    from row to row: it must stay the sum a form's save reads)."""
+    now = roster.roster(factory, side_id=world.red_id)
+    budget, total = now.budget, now.points
+    lines, expected = ["name,unit_type,points,extra_decoys"], []
+    for number, (points, kind, decoys) in enumerate(units, start=2):
+        decoys = decoys if kind == "submarine" else 0
+        lines.append(f"Unit {number},{kind},{points},{decoys}")
+        cost = points + was.extra_decoy_cost(decoys)
+        if total + cost > budget:
+            expected.append((number, f"the fleet would cost {total + cost} points; the budget "
+                             f"is {budget}"))  # fmt: skip
+        else:
+            total += cost
+    report = load(factory, "units", csv_file(*lines), world.red_id, dry_run=True)
+    said = Problems()  # the report's wording: one message on many rows said once
+    for number, message in expected:
+        said.add(f"row {number}", "points", message)
+    assert report.problems == said.lines()
+    assert report.valid == len(units) - len(expected)
 
 
 def test_counters_are_matched_by_ship_name_in_any_case(

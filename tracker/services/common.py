@@ -138,9 +138,16 @@ def forget_names(connection: Connection) -> None:
         known.clear()
 
 
+def bulk_kept(session: Session) -> dict[Any, Any] | None:
+    """What a bulk import keeps for its whole run (names_read_once, roster's points), by key;
+    None outside one. forget_names empties it."""
+    kept: dict[Any, Any] | None = session.connection().info.get(KNOWN_NAMES)
+    return kept
+
+
 def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
     """The scope's names, casefolded, when a bulk import keeps them (names_read_once)."""
-    known = session.connection().info.get(KNOWN_NAMES)
+    known = bulk_kept(session)
     if known is None:
         return None
     key = (model.__tablename__, tuple(sorted(scope.items())))

@@ -24,6 +24,7 @@ import io
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tracker.services.errors import InvalidInput, quoted
 from tracker.services.text_files import Decoded, decode
@@ -73,9 +74,12 @@ def records(text: str, *, delimiter: str = ",") -> list[list[str]]:
     not CSV (a quote never closed, ...)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
-        return [[restored(cell) for cell in record] for record in reader]
+        lines = list(reader)
     except csv.Error as exc:
         raise NotCsv(reader.line_num, str(exc)) from exc
+    if "'" not in text:  # no cell to restore (most files): the cells as read
+        return lines
+    return [[restored(cell) if cell[:1] == "'" else cell for cell in record] for record in lines]
 
 
 def separator_of(text: str) -> str:
@@ -86,8 +90,7 @@ def separator_of(text: str) -> str:
     return best if counts[best] else ","
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """A line below the header that holds something: its number as a spreadsheet shows it (the
     header is row 1, a blank line a row too), its cells by column (a short line's last ones
     blank), what is wrong with each cell holding bytes not of the file's encoding, and whether
@@ -157,14 +160,15 @@ def read_sheet(raw: bytes) -> Sheet:
     if not header:
         raise InvalidInput({"file": "is empty: the first line names the columns"})
     rows = []
+    width, blank = len(header), [""] * len(header)
+    unreadable = decoded.unreadable
     for number, record in enumerate(lines[1:], start=2 + skipped):
-        if any(cell.strip() for cell in record):
-            cells = dict(zip(header, record + [""] * len(header), strict=False))
-            unreadable = {
-                key: said for key, cell in cells.items() if (said := decoded.unreadable(cell))
-            }
-            too_many = any(cell.strip() for cell in record[len(header) :])
-            rows.append(Row(number, cells, unreadable, too_many))
+        if "".join(record).strip():  # a cell holds something
+            cells = dict(zip(header, record + blank, strict=False))
+            stray = {key: said for key, cell in cells.items() if (said := unreadable(cell))
+                     } if decoded.lossy else {}  # fmt: skip
+            too_many = len(record) > width and bool("".join(record[width:]).strip())
+            rows.append(Row(number, cells, stray, too_many))
     source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
     return Sheet(header, rows, source, decoded)
 

@@ -160,11 +160,8 @@ def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object
         if not finder:  # a campaign that is not there is each row's problem
             finder.append(mines.ship_finder(factory, campaign_id=target_id))
         ship = finder[0](values.pop("ship"), values.pop("side", None))
-        now = mines.counter(factory, ship_id=ship)
-        kept = {"torpedo_factors": now.torpedo_factors, "mines_loaded": now.mines_loaded,
-                "hull_boxes": now.hull_boxes, "fuel_full": now.fuel.full,
-                "fuel_empty": now.fuel.empty}  # fmt: skip
-        return mines.save_counter(factory, ship_id=ship, **{**kept, **values})
+        # A column the file leaves out keeps the ship's value (save_counter edits).
+        return mines.save_counter(factory, ship_id=ship, **values)
 
     return counter  # fmt: skip
 

@@ -24,7 +24,14 @@ from tracker.models.roster import UnitRead as UnitView
 from tracker.models.roster import UnitUpdate
 from tracker.rules import was
 from tracker.services import acts, journal, secrets, visibility
-from tracker.services.common import act, flush_unique, get_row, require_version, side_and_campaign
+from tracker.services.common import (
+    act,
+    bulk_kept,
+    flush_unique,
+    get_row,
+    require_version,
+    side_and_campaign,
+)
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import checked
 from tracker.services.markers import state_shown
@@ -136,15 +143,26 @@ def fleet_points(session: Session, side_id: int) -> int:
                for decoys, count, points in totals)  # fmt: skip
 
 
-def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasUnit) -> None:
+def _check_budget(
+    session: Session, side_id: int, campaign: Campaign, unit: WasUnit, *, added: bool
+) -> None:
+    """The side's points with the unit saved (flushed) within the budget. A bulk import adding
+    many units reads the side's total once and carries it from unit to unit (bulk_kept): one
+    sum per file, not one over the side's growing roster per row; an edit reads it again."""
     if unit.extra_decoys and not campaign.extra_decoys_allowed:
         raise InvalidInput({"extra_decoys": "this campaign does not use the extra-decoy option"})
-    total = fleet_points(session, side_id)
+    kept, key = bulk_kept(session), ("fleet points", side_id)
+    if added and kept is not None and key in kept:
+        total = kept[key] + unit.points + was.extra_decoy_cost(unit.extra_decoys)
+    else:
+        total = fleet_points(session, side_id)
     if total > campaign.was_fleet_points:
         raise InvalidInput(
             {"points": f"the fleet would cost {total} points; the budget is "
              f"{campaign.was_fleet_points}"}
         )  # fmt: skip
+    if kept is not None:
+        kept[key] = total  # a unit refused leaves the side's total as it was
 
 
 def save_unit(
@@ -168,7 +186,7 @@ def save_unit(
             session, WasUnit, values["name"], taken=f"{side.name} already has a unit named",
             exclude_id=unit.id, side_id=side_id,
         )  # fmt: skip
-        _check_budget(session, side_id, campaign, unit)
+        _check_budget(session, side_id, campaign, unit, added=not unit_id)
         done = "edited" if unit_id else "added"
         said = f"{values['name']} ({values['unit_type']}, {values['points']} pts)"
         a.log_side(JournalKind.ROSTER, f"{done} {said}")
