@@ -9,19 +9,23 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from service_helpers import World
+from service_helpers import World, appoint
 from sqlalchemy import Engine, event
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, continuity, csv_import, damage, repairs, scenarios
+from tracker.services import campaigns, continuity, csv_import, damage, fleet, repairs, scenarios
 
-Read = Callable[[SessionFactory, World], object]
+# Each read, given the campaign's world and the last scenario played.
+Read = Callable[[SessionFactory, World, int], object]
 READS: dict[str, Read] = {
-    "repairs: since the last battle": lambda factory, world: continuity.since_last_battle(
+    "repairs: since the last battle": lambda factory, world, _: continuity.since_last_battle(
         factory, campaign_id=world.campaign_id
     ),
-    "repairs: the continuity check": lambda factory, world: continuity.check_continuity(
+    "repairs: the continuity check": lambda factory, world, _: continuity.check_continuity(
         factory, campaign_id=world.campaign_id
+    ),
+    "scenario: its ships": lambda factory, _, scenario_id: continuity.scenario_detail(
+        factory, scenario_id=scenario_id
     ),
 }
 
@@ -41,15 +45,17 @@ def statements(engine: Engine) -> Iterator[list[str]]:
 
 
 def _ships(factory: SessionFactory, world: World, names: list[str]) -> list[int]:
-    raw = "name,structure_max,flotation_max\n" + "".join(f"{name},10,8\n" for name in names)
-    report = csv_import.import_csv(
-        factory, kind="ships", raw=raw.encode(), target_id=world.alpha_id
-    )
-    assert report.ok, report.problems
+    """A squadron with a commander for each ship named; every ship of the campaign."""
+    for name in names:
+        squadron = fleet.create_squadron(factory, side_id=world.blue_id, name=f"{name}'s")
+        appoint(factory, squadron, name=f"Capt of {name}", training=3, roll=5)
+        raw = f"name,structure_max,flotation_max\n{name},10,8\n".encode()
+        report = csv_import.import_csv(factory, kind="ships", raw=raw, target_id=squadron)
+        assert report.ok, report.problems
     return [p.id for p in damage.find_ships(factory, campaign_id=world.campaign_id, query="")]
 
 
-def _battle(factory: SessionFactory, world: World, title: str, ship_ids: list[int]) -> None:
+def _battle(factory: SessionFactory, world: World, title: str, ship_ids: list[int]) -> int:
     """A scenario played by every ship (each hit once), closed, then each ship repaired."""
     scenario = campaigns.add_scenario(factory, campaign_id=world.campaign_id, title=title)
     scenarios.set_participants(factory, scenario_id=scenario.id, ship_ids=ship_ids)
@@ -59,6 +65,7 @@ def _battle(factory: SessionFactory, world: World, title: str, ship_ids: list[in
     scenarios.close_scenario(factory, scenario_id=scenario.id, outcome="Drawn")
     for ship_id in ship_ids:
         repairs.repair_ship(factory, ship_id=ship_id, structure=1)
+    return scenario.id
 
 
 @pytest.mark.parametrize("read", sorted(READS))
@@ -70,9 +77,9 @@ def test_a_screens_read_takes_the_same_statements_for_two_ships_or_seven(
     for names in (["Ajax", "Exeter"], ["Achilles", "Hood", "Renown", "Hardy", "Hunter"]):
         ships = _ships(factory, world, names)
         _battle(factory, world, f"Battle of {len(ships)}", ships)
-        _battle(factory, world, f"Second battle of {len(ships)}", ships)
+        last = _battle(factory, world, f"Second battle of {len(ships)}", ships)
         with statements(engine) as seen:
-            READS[read](factory, world)
+            READS[read](factory, world, last)
         counted.append(len(seen))
     assert len(ships) == 7
     assert counted[0] == counted[1], counted

@@ -74,8 +74,11 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
         side_names = {side.id: side.name for side in sides}
         rows = session.exec(select(Squadron).where(col(Squadron.side_id).in_(list(side_names))))
         squadrons = {squadron.id: squadron for squadron in rows}
-        lost = {key for key, squadron in squadrons.items() if squadron.commander_id
-                and commander_lost(session.get(Commander, squadron.commander_id))}  # fmt: skip
+        commanders = {commander.id: commander for commander in session.exec(
+            select(Commander).where(col(Commander.id).in_(
+                [squadron.commander_id for squadron in squadrons.values()])))}  # fmt: skip
+        lost = {key for key, squadron in squadrons.items()
+                if commander_lost(commanders.get(squadron.commander_id))}  # fmt: skip
         # A closed scenario shows each ship as it ended the battle, not as it is now.
         ended = {
             snap.ship_id: snap
