@@ -19,7 +19,7 @@ waited for (a part of every time measured was the wait's own).
 
 then one JSON command a line on stdin, one JSON answer a line on stdout:
 
-    {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41}
+    {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41, "open_cpu": 0.3}
     {"op": "damage"}     (the record sheet, then d)       -> {}
     {"op": "keystroke", "timed": true}                    -> {"seconds": 0.05}
     {"op": "routine", "timed": true}  (figure 7)          -> {"seconds": 0.09, "keys": 12, ...}
@@ -427,12 +427,14 @@ async def serve(args: argparse.Namespace) -> None:
                 if order["op"] == "open":
                     name = order["screen"]
                     profile = profiles.of(name, order["timed"])
+                    cpu = time.process_time()
                     seconds = await show(app, OPENINGS[name], profile)
+                    cpu = time.process_time() - cpu
                     # The bare copy (figure 13) of the screen as this opening shows it.
                     if name not in blueprints:
                         blueprints[name] = copy_of(app.screen)
                     await leave(app, OPENINGS[name])
-                    answer({"seconds": seconds})
+                    answer({"seconds": seconds, "open_cpu": cpu})
                 elif order["op"] == "bare":
                     name = order["screen"]
                     profile = profiles.of(f"bare {name}", order["timed"])
