@@ -479,8 +479,8 @@ def figures_2_and_4(
             worker.read()  # ready
         for name in SCREEN_NAMES if wanted & {2, 13} else ():
             in_turns(name, op="open", screen=name)
-        for name in SCREEN_NAMES if 13 in wanted else ():
-            in_turns(f"bare {name}", ("large",), op="bare", screen=name)  # figure 13: large
+            if 13 in wanted:  # the bare copy on the large campaign, beside the tracker's
+                in_turns(f"bare {name}", ("large",), op="bare", screen=name)
         if 4 in wanted:
             for worker in workers.values():
                 worker.ask(op="damage")

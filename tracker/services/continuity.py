@@ -26,6 +26,7 @@ from tracker.models import (
 )
 from tracker.models.fields import read
 from tracker.models.kinds import CriticalStatus, ScenarioStatus, SnapshotPhase
+from tracker.rules import swwas
 from tracker.services.common import get_row
 from tracker.services.repairs import done_repairs, repaired_in, scenario_positions
 from tracker.services.scenarios import participants
@@ -136,6 +137,7 @@ class SinceLastBattle:
     flotation_max: int
     criticals: int
     sunk: bool
+    fuel: swwas.Fuel  # Second World War at Sea fuel factors (RULES.md §Mines)
 
     @property
     def outstanding(self) -> tuple[int, int]:
@@ -171,7 +173,7 @@ def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[Sinc
         rows = session.execute(
             sql_select(*map(col, (Ship.id, Ship.name, Side.name, Ship.structure_now,
                                   Ship.flotation_now, Ship.structure_max, Ship.flotation_max,
-                                  Ship.sunk)))
+                                  Ship.sunk, Ship.fuel_full, Ship.fuel_empty, Ship.fuel_lost)))
             .join(Side, col(Ship.side_id) == col(Side.id))
             .where(col(Side.campaign_id) == campaign_id, col(Ship.retired).is_(False))
             .order_by(col(Side.id), col(Ship.id))
@@ -204,7 +206,9 @@ def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[Sinc
         done = done_repairs(session, ships)
         positions = scenario_positions(session, campaign_id)
         shown = []
-        for ship_id, name, side, structure, flotation, structure_max, flotation_max, sunk in rows:
+        for row in rows:
+            ship_id, name, side, structure, flotation, structure_max, flotation_max = row[:7]
+            sunk, fuel = row[7], swwas.Fuel(*row[8:])
             last_one = last.get(ship_id)
             end = ends.get((ship_id, last_one[0])) if last_one else None
             done_s, done_f = repaired_in(
@@ -216,7 +220,7 @@ def since_last_battle(factory: SessionFactory, *, campaign_id: int) -> list[Sinc
                 end_flotation=end[1] if end else None, repaired_structure=done_s,
                 repaired_flotation=done_f, structure=structure, flotation=flotation,
                 structure_max=structure_max, flotation_max=flotation_max,
-                criticals=criticals.get(ship_id, 0), sunk=sunk,
+                criticals=criticals.get(ship_id, 0), sunk=sunk, fuel=fuel,
             ))  # fmt: skip
         return shown
 
