@@ -4,13 +4,11 @@ ship's line is read with the others' (a table at a time), never by statements of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable
 
 import pytest
-from service_helpers import World, appoint
-from sqlalchemy import Engine, event
+from service_helpers import World, appoint, statements
+from sqlalchemy import Engine
 
 from tracker.db import SessionFactory
 from tracker.services import campaigns, continuity, csv_import, damage, fleet, repairs, scenarios
@@ -28,20 +26,6 @@ READS: dict[str, Read] = {
         factory, scenario_id=scenario_id
     ),
 }
-
-
-@contextmanager
-def statements(engine: Engine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 def _ships(factory: SessionFactory, world: World, names: list[str]) -> list[int]:
