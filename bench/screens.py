@@ -90,6 +90,11 @@ def _always(screen: Any) -> bool:
     return True
 
 
+def _has(name: str) -> Callable[[Any], bool]:
+    """The screen's data is in: its attribute `name` is read."""
+    return lambda screen: getattr(screen, name) is not None
+
+
 async def _to_welcome(app: TrackerApp) -> None:
     post_key(app, "escape")
     await until(showing(app, WelcomeScreen))
@@ -123,25 +128,13 @@ async def _on_forces(app: TrackerApp) -> None:
 # it, which shows the list again; the campaign screen: enter on that list).
 OPENINGS: dict[str, Opening] = {
     "welcome": Opening("escape", WelcomeScreen, _always, after=_to_campaign, back=False),
-    "campaign": Opening(
-        "enter",
-        CampaignScreen,
-        lambda screen: screen.overview is not None,
-        before=_to_welcome,
-        back=False,
-    ),
-    "record sheet": Opening("enter", RecordSheetScreen, lambda screen: screen.record is not None),
+    "campaign": Opening("enter", CampaignScreen, _has("overview"), before=_to_welcome, back=False),
+    "record sheet": Opening("enter", RecordSheetScreen, _has("record")),
     "damage entry": Opening("d", DamageEntryScreen, lambda screen: not screen.opening),
-    "roster": Opening("f", RosterScreen, lambda screen: screen.view is not None),
-    "ledger": Opening("m", LedgerScreen, lambda screen: screen.view is not None),
+    "roster": Opening("f", RosterScreen, _has("view")),
+    "ledger": Opening("m", LedgerScreen, _has("view")),
     "journal": Opening("j", JournalScreen, lambda screen: bool(screen.entries)),
-    "scenario": Opening(
-        "enter",
-        ScenarioScreen,
-        lambda screen: screen.detail is not None,
-        before=_on_scenario_in_play,
-        after=_on_forces,
-    ),
+    "scenario": Opening("enter", ScenarioScreen, _has("detail"), _on_scenario_in_play, _on_forces),
     "repairs": Opening("r", RepairsScreen, lambda screen: bool(screen.rows)),
 }
 SCREEN_NAMES = tuple(OPENINGS)
