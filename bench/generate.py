@@ -77,7 +77,7 @@ class Sizes:
     minefields: int
     boundaries: int
     sides: int = 2
-    csv_rows: int = 1_000  # rows of each CSV import (figures 6 and 15), not of the campaign
+    csv_rows: int = 1_000  # rows of each CSV import (figures 6 and 16), not of the campaign
 
     @classmethod
     def parse(cls, text: str, base: Sizes) -> Sizes:
@@ -106,10 +106,16 @@ class Sizes:
         return ", ".join(f"{field.name} {getattr(self, field.name):,}" for field in fields(self))
 
 
-# The issue's two campaigns: the small one has the same squadron size as the large one, so its
-# record sheet shows as many ships, and a bit of everything the large one has.
-SMALL = Sizes(ships=10, squadrons=2, scenarios=3, journal=100, markers=4, minefields=3,
-              boundaries=2, csv_rows=100)  # fmt: skip
+# The issue's two campaigns. The small one fills every screen at 120x40 as full as the large one
+# does, so that opening a screen on each measures what the tracker does with a large campaign,
+# not how many rows are painted: as many ships in a squadron (the record sheet) and in the
+# scenario in play (ten squadrons' ships: the scenario screen, damage entry), more squadrons and
+# scenarios than the campaign screen's tree and table show, more of a side's units and markers
+# than the roster shows, more minefields and ships' counters than the ledger shows, and more
+# journal entries than the journal reads (its newest 500). The rest stays small: a quarter of
+# the ships, a hundredth of the journal.
+SMALL = Sizes(ships=250, squadrons=50, scenarios=40, journal=1_000, markers=100, minefields=40,
+              boundaries=10, csv_rows=100)  # fmt: skip
 LARGE = Sizes(ships=1000, squadrons=200, scenarios=40, journal=100_000, markers=500,
               minefields=300, boundaries=60)  # fmt: skip
 # For the smoke test: the same shapes, tiny.

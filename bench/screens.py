@@ -1,4 +1,4 @@
-"""Figures 2 and 4: a worker that holds the app open on one campaign file and measures what
+"""Figures 2, 4, 7 and 13: a worker that holds the app open on one campaign file and measures what
 bench/run.py asks for, so that the small and the large campaign's measurements take turns
 (each ratio's two sides then see the same load of the machine).
 
@@ -19,7 +19,7 @@ waited for (a part of every time measured was the wait's own).
 
 then one JSON command a line on stdin, one JSON answer a line on stdout:
 
-    {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41}
+    {"op": "open", "screen": "ledger", "timed": true}    -> {"seconds": 0.41, "open_cpu": 0.3}
     {"op": "damage"}     (the record sheet, then d)       -> {}
     {"op": "keystroke", "timed": true}                    -> {"seconds": 0.05}
     {"op": "routine", "timed": true}  (figure 7)          -> {"seconds": 0.09, "keys": 12, ...}
@@ -37,14 +37,15 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from textual import events
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Static, Tree
 
 from bench.bare_copy import Blueprint, copy_of
 from tracker.app import TrackerApp
@@ -55,7 +56,10 @@ from tracker.screens.damage_entry import DamageEntryScreen
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ledger import LedgerScreen
 from tracker.screens.record_sheet import RecordSheetScreen
+from tracker.screens.repairs import RepairsScreen
 from tracker.screens.roster import RosterScreen
+from tracker.screens.scenario import ScenarioScreen
+from tracker.screens.welcome import WelcomeScreen
 from tracker.services import history
 
 SIZE = (120, 40)
@@ -67,14 +71,73 @@ ROUTINE = "s3 f1 fm+1"
 ROUTINE_KEYS = ("d", *("space" if char == " " else char for char in ROUTINE), "enter")
 NEXT_SHIP_KEYS = ("ctrl+r", "ctrl+down", "enter")
 
-# (name, key on the campaign screen, the screen it opens, "its data is in")
-SCREENS: tuple[tuple[str, str, type[Screen[Any]], Callable[[Any], bool]], ...] = (
-    ("record sheet", "enter", RecordSheetScreen, lambda screen: screen.record is not None),
-    ("roster", "f", RosterScreen, lambda screen: screen.view is not None),
-    ("ledger", "m", LedgerScreen, lambda screen: screen.view is not None),
-    ("journal", "j", JournalScreen, lambda screen: bool(screen.entries)),
-)
-SCREEN_NAMES = tuple(name for name, *_ in SCREENS)
+
+@dataclass(frozen=True)
+class Opening:
+    """How a screen is opened from the campaign screen: what is done first (untimed), the key
+    that opens it (timed from), the screen it opens, "its data is in", and what is done after
+    the key back (escape) to be on the campaign screen as before (untimed)."""
+
+    key: str
+    kind: type[Screen[Any]]
+    ready: Callable[[Any], bool]
+    before: Callable[[TrackerApp], Awaitable[None]] | None = None
+    after: Callable[[TrackerApp], Awaitable[None]] | None = None
+    back: bool = True  # escape goes back to the campaign screen
+
+
+def _always(screen: Any) -> bool:
+    return True
+
+
+def _has(name: str) -> Callable[[Any], bool]:
+    """The screen's data is in: its attribute `name` is read."""
+    return lambda screen: getattr(screen, name) is not None
+
+
+async def _to_welcome(app: TrackerApp) -> None:
+    post_key(app, "escape")
+    await until(showing(app, WelcomeScreen))
+    await settled(app)
+
+
+async def _to_campaign(app: TrackerApp) -> None:
+    """From the welcome screen, its campaign opened again (enter)."""
+    post_key(app, "enter")
+    await until(lambda: isinstance(app.screen, CampaignScreen) and app.screen.overview is not None)
+    await settled(app)
+
+
+async def _on_scenario_in_play(app: TrackerApp) -> None:
+    """The campaign screen's scenarios focused, the cursor on the one in play (enter opens it)."""
+    screen = app.screen
+    assert isinstance(screen, CampaignScreen) and screen.overview is not None
+    row = next(i for i, s in enumerate(screen.overview.scenarios) if s.status == "in_play")
+    table = screen.query_one("#scenario-table", DataTable)
+    table.focus()
+    table.move_cursor(row=row)
+    await settled(app)
+
+
+async def _on_forces(app: TrackerApp) -> None:
+    app.screen.query_one(Tree).focus()
+    await settled(app)
+
+
+# Each screen as a player opens it from the campaign screen (the welcome screen: escape from
+# it, which shows the list again; the campaign screen: enter on that list).
+OPENINGS: dict[str, Opening] = {
+    "welcome": Opening("escape", WelcomeScreen, _always, after=_to_campaign, back=False),
+    "campaign": Opening("enter", CampaignScreen, _has("overview"), before=_to_welcome, back=False),
+    "record sheet": Opening("enter", RecordSheetScreen, _has("record")),
+    "damage entry": Opening("d", DamageEntryScreen, lambda screen: not screen.opening),
+    "roster": Opening("f", RosterScreen, _has("view")),
+    "ledger": Opening("m", LedgerScreen, _has("view")),
+    "journal": Opening("j", JournalScreen, lambda screen: bool(screen.entries)),
+    "scenario": Opening("enter", ScenarioScreen, _has("detail"), _on_scenario_in_play, _on_forces),
+    "repairs": Opening("r", RepairsScreen, lambda screen: bool(screen.rows)),
+}
+SCREEN_NAMES = tuple(OPENINGS)
 
 
 def post_key(app: TrackerApp, key: str) -> None:
@@ -153,45 +216,42 @@ def profiling(profile: cProfile.Profile | None) -> Iterator[None]:
             profile.disable()
 
 
-async def open_screen(
-    app: TrackerApp,
-    key: str,
-    kind: type[Screen[Any]],
-    ready: Callable[[Any], bool],
-    profile: cProfile.Profile | None,
-) -> float:
-    """Seconds from the key to the screen painted with its data; then back (escape)."""
+async def show(app: TrackerApp, opening: Opening, profile: cProfile.Profile | None) -> float:
+    """From the campaign screen: seconds from the key to the screen painted with its data."""
+    if opening.before is not None:
+        await opening.before(app)
     with profiling(profile):
         started = time.perf_counter()
-        post_key(app, key)
-        await until(lambda: isinstance(app.screen, kind) and ready(app.screen))
+        post_key(app, opening.key)
+        await until(lambda: isinstance(app.screen, opening.kind) and opening.ready(app.screen))
         await settled(app)
-        seconds = time.perf_counter() - started
-    post_key(app, "escape")
-    await until(lambda: isinstance(app.screen, CampaignScreen))
-    await settled(app)
-    return seconds
+        return time.perf_counter() - started
+
+
+async def leave(app: TrackerApp, opening: Opening) -> None:
+    """Back to the campaign screen as it was before `show`."""
+    if opening.back:
+        post_key(app, "escape")
+        await until(showing(app, CampaignScreen))
+        await settled(app)
+    if opening.after is not None:
+        await opening.after(app)
 
 
 async def open_bare(
     app: TrackerApp,
     blueprints: dict[str, Blueprint],
     name: str,
-    opening: tuple[str, type[Screen[Any]], Callable[[Any], bool]],
+    opening: Opening,
     profile: cProfile.Profile | None,
 ) -> float:
     """Seconds from pushing the bare copy of a screen (bench/bare_copy.py) to it painted and
-    settled, as open_screen times the tracker's; then back. The copy is taken from the
-    tracker's screen the first time, shown as open_screen shows it."""
+    settled, as `show` times the tracker's; then back. The copy is taken from the tracker's
+    screen as `show` shows it (when the worker opened it, else now)."""
     if name not in blueprints:
-        key, kind, ready = opening
-        post_key(app, key)
-        await until(lambda: isinstance(app.screen, kind) and ready(app.screen))
-        await settled(app)
+        await show(app, opening, None)
         blueprints[name] = copy_of(app.screen)
-        post_key(app, "escape")
-        await until(lambda: isinstance(app.screen, CampaignScreen))
-        await settled(app)
+        await leave(app, opening)
     bare = blueprints[name].build()
     with profiling(profile):
         started = time.perf_counter()
@@ -200,7 +260,7 @@ async def open_bare(
         await settled(app)
         seconds = time.perf_counter() - started
     app.pop_screen()
-    await until(lambda: isinstance(app.screen, CampaignScreen))
+    await until(showing(app, CampaignScreen))
     await settled(app)
     return seconds
 
@@ -347,7 +407,6 @@ async def serve(args: argparse.Namespace) -> None:
     app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=args.campaign_id,
                      quiet_gc=True)  # fmt: skip
     profiles = Profiles(args.profile, args.label)
-    screens = {name: (key, kind, ready) for name, key, kind, ready in SCREENS}
     blueprints: dict[str, Blueprint] = {}
     # The ship typed by name, as the README shows: `exeter s3`.
     line = (f'"{args.ship}"' if " " in args.ship else args.ship) + " s"
@@ -361,12 +420,18 @@ async def serve(args: argparse.Namespace) -> None:
                 if order["op"] == "open":
                     name = order["screen"]
                     profile = profiles.of(name, order["timed"])
-                    seconds = await open_screen(app, *screens[name], profile)
-                    answer({"seconds": seconds})
+                    cpu = time.process_time()
+                    seconds = await show(app, OPENINGS[name], profile)
+                    cpu = time.process_time() - cpu
+                    # The bare copy (figure 13) of the screen as this opening shows it.
+                    if name not in blueprints:
+                        blueprints[name] = copy_of(app.screen)
+                    await leave(app, OPENINGS[name])
+                    answer({"seconds": seconds, "open_cpu": cpu})
                 elif order["op"] == "bare":
                     name = order["screen"]
                     profile = profiles.of(f"bare {name}", order["timed"])
-                    seconds = await open_bare(app, blueprints, name, screens[name], profile)
+                    seconds = await open_bare(app, blueprints, name, OPENINGS[name], profile)
                     answer({"seconds": seconds})
                 elif order["op"] == "damage":
                     await to_damage_entry(app)

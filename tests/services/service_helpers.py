@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
@@ -257,3 +257,18 @@ def _all_ships(factory: SessionFactory, campaign_id: int) -> list[Ship]:
         for ship in ships:
             session.expunge(ship)
         return list(ships)
+
+
+@contextmanager
+def statements(engine: Engine) -> Iterator[list[str]]:
+    """The SQL statements run on the engine inside the block, in order."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)

@@ -10,8 +10,6 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +17,8 @@ import pytest
 from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_helpers import World
-from sqlalchemy import Engine, event, text
+from service_helpers import World, statements
+from sqlalchemy import Engine, text
 from sqlmodel import select
 
 from tracker.db import SessionFactory, session_scope
@@ -339,20 +337,6 @@ def _without_ids(found: Any) -> Any:
             [c.model_copy(update={"id": 0}) for c in classes])  # fmt: skip
 
 
-@contextmanager
-def _statements(engine: Engine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-
-
 def test_an_import_takes_the_same_statements_at_any_size(
     factory: SessionFactory, engine: Engine
 ) -> None:
@@ -363,7 +347,7 @@ def test_an_import_takes_the_same_statements_at_any_size(
         header = "name,nation,unit_type,points\n"
         library.import_library(factory, raw=(header + "\n".join(_rows(size))).encode())
         changed = [row.replace(",10", ",11") for row in _rows(size)[: size // 2]]
-        with _statements(engine) as seen:
+        with statements(engine) as seen:
             report = library.import_library(
                 factory, raw=(header + "\n".join(changed + _rows(size * 2)[size:])).encode()
             )

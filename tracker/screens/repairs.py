@@ -15,10 +15,9 @@ from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.ship_history import ShipHistoryScreen
-from tracker.services import continuity, damage, mines, repairs
+from tracker.services import continuity, damage, repairs
 from tracker.services.continuity import SinceLastBattle
 from tracker.services.damage import CriticalView
-from tracker.services.mines import CounterView
 from tracker.services.repairs import RepairAmounts
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.tables import fit_columns, forget, refill, under_cursor
@@ -99,20 +98,18 @@ class RepairsScreen(TrackerScreen):
         forget(table)
 
     def reload(self) -> None:
-        # The screen's calls run in order: the rows are in hand when the counters come back.
         campaign = {"campaign_id": self.campaign_id}
-        self.load(Call(continuity.since_last_battle, self.factory, **campaign), self._take_rows)
-        self.load(Call(mines.counter_ships, self.factory, **campaign), self._show)
+        self.load(Call(continuity.since_last_battle, self.factory, **campaign), self._show)
         self.load(
             Call(continuity.check_continuity, self.factory, **campaign), self._show_continuity
         )
 
-    def _take_rows(self, rows: list[SinceLastBattle]) -> None:
-        self.rows = rows
-
-    def _show(self, counters: list[CounterView]) -> None:
-        self.fuel_lost = {counter.ship_id: counter.fuel.lost for counter in counters}
-        fuel_column = any(counter.fuel.total for counter in counters)
+    def _show(self, since: list[SinceLastBattle]) -> None:
+        self.rows = since
+        # The fuel of the ships afloat (a sunk ship's is no longer counted).
+        afloat = [row for row in since if not row.sunk]
+        self.fuel_lost = {row.ship_id: row.fuel.lost for row in afloat}
+        fuel_column = any(row.fuel.total for row in afloat)
         if fuel_column != self.fuel_column:
             self.fuel_column = fuel_column
             self._columns()

@@ -3,7 +3,8 @@ is not in our sources: the group's own allowance, if any, is the campaign's)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -29,23 +30,58 @@ def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
     ).first()
 
 
+# A repair done: the scenario it was made after (None: before any), Structure, Flotation.
+Done = tuple[int | None, int, int]
+
+
+def done_repairs(session: Session, ships: Any) -> dict[int, list[Done]]:
+    """The repairs done to each of `ships` (ship ids, or a select of them), by ship."""
+    rows = session.exec(
+        select(Repair.ship_id, Repair.after_scenario_id, Repair.structure, Repair.flotation)
+        .where(col(Repair.ship_id).in_(ships), Repair.status == RepairStatus.DONE)
+        .order_by(col(Repair.id))
+    )
+    done: dict[int, list[Done]] = {}
+    for ship_id, after_id, structure, flotation in rows:
+        done.setdefault(ship_id, []).append((after_id, structure, flotation))
+    return done
+
+
+def repaired_in(
+    done: Iterable[Done], positions: Mapping[int, int], after: int | None, before: int | None
+) -> tuple[int, int]:
+    """Of a ship's repairs done, those made after the scenario at position `after` closed (None:
+    before any) and before the scenario at position `before` began; a ship that sat a scenario
+    out gathers both periods. `positions`: the campaign's scenarios' positions, by id."""
+    structure = flotation = 0
+    for after_id, done_s, done_f in done:
+        position = None if after_id is None else positions.get(after_id)
+        if after is None:
+            counts = after_id is None
+        else:
+            counts = (position is not None and after <= position
+                      and (before is None or position < before))  # fmt: skip
+        if counts:
+            structure, flotation = structure + done_s, flotation + done_f
+    return structure, flotation
+
+
+def scenario_positions(session: Session, campaign_id: int) -> dict[int, int]:
+    """Each of the campaign's scenarios' place in its order, by id."""
+    rows = session.exec(
+        select(Scenario.id, Scenario.position).where(Scenario.campaign_id == campaign_id)
+    )
+    return {scenario_id or 0: position for scenario_id, position in rows}
+
+
 def repaired_since(
     session: Session, ship_id: int, after: Scenario | None, before: int | None = None
 ) -> tuple[int, int]:
     """Repairs to a ship made after scenario `after` closed (None: before any) and before the
-    scenario at position `before` began; a ship that sat a scenario out gathers both periods."""
-    query = select(Repair).where(Repair.ship_id == ship_id, Repair.status == RepairStatus.DONE)
-    if after is None:
-        query = query.where(col(Repair.after_scenario_id).is_(None))
-    else:
-        periods = select(Scenario.id).where(
-            Scenario.campaign_id == after.campaign_id, col(Scenario.position) >= after.position
-        )
-        if before is not None:
-            periods = periods.where(col(Scenario.position) < before)
-        query = query.where(col(Repair.after_scenario_id).in_(periods))
-    rows = session.exec(query).all()
-    return sum(r.structure for r in rows), sum(r.flotation for r in rows)
+    scenario at position `before` began (repaired_in)."""
+    positions = scenario_positions(session, after.campaign_id) if after is not None else {}
+    done = done_repairs(session, [ship_id]).get(ship_id, [])
+    return repaired_in(done, positions, after.position if after else None, before)
 
 
 def _allowance(

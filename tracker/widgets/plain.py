@@ -67,10 +67,19 @@ class Fitting(Protocol):
         ...
 
 
+def cell_text(cell: Any) -> str:
+    """A cell's text as the player reads it on screen."""
+    return cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
+
+
+def widest(texts: Iterable[str]) -> int:
+    """The cells the widest line of these texts takes on screen, as a table measures it."""
+    return max((cell_len(line) for text in texts for line in text.split("\n")), default=0)
+
+
 def shown_width(cell: Any) -> int:
     """The cells a table cell's widest line takes on screen, as the table measures it."""
-    text = cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
-    return max(cell_len(line) for line in text.split("\n"))
+    return widest((cell_text(cell),))
 
 
 # Textual measures the rows added since the table's last idle, and widens its columns to fit
@@ -91,7 +100,8 @@ class PlainTable(DataTable[Any]):
         many lines as it needs, its text wrapped, never cut (set_widths narrows them)."""
         super().__init__(*args, **kwargs)
         self.wrap_rows = wrap_rows
-        self._later: deque[tuple[str | None, Sequence[Any]]] = deque()
+        # Rows not built yet: key, cells, and which of them wrap (None: as given).
+        self._later: deque[tuple[str | None, Sequence[Any], Sequence[bool] | None]] = deque()
         self._building = False
         self.fit: Fitting | None = None  # tables.fit_columns: the columns fit the room
         self._fitted_room = 0
@@ -109,6 +119,7 @@ class PlainTable(DataTable[Any]):
         """Rows after the last one, each with its key: those up to a screenful past row
         `showing` built at once, the rest as the player comes near them."""
         rows = list(rows)
+        wraps: list[bool] | None = None  # the columns whose cells wrap, as each row is built
         if self.fit is not None and (room := self._room()):
             self._fitted_room = room
             labels = [column.label.plain for column in self.ordered_columns]
@@ -118,9 +129,9 @@ class PlainTable(DataTable[Any]):
             console, columns = self.app.console, self.ordered_columns
             lines = [len(column.label.wrap(console, column.width)) for column in columns]
             self.header_height = max([1, *lines])
-            if any(wraps):
-                rows = [(key, self._wrapping(cells, wraps)) for key, cells in rows]
-        self._later.extend(rows)
+        if wraps is not None and not any(wraps):
+            wraps = None
+        self._later.extend((key, cells, wraps) for key, cells in rows)
         self._build(showing + self._screenful())
         self._fit_columns(self._later)  # (Textual measures those built)
         compat.measure_at_idle(self)
@@ -151,19 +162,19 @@ class PlainTable(DataTable[Any]):
         try:
             height = None if self.fit is not None and self.fit.wrap else 1
             while self._later and self.row_count < rows:
-                key, cells = self._later.popleft()
+                key, cells, wraps = self._later.popleft()
+                cells = cells if wraps is None else self._wrapping(cells, wraps)
                 self.add_row(*cells, key=key, height=height)
         finally:
             self._building = False
 
-    def _fit_columns(self, rows: Collection[tuple[str | None, Sequence[Any]]]) -> None:
+    def _fit_columns(self, rows: Collection[tuple[str | None, Sequence[Any], Any]]) -> None:
         """Each column that fits its cells as wide as those of rows not built yet too, as
         Textual makes it once it has measured them: the columns do not widen as they come."""
         for at, column in enumerate(self.ordered_columns):
             if column.auto_width:
-                widest = max((shown_width(cells[at]) for _, cells in rows if at < len(cells)),
-                             default=0)  # fmt: skip
-                column.content_width = max(column.content_width, widest)
+                texts = {cell_text(cells[at]) for _, cells, _ in rows if at < len(cells)}
+                column.content_width = max(column.content_width, widest(texts))
 
     def clear(self, columns: bool = False) -> Self:
         self._later.clear()
@@ -217,7 +228,8 @@ class PlainTable(DataTable[Any]):
             (row.key.value, [self._data[row.key][column.key] for column in columns])
             for row in self.ordered_rows
         ]
-        rows, cursor = [*built, *self._later], self.cursor_row
+        later = [(key, cells) for key, cells, _ in self._later]
+        rows, cursor = [*built, *later], self.cursor_row
         self.clear()
         self.add_rows_later(rows, showing=max(cursor, 0))
         if rows and cursor >= 0:

@@ -25,8 +25,8 @@ from textual.content import Content
 from textual.widgets.data_table import ColumnKey
 
 from tracker import compat
-from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import cell_text, forget, refill
+from tracker.widgets.plain import PlainTable, cell_text
+from tracker.widgets.tables import forget, refill
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 # Blank cells ("", "-") sort after every value, whichever way the column is sorted.

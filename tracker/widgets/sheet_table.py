@@ -120,10 +120,13 @@ class SheetTable(SearchTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, wrap_rows=True, **kwargs)
         self.ships: tuple[ShipView, ...] | None = None  # as last filled
+        self.room = 0  # the cells they were fitted to
 
     def on_resize(self, _: events.Resize) -> None:
-        """Fitted again to the room it now has (once laid out: its gutter, a wider window)."""
-        if self.ships is not None:
+        """Fitted again to the room it now has (once laid out: its gutter, a wider window); in
+        the room it was filled for, it stays as it is."""
+        room = self.scrollable_content_region.width or self.size.width
+        if self.ships is not None and room != self.room:
             self.fill(self.ships, self.size.width, None)
 
     def on_mount(self) -> None:
@@ -135,7 +138,7 @@ class SheetTable(SearchTable):
         """The ships' rows in columns fitted to `room` cells; the ship `select` takes the
         cursor (one just added), else the cursor stays on its ship wherever it is now."""
         self.ships = ships
-        room = self.scrollable_content_region.width or room
+        room = self.room = self.scrollable_content_region.width or room
         bar = track_width(ships, room)
         rows = [ship_row(ship, bar) for ship in ships]
         self.set_widths(column_widths(rows, room, bar))

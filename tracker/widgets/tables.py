@@ -8,21 +8,15 @@ from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
-from rich.text import Text
 from textual.widgets import DataTable
 
-from tracker.widgets.plain import PlainTable, shown_width
+from tracker.widgets.plain import PlainTable, cell_text, widest
 
 T = TypeVar("T")
 CELL_PADDING = 2  # one cell each side of every column
 
 # The rows each table was last filled with by refill (its only filler).
 _SHOWN: WeakKeyDictionary[DataTable[Any], list[tuple[str, tuple[Any, ...]]]] = WeakKeyDictionary()
-
-
-def cell_text(cell: Any) -> str:
-    """A cell's text as the player reads it on screen."""
-    return cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
 
 
 def cell_width(cell: Any) -> int:
@@ -37,10 +31,15 @@ def content_widths(
     narrowest it wraps to without breaking a word)."""
     widths = [max(1, cell_len(label)) for label in labels]
     words = [max(map(cell_len, label.split()), default=0) for label in labels]
+    # Each text measured once: a column repeats most of its texts (a side, "+0/+0").
+    texts: list[set[str]] = [set() for _ in labels]
     for cells in rows:
-        for at, cell in enumerate(cells[: len(widths)]):
-            widths[at] = max(widths[at], shown_width(cell))
-            words[at] = max(words[at], *map(cell_len, cell_text(cell).split() or [""]))
+        for seen, cell in zip(texts, cells, strict=False):
+            seen.add(cell_text(cell))
+    for at, seen in enumerate(texts):
+        widths[at] = max(widths[at], widest(seen))
+        longest = (cell_len(word) for text in seen for word in text.split())
+        words[at] = max(words[at], max(longest, default=0))
     return widths, words
 
 
