@@ -128,6 +128,15 @@ def _document(made: Made) -> dict[str, Any]:
     return document
 
 
+def _imported_beside(path: Path, name: str) -> str:
+    """What an import of a campaign the file holds already says: a campaign of its own."""
+    return (
+        f"tracker: imported {name!r} into {path}\n"
+        f"  {path} holds this campaign already: {name!r} is a separate campaign, with "
+        "identities of its own, not a copy of it\n"
+    )
+
+
 def _write(path: Path, document: dict[str, Any]) -> Path:
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
@@ -140,7 +149,7 @@ def test_the_unbroken_document_imports(
     source = _write(tmp_path / "good.json", _document(made))
     outcome = run("--db", campaign_file, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported 'Imported copy' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "Imported copy")
 
 
 # --- bad documents ----------------------------------------------------------------------------
@@ -382,7 +391,7 @@ def test_import_under_a_new_name(made: Made, run: Run, campaign_file: Path, tmp_
     source.write_text(made.text, encoding="utf-8")
     outcome = run("--db", campaign_file, "import", source, "--name", " River Plate again ")
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported 'River Plate again' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "River Plate again")
     engine = make_engine(str(campaign_file))
     factory = session_factory(engine)
     found = {c.name: c.id for c in campaigns.list_campaigns(factory)}
@@ -402,6 +411,8 @@ def test_import_into_a_new_file(made: Made, run: Run, tmp_path: Path, encoding: 
     fresh = tmp_path / "fresh.db"
     outcome = run("--db", fresh, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
+    assert "holds this campaign already" not in outcome.out
+    # A copy of the same campaign: every row keeps its id (uid), the journal's too.
     export = tmp_path / "again.json"
     outcome = run("--db", fresh, "export", SAMPLE_NAME, "--to", export)
     assert (outcome.status, outcome.err) == (0, "")
@@ -430,7 +441,7 @@ def test_markup_is_text_stored_as_typed(
     source = _write(tmp_path / "markup.json", document)
     outcome = run("--db", campaign_file, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported '[bold]Plate[/] <b>1939</b>' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "[bold]Plate[/] <b>1939</b>")
     ship_query = (
         "SELECT ship.{} FROM ship JOIN side ON side.id = ship.side_id "
         "WHERE side.campaign_id = ? ORDER BY ship.id"
