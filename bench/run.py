@@ -1,4 +1,4 @@
-"""`make bench`: fifteen ratios of the tracker's speed and memory, each a median of several runs.
+"""`make bench`: sixteen ratios of the tracker's speed and memory, each a median of several runs.
 
 Absolute times drift on shared machines, so every figure is a ratio against a baseline measured
 in the same run, the same way, the two sides taking turns:
