@@ -76,14 +76,15 @@ async def _try(app: TrackerApp, name: str, paths: list[tuple[str, str]]) -> None
         assert app.crash is None and app.is_running
 
 
-# Paths typed into each dialog: five for each of the examples the depth draws (tests/depth.py),
-# all into one dialog of one app (an app's start costs more than the paths it is shown).
+# Paths typed into each dialog of an example: five for each of three examples at depth 1
+# (tests/depth.py), typed into one dialog of one app (an app's start costs more than the paths it
+# is shown); a deeper run also draws more examples.
 PATHS = 5 * examples(3)
 
 
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 @settings(
-    max_examples=1, deadline=None, derandomize=True, database=None,
+    max_examples=examples(1), deadline=None, derandomize=True, database=None,
     phases=[Phase.generate],  # an app per example: a failure is shown as drawn
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
