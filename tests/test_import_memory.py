@@ -8,6 +8,8 @@ does (from the file), in bytes against the file's size; the time it takes is not
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import subprocess
 import sys
@@ -38,24 +40,29 @@ import gc, sys, tracemalloc
 from pathlib import Path
 from tracker.services import exchange
 from tracker.services.errors import InvalidInput
-path = Path(sys.argv[1])
-# Read once unmeasured: what the reader builds once per process (each table's checks, lazy
-# imports) is no part of a file's cost; the measured read is the second.
-try:
-    with path.open("rb") as file:
-        exchange.read_document(file)
-except InvalidInput:
-    pass
-gc.collect()
-tracemalloc.start()
-try:
-    with path.open("rb") as file:
-        exchange.read_document(file)
-    outcome = "read"
-except InvalidInput as exc:
-    outcome = "refused: " + "; ".join(exc.errors.values())
-print(tracemalloc.get_traced_memory()[1])
-print(outcome[:300])
+# One path a line on stdin, its peak and outcome on two lines of stdout: one interpreter measures
+# every file of a test process in turn, each read alone under a tracemalloc started afresh.
+for line in sys.stdin:
+    path = Path(line.rstrip("\\n"))
+    # Read once unmeasured: what the reader builds once per process (each table's checks, lazy
+    # imports) is no part of a file's cost; the measured read is the second.
+    try:
+        with path.open("rb") as file:
+            exchange.read_document(file)
+    except InvalidInput:
+        pass
+    gc.collect()
+    tracemalloc.start()
+    try:
+        with path.open("rb") as file:
+            exchange.read_document(file)
+        outcome = "read"
+    except InvalidInput as exc:
+        outcome = "refused: " + "; ".join(exc.errors.values())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(peak)
+    print(outcome[:300].replace("\\n", " "), flush=True)
 """
 
 
@@ -114,13 +121,27 @@ HOSTILE = {
 }  # fmt: skip
 
 
-def _peak(path: Path) -> tuple[int, str]:
-    result = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(path)], cwd=REPO, capture_output=True, text=True,
-        timeout=600, check=True,
+@functools.cache
+def _measurer() -> subprocess.Popen[str]:
+    """A fresh interpreter reading the files as `tracker import` does, one after another: not
+    one per file, whose start and warm-up read cost more CPU than the read measured."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", MEASURE], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True,
     )  # fmt: skip
-    peak, outcome = result.stdout.splitlines()
-    return int(peak), outcome
+    atexit.register(process.wait, timeout=60)
+    atexit.register(process.stdin.close)  # type: ignore[union-attr]
+    return process
+
+
+def _peak(path: Path) -> tuple[int, str]:
+    process = _measurer()
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"{path}\n")
+    process.stdin.flush()
+    peak, outcome = process.stdout.readline(), process.stdout.readline()
+    assert peak and outcome, f"the measuring interpreter ended ({process.poll()})"
+    return int(peak), outcome.rstrip("\n")
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
