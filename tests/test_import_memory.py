@@ -1,7 +1,7 @@
 """A campaign file's import takes memory within a few times the file's size when it reads a
 real campaign grown large, and a hostile document (a million empty objects, nesting thousands
-deep, a row of made-up fields, a field of megabytes, a number of a million digits, rows that
-are refused only once all are read) is refused within about its own size: its rows are never
+deep, a row of made-up fields, a field of megabytes, a number of a million digits, the same
+problem on every row, rows that are refused only once all are read) is refused within about its own size: its rows are never
 kept. Measured with tracemalloc in a fresh interpreter reading the file as `tracker import`
 does (from the file), in bytes against the file's size; the time it takes is not asserted
 (bench/refused.py measures the process's peak on files of 200 MB: `make bench`, figure 14)."""
@@ -112,12 +112,18 @@ def _long_number(size: int) -> bytes:
     return HEAD + b'"ship": [{"id": ' + b"9" * size + b"}]}}"
 
 
+def _same_problem_on_every_row(size: int) -> bytes:
+    rows = b",".join(b'{"id": %d, "scenario_id": 1, "ship_id": "x"}' % n for n in range(size // 44))
+    return HEAD + b'"participation": [' + rows + b"]}}"
+
+
 HOSTILE = {
     "empty_rows": _empty_rows, "empty_objects": _empty_objects,
     "empty_lists_as_rows": _empty_lists_as_rows, "numbers_as_rows": _numbers_as_rows,
     "deep_in_a_row": _deep_in_a_row, "deep_at_the_top": _deep_at_the_top,
     "made_up_fields": _made_up_fields, "made_up_tables": _made_up_tables,
     "short_texts": _short_texts, "long_number": _long_number,
+    "same_problem_on_every_row": _same_problem_on_every_row,
 }  # fmt: skip
 
 
