@@ -1,10 +1,11 @@
 """A campaign file's import takes memory within a few times the file's size when it reads a
 real campaign grown large, and a hostile document (a million empty objects, nesting thousands
 deep, a row of made-up fields, a field of megabytes, a number of a million digits, the same
-problem on every row, rows that are refused only once all are read) is refused within about its own size: its rows are never
-kept. Measured with tracemalloc in a fresh interpreter reading the file as `tracker import`
-does (from the file), in bytes against the file's size; the time it takes is not asserted
-(bench/refused.py measures the process's peak on files of 200 MB: `make bench`, figure 14)."""
+problem on every row, rows that are refused only once all are read) is refused within about
+its own size: its rows are never kept. Measured with tracemalloc in a fresh interpreter reading
+the file as `tracker import` does (from the file), in bytes against the file's size; the time it
+takes is not asserted (bench/refused.py measures the process's peak on files of 200 MB:
+`make bench`, figure 14)."""
 
 from __future__ import annotations
 
