@@ -9,6 +9,7 @@ got wrong shows even when both exports agree.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -476,3 +477,9 @@ def test_an_import_keeps_every_rows_id_unless_the_file_holds_the_campaign(
     for name in identities.IDENTIFIED:
         assert len(set(fresh[name])) == len(exported[name])
         assert not set(fresh[name]) & (set(exported[name]) | set(others[name])), name
+    # Its journal names its rows by their new ids (a row's before and after, which an undo puts
+    # back), a row deleted before the export included: never a row of the first copy.
+    journal = exchange.export_campaign(factory, campaign_id=second)["tables"]["journalentry"]
+    named = set(re.findall(r'"uid":\s*"([0-9a-f-]{36})"', " ".join(e["detail"] for e in journal)))
+    assert named & set(fresh["ship"]), "the copy's journal names its ships by their ids"
+    assert not named & {uid for uids in exported.values() for uid in uids}

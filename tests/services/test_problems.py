@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from depth import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +77,7 @@ def _parsed(said: str) -> tuple[list[tuple[str, int, int]], bool, int]:
     return spans, cut, count
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(adds=ADDS, most=st.integers(1, 6), places=st.none() | st.integers(1, 60))
 def test_any_adds_name_each_problem_once_its_places_in_order_compressed_and_capped(
     adds: list[tuple[str, str, str]], most: int, places: int | None

@@ -7,6 +7,7 @@ every copy, and are what a copy is searched by (services.sealing, docs/RULES.md 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import bindparam, inspect, text
@@ -62,10 +63,30 @@ def as_imported(conn: Connection, tables: dict[str, list[dict[str, Any]]]) -> di
 
 
 def renewed(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The document's rows, each identified one with a new id: a campaign of its own."""
-    fresh = {name: [{**row, "uid": new_uid()} for row in tables.get(name, [])]
+    """The document's rows, each identified one with a new id: a campaign of its own. The ids
+    its journal's entries hold (a row's before and after: an undo puts a row back with its id)
+    are the new ones too, the id of a row no longer in the campaign included: an undo in the
+    copy never puts back a row of the first. A sealed part is not read, and keeps its ids."""
+    new_of: dict[str, str] = {}
+
+    def new(old: str) -> str:
+        return new_of.setdefault(old, new_uid())
+
+    fresh = {name: [{**row, "uid": new(row["uid"])} for row in tables.get(name, [])]
              for name in IDENTIFIED}  # fmt: skip
+
+    def renew(found: re.Match[str]) -> str:
+        return f'"uid":"{new(found[1])}"'
+
+    fresh["journalentry"] = [
+        {**entry, "detail": _UID_IN_TEXT.sub(renew, entry["detail"])}
+        for entry in fresh["journalentry"]
+    ]
     return {**tables, **fresh}
+
+
+# A row's id as an entry's JSON holds it (journal.row_state, written by json_text or json.dumps).
+_UID_IN_TEXT = re.compile(r'"uid":\s*"([0-9a-f-]{36})"')
 
 
 def held(factory: SessionFactory, *, document: dict[str, Any]) -> bool:
