@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -430,13 +431,27 @@ def as_second_copy(document: dict[str, Any], imported: dict[str, Any]) -> dict[s
     """The document as a second copy of its campaign in a file reads once imported: the same,
     but for the ids of its campaign and sides (services.identities), which must all be new."""
     copy = json.loads(json.dumps(document))
+    new_of: dict[str, str] = {}
     for name in identities.IDENTIFIED:
         old = [row["uid"] for row in copy["tables"][name]]
         new = [row["uid"] for row in imported["tables"][name]]
         assert len(set(new)) == len(old) and not set(new) & set(old), name
         for row, uid in zip(copy["tables"][name], new, strict=True):
-            row["uid"] = uid
+            new_of[row["uid"]] = row["uid"] = uid
+    # The ids its journal names are the new ones too, each old id always the same new one.
+    for entry, made in zip(copy["tables"]["journalentry"], imported["tables"]["journalentry"],
+                           strict=True):  # fmt: skip
+        old, new = _UID_IN_TEXT.findall(entry["detail"]), _UID_IN_TEXT.findall(made["detail"])
+        assert len(old) == len(new) and not set(old) & set(new), entry["detail"]
+        for was, now in zip(old, new, strict=True):
+            assert new_of.setdefault(was, now) == now, was
+        entry["detail"] = _UID_IN_TEXT.sub(
+            lambda found: found[0].replace(found[1], new_of[found[1]]), entry["detail"]
+        )
     return copy
+
+
+_UID_IN_TEXT = re.compile(r'"uid":\s*"([0-9a-f-]{36})"')
 
 
 def campaign_rows(factory: SessionFactory, campaign_id: int) -> dict[str, list[int]]:

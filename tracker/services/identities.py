@@ -76,7 +76,7 @@ def renewed(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
              for name in IDENTIFIED}  # fmt: skip
 
     def renew(found: re.Match[str]) -> str:
-        return f'"uid":"{new(found[1])}"'
+        return found[0].replace(found[1], new(found[1]))  # as written, the id alone new
 
     fresh["journalentry"] = [
         {**entry, "detail": _UID_IN_TEXT.sub(renew, entry["detail"])}
