@@ -25,6 +25,7 @@ from tracker.services import (
     scenarios,
     sealing,
     secrets,
+    sheet,
     visibility,
 )
 from tracker.services.errors import InvalidInput
@@ -260,6 +261,23 @@ def test_a_squadrons_counters_read_at_once_are_each_ships_counter_as_the_viewer_
         ship_id: mines.counter(factory, ship_id=ship_id, viewer=viewer) for ship_id in ids
     }
     assert mines.ship_counters(factory, ship_ids=[], viewer=viewer) == {}
+
+
+def test_a_record_sheet_reads_its_ships_counters_with_it_as_the_opponent_sees_them(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    """The sheet is in front of both players: a minelayer's mines and secret sowing stay hidden
+    on it, read in the sheet's own read."""
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    layer = _minelayer(factory, world, add_ship)
+    _secret_field(factory, world, layer)
+    add_ship(world.raider_id, "Emden")
+    record = sheet.load_record_sheet(factory, squadron_id=world.raider_id)
+    ids = [ship.id for ship in record.ships]
+    assert layer in ids and len(ids) >= 2
+    assert record.counters == mines.ship_counters(factory, ship_ids=ids, viewer=Viewer.OPPONENT)
+    assert record.counters[layer].mines_hidden and record.counters[layer].mines_loaded == 0
+    assert record.counters != mines.ship_counters(factory, ship_ids=ids, viewer=Viewer.OWNER)
 
 
 @pytest.mark.parametrize("state", list(MarkerState))
