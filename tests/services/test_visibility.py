@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from service_helpers import World
 from sqlmodel import SQLModel, col, select
 
@@ -58,6 +60,33 @@ def test_a_column_declared_nowhere_is_hidden_from_the_opponent_and_the_umpire() 
     owner = visibility.row_as_seen("minefield", {"new_column": "x"}, viewer=Viewer.OWNER,
                                    own=True, revealed=False)  # fmt: skip
     assert owner == {"new_column": "x"}
+
+
+_TABLES = sorted(visibility.SECRET)
+_ROWS = st.sampled_from(_TABLES).flatmap(lambda table: st.tuples(
+    st.just(table),
+    st.lists(st.tuples(
+        st.dictionaries(
+            st.sampled_from(sorted(visibility.PUBLIC[table] | set(visibility.SECRET[table])
+                                   | {"new_column"})),
+            st.one_of(st.none(), st.integers(), st.text(max_size=5)),
+        ),
+        st.booleans(), st.booleans(),
+    ), max_size=6),
+))  # fmt: skip
+
+
+@given(rows=_ROWS, viewer=st.sampled_from(list(Viewer)))
+def test_rows_read_at_once_are_each_column_as_shown_gives_it(
+    rows: tuple[str, list[tuple[dict[str, Any], bool, bool]]], viewer: Viewer
+) -> None:
+    """A screen's many rows through visibility at once: every cell as `shown` decides it."""
+    table, given = rows
+    assert visibility.rows_as_seen(table, given, viewer=viewer) == [
+        {column: visibility.shown(table, column, value, viewer=viewer, own=own, revealed=revealed)
+         for column, value in row.items()}
+        for row, own, revealed in given
+    ]  # fmt: skip
 
 
 def _sub(factory: SessionFactory, world: World, name: str = "U-47") -> int:
