@@ -81,7 +81,7 @@ def _field_view(
     reads its placeholder unless the viewer may see it."""
     hidden = field.secret and not readable
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
-             if hidden else places.opened(session, field, key))  # fmt: skip
+             if hidden else places.opened(session, field, key, boundaries))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" ({roll_text(step['d6'])})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
