@@ -32,6 +32,7 @@ from tracker.models.fleet import (
     SquadronCreate,
     SquadronUpdate,
 )
+from tracker.models.identity import OWN
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import command, journal, losses
@@ -183,8 +184,8 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
     with act(factory, Ship, ship_id) as a:
         source, session = a.row, a.session
         data = source.model_dump(
-            exclude={"id", "version", "name", "structure_now", "flotation_now", "fire_markers",
-                     "sunk", "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
+            exclude=OWN | {"name", "structure_now", "flotation_now", "fire_markers", "sunk",
+                           "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
         )  # fmt: skip
         ship = Ship(
             **data,
@@ -195,9 +196,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         )
         copy_id = _add_ship(a, ship, f"Copied {source.name} as {name}")
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
-            session.add(
-                Battery(**battery.model_dump(exclude={"id", "version", "ship_id"}), ship_id=copy_id)
-            )
+            session.add(Battery(**battery.model_dump(exclude=OWN | {"ship_id"}), ship_id=copy_id))
         return copy_id
 
 

@@ -59,17 +59,19 @@ SECRET: dict[str, dict[str, Any]] = {
     "journalentry": {"sealed": ""},
 }
 
+# A row's identity (models.identity) is public: a random id that says nothing of the row, by
+# which both players' copies of the campaign know it.
 PUBLIC: dict[str, frozenset[str]] = {
     # The hunt's last search of a marker is the searching player's own act (RULES.md §Subs ¶4).
     "submarker": frozenset({"id", "side_id", "code", "sector", "state", "created_turn",
                             "moved_turn", "seal", "at", "version", "search_scenario_id",
-                            "search_turn", "search_found"}),
+                            "search_turn", "search_found", "uid"}),
     "wasunit": frozenset({"id", "side_id", "name", "unit_type", "nation", "points", "year",
                           "speed", "armor", "vital_armor", "hull_points", "attacks", "abilities",
                           "extra_decoys", "notes", "version", "class_name", "air_to_air",
-                          "flagship", "plane_capacity"}),
+                          "flagship", "plane_capacity", "uid"}),
     "minefield": frozenset({"id", "campaign_id", "side_id", "status", "scenario_id",
-                            "turn_started", "turn_completed", "secret", "at", "version"}),
+                            "turn_started", "turn_completed", "secret", "at", "version", "uid"}),
     "ship": frozenset({"id", "side_id", "squadron_id", "original_squadron_id", "name",
                        "class_name", "type_abbrev", "nation", "size_modifier", "speed_kn",
                        "armour_class", "structure_max", "structure_now", "flotation_max",
@@ -78,10 +80,10 @@ PUBLIC: dict[str, frozenset[str]] = {
                        "condition", "counter_size", "speed_rating", "speed_lost",
                        "torpedo_factors", "gunnery_lost", "hull_boxes", "hull_damage",
                        "crippled", "fuel_full", "fuel_empty", "fuel_lost", "version",
-                       "crew_id", "retired"}),
+                       "crew_id", "retired", "uid"}),
     "journalentry": frozenset({"id", "at", "campaign_id", "scenario_id", "turn", "side_id",
                                "ship_id", "kind", "summary", "detail", "undoable", "reverts_id",
-                               "reverted_by_id"}),
+                               "reverted_by_id", "uid"}),
 }  # fmt: skip
 
 
