@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from service_helpers import (
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Commander, Crew, Participation, Ship, Squadron
+from tracker.models import Battery, Commander, Crew, JournalEntry, Participation, Ship, Squadron
 from tracker.services import (
     campaigns,
     command,
@@ -34,10 +36,11 @@ from tracker.services import (
     damage,
     fleet,
     history,
+    journal,
     scenarios,
     sheet,
 )
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import InvalidInput, NotFound, RowsRefused
 from tracker.services.fields import rules
 from tracker.services.fleet import ShipCreate, ShipFields
 
@@ -941,3 +944,72 @@ def test_every_edit_form_saved_unchanged_writes_nothing(
     fleet.update_ship(factory, ship_id=ajax, fields={**fields, "speed_kn": 31})
     newest = history.list_entries(factory, campaign_id=world.campaign_id, limit=1)
     assert [entry.summary for entry in newest] == ["Edited Ajax"]
+
+
+_ROW = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["Ajax", "ajax", "Exeter", "Émile", "ÉMILE", " Orion ", ""]),
+        "structure_max": st.integers(0, 3),
+        "structure_now": st.sampled_from([None, 1, 3]),
+    }
+)
+
+
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(rows=st.lists(_ROW, min_size=1, max_size=6))
+def test_ships_added_in_one_act_are_refused_and_journaled_as_each_added_alone(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, rows: list[ShipFields]
+) -> None:
+    """Many ships in one act (a CSV file's): a row is refused exactly when adding the rows one
+    by one refuses it (its model check, a name the side or an earlier row has), and then none
+    is added; else each is added and journaled as create_ship adds and journals one."""
+    with fresh_factory(tmp_path_factory, migrated_template, "ships") as factory:
+        campaign = campaigns.create_campaign(factory, name="C")
+        squadrons = []
+        for side_name in ("Blue", "Red"):
+            side = campaigns.create_side(factory, campaign_id=campaign.id, name=side_name)
+            squadrons.append(fleet.create_squadron(factory, side_id=side.id, name="Alpha"))
+            fleet.create_ship(factory, squadron_id=squadrons[-1], fields={"name": "Exeter"})
+        alone, together = squadrons
+        expected: dict[int, dict[str, str]] = {}
+        for number, row in enumerate(rows):
+            outcome = attempt(partial(fleet.create_ship, factory, squadron_id=alone, fields=row))
+            if outcome is not None:
+                assert isinstance(outcome, InvalidInput), outcome
+                expected[number] = outcome.errors
+        with session_scope(factory) as session:
+            entries = session.exec(select(JournalEntry).order_by(col(JournalEntry.id))).all()
+            first_new = entries[-1].id or 0
+        outcome = attempt(lambda: fleet.create_ships(factory, squadron_id=together, rows=rows))
+        with session_scope(factory) as session:
+            new = session.exec(
+                select(JournalEntry).where(col(JournalEntry.id) > first_new)
+                .order_by(col(JournalEntry.id))
+            ).all()  # fmt: skip
+            ships = session.exec(select(Ship).order_by(col(Ship.id))).all()
+            by_squadron = {key: [s for s in ships if s.squadron_id == key] for key in squadrons}
+        if expected:
+            assert isinstance(outcome, RowsRefused), outcome
+            assert outcome.rows == expected
+            assert outcome.errors == next(iter(expected.values()))
+            assert (new, [s.name for s in by_squadron[together]]) == ([], ["Exeter"])
+            return
+        assert outcome is None
+        mine, theirs = by_squadron[together][1:], by_squadron[alone][1:]
+        assert (
+            [s.name for s in mine]
+            == [s.name for s in theirs]
+            == [row["name"].strip() for row in rows]
+        )
+        assert all(s.original_squadron_id == together for s in mine)
+        alone_entries = [e for e in entries if e.kind == "ship"][2:]
+        assert [(e.kind, e.summary) for e in new] == [(e.kind, e.summary) for e in alone_entries]
+        assert [e.ship_id for e in new] == [s.id for s in mine]
+        places = {"side_id", "squadron_id", "original_squadron_id"}
+        for made, alone_made, ship in zip(new, alone_entries, mine, strict=True):
+            after = json.loads(made.detail)["after"]
+            assert after == journal.row_state(ship)
+            assert {k: v for k, v in after.items() if k not in places} == {
+                k: v for k, v in json.loads(alone_made.detail)["after"].items() if k not in places
+            }

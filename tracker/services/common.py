@@ -152,13 +152,24 @@ def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
         return None
     key = (model.__tablename__, tuple(sorted(scope.items())))
     if key not in known:
-        query = select(model.name)
-        for column, value in scope.items():
-            query = query.where(getattr(model, column) == value)
-        with session.no_autoflush:
-            known[key] = {name.casefold() for name in session.exec(query).all()}
+        known[key] = _read_names(session, model, scope)
     names: set[str] = known[key]
     return names
+
+
+def _read_names(session: Session, model: Any, scope: dict[str, int]) -> set[str]:
+    query = select(model.name)
+    for column, value in scope.items():
+        query = query.where(getattr(model, column) == value)
+    with session.no_autoflush:
+        return {name.casefold() for name in session.exec(query).all()}
+
+
+def scope_names(session: Session, model: Any, **scope: int) -> set[str]:
+    """The scope's names, casefolded: the set a bulk import keeps (add a name to it once its
+    row is written), else read now."""
+    known = _known_names(session, model, **scope)
+    return known if known is not None else _read_names(session, model, scope)
 
 
 def name_taken(

@@ -22,7 +22,7 @@ from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
 from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
-from tracker.services.errors import InvalidInput, NotFound, quoted, require_plain
+from tracker.services.errors import InvalidInput, NotFound, RowsRefused, quoted, require_plain
 from tracker.services.fields import rules
 from tracker.services.text_files import refuse_over
 
@@ -143,11 +143,49 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
     return values, errors
 
 
-def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
+# A row's problems by column, or None when it was written.
+Outcome = dict[str, str] | None
+Writer = Callable[[Any, list[dict[str, Any]]], Iterator[Outcome]]
+
+
+def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
+    return exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
+
+
+def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
+    """What writes the file's rows, each row's outcome in turn. Ships are one act of every row
+    (fleet.create_ships); units and counters one act a row, each in its savepoint."""
     if kind == "ships":
-        return lambda factory, values: fleet.create_ship(
-            factory, squadron_id=target_id, fields=values
-        )
+
+        def ships(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
+            refused: dict[int, dict[str, str]] = {}
+            try:
+                fleet.create_ships(factory, squadron_id=target_id, rows=rows)
+            except RowsRefused as exc:
+                refused = exc.rows
+            except (InvalidInput, NotFound) as exc:
+                refused = dict.fromkeys(range(len(rows)), _refusal(exc))
+            if refused:
+                forget_names(connection)  # the act's savepoint, and the names it took, went
+            return (refused.get(number) for number in range(len(rows)))
+
+        return ships
+    write = _row_writer(kind, target_id)
+
+    def one_by_one(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
+        for values in rows:
+            try:
+                write(factory, values)
+            except (InvalidInput, NotFound) as exc:
+                forget_names(connection)  # the row's savepoint, and any name it took, went
+                yield _refusal(exc)
+            else:
+                yield None
+
+    return one_by_one
+
+
+def _row_writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
     if kind == "units":
         return lambda factory, values: roster.save_unit(
             factory, side_id=target_id, fields=roster.unit_fields_from(dict(values))
@@ -193,18 +231,19 @@ def import_csv(
 
     with one_transaction(factory, commit) as (inner, connection):
         # Without a required column no row can be saved; its cells are still checked.
-        write = _writer(kind, target_id) if required <= set(sheet.header) else None
-        for where, values, errors in checked:
+        saved = required <= set(sheet.header)
+        readable = [values for _where, values, errors in checked if not errors]
+        outcomes: Iterator[Outcome] = iter(())
+        if saved:
+            outcomes = _writer(kind, target_id, connection)(inner, readable)
+        for where, _values, errors in checked:
             if problems.full():
                 problems.more = True
                 break
-            if not errors and write is not None:
-                try:
-                    write(inner, values)
-                    written += 1
-                except (InvalidInput, NotFound) as exc:
-                    errors = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
-                    forget_names(connection)  # the row's savepoint, and any name it took, went
+            if not errors and saved:
+                refusal = next(outcomes)
+                errors = refusal or {}
+                written += refusal is None
             for column, message in errors.items():
                 problems.add(where, column, message)
     if not sheet.rows and not problems.found:
