@@ -101,11 +101,12 @@ def test_an_import_costs_the_same_per_row_at_any_size(
     assert large.statements / LARGE <= small.statements / SMALL
 
 
-def test_a_file_of_ships_is_one_act_in_the_same_statements_at_any_size(
-    engine: Engine, factory: SessionFactory, world: World
+@pytest.mark.parametrize("kind", ["ships", "units"])
+def test_a_file_of_ships_or_units_is_one_act_in_the_same_statements_at_any_size(
+    engine: Engine, factory: SessionFactory, world: World, kind: str
 ) -> None:
-    """Its ships checked together, written and journaled by one statement each."""
-    small, large = _per_row(engine, factory, world, "ships")
+    """Its rows checked together, written and journaled by one statement each."""
+    small, large = _per_row(engine, factory, world, kind)
     assert large.statements == small.statements
     assert large.loaded == small.loaded == 0
 

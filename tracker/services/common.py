@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Unpack
@@ -15,7 +15,13 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, JournalEntry, Ship, Side
 from tracker.models.kinds import JournalKind
 from tracker.services import journal
-from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
+from tracker.services.errors import (
+    MAX_INT,
+    ChangedElsewhere,
+    InvalidInput,
+    NotFound,
+    RowsRefused,
+)
 
 __all__ = [
     "Act", "SessionFactory", "act", "beyond_ids", "flush_unique", "get_row", "name_taken",
@@ -105,6 +111,37 @@ def act(
         if version is not None:
             require_version(row, version, row.name if hasattr(row, "name") else row.title)
         yield Act(session, row, campaign_of(session, row))
+
+
+def rows_in_one_act(
+    factory: SessionFactory,
+    model: type[T],
+    row_id: int,
+    rows: Sequence[Mapping[str, Any]],
+    check: Callable[[Mapping[str, Any]], dict[str, Any]],
+    add: Callable[[Act[T], dict[int, dict[str, Any]], dict[int, dict[str, str]]], list[int]],
+) -> list[int]:
+    """Many rows added in one act on a row (a form's one, a CSV file's many): each checked
+    (`check`: its values, or InvalidInput), then `add` given the act, the checked rows and the
+    refused ones by number; it refuses more, or adds them all and returns their ids. A row the
+    act's row being gone leaves unrefused is refused for it (RowsRefused)."""
+    if not rows:
+        return []
+    refused: dict[int, dict[str, str]] = {}
+    values: dict[int, dict[str, Any]] = {}
+    for number, fields in enumerate(rows):
+        try:
+            values[number] = check(fields)
+        except InvalidInput as exc:
+            refused[number] = exc.errors
+    try:
+        with act(factory, model, row_id) as a:
+            return add(a, values, refused)
+    except NotFound as exc:
+        if not refused:
+            raise
+        said = {n: refused.get(n) or {"row": str(exc)} for n in range(len(rows))}
+        raise RowsRefused(said) from exc
 
 
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:

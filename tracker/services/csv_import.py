@@ -153,23 +153,19 @@ def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
 
 
 def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
-    """What writes the file's rows, each row's outcome in turn. Ships are one act of every row
-    (fleet.create_ships); units and counters one act a row, each in its savepoint."""
+    """What writes the file's rows, each row's outcome in turn. Ships and units are one act of
+    every row (fleet.create_ships, roster.add_units); counters one act a row, each in its
+    savepoint."""
     if kind == "ships":
-
-        def ships(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
-            refused: dict[int, dict[str, str]] = {}
-            try:
-                fleet.create_ships(factory, squadron_id=target_id, rows=rows)
-            except RowsRefused as exc:
-                refused = exc.rows
-            except (InvalidInput, NotFound) as exc:
-                refused = dict.fromkeys(range(len(rows)), _refusal(exc))
-            if refused:
-                forget_names(connection)  # the act's savepoint, and the names it took, went
-            return (refused.get(number) for number in range(len(rows)))
-
-        return ships
+        return _in_one_act(
+            connection, dict, lambda factory, rows: fleet.create_ships(
+                factory, squadron_id=target_id, rows=rows)
+        )  # fmt: skip
+    if kind == "units":
+        return _in_one_act(
+            connection, roster.unit_fields_from, lambda factory, rows: roster.add_units(
+                factory, side_id=target_id, rows=rows)
+        )  # fmt: skip
     write = _row_writer(kind, target_id)
 
     def one_by_one(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
@@ -185,11 +181,37 @@ def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
     return one_by_one
 
 
+def _in_one_act(
+    connection: Connection,
+    prepare: Callable[[dict[str, Any]], dict[str, Any]],
+    add: Callable[[Any, list[dict[str, Any]]], object],
+) -> Writer:
+    """Every row made the service's input (`prepare`, InvalidInput for a row it cannot be),
+    then all of them added by one call of the service (`add`), which refuses rows by number."""
+
+    def write(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
+        ready: dict[int, dict[str, Any]] = {}
+        refused: dict[int, dict[str, str]] = {}
+        for number, values in enumerate(rows):
+            try:
+                ready[number] = prepare(dict(values))
+            except InvalidInput as exc:
+                refused[number] = exc.errors
+        try:
+            add(factory, list(ready.values()))
+        except RowsRefused as exc:
+            numbers = list(ready)
+            refused |= {numbers[n]: errors for n, errors in exc.rows.items()}
+        except (InvalidInput, NotFound) as exc:
+            refused |= dict.fromkeys(ready, _refusal(exc))
+        if refused:
+            forget_names(connection)  # the act's savepoint, and the names it took, went
+        return (refused.get(number) for number in range(len(rows)))
+
+    return write
+
+
 def _row_writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
-    if kind == "units":
-        return lambda factory, values: roster.save_unit(
-            factory, side_id=target_id, fields=roster.unit_fields_from(dict(values))
-        )
     # The campaign's ships are read once, at the first row (in the transaction), not per row.
     finder: list[Callable[[str, str | None], int]] = []
 

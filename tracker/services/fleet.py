@@ -37,8 +37,16 @@ from tracker.models.fleet import (
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import command, journal, losses
-from tracker.services.common import Act, act, flush_unique, get_row, require_version, scope_names
-from tracker.services.errors import InvalidInput, NotFound, RowsRefused, check
+from tracker.services.common import (
+    Act,
+    act,
+    flush_unique,
+    get_row,
+    require_version,
+    rows_in_one_act,
+    scope_names,
+)
+from tracker.services.errors import InvalidInput, RowsRefused, check
 from tracker.services.fields import checked, edited, require_declared
 
 # What the player typed for a ship, field by field, not yet checked: ShipCreate checks it.
@@ -164,23 +172,11 @@ def create_ships(
     does not have yet, nor an earlier row); any refused and none is added (RowsRefused says
     each; a squadron gone refuses each row its check passed). Each ship is journaled as added,
     with its whole state. Their ids, in order."""
-    if not rows:
-        return []
-    refused: dict[int, dict[str, str]] = {}
-    values: dict[int, dict[str, Any]] = {}
-    for number, fields in enumerate(rows):
-        try:
-            values[number] = checked(ShipCreate, fields).model_dump()
-        except InvalidInput as exc:
-            refused[number] = exc.errors
-    try:
-        with act(factory, Squadron, squadron_id) as a:
-            return _add_ships(a, squadron_id, values, refused)
-    except NotFound as exc:
-        if not refused:
-            raise
-        said = {n: refused.get(n) or {"row": str(exc)} for n in range(len(rows))}
-        raise RowsRefused(said) from exc
+    return rows_in_one_act(
+        factory, Squadron, squadron_id, rows,
+        lambda fields: checked(ShipCreate, fields).model_dump(),
+        lambda a, values, refused: _add_ships(a, squadron_id, values, refused),
+    )  # fmt: skip
 
 
 def _add_ships(
