@@ -46,6 +46,7 @@ from tracker.models import (
     WasUnit,
 )
 from tracker.models.fields import words_of
+from tracker.models.identity import new_uid
 from tracker.models.kinds import MinefieldStatus
 from tracker.rules import smr
 from tracker.services import (
@@ -177,10 +178,11 @@ class Built:
 
 
 def _defaults(model: type[SQLModel]) -> dict[str, Any]:
-    """The model's field defaults, so a bulk row is whole even when a column is added later."""
+    """The model's field defaults, so a bulk row is whole even when a column is added later
+    (a row's identity aside: each row gets its own, Rows.add)."""
     values: dict[str, Any] = {}
     for name, info in model.model_fields.items():
-        if name == "id":
+        if name in ("id", "uid"):
             continue
         if info.default_factory is not None:
             values[name] = info.default_factory()  # type: ignore[call-arg]
@@ -205,7 +207,8 @@ class Rows:
         assert not unknown, f"{self.table.name} has no {unknown}"
         row_id = self.next_id
         self.next_id += 1
-        self.rows.append({**self.defaults, **values, "id": row_id})
+        identity = {"uid": new_uid()} if "uid" in self.columns else {}
+        self.rows.append({**self.defaults, **identity, **values, "id": row_id})
         return row_id
 
     def state(self, row_id: int) -> dict[str, Any]:

@@ -21,11 +21,13 @@ from sqlmodel import SQLModel
 from bench.generate import Built
 from tests import pg_cluster
 from tracker.db import make_engine, migrate, session_factory
+from tracker.models.identity import new_uid
 from tracker.services import damage
 
 BARE_INSERT = (
     "INSERT INTO journalentry (at, campaign_id, scenario_id, turn, side_id, ship_id, kind, "
-    "summary, detail, undoable) VALUES (%s, %s, NULL, NULL, NULL, %s, 'damage', %s, %s, true)"
+    "summary, detail, undoable, uid) "
+    "VALUES (%s, %s, NULL, NULL, NULL, %s, 'damage', %s, %s, true, %s)"
 )
 DETAIL = '{"after": null, "before": null, "changes": [], "dice": null}'
 
@@ -93,7 +95,14 @@ def _in_turns(
             bare_started = time.perf_counter()
             conn.execute(
                 BARE_INSERT,
-                (at, large.campaign_id, request.ship_id, "bench: one bare insert", DETAIL),
+                (
+                    at,
+                    large.campaign_id,
+                    request.ship_id,
+                    "bench: one bare insert",
+                    DETAIL,
+                    new_uid(),
+                ),
             )
             conn.commit()
             bare_seconds = time.perf_counter() - bare_started

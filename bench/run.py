@@ -1,4 +1,4 @@
-"""`make bench`: fifteen ratios of the tracker's speed and memory, each a median of several runs.
+"""`make bench`: sixteen ratios of the tracker's speed and memory, each a median of several runs.
 
 Absolute times drift on shared machines, so every figure is a ratio against a baseline measured
 in the same run, the same way, the two sides taking turns:
@@ -92,6 +92,7 @@ from bench.bare_app import TEXT as BARE_TEXT
 from bench.generate import Built, Sizes
 from bench.screens import SCREEN_NAMES
 from tracker.db import make_engine, session_factory
+from tracker.models.identity import new_uid
 from tracker.services import damage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -574,7 +575,7 @@ def _screens_figure(
 
 BARE_INSERT = (
     "INSERT INTO journalentry (at, campaign_id, scenario_id, turn, side_id, ship_id, kind, "
-    "summary, detail, undoable) VALUES (?, ?, NULL, NULL, NULL, ?, 'damage', ?, ?, 1)"
+    "summary, detail, undoable, uid) VALUES (?, ?, NULL, NULL, NULL, ?, 'damage', ?, ?, 1, ?)"
 )
 
 
@@ -631,6 +632,7 @@ def figure_3(large: Built, workdir: Path, runs: int, warmup: int, profile: Path 
                     request.ship_id,
                     "bench: one bare insert",
                     detail,
+                    new_uid(),
                 ),
             )
             conn.execute("COMMIT")

@@ -151,25 +151,28 @@ def migrated_engine(path: Path) -> Engine:
 
 
 @functools.cache
-def _sample_template() -> tuple[Path, int]:
-    """One file holding the sample campaign, built through the services once per test process;
-    with the id of its campaign."""
+def _built_template(build: Callable[[SessionFactory], int]) -> tuple[Path, int]:
+    """One file holding the campaign `build` makes through the services, built once per test
+    process; with the id of its campaign."""
     folder = Path(tempfile.mkdtemp(prefix="tracker-sample-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = folder / "campaign.db"
     engine = migrated_engine(path)
-    campaign_id = demo.create_sample_campaign(session_factory(engine))
+    campaign_id = build(session_factory(engine))
     engine.dispose()
     run_sql(path, "PRAGMA wal_checkpoint(TRUNCATE)")
     assert sidecars(path) == []
     return path, campaign_id
 
 
-def sample_engine(path: Path) -> tuple[Engine, int]:
-    """An engine on a new file holding the sample campaign, and its campaign's id. The file is a
-    copy of one built once per process: the sample's build through the services costs about
-    half a second of CPU, which each of the app's tests paid; the build is tested apart."""
-    template, campaign_id = _sample_template()
+def sample_engine(
+    path: Path, build: Callable[[SessionFactory], int] = demo.create_sample_campaign
+) -> tuple[Engine, int]:
+    """An engine on a new file holding the sample campaign (or the one `build` makes), and its
+    campaign's id. The file is a copy of one built once per process: the sample's build through
+    the services costs about a tenth of a second of CPU (a game night's, more), which each of
+    the app's tests paid; the build is tested apart."""
+    template, campaign_id = _built_template(build)
     shutil.copyfile(template, path)
     engine = make_engine(str(path))
     assert migrate(engine) is None  # already at head: no upgrade, no backup
@@ -178,7 +181,7 @@ def sample_engine(path: Path) -> tuple[Engine, int]:
 
 def real_campaign_file(path: Path) -> Path:
     """A migrated file holding the sample campaign, its WAL folded back into the file."""
-    shutil.copyfile(_sample_template()[0], path)
+    shutil.copyfile(_built_template(demo.create_sample_campaign)[0], path)
     assert sidecars(path) == []
     return path
 

@@ -128,6 +128,15 @@ def _document(made: Made) -> dict[str, Any]:
     return document
 
 
+def _imported_beside(path: Path, name: str) -> str:
+    """What an import of a campaign the file holds already says: a campaign of its own."""
+    return (
+        f"tracker: imported {name!r} into {path}\n"
+        f"  {path} holds this campaign already: {name!r} is a separate campaign, with "
+        "identities of its own, not a copy of it\n"
+    )
+
+
 def _write(path: Path, document: dict[str, Any]) -> Path:
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
@@ -140,7 +149,7 @@ def test_the_unbroken_document_imports(
     source = _write(tmp_path / "good.json", _document(made))
     outcome = run("--db", campaign_file, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported 'Imported copy' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "Imported copy")
 
 
 # --- bad documents ----------------------------------------------------------------------------
@@ -191,60 +200,72 @@ def _same_side_twice(document: dict[str, Any]) -> None:
 BAD_DOCUMENTS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
     "newer_version": (_newer, ("newer tracker", f"format version {exchange.VERSION + 1}")),
     "not_a_campaign_file": (_not_ours, ("not a tracker campaign file",)),
-    "string_for_int": (_set("ship", 0, "speed_kn", "32"), ("ship[0].speed_kn", "whole number")),
-    "bool_for_int": (_set("ship", 0, "speed_kn", True), ("ship[0].speed_kn", "whole number")),
-    "float_for_int": (_set("ship", 0, "speed_kn", 1.5), ("ship[0].speed_kn", "whole number")),
-    "huge_int": (_set("ship", 0, "speed_kn", 2**64), ("ship[0].speed_kn", "whole number")),
-    "int_for_bool": (_set("ship", 0, "sunk", 1), ("ship[0].sunk", "true or false")),
-    "string_for_bool": (_set("ship", 0, "sunk", "false"), ("ship[0].sunk", "true or false")),
-    "int_for_text": (_set("side", 0, "name", 7), ("side[0].name", "must be text")),
-    "null_for_text": (_set("ship", 1, "name", None), ("ship[1].name", "must not be null")),
-    "bad_timestamp": (_set("journalentry", 3, "at", "teatime"), ("journalentry[3].at", "date")),
-    "too_long": (_set("campaign", 0, "notes", "x" * 4001), ("campaign[0].notes", "4000")),
-    "list_for_id": (_set("ship", 0, "id", [1]), ("ship[0].id", "whole number")),
-    "object_row": (_set("ship", 0, "id", {"a": 1}), ("ship[0].id", "whole number")),
-    "unknown_field": (_set("ship", 0, "colour", "grey"), ("ship[0]", "unknown field 'colour'")),
-    "missing_field": (_missing_field, ("ship[0]", "lacks the field 'flotation_now'")),
+    "string_for_int": (_set("ship", 0, "speed_kn", "32"), ("ship row 0, speed_kn", "whole number")),
+    "bool_for_int": (_set("ship", 0, "speed_kn", True), ("ship row 0, speed_kn", "whole number")),
+    "float_for_int": (_set("ship", 0, "speed_kn", 1.5), ("ship row 0, speed_kn", "whole number")),
+    "huge_int": (_set("ship", 0, "speed_kn", 2**64), ("ship row 0, speed_kn", "whole number")),
+    "int_for_bool": (_set("ship", 0, "sunk", 1), ("ship row 0, sunk", "true or false")),
+    "string_for_bool": (_set("ship", 0, "sunk", "false"), ("ship row 0, sunk", "true or false")),
+    "int_for_text": (_set("side", 0, "name", 7), ("side row 0, name", "must be text")),
+    "null_for_text": (_set("ship", 1, "name", None), ("ship row 1, name", "must not be null")),
+    "bad_timestamp": (_set("journalentry", 3, "at", "teatime"), ("journalentry row 3, at", "date")),
+    "too_long": (_set("campaign", 0, "notes", "x" * 4001), ("campaign row 0, notes", "4000")),
+    "list_for_id": (_set("ship", 0, "id", [1]), ("ship row 0, id", "whole number")),
+    "object_row": (_set("ship", 0, "id", {"a": 1}), ("ship row 0, id", "whole number")),
+    "unknown_field": (_set("ship", 0, "colour", "grey"), ("ship row 0", "unknown field 'colour'")),
+    "missing_field": (_missing_field, ("ship row 0", "lacks the field 'flotation_now'")),
     "unknown_table": (_unknown_table, ("unknown table 'aircraft'",)),
-    "duplicate_id": (_duplicate_id, ("ship[2].id", "used twice")),
-    "missing_row": (_set("battery", 0, "ship_id", 999), ("battery[0].ship_id", "ship 999")),
-    "missing_parent": (_set("side", 1, "campaign_id", 5), ("side[1].campaign_id", "campaign 5")),
+    "duplicate_id": (_duplicate_id, ("ship row 2, id", "used twice")),
+    "missing_row": (_set("battery", 0, "ship_id", 999), ("battery row 0, ship_id", "ship 999")),
+    "missing_parent": (
+        _set("side", 1, "campaign_id", 5),
+        ("side row 1, campaign_id", "campaign 5"),
+    ),
     "no_campaign": (_no_campaign, ("exactly one campaign",)),
     "two_campaigns": (_two_campaigns, ("exactly one campaign",)),
     "same_side_twice": (_same_side_twice, ("side[1]", "UNIQUE constraint failed: side")),
     "journal_detail_not_json": (
         _set("journalentry", 0, "detail", "not json"),
-        ("journalentry[0].detail",),
+        ("journalentry row 0, detail",),
     ),
     "journal_change_without_table": (
         _set("journalentry", 0, "detail", '{"changes": [{"id": 1}]}'),
-        ("journalentry[0].detail",),
+        ("journalentry row 0, detail",),
     ),
     "snapshot_criticals_not_a_list_of_objects": (
         _set("shipsnapshot", 0, "criticals", "[1, 2]"),
-        ("shipsnapshot[0].criticals",),
+        ("shipsnapshot row 0, criticals",),
     ),
     "plain_marker_note_not_json": (
         _set("submarker", 0, "secret", "plain:{oops"),
-        ("submarker[0].secret",),
+        ("submarker row 0, secret",),
     ),
-    "bell_in_text": (_set("ship", 0, "name", "Ajax\x07"), ("ship[0].name", "control character")),
+    "bell_in_text": (
+        _set("ship", 0, "name", "Ajax\x07"),
+        ("ship row 0, name", "control character"),
+    ),
     "escape_in_text": (
         _set("ship", 1, "notes", "\x1b[31mred\x1b[0m"),
-        ("ship[1].notes", "control character"),
+        ("ship row 1, notes", "control character"),
     ),
-    "nul_in_text": (_set("side", 0, "nation", "Brit\x00ain"), ("side[0].nation", "control")),
-    "delete_in_text": (_set("campaign", 0, "name", "Plate\x7f"), ("campaign[0].name", "control")),
+    "nul_in_text": (_set("side", 0, "nation", "Brit\x00ain"), ("side row 0, nation", "control")),
+    "delete_in_text": (
+        _set("campaign", 0, "name", "Plate\x7f"),
+        ("campaign row 0, name", "control"),
+    ),
     # The rules the forms keep: bounds, words, a track no higher than its maximum.
-    "below_bound": (_set("ship", 0, "flotation_max", 0), ("ship[0].flotation_max", "1..9999")),
-    "above_bound": (_set("ship", 0, "size_modifier", 50), ("ship[0].size_modifier", "-3..3")),
-    "negative_speed": (_set("ship", 0, "speed_kn", -3), ("ship[0].speed_kn", "0..60")),
+    "below_bound": (_set("ship", 0, "flotation_max", 0), ("ship row 0, flotation_max", "1..9999")),
+    "above_bound": (_set("ship", 0, "size_modifier", 50), ("ship row 0, size_modifier", "-3..3")),
+    "negative_speed": (_set("ship", 0, "speed_kn", -3), ("ship row 0, speed_kn", "0..60")),
     "track_above_max": (
         _set("ship", 0, "structure_now", 99),
-        ("ship[0].structure_now must not exceed structure max",),
+        ("ship row 0, structure_now: must not exceed structure max",),
     ),
-    "unknown_scale": (_set("campaign", 0, "model_scale", "banana"), ("campaign[0].model_scale",)),
-    "unknown_status": (_set("scenario", 0, "status", "lost"), ("scenario[0].status",)),
+    "unknown_scale": (
+        _set("campaign", 0, "model_scale", "banana"),
+        ("campaign row 0, model_scale",),
+    ),
+    "unknown_status": (_set("scenario", 0, "status", "lost"), ("scenario row 0, status",)),
 }
 
 
@@ -263,11 +284,21 @@ def test_a_bad_document_is_refused_and_nothing_written(
 def test_many_problems_are_named_a_few_at_a_time(
     made: Made, refused: Refused, tmp_path: Path
 ) -> None:
+    """The same problem on every ship is one, its rows said as a span; past MAX_PROBLEMS
+    different ones (every whole number of the last ship made a word), a note says so."""
     document = _document(made)
-    for row in document["tables"]["battery"]:
-        row["guns"] = "six"
+    ships = document["tables"]["ship"]
+    for row in ships:
+        row["speed_kn"] = "six"
+    last = ships[-1]
+    last.update({key: "six" for key, value in last.items() if type(value) is int and key != "id"})
+    assert list(last.values()).count("six") > exchange.MAX_PROBLEMS
     source = _write(tmp_path / "bad.json", document)
-    line = refused("import", source, words=("battery[0].guns", "battery[1].guns"))
+    count = len(ships)
+    line = refused("import", source, words=(
+        f"ship rows 0-{count - 1} ({count} rows), speed_kn: must be a whole number",
+        "... and more: fix these first",
+    ))  # fmt: skip
     assert line.count("whole number") == exchange.MAX_PROBLEMS
 
 
@@ -322,7 +353,7 @@ JUNK = {
     "text": (_text_junk, "is not JSON"),
     "nested_arrays": (_nested_junk, "is not a tracker campaign file"),
     "nested_objects": (_nested_objects, "is not a tracker campaign file"),
-    "huge_text": (_huge_text_in_json, "campaign[0].notes must be at most 4000"),
+    "huge_text": (_huge_text_in_json, "campaign row 0, notes: must be at most 4000"),
 }
 
 
@@ -382,7 +413,7 @@ def test_import_under_a_new_name(made: Made, run: Run, campaign_file: Path, tmp_
     source.write_text(made.text, encoding="utf-8")
     outcome = run("--db", campaign_file, "import", source, "--name", " River Plate again ")
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported 'River Plate again' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "River Plate again")
     engine = make_engine(str(campaign_file))
     factory = session_factory(engine)
     found = {c.name: c.id for c in campaigns.list_campaigns(factory)}
@@ -402,6 +433,8 @@ def test_import_into_a_new_file(made: Made, run: Run, tmp_path: Path, encoding: 
     fresh = tmp_path / "fresh.db"
     outcome = run("--db", fresh, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
+    assert "holds this campaign already" not in outcome.out
+    # A copy of the same campaign: every row keeps its id (uid), the journal's too.
     export = tmp_path / "again.json"
     outcome = run("--db", fresh, "export", SAMPLE_NAME, "--to", export)
     assert (outcome.status, outcome.err) == (0, "")
@@ -430,7 +463,7 @@ def test_markup_is_text_stored_as_typed(
     source = _write(tmp_path / "markup.json", document)
     outcome = run("--db", campaign_file, "import", source)
     assert (outcome.status, outcome.err) == (0, "")
-    assert outcome.out == f"tracker: imported '[bold]Plate[/] <b>1939</b>' into {campaign_file}\n"
+    assert outcome.out == _imported_beside(campaign_file, "[bold]Plate[/] <b>1939</b>")
     ship_query = (
         "SELECT ship.{} FROM ship JOIN side ON side.id = ship.side_id "
         "WHERE side.campaign_id = ? ORDER BY ship.id"

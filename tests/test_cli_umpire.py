@@ -71,26 +71,26 @@ def campaign(tmp_path: Path) -> Path:
     return real_campaign_file(tmp_path / "campaign.db")
 
 
-def _writing_commands(folder: Path) -> dict[str, list[str]]:
-    """Each command that writes to the campaign file, with arguments it would accept."""
-    exported = folder / "norway.json"
-    ships = folder / "ships.csv"
-    ships.write_text("name,structure_max,flotation_max\nAjax II,10,8\n", encoding="utf-8")
+def _writing_command(name: str, folder: Path) -> list[str]:
+    """The command `name`, which writes to the campaign file, with arguments it would accept
+    (what it reads made for it alone: an export only for the import)."""
     backup = folder / "copy.db"
     backup.write_bytes((folder / "campaign.db").read_bytes())
-    assert _tracker("--db", str(backup), "export", _campaign_name(backup), "--to",
-                    str(exported)).returncode == 0  # fmt: skip
-    return {
-        "demo": ["demo"],
-        "import": ["import", str(exported), "--name", "Norway"],
-        "import-csv": ["import-csv", "ships", str(ships), "--into", "Force G"],
-        "restore": ["restore", str(backup), "--yes"],
-    }
+    if name == "import":
+        exported = folder / "norway.json"
+        assert _tracker("--db", str(backup), "export", _campaign_name(backup), "--to",
+                        str(exported)).returncode == 0  # fmt: skip
+        return ["import", str(exported), "--name", "Norway"]
+    if name == "import-csv":
+        ships = folder / "ships.csv"
+        ships.write_text("name,structure_max,flotation_max\nAjax II,10,8\n", encoding="utf-8")
+        return ["import-csv", "ships", str(ships), "--into", "Force G"]
+    return {"demo": ["demo"], "restore": ["restore", str(backup), "--yes"]}[name]
 
 
 @pytest.mark.parametrize("name", ["demo", "import", "import-csv", "restore"])
 def test_a_command_that_writes_is_refused(campaign: Path, tmp_path: Path, name: str) -> None:
-    args = _writing_commands(tmp_path)[name]
+    args = _writing_command(name, tmp_path)
     before = _sha(campaign)
     result = _tracker("--umpire", "--db", str(campaign), *args)
     _refused_alone(result, name, "--umpire")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
 from alembic import command
-from campaign_files import migrate_refused
+from campaign_files import migrate_refused, sidecars
 
 from tracker import db
 from tracker.db import make_engine, migrate
@@ -55,16 +59,32 @@ def _counts(path: Path) -> dict[str, int]:
 
 
 def _file_at(path: Path, revision: str) -> None:
+    """A file holding ROWS_AT_0001, written at 0001 and upgraded by the migrations to
+    `revision`: a copy of one made once per test process."""
+    shutil.copyfile(_kept_at(revision), path)
+
+
+@functools.cache
+def _kept_at(revision: str) -> Path:
+    """The file of _file_at, made from the one a revision earlier (each step of the chain is
+    run once, not once for every later revision's test)."""
+    path = Path(tempfile.mkdtemp(prefix="tracker-migrations-")) / "campaign.db"
+    atexit.register(shutil.rmtree, path.parent, ignore_errors=True)
+    down = db.revision_chain()[revision]
+    if down is not None:
+        shutil.copyfile(_kept_at(down), path)
     engine = make_engine(str(path))
     config = db._alembic_config(engine)
-    command.upgrade(config, "0001")
-    conn = sqlite3.connect(path)
-    for statement in ROWS_AT_0001:
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
     command.upgrade(config, revision)
-    engine.dispose()
+    if down is None:
+        conn = sqlite3.connect(path)
+        for statement in ROWS_AT_0001:
+            conn.execute(statement)
+        conn.commit()
+        conn.close()
+    engine.dispose()  # the last connection folds the WAL into the file
+    assert sidecars(path) == []
+    return path
 
 
 @pytest.mark.parametrize("revision", sorted(db.known_revisions() - {db.head_revision()}))

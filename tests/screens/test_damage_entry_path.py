@@ -196,20 +196,24 @@ async def test_a_preview_whose_read_fails_lets_the_next_keystroke_preview_again(
         assert "9/12" in str(preview.render())
 
 
-@pytest.mark.parametrize("typed", ["exeter", "aja", "achil", "graf", "spee"])
-async def test_ctrl_f_opens_the_form_on_the_ship_the_line_names(tmp_path: Path, typed: str) -> None:
+async def test_ctrl_f_opens_the_form_on_the_ship_the_line_names(tmp_path: Path) -> None:
+    """Each line in turn on one damage entry: its form closed unchanged, the line erased."""
     app = sample_app(tmp_path / "campaign.db", seed=5)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_damage_entry(pilot)
-        await pilot.press(*typed, "space", "s", "2")
-        named = screen.preview.pending[0].ship_id if screen.preview.pending else None
-        picks = damage.find_ships(app.factory, campaign_id=1, query=typed)
-        assert named == picks[0].id
-        await pilot.press("ctrl+f")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        assert form.query_one("#field-ship_id", Select).value == named
+        for typed in ("exeter", "aja", "achil", "graf", "spee"):
+            await pilot.press(*typed, "space", "s", "2")
+            named = screen.preview.pending[0].ship_id if screen.preview.pending else None
+            picks = damage.find_ships(app.factory, campaign_id=1, query=typed)
+            assert named == picks[0].id, typed
+            await pilot.press("ctrl+f")
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, FormScreen), typed
+            assert form.query_one("#field-ship_id", Select).value == named, typed
+            assert await press_to(pilot, "escape", screen=DamageEntryScreen) is screen
+            await pilot.press(*["backspace"] * len(f"{typed} s2"))
+            assert screen.line.value == "", typed
 
 
 async def test_ctrl_f_on_an_empty_line_opens_the_form_on_the_last_ship_hit(

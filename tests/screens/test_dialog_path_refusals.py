@@ -76,9 +76,15 @@ async def _try(app: TrackerApp, name: str, paths: list[tuple[str, str]]) -> None
         assert app.crash is None and app.is_running
 
 
+# Paths typed into each dialog of an example: five for each of three examples at depth 1
+# (tests/depth.py), typed into one dialog of one app (an app's start costs more than the paths it
+# is shown); a deeper run also draws more examples.
+PATHS = 5 * examples(3)
+
+
 @pytest.mark.parametrize("name", sorted(DIALOGS))
 @settings(
-    max_examples=examples(3), deadline=None, derandomize=True, database=None,
+    max_examples=examples(1), deadline=None, derandomize=True, database=None,
     phases=[Phase.generate],  # an app per example: a failure is shown as drawn
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
@@ -88,6 +94,6 @@ def test_a_dialog_refuses_a_path_naming_no_usable_file_beside_it(
 ) -> None:
     folder = tmp_path / "files"
     folder.mkdir(exist_ok=True)
-    paths = [data.draw(unusable_paths(folder)) for _ in range(5)]
+    paths = [data.draw(unusable_paths(folder)) for _ in range(PATHS)]
     app = sample_app(tmp_path / f"campaign-{len(list(tmp_path.iterdir()))}.db", seed=3)
     asyncio.run(_try(app, name, paths))

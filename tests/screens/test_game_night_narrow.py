@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from campaign_files import migrated_engine, open_sheet, press_to
+from campaign_files import open_sheet, press_to, sample_engine
 from game_night import game_night_campaign
 from hypothesis import given
 from hypothesis import strategies as st
@@ -39,8 +39,8 @@ ROWS_KEPT = 3  # the ship rows the record sheet keeps in sight at 80x24 under a 
 
 @pytest.fixture
 def night(tmp_path: Path) -> tuple[TrackerApp, SessionFactory, int]:
-    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
-    campaign_id = game_night_campaign(factory)
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db", game_night_campaign)
+    factory = session_factory(engine)
     app = TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
     return app, factory, campaign_id
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import fill_form, migrated_engine, open_sheet, press_to
+from campaign_files import fill_form, open_sheet, press_to, sample_engine
 from textual.widgets import Input, Select, Static
 from toasts import every_toast
 
@@ -16,14 +16,14 @@ from tracker.db import SessionFactory, session_factory
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.screens.scenario import ScenarioScreen
-from tracker.services import campaigns, command, damage, demo, scenarios, sheet
+from tracker.services import campaigns, command, damage, scenarios, sheet
 from tracker.widgets.search_table import SearchTable
 
 
 def _in_battle(tmp_path: Path) -> tuple[TrackerApp, SessionFactory, int, dict[str, int]]:
     """The River Plate sample with every ship in its battle, Harwood aboard Exeter."""
-    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
-    campaign_id = demo.create_sample_campaign(factory)
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db")
+    factory = session_factory(engine)
     overview = campaigns.get_overview(factory, campaign_id=campaign_id)
     force_g = overview.sides[0].squadrons[0].id
     ships = {

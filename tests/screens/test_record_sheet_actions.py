@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import migrated_engine, open_sheet, workers_end
+from campaign_files import open_sheet, sample_engine, workers_end
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 from toasts import every_toast
@@ -16,14 +16,13 @@ from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, command, continuity, damage, demo, fleet, scenarios, sheet
+from tracker.services import campaigns, command, continuity, damage, fleet, scenarios, sheet
 from tracker.widgets.sheet_blocks import crew_block
 
 
 def sample(tmp_path: Path, seed: int = 11) -> tuple[TrackerApp, SessionFactory, int]:
-    engine = migrated_engine(tmp_path / "campaign.db")
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
     app = TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id)
     return app, factory, squadron_id

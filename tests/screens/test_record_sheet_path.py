@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from campaign_files import migrated_engine, open_sheet, press_to
+from campaign_files import open_sheet, press_to, sample_engine
 from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,7 +25,7 @@ from tracker.errors import ConnectionLost
 from tracker.rules import smr
 from tracker.screens.form import FormScreen
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, demo, fleet, sheet
+from tracker.services import campaigns, fleet, sheet
 from tracker.widgets.sheet_table import FLEXIBLE, SHIP_COLUMNS, column_widths
 from tracker.widgets.tables import fits
 
@@ -35,8 +35,8 @@ PILOT = settings(
 
 
 def sample(path: Path, seed: int = 3) -> tuple[TrackerApp, SessionFactory, int]:
-    factory = session_factory(migrated_engine(path))
-    campaign_id = demo.create_sample_campaign(factory)
+    engine, campaign_id = sample_engine(path)
+    factory = session_factory(engine)
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
     return TrackerApp(factory, rng=random.Random(seed), open_campaign_id=campaign_id), factory, \
         squadron_id  # fmt: skip

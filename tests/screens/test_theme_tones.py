@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from campaign_files import migrated_engine, open_sheet
+from campaign_files import migrated_engine, open_sheet, sample_engine
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
@@ -14,7 +14,6 @@ from textual.widgets import DataTable, Static
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
-from tracker.services import demo
 from tracker.widgets import tones
 from tracker.widgets.track_bar import FULL
 
@@ -35,9 +34,8 @@ def _theme_colour(app: TrackerApp, variable: str) -> str:
 
 
 async def test_the_record_sheet_tracks_follow_the_theme(tmp_path: Path) -> None:
-    engine = migrated_engine(tmp_path / "campaign.db")
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
     app = TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
     async with app.run_test(size=(120, 40)) as pilot:
         sheet = await open_sheet(pilot)

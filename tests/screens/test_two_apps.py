@@ -7,12 +7,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from campaign_files import migrated_engine, open_sheet, watch_looks
+from campaign_files import open_sheet, sample_engine, watch_looks
 
 from tracker.app import TrackerApp
 from tracker.db import make_engine, session_factory
 from tracker.screens.record_sheet import RecordSheetScreen
-from tracker.services import campaigns, demo, sheet
+from tracker.services import campaigns, sheet
 
 WATCH = 0.2
 
@@ -31,9 +31,8 @@ async def _until(pilot: Any, condition: Any) -> None:
 
 async def test_two_apps_on_one_file_see_each_other_and_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "campaign.db"
-    engine = migrated_engine(path)
+    engine, campaign_id = sample_engine(path)
     factory = session_factory(engine)
-    campaign_id = demo.create_sample_campaign(factory)
     squadron_id = campaigns.get_overview(factory, campaign_id=campaign_id).sides[0].squadrons[0].id
     first, second = _app(path, campaign_id), _app(path, campaign_id)
 

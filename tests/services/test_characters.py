@@ -209,7 +209,7 @@ def test_a_campaign_file_refuses_them_in_names(document: dict[str, Any]) -> None
             row[column] = kept
         said = caught.value.errors["file"]
         what = f"holds {WHAT[kind]} (U+{ord(char):04X})"
-        assert f"{table}[0].{column} {what}: edit the file without it" in said
+        assert f"{table} row 0, {column}: {what}: edit the file without it" in said
 
     example()
 
@@ -221,11 +221,12 @@ def test_a_campaign_file_refuses_c1_and_overrides_in_notes_and_keeps_marks(
     row["notes"] = "a\u009bb"
     with pytest.raises(InvalidInput) as caught:
         exchange.read_document(exchange.dumps(document).encode())
-    assert "campaign[0].notes holds a control character (U+009B)" in caught.value.errors["file"]
+    said = caught.value.errors["file"]
+    assert "campaign row 0, notes: holds a control character (U+009B)" in said
     row["notes"] = "a\u202eb"
     with pytest.raises(InvalidInput) as caught:
         exchange.read_document(exchange.dumps(document).encode())
     said = caught.value.errors["file"]
-    assert "campaign[0].notes holds a bidirectional control (U+202E)" in said
+    assert "campaign row 0, notes: holds a bidirectional control (U+202E)" in said
     row["notes"] = "joined 👨\u200d👩 \u200fמשה"
     exchange.read_document(exchange.dumps(document).encode())

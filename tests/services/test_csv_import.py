@@ -17,9 +17,10 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Ship, WasUnit
 from tracker.rules import was
 from tracker.services import csv_import, fleet, library, mines, roster
-from tracker.services.csv_cells import MAX_PROBLEMS, SEPARATORS, Problems
+from tracker.services.csv_cells import SEPARATORS
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
+from tracker.services.problems import MAX_PROBLEMS, Problems
 
 SHIP_HEADER = "name,structure_max,flotation_max"
 UTF8_COMMAS = "CSV, UTF-8, comma-separated"

@@ -5,6 +5,7 @@ laid out as tracker export lays it out and the same document laid out otherwise 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ from service_helpers import World
 
 from tracker.db import SessionFactory
 from tracker.services import document_reader, exchange
+from tracker.services.document_checks import MAX_PLACES
+from tracker.services.errors import InvalidInput
 
 
 @pytest.fixture
@@ -51,3 +54,24 @@ def test_the_lines_and_the_careful_reader_read_the_same_document(exported: Path)
     compact = exchange.read_document(json.dumps(json.loads(text)).encode())
     spread = exchange.read_document(json.dumps(json.loads(text), indent=3).encode())
     assert as_exported == compact == spread == json.loads(text)
+
+
+@pytest.mark.parametrize("layout", ["as exported", "on one line"])
+def test_the_same_problem_on_every_row_is_said_once_and_the_reading_stops_at_its_cap(
+    exported: Path, layout: str
+) -> None:
+    """Past MAX_PLACES rows of one problem the reader stops: the file, cut short after them,
+    is refused for its rows, never for its end."""
+    document = json.loads(exported.read_text(encoding="utf-8"))
+    rows = MAX_PLACES + 2
+    document["tables"]["participation"] = [
+        {"id": n + 1, "scenario_id": 1, "ship_id": "the first"} for n in range(rows)
+    ]
+    text = exchange.dumps(document) if layout == "as exported" else json.dumps(document)
+    cut = text.encode()[: re.search(rf'\{{"id": ?{rows},', text).start()]  # type: ignore[union-attr]
+    with pytest.raises(InvalidInput) as refused:
+        exchange.read_document(cut)
+    assert refused.value.errors == {
+        "file": f"participation rows 0-{MAX_PLACES - 1} ({MAX_PLACES} rows), ship_id: must be a "
+        "whole number"
+    }

@@ -449,11 +449,12 @@ def test_an_import_under_a_bad_name_is_refused(
     )
 
 
-def test_an_import_keeps_the_campaigns_and_sides_ids_unless_the_file_holds_them(
+def test_an_import_keeps_every_rows_id_unless_the_file_holds_the_campaign(
     source: Source, factory: SessionFactory
 ) -> None:
-    """A campaign exported, deleted and imported again is the same campaign (its backups are
-    found by its ids); a copy beside one still in the file is a campaign of its own."""
+    """A campaign exported, deleted and imported again is the same campaign, every row of it,
+    the journal's too (its backups are found by its ids); a copy beside one still in the file
+    is a campaign of its own, every row with a new id."""
 
     def uids(campaign_id: int) -> dict[str, list[str]]:
         tables = exchange.export_campaign(factory, campaign_id=campaign_id)["tables"]
@@ -461,12 +462,15 @@ def test_an_import_keeps_the_campaigns_and_sides_ids_unless_the_file_holds_them(
 
     exported = {name: [row["uid"] for row in source.document["tables"][name]]
                 for name in identities.IDENTIFIED}  # fmt: skip
+    assert all(exported.values()), "the source has rows in every identified table"
+    assert not identities.held(factory, document=source.document)
     first = exchange.import_campaign(factory, document=json.loads(source.text))
     assert uids(first) == exported
     again = exchange.export_campaign(factory, campaign_id=first)
     campaigns.delete_campaign(factory, campaign_id=first)
     back = exchange.import_campaign(factory, document=json.loads(exchange.dumps(again)))
     assert uids(back) == exported
+    assert identities.held(factory, document=source.document)
     second = exchange.import_campaign(factory, document=json.loads(source.text), name="Copy")
     fresh, others = uids(second), uids(_other_id(factory))
     for name in identities.IDENTIFIED:

@@ -152,7 +152,7 @@ def test_a_value_out_of_its_family_bounds_is_refused_naming_the_row(
     with pytest.raises(exchange.InvalidInput) as refused:
         exchange.read_document(exchange.dumps(document).encode())
     message = refused.value.errors["file"]
-    assert f"ship[{index}].{key} must be {rule.low}..{rule.high}, got {value}" in message
+    assert f"ship row {index}, {key}: must be {rule.low}..{rule.high}, got {value}" in message
 
 
 def test_the_file_holds_a_row_to_a_line(generated: dict[str, Any]) -> None:

@@ -63,7 +63,7 @@ def test_smr2_2_a_ship_above_its_maximum_is_refused_on_every_way_in(
         problem = ""
     except InvalidInput as exc:
         problem = str(exc)
-    assert problem == expected or f"ship[{index}].structure_now {said}" in problem
+    assert problem == expected or f"ship row {index}, structure_now: {said}" in problem
 
 
 @pytest.mark.parametrize(("amount", "structure"), [(3, 9), (5, 9), (-3, 3), (-20, 0)])

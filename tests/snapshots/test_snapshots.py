@@ -6,25 +6,25 @@ import random
 from pathlib import Path
 
 import pytest
-from campaign_files import migrated_engine
-from sqlalchemy import Engine
+from campaign_files import sample_engine
 
 from tracker.app import TrackerApp
 from tracker.db import SessionFactory, session_factory
-from tracker.services import campaigns, damage, demo, fleet, history, sheet
+from tracker.services import campaigns, damage, fleet, history, sheet
 
 SIZE = (120, 40)
 
 
 @pytest.fixture
 def snapshot_factory(tmp_path: Path) -> SessionFactory:
-    engine: Engine = migrated_engine(tmp_path / "campaign.db")
+    """A file holding the sample campaign alone (a copy of one built once per process)."""
+    engine, _ = sample_engine(tmp_path / "campaign.db")
     return session_factory(engine)
 
 
 def sample_app(factory: SessionFactory) -> tuple[TrackerApp, int]:
-    campaign_id = demo.create_sample_campaign(factory)
-    return TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id), campaign_id
+    [campaign] = campaigns.list_campaigns(factory)
+    return TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign.id), campaign.id
 
 
 def force_g(factory: SessionFactory, campaign_id: int) -> int:
@@ -33,7 +33,6 @@ def force_g(factory: SessionFactory, campaign_id: int) -> int:
 
 
 def test_welcome_screen(snap_compare, snapshot_factory: SessionFactory) -> None:  # type: ignore[no-untyped-def]
-    demo.create_sample_campaign(snapshot_factory)
     app = TrackerApp(snapshot_factory, rng=random.Random(3))
     assert snap_compare(app, terminal_size=SIZE)
 

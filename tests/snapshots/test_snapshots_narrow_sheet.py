@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from campaign_files import migrated_engine
+from campaign_files import sample_engine
 from game_night import game_night_campaign
 
 from tracker.app import TrackerApp
@@ -34,8 +34,8 @@ SCREENS = {
 
 @pytest.fixture
 def app(tmp_path: Path) -> TrackerApp:
-    factory = session_factory(migrated_engine(tmp_path / "campaign.db"))
-    campaign_id = game_night_campaign(factory)
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db", game_night_campaign)
+    factory = session_factory(engine)
     return TrackerApp(factory, rng=random.Random(3), open_campaign_id=campaign_id)
 
 

@@ -122,7 +122,7 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
 
 
 def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    from tracker.services import campaigns, exchange
+    from tracker.services import campaigns, exchange, identities
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
     from tracker.services.text_files import open_file
 
@@ -132,11 +132,17 @@ def run_import(args: argparse.Namespace, factory: SessionFactory, target: str) -
         with open_file(path, limit=exchange.MAX_BYTES, too_large=exchange.too_large) as file:
             document = exchange.read_document(file)
         added = exchange.library_additions(factory, document=document)
+        copy = identities.held(factory, document=document)
         campaign_id = exchange.import_campaign(factory, document=document, name=args.name)
     except (InvalidInput, DatabaseUnavailable) as exc:
         return refused(exc, path, "imported", " (use --name)" * ("name" in exc.errors))
     name = next(c.name for c in campaigns.list_campaigns(factory) if c.id == campaign_id)
     print(f"tracker: imported {name!r} into {shown(target)}")
+    if copy:
+        print(
+            f"  {shown(target)} holds this campaign already: {name!r} is a separate campaign, "
+            "with identities of its own, not a copy of it"
+        )
     # The library is shared by every campaign of the file: what came with this one is said.
     for table, entries in added.items():
         for entry in entries:

@@ -8,7 +8,7 @@ from sqlmodel import Field
 
 from tracker.models.base import Model
 from tracker.models.fields import INPUT_CONFIG, field, one_of
-from tracker.models.identity import new_uid
+from tracker.models.identity import Identified
 from tracker.models.kinds import (
     AircraftMission,
     HalfStrengthScope,
@@ -110,11 +110,9 @@ class CampaignBase(Model):
     )  # fmt: skip
 
 
-class Campaign(CampaignBase, Versioned, table=True):
+class Campaign(CampaignBase, Versioned, Identified, table=True):
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow)
-    # Its identity in every copy of the file (models.identity), whatever its name or number.
-    uid: str = Field(default_factory=new_uid, max_length=36, index=True, unique=True)
 
 
 class CampaignRead(Shown, CampaignBase):
@@ -145,7 +143,7 @@ class ScenarioBase(Model):
     notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})
 
 
-class Scenario(ScenarioBase, Versioned, table=True):
+class Scenario(ScenarioBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
@@ -172,12 +170,10 @@ class SideBase(Model):
     nation: str = field("", label="Nation", max_length=40)
 
 
-class Side(SideBase, Versioned, table=True):
+class Side(SideBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    # Its identity in every copy of the file (models.identity), whatever its name or number.
-    uid: str = Field(default_factory=new_uid, max_length=36, index=True, unique=True)
 
 
 class SideCreate(SideBase):

@@ -8,6 +8,7 @@ from sqlmodel.main import SQLModelConfig
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field
+from tracker.models.identity import Identified
 from tracker.models.kinds import CriticalKind, CriticalStatus, Stored, text_column
 from tracker.models.versioned import Versioned
 
@@ -25,7 +26,7 @@ class CriticalBase(Model):
     status: Stored[CriticalStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
-class Critical(CriticalBase, Versioned, table=True):
+class Critical(CriticalBase, Versioned, Identified, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None)

@@ -10,6 +10,7 @@ from sqlmodel import Field
 from tracker.models.base import Model
 from tracker.models.campaign import SideBase
 from tracker.models.fields import INPUT_CONFIG, field, one_of, rule_of, same_as
+from tracker.models.identity import Identified
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import smr, swwas
@@ -40,7 +41,7 @@ class CommanderBase(RatingBase):
     name: str = field("", label="Name", max_length=60)
 
 
-class Commander(CommanderBase, Versioned, table=True):
+class Commander(CommanderBase, Versioned, Identified, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     air: bool = Field(default=False)
@@ -56,7 +57,7 @@ class CrewUpdate(Edit, RatingBase): ...
 class CommanderUpdate(CommanderBase, CrewUpdate): ...
 
 
-class Crew(RatingBase, Versioned, table=True):
+class Crew(RatingBase, Versioned, Identified, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     roll_modified: int | None = Field(default=None, ge=1, le=10)
@@ -102,7 +103,7 @@ class SquadronBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class Squadron(SquadronBase, Versioned, table=True):
+class Squadron(SquadronBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -269,7 +270,7 @@ class CounterRead(Shown, CounterBase):
         return max(0, self.mines_loaded - self.mines_laid)
 
 
-class Ship(ShipBase, CounterBase, Versioned, table=True):
+class Ship(ShipBase, CounterBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -306,7 +307,7 @@ class BatteryBase(Model):
     notes: str = field("", label="Notes", max_length=400)
 
 
-class Battery(BatteryBase, Versioned, table=True):
+class Battery(BatteryBase, Versioned, Identified, table=True):
     id: int | None = Field(default=None, primary_key=True)
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
 

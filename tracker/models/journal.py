@@ -5,12 +5,12 @@ from datetime import datetime
 from sqlalchemy import Index, false
 from sqlmodel import Field
 
-from tracker.models.base import Model
 from tracker.models.campaign import utcnow
+from tracker.models.identity import Identified
 from tracker.models.kinds import JournalKind, Stored, text_column
 
 
-class JournalEntry(Model, table=True):
+class JournalEntry(Identified, table=True):
     # The kinds a campaign's journal holds, for the journal screen's filter, are read from this
     # index alone, skipping from one kind to the next: the journal grows without bound.
     __table_args__ = (Index("ix_journalentry_campaign_id_kind", "campaign_id", "kind"),)

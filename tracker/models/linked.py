@@ -7,6 +7,7 @@ from sqlmodel import Field
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
+from tracker.models.identity import Identified
 from tracker.models.kinds import RepairStatus, SnapshotPhase, Stored, text_column
 
 
@@ -56,7 +57,7 @@ class ShipSnapshot(Model, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class Repair(Model, table=True):
+class Repair(Identified, table=True):
     """Repairs between scenarios, after the ship's last scenario (SMR2 12.2 is the group's own)."""
 
     id: int | None = Field(default=None, primary_key=True)

@@ -9,6 +9,7 @@ from sqlmodel.main import SQLModelConfig
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import INPUT_CONFIG, field, same_as
+from tracker.models.identity import Identified
 from tracker.models.kinds import (
     AppliesTo,
     CounterSize,
@@ -93,7 +94,7 @@ class MinefieldCreate(MinefieldBase, MinefieldTurn):
     complete: bool = field(False, label="Already complete (laid before the game)")
 
 
-class Minefield(MinefieldBase, Versioned, table=True):
+class Minefield(MinefieldBase, Versioned, Identified, table=True):
     """One minefield on the ledger, on a boundary (Second World War at Sea) or in a sector
     (War at Sea). A secret one keeps its place and notes in `sealed`, like a marker's note."""
 
@@ -170,7 +171,7 @@ class MineTableRow(MineTableRowBase, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
-class MineCheck(Versioned, table=True):
+class MineCheck(Versioned, Identified, table=True):
     """A task force entering a minefield: two cups, one roll a ship drawn (RULES.md §Mines)."""
 
     id: int | None = Field(default=None, primary_key=True)

@@ -9,6 +9,7 @@ from tracker.models.base import Model
 from tracker.models.campaign import utcnow
 from tracker.models.fields import INPUT_CONFIG, field, same_as
 from tracker.models.fleet import ShipBase
+from tracker.models.identity import Identified
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
 from tracker.models.versioned import Edit, Shown, Versioned
 from tracker.rules import was
@@ -50,7 +51,7 @@ class WasUnitBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class WasUnit(WasUnitBase, Versioned, table=True):
+class WasUnit(WasUnitBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
@@ -95,7 +96,7 @@ class MarkerPlace(Edit, SubMarkerBase):
     turn: int | None = field(None, label="Turn", blank="none in play", ge=1, le=2**31 - 1)
 
 
-class SubMarker(SubMarkerBase, Versioned, table=True):
+class SubMarker(SubMarkerBase, Versioned, Identified, table=True):
     """A generic face-down marker; which one is the real submarine is in `secret`."""
 
     __table_args__ = (UniqueConstraint("side_id", "code"),)

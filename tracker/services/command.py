@@ -10,6 +10,7 @@ from sqlmodel import Session
 from tracker.db import SessionFactory
 from tracker.models import Campaign, Commander, Crew, Ship, Squadron
 from tracker.models.fleet import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
+from tracker.models.identity import OWN
 from tracker.models.kinds import Acquisition, JournalKind, ListStatus
 from tracker.rules import smr
 from tracker.services import journal, losses
@@ -186,7 +187,7 @@ def own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
     if ship.crew_id is not None or squadron.crew_id is None:
         return
     served = get_row(session, Crew, squadron.crew_id)
-    crew = Crew(**served.model_dump(exclude={"id", "version"}))
+    crew = Crew(**served.model_dump(exclude=OWN))
     session.add(crew)
     session.flush()
     ship.crew_id = crew.id

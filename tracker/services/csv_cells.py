@@ -1,6 +1,6 @@
 """CSV files as the tracker writes and reads them: every CSV file it writes goes through
 `csv_text`, every one a player imports through `read_sheet` (its lines read by `records`), and
-every import's problems are gathered by `Problems`.
+every import's problems are gathered by `services.problems.Problems`.
 
 Spreadsheets write CSV in many ways: UTF-8 with or without a byte-order mark, UTF-16 with one
 ("Unicode text", tab-separated), and Windows' cp1252 (services.text_files chooses, and the
@@ -23,17 +23,17 @@ import csv
 import io
 import re
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from tracker.services.errors import InvalidInput, quoted
+from tracker.services.problems import Problems
 from tracker.services.text_files import Decoded, decode
 
 TRIGGERS = "=+-@\t\r"
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
 # Excel's first line naming the separator of the lines below it ("sep=;").
 _EXCEL_SEP = re.compile(r"sep=([,;\t])[ \t]*\r?\n", re.IGNORECASE)
-MAX_PROBLEMS = 200  # different problems an import lists before it stops looking
 TOO_MANY = "more cells than columns: a separator inside a cell? put the cell in double quotes"
 # A cell a spreadsheet would run, under any number of apostrophes already there.
 _ARMED = re.compile(r"'*[=+\-@\t\r]")
@@ -171,50 +171,3 @@ def read_sheet(raw: bytes) -> Sheet:
             rows.append(Row(number, cells, stray, too_many))
     source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
     return Sheet(header, rows, source, decoded)
-
-
-@dataclass
-class Problems:
-    """An import's problems by where they are, the same message on many rows said once with its
-    rows; past MAX_PROBLEMS different ones, a last line says there are more."""
-
-    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    more: bool = False
-
-    def add(self, where: str, column: str, message: str) -> None:
-        places = self.found.get((column, message))
-        if places is not None:
-            places.append(where)
-        elif self.full():
-            self.more = True
-        else:
-            self.found[(column, message)] = [where]
-
-    def full(self) -> bool:
-        return len(self.found) >= MAX_PROBLEMS
-
-    def lines(self) -> tuple[str, ...]:
-        said = []
-        for (column, message), places in self.found.items():
-            where = ", ".join(part for part in (_places(places), column) if part)
-            said.append(f"{where}: {message}" if where else message)
-        return (*said, *["... and more: fix these first"] * self.more)
-
-
-def _places(places: list[str]) -> str:
-    """`row 4` or `rows 2-5, 9 (5 rows)`; other places (cards[3]) listed as they are."""
-    if len(places) == 1:
-        return places[0]
-    numbers = [int(p[4:]) for p in places if p.startswith("row ") and p[4:].isdigit()]
-    if len(numbers) != len(places):
-        return f"{', '.join(places)} ({len(places)} entries)"
-    spans: list[str] = []
-    start = previous = numbers[0]
-    for number in [*numbers[1:], None]:
-        if number is not None and number == previous + 1:
-            previous = number
-            continue
-        spans.append(f"{start}" if start == previous else f"{start}-{previous}")
-        if number is not None:
-            start = previous = number
-    return f"rows {', '.join(spans)} ({len(places)} rows)"

@@ -21,9 +21,10 @@ from tracker.models.fleet import CounterUpdate, PrintedCounter, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
-from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
+from tracker.services.csv_cells import TOO_MANY, read_sheet
 from tracker.services.errors import InvalidInput, NotFound, RowsRefused, quoted, require_plain
 from tracker.services.fields import rules
+from tracker.services.problems import Problems
 from tracker.services.text_files import refuse_over
 
 KINDS = ("ships", "units", "counters")

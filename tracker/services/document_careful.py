@@ -19,7 +19,6 @@ from sqlalchemy import String
 from tracker.services.document_checks import (
     TOO_LONG,
     Columns,
-    Problems,
     check_header,
     check_row,
     check_value,
@@ -28,6 +27,7 @@ from tracker.services.document_checks import (
 )
 from tracker.services.documents import FORMAT
 from tracker.services.errors import InvalidInput
+from tracker.services.problems import Problems
 
 if TYPE_CHECKING:
     from tracker.services.document_reader import _Reading
@@ -175,12 +175,12 @@ def _read_row(
     for key in reader.members():
         column = columns.get(key)
         if column is None:  # named, and not kept: a row of a million made-up fields is refused
-            problems.add(f"{where} has an unknown field {key!r}")
+            problems.add(where, "", f"has an unknown field {key!r}")
             if problems.full():
                 problems.check()
         if _container(reader.peek()):
-            error = "is not a value" if column is None else check_value(column, [])
-            problems.add(f"{where}.{key} {error}")
+            error = None if column is None else check_value(column, [])
+            problems.add(where, key, error or "is not a value")
             problems.check()  # it is not read: an object or a list may be any size
         value = reader.scalar(LONGEST_NAME if column is None else _limit(column))
         if column is not None:
@@ -221,11 +221,11 @@ def _read_tables(reader: _Reader, reading: _Reading, schema: Columns) -> None:
     problems, tables = reading.problems, reading.document["tables"]
     for name in reader.members():
         if name not in schema:
-            problems.add(f"unknown table {name!r}")
+            problems.add("", "", f"unknown table {name!r}")
         elif name in tables:
-            problems.add(f"table {name!r} is given twice")
+            problems.add("", "", f"table {name!r} is given twice")
         elif reader.peek() != b"[":
-            problems.add(f"table {name!r} is not a list of rows")
+            problems.add("", "", f"table {name!r} is not a list of rows")
         problems.check()
         rows = reading.table(name)
         checks = reading.checks
@@ -235,7 +235,7 @@ def _read_tables(reader: _Reader, reading: _Reading, schema: Columns) -> None:
             if reader.peek() != b"{":
                 if not reader.peek():
                     raise reader.fail("Expecting value")  # the file was cut short
-                problems.add(f"{name}[{index}] is not an object")
+                problems.add(f"{name}[{index}]", "", "is not an object")
                 problems.check()
             row = _flat_row(reader, name, schema)
             if row is None:
@@ -243,11 +243,11 @@ def _read_tables(reader: _Reader, reading: _Reading, schema: Columns) -> None:
             if checks is None:
                 rows.append(row)
                 continue
-            before = len(problems.items)
+            before = problems.adds
             check_row(name, index, row, checks.seen(name), problems, schema)
             if problems.full():
                 problems.check()
-            if len(problems.items) == before:
+            if problems.adds == before:
                 checks.rows(name, [row], index)
 
 

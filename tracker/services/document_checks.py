@@ -42,8 +42,11 @@ from tracker.services.errors import (
     bad_name_character,
     character_problem,
 )
+from tracker.services.problems import Problems
 
-MAX_PROBLEMS = 8
+MAX_PROBLEMS = 8  # different problems a campaign file's refusal names
+# The places of its problems a refusal counts: a file of a million bad rows is not read to its end.
+MAX_PLACES = 1000
 # The longest text a column without a declared length holds (a journal entry's JSON, a sealed
 # note): a few kilobytes in any campaign played; a file holding more is refused, unread.
 LONGEST_TEXT = 2**20
@@ -96,22 +99,6 @@ COLUMNS: Columns = {
     name: {column.name: column for column in data_columns(table)}
     for name, table in TABLES_BY_NAME.items()
 }
-
-
-class Problems:
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, message: str) -> None:
-        if len(self.items) < MAX_PROBLEMS:
-            self.items.append(message)
-
-    def full(self) -> bool:
-        return len(self.items) >= MAX_PROBLEMS
-
-    def check(self) -> None:
-        if self.items:
-            raise InvalidInput({"file": "; ".join(self.items)})
 
 
 def column_kind(column: Column[Any]) -> Any:
@@ -228,7 +215,7 @@ for (_table, _key), _words in CHOICES.items():
     _CHOICES_OF.setdefault(_table, []).append((_key, _words))
 
 
-def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
+def _rule_problems(name: str, row: dict[str, Any]) -> list[tuple[str, str]]:
     """What breaks the rules the forms keep: a value out of its bounds or not one of its words,
     a track above its maximum. A hand-edited file gets no further than the forms would."""
     problems = []
@@ -238,12 +225,12 @@ def _rule_problems(name: str, row: dict[str, Any]) -> list[str]:
                                        or (high is not None and value > high)):  # fmt: skip
             allowed = f"{low}..{high}" if low is not None and high is not None else (
                 f"{low} or more" if low is not None else f"{high} or less")  # fmt: skip
-            problems.append(f"{key} must be {allowed}, got {value}")
+            problems.append((key, f"must be {allowed}, got {value}"))
     for key, words in _CHOICES_OF.get(name, ()):
         if row.get(key) not in words:
-            problems.append(f"{key} must be one of {', '.join(map(repr, words))}")
+            problems.append((key, f"must be one of {', '.join(map(repr, words))}"))
     if name == "ship":
-        problems += [f"{now} {said}" for now, said in tracks_above_max(row).items()]
+        problems += tracks_above_max(row).items()
     return problems
 
 
@@ -254,25 +241,25 @@ def check_row(
     """What is wrong with one row of a table (its fields, their types and rules, its id); an
     unknown field was named as it was read. The rules are today's: a row of an earlier schema
     meets them once it is upgraded."""
-    columns = schema[name]
+    columns, where = schema[name], f"{name}[{index}]"
     if len(row) != len(columns):
         for key in columns.keys() - row.keys():
-            problems.add(f"{name}[{index}] lacks the field {key!r}")
+            problems.add(where, "", f"lacks the field {key!r}")
     wrong = False
     for key, check in _checks(name, schema):
         if key in row and (error := check(row[key])) is not None:
-            problems.add(f"{name}[{index}].{key} {error}")
+            problems.add(where, key, error)
             wrong = True
     if not wrong and len(row) == len(columns) and schema is COLUMNS:
-        for message in _rule_problems(name, row):
-            problems.add(f"{name}[{index}].{message}")
+        for key, message in _rule_problems(name, row):
+            problems.add(where, key, message)
     row_id = row.get("id")
     if row_id is None:
-        problems.add(f"{name}[{index}].id must not be null")
+        problems.add(where, "id", "must not be null")
     elif not isinstance(row_id, int):
         return  # named above as a wrong type
     elif row_id in seen:
-        problems.add(f"{name}[{index}].id {row_id} is used twice")
+        problems.add(where, "id", f"{row_id} is used twice")
     else:
         seen.add(row_id)
 
@@ -421,7 +408,7 @@ class RowChecks:
                     try:
                         remap(row[column], {}, PLAN)
                     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-                        add(f"{name}[{index}].{column} does not hold what tracker writes there")
+                        add(f"{name}[{index}]", column, "does not hold what tracker writes there")
         if not self.today:
             return
         if name == "sidesecret":
@@ -434,12 +421,12 @@ class RowChecks:
                 if value.startswith("fernet:") and (name, column) in NOTES:
                     self.sealed.append((name, index, column, row.get("side_id")))
                 elif (problem := shape_problem(name, column, value, locked=True)) is not None:
-                    add(f"{name}[{index}].{column} {problem}")
+                    add(f"{name}[{index}]", column, problem)
         if name == "minefield":
             for index, row in enumerate(rows, start=first):
                 if bool(row["sealed"]) != row["secret"]:
-                    add(f"{name}[{index}].sealed must hold the place of a secret minefield, and "
-                        "only of one")  # fmt: skip
+                    add(f"{name}[{index}]", "sealed", "must hold the place of a secret "
+                        "minefield, and only of one")  # fmt: skip
         for column, target in _FOREIGN[name]:
             values = self.references.setdefault((name, column, target), array("q"))
             values.extend(NONE if (value := row[column]) is None else value for row in rows)
@@ -451,10 +438,10 @@ class RowChecks:
             missing = set(values) - self.ids.get(target, set()) - {NONE}
             for index, value in enumerate(values):
                 if value in missing:
-                    self.problems.add(f"{name}[{index}].{column} refers to {target} {value}, "
-                                      "which is not in the file")  # fmt: skip
+                    self.problems.add(f"{name}[{index}]", column, f"refers to {target} "
+                                      f"{value}, which is not in the file")  # fmt: skip
         for name, index, column, side in self.sealed:
             if side not in self.locked:
-                self.problems.add(f"{name}[{index}].{column} is sealed, but its side has no "
-                                  "passphrase to open it")  # fmt: skip
+                self.problems.add(f"{name}[{index}]", column, "is sealed, but its side has "
+                                  "no passphrase to open it")  # fmt: skip
         self.problems.check()

@@ -26,9 +26,17 @@ import orjson
 
 from tracker.db import head_revision
 from tracker.services.document_careful import NOT_TRACKER, read_careful
-from tracker.services.document_checks import Columns, Problems, RowChecks, check_header, table_fine
+from tracker.services.document_checks import (
+    MAX_PLACES,
+    MAX_PROBLEMS,
+    Columns,
+    RowChecks,
+    check_header,
+    table_fine,
+)
 from tracker.services.documents import FORMAT
 from tracker.services.errors import InvalidInput
+from tracker.services.problems import Problems
 
 MAX_BYTES = 256 * 1024 * 1024
 # A row's line longer than this is left to the careful reader, which measures each value
@@ -73,7 +81,7 @@ class _Reading:
 
     def start(self) -> None:
         """Nothing read yet (the careful reader starts again where the lines could not go)."""
-        self.problems = Problems()
+        self.problems = Problems(MAX_PROBLEMS, places=MAX_PLACES)
         self.document: dict[str, Any] = {}
         self.checks: RowChecks | None = None
         self.schema_read = ""

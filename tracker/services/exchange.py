@@ -212,6 +212,8 @@ def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
                             f"wrote it ({first})"}) from exc  # fmt: skip
     campaign_id = tables["campaign"][0]["id"]
     today = export_campaign(session_factory(scratch), campaign_id=campaign_id)
+    if schema < identities.ROW_IDS:  # its rows' ids were made here: a campaign of its own
+        today["tables"] = identities.renewed(today["tables"])
     return read_document(dumps(today).encode("utf-8"))
 
 

@@ -34,6 +34,7 @@ from tracker.models.fleet import (
     SquadronCreate,
     SquadronUpdate,
 )
+from tracker.models.identity import OWN, new_uid
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import command, journal, losses
@@ -199,7 +200,8 @@ def _add_ships(
     # Every column a new ship does not take from its row: a Ship's defaults.
     made = Ship(side_id=squadron.side_id, squadron_id=squadron_id,
                 original_squadron_id=squadron_id, **next(iter(values.values())))  # fmt: skip
-    states = [{**journal.row_state(made), **row} for row in values.values()]
+    # Each ship her own identity, as each Ship made alone gets one (models.identity).
+    states = [{**journal.row_state(made), "uid": new_uid(), **row} for row in values.values()]
     try:
         inserted = session.connection().execute(_INSERT_SHIPS, states)
         made_ids: dict[str, int] = {name: ship_id for name, ship_id in inserted}
@@ -248,8 +250,8 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
     with act(factory, Ship, ship_id) as a:
         source, session = a.row, a.session
         data = source.model_dump(
-            exclude={"id", "version", "name", "structure_now", "flotation_now", "fire_markers",
-                     "sunk", "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
+            exclude=OWN | {"name", "structure_now", "flotation_now", "fire_markers", "sunk",
+                           "transferred_turn", "transferred_scenario_id", "original_squadron_id"}
         )  # fmt: skip
         ship = Ship(
             **data,
@@ -260,9 +262,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
         )
         copy_id = _add_ship(a, ship, f"Copied {source.name} as {name}")
         for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
-            session.add(
-                Battery(**battery.model_dump(exclude={"id", "version", "ship_id"}), ship_id=copy_id)
-            )
+            session.add(Battery(**battery.model_dump(exclude=OWN | {"ship_id"}), ship_id=copy_id))
         return copy_id
 
 

@@ -35,9 +35,10 @@ from tracker.models.library import (
     entry_key,
 )
 from tracker.services import library_community, roster
-from tracker.services.csv_cells import TOO_MANY, Problems, read_sheet
+from tracker.services.csv_cells import TOO_MANY, read_sheet
 from tracker.services.errors import InvalidInput, quoted
 from tracker.services.fields import checked, filled_when_blank, rules
+from tracker.services.problems import Problems
 from tracker.services.text_files import decode, refuse_over
 
 FORMAT = "tracker-library"
