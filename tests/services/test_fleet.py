@@ -1001,7 +1001,8 @@ def test_ships_added_in_one_act_are_refused_and_journaled_as_each_added_alone(
         assert all(s.original_squadron_id == together for s in mine)
         assert [(e.kind, e.summary) for e in new] == [(e.kind, e.summary) for e in alone_entries]
         assert [e.ship_id for e in new] == [s.id for s in mine]
-        places = {"side_id", "squadron_id", "original_squadron_id"}
+        # Where each ship is, and her identity (each her own: test_row_identities), differ.
+        places = {"side_id", "squadron_id", "original_squadron_id", "uid"}
         for made, alone_made, ship in zip(new, alone_entries, mine, strict=True):
             after = json.loads(made.detail)["after"]
             assert after == journal.row_state(ship)
