@@ -73,6 +73,42 @@ def attempt(call: Callable[[], object]) -> Exception | None:
     return None
 
 
+def refusals(add_one: Callable[[Any], object], rows: Iterable[Any]) -> dict[int, dict[str, str]]:
+    """Each row added alone (`add_one`, in turn): what each refused one was refused for, by its
+    number."""
+    found: dict[int, dict[str, str]] = {}
+    for number, row in enumerate(rows):
+        outcome = attempt(lambda row=row: add_one(row))
+        if outcome is not None:
+            assert isinstance(outcome, InvalidInput), outcome
+            found[number] = outcome.errors
+    return found
+
+
+def appended(factory: SessionFactory, call: Callable[[], T]) -> tuple[T | Exception, list[Any]]:
+    """What the call returned (or raised), and the journal entries it appended, in order."""
+    with session_scope(factory) as session:
+        first = session.exec(select(func.max(col(JournalEntry.id)))).one() or 0
+    try:
+        result: T | Exception = call()
+    except Exception as exc:
+        result = exc
+    with session_scope(factory) as session:
+        new = session.exec(
+            select(JournalEntry).where(col(JournalEntry.id) > first).order_by(col(JournalEntry.id))
+        ).all()
+    return result, list(new)
+
+
+def rows_by(factory: SessionFactory, model: type[RowT], column: str) -> dict[Any, list[RowT]]:
+    """Every row of `model` in order of id, by its value of `column` (the row they belong to)."""
+    found: dict[Any, list[RowT]] = {}
+    with session_scope(factory) as session:
+        for row in session.exec(select(model).order_by(model.id)).all():  # type: ignore[attr-defined]
+            found.setdefault(getattr(row, column), []).append(row)
+    return found
+
+
 def get_row(factory: SessionFactory, model: type[RowT], row_id: int) -> RowT:
     """The row of model with this id, which must exist."""
     with session_scope(factory) as session:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,15 @@ from service_helpers import (
     Refused,
     Snapshot,
     World,
+    appended,
     appoint,
     attempt,
     begin_with_all,
     count_rows,
     fresh_factory,
     get_row,
+    refusals,
+    rows_by,
     rows_of_ship,
 )
 from sqlmodel import col, select
@@ -34,10 +38,11 @@ from tracker.services import (
     damage,
     fleet,
     history,
+    journal,
     scenarios,
     sheet,
 )
-from tracker.services.errors import InvalidInput, NotFound
+from tracker.services.errors import InvalidInput, NotFound, RowsRefused
 from tracker.services.fields import rules
 from tracker.services.fleet import ShipCreate, ShipFields
 
@@ -941,3 +946,66 @@ def test_every_edit_form_saved_unchanged_writes_nothing(
     fleet.update_ship(factory, ship_id=ajax, fields={**fields, "speed_kn": 31})
     newest = history.list_entries(factory, campaign_id=world.campaign_id, limit=1)
     assert [entry.summary for entry in newest] == ["Edited Ajax"]
+
+
+_ROW = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(
+            ["Ajax", "ajax", "Exeter", "Émile", "ÉMILE", " Orion ", "", *"ABCDEFGH"]
+        ),
+        "structure_max": st.sampled_from([0, 3, 3, 3]),
+        "structure_now": st.sampled_from([None, None, 1, 3]),
+    }
+)
+
+
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(rows=st.lists(_ROW, min_size=1, max_size=5))
+@example(rows=[{"name": "Ajax", "structure_max": 3}, {"name": " Émile", "structure_now": 1}])
+def test_ships_added_in_one_act_are_refused_and_journaled_as_each_added_alone(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, rows: list[ShipFields]
+) -> None:
+    """Many ships in one act (a CSV file's): a row is refused exactly when adding the rows one
+    by one refuses it (its model check, a name the side or an earlier row has), and then none
+    is added; else each is added and journaled as create_ship adds and journals one."""
+    with fresh_factory(tmp_path_factory, migrated_template, "ships") as factory:
+        campaign = campaigns.create_campaign(factory, name="C")
+        squadrons = []
+        for side_name in ("Blue", "Red"):
+            side = campaigns.create_side(factory, campaign_id=campaign.id, name=side_name)
+            squadrons.append(fleet.create_squadron(factory, side_id=side.id, name="Alpha"))
+            fleet.create_ship(factory, squadron_id=squadrons[-1], fields={"name": "Exeter"})
+        alone, together = squadrons
+        expected, alone_entries = appended(
+            factory,
+            lambda: refusals(
+                lambda row: fleet.create_ship(factory, squadron_id=alone, fields=row), rows
+            ),
+        )
+        outcome, new = appended(factory, lambda: fleet.create_ships(
+            factory, squadron_id=together, rows=rows))  # fmt: skip
+        by_squadron = rows_by(factory, Ship, "squadron_id")
+        if isinstance(outcome, RowsRefused):
+            assert outcome.errors == next(iter(outcome.rows.values()))
+        if expected or outcome != [e.ship_id for e in new]:
+            assert (outcome.rows, new) == (expected, [])  # type: ignore[union-attr]
+            assert [s.name for s in by_squadron[together]] == ["Exeter"]
+            return
+        mine, theirs = by_squadron[together][1:], by_squadron[alone][1:]
+        assert (
+            [s.name for s in mine]
+            == [s.name for s in theirs]
+            == [row["name"].strip() for row in rows]
+        )
+        assert all(s.original_squadron_id == together for s in mine)
+        assert [(e.kind, e.summary) for e in new] == [(e.kind, e.summary) for e in alone_entries]
+        assert [e.ship_id for e in new] == [s.id for s in mine]
+        # Where each ship is, and her identity (each her own: test_row_identities), differ.
+        places = {"side_id", "squadron_id", "original_squadron_id", "uid"}
+        for made, alone_made, ship in zip(new, alone_entries, mine, strict=True):
+            after = json.loads(made.detail)["after"]
+            assert after == journal.row_state(ship)
+            assert {k: v for k, v in after.items() if k not in places} == {
+                k: v for k, v in json.loads(alone_made.detail)["after"].items() if k not in places
+            }

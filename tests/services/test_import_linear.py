@@ -101,6 +101,16 @@ def test_an_import_costs_the_same_per_row_at_any_size(
     assert large.statements / LARGE <= small.statements / SMALL
 
 
+@pytest.mark.parametrize("kind", ["ships", "units"])
+def test_a_file_of_ships_or_units_is_one_act_in_the_same_statements_at_any_size(
+    engine: Engine, factory: SessionFactory, world: World, kind: str
+) -> None:
+    """Its rows checked together, written and journaled by one statement each."""
+    small, large = _per_row(engine, factory, world, kind)
+    assert large.statements == small.statements
+    assert large.loaded == small.loaded == 0
+
+
 def test_the_file_is_read_and_checked_before_the_write_lock(
     engine: Engine, factory: SessionFactory, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:

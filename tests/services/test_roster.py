@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from depth import examples
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from service_helpers import appended, fresh_factory, refusals, rows_by
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import JournalEntry, SubMarker
+from tracker.models import JournalEntry, SubMarker, WasUnit
 from tracker.rules import was
 from tracker.rules.was import ConcealCause
 from tracker.services import campaigns, hunt, markers, mines, roster, scenarios, sealing
@@ -473,3 +475,67 @@ def test_par4_par8_a_found_marker_reads_found_and_a_decoy_removed_reads_decoy_to
     hunt.attack_marker(factory, marker_id=placed[real].id, success=True)
     assert seen(False) == {real: ("revealed", axis["U-552"], True),
                            decoy: ("removed", None, False)}  # fmt: skip
+
+
+_UNIT = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["U-1", "u-1", "Émile", "ÉMILE", " Z 1 ", "", *"ABCDEFGH"]),
+        "unit_type": st.sampled_from(["submarine", "destroyer"]),
+        "points": st.sampled_from([0, 0, 10, 30, 60, 1000]),
+        "extra_decoys": st.sampled_from([0, 0, 0, 1]),
+    }
+)
+
+
+@settings(max_examples=examples(25), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(rows=st.lists(_UNIT, min_size=1, max_size=5), decoys_allowed=st.booleans())
+@example(
+    rows=[{"name": "A", "unit_type": "submarine", "points": 30, "extra_decoys": 1},
+          {"name": "Émile", "unit_type": "destroyer", "points": 40}],
+    decoys_allowed=True,
+)  # fmt: skip
+def test_subs_units_added_in_one_act_are_refused_and_journaled_as_each_added_alone(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_template: Path,
+    rows: list[UnitFields],
+    decoys_allowed: bool,
+) -> None:
+    """Many units in one act (a CSV file's): a row is refused exactly when adding the rows one
+    by one refuses it (its card, a name taken, the decoy option, the fleet budget counted with
+    the rows accepted before it), and then none is added; else each is added and journaled as
+    save_unit adds and journals one (RULES.md §Subs)."""
+    with fresh_factory(tmp_path_factory, migrated_template, "units") as factory:
+        campaign = campaigns.create_campaign(factory, name="C")
+        campaigns.update_campaign(
+            factory, campaign_id=campaign.id, name="C", was_fleet_points=100,
+            extra_decoys_allowed=decoys_allowed,
+        )  # fmt: skip
+        sides = []
+        for side_name in ("Blue", "Red"):
+            side = campaigns.create_side(factory, campaign_id=campaign.id, name=side_name)
+            sides.append(side.id)
+            first = {"name": "U-1", "points": 10, "unit_type": "submarine"}
+            roster.save_unit(factory, side_id=side.id, fields=first)
+        alone, together = sides
+        refused = refusals(lambda row: roster.save_unit(factory, side_id=alone, fields=row), rows)
+        # The name's refusal names the side: this one's, the other's below.
+        expected = {
+            number: {key: said.replace("Blue already", "Red already") for key, said in row.items()}
+            for number, row in refused.items()
+        }
+        outcome, new = appended(factory, lambda: roster.add_units(
+            factory, side_id=together, rows=rows))  # fmt: skip
+        by_side = rows_by(factory, WasUnit, "side_id")
+        mine, theirs = by_side[together][1:], by_side[alone][1:]
+        if expected or outcome != [u.id for u in mine]:
+            assert (outcome.rows, new) == (expected, [])  # type: ignore[union-attr]
+            assert mine == []
+            return
+        skip = {"id", "side_id", "uid"}  # each unit's identity is her own (test_row_identities)
+        assert [u.model_dump(exclude=skip) for u in mine] == [
+            u.model_dump(exclude=skip) for u in theirs
+        ]
+        assert [e.summary for e in new] == [f"Red: added {u.name} ({u.unit_type}, {u.points} pts)"
+                                            for u in theirs]  # fmt: skip
+        assert {(e.kind, e.side_id, e.undoable) for e in new} == {("roster", together, False)}

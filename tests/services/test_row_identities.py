@@ -136,6 +136,14 @@ ACTS: dict[str, Callable[[_Play, int], object]] = {
     "side": lambda play, pick: play.side(),
     "squadron": lambda play, pick: play.squadron(),
     "ship": _Play.ship,
+    "ships": lambda play, pick: fleet.create_ships(
+        play.factory, squadron_id=play.squadrons[pick % len(play.squadrons)], rows=[
+            ShipFields(name=play.name("Batch"), type_abbrev="DD", structure_max=4,
+                       flotation_max=3, points_base=90) for _ in range(pick % 3 + 1)]),
+    "units": lambda play, pick: roster.add_units(
+        play.factory, side_id=play.sides[pick % len(play.sides)], rows=[
+            UnitFields(name=play.name("V"), unit_type="submarine", points=5)
+            for _ in range(pick % 3 + 1)]),
     "scenario": lambda play, pick: campaigns.add_scenario(
         play.factory, campaign_id=play.campaign, title=play.name("Scenario")),
     "battery": _on_ship(lambda play, ship: fleet.save_battery(
@@ -181,7 +189,8 @@ def test_every_row_the_services_write_has_an_id_of_its_own(
     factory: SessionFactory, acts: list[tuple[str, int]]
 ) -> None:
     """Over generated acts (a refused one, such as an undo with nothing to undo, writes
-    nothing): every row of every identified table, a copied ship, battery
+    nothing): every row of every identified table, ships and units added many in one act, a
+    copied ship, battery
     and crew, an entry written as a row and a row put back by undo included, has a well-formed
     id no other row has."""
     play = _Play(factory)

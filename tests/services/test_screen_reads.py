@@ -11,7 +11,16 @@ from service_helpers import World, appoint, statements
 from sqlalchemy import Engine
 
 from tracker.db import SessionFactory
-from tracker.services import campaigns, continuity, csv_import, damage, fleet, repairs, scenarios
+from tracker.services import (
+    campaigns,
+    continuity,
+    csv_import,
+    damage,
+    fleet,
+    mines,
+    repairs,
+    scenarios,
+)
 
 # Each read, given the campaign's world and the last scenario played.
 Read = Callable[[SessionFactory, World, int], object]
@@ -95,3 +104,30 @@ def test_each_ships_line_is_its_own_when_read_with_the_others(
         ((8, 8), (6, 8)),
         ((7, 8), (5, 8)),
     ]
+
+
+WHERE = ["Belt | Sea 0", "Belt | Sea 1", "Belt | Sea 2", "Belt | Sea 3", "Belt | Sea 4"]
+
+
+def test_the_owners_ledger_takes_the_same_statements_for_one_secret_minefield_or_five(
+    engine: Engine, factory: SessionFactory, world: World
+) -> None:
+    """The owner's view opens each secret minefield's sealed place: its boundary is found among
+    the campaign's, read once, not by a statement of its own (RULES.md §Mines)."""
+    boundaries = [
+        mines.add_boundary(factory, campaign_id=world.campaign_id, area_a=f"Sea {n}", area_b="Belt")
+        for n in range(5)
+    ]
+    counted = []
+    for sown in (boundaries[:1], boundaries[1:]):
+        for boundary in sown:
+            mines.sow_minefield(factory, side_id=world.red_id, laid_by="surface", sector="",
+                                boundary_id=boundary, secret=True)  # fmt: skip
+        with statements(engine) as seen:
+            ledger = mines.ledger(factory, campaign_id=world.campaign_id,
+                                  owner_side_id=world.red_id)  # fmt: skip
+        counted.append(len(seen))
+    assert [(view.boundary_id, view.where) for view in ledger.minefields] == [
+        (boundary, label) for boundary, label in zip(boundaries, WHERE, strict=True)
+    ]
+    assert counted[0] == counted[1], counted

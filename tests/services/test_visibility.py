@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from service_helpers import World
 from sqlmodel import SQLModel, col, select
 
@@ -25,6 +27,7 @@ from tracker.services import (
     scenarios,
     sealing,
     secrets,
+    sheet,
     visibility,
 )
 from tracker.services.errors import InvalidInput
@@ -57,6 +60,33 @@ def test_a_column_declared_nowhere_is_hidden_from_the_opponent_and_the_umpire() 
     owner = visibility.row_as_seen("minefield", {"new_column": "x"}, viewer=Viewer.OWNER,
                                    own=True, revealed=False)  # fmt: skip
     assert owner == {"new_column": "x"}
+
+
+_TABLES = sorted(visibility.SECRET)
+_ROWS = st.sampled_from(_TABLES).flatmap(lambda table: st.tuples(
+    st.just(table),
+    st.lists(st.tuples(
+        st.dictionaries(
+            st.sampled_from(sorted(visibility.PUBLIC[table] | set(visibility.SECRET[table])
+                                   | {"new_column"})),
+            st.one_of(st.none(), st.integers(), st.text(max_size=5)),
+        ),
+        st.booleans(), st.booleans(),
+    ), max_size=6),
+))  # fmt: skip
+
+
+@given(rows=_ROWS, viewer=st.sampled_from(list(Viewer)))
+def test_rows_read_at_once_are_each_column_as_shown_gives_it(
+    rows: tuple[str, list[tuple[dict[str, Any], bool, bool]]], viewer: Viewer
+) -> None:
+    """A screen's many rows through visibility at once: every cell as `shown` decides it."""
+    table, given = rows
+    assert visibility.rows_as_seen(table, given, viewer=viewer) == [
+        {column: visibility.shown(table, column, value, viewer=viewer, own=own, revealed=revealed)
+         for column, value in row.items()}
+        for row, own, revealed in given
+    ]  # fmt: skip
 
 
 def _sub(factory: SessionFactory, world: World, name: str = "U-47") -> int:
@@ -260,6 +290,23 @@ def test_a_squadrons_counters_read_at_once_are_each_ships_counter_as_the_viewer_
         ship_id: mines.counter(factory, ship_id=ship_id, viewer=viewer) for ship_id in ids
     }
     assert mines.ship_counters(factory, ship_ids=[], viewer=viewer) == {}
+
+
+def test_a_record_sheet_reads_its_ships_counters_with_it_as_the_opponent_sees_them(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    """The sheet is in front of both players: a minelayer's mines and secret sowing stay hidden
+    on it, read in the sheet's own read."""
+    sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
+    layer = _minelayer(factory, world, add_ship)
+    _secret_field(factory, world, layer)
+    add_ship(world.raider_id, "Emden")
+    record = sheet.load_record_sheet(factory, squadron_id=world.raider_id)
+    ids = [ship.id for ship in record.ships]
+    assert layer in ids and len(ids) >= 2
+    assert record.counters == mines.ship_counters(factory, ship_ids=ids, viewer=Viewer.OPPONENT)
+    assert record.counters[layer].mines_hidden and record.counters[layer].mines_loaded == 0
+    assert record.counters != mines.ship_counters(factory, ship_ids=ids, viewer=Viewer.OWNER)
 
 
 @pytest.mark.parametrize("state", list(MarkerState))

@@ -17,7 +17,6 @@ from tracker.services import command, fleet, mines, sheet
 from tracker.services.damage import ShipPick
 from tracker.services.mines import CounterView
 from tracker.services.views import RecordSheet, ShipView
-from tracker.services.visibility import Viewer
 from tracker.widgets.counter_panel import CounterPanel
 from tracker.widgets.search_table import search_keys
 from tracker.widgets.sheet_blocks import SheetBlocks
@@ -191,22 +190,15 @@ class RecordSheetScreen(TrackerScreen):
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
         self.query_one(SheetBlocks).show(record, hints=not self.read_only)
+        self.counters = record.counters
         self._fill_table(record)
-        ids = [ship.id for ship in record.ships]
         empty = self.query_one("#sheet-empty", Static)
         empty.update("No ships in this squadron." + self.hint(" Press a to add one."))
         empty.display = not record.ships
         self._show_counter()
-        # In front of both players: a minelayer's mines show in the ledger's owner view.
-        self.load(Call(mines.ship_counters, self.factory, ship_ids=ids, viewer=Viewer.OPPONENT),
-                  self._show_counters)  # fmt: skip
         if self.ask_if_at_zero:
             self.ask_if_at_zero = False
             self._ask_if_at_zero()
-
-    def _show_counters(self, counters: dict[int, CounterView]) -> None:
-        self.counters = counters
-        self._show_counter()
 
     def _show_counter(self) -> None:
         self.query_one(CounterPanel).show(self._ship(), self.counters, hints=not self.read_only)

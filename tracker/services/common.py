@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Unpack
@@ -15,7 +15,13 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, JournalEntry, Ship, Side
 from tracker.models.kinds import JournalKind
 from tracker.services import journal
-from tracker.services.errors import MAX_INT, ChangedElsewhere, InvalidInput, NotFound
+from tracker.services.errors import (
+    MAX_INT,
+    ChangedElsewhere,
+    InvalidInput,
+    NotFound,
+    RowsRefused,
+)
 
 __all__ = [
     "Act", "SessionFactory", "act", "beyond_ids", "flush_unique", "get_row", "name_taken",
@@ -107,6 +113,37 @@ def act(
         yield Act(session, row, campaign_of(session, row))
 
 
+def rows_in_one_act(
+    factory: SessionFactory,
+    model: type[T],
+    row_id: int,
+    rows: Sequence[Mapping[str, Any]],
+    check: Callable[[Mapping[str, Any]], dict[str, Any]],
+    add: Callable[[Act[T], dict[int, dict[str, Any]], dict[int, dict[str, str]]], list[int]],
+) -> list[int]:
+    """Many rows added in one act on a row (a form's one, a CSV file's many): each checked
+    (`check`: its values, or InvalidInput), then `add` given the act, the checked rows and the
+    refused ones by number; it refuses more, or adds them all and returns their ids. A row the
+    act's row being gone leaves unrefused is refused for it (RowsRefused)."""
+    if not rows:
+        return []
+    refused: dict[int, dict[str, str]] = {}
+    values: dict[int, dict[str, Any]] = {}
+    for number, fields in enumerate(rows):
+        try:
+            values[number] = check(fields)
+        except InvalidInput as exc:
+            refused[number] = exc.errors
+    try:
+        with act(factory, model, row_id) as a:
+            return add(a, values, refused)
+    except NotFound as exc:
+        if not refused:
+            raise
+        said = {n: refused.get(n) or {"row": str(exc)} for n in range(len(rows))}
+        raise RowsRefused(said) from exc
+
+
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:
     """The side and its campaign, or NotFound."""
     side = get_row(session, Side, side_id)
@@ -152,13 +189,24 @@ def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
         return None
     key = (model.__tablename__, tuple(sorted(scope.items())))
     if key not in known:
-        query = select(model.name)
-        for column, value in scope.items():
-            query = query.where(getattr(model, column) == value)
-        with session.no_autoflush:
-            known[key] = {name.casefold() for name in session.exec(query).all()}
+        known[key] = _read_names(session, model, scope)
     names: set[str] = known[key]
     return names
+
+
+def _read_names(session: Session, model: Any, scope: dict[str, int]) -> set[str]:
+    query = select(model.name)
+    for column, value in scope.items():
+        query = query.where(getattr(model, column) == value)
+    with session.no_autoflush:
+        return {name.casefold() for name in session.exec(query).all()}
+
+
+def scope_names(session: Session, model: Any, **scope: int) -> set[str]:
+    """The scope's names, casefolded: the set a bulk import keeps (add a name to it once its
+    row is written), else read now."""
+    known = _known_names(session, model, **scope)
+    return known if known is not None else _read_names(session, model, scope)
 
 
 def name_taken(

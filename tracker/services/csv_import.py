@@ -22,7 +22,7 @@ from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
 from tracker.services.csv_cells import TOO_MANY, read_sheet
-from tracker.services.errors import InvalidInput, NotFound, quoted, require_plain
+from tracker.services.errors import InvalidInput, NotFound, RowsRefused, quoted, require_plain
 from tracker.services.fields import rules
 from tracker.services.problems import Problems
 from tracker.services.text_files import refuse_over
@@ -144,15 +144,75 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
     return values, errors
 
 
-def _writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
+# A row's problems by column, or None when it was written.
+Outcome = dict[str, str] | None
+Writer = Callable[[Any, list[dict[str, Any]]], Iterator[Outcome]]
+
+
+def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
+    return exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
+
+
+def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
+    """What writes the file's rows, each row's outcome in turn. Ships and units are one act of
+    every row (fleet.create_ships, roster.add_units); counters one act a row, each in its
+    savepoint."""
     if kind == "ships":
-        return lambda factory, values: fleet.create_ship(
-            factory, squadron_id=target_id, fields=values
-        )
+        return _in_one_act(
+            connection, dict, lambda factory, rows: fleet.create_ships(
+                factory, squadron_id=target_id, rows=rows)
+        )  # fmt: skip
     if kind == "units":
-        return lambda factory, values: roster.save_unit(
-            factory, side_id=target_id, fields=roster.unit_fields_from(dict(values))
-        )
+        return _in_one_act(
+            connection, roster.unit_fields_from, lambda factory, rows: roster.add_units(
+                factory, side_id=target_id, rows=rows)
+        )  # fmt: skip
+    write = _row_writer(kind, target_id)
+
+    def one_by_one(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
+        for values in rows:
+            try:
+                write(factory, values)
+            except (InvalidInput, NotFound) as exc:
+                forget_names(connection)  # the row's savepoint, and any name it took, went
+                yield _refusal(exc)
+            else:
+                yield None
+
+    return one_by_one
+
+
+def _in_one_act(
+    connection: Connection,
+    prepare: Callable[[dict[str, Any]], dict[str, Any]],
+    add: Callable[[Any, list[dict[str, Any]]], object],
+) -> Writer:
+    """Every row made the service's input (`prepare`, InvalidInput for a row it cannot be),
+    then all of them added by one call of the service (`add`), which refuses rows by number."""
+
+    def write(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
+        ready: dict[int, dict[str, Any]] = {}
+        refused: dict[int, dict[str, str]] = {}
+        for number, values in enumerate(rows):
+            try:
+                ready[number] = prepare(dict(values))
+            except InvalidInput as exc:
+                refused[number] = exc.errors
+        try:
+            add(factory, list(ready.values()))
+        except RowsRefused as exc:
+            numbers = list(ready)
+            refused |= {numbers[n]: errors for n, errors in exc.rows.items()}
+        except (InvalidInput, NotFound) as exc:
+            refused |= dict.fromkeys(ready, _refusal(exc))
+        if refused:
+            forget_names(connection)  # the act's savepoint, and the names it took, went
+        return (refused.get(number) for number in range(len(rows)))
+
+    return write
+
+
+def _row_writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
     # The campaign's ships are read once, at the first row (in the transaction), not per row.
     finder: list[Callable[[str, str | None], int]] = []
 
@@ -194,18 +254,19 @@ def import_csv(
 
     with one_transaction(factory, commit) as (inner, connection):
         # Without a required column no row can be saved; its cells are still checked.
-        write = _writer(kind, target_id) if required <= set(sheet.header) else None
-        for where, values, errors in checked:
+        saved = required <= set(sheet.header)
+        readable = [values for _where, values, errors in checked if not errors]
+        outcomes: Iterator[Outcome] = iter(())
+        if saved:
+            outcomes = _writer(kind, target_id, connection)(inner, readable)
+        for where, _values, errors in checked:
             if problems.full():
                 problems.more = True
                 break
-            if not errors and write is not None:
-                try:
-                    write(inner, values)
-                    written += 1
-                except (InvalidInput, NotFound) as exc:
-                    errors = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
-                    forget_names(connection)  # the row's savepoint, and any name it took, went
+            if not errors and saved:
+                refusal = next(outcomes)
+                errors = refusal or {}
+                written += refusal is None
             for column, message in errors.items():
                 problems.add(where, column, message)
     if not sheet.rows and not problems.found:

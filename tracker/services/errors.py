@@ -17,13 +17,23 @@ from tracker.errors import (
 
 __all__ = [
     "MAX_INT", "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput",
-    "NotFound", "ReadOnlyDatabase", "bad_character", "bad_name_character", "character_problem",
-    "check", "quoted", "require_plain", "require_range", "require_text",
+    "NotFound", "ReadOnlyDatabase", "RowsRefused", "bad_character", "bad_name_character",
+    "character_problem", "check", "quoted", "require_plain", "require_range", "require_text",
 ]  # fmt: skip
 
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
 # campaign file moves between the two (docs/FILES.md "Campaign files").
 MAX_INT = 2**31 - 1
+
+
+class RowsRefused(InvalidInput):
+    """Rows of one act refused, each by its place in the act (from 0), with what is wrong with
+    it; nothing was written. As InvalidInput it says the first refused row's errors, which is
+    what a form of one row shows."""
+
+    def __init__(self, rows: dict[int, dict[str, str]]) -> None:
+        super().__init__(next(iter(rows.values())))
+        self.rows = rows
 
 
 def check(errors: dict[str, str]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sqlalchemy import Table, insert
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory
@@ -32,20 +34,31 @@ from tracker.models.fleet import (
     SquadronCreate,
     SquadronUpdate,
 )
-from tracker.models.identity import OWN
+from tracker.models.identity import OWN, new_uid
 from tracker.models.kinds import JournalKind, ScenarioStatus
 from tracker.rules import smr
 from tracker.services import command, journal, losses
-from tracker.services.common import Act, act, flush_unique, get_row, require_version
-from tracker.services.errors import InvalidInput, check
+from tracker.services.common import (
+    Act,
+    act,
+    flush_unique,
+    get_row,
+    require_version,
+    rows_in_one_act,
+    scope_names,
+)
+from tracker.services.errors import InvalidInput, RowsRefused, check
 from tracker.services.fields import checked, edited, require_declared
 
 # What the player typed for a ship, field by field, not yet checked: ShipCreate checks it.
 ShipFields = dict[str, Any]
 
 
+_TAKEN = "this side already has a ship named"
+
+
 def _flush_ship(session: Session, name: str, side_id: int, ship_id: int | None = None) -> None:
-    flush_unique(session, Ship, name, taken="this side already has a ship named",
+    flush_unique(session, Ship, name, taken=_TAKEN,
                  exclude_id=ship_id, side_id=side_id)  # fmt: skip
 
 
@@ -143,14 +156,67 @@ def _add_ship(a: Act[Any], ship: Ship, summary: str) -> int:
 
 
 def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[str, Any]) -> int:
-    """Add a ship to a squadron; it is an original member of that squadron (SMR2 §3.4)."""
-    values = checked(ShipCreate, fields).model_dump()
-    with act(factory, Squadron, squadron_id) as a:
-        side_id = a.row.side_id
-        ship = Ship(
-            side_id=side_id, squadron_id=squadron_id, original_squadron_id=squadron_id, **values
-        )
-        return _add_ship(a, ship, f"Added {ship.name} to {a.row.name}")
+    """Add a ship to a squadron (create_ships, of one)."""
+    return create_ships(factory, squadron_id=squadron_id, rows=[fields])[0]
+
+
+_SHIP: Table = Ship.__table__  # type: ignore[attr-defined]
+# The ids come back with their names (unique on a side), in no promised order.
+_INSERT_SHIPS = insert(_SHIP).returning(_SHIP.c.name, _SHIP.c.id)
+
+
+def create_ships(
+    factory: SessionFactory, *, squadron_id: int, rows: Sequence[Mapping[str, Any]]
+) -> list[int]:
+    """Add ships to a squadron, each an original member of it (SMR2 §3.4), in one act: a form's
+    one ship, a CSV file's many. Every row is checked as a form's is (ShipCreate, a name its side
+    does not have yet, nor an earlier row); any refused and none is added (RowsRefused says
+    each; a squadron gone refuses each row its check passed). Each ship is journaled as added,
+    with its whole state. Their ids, in order."""
+    return rows_in_one_act(
+        factory, Squadron, squadron_id, rows,
+        lambda fields: checked(ShipCreate, fields).model_dump(),
+        lambda a, values, refused: _add_ships(a, squadron_id, values, refused),
+    )  # fmt: skip
+
+
+def _add_ships(
+    a: Act[Squadron],
+    squadron_id: int,
+    values: dict[int, dict[str, Any]],
+    refused: dict[int, dict[str, str]],
+) -> list[int]:
+    """The checked rows (`values`, by number) added to the act's squadron, unless a row was
+    refused (`refused`, by number) or takes a name its side or an earlier row has."""
+    squadron, session = a.row, a.session
+    names, added = scope_names(session, Ship, side_id=squadron.side_id), set()
+    for number, row in values.items():
+        if (folded := row["name"].casefold()) in names or folded in added:
+            refused[number] = {"name": f"{_TAKEN} {row['name']!r}: choose another name"}
+        else:
+            added.add(folded)
+    if refused:
+        raise RowsRefused(dict(sorted(refused.items())))
+    # Every column a new ship does not take from its row: a Ship's defaults.
+    made = Ship(side_id=squadron.side_id, squadron_id=squadron_id,
+                original_squadron_id=squadron_id, **next(iter(values.values())))  # fmt: skip
+    # Each ship her own identity, as each Ship made alone gets one (models.identity).
+    states = [{**journal.row_state(made), "uid": new_uid(), **row} for row in values.values()]
+    try:
+        inserted = session.connection().execute(_INSERT_SHIPS, states)
+        made_ids: dict[str, int] = {name: ship_id for name, ship_id in inserted}
+    except IntegrityError as exc:  # a name added elsewhere since it was read
+        raise InvalidInput({"name": f"{_TAKEN} one of these names: choose another"}) from exc
+    names |= added
+    ids = [made_ids[state["name"]] for state in states]
+    scenario = journal.current_scenario(session, a.campaign_id)
+    journal.insert_entries(session, [
+        journal.Entry(campaign_id=a.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,
+                      summary=f"Added {state['name']} to {squadron.name}", after=state,
+                      scenario=scenario)
+        for ship_id, state in zip(ids, states, strict=True)
+    ])  # fmt: skip
+    return ids
 
 
 def update_ship(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, Required, TypedDict, Unpack
 
@@ -128,6 +129,15 @@ def insert_entry(session: Session, **entry: Unpack[Entry]) -> int:
     assert key is not None  # an INSERT's result has its key
     entry_id: int = key[0]
     return entry_id
+
+
+def insert_entries(session: Session, entries: Sequence[Entry]) -> None:
+    """The entries `append` adds, written by one INSERT of many rows (a bulk act's, one entry
+    a row it adds), each filed under the scenario it names, else the current one."""
+    at = utcnow()  # the model's default, one moment for the act
+    rows = [{**entry_values(session, entry), "at": at} for entry in entries]
+    if rows:
+        session.connection().execute(_INSERT_ENTRY, rows)
 
 
 def entry_values(session: Session, entry: Entry) -> dict[str, Any]:

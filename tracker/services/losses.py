@@ -18,10 +18,9 @@ from sqlmodel import Session, col, select
 
 from tracker.models import Commander, JournalEntry, Scenario, Ship, Side, Squadron
 from tracker.models.kinds import JournalKind, ListStatus
-from tracker.services import documents, journal
+from tracker.services import documents, journal, sheet
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
-from tracker.services.sheet import at_half_strength, counted_in, squadron_strength
 from tracker.services.views import commander_refusal
 
 # The key of a journal entry's detail that keeps who was lost with a ship, as he was then
@@ -62,8 +61,8 @@ def _carrying(session: Session, ship: Ship) -> list[tuple[Squadron, Commander | 
 def _strength(
     session: Session, squadron_id: int, scenario: Scenario | None
 ) -> tuple[int, int, bool]:
-    original, afloat = squadron_strength(session, squadron_id, scenario)
-    return original, afloat, at_half_strength(original, afloat)
+    original, afloat = sheet.squadron_strength(session, squadron_id, scenario)
+    return original, afloat, sheet.at_half_strength(original, afloat)
 
 
 def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | None) -> Settled:
@@ -72,7 +71,7 @@ def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | N
     (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3); a
     squadron she brings to half strength takes morale tests (SMR2 §3.4). The caller journals
     the ship's own row change (sunk, condition) with the changes and facts returned."""
-    squadron = get_row(session, Squadron, counted_in(session, ship, scenario))
+    squadron = get_row(session, Squadron, sheet.counted_in(session, ship, scenario))
     was_half = _strength(session, squadron.id or 0, scenario)[2]
     ship.sunk, ship.condition = True, condition
     session.add(ship)

@@ -8,10 +8,12 @@ the opponent view never reads it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Table, insert
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -25,14 +27,17 @@ from tracker.models.roster import UnitUpdate
 from tracker.rules import was
 from tracker.services import acts, journal, secrets, visibility
 from tracker.services.common import (
+    Act,
     act,
     bulk_kept,
     flush_unique,
     get_row,
     require_version,
+    rows_in_one_act,
+    scope_names,
     side_and_campaign,
 )
-from tracker.services.errors import InvalidInput, check
+from tracker.services.errors import InvalidInput, RowsRefused, check
 from tracker.services.fields import checked
 from tracker.services.markers import state_shown
 from tracker.services.sealing import side_key
@@ -143,54 +148,114 @@ def fleet_points(session: Session, side_id: int) -> int:
                for decoys, count, points in totals)  # fmt: skip
 
 
-def _check_budget(
-    session: Session, side_id: int, campaign: Campaign, unit: WasUnit, *, added: bool
-) -> None:
-    """The side's points with the unit saved (flushed) within the budget. A bulk import adding
-    many units reads the side's total once and carries it from unit to unit (bulk_kept): one
-    sum per file, not one over the side's growing roster per row; an edit reads it again."""
-    if unit.extra_decoys and not campaign.extra_decoys_allowed:
-        raise InvalidInput({"extra_decoys": "this campaign does not use the extra-decoy option"})
-    kept, key = bulk_kept(session), ("fleet points", side_id)
-    if added and kept is not None and key in kept:
-        total = kept[key] + unit.points + was.extra_decoy_cost(unit.extra_decoys)
-    else:
-        total = fleet_points(session, side_id)
+def _budget_refusal(campaign: Campaign, decoys: int, total: int) -> dict[str, str] | None:
+    """What is wrong with a unit of `decoys` extra decoys that brings its side to `total`."""
+    if decoys and not campaign.extra_decoys_allowed:
+        return {"extra_decoys": "this campaign does not use the extra-decoy option"}
     if total > campaign.was_fleet_points:
-        raise InvalidInput(
-            {"points": f"the fleet would cost {total} points; the budget is "
-             f"{campaign.was_fleet_points}"}
-        )  # fmt: skip
+        return {"points": f"the fleet would cost {total} points; the budget is "
+                f"{campaign.was_fleet_points}"}  # fmt: skip
+    return None
+
+
+def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasUnit) -> None:
+    """The side's points with the unit edited (flushed) within the budget. A bulk import keeps
+    the side's total (bulk_kept); an edit reads it again and keeps that."""
+    total = fleet_points(session, side_id)
+    if refusal := _budget_refusal(campaign, unit.extra_decoys, total):
+        raise InvalidInput(refusal)
+    kept = bulk_kept(session)
     if kept is not None:
-        kept[key] = total  # a unit refused leaves the side's total as it was
+        kept[("fleet points", side_id)] = total
 
 
 def save_unit(
     factory: SessionFactory, *, side_id: int, fields: Mapping[str, Any], unit_id: int | None = None
 ) -> int:
-    """Add a unit to a side's roster, or change one; the fleet budget is checked (decoys too)."""
+    """Add a unit to a side's roster (add_units, of one), or change one; the fleet budget is
+    checked (decoys too)."""
+    if not unit_id:
+        return add_units(factory, side_id=side_id, rows=[fields])[0]
     checked_unit = _validate(fields)
     values = checked_unit.model_dump(exclude={"version"})
     with act(factory, Side, side_id) as a:
         side, session = a.row, a.session
         campaign = get_row(session, Campaign, a.campaign_id)
-        unit = get_row(session, WasUnit, unit_id) if unit_id else WasUnit(side_id=side_id, **values)
+        unit = get_row(session, WasUnit, unit_id)
         if unit.side_id != side_id:
             raise InvalidInput({"name": "that unit belongs to another side"})
-        if unit_id:
-            require_version(unit, checked_unit.version, unit.name)
+        require_version(unit, checked_unit.version, unit.name)
         for key, value in values.items():
             setattr(unit, key, value)
-        session.add(unit)
         flush_unique(
             session, WasUnit, values["name"], taken=f"{side.name} already has a unit named",
             exclude_id=unit.id, side_id=side_id,
         )  # fmt: skip
-        _check_budget(session, side_id, campaign, unit, added=not unit_id)
-        done = "edited" if unit_id else "added"
-        said = f"{values['name']} ({values['unit_type']}, {values['points']} pts)"
-        a.log_side(JournalKind.ROSTER, f"{done} {said}")
-        return unit.id or 0
+        _check_budget(session, side_id, campaign, unit)
+        a.log_side(JournalKind.ROSTER, f"edited {_said(values)}")
+        return unit_id
+
+
+def _said(values: Mapping[str, Any]) -> str:
+    return f"{values['name']} ({values['unit_type']}, {values['points']} pts)"
+
+
+_UNIT: Table = WasUnit.__table__  # type: ignore[attr-defined]
+# The ids come back with their names (unique on a side), in no promised order.
+_INSERT_UNITS = insert(_UNIT).returning(_UNIT.c.name, _UNIT.c.id)
+
+
+def add_units(
+    factory: SessionFactory, *, side_id: int, rows: Sequence[Mapping[str, Any]]
+) -> list[int]:
+    """Add units to a side's roster in one act: a form's one unit, a CSV file's many. Every row
+    is checked as a form's is (its card, a name the side or an earlier row has, the extra-decoy
+    option, the fleet budget with the rows before it); any refused and none is added
+    (RowsRefused says each; a side gone refuses each row its check passed). Their ids."""
+    return rows_in_one_act(
+        factory, Side, side_id, rows,
+        lambda fields: _validate(fields).model_dump(exclude={"version"}), _add_units,
+    )  # fmt: skip
+
+
+def _add_units(
+    a: Act[Side], values: dict[int, dict[str, Any]], refused: dict[int, dict[str, str]]
+) -> list[int]:
+    side, session = a.row, a.session
+    side_id = side.id or 0
+    campaign = get_row(session, Campaign, a.campaign_id)
+    names, added = scope_names(session, WasUnit, side_id=side_id), set()
+    kept, key = bulk_kept(session), ("fleet points", side_id)
+    total = kept[key] if kept is not None and key in kept else fleet_points(session, side_id)
+    for number, row in values.items():
+        cost = row["points"] + was.extra_decoy_cost(row["extra_decoys"])
+        if (folded := row["name"].casefold()) in names or folded in added:
+            taken = f"{side.name} already has a unit named {row['name']!r}"
+            refused[number] = {"name": f"{taken}: choose another name"}
+        elif refusal := _budget_refusal(campaign, row["extra_decoys"], total + cost):
+            refused[number] = refusal  # a unit refused leaves the side's total as it was
+        else:
+            added.add(folded)
+            total += cost
+    if refused:
+        raise RowsRefused(dict(sorted(refused.items())))
+    states = [{"side_id": side_id, **row} for row in values.values()]
+    try:
+        inserted = session.connection().execute(_INSERT_UNITS, states)
+        made_ids: dict[str, int] = {name: unit_id for name, unit_id in inserted}
+    except IntegrityError as exc:  # a name added elsewhere since it was read
+        taken = f"{side.name} already has a unit named one of these names"
+        raise InvalidInput({"name": f"{taken}: choose another"}) from exc
+    names |= added
+    if kept is not None:
+        kept[key] = total
+    scenario = journal.current_scenario(session, a.campaign_id)
+    journal.insert_entries(session, [
+        journal.Entry(campaign_id=a.campaign_id, kind=JournalKind.ROSTER, side_id=side_id,
+                      summary=f"{side.name}: added {_said(row)}", scenario=scenario)
+        for row in values.values()
+    ])  # fmt: skip
+    return [made_ids[row["name"]] for row in values.values()]
 
 
 def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:

@@ -27,8 +27,9 @@ from tracker.models.kinds import (
     SnapshotPhase,
 )
 from tracker.rules import smr
-from tracker.services import journal
+from tracker.services import journal, visibility
 from tracker.services.common import get_row, side_and_campaign
+from tracker.services.mines.counters import counters_of
 from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
 
@@ -305,7 +306,8 @@ def commander_lost(commander: Commander | None) -> bool:
 
 
 def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:
-    """Everything the Squadron Record Sheet shows for one squadron (RULES.md §SMR2)."""
+    """Everything the Squadron Record Sheet shows for one squadron (RULES.md §SMR2), its ships'
+    counters with it."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side, campaign, scenario, commander, crew, lost = _context(session, squadron)
@@ -352,6 +354,8 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             original_afloat=afloat,
             half_strength=half,
             commander_ship=aboard.name if aboard else "",
+            # In front of both players: a minelayer's mines show in the ledger's owner view.
+            counters=counters_of(session, ships, visibility.Viewer.OPPONENT),
         )
 
 

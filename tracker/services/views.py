@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlmodel.main import SQLModelConfig
 
@@ -13,6 +13,7 @@ from tracker.models.campaign import ScenarioRead as ScenarioView
 from tracker.models.campaign import SideBase
 from tracker.models.fleet import BatteryRead as BatteryView
 from tracker.models.fleet import CommanderRead as CommanderView
+from tracker.models.fleet import CounterRead as CounterView
 from tracker.models.fleet import CrewRead as CrewView
 from tracker.models.fleet import ShipRead as ShipView
 
@@ -69,6 +70,8 @@ class RecordSheet:
     commander_ship: str = ""
     # The squadron's row version read (models.versioned): its edit form sends it back.
     squadron_version: int = 1
+    # Each ship's counter by id, as both players at the table see it (docs/RULES.md §Secrets).
+    counters: dict[int, CounterView] = field(default_factory=dict)
 
     @property
     def commander_refusal(self) -> str:

@@ -9,7 +9,7 @@ nor secret is hidden: a field added later stays secret until someone says otherw
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
@@ -126,9 +126,25 @@ def shown(table: str, column: str, value: Any, *, viewer: Viewer, own: bool, rev
 def row_as_seen(
     table: str, row: Mapping[str, Any], *, viewer: Viewer, own: bool, revealed: bool
 ) -> dict[str, Any]:
-    """A whole row as a viewer sees it: each column through `shown`."""
-    return {column: shown(table, column, value, viewer=viewer, own=own, revealed=revealed)
-            for column, value in row.items()}  # fmt: skip
+    """A whole row as a viewer sees it: each column as `shown` gives it."""
+    [seen] = rows_as_seen(table, [(row, own, revealed)], viewer=viewer)
+    return seen
+
+
+def rows_as_seen(
+    table: str, rows: Iterable[tuple[Mapping[str, Any], bool, bool]], *, viewer: Viewer
+) -> list[dict[str, Any]]:
+    """Many rows of a table as a viewer sees them, each given with whether it is the viewer's
+    own and whether it is revealed: each column as `shown` gives it, the table's public
+    columns and placeholders looked up once rather than once a cell."""
+    public = PUBLIC.get(table, frozenset())
+    secret = SECRET.get(table, {})
+    return [
+        dict(row) if may_see(viewer, own=own, revealed=revealed)
+        else {column: value if column in public else secret.get(column, HIDDEN)
+              for column, value in row.items()}
+        for row, own, revealed in rows
+    ]  # fmt: skip
 
 
 def marker_as_seen(
@@ -217,10 +233,10 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
         "journalentry": lambda row: True,
     }
     for name, is_revealed in revealed.items():
-        tables[name] = [
-            row_as_seen(name, row, viewer=viewer, own=False, revealed=is_revealed(row))
-            for row in tables.get(name, [])
-        ]
+        rows = tables.get(name, [])
+        tables[name] = rows_as_seen(
+            name, ((row, False, is_revealed(row)) for row in rows), viewer=viewer
+        )
     for row in tables.get("journalentry", []):
         row["detail"] = entry_as_seen(row["detail"], viewer=viewer, own=False)
     # The passphrase check is of no use to another player, and only helps guess at it.

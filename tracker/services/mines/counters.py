@@ -87,16 +87,24 @@ def ship_counters(
     ship_ids: Sequence[int],
     viewer: visibility.Viewer = visibility.Viewer.OWNER,
 ) -> dict[int, CounterView]:
-    """The counters of these ships as `viewer` sees them, by ship id, in one read: a record
-    sheet's squadron at once (docs/RULES.md §Secrets)."""
+    """The counters of these ships as `viewer` sees them, by ship id, in one read (docs/RULES.md
+    §Secrets)."""
     with read_scope(factory) as session:
         ships = session.exec(select(Ship).where(col(Ship.id).in_(list(ship_ids)))).all()
-        sides = {ship.side_id: get_row(session, Side, ship.side_id) for ship in ships}
-        laid_by = _laid_by_ships(session, list(sides))
-        return {
-            ship.id or 0: _counter_view(session, ship, sides[ship.side_id], laid_by, viewer)
-            for ship in ships
-        }
+        return counters_of(session, ships, viewer)
+
+
+def counters_of(
+    session: Session, ships: Sequence[Ship], viewer: visibility.Viewer
+) -> dict[int, CounterView]:
+    """The counters of these ships, read already, as `viewer` sees them, by ship id: a record
+    sheet's squadron at once."""
+    sides = {ship.side_id: get_row(session, Side, ship.side_id) for ship in ships}
+    laid_by = _laid_by_ships(session, list(sides))
+    return {
+        ship.id or 0: _counter_view(session, ship, sides[ship.side_id], laid_by, viewer)
+        for ship in ships
+    }
 
 
 def _ship_and_side(session: Session, ship_id: int) -> tuple[Ship, Side]:

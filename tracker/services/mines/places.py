@@ -32,16 +32,23 @@ def label(
     return f"sector {sector}" if sector else "?"
 
 
-def opened(session: Session, field: Minefield, key: bytes | None) -> dict[str, Any]:
+def opened(
+    session: Session, field: Minefield, key: bytes | None,
+    boundaries: dict[int, SeaBoundary] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """A minefield's place, notes and path, opened from the sealed note when it is secret. A
-    sealed note names its boundary by its areas, not a row id: an import cannot rewrite it."""
+    sealed note names its boundary by its areas, not a row id: an import cannot rewrite it.
+    `boundaries`: the campaign's boundaries by id, when the caller loaded them once."""
     if not field.secret:
         return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
                 "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
     place = secrets.open_note(field.sealed, key)
     areas = place.pop("boundary", None)
     place.setdefault("boundary_id", None)
-    if areas:
+    if areas and boundaries is not None:
+        place["boundary_id"] = next((row.id for row in boundaries.values()
+                                     if [row.area_a, row.area_b] == list(areas)), None)  # fmt: skip
+    elif areas:
         boundary = session.exec(select(SeaBoundary).where(
             SeaBoundary.campaign_id == field.campaign_id, SeaBoundary.area_a == areas[0],
             SeaBoundary.area_b == areas[1])).first()  # fmt: skip

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -45,26 +46,45 @@ def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
     ).all()
 
 
-# The ledger line's fields, looked up once: pydantic's model_fields is a costly property.
-_LINE_FIELDS = frozenset(MinefieldView.model_fields)
+# The row's columns the ledger line shows, looked up once: pydantic's model_fields is a costly
+# property.
+_LINE_FIELDS = tuple(
+    sorted(set(MinefieldView.model_fields) & set(Minefield.model_fields) - {"id", "version"})
+)
+
+
+def _field_views(
+    session: Session, fields: Sequence[Minefield], sides: dict[int | None, Side],
+    owner_side_id: int | None, key: bytes | None, boundaries: dict[int, SeaBoundary],
+) -> list[MinefieldView]:  # fmt: skip
+    """The ledger's lines as the viewer (the owner of `owner_side_id`, or none) sees them,
+    read through visibility all at once."""
+    viewer = visibility.Viewer.OWNER if owner_side_id else visibility.Viewer.OPPONENT
+    seen = visibility.rows_as_seen("minefield", (
+        ({name: getattr(field, name) for name in _LINE_FIELDS},
+         field.side_id == owner_side_id, not field.secret) for field in fields
+    ), viewer=viewer)  # fmt: skip
+    return [
+        _field_view(session, field, sides[field.side_id], seen_row,
+                    key if field.side_id == owner_side_id else None,
+                    field.side_id == owner_side_id, boundaries)
+        for field, seen_row in zip(fields, seen, strict=True)
+    ]  # fmt: skip
 
 
 def _field_view(
-    session: Session, field: Minefield, side: Side, key: bytes | None, readable: bool,
-    boundaries: dict[int, SeaBoundary] | None = None,
+    session: Session, field: Minefield, side: Side, shown: dict[str, Any], key: bytes | None,
+    readable: bool, boundaries: dict[int, SeaBoundary] | None = None,
 ) -> MinefieldView:  # fmt: skip
-    """The ledger line as the viewer sees it. Every column comes through visibility, none
-    straight from the row: a secret one reads its placeholder unless the viewer may see it."""
+    """The ledger line as the viewer sees it. Every column comes through visibility (`shown`:
+    the row's line columns as the viewer sees them), none straight from the row: a secret one
+    reads its placeholder unless the viewer may see it."""
     hidden = field.secret and not readable
-    viewer = visibility.Viewer.OWNER if readable else visibility.Viewer.OPPONENT
-    seen = visibility.row_as_seen("minefield", journal.row_state(field), viewer=viewer,
-                                  own=readable, revealed=not field.secret)  # fmt: skip
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
-             if hidden else places.opened(session, field, key))  # fmt: skip
+             if hidden else places.opened(session, field, key, boundaries))  # fmt: skip
     path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
                  + (f" ({roll_text(step['d6'])})" if step.get("d6") else "")
                  for step in place["path"])  # fmt: skip
-    shown = {key_: value for key_, value in seen.items() if key_ in _LINE_FIELDS}
     shown.update(
         id=field.id or 0, version=field.version, side_name=side.name,
         where="secret" if hidden else places.label(session, place["boundary_id"],
@@ -112,13 +132,7 @@ def ledger(
         ).all()
         # Loaded once here rather than one query per minefield and per ship.
         boundaries = {row.id or 0: row for row in _boundary_rows(session, campaign_id)}
-        views = [
-            _field_view(session, field, sides[field.side_id],
-                        key if field.side_id == owner_side_id else None,
-                        field.side_id == owner_side_id, boundaries)
-            for field in fields
-        ]  # fmt: skip
-        views = _with_counts(views)
+        views = _with_counts(_field_views(session, fields, sides, owner_side_id, key, boundaries))
         ships = session.exec(
             select(Ship)
             .where(col(Ship.side_id).in_(list(sides)))
