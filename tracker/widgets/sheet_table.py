@@ -121,14 +121,13 @@ class SheetTable(SearchTable):
         super().__init__(*args, wrap_rows=True, **kwargs)
         self.ships: tuple[ShipView, ...] | None = None  # as last filled
         self.room = 0  # the cells they were fitted to
-        self.select: int | None = None  # the ship to take the cursor once they are shown
 
     def on_resize(self, _: events.Resize) -> None:
         """Fitted again to the room it now has (once laid out: its gutter, a wider window); in
         the room it was filled for, it stays as it is."""
         room = self.scrollable_content_region.width or self.size.width
         if self.ships is not None and room != self.room:
-            self.fill(self.ships, self.size.width, self.select)
+            self.fill(self.ships, self.size.width, None)
 
     def on_mount(self) -> None:
         # Keep the red of a flagged track visible under the cursor.
@@ -137,12 +136,8 @@ class SheetTable(SearchTable):
 
     def fill(self, ships: tuple[ShipView, ...], room: int, select: int | None) -> None:
         """The ships' rows in columns fitted to `room` cells; the ship `select` takes the
-        cursor (one just added), else the cursor stays on its ship wherever it is now. Before
-        the table is laid out they wait for its room (on_resize): filled once, not twice."""
-        self.ships, self.select = ships, select
-        if not self.size.width:
-            return
-        self.select = None
+        cursor (one just added), else the cursor stays on its ship wherever it is now."""
+        self.ships = ships
         room = self.room = self.scrollable_content_region.width or room
         bar = track_width(ships, room)
         rows = [ship_row(ship, bar) for ship in ships]
