@@ -1009,3 +1009,22 @@ def test_ships_added_in_one_act_are_refused_and_journaled_as_each_added_alone(
             assert {k: v for k, v in after.items() if k not in places} == {
                 k: v for k, v in json.loads(alone_made.detail)["after"].items() if k not in places
             }
+
+
+def test_a_name_another_program_adds_after_the_read_refuses_every_ship_of_the_act(
+    factory: SessionFactory, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The side's names are read once for the act; one another program wrote since then is
+    refused by the database, and the act writes none of its ships (common.insert_named)."""
+    fleet.create_ship(factory, squadron_id=world.alpha_id, fields={"name": "Exeter"})
+    before = rows_by(factory, Ship, "squadron_id")
+    entries = len(history.list_entries(factory, campaign_id=world.campaign_id))
+    monkeypatch.setattr(fleet, "scope_names", lambda *_, **__: set())  # read before Exeter
+    with pytest.raises(InvalidInput) as refused:
+        fleet.create_ships(factory, squadron_id=world.alpha_id,
+                           rows=[{"name": "Hardy"}, {"name": "Exeter"}])  # fmt: skip
+    assert refused.value.errors == {
+        "name": "this side already has a ship named one of these names: choose another"
+    }
+    assert rows_by(factory, Ship, "squadron_id") == before
+    assert len(history.list_entries(factory, campaign_id=world.campaign_id)) == entries

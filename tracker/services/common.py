@@ -243,7 +243,7 @@ def flush_unique(
 
     A failed flush expires the session's objects, so the message is built beforehand.
     """
-    message = {"name": f"{taken} {name!r}: choose another name"}
+    message = name_refused(taken, name)
     if name_taken(session, model, name, exclude_id=exclude_id, **scope):
         raise InvalidInput(message)
     try:
@@ -252,6 +252,25 @@ def flush_unique(
         raise InvalidInput(message) from exc
     if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
         known.add(name.casefold())
+
+
+def name_refused(taken: str, name: str) -> dict[str, str]:
+    """A name its scope has already (`taken` says where: "this side already has a ship named")."""
+    return {"name": f"{taken} {name!r}: choose another name"}
+
+
+def insert_named(
+    session: Session, statement: Any, states: list[dict[str, Any]], *, taken: str
+) -> list[int]:
+    """Rows whose names their scope did not have when it was read, written by one INSERT
+    RETURNING each row's name and id (`statement`): their ids, in the order of `states`. A name
+    another program added since refuses them all (`taken` as name_refused says it)."""
+    try:
+        inserted = session.connection().execute(statement, states)
+        made: dict[str, int] = {name: row_id for name, row_id in inserted}
+    except IntegrityError as exc:
+        raise InvalidInput({"name": f"{taken} one of these names: choose another"}) from exc
+    return [made[state["name"]] for state in states]
 
 
 def require_version(row: Any, expected: int | None, name: str) -> None:

@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Table, insert
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory
@@ -43,6 +42,8 @@ from tracker.services.common import (
     act,
     flush_unique,
     get_row,
+    insert_named,
+    name_refused,
     require_version,
     rows_in_one_act,
     scope_names,
@@ -192,7 +193,7 @@ def _add_ships(
     names, added = scope_names(session, Ship, side_id=squadron.side_id), set()
     for number, row in values.items():
         if (folded := row["name"].casefold()) in names or folded in added:
-            refused[number] = {"name": f"{_TAKEN} {row['name']!r}: choose another name"}
+            refused[number] = name_refused(_TAKEN, row["name"])
         else:
             added.add(folded)
     if refused:
@@ -202,13 +203,8 @@ def _add_ships(
                 original_squadron_id=squadron_id, **next(iter(values.values())))  # fmt: skip
     # Each ship her own identity, as each Ship made alone gets one (models.identity).
     states = [{**journal.row_state(made), "uid": new_uid(), **row} for row in values.values()]
-    try:
-        inserted = session.connection().execute(_INSERT_SHIPS, states)
-        made_ids: dict[str, int] = {name: ship_id for name, ship_id in inserted}
-    except IntegrityError as exc:  # a name added elsewhere since it was read
-        raise InvalidInput({"name": f"{_TAKEN} one of these names: choose another"}) from exc
+    ids = insert_named(session, _INSERT_SHIPS, states, taken=_TAKEN)
     names |= added
-    ids = [made_ids[state["name"]] for state in states]
     scenario = journal.current_scenario(session, a.campaign_id)
     journal.insert_entries(session, [
         journal.Entry(campaign_id=a.campaign_id, kind=JournalKind.SHIP, ship_id=ship_id,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Table, insert
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -32,6 +31,8 @@ from tracker.services.common import (
     bulk_kept,
     flush_unique,
     get_row,
+    insert_named,
+    name_refused,
     require_version,
     rows_in_one_act,
     scope_names,
@@ -230,8 +231,7 @@ def _add_units(
     for number, row in values.items():
         cost = row["points"] + was.extra_decoy_cost(row["extra_decoys"])
         if (folded := row["name"].casefold()) in names or folded in added:
-            taken = f"{side.name} already has a unit named {row['name']!r}"
-            refused[number] = {"name": f"{taken}: choose another name"}
+            refused[number] = name_refused(f"{side.name} already has a unit named", row["name"])
         elif refusal := _budget_refusal(campaign, row["extra_decoys"], total + cost):
             refused[number] = refusal  # a unit refused leaves the side's total as it was
         else:
@@ -240,12 +240,9 @@ def _add_units(
     if refused:
         raise RowsRefused(dict(sorted(refused.items())))
     states = [{"side_id": side_id, **row} for row in values.values()]
-    try:
-        inserted = session.connection().execute(_INSERT_UNITS, states)
-        made_ids: dict[str, int] = {name: unit_id for name, unit_id in inserted}
-    except IntegrityError as exc:  # a name added elsewhere since it was read
-        taken = f"{side.name} already has a unit named one of these names"
-        raise InvalidInput({"name": f"{taken}: choose another"}) from exc
+    ids = insert_named(
+        session, _INSERT_UNITS, states, taken=f"{side.name} already has a unit named"
+    )
     names |= added
     if kept is not None:
         kept[key] = total
@@ -255,7 +252,7 @@ def _add_units(
                       summary=f"{side.name}: added {_said(row)}", scenario=scenario)
         for row in values.values()
     ])  # fmt: skip
-    return [made_ids[row["name"]] for row in values.values()]
+    return ids
 
 
 def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
