@@ -118,9 +118,8 @@ def placeholder(table: str, column: str) -> Any:
 
 def shown(table: str, column: str, value: Any, *, viewer: Viewer, own: bool, revealed: bool) -> Any:
     """A field's value as a viewer sees it: the value, or the column's placeholder."""
-    if column in PUBLIC.get(table, frozenset()) or may_see(viewer, own=own, revealed=revealed):
-        return value
-    return placeholder(table, column)
+    [seen] = rows_as_seen(table, [({column: value}, own, revealed)], viewer=viewer)
+    return seen[column]
 
 
 def row_as_seen(
@@ -135,8 +134,9 @@ def rows_as_seen(
     table: str, rows: Iterable[tuple[Mapping[str, Any], bool, bool]], *, viewer: Viewer
 ) -> list[dict[str, Any]]:
     """Many rows of a table as a viewer sees them, each given with whether it is the viewer's
-    own and whether it is revealed: each column as `shown` gives it, the table's public
-    columns and placeholders looked up once rather than once a cell."""
+    own and whether it is revealed: a public column's value, any column's once the viewer may
+    see the row (may_see), else the column's placeholder. The one rule `shown` and `row_as_seen`
+    read through, the table's public columns and placeholders looked up once for all rows."""
     public = PUBLIC.get(table, frozenset())
     secret = SECRET.get(table, {})
     return [
