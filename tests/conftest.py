@@ -152,3 +152,16 @@ def engine(db_path: Path) -> Iterator[Engine]:
 @pytest.fixture
 def factory(engine: Engine) -> SessionFactory:
     return session_factory(engine)
+
+
+@pytest.fixture(autouse=True)
+def _every_write_journaled() -> Iterator[None]:
+    """Every act's rows reach its journal entry (services.rowlog): a write that no entry took
+    fails the test that made it."""
+    from tracker.services import rowlog
+
+    rowlog.UNJOURNALED.clear()
+    yield
+    tables = sorted({change["table"] for kept in rowlog.UNJOURNALED for change in kept})
+    rowlog.UNJOURNALED.clear()
+    assert not tables, f"rows written with no journal entry: {tables}"

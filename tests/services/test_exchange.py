@@ -47,6 +47,7 @@ from tracker.services import (
     scenarios,
 )
 from tracker.services.demo import SAMPLE_NAME
+from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 
 TABLES = sorted({table.name for table in SQLModel.metadata.sorted_tables} - {"alembic_version"})
@@ -173,7 +174,7 @@ def _translate(table: str, row: dict[str, Any], ids: Ids) -> dict[str, Any]:
             for key, value in (state or {}).items():
                 if key in names and isinstance(value, int) and not isinstance(value, bool):
                     state[key] = ids[names[key]].get(value)
-        for change in detail["changes"]:
+        for change in every_change(detail):
             refs = _references(change["table"])
             change["id"] = ids[change["table"]][change["id"]]
             for state in (change["before"], change["after"]):

@@ -20,7 +20,7 @@ from tracker.models.campaign import (
 )
 from tracker.models.fields import read
 from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
-from tracker.services import journal
+from tracker.services import journal, rowlog
 from tracker.services.common import act, flush_unique, name_taken
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
@@ -149,6 +149,7 @@ def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
             session.delete(ship)
         session.flush()
         session.delete(campaign)
+        rowlog.unkept(session)
 
 
 def side_names(

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, JournalEntry, Ship, Side
 from tracker.models.kinds import JournalKind
-from tracker.services import journal
+from tracker.services import journal, rowlog
 from tracker.services.errors import (
     MAX_INT,
     ChangedElsewhere,
@@ -270,7 +270,9 @@ def insert_named(
         made: dict[str, int] = {name: row_id for name, row_id in inserted}
     except IntegrityError as exc:
         raise InvalidInput({"name": f"{taken} one of these names: choose another"}) from exc
-    return [made[state["name"]] for state in states]
+    ids = [made[state["name"]] for state in states]
+    rowlog.added(session, statement.table.name, ids, states)
+    return ids
 
 
 def require_version(row: Any, expected: int | None, name: str) -> None:

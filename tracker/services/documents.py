@@ -161,6 +161,13 @@ def _map_id(ids: Ids, table: str, value: Any, missing: Any) -> Any:
 LOST = "commanders_lost"
 
 
+def every_change(detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """An entry's row changes (services.rowlog), the ones it names for undo and the others it
+    wrote, in the order a copy writes them: what every reader that renumbers, seals or hides a
+    row's values reads (a value kept in one and not the other would escape it)."""
+    return [*(detail.get("rows") or []), *(detail.get("changes") or [])]
+
+
 def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     """The row ids of an entry's changes, and the references among their fields; a row not in
     the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
@@ -180,7 +187,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
                     new = ids.get(plan.names[key], {}).get(value)
                     if new != value:
                         state[key], changed = new, True
-    for change in data.get("changes") or ():
+    for change in every_change(data):
         table = change["table"]
         table_ids = ids.get(table, {})
         old = change["id"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, Required, TypedDict, Unpack
 
-from sqlalchemy import ScalarSelect, Table, bindparam, insert, text
+from sqlalchemy import ScalarSelect, Table, bindparam, func, insert, text
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, SQLModel, select
 
@@ -15,6 +15,7 @@ from tracker.campaign_file import CURRENT_SCENARIO_ORDER
 from tracker.models import JournalEntry, Scenario
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import JournalKind, ScenarioStatus
+from tracker.services import rowlog
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ def append(session: Session, **entry: Unpack[Entry]) -> JournalEntry:
     row = JournalEntry(**entry_values(session, entry))
     session.add(row)
     session.flush()
+    rowlog.entry_written(session, row.id or 0)
     return row
 
 
@@ -128,6 +130,7 @@ def insert_entry(session: Session, **entry: Unpack[Entry]) -> int:
     key = inserted.inserted_primary_key
     assert key is not None  # an INSERT's result has its key
     entry_id: int = key[0]
+    rowlog.entry_written(session, entry_id)
     return entry_id
 
 
@@ -138,6 +141,10 @@ def insert_entries(session: Session, entries: Sequence[Entry]) -> None:
     rows = [{**entry_values(session, entry), "at": at} for entry in entries]
     if rows:
         session.connection().execute(_INSERT_ENTRY, rows)
+        newest = sql_select(func.max(_JOURNAL.c.id)).where(
+            _JOURNAL.c.campaign_id == rows[-1]["campaign_id"]
+        )
+        rowlog.entry_written(session, session.connection().execute(newest).scalar_one())
 
 
 def entry_values(session: Session, entry: Entry) -> dict[str, Any]:
@@ -147,6 +154,8 @@ def entry_values(session: Session, entry: Entry) -> dict[str, Any]:
     else:
         scenario = current_scenario(session, entry["campaign_id"])
     changes, undoable = entry.get("changes", ()), entry.get("undoable")
+    named = [change.as_json() for change in changes]
+    rows = rowlog.taken(session, named)
     return {
         "campaign_id": entry["campaign_id"],
         "scenario_id": scenario.id if scenario else None,
@@ -162,7 +171,8 @@ def entry_values(session: Session, entry: Entry) -> dict[str, Any]:
                 "before": entry.get("before"),
                 "after": entry.get("after"),
                 "dice": entry.get("dice"),
-                "changes": [change.as_json() for change in changes],
+                "changes": named,
+                **({"rows": rows} if rows else {}),
                 **(entry.get("facts") or {}),
                 **(entry.get("sealed") or {}),
             },

@@ -16,6 +16,7 @@ from typing import Any
 
 from tracker.models.kinds import MarkerState, UnitType
 from tracker.services import secrets
+from tracker.services.documents import every_change
 
 HIDDEN = "?"
 
@@ -199,7 +200,7 @@ def entry_as_seen(detail: str, *, viewer: Viewer, own: bool) -> str:
     data = json.loads(detail)
     if "sealed" in data:
         data["sealed"] = placeholder("journalentry", "sealed")
-    for change in data.get("changes") or []:
+    for change in every_change(data):
         table = change.get("table", "")
         for side in ("before", "after"):
             state = change.get(side) or {}
@@ -247,7 +248,7 @@ def sealed_again(data: dict[str, Any]) -> dict[str, Any]:
     """An entry's detail once the reveal it followed is undone: every value of a secret column
     in its changes left out (a value sealed as the row keeps it stays), and its dice and free
     before and after with them."""
-    for change in data.get("changes") or []:
+    for change in every_change(data):
         table = change.get("table", "")
         if table not in SECRET:
             continue
@@ -265,7 +266,7 @@ def reseal_detail(detail: str, old_key: bytes | None, new_key: bytes) -> str:
     data = json.loads(detail)
     if data.get("sealed"):
         data["sealed"] = secrets.seal_note(secrets.open_note(data["sealed"], old_key), new_key)
-    for change in data.get("changes") or []:
+    for change in every_change(data):
         for state in (change.get("before") or {}, change.get("after") or {}):
             for column in ("sealed", "secret"):
                 value = state.get(column)
