@@ -37,7 +37,7 @@ ENCODE_SPECIAL = (
 A_URL = f"a URL such as postgresql+psycopg://user:password@host/database ({ENCODE_SPECIAL})"
 # Sub-command modules of this package (each with add_parser and run), by the order of --help.
 COMMANDS: tuple[str, ...] = (
-    "data", "csv_files", "library", "backups", "restore", "printing", "report", "serve",
+    "data", "sync", "csv_files", "library", "backups", "restore", "printing", "report", "serve",
 )  # fmt: skip
 
 

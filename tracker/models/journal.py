@@ -24,7 +24,8 @@ class JournalEntry(Identified, table=True):
     kind: Stored[JournalKind] = Field(max_length=30, index=True, sa_type=text_column(30))
     summary: str = Field(max_length=400)
     # JSON text {"before", "after", "dice", "changes"}: plain text so every backend stores it
-    # alike. "changes" lists the rows touched ({"table", "id", "before", "after"}): what undo uses.
+    # alike. "changes" lists the rows touched ({"table", "id", "before", "after"}): what undo uses;
+    # "rows" the others the act wrote (services.rowlog).
     detail: str = Field(default="{}")
     undoable: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # Undo appends an inverse entry that names the entry it reverts; history is never rewritten.

@@ -173,6 +173,7 @@ class JournalKind(StrEnum):
     SHIP = "ship"
     SIDE = "side"
     SQUADRON = "squadron"
+    SYNC = "sync"
     TABLE = "table"
     TEST = "test"
     TORPEDO = "torpedo"

@@ -1,5 +1,5 @@
 """Every row an act writes, kept with its journal entry: what a copy of the campaign needs to
-make the same change (docs/FILES.md "Copies that play apart").
+make the same change (docs/FILES.md "What a journal entry keeps of the rows it wrote").
 
 An act names the rows undo takes back (journal.RowChange, `changes`); what else it wrote (a
 scenario's snapshots when it begins, a squadron added, a commander lost with his ship) is found

@@ -1,0 +1,183 @@
+"""Two copies of a campaign played apart and merged back (services.sync_pack, sync_merge): the
+other copy's play arrives whole, a value both changed is held for the player, a packet merged
+twice changes nothing, and a packet of another campaign or altered by hand is refused."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from campaign_files import migrated_engine
+from sqlalchemy import select
+
+from tracker.db import SessionFactory, read_scope, session_factory
+from tracker.models import JournalEntry, Scenario, Ship, ShipSnapshot, Squadron
+from tracker.services import (
+    campaigns,
+    command,
+    damage,
+    demo,
+    exchange,
+    fleet,
+    scenarios,
+    sync_merge,
+    sync_pack,
+)
+from tracker.services.damage import CriticalRequest, HitRequest
+from tracker.services.errors import InvalidInput
+
+
+@pytest.fixture
+def copy_b(tmp_path: Path) -> Iterator[SessionFactory]:
+    engine = migrated_engine(tmp_path / "b.db")
+    yield session_factory(engine)
+    engine.dispose()
+
+
+def _copy(source: SessionFactory, campaign_id: int, target: SessionFactory) -> int:
+    """A second copy of the campaign: exported and imported into another file."""
+    document = exchange.export_campaign(source, campaign_id=campaign_id)
+    return exchange.import_campaign(target, document=json.loads(json.dumps(document)))
+
+
+def _by_name(factory: SessionFactory) -> dict[str, int]:
+    with read_scope(factory) as session:
+        ships = {ship.name: ship.id or 0 for ship in session.exec(select(Ship)).scalars()}
+        found = {row.name: row.id or 0 for row in session.exec(select(Squadron)).scalars()}
+        scenario = session.exec(select(Scenario)).scalars().one()
+        return {**ships, **found, "scenario": scenario.id or 0}
+
+
+def _ships(factory: SessionFactory) -> dict[str, dict[str, Any]]:
+    """Every ship by identity, as a copy holds her (her number and version are the file's)."""
+    with read_scope(factory) as session:
+        return {
+            ship.uid: ship.model_dump(exclude={"id", "version", "squadron_id", "side_id",
+                                               "original_squadron_id", "crew_id"})
+            for ship in session.exec(select(Ship)).scalars()
+        }  # fmt: skip
+
+
+def _entries(factory: SessionFactory) -> dict[str, JournalEntry]:
+    with read_scope(factory) as session:
+        return {row.uid: row for row in session.exec(select(JournalEntry)).scalars()}
+
+
+def _count(factory: SessionFactory, model: Any) -> int:
+    with read_scope(factory) as session:
+        return len(session.exec(select(model)).scalars().all())
+
+
+def _fight(factory: SessionFactory) -> None:
+    """A scenario fought on one copy: begun, hits with criticals, a crew test, closed."""
+    ids = _by_name(factory)
+    exeter, ajax, spee = ids["Exeter"], ids["Ajax"], ids["Admiral Graf Spee"]
+    scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[exeter, ajax, spee])
+    scenarios.start_scenario(factory, scenario_id=ids["scenario"])
+    fire = (CriticalRequest(effect="Fire"),)
+    damage.record_hit(factory, request=HitRequest(exeter, structure=4, criticals=fire))
+    damage.record_hit(factory, request=HitRequest(ajax, structure=2, flotation=1))
+    damage.record_hit(factory, request=HitRequest(spee, structure=3))
+    command.record_test(factory, squadron_id=ids["Force G"], subject="crew", roll=7)
+    fleet.update_ship(factory, ship_id=exeter, fields={"speed_kn": 28})
+    scenarios.close_scenario(factory, scenario_id=ids["scenario"], outcome="Spee scuttled")
+
+
+def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    # Copy B fights the scenario; meanwhile copy A edits Exeter's speed and Ajax's notes.
+    _fight(copy_b)
+    ids_a = _by_name(factory)
+    fleet.update_ship(factory, ship_id=ids_a["Exeter"], fields={"speed_kn": 30})
+    fleet.update_ship(factory, ship_id=ids_a["Ajax"], fields={"notes": "refit at Simonstown"})
+
+    packet = sync_pack.pack(copy_b, campaign_id=campaign_b)
+    merged = sync_merge.merge(factory, packet=packet)
+
+    # Every entry of B is in A's journal, by identity.
+    assert set(_entries(copy_b)) <= set(_entries(factory))
+    # A shows B's play: the tracks, criticals, the closed scenario and its snapshots ...
+    ships_a, ships_b = _ships(factory), _ships(copy_b)
+    exeter = next(uid for uid, ship in ships_b.items() if ship["name"] == "Exeter")
+    ajax = next(uid for uid, ship in ships_b.items() if ship["name"] == "Ajax")
+    for uid, ship in ships_b.items():
+        mine = dict(ships_a[uid])
+        expected = dict(ship)
+        if uid == exeter:  # ... but Exeter's speed, which both copies changed, stays A's
+            assert (mine.pop("speed_kn"), expected.pop("speed_kn")) == (30, 28)
+        if uid == ajax:  # ... and A's own edit of Ajax stays
+            assert (mine.pop("notes"), expected.pop("notes")) == ("refit at Simonstown", "")
+        assert mine == expected, ship["name"]
+    assert _count(factory, ShipSnapshot) == _count(copy_b, ShipSnapshot) == 6
+    with read_scope(factory) as session:
+        scenario = session.exec(select(Scenario)).scalars().one()
+        assert (scenario.status, scenario.outcome) == ("closed", "Spee scuttled")
+    # One conflict, held with what each copy says, nothing of it written.
+    assert len(merged.held) == 1 and "speed_kn" in merged.held[0]
+    held = [json.loads(row.detail)["held"] for row in _entries(factory).values()
+            if "held" in json.loads(row.detail)]  # fmt: skip
+    assert [conflict for entry in held for conflict in entry["conflicts"]] == [
+        {"table": "ship", "row": exeter, "field": "speed_kn", "was": 32, "ours": 30, "theirs": 28}
+    ]
+    # The same packet again changes nothing.
+    before = (_ships(factory), len(_entries(factory)))
+    again = sync_merge.merge(factory, packet=packet)
+    assert (again.added, again.held, again.backup) == (0, [], None)
+    assert (_ships(factory), len(_entries(factory))) == before
+    # A's next packet to B holds what B lacks, not what it sent.
+    back = sync_pack.pack(factory, campaign_id=campaign_a)
+    assert not {entry["uid"] for entry in back["entries"]} & set(_entries(copy_b))
+
+
+def test_hits_on_one_ship_in_both_copies_add_up(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    ids = _by_name(factory)
+    scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[ids["Exeter"]])
+    scenarios.start_scenario(factory, scenario_id=ids["scenario"])
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=2))
+    damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=3))
+
+    sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+
+    assert _ships(factory) == _ships(copy_b)
+    assert {
+        ship["structure_now"] for ship in _ships(factory).values() if ship["name"] == "Exeter"
+    } == {12 - 5}
+
+
+def test_a_packet_of_another_campaign_or_altered_is_refused_and_nothing_written(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    fleet.update_ship(copy_b, ship_id=_by_name(copy_b)["Ajax"], fields={"speed_kn": 20})
+    packet = sync_pack.pack(copy_b, campaign_id=campaign_b)
+    other = campaigns.create_campaign(copy_b, name="Another")
+    refusals = {
+        "altered": {**packet, "entries": [{**packet["entries"][-1], "summary": "x"}]},
+        "cut": {**packet, "entries": packet["entries"][1:]},
+        "newer": {**packet, "version": sync_pack.VERSION + 1},
+        "another": sync_pack.pack(copy_b, campaign_id=other.id),
+        "not one": {"format": "tracker-campaign"},
+    }
+    before = (_ships(factory), len(_entries(factory)))
+    said = {}
+    for name, refused in refusals.items():
+        with pytest.raises(InvalidInput) as caught:
+            sync_merge.merge(factory, packet=refused)
+        said[name] = caught.value.errors["packet"]
+    assert (_ships(factory), len(_entries(factory))) == before
+    assert "by hand" in said["altered"] and "by hand" in said["cut"]
+    assert "newer tracker" in said["newer"]
+    assert "does not hold the campaign 'Another'" in said["another"]
+    assert "not a tracker packet" in said["not one"]

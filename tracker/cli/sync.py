@@ -1,0 +1,109 @@
+"""`tracker sync pack CAMPAIGN --to FILE` and `tracker sync merge FILE`: two copies of a
+campaign played apart, merged back (docs/FILES.md "Copies that play apart")."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tracker.cli.common import add_force, no_campaign, pick, refused, write_file
+from tracker.redaction import shown
+
+if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "sync",
+        help="merge two copies of a campaign played apart: pack one's journal, merge it into "
+        "the other",
+        description="A packet holds the journal entries another copy of the campaign lacks, "
+        "each with every row it wrote; merging writes those this copy lacks, and holds an entry "
+        "that changes a value this copy changed otherwise, for the player to decide.",
+    )
+    what = parser.add_subparsers(dest="sync", required=True, metavar="pack|merge|held")
+    pack = what.add_parser("pack", help="write the entries the other copy lacks to a packet")
+    pack.add_argument("campaign", help="the campaign's name (or its number)")
+    pack.add_argument("--to", required=True, metavar="FILE", help="the packet file to write")
+    pack.add_argument(
+        "--all", action="store_true", help="every entry, not only those the other copy lacked"
+    )
+    add_force(pack)
+    pack.set_defaults(handler=run_pack, needs_file=True)
+    merge = what.add_parser("merge", help="write a packet's entries this copy lacks")
+    merge.add_argument("file", metavar="FILE", help="a packet written by tracker sync pack")
+    merge.set_defaults(handler=run_merge, writes=True)
+    held = what.add_parser("held", help="list the merged entries held for the player to decide")
+    held.add_argument("campaign", help="the campaign's name (or its number)")
+    held.set_defaults(handler=run_held)
+
+
+def _campaign(factory: SessionFactory, target: str, wanted: str) -> int | None:
+    from tracker.services import campaigns
+
+    found = campaigns.list_campaigns(factory)
+    campaign_id = pick(found, wanted)
+    if campaign_id is None:
+        no_campaign(wanted, target, found)
+    return campaign_id
+
+
+def run_pack(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import documents, sync_pack
+
+    campaign_id = _campaign(factory, target, args.campaign)
+    if campaign_id is None:
+        return 2
+    packet = sync_pack.pack(factory, campaign_id=campaign_id, everything=args.all)
+    status = write_file(args, target, args.to, lambda: documents.dumps(packet), private=True)
+    if status == 0:
+        print(f"  {len(packet['entries'])} journal entries of {packet['campaign']['name']!r}")
+    return status
+
+
+def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    import orjson
+
+    from tracker.services import sync_merge
+    from tracker.services.document_reader import MAX_BYTES, too_large
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.text_files import open_file
+
+    path = Path(args.file)
+    try:
+        with open_file(path, limit=MAX_BYTES, too_large=too_large) as file:
+            raw = file.read()
+        try:
+            packet = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise InvalidInput({"packet": "this is not a tracker packet (not JSON)"}) from exc
+        merged = sync_merge.merge(factory, packet=packet)
+    except (InvalidInput, DatabaseUnavailable) as exc:
+        return refused(exc, path, "merged")
+    print(f"tracker: merged {path} into {shown(target)}: {merged.added} new journal entries, "
+          f"{merged.known} already here, {len(merged.held)} held")  # fmt: skip
+    if merged.backup:
+        print(f"  backup taken first: {merged.backup}")
+    for line in merged.held:
+        print(f"  held: {line}")
+    if merged.held:
+        print(f"  nothing of a held entry was written; list them again: tracker sync held "
+              f"{merged.campaign!r}")  # fmt: skip
+    return 0
+
+
+def run_held(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import sync_merge
+
+    campaign_id = _campaign(factory, target, args.campaign)
+    if campaign_id is None:
+        return 2
+    rows = sync_merge.held(factory, campaign_id=campaign_id)
+    if not rows:
+        print("tracker: no merged entry is held")
+        return 0
+    for line in rows:
+        print(line)
+    return 0

@@ -1,0 +1,285 @@
+"""Merging a packet of another copy of the campaign: its entries this copy lacks, in order, each
+with the rows it wrote, by rules a player can predict (docs/FILES.md "Copies that play apart").
+
+- A row's field whose value here is the entry's `before` takes its `after`; one that holds the
+  `after` already is left as it is.
+- A hit, a repair, fuel or fire (RELATIVE) changes a number by as much here as it did there:
+  two copies' hits on one ship add up.
+- Any other field that both copies changed to different values is a conflict: the entry is
+  held, nothing of it written, and kept in the journal with what conflicted, for the player to
+  decide. A row it names that this copy deleted holds it too.
+- An entry this copy has already (the same identity) is passed over: a packet merged twice
+  changes nothing.
+The packet is refused whole, with a sentence and nothing written, when it is of another
+campaign, of a newer tracker, or altered by hand (its hash chain broken); a merge is one
+transaction, after a backup of the campaign file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from tracker.campaign_file import head_revision, revision_chain
+from tracker.db import SessionFactory, read_scope, session_scope
+from tracker.models import Campaign, JournalEntry
+from tracker.models.kinds import JournalKind
+from tracker.services import backups, journal
+from tracker.services.document_checks import TABLE_PLANS, TABLES_BY_NAME
+from tracker.services.documents import every_change
+from tracker.services.errors import InvalidInput
+from tracker.services.rowlog import plain
+from tracker.services.sync_ids import Identities, mapped
+from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
+
+# What a hit, a repair, fuel or fire did to a number is done again to the number here.
+RELATIVE = frozenset({JournalKind.DAMAGE, JournalKind.REPAIR, JournalKind.FUEL,
+                      JournalKind.FIRE, JournalKind.MINE, JournalKind.REDUCTION})  # fmt: skip
+_JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
+_CAMPAIGN = Campaign.__table__  # type: ignore[attr-defined]
+
+
+@dataclass
+class Merged:
+    """What a merge did: entries written, entries held (with why), entries it had already."""
+
+    campaign: str = ""
+    added: int = 0
+    held: list[str] = field(default_factory=list)
+    known: int = 0
+    backup: str | None = None
+
+
+class _Held(Exception):
+    """An entry that cannot be written as it stands: why, and what conflicted."""
+
+    def __init__(self, why: str, conflicts: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(why)
+        self.why, self.conflicts = why, conflicts or []
+
+
+def refusal(packet: Any) -> str | None:
+    """Why a packet cannot be merged anywhere (None: its form and its hash chain hold)."""
+    if not isinstance(packet, dict) or packet.get("format") != FORMAT:
+        return "this is not a tracker packet: make one with `tracker sync pack`"
+    if not isinstance(packet.get("version"), int) or packet["version"] > VERSION:
+        return "this packet was made by a newer tracker: update tracker to merge it"
+    if packet.get("schema") != head_revision():
+        if packet.get("schema") not in revision_chain():
+            return "this packet was made by a newer tracker: update tracker to merge it"
+        return (
+            "this packet was made by an older tracker: open its campaign with this one, pack again"
+        )
+    campaign, entries = packet.get("campaign"), packet.get("entries")
+    if not isinstance(campaign, dict) or not isinstance(entries, list):
+        return "this packet is damaged: its campaign or its entries are missing"
+    previous = campaign.get("uid")
+    for number, entry in enumerate(entries, 1):
+        said = {key: value for key, value in entry.items() if key != "hash"}
+        if not isinstance(entry, dict) or entry.get("hash") != chained(str(previous), said):
+            return (f"entry {number} of this packet was changed, taken out or put in by hand "
+                    "(its hash does not follow): ask for a new packet")  # fmt: skip
+        previous = entry["hash"]
+    return None
+
+
+def merge(factory: SessionFactory, *, packet: Any) -> Merged:
+    """Write the packet's entries this copy lacks (InvalidInput, nothing written, for a packet
+    refused)."""
+    why = refusal(packet)
+    if why is not None:
+        raise InvalidInput({"packet": why})
+    uid, name = packet["campaign"]["uid"], packet["campaign"].get("name", "")
+    with read_scope(factory) as session:
+        conn = session.connection()
+        campaign_id = conn.execute(select(_CAMPAIGN.c.id).where(_CAMPAIGN.c.uid == uid)).scalar()
+        if campaign_id is None:
+            why = f"this file does not hold the campaign {name!r} of this packet (nor a copy of it)"
+            raise InvalidInput({"packet": f"{why}: merge it into a copy of that campaign"})
+        present, had = _known(conn, campaign_id)
+    merged = Merged(name, known=sum(entry["uid"] in present for entry in packet["entries"]))
+    have = packet.get("have", [])
+    if merged.known == len(packet["entries"]) and set(have) <= had:
+        return merged  # a packet merged before: nothing to write
+    taken = backups.back_up(factory, reason="before merging a packet")
+    merged.backup = str(taken.path) if taken.path else None
+    with session_scope(factory) as session:
+        conn = session.connection()
+        present, _ = _known(conn, campaign_id)  # as the write lock found it
+        ids = Identities()
+        ids.read(conn)
+        for number, entry_id in conn.execute(select(_JOURNAL.c.id, _JOURNAL.c.uid)):
+            ids.add("journalentry", number, entry_id)
+        for entry in packet["entries"]:
+            if entry["uid"] in present:
+                continue
+            held: _Held | None = None
+            savepoint = conn.begin_nested()
+            added = ids.count()
+            try:
+                _write(conn, ids, entry)
+                savepoint.commit()
+            except _Held as exc:
+                savepoint.rollback()
+                ids.forget(added)
+                held = exc
+                merged.held.append(f"{entry['summary']}: {exc.why}")
+            _journal(conn, ids, entry, campaign_id, held)
+            merged.added += 1
+        journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
+                       summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
+                       facts={"have": have}, scenario=None)  # fmt: skip
+    return merged
+
+
+def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str]]:
+    """The campaign's entries here, and those the other copy is known to have."""
+    rows = conn.execute(
+        select(_JOURNAL.c.uid, _JOURNAL.c.kind, _JOURNAL.c.detail)
+        .where(_JOURNAL.c.campaign_id == campaign_id).order_by(_JOURNAL.c.id)
+    ).all()  # fmt: skip
+    merges = [json.loads(detail) for _, kind, detail in rows if kind == JournalKind.SYNC]
+    return {uid for uid, _, _ in rows}, other_has(merges)
+
+
+def _local(ids: Identities, table: str, state: dict[str, Any]) -> dict[str, Any]:
+    """A packet's state of a row as this file writes it: numbers for identities, times."""
+
+    def number(target: str, identity: Any) -> Any:
+        found = ids.number.get((target, identity))
+        if found is None:
+            raise _Held(f"it names a {target} this copy does not have")
+        return found
+
+    out = mapped(table, state, number)
+    for key in TABLE_PLANS[table].times & out.keys():
+        if isinstance(out[key], str):
+            out[key] = datetime.fromisoformat(out[key])
+    return out
+
+
+def _write(conn: Connection, ids: Identities, entry: dict[str, Any]) -> None:
+    relative = entry["kind"] in RELATIVE
+    conflicts: list[dict[str, Any]] = []
+    for change in every_change(entry["detail"]):
+        table_name, row = change["table"], change["row"]
+        if row is None:
+            raise _Held("it was made before every row an act writes was kept")
+        table = TABLES_BY_NAME[table_name]
+        number = ids.number.get((table_name, row))
+        gone = change.get("gone")
+        if gone == "before":
+            if number is None:
+                state = _local(ids, table_name, change["after"])
+                made = conn.execute(insert(table).values(**state)).inserted_primary_key
+                assert made is not None
+                ids.add(table_name, made[0], row)
+            continue
+        if number is None:
+            if gone == "after":
+                continue  # deleted here too
+            raise _Held(f"it changes a {table_name} deleted in this copy")
+        current = conn.execute(select(table).where(table.c.id == number)).mappings().one()
+        here = mapped(table_name, {key: plain(value) for key, value in current.items()},
+                      lambda target, value: ids.of.get((target, value)))  # fmt: skip
+        if gone == "after":
+            changed = [key for key, value in change["before"].items() if here.get(key) != value]
+            if changed:
+                raise _Held(
+                    f"it deletes a {table_name} changed in this copy ({', '.join(changed)})"
+                )
+            conn.execute(table.delete().where(table.c.id == number))
+            continue
+        values: dict[str, Any] = {}
+        for key, after in change["after"].items():
+            before, now = change["before"].get(key), here.get(key)
+            if now == before:
+                values[key] = after
+            elif now == after:
+                continue
+            elif relative and _number(before) and _number(after) and _number(now):
+                values[key] = _bounded(key, now + after - before, here)
+            else:
+                conflicts.append({"table": table_name, "row": row, "field": key,
+                                  "was": before, "ours": now, "theirs": after})  # fmt: skip
+        if values and not conflicts:
+            written = _local(ids, table_name, values)
+            if "version" in table.c:
+                written["version"] = table.c.version + 1
+            conn.execute(update(table).where(table.c.id == number).values(**written))
+    if conflicts:
+        fields = ", ".join(f"{c['table']} {c['field']}" for c in conflicts)
+        raise _Held(f"this copy changed {fields} too", conflicts)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bounded(key: str, value: int, row: dict[str, Any]) -> int:
+    """A number changed by as much as there, within 0 and its track's maximum."""
+    most = row.get(key.removesuffix("_now") + "_max") if key.endswith("_now") else None
+    return max(0, value if most is None else min(value, most))
+
+
+def _journal(
+    conn: Connection, ids: Identities, entry: dict[str, Any], campaign_id: int, held: _Held | None
+) -> None:
+    """The entry in this copy's journal, under its own identity: rows named by their numbers
+    here (0 for one this copy does not have), held with why when it was not written."""
+
+    def number(target: str, identity: Any) -> Any:
+        return ids.number.get((target, identity), 0 if target != "journalentry" else None)
+
+    detail = {
+        key: value for key, value in entry["detail"].items() if key not in ("changes", "rows")
+    }
+    for key in ("changes", "rows"):
+        detail[key] = [
+            {"table": change["table"], "id": number(change["table"], change["row"]),
+             "before": mapped(change["table"], change["before"], number),
+             "after": mapped(change["table"], change["after"], number),
+             **({"gone": change["gone"]} if change.get("gone") else {})}
+            for change in entry["detail"].get(key) or []
+        ]  # fmt: skip
+    if not detail["rows"]:
+        detail.pop("rows")
+    if held is not None:
+        detail["held"] = {"why": held.why, "conflicts": held.conflicts}
+    refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
+            for key, table in ENTRY_REFS.items()}  # fmt: skip
+    written = conn.execute(insert(_JOURNAL).values(
+        uid=entry["uid"], at=datetime.fromisoformat(entry["at"]), campaign_id=campaign_id,
+        turn=entry["turn"], kind=entry["kind"], summary=entry["summary"],
+        detail=json.dumps(detail, sort_keys=True),
+        undoable=entry["undoable"] and held is None, **refs,
+    )).inserted_primary_key  # fmt: skip
+    assert written is not None
+    ids.add("journalentry", written[0], entry["uid"])
+    if refs["reverts_id"] is not None and held is None:
+        conn.execute(update(_JOURNAL).where(_JOURNAL.c.id == refs["reverts_id"])
+                     .values(reverted_by_id=written[0]))  # fmt: skip
+
+
+def held(factory: SessionFactory, *, campaign_id: int) -> list[str]:
+    """The campaign's merged entries held for the player, each with what conflicted."""
+    with read_scope(factory) as session:
+        rows = session.connection().execute(
+            select(_JOURNAL.c.id, _JOURNAL.c.summary, _JOURNAL.c.detail)
+            .where(_JOURNAL.c.campaign_id == campaign_id, _JOURNAL.c.detail.like('%"held"%'))
+            .order_by(_JOURNAL.c.id)
+        ).all()  # fmt: skip
+    lines = []
+    for number, summary, detail in rows:
+        said = json.loads(detail).get("held")
+        if said is None:
+            continue
+        lines.append(f"#{number} {summary}: {said['why']}")
+        lines += [f"  {c['table']} {c['field']}: was {c['was']!r}, this copy {c['ours']!r}, "
+                  f"the other {c['theirs']!r}" for c in said["conflicts"]]  # fmt: skip
+    return lines

@@ -1,0 +1,122 @@
+"""A packet: the journal entries of a campaign that another copy of it has not seen, each with
+every row it wrote, named by identity (docs/FILES.md "Copies that play apart").
+
+The other copy's last packet merged here says what it had (`have`): a packet holds the
+entries it lacked and every one made since, oldest first; with no packet merged yet, all of
+them. Each entry carries the hash of the one before it, so an entry changed, taken out or put
+in by hand is found (services.sync_merge refuses the packet).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from sqlalchemy import select
+
+from tracker.campaign_file import head_revision
+from tracker.db import SessionFactory, read_scope
+from tracker.models import Campaign, JournalEntry
+from tracker.models.kinds import JournalKind
+from tracker.services.common import get_row
+from tracker.services.documents import every_change
+from tracker.services.sync_ids import UNSHARED, Identities, mapped
+
+FORMAT = "tracker-packet"
+VERSION = 1
+_JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
+# An entry's own columns that name a row, and the row's table.
+ENTRY_REFS = {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship",
+              "reverts_id": "journalentry"}  # fmt: skip
+
+
+def chained(previous: str, entry: dict[str, Any]) -> str:
+    """An entry's hash: of the one before it and of the entry itself, as written."""
+    text = json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+
+
+def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False) -> dict[str, Any]:
+    """The packet of the campaign's entries another copy lacks (`everything`: all of them)."""
+    with read_scope(factory) as session:
+        campaign = get_row(session, Campaign, campaign_id)
+        conn = session.connection()
+        rows = conn.execute(
+            select(_JOURNAL).where(_JOURNAL.c.campaign_id == campaign_id).order_by(_JOURNAL.c.id)
+        ).mappings().all()  # fmt: skip
+        ids = Identities()
+        ids.read(conn)
+    details = [json.loads(row["detail"]) for row in rows]
+    ids.walk(details)
+    for row in rows:
+        ids.add("journalentry", row["id"], row["uid"])
+    have: set[str] = set()
+    if not everything:
+        merged = [
+            d for row, d in zip(rows, details, strict=True) if row["kind"] == JournalKind.SYNC
+        ]
+        have = set(merged[-1].get("have", ())) if merged else set()
+    previous = campaign.uid
+    entries = []
+    for row, detail in zip(rows, details, strict=True):
+        if row["uid"] in have:
+            continue
+        entry = _entry(row, detail, ids)
+        entry["hash"] = previous = chained(previous, entry)
+        entries.append(entry)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema": head_revision(),
+        "campaign": {"uid": campaign.uid, "name": campaign.name},
+        "have": [row["uid"] for row in rows],
+        "entries": entries,
+    }
+
+
+def other_has(merges: list[dict[str, Any]]) -> set[str]:
+    """The entries the other copy is known to have, from the merges in the journal :
+    those its packets merged here had, and those it merged of this copy's packets. With more
+    than two copies, some may be another's: `tracker sync pack --all` sends every entry."""
+    return {uid for detail in merges for uid in detail.get("have", ())}
+
+
+def _entry(row: Any, detail: dict[str, Any], ids: Identities) -> dict[str, Any]:
+    def identity(table: str, number: Any) -> Any:
+        return ids.of.get((table, number))
+
+    said = {key: value for key, value in detail.items() if key not in ("changes", "rows")}
+    for key in ("changes", "rows"):
+        said[key] = [
+            _change(change, identity) for change in detail.get(key) or []
+            if change["table"] not in UNSHARED
+        ]  # fmt: skip
+    return {
+        "uid": row["uid"],
+        "at": row["at"].isoformat(),
+        "kind": row["kind"],
+        "summary": row["summary"],
+        "turn": row["turn"],
+        "undoable": bool(row["undoable"]),
+        **{key.removesuffix("_id"): identity(table, row[key]) for key, table in ENTRY_REFS.items()},
+        "detail": said,
+    }
+
+
+def _change(change: dict[str, Any], identity: Any) -> dict[str, Any]:
+    table = change["table"]
+    out = {
+        "table": table,
+        "row": identity(table, change["id"]),
+        "before": mapped(table, change["before"] or {}, identity),
+        "after": mapped(table, change["after"] or {}, identity),
+    }
+    return out | ({"gone": change["gone"]} if change.get("gone") else {})
+
+
+def every_row_named(entry: dict[str, Any]) -> bool:
+    """Whether the packet names every row an entry wrote (an entry made before its rows were
+    kept, or naming a row deleted before, cannot be merged: it is held)."""
+    detail = entry["detail"]
+    return all(change["row"] is not None for change in every_change(detail))
