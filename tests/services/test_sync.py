@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 from campaign_files import migrated_engine
+from depth import examples
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from tracker.db import SessionFactory, read_scope, session_factory
@@ -23,6 +26,7 @@ from tracker.services import (
     exchange,
     fleet,
     scenarios,
+    sync_decide,
     sync_merge,
     sync_pack,
 )
@@ -62,8 +66,10 @@ def _ships(factory: SessionFactory) -> dict[str, dict[str, Any]]:
 
 
 def _entries(factory: SessionFactory) -> dict[str, JournalEntry]:
+    """The journal by identity, but for the copy's own lines that it merged a packet."""
     with read_scope(factory) as session:
-        return {row.uid: row for row in session.exec(select(JournalEntry)).scalars()}
+        return {row.uid: row for row in session.exec(select(JournalEntry)).scalars()
+                if not (row.kind == "sync" and '"have"' in row.detail)}  # fmt: skip
 
 
 def _count(factory: SessionFactory, model: Any) -> int:
@@ -95,6 +101,7 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     _fight(copy_b)
     ids_a = _by_name(factory)
     fleet.update_ship(factory, ship_id=ids_a["Exeter"], fields={"speed_kn": 30})
+    edited_here = max(_entries(factory).values(), key=lambda row: row.id or 0).uid
     fleet.update_ship(factory, ship_id=ids_a["Ajax"], fields={"notes": "refit at Simonstown"})
 
     packet = sync_pack.pack(copy_b, campaign_id=campaign_b)
@@ -123,7 +130,15 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     held = [json.loads(row.detail)["held"] for row in _entries(factory).values()
             if "held" in json.loads(row.detail)]  # fmt: skip
     assert [conflict for entry in held for conflict in entry["conflicts"]] == [
-        {"table": "ship", "row": exeter, "field": "speed_kn", "was": 32, "ours": 30, "theirs": 28}
+        {
+            "table": "ship",
+            "row": exeter,
+            "field": "speed_kn",
+            "was": 32,
+            "ours": 30,
+            "theirs": 28,
+            "writers": [edited_here],
+        }
     ]
     # The same packet again changes nothing.
     before = (_ships(factory), len(_entries(factory)))
@@ -132,7 +147,24 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     assert (_ships(factory), len(_entries(factory))) == before
     # A's next packet to B holds what B lacks, not what it sent.
     back = sync_pack.pack(factory, campaign_id=campaign_a)
-    assert not {entry["uid"] for entry in back["entries"]} & set(_entries(copy_b))
+    assert {entry["uid"] for entry in back["entries"]} == set(_entries(factory)) - set(
+        _entries(copy_b)
+    )
+
+    # A decides (this copy's speed stays), packs, and B merges: the copies agree.
+    [held] = [row for row in _entries(factory).values() if "held" in json.loads(row.detail)]
+    held_id, edited_there = held.id, held.uid
+    assert "30" in sync_decide.decide(factory, entry_id=held_id or 0, keep="ours")
+    merged_b = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+    assert merged_b.held == []
+    assert _ships(factory) == _ships(copy_b)
+    assert _ships(copy_b)[exeter]["speed_kn"] == 30
+    assert set(_entries(factory)) == set(_entries(copy_b))
+    for copy in (factory, copy_b):
+        details = {uid: json.loads(row.detail) for uid, row in _entries(copy).items()}
+        assert not [uid for uid, detail in details.items() if "held" in detail]
+        marks = {uid: detail.get("decided") for uid, detail in details.items()}
+        assert {uid for uid, decided in marks.items() if decided} == {edited_here, edited_there}
 
 
 def test_hits_on_one_ship_in_both_copies_add_up(
@@ -181,3 +213,91 @@ def test_a_packet_of_another_campaign_or_altered_is_refused_and_nothing_written(
     assert "newer tracker" in said["newer"]
     assert "does not hold the campaign 'Another'" in said["another"]
     assert "not a tracker packet" in said["not one"]
+
+
+# --- property: two copies played apart and merged in any order converge --------------------------
+
+_SHIP = st.integers(0, 2)
+_COPY = st.sampled_from("ab")
+_ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("hit"), _COPY, _SHIP, st.integers(1, 4)),
+        # Edits of few values, so that both copies often change one value apart.
+        st.tuples(st.just("speed"), _COPY, st.integers(0, 1), st.sampled_from([28, 30])),
+        st.tuples(st.just("notes"), _COPY, st.just(0), st.sampled_from(["low on fuel", "refit"])),
+        st.tuples(st.just("pack"), _COPY),
+        st.tuples(st.just("merge"), st.integers(0, 7)),  # a packet made so far, repeats allowed
+    ),
+    min_size=3,
+    max_size=14,
+)
+_NAMES = ("Exeter", "Ajax", "Achilles")
+
+
+def _held_ids(factory: SessionFactory) -> list[int]:
+    return [row.id or 0 for row in _entries(factory).values() if "held" in json.loads(row.detail)]
+
+
+@settings(
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    actions=_ACTIONS, keep=st.lists(st.sampled_from(sync_decide.CHOICES), min_size=8, max_size=8)
+)
+def test_copies_played_apart_converge_whatever_the_order_of_their_packets(
+    tmp_path_factory: pytest.TempPathFactory, actions: list[Any], keep: list[str]
+) -> None:
+    folder = tmp_path_factory.mktemp("copies")
+    engines = [migrated_engine(folder / f"{name}.db") for name in "ab"]
+    try:
+        a, b = (session_factory(engine) for engine in engines)
+        campaign = demo.create_sample_campaign(a)
+        ids = _by_name(a)
+        scenarios.set_participants(a, scenario_id=ids["scenario"],
+                                   ship_ids=[ids[name] for name in _NAMES])  # fmt: skip
+        scenarios.start_scenario(a, scenario_id=ids["scenario"])
+        copies = {"a": (a, campaign), "b": (b, _copy(a, campaign, b))}
+        made: set[str] = set()
+        packets: list[tuple[str, dict[str, Any]]] = []
+        for action in actions:
+            kind = action[0]
+            if kind == "pack":
+                factory, campaign_id = copies[action[1]]
+                packets.append((action[1], sync_pack.pack(factory, campaign_id=campaign_id)))
+                continue
+            if kind == "merge":
+                if packets:
+                    source, packet = packets[action[1] % len(packets)]
+                    sync_merge.merge(copies["b" if source == "a" else "a"][0], packet=packet)
+                continue
+            factory = copies[action[1]][0]
+            ship = _by_name(factory)[_NAMES[action[2]]]
+            try:
+                if kind == "hit":
+                    damage.record_hit(factory, request=HitRequest(ship, structure=action[3]))
+                else:
+                    fleet.update_ship(factory, ship_id=ship, fields={
+                        "speed_kn" if kind == "speed" else "notes": action[3]})  # fmt: skip
+            except InvalidInput:
+                continue
+            made |= set(_entries(factory))
+        event(f"held before deciding: {bool(_held_ids(a) or _held_ids(b))}")
+        # Each side decides what it holds, and the copies exchange packets until both agree.
+        for round_ in range(8):
+            for factory, _ in copies.values():
+                for number in _held_ids(factory):
+                    sync_decide.decide(factory, entry_id=number, keep=keep[round_])
+            for name, (factory, campaign_id) in copies.items():
+                other = copies["b" if name == "a" else "a"][0]
+                sync_merge.merge(other, packet=sync_pack.pack(factory, campaign_id=campaign_id))
+            if not (_held_ids(a) or _held_ids(b)) and set(_entries(a)) == set(_entries(b)):
+                event(f"agreed after {round_ + 1} rounds")
+                break
+        assert _held_ids(a) == _held_ids(b) == []
+        assert set(_entries(a)) == set(_entries(b)) >= made  # no entry made is missing
+        assert _ships(a) == _ships(b), (actions, keep)
+    finally:
+        for engine in engines:
+            engine.dispose()

@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> None:
         "each with every row it wrote; merging writes those this copy lacks, and holds an entry "
         "that changes a value this copy changed otherwise, for the player to decide.",
     )
-    what = parser.add_subparsers(dest="sync", required=True, metavar="pack|merge|held")
+    what = parser.add_subparsers(dest="sync", required=True, metavar="pack|merge|held|decide")
     pack = what.add_parser("pack", help="write the entries the other copy lacks to a packet")
     pack.add_argument("campaign", help="the campaign's name (or its number)")
     pack.add_argument("--to", required=True, metavar="FILE", help="the packet file to write")
@@ -38,6 +38,14 @@ def add_parser(sub: Any) -> None:
     held = what.add_parser("held", help="list the merged entries held for the player to decide")
     held.add_argument("campaign", help="the campaign's name (or its number)")
     held.set_defaults(handler=run_held)
+    decide = what.add_parser("decide", help="decide a held entry: keep this copy's values, or "
+                             "take the other copy's")  # fmt: skip
+    decide.add_argument("entry", type=int, help="the held entry's number (tracker sync held)")
+    decide.add_argument(
+        "--keep", required=True, choices=("ours", "theirs"),
+        help="ours: this copy's values stay; theirs: the other copy's are written",
+    )  # fmt: skip
+    decide.set_defaults(handler=run_decide, writes=True)
 
 
 def _campaign(factory: SessionFactory, target: str, wanted: str) -> int | None:
@@ -89,8 +97,8 @@ def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) ->
     for line in merged.held:
         print(f"  held: {line}")
     if merged.held:
-        print(f"  nothing of a held entry was written; list them again: tracker sync held "
-              f"{merged.campaign!r}")  # fmt: skip
+        print("  nothing of a held entry was written; decide each: tracker sync decide NUMBER "
+              f"--keep ours|theirs (tracker sync held {merged.campaign!r} lists them)")  # fmt: skip
     return 0
 
 
@@ -106,4 +114,17 @@ def run_held(args: argparse.Namespace, factory: SessionFactory, target: str) -> 
         return 0
     for line in rows:
         print(line)
+    return 0
+
+
+def run_decide(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
+    from tracker.services import sync_decide
+    from tracker.services.errors import DatabaseUnavailable, InvalidInput
+
+    try:
+        said = sync_decide.decide(factory, entry_id=args.entry, keep=args.keep)
+    except (InvalidInput, DatabaseUnavailable) as exc:
+        return refused(exc, f"#{args.entry}", "decided")
+    print(f"tracker: {said}")
+    print("  the next packet carries the decision to the other copy")
     return 0

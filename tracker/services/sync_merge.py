@@ -34,8 +34,10 @@ from tracker.services.document_checks import TABLE_PLANS, TABLES_BY_NAME
 from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
+from tracker.services.sync_decide import mark_decided, outdecided_here
 from tracker.services.sync_ids import Identities, mapped
 from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
+from tracker.services.sync_writers import Writers, fields, key_text
 
 # What a hit, a repair, fuel or fire did to a number is done again to the number here.
 RELATIVE = frozenset({JournalKind.DAMAGE, JournalKind.REPAIR, JournalKind.FUEL,
@@ -113,28 +115,72 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
         present, _ = _known(conn, campaign_id)  # as the write lock found it
         ids = Identities()
         ids.read(conn)
-        for number, entry_id in conn.execute(select(_JOURNAL.c.id, _JOURNAL.c.uid)):
-            ids.add("journalentry", number, entry_id)
+        writers = _writers(conn, campaign_id, ids)
+        decided = _decisions(conn, campaign_id, packet["entries"])
         for entry in packet["entries"]:
             if entry["uid"] in present:
                 continue
             held: _Held | None = None
             savepoint = conn.begin_nested()
             added = ids.count()
+            # Of two decisions of one conflict, made apart, the one of the greater identity
+            # stands in both copies: the other is kept in the journal, not written.
+            outdecided = "decides" in entry["detail"] and outdecided_here(conn, entry)
+            joined: list[str] = []
             try:
-                _write(conn, ids, entry)
+                if not outdecided:
+                    joined = _write(conn, ids, entry, writers)
                 savepoint.commit()
             except _Held as exc:
                 savepoint.rollback()
                 ids.forget(added)
                 held = exc
-                merged.held.append(f"{entry['summary']}: {exc.why}")
-            _journal(conn, ids, entry, campaign_id, held)
+                if entry["uid"] not in decided or not exc.conflicts:
+                    merged.held.append(f"{entry['summary']}: {exc.why}")
+            _journal(conn, ids, entry, campaign_id, held, joined)
             merged.added += 1
+            if held is None and not outdecided:
+                keys = [k for c in every_change(entry["detail"]) for k in fields(c, c["row"])]
+                writers.wrote(entry["uid"], keys, joined)
+            if entry["uid"] in decided and held is not None and held.conflicts:
+                mark_decided(conn, [entry["uid"]], decided[entry["uid"]])
+            elif held is None and "decides" in entry["detail"] and not outdecided:
+                mark_decided(conn, entry["detail"]["decides"], entry["uid"])
         journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
                        summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
                        facts={"have": have}, scenario=None)  # fmt: skip
     return merged
+
+
+def _decisions(conn: Connection, campaign_id: int, entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The entries decided by a decision here or in the packet, with the decision's identity."""
+    rows = conn.execute(
+        select(_JOURNAL.c.uid, _JOURNAL.c.detail).where(
+            _JOURNAL.c.campaign_id == campaign_id, _JOURNAL.c.detail.like('%"decides"%'))
+    ).all()  # fmt: skip
+    details = [(uid, json.loads(detail)) for uid, detail in rows]
+    details += [(entry["uid"], entry["detail"]) for entry in entries]
+    decided: dict[str, str] = {}
+    for uid, detail in details:
+        for one in detail.get("decides", ()):
+            decided[one] = max(uid, decided.get(one, uid))
+    return decided
+
+
+def _writers(conn: Connection, campaign_id: int, ids: Identities) -> Writers:
+    """Every value's writers as this copy's journal gives them (its rows deleted since known
+    by their entries)."""
+    rows = conn.execute(
+        select(_JOURNAL.c.id, _JOURNAL.c.uid, _JOURNAL.c.detail)
+        .where(_JOURNAL.c.campaign_id == campaign_id).order_by(_JOURNAL.c.id)
+    ).all()  # fmt: skip
+    details = [(uid, json.loads(detail)) for _, uid, detail in rows]
+    ids.walk(detail for _, detail in details)
+    for number, uid, _ in rows:
+        ids.add("journalentry", number, uid)
+    writers = Writers()
+    writers.walk(details, ids)
+    return writers
 
 
 def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str]]:
@@ -163,8 +209,11 @@ def _local(ids: Identities, table: str, state: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-def _write(conn: Connection, ids: Identities, entry: dict[str, Any]) -> None:
+def _write(conn: Connection, ids: Identities, entry: dict[str, Any], writers: Writers) -> list[str]:
+    """Write an entry's rows; the values it joined the writers of (made apart, the same)."""
     relative = entry["kind"] in RELATIVE
+    joined: list[str] = []
+    absolute = "decides" in entry["detail"]  # a decision: the last word on its values
     conflicts: list[dict[str, Any]] = []
     for change in every_change(entry["detail"]):
         table_name, row = change["table"], change["row"]
@@ -198,23 +247,31 @@ def _write(conn: Connection, ids: Identities, entry: dict[str, Any]) -> None:
         values: dict[str, Any] = {}
         for key, after in change["after"].items():
             before, now = change["before"].get(key), here.get(key)
-            if now == before:
+            value = (table_name, row, key)
+            known = writers.known(value)
+            after_them = known <= set(change.get("prev", {}).get(key, ()))
+            if relative and not absolute and _number(before) and _number(after) and _number(now):
+                # Done again by as much, whatever the number is here.
+                values[key] = _bounded(key, now + after - before, here)
+                if not after_them:
+                    joined.append(key_text(value))
+            elif absolute or after_them:
                 values[key] = after
             elif now == after:
-                continue
-            elif relative and _number(before) and _number(after) and _number(now):
-                values[key] = _bounded(key, now + after - before, here)
+                joined.append(key_text(value))  # the same value, written apart
             else:
                 conflicts.append({"table": table_name, "row": row, "field": key,
-                                  "was": before, "ours": now, "theirs": after})  # fmt: skip
+                                  "was": before, "ours": now, "theirs": after,
+                                  "writers": sorted(known)})  # fmt: skip
         if values and not conflicts:
             written = _local(ids, table_name, values)
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
     if conflicts:
-        fields = ", ".join(f"{c['table']} {c['field']}" for c in conflicts)
-        raise _Held(f"this copy changed {fields} too", conflicts)
+        named = ", ".join(f"{c['table']} {c['field']}" for c in conflicts)
+        raise _Held(f"this copy changed {named} too", conflicts)
+    return joined
 
 
 def _number(value: Any) -> bool:
@@ -228,7 +285,12 @@ def _bounded(key: str, value: int, row: dict[str, Any]) -> int:
 
 
 def _journal(
-    conn: Connection, ids: Identities, entry: dict[str, Any], campaign_id: int, held: _Held | None
+    conn: Connection,
+    ids: Identities,
+    entry: dict[str, Any],
+    campaign_id: int,
+    held: _Held | None,
+    joined: list[str],
 ) -> None:
     """The entry in this copy's journal, under its own identity: rows named by their numbers
     here (0 for one this copy does not have), held with why when it was not written."""
@@ -251,6 +313,8 @@ def _journal(
         detail.pop("rows")
     if held is not None:
         detail["held"] = {"why": held.why, "conflicts": held.conflicts}
+    if joined:
+        detail["joined"] = joined
     refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
             for key, table in ENTRY_REFS.items()}  # fmt: skip
     written = conn.execute(insert(_JOURNAL).values(

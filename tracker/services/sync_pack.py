@@ -22,6 +22,7 @@ from tracker.models.kinds import JournalKind
 from tracker.services.common import get_row
 from tracker.services.documents import every_change
 from tracker.services.sync_ids import UNSHARED, Identities, mapped
+from tracker.services.sync_writers import Writers
 
 FORMAT = "tracker-packet"
 VERSION = 1
@@ -29,6 +30,9 @@ _JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
 # An entry's own columns that name a row, and the row's table.
 ENTRY_REFS = {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship",
               "reverts_id": "journalentry"}  # fmt: skip
+
+
+_OWN = ("changes", "rows", "held", "decided", "joined")
 
 
 def chained(previous: str, entry: dict[str, Any]) -> str:
@@ -51,18 +55,15 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
     ids.walk(details)
     for row in rows:
         ids.add("journalentry", row["id"], row["uid"])
-    have: set[str] = set()
-    if not everything:
-        merged = [
-            d for row, d in zip(rows, details, strict=True) if row["kind"] == JournalKind.SYNC
-        ]
-        have = set(merged[-1].get("have", ())) if merged else set()
+    prevs = Writers().walk(((row["uid"], d) for row, d in zip(rows, details, strict=True)), ids)
+    merges = [d for row, d in zip(rows, details, strict=True) if _merge_record(row["kind"], d)]
+    have = set() if everything else other_has(merges)
     previous = campaign.uid
     entries = []
     for row, detail in zip(rows, details, strict=True):
-        if row["uid"] in have:
+        if row["uid"] in have or _merge_record(row["kind"], detail):
             continue
-        entry = _entry(row, detail, ids)
+        entry = _entry(row, detail, ids, prevs[row["uid"]])
         entry["hash"] = previous = chained(previous, entry)
         entries.append(entry)
     return {
@@ -75,23 +76,32 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
     }
 
 
+def _merge_record(kind: str, detail: dict[str, Any]) -> bool:
+    """A copy's line that it merged a packet, and what the other copy had: its own, not sent."""
+    return kind == JournalKind.SYNC and "have" in detail
+
+
 def other_has(merges: list[dict[str, Any]]) -> set[str]:
-    """The entries the other copy is known to have, from the merges in the journal :
+    """The entries the other copy is known to have, from the merges in the journal:
     those its packets merged here had, and those it merged of this copy's packets. With more
     than two copies, some may be another's: `tracker sync pack --all` sends every entry."""
     return {uid for detail in merges for uid in detail.get("have", ())}
 
 
-def _entry(row: Any, detail: dict[str, Any], ids: Identities) -> dict[str, Any]:
+def _entry(
+    row: Any, detail: dict[str, Any], ids: Identities, prevs: dict[int, dict[str, list[str]]]
+) -> dict[str, Any]:
     def identity(table: str, number: Any) -> Any:
         return ids.of.get((table, number))
 
-    said = {key: value for key, value in detail.items() if key not in ("changes", "rows")}
-    for key in ("changes", "rows"):
-        said[key] = [
-            _change(change, identity) for change in detail.get(key) or []
-            if change["table"] not in UNSHARED
-        ]  # fmt: skip
+    # Whether an entry is held or decided here is this copy's own: the other copy finds its own.
+    said = {key: value for key, value in detail.items() if key not in _OWN}
+    said["changes"], said["rows"] = [], []
+    made = len(detail.get("rows") or [])
+    for number, change in enumerate(every_change(detail)):
+        if change["table"] not in UNSHARED:
+            packed = _change(change, identity) | {"prev": prevs[number]}
+            said["rows" if number < made else "changes"].append(packed)
     return {
         "uid": row["uid"],
         "at": row["at"].isoformat(),
