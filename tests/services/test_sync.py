@@ -17,7 +17,17 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from tracker.db import SessionFactory, read_scope, session_factory
-from tracker.models import JournalEntry, Scenario, Ship, ShipSnapshot, Squadron
+from tracker.models import (
+    Commander,
+    JournalEntry,
+    Scenario,
+    Ship,
+    ShipSnapshot,
+    Side,
+    Squadron,
+    SubMarker,
+    WasUnit,
+)
 from tracker.services import (
     campaigns,
     command,
@@ -25,7 +35,11 @@ from tracker.services import (
     demo,
     exchange,
     fleet,
+    markers,
+    roster,
     scenarios,
+    sealing,
+    secrets,
     sync_decide,
     sync_merge,
     sync_pack,
@@ -65,6 +79,12 @@ def _ships(factory: SessionFactory) -> dict[str, dict[str, Any]]:
         }  # fmt: skip
 
 
+def _commanders(factory: SessionFactory) -> dict[str, dict[str, Any]]:
+    with read_scope(factory) as session:
+        return {row.uid: row.model_dump(exclude={"id", "version"})
+                for row in session.exec(select(Commander)).scalars()}  # fmt: skip
+
+
 def _entries(factory: SessionFactory) -> dict[str, JournalEntry]:
     """The journal by identity, but for the copy's own lines that it merged a packet."""
     with read_scope(factory) as session:
@@ -81,6 +101,7 @@ def _fight(factory: SessionFactory) -> None:
     """A scenario fought on one copy: begun, hits with criticals, a crew test, closed."""
     ids = _by_name(factory)
     exeter, ajax, spee = ids["Exeter"], ids["Ajax"], ids["Admiral Graf Spee"]
+    command.set_commander_ship(factory, squadron_id=ids["Force G"], ship_id=ajax)  # his flagship
     scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[exeter, ajax, spee])
     scenarios.start_scenario(factory, scenario_id=ids["scenario"])
     fire = (CriticalRequest(effect="Fire"),)
@@ -89,6 +110,9 @@ def _fight(factory: SessionFactory) -> None:
     damage.record_hit(factory, request=HitRequest(spee, structure=3))
     command.record_test(factory, squadron_id=ids["Force G"], subject="crew", roll=7)
     fleet.update_ship(factory, ship_id=exeter, fields={"speed_kn": 28})
+    # The flagship sunk: the commodore is lost with her.
+    damage.record_hit(factory, request=HitRequest(ajax, structure=20, flotation=20))
+    damage.confirm_condition(factory, ship_id=ajax, outcome="Sunk")
     scenarios.close_scenario(factory, scenario_id=ids["scenario"], outcome="Spee scuttled")
 
 
@@ -97,6 +121,7 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
 ) -> None:
     campaign_a = demo.create_sample_campaign(factory)
     campaign_b = _copy(factory, campaign_a, copy_b)
+    _commanders_before = _commanders(factory)
     # Copy B fights the scenario; meanwhile copy A edits Exeter's speed and Ajax's notes.
     _fight(copy_b)
     ids_a = _by_name(factory)
@@ -122,6 +147,9 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
             assert (mine.pop("notes"), expected.pop("notes")) == ("refit at Simonstown", "")
         assert mine == expected, ship["name"]
     assert _count(factory, ShipSnapshot) == _count(copy_b, ShipSnapshot) == 6
+    assert ships_a[ajax]["sunk"]
+    assert _commanders(factory) == _commanders(copy_b)
+    assert _commanders(factory) != _commanders_before
     with read_scope(factory) as session:
         scenario = session.exec(select(Scenario)).scalars().one()
         assert (scenario.status, scenario.outcome) == ("closed", "Spee scuttled")
@@ -185,6 +213,15 @@ def test_hits_on_one_ship_in_both_copies_add_up(
     assert {
         ship["structure_now"] for ship in _ships(factory).values() if ship["name"] == "Exeter"
     } == {12 - 5}
+    # Both copies' hits together bring her to zero: her condition is the player's to confirm.
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
+    damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=4))
+    merged = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    assert merged.notes == [
+        "Exeter reached zero Structure with both copies' hits: confirm her condition on the "
+        "record sheet (z)"
+    ]
+    assert damage.zero_outcomes(factory, ship_id=ids["Exeter"])
 
 
 def test_a_packet_of_another_campaign_or_altered_is_refused_and_nothing_written(
@@ -301,3 +338,36 @@ def test_copies_played_apart_converge_whatever_the_order_of_their_packets(
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_a_sides_secrets_travel_as_its_rows_keep_them_sealed_under_its_passphrase(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    with read_scope(copy_b) as session:
+        side = session.exec(select(Side).where(Side.name == "Kriegsmarine")).scalars().one()
+    boat = roster.save_unit(copy_b, side_id=side.id or 0, fields=roster.UnitFields(
+        name="U-47", unit_type="submarine", points=10))  # fmt: skip
+    markers.assign_markers(copy_b, unit_id=boat, real=2, sectors=["C3", "D4"])
+    sealing.set_passphrase(copy_b, side_id=side.id or 0, passphrase="scapa flow")
+    packet = sync_pack.pack(copy_b, campaign_id=campaign_b)
+    # No plain note in the packet: which marker is real travels sealed, as the rows keep it.
+    text = json.dumps(packet)
+    assert secrets.PLAIN not in text and secrets.SEALED in text
+
+    sync_merge.merge(factory, packet=packet)
+
+    def placed(factory: SessionFactory) -> dict[str, tuple[str, str, str]]:
+        with read_scope(factory) as session:
+            units = {row.id: row.name for row in session.exec(select(WasUnit)).scalars()}
+            return {marker.uid: (marker.sector, units[marker.unit_id], marker.secret)
+                    for marker in session.exec(select(SubMarker)).scalars()}  # fmt: skip
+
+    assert placed(factory) == placed(copy_b)
+    # The passphrase opens them in either copy: its check came with them.
+    for copy in (factory, copy_b):
+        with read_scope(copy) as session:
+            here = session.exec(select(Side).where(Side.uid == side.uid)).scalars().one()
+            assert sealing.side_key(session, here.id or 0, "scapa flow") is not None
+    assert sorted(sector for sector, _, _ in placed(factory).values()) == ["C3", "D4"]

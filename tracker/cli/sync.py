@@ -96,6 +96,8 @@ def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) ->
         print(f"  backup taken first: {merged.backup}")
     for line in merged.held:
         print(f"  held: {line}")
+    for line in merged.notes:
+        print(f"  {line}")
     if merged.held:
         print("  nothing of a held entry was written; decide each: tracker sync decide NUMBER "
               f"--keep ours|theirs (tracker sync held {merged.campaign!r} lists them)")  # fmt: skip

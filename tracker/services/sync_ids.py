@@ -27,9 +27,10 @@ LINKS: dict[str, tuple[str, ...]] = {
     "seaboundary": ("campaign_id", "area_a", "area_b"),
     "criticaltablerow": ("campaign_id", "kind", "low", "high"),
     "minetablerow": ("campaign_id", "low", "high", "applies_to"),
+    "sidesecret": ("side_id",),
 }
-# Travels in no packet: a side's passphrase check is its own copy's (docs/FILES.md).
-UNSHARED = frozenset({"sidesecret", "journalentry", "shipclass", "unitcard"})
+# Travels in no packet as a row: the journal itself, and the library shared by a file's campaigns.
+UNSHARED = frozenset({"journalentry", "shipclass", "unitcard"})
 REFS = PLAN.refs_of
 
 

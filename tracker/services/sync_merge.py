@@ -42,6 +42,7 @@ from tracker.services.sync_writers import Writers, fields, key_text
 # What a hit, a repair, fuel or fire did to a number is done again to the number here.
 RELATIVE = frozenset({JournalKind.DAMAGE, JournalKind.REPAIR, JournalKind.FUEL,
                       JournalKind.FIRE, JournalKind.MINE, JournalKind.REDUCTION})  # fmt: skip
+ZERO_TRACKS = {"structure_now": "Structure", "flotation_now": "Flotation"}
 _JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
 _CAMPAIGN = Campaign.__table__  # type: ignore[attr-defined]
 
@@ -53,6 +54,9 @@ class Merged:
     campaign: str = ""
     added: int = 0
     held: list[str] = field(default_factory=list)
+    # What the two copies' play together brought about, for the player to settle (a ship at
+    # zero Structure or Flotation by both copies' hits: her condition is the player's call).
+    notes: list[str] = field(default_factory=list)
     known: int = 0
     backup: str | None = None
 
@@ -87,6 +91,11 @@ def refusal(packet: Any) -> str | None:
             return (f"entry {number} of this packet was changed, taken out or put in by hand "
                     "(its hash does not follow): ask for a new packet")  # fmt: skip
         previous = entry["hash"]
+    if packet.get("secrets_hash") != chained(str(previous), {"secrets": packet.get("secrets")}):
+        return (
+            "this packet's secrets were changed by hand (their hash does not follow): ask for "
+            "a new packet"
+        )
     return None
 
 
@@ -129,7 +138,7 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
             joined: list[str] = []
             try:
                 if not outdecided:
-                    joined = _write(conn, ids, entry, writers)
+                    joined = _write(conn, ids, entry, writers, packet["secrets"], merged.notes)
                 savepoint.commit()
             except _Held as exc:
                 savepoint.rollback()
@@ -146,6 +155,7 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
                 mark_decided(conn, [entry["uid"]], decided[entry["uid"]])
             elif held is None and "decides" in entry["detail"] and not outdecided:
                 mark_decided(conn, entry["detail"]["decides"], entry["uid"])
+        _write_secrets(conn, ids, packet["secrets"])
         journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
                        summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
                        facts={"have": have}, scenario=None)  # fmt: skip
@@ -165,6 +175,22 @@ def _decisions(conn: Connection, campaign_id: int, entries: list[dict[str, Any]]
         for one in detail.get("decides", ()):
             decided[one] = max(uid, decided.get(one, uid))
     return decided
+
+
+def _write_secrets(
+    conn: Connection, ids: Identities, secrets: dict[str, dict[str, dict[str, Any]]]
+) -> None:
+    """The secrets of the packet's rows, as the other copy's rows keep them now."""
+    for table_name, rows in secrets.items():
+        table = TABLES_BY_NAME[table_name]
+        for row, values in rows.items():
+            number = ids.number.get((table_name, row))
+            if number is not None:
+                try:
+                    written = _local(ids, table_name, values)
+                except _Held:
+                    continue  # it names a row this copy does not have
+                conn.execute(update(table).where(table.c.id == number).values(**written))
 
 
 def _writers(conn: Connection, campaign_id: int, ids: Identities) -> Writers:
@@ -209,7 +235,14 @@ def _local(ids: Identities, table: str, state: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-def _write(conn: Connection, ids: Identities, entry: dict[str, Any], writers: Writers) -> list[str]:
+def _write(
+    conn: Connection,
+    ids: Identities,
+    entry: dict[str, Any],
+    writers: Writers,
+    secrets: dict[str, dict[str, dict[str, Any]]],
+    notes: list[str],
+) -> list[str]:
     """Write an entry's rows; the values it joined the writers of (made apart, the same)."""
     relative = entry["kind"] in RELATIVE
     joined: list[str] = []
@@ -224,7 +257,8 @@ def _write(conn: Connection, ids: Identities, entry: dict[str, Any], writers: Wr
         gone = change.get("gone")
         if gone == "before":
             if number is None:
-                state = _local(ids, table_name, change["after"])
+                kept = secrets.get(table_name, {}).get(row, {})  # a secret's, as its side keeps it
+                state = _local(ids, table_name, {**change["after"], **kept})
                 made = conn.execute(insert(table).values(**state)).inserted_primary_key
                 assert made is not None
                 ids.add(table_name, made[0], row)
@@ -255,6 +289,10 @@ def _write(conn: Connection, ids: Identities, entry: dict[str, Any], writers: Wr
                 values[key] = _bounded(key, now + after - before, here)
                 if not after_them:
                     joined.append(key_text(value))
+                    if key in ZERO_TRACKS and values[key] == 0 and (now or 0) > 0:
+                        notes.append(f"{here.get('name', table_name)} reached zero "
+                                     f"{ZERO_TRACKS[key]} with both copies' hits: "
+                                     "confirm her condition on the record sheet (z)")  # fmt: skip
             elif absolute or after_them:
                 values[key] = after
             elif now == after:

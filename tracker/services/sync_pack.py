@@ -14,13 +14,17 @@ import json
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 
 from tracker.campaign_file import head_revision
 from tracker.db import SessionFactory, read_scope
 from tracker.models import Campaign, JournalEntry
 from tracker.models.kinds import JournalKind
+from tracker.services import visibility
 from tracker.services.common import get_row
+from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.documents import every_change
+from tracker.services.rowlog import plain
 from tracker.services.sync_ids import UNSHARED, Identities, mapped
 from tracker.services.sync_writers import Writers
 
@@ -51,6 +55,7 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
         ).mappings().all()  # fmt: skip
         ids = Identities()
         ids.read(conn)
+        hidden = _hidden(conn)
     details = [json.loads(row["detail"]) for row in rows]
     ids.walk(details)
     for row in rows:
@@ -66,6 +71,7 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
         entry = _entry(row, detail, ids, prevs[row["uid"]])
         entry["hash"] = previous = chained(previous, entry)
         entries.append(entry)
+    secrets = _secrets(entries, hidden, ids)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -73,7 +79,43 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
         "campaign": {"uid": campaign.uid, "name": campaign.name},
         "have": [row["uid"] for row in rows],
         "entries": entries,
+        "secrets": secrets,
+        "secrets_hash": chained(previous, {"secrets": secrets}),
     }
+
+
+def _hidden(conn: Connection) -> dict[tuple[str, int], dict[str, Any]]:
+    """The values of every secret's columns, as their rows keep them (sealed under the side's
+    passphrase when it has one): no journal entry keeps them (services.rowlog)."""
+    found = {}
+    for name, public in visibility.PUBLIC.items():
+        if name in UNSHARED:
+            continue
+        table = TABLES_BY_NAME[name]
+        columns = [column for column in table.c if column.name not in public | {"version"}]
+        for row in conn.execute(select(table.c.id, *columns)).mappings():
+            found[(name, row["id"])] = {
+                key: plain(value) for key, value in row.items() if key != "id"
+            }
+    return found
+
+
+def _secrets(
+    entries: list[dict[str, Any]], hidden: dict[tuple[str, int], dict[str, Any]], ids: Identities
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """The secrets of the rows a packet's entries wrote, as their rows keep them now, named by
+    identity: the owner's copy has them, as the owner's export does."""
+    secrets: dict[str, dict[str, dict[str, Any]]] = {}
+    for entry in entries:
+        for change in every_change(entry["detail"]):
+            table, row = change["table"], change["row"]
+            number = ids.number.get((table, row)) if row else None
+            values = hidden.get((table, number)) if number is not None else None
+            if values is not None:
+                secrets.setdefault(table, {})[row] = mapped(
+                    table, values, lambda target, value: ids.of.get((target, value))
+                )
+    return secrets
 
 
 def _merge_record(kind: str, detail: dict[str, Any]) -> bool:
