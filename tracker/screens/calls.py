@@ -144,7 +144,6 @@ def run(
 
 
 def busy(screen: Screen[Any]) -> bool:
-    """Whether a call of the screen's is queued or running."""
     return bool(_queues.get(screen))
 
 
@@ -175,7 +174,7 @@ def _start(screen: Screen[Any], asked: _Asked) -> None:
 
 
 def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception | None) -> None:
-    """The outcome, on the UI thread; then the screen's next call starts."""
+    """On the UI thread; then the screen's next call starts."""
     queue = _queues.get(screen)
     if asked.shows is not None:
         asked.shows.loading = False
@@ -224,7 +223,6 @@ def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:
 
 
 def message(error: Exception) -> str:
-    """What a refused call says, in the service's words."""
     if isinstance(error, InvalidInput):
         return "\n".join(error.errors.values())
     return str(error)

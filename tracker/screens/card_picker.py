@@ -127,7 +127,6 @@ class CardPickerScreen(PickerScreen):
 
     @property
     def left(self) -> int | None:
-        """What is left of the budget once the picks on their way are added."""
         return None if self.budget is None else self.budget.left - self.pending
 
     def _budget_heading(self) -> None:

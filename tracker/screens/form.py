@@ -113,7 +113,6 @@ class FormScreen(ModalScreen[Any]):
         preview: Callable[[dict[str, Any]], str | Call[str]] | None = None,
         dice_field: str | None = None,
         dice_sides: int = 10,
-        rng: random.Random | None = None,
         read_only_ok: bool = False,
         secret_die: bool = False,
     ) -> None:
@@ -127,7 +126,6 @@ class FormScreen(ModalScreen[Any]):
         self.preview = preview
         self.dice_field = dice_field
         self.dice_sides = dice_sides
-        self.rng = rng or random.Random()
         self.rolled: int | None = None  # the last d10 the app rolled into the roll field
         # A form whose submit neither writes to the database nor shows a secret (printing a
         # sheet to a file): the only kind the umpire's read-only view may save.
@@ -199,10 +197,7 @@ class FormScreen(ModalScreen[Any]):
         """Put each message beside its field (unknown fields go under the form); clear the rest."""
         keys = {spec.key for spec in self.fields}
         for spec in self.fields:
-            label = self.query_one(f"#error-{spec.key}", Label)
-            label.update(f"↑ {errors[spec.key]}" if spec.key in errors else "")
-            label.set_class(spec.key not in errors, "-hidden")
-            self.query_one(f"#field-{spec.key}").set_class(spec.key in errors, "-invalid")
+            self._mark(spec.key, errors.get(spec.key))
         general = [message for key, message in errors.items() if key not in keys]
         form_error = self.query_one("#error-form", Label)
         form_error.update("\n".join(general))
@@ -346,7 +341,6 @@ class FormScreen(ModalScreen[Any]):
         self.refresh_preview()
 
     def _follow(self, widget_id: str, value: Any) -> None:
-        """Give the selects that depend on this one the choices for its new value."""
         for spec in self.fields:
             if spec.depends_on and widget_id == f"field-{spec.depends_on}":
                 options = spec.options_for.get(value, ())
@@ -367,10 +361,14 @@ class FormScreen(ModalScreen[Any]):
         widget = self.query_one(f"#{widget_id}")
         if spec.kind == "int" and isinstance(widget, Input) and widget.value.strip():
             _, error = parse_int(widget.value, spec)
-        label = self.query_one(f"#error-{spec.key}", Label)
+        self._mark(spec.key, error)
+
+    def _mark(self, key: str, error: str | None) -> None:
+        """The field's message under it, and the field marked invalid; none, both cleared."""
+        label = self.query_one(f"#error-{key}", Label)
         label.update(f"↑ {error}" if error else "")
-        label.set_class(error is None, "-hidden")
-        widget.set_class(error is not None, "-invalid")
+        label.set_class(not error, "-hidden")
+        self.query_one(f"#field-{key}").set_class(bool(error), "-invalid")
 
     def action_roll(self) -> None:
         """Roll the form's die with the app's dice into the roll field, once per form; the
@@ -383,18 +381,15 @@ class FormScreen(ModalScreen[Any]):
                         "at the table.", severity="warning")  # fmt: skip
             return
         dice = getattr(self.app, "dice", None)
+        rng = getattr(self.app, "rng", None) or random.Random()  # the app's, which a test seeds
         roll = (
             dice.roll(self.dice_sides, self.form_title)
             if isinstance(dice, Dice) and not self.secret_die
-            else self.rng.randint(1, self.dice_sides)
+            else rng.randint(1, self.dice_sides)
         )
         self.rolled = roll
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
         self.notify(f"Rolled d{self.dice_sides}: {roll}", timeout=3)
-
-    @on(Button.Pressed, "#form-roll")
-    def _roll_pressed(self) -> None:
-        self.action_roll()
 
     def action_cancel(self) -> None:
         """Close without saving; what the player typed is dropped only once they say so."""
@@ -409,13 +404,10 @@ class FormScreen(ModalScreen[Any]):
             yes="Discard (y)",
         )
 
-    @on(Button.Pressed, "#form-save")
-    def _save_pressed(self) -> None:
-        self.action_save()
-
-    @on(Button.Pressed, "#form-cancel")
-    def _cancel_pressed(self) -> None:
-        self.action_cancel()
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        actions = {"form-save": self.action_save, "form-roll": self.action_roll}
+        actions.get(event.button.id or "", self.action_cancel)()
 
     @on(Input.Submitted)
     def _enter_pressed(self) -> None:
@@ -437,10 +429,3 @@ def writing(what: str, write: Callable[[bool], Call[T]]) -> Call[T]:
         )
 
     return write(False).turning(ExistingFile, ask)
-
-
-def calling(
-    service: Callable[..., T], factory: Any, /, **fixed: Any
-) -> Callable[[dict[str, Any]], Call[T]]:
-    """A form's submit: `service` called with the factory, `fixed` and the form's values."""
-    return lambda values: Call(service, factory, **fixed, **values)

@@ -178,8 +178,7 @@ class RepairsScreen(TrackerScreen):
 
         def done(summary: str | None) -> None:
             if summary:
-                self.notify(summary, title="Repaired")
-                self.reload()
+                self.tell(summary, title="Repaired")
 
         note = (
             "SMR2 §12.2 is not in this tracker: the campaign's own allowance, if any, is "

@@ -11,12 +11,12 @@ from textual.widgets import Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, calling
+from tracker.screens.form import FieldSpec
+from tracker.screens.next_turn import next_turn_of
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
-from tracker.services import continuity, damage, mines, scenarios
+from tracker.services import continuity, damage, scenarios
 from tracker.services.continuity import ParticipantView, ScenarioDetail
 from tracker.services.damage import ShipPick
 from tracker.widgets.search_table import SearchTable, search_keys
@@ -143,11 +143,7 @@ class ScenarioScreen(TrackerScreen):
             self.app.push_screen(ReportScreen(self.detail.campaign_id, self.scenario_id))
 
     def _run(self, call: Call[Any], success: str) -> None:
-        self.call(call, then=lambda result: self._ran(success.format(result=result)))
-
-    def _ran(self, said: str) -> None:
-        self.notify(said)
-        self.reload()
+        self.call(call, then=lambda result: self.tell(success.format(result=result)))
 
     def action_participants(self) -> None:
         if self.detail is None or not self._status_is("planned"):
@@ -192,34 +188,8 @@ class ScenarioScreen(TrackerScreen):
         )
 
     def action_next_turn(self) -> None:
-        """Drifting minefields scatter at the end of the turn: asked before it ends, so each
-        drift is stamped with the turn it happens in."""
-        if self.detail is None:
-            return
-        self.call(Call(mines.not_drifted, self.factory, campaign_id=self.detail.campaign_id),
-                  then=self._ask_next_turn)  # fmt: skip
-
-    def _ask_next_turn(self, left: int) -> None:
-        if self.detail is None:
-            return
-
-        def advance() -> None:
-            self._run(
-                Call(scenarios.advance_turn, self.factory, scenario_id=self.scenario_id),
-                "Turn {result}",
-            )
-
-        if not left:
-            advance()
-            return
-        confirm(
-            self,
-            f"End of turn {self.detail.turn}: {left} drifting minefield"
-            f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
-            "ledger). Begin the next turn anyway?",
-            advance,
-            yes="Yes, next turn (y)",
-        )
+        if self.detail is not None:
+            next_turn_of(self, self.detail.campaign_id, self.detail, self.reload)
 
     def action_damage(self) -> None:
         if self.detail is not None:
@@ -235,7 +205,7 @@ class ScenarioScreen(TrackerScreen):
         self.open_form(
             f"Close {self.detail.title}",
             fields,
-            calling(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id),
+            self.calling(scenarios.close_scenario, scenario_id=self.scenario_id),
             done=self._close_done,
             note="Every ship's end state is kept; repairs come next (r on the campaign screen).",
         )
@@ -255,7 +225,7 @@ class ScenarioScreen(TrackerScreen):
     def action_reopen(self) -> None:
         if self.detail is None or not self._status_is("closed"):
             return
-        submit = calling(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id)
+        submit = self.calling(scenarios.reopen_scenario, scenario_id=self.scenario_id)
         self.open_form(
             f"Reopen {self.detail.title}",
             [FieldSpec("reason", "Why")],
@@ -274,7 +244,7 @@ class ScenarioScreen(TrackerScreen):
         self.open_form(
             "Correction factor",
             fields,
-            calling(scenarios.set_correction_factor, self.factory, scenario_id=self.scenario_id),
+            self.calling(scenarios.set_correction_factor, scenario_id=self.scenario_id),
             note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives.",
         )
 
