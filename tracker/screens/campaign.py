@@ -325,11 +325,9 @@ class CampaignScreen(TrackerScreen):
                 f"Delete side {data.name!r} with its {len(data.squadrons)} squadrons "
                 f"and {count} ships?"
             )
-        else:
-            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
-        if isinstance(data, SideView):
             call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
         else:
+            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
             call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
         self.confirm_call(question, call, said=f"Deleted {data.name}")
 

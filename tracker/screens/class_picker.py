@@ -49,9 +49,7 @@ def squadron_preview(entry: ShipClassRead, values: dict[str, Any]) -> str:
 
 class ClassPickerScreen(PickerScreen):
     """The library's ship classes; enter asks how many ships of it, and their names.
-
-    Dismissed with the new ships' ids, or None.
-    """
+    Dismissed with the new ships' ids, or None."""
 
     COLUMNS = (("Class", 16), ("Type", 4), ("Nation", 9), ("Sz", 3), ("Kn", 3), ("Armour", 6),
                ("Str", 4), ("Flot", 4), ("Pts", 5))  # fmt: skip

@@ -72,6 +72,15 @@ def _allowed(spec: FieldSpec) -> str:
     return ""
 
 
+def typed_dice(values: dict[str, Any], key: str, wrong: str) -> list[int]:
+    """The dice the player typed in field `key` (`5 2`, or `5, 2`; none when blank), taken out
+    of the values; refused with `wrong` beside the field when a word is not a number."""
+    words = (values.pop(key) or "").replace(",", " ").split()
+    if not all(word.isdigit() for word in words):
+        raise InvalidInput({key: wrong})
+    return [int(word) for word in words]
+
+
 class ConfirmFirst(Exception):
     """Raised by a form's submit to ask the player first (replace a file that exists?): on yes
     the form saves `then()`'s result; on no it stays open with `declined` beside `field`."""

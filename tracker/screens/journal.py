@@ -56,11 +56,9 @@ def entry_row(entry: EntryView) -> list[Any]:
 
 
 class JournalScreen(TrackerScreen):
-    """Filters across the top; the entries below; enter shows the ship's service record.
-
-    `/` filters the entries shown as the player types (any column, literally) and `o` sorts
-    them; the search box above reads the whole journal again, its summaries only.
-    """
+    """Filters across the top; the entries below; enter shows the ship's service record. `/`
+    filters the entries shown as the player types (any column, literally) and `o` sorts them;
+    the search box above reads the whole journal again, its summaries only."""
 
     HELP_EXTRA = SEARCH_KEYS
     FOOTER_DROPS = ("sort",)  # the table's key: in help when the footer is full

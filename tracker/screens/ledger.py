@@ -20,7 +20,7 @@ from tracker.screens import ledger_rows as cells
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec
+from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.ledger_forms import (
     aerial_fields,
     boundary_fields,
@@ -267,14 +267,13 @@ class LedgerScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> Call[str]:
             place = place_from(values)
-            passphrase = self.passphrase_of(values)
             kind, _, layer_id = values.pop("layer").partition(":")
             values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
             values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
             if kind == "sub":  # a War at Sea submarine lays as a submarine, whatever was left
                 values["laid_by"] = "submarine"
             verb = "laid" if values["complete"] else "being sown"
-            sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
+            sow = self.calling_secret(mines.sow_minefield, **place)(values)
             return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
 
         self.open_form("Sow a minefield", fields, submit,
@@ -307,30 +306,19 @@ class LedgerScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
             place = place_from(values)
-            passphrase = self.passphrase_of(values)
             drops = values.pop("drops")
-            words = values.pop("rolls").replace(",", " ").split()
-            if not all(word.isdigit() for word in words):
-                raise InvalidInput({"rolls": "d6 rolls are numbers 1..6, e.g. 5 2"})
-            if words and drops is not None and drops != len(words):
-                raise InvalidInput({"drops": f"{len(words)} rolls typed: leave this blank, or "
+            typed = typed_dice(values, "rolls", "d6 rolls are numbers 1..6, e.g. 5 2")
+            if typed and drops is not None and drops != len(typed):
+                raise InvalidInput({"drops": f"{len(typed)} rolls typed: leave this blank, or "
                                     "clear the rolls to have them rolled"})  # fmt: skip
-            drops = drops or 1
 
             def roll() -> int:
                 if values.get("secret"):  # its owner's dice: not in the log any screen shows
                     return self.rng.randint(1, 6)
                 return self.dice.roll(6, f"air drop by {values['aircraft']}")
 
-            rolls = [int(word) for word in words] or [roll() for _ in range(drops)]
-            return Call(
-                mines.aerial_drop,
-                self.factory,
-                **values,
-                **place,
-                rolls=rolls,
-                passphrase=passphrase,
-            )
+            rolls = typed or [roll() for _ in range(drops or 1)]
+            return self.calling_secret(mines.aerial_drop, **place, rolls=rolls)(values)
 
         self.open_form("Aircraft drop minefields", fields, submit,
                        note="Capacity is the greater attack factor; a failed drop scatters "

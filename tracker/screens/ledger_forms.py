@@ -42,9 +42,8 @@ def sector_fields() -> list[FieldSpec]:
 def sow_fields(
     layers: dict[int, list[tuple[str, str]]], owner: int | None = None
 ) -> list[FieldSpec]:
-    """The sowing form's own fields (after its owner and place), as the model declares them;
-    `layers` are each side's possible minelayers (its own ships afloat and War at Sea
-    submarines), the choices following the owner picked."""
+    """The sowing form's own fields (after its owner and place); `layers`, each side's possible
+    minelayers (minelayers()), the choices following the owner picked."""
     none = [("(none: name it below)", "")]
     return [
         *specs_from(MinefieldCreate, keys=("laid_by",)),

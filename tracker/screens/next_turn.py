@@ -1,9 +1,6 @@
-"""The next turn from wherever the player is at the table: the scenario, the record sheet or
-damage entry.
-
-Drifting minefields not yet drifted are asked about first (they drift at the end of the turn,
-so each drift is stamped with the turn it happens in), then the scenario's turn goes up by one,
-journaled.
+"""The next turn, from the scenario, the record sheet or damage entry: drifting minefields not
+yet drifted are asked about first (they drift at the end of the turn, so each drift is stamped
+with the turn it happens in), then the scenario's turn goes up by one, journaled.
 """
 
 from __future__ import annotations
@@ -55,13 +52,10 @@ def next_turn_of(
         if not left:
             advance()
             return
+        drifting = f"{left} drifting minefield{'s have' if left != 1 else ' has'} not drifted yet"
+        then = "(g on the minefield ledger). Begin the next turn anyway?"
         confirm(
-            screen,
-            f"End of turn {now.turn}: {left} drifting minefield"
-            f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
-            "ledger). Begin the next turn anyway?",
-            advance,
-            yes="Yes, next turn (y)",
+            screen, f"End of turn {now.turn}: {drifting} {then}", advance, yes="Yes, next turn (y)"
         )
 
     screen.call(Call(mines.not_drifted, screen.factory, campaign_id=campaign_id), then=ask)

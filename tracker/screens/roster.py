@@ -20,7 +20,7 @@ from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.form import FieldSpec
+from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.roster_forms import (
@@ -250,19 +250,11 @@ class RosterScreen(OwnerViewScreen):
         fields = [*marker_fields(count), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
             sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
-            return Call(
-                markers.assign_markers,
-                self.factory,
-                unit_id=unit.id,
-                passphrase=passphrase,
-                sectors=sectors,
-                turn=self.view.turn if self.view else None,
-                rng=self.rng,
-                version=unit.version,
-                **values,
-            ).map(seals_said)
+            turn = self.view.turn if self.view else None
+            fixed = {"sectors": sectors, "turn": turn, "rng": self.rng, "version": unit.version}
+            assign = self.calling_secret(markers.assign_markers, unit_id=unit.id, **fixed)
+            return assign(values).map(seals_said)
 
         self.open_form(
             f"Markers for {unit.name}",
@@ -306,12 +298,12 @@ class RosterScreen(OwnerViewScreen):
         fields = [*reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
             sectors = [values.pop("sector_1"), values.pop("sector_2")]
-            return Call(markers.reconceal, self.factory, unit_id=unit.id, passphrase=passphrase,
-                        rng=self.rng, **values,
-                        sectors=sectors[: was.reconceal_markers(values["cause"])]
-                        ).map(seals_said)  # fmt: skip
+            sectors = sectors[: was.reconceal_markers(values["cause"])]
+            conceal = self.calling_secret(
+                markers.reconceal, unit_id=unit.id, rng=self.rng, sectors=sectors
+            )
+            return conceal(values).map(seals_said)
 
         self.open_form(f"Re-conceal {unit.name}", fields, submit, timeout=15,
                        note="A revealed sub that did not move this turn stays revealed, unless a "
@@ -324,18 +316,9 @@ class RosterScreen(OwnerViewScreen):
         fields = [*sub_attack_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            words = (values.pop("torpedo_dice") or "").replace(",", " ").split()
-            if not all(word.isdigit() for word in words):
-                raise InvalidInput({"torpedo_dice": "give the dice as numbers 1..6, e.g. 5 6 3"})
-            return Call(
-                hunt.sub_attacks,
-                self.factory,
-                marker_id=marker.id,
-                passphrase=passphrase,
-                torpedo_dice=[int(w) for w in words],
-                **values,
-            )
+            dice = typed_dice(values, "torpedo_dice", "give the dice as numbers 1..6, e.g. 5 6 3")
+            attack = self.calling_secret(hunt.sub_attacks, marker_id=marker.id, torpedo_dice=dice)
+            return attack(values)
 
         self.open_form(
             f"{marker.code} attacks",

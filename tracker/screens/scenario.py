@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -142,9 +140,6 @@ class ScenarioScreen(TrackerScreen):
         if self.detail is not None and self._status_is("closed"):
             self.app.push_screen(ReportScreen(self.detail.campaign_id, self.scenario_id))
 
-    def _run(self, call: Call[Any], success: str) -> None:
-        self.call(call, then=lambda result: self.tell(success.format(result=result)))
-
     def action_participants(self) -> None:
         if self.detail is None or not self._status_is("planned"):
             return
@@ -165,27 +160,23 @@ class ScenarioScreen(TrackerScreen):
         ]
 
         def done(ship_ids: list[int] | None) -> None:
-            if ship_ids is None:
-                return
-            self._run(
-                Call(
+            if ship_ids is not None:
+                said = f"{len(ship_ids)} ships taking part"
+                chosen = Call(
                     scenarios.set_participants,
                     self.factory,
-                    scenario_id=self.scenario_id,
                     ship_ids=ship_ids,
-                ),
-                f"{len(ship_ids)} ships taking part",
-            )
+                    scenario_id=self.scenario_id,
+                )
+                self.call(chosen, then=lambda _: self.tell(said))
 
         self.app.push_screen(
             ParticipantsScreen(f"Ships taking part in {self.detail.title}", choices), done
         )
 
     def action_begin(self) -> None:
-        self._run(
-            Call(scenarios.start_scenario, self.factory, scenario_id=self.scenario_id),
-            "Begun: turn 1. Start states recorded.",
-        )
+        begin = Call(scenarios.start_scenario, self.factory, scenario_id=self.scenario_id)
+        self.call(begin, then=lambda _: self.tell("Begun: turn 1. Start states recorded."))
 
     def action_next_turn(self) -> None:
         if self.detail is not None:
