@@ -323,8 +323,7 @@ class TrackerScreen(Screen[Any]):
         try:
             self.reload()
         except NotFound as exc:
-            self.notify(f"{exc}: going back", severity="error")
-            self.dismiss()
+            self._gone(exc)
 
     def history_changed(self, result: HistoryResult) -> None:
         """An undo or redo (ctrl+z, ctrl+y) changed the campaign: read it again. A screen that

@@ -186,20 +186,12 @@ class FormScreen(ModalScreen[Any]):
         )  # fmt: skip
 
     def _collect(self) -> tuple[dict[str, Any], dict[str, str]]:
-        values: dict[str, Any] = {}
-        errors: dict[str, str] = {}
+        values, errors = self._typed(), {}
         for spec in self.fields:
-            widget = self.query_one(f"#field-{spec.key}")
-            if isinstance(widget, (Checkbox, Select)):
-                values[spec.key] = widget.value
-            elif isinstance(widget, Input):
-                if spec.kind == "int":
-                    number, error = parse_int(widget.value, spec)
-                    if error:
-                        errors[spec.key] = error
-                    values[spec.key] = number
-                else:
-                    values[spec.key] = widget.value
+            if spec.kind == "int":
+                values[spec.key], error = parse_int(values[spec.key], spec)
+                if error:
+                    errors[spec.key] = error
         return values, errors
 
     def show_errors(self, errors: dict[str, str]) -> None:
@@ -211,10 +203,8 @@ class FormScreen(ModalScreen[Any]):
         form_error = self.query_one("#error-form", Label)
         form_error.update("\n".join(general))
         form_error.set_class(not general, "-hidden")
-        for spec in self.fields:
-            if spec.key in errors:
-                self.query_one(f"#field-{spec.key}").focus()
-                break
+        if first := next((spec.key for spec in self.fields if spec.key in errors), None):
+            self.query_one(f"#field-{first}").focus()
 
     def action_save(self) -> None:
         if getattr(self.app, "read_only", False) and not self.read_only_ok:
@@ -286,19 +276,16 @@ class FormScreen(ModalScreen[Any]):
     def _log_typed_roll(self, values: dict[str, Any]) -> None:
         """A die the player rolled at the table and typed goes into the dice log too."""
         typed = values.get(self.dice_field) if self.dice_field else None
-        dice = getattr(self.app, "dice", None)
-        if (
-            isinstance(typed, int)
-            and typed != self.rolled
-            and isinstance(dice, Dice)
-            and not self.secret_die
-        ):
+        if isinstance(typed, int) and typed != self.rolled and (dice := self._logged_dice()):
             dice.record(self.dice_sides, typed, self.form_title)
 
+    def _logged_dice(self) -> Dice | None:
+        """The app's dice, whose log any screen may show: none for a die that decides a secret."""
+        dice = getattr(self.app, "dice", None)
+        return dice if isinstance(dice, Dice) and not self.secret_die else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "roll":
-            return self.dice_field is not None
-        return True
+        return action != "roll" or self.dice_field is not None
 
     def on_mount(self) -> None:
         # The scroller only scrolls; tab should go from field to field.
@@ -316,9 +303,7 @@ class FormScreen(ModalScreen[Any]):
     def refresh_preview(self) -> None:
         """Recompute the live preview, and a title that follows the values, from whatever the
         fields hold now."""
-        values, errors = self._collect()
-        for key in errors:
-            values[key] = None
+        values, _ = self._collect()  # a number typed wrong reads as None
         if self.title_for is not None:
             self.form_title = self.title_for(values)
             self.query_one("#form-title", Label).update(self.form_title)
@@ -389,12 +374,10 @@ class FormScreen(ModalScreen[Any]):
             self.notify(f"Already rolled: {self.rolled}. Type another value only if you rolled "
                         "at the table.", severity="warning")  # fmt: skip
             return
-        dice = getattr(self.app, "dice", None)
         rng = getattr(self.app, "rng", None) or random.Random()  # the app's, which a test seeds
+        dice = self._logged_dice()
         roll = (
-            dice.roll(self.dice_sides, self.form_title)
-            if isinstance(dice, Dice) and not self.secret_die
-            else rng.randint(1, self.dice_sides)
+            dice.roll(self.dice_sides, self.form_title) if dice else rng.randint(1, self.dice_sides)
         )
         self.rolled = roll
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)

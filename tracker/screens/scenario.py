@@ -23,14 +23,6 @@ from tracker.widgets.sheet_table import morale_cell
 from tracker.widgets.tables import cell_width, content_widths, fit_or_scroll
 from tracker.widgets.tones import ALERT, toned
 
-STATUS_WORDS = {
-    "planned": "planned",
-    "in_play": "IN PLAY",
-    "closed": "closed",
-    "archived": "archived",
-}
-
-
 # Morale: the tests a ship owes (S⅓, F⅓, ½) and Out of Command, marked as the record sheet
 # marks them. Narrower than its rows, the table narrows the squadron, the side and the ship's
 # name in turn, down to the width named, each wrapped onto more lines, never cut.
@@ -95,7 +87,7 @@ class ScenarioScreen(TrackerScreen):
         heading = Text()
         heading.append(f"{detail.position}. {detail.title}", style="bold")
         heading.append(f"   {detail.date}   ")
-        heading.append(STATUS_WORDS.get(detail.status, detail.status), style="bold")
+        heading.append("IN PLAY" if detail.status == "in_play" else detail.status, style="bold")
         if detail.status == "in_play":
             heading.append(f"   turn {detail.turn} ({(detail.turn - 1) * 6} min elapsed)")
         heading.append("\n")
