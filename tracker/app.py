@@ -244,7 +244,7 @@ class TrackerApp(App[None]):
         self.run_worker(self._open_database, thread=True, name="open-database")
 
     def _open_database(self) -> None:
-        """In a thread: open (and upgrade) the database while the first screen is up."""
+        """In a thread, while the first screen is up."""
         assert self.opener is not None
         try:
             opened = self.opener()
@@ -268,8 +268,6 @@ class TrackerApp(App[None]):
         self._database_ready()
 
     def _database_ready(self) -> None:
-        """The database is open: fill the first screen, watch for others' changes, and open
-        the campaign asked for."""
         self.change_watch = ChangeWatch(self, self.factory, self.watch_seconds)
         if self.quiet_gc:
             quiet_collector()
@@ -303,7 +301,6 @@ class TrackerApp(App[None]):
         return Content.assemble(content, (" · ", "dim"), (UMPIRE_LABEL, "bold"))
 
     def _apply_theme(self, name: str) -> None:
-        """The player's theme: dark, light, or a Textual theme chosen earlier in the palette."""
         theme = THEMES.get(name, name)
         if theme in self.available_themes:
             self.theme = theme
@@ -395,15 +392,12 @@ class TrackerApp(App[None]):
         screen.call(call, then=done, refused=refused)
 
     def action_undo(self) -> None:
-        """Undo the campaign's newest change (it is kept in the journal, marked undone)."""
         self._history(undo=True)
 
     def action_redo(self) -> None:
-        """Redo the newest undo."""
         self._history(undo=False)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """Every key of the current screen is also a command in the palette (ctrl+p)."""
         yield from super().get_system_commands(screen)
         for key, description, action in screen_keys(screen):
             yield SystemCommand(description, f"Key: {key}", partial(screen.run_action, action))

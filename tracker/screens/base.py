@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
     from tracker.services.history import HistoryResult
+    from tracker.widgets.search_table import K, SearchTable
 
 T = TypeVar("T")
 
@@ -118,7 +119,6 @@ class TrackerScreen(Screen[Any]):
                 return
 
     def say_keys(self) -> None:
-        """Which of the screen's keys act here, said in a toast."""
         keys: dict[str, str] = {}
         for item in super().active_bindings.values():
             binding = item.binding
@@ -134,7 +134,6 @@ class TrackerScreen(Screen[Any]):
         yield Footer(compact=True)
 
     def body(self) -> ComposeResult:
-        """What the screen shows between its header and its footer."""
         yield from ()
 
     def on_resize(self) -> None:
@@ -173,14 +172,21 @@ class TrackerScreen(Screen[Any]):
         return (self.app.app_focus, keys)
 
     def call(self, call: Call[T], **options: Any) -> None:
-        """Run a service call the one way screens do (screens.calls.run, with its options):
-        in a thread worker, in this screen's order, its outcome handled on the UI thread."""
         calls.run(self, call, **options)
 
     def missing(self, said: str) -> None:
-        """Refuse an act for lack of what the screen's reads should have brought (`said` tells
-        what), or for the database they could not reach (screens.calls.missing)."""
         calls.missing(self, said)
+
+    def row_of(self, table: SearchTable, items: Sequence[K], none: str, what: str) -> K | None:
+        """The one of `items` under the table's cursor; else why not, said: `none` when there is
+        none yet, or the table's filter hiding every `what`."""
+        if not items:
+            self.missing(none)
+            return None
+        if (item := table.selected(items)) is None:
+            hidden = f"No {what} shown: the filter hides them all (/ then escape clears it)."
+            self.notify(hidden, severity="warning")
+        return item
 
     def load(self, call: Call[T], then: Callable[[T], object]) -> None:
         """Read what the screen shows through the path; a row another player removed meanwhile
@@ -203,16 +209,16 @@ class TrackerScreen(Screen[Any]):
         from tracker.screens.form import FormScreen  # the welcome screen paints before forms
 
         def saved(result: object) -> None:
-            if result is None:
-                return
-            said = (
-                [result] if isinstance(result, str) else result if isinstance(result, list) else []
-            )
-            for line in said:
-                self.notify(str(line), severity=severity, timeout=timeout)
-            self.reload()
+            if result is not None:
+                self.tell(result, severity=severity, timeout=timeout)
 
         self.app.push_screen(FormScreen(title, fields, submit, **options), done or saved)
+
+    def calling(
+        self, service: Callable[..., T], /, **fixed: Any
+    ) -> Callable[[dict[str, Any]], Call[T]]:
+        """A form's submit: `service` called with the app's sessions, `fixed` and the values."""
+        return lambda values: Call(service, self.factory, **fixed, **values)
 
     def confirm_call(
         self,
@@ -228,12 +234,17 @@ class TrackerScreen(Screen[Any]):
         from tracker.screens.confirm import confirm
 
         def done(result: Any) -> None:
-            words = said(result) if callable(said) else said
-            if words:
-                self.notify(words, markup=False)
-            self.reload()
+            self.tell(said(result) if callable(said) else said)
 
         confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
+
+    def tell(self, said: object, **options: Any) -> None:
+        """Say what an act did (a line, or each line of a list; nothing else), and read the
+        screen's data again."""
+        for line in [said] if isinstance(said, str) else said if isinstance(said, list) else []:
+            if line:
+                self.notify(str(line), **options)
+        self.reload()
 
     def _gone(self, error: Exception) -> None:
         if isinstance(error, NotFound):
@@ -280,7 +291,6 @@ class TrackerScreen(Screen[Any]):
         return bool(namespace) or bool(self.check_action(name, parameters))
 
     def help_extra(self) -> list[tuple[str, str]]:
-        """The keys a widget handles, as the help screen lists them."""
         return list(self.HELP_EXTRA)
 
     def refuse_if_read_only(self) -> bool:
@@ -303,12 +313,17 @@ class TrackerScreen(Screen[Any]):
     def action_back(self) -> None:
         self.dismiss()
 
+    def action_journal(self) -> None:
+        if (campaign_id := self.current_campaign_id()) is not None:
+            from tracker.screens.journal import JournalScreen
+
+            self.app.push_screen(JournalScreen(campaign_id))
+
     def on_screen_resume(self) -> None:
         try:
             self.reload()
         except NotFound as exc:
-            self.notify(f"{exc}: going back", severity="error")
-            self.dismiss()
+            self._gone(exc)
 
     def history_changed(self, result: HistoryResult) -> None:
         """An undo or redo (ctrl+z, ctrl+y) changed the campaign: read it again. A screen that
@@ -316,4 +331,4 @@ class TrackerScreen(Screen[Any]):
         self.reload()
 
     def reload(self) -> None:
-        """Read the screen's data again from the services and redraw it."""
+        """Read the screen's data again and redraw it."""

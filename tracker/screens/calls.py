@@ -13,20 +13,9 @@ a 275-unit import never freezes the keys, and its outcome comes back on the UI t
   which says when the database answers again;
 - anything else, to the crash report (crash_log) and a non-zero exit.
 
-An act a screen refuses without a call, for lack of what its calls should have read (no
-preview to record, no ship or minefield listed), goes through `missing`: while the database
-does not answer, that is the reason the player hears, not that there is nothing there.
-
-An error that means a question for the player (a file that exists: replace it?) is turned into
-the one the screen expects by `Call.turning`, in the worker, before it is routed.
-
 Ordering: each screen has one queue, and its calls run one at a time in the order asked, so two
 saves (or a save and the reload after it) from the same screen never race. Screens differ in
 queues: one screen's long import does not hold up another's reads.
-
-What the queue's call is doing can be shown: `busy` names a widget that shows a loading
-indicator while the call runs (the rest of the screen keeps answering keys), and `busy(screen)`
-tells a screen not to start a second import while the first still runs.
 """
 
 from __future__ import annotations
@@ -132,11 +121,9 @@ def run(
     expected: tuple[type[Exception], ...] = (),
     busy: Widget | None = None,
 ) -> None:
-    """Queue `call` on the screen's queue; `then(result)` runs on the UI thread once it is done.
-
-    `refused(error)` gets the player's errors (and `expected` ones) instead of a notification;
-    `busy` shows a loading indicator while the call runs.
-    """
+    """Queue `call` on the screen's queue; `then(result)` runs on the UI thread once it is done,
+    `refused(error)` gets the player's errors (and `expected` ones) instead of a notification,
+    and `busy` shows a loading indicator while it runs (the rest of the screen answers keys)."""
     queue = _queues.setdefault(screen, deque())
     queue.append(_Asked(call, then, refused, expected, busy))
     if len(queue) == 1:
@@ -144,7 +131,7 @@ def run(
 
 
 def busy(screen: Screen[Any]) -> bool:
-    """Whether a call of the screen's is queued or running."""
+    """Whether the screen's queue holds a call: a second import is not started meanwhile."""
     return bool(_queues.get(screen))
 
 
@@ -175,7 +162,7 @@ def _start(screen: Screen[Any], asked: _Asked) -> None:
 
 
 def _deliver(screen: Screen[Any], asked: _Asked, result: Any, error: Exception | None) -> None:
-    """The outcome, on the UI thread; then the screen's next call starts."""
+    """On the UI thread; then the screen's next call starts."""
     queue = _queues.get(screen)
     if asked.shows is not None:
         asked.shows.loading = False
@@ -224,7 +211,6 @@ def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:
 
 
 def message(error: Exception) -> str:
-    """What a refused call says, in the service's words."""
     if isinstance(error, InvalidInput):
         return "\n".join(error.errors.values())
     return str(error)

@@ -14,13 +14,11 @@ from textual.widgets import DataTable, Label, Static, Tree
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import calling
-from tracker.screens.ship_forms import scenario_fields, side_fields, squadron_fields
+from tracker.screens.ship_forms import edit_squadron, scenario_fields, side_fields, squadron_fields
 from tracker.services import campaigns, fleet, scenarios, sheet
 from tracker.services.errors import InvalidInput
 from tracker.services.views import (
     CampaignOverview,
-    RecordSheet,
     ScenarioView,
     SideView,
     SquadronRef,
@@ -241,9 +239,6 @@ class CampaignScreen(TrackerScreen):
         if scenario := under_cursor(event.data_table, scenarios):
             self._open("scenario", "ScenarioScreen", scenario.id)
 
-    def action_journal(self) -> None:
-        self._open("journal", "JournalScreen", self.campaign_id)
-
     def action_library(self) -> None:
         self._open("library", "LibraryScreen")
 
@@ -257,7 +252,7 @@ class CampaignScreen(TrackerScreen):
         self._open("critical_tables", "CriticalTablesScreen", self.campaign_id)
 
     def action_new_side(self) -> None:
-        submit = calling(campaigns.create_side, self.factory, campaign_id=self.campaign_id)
+        submit = self.calling(campaigns.create_side, campaign_id=self.campaign_id)
         self.open_form("New side", side_fields(None), submit)
 
     def action_new_squadron(self) -> None:
@@ -271,7 +266,7 @@ class CampaignScreen(TrackerScreen):
                 self.select_squadron_id = squadron_id
                 self.reload()
 
-        submit = calling(fleet.create_squadron, self.factory, side_id=side_id)
+        submit = self.calling(fleet.create_squadron, side_id=side_id)
         self.open_form("New squadron", squadron_fields(), submit, done=done)
 
     def _scenario_focused(self) -> ScenarioView | None:
@@ -287,30 +282,15 @@ class CampaignScreen(TrackerScreen):
             return
         data = self._cursor_data()
         if isinstance(data, SideView):
-            submit = calling(
-                campaigns.update_side, self.factory, side_id=data.id, version=data.version
-            )
+            submit = self.calling(campaigns.update_side, side_id=data.id, version=data.version)
             self.open_form(f"Edit side {data.name}", side_fields(data), submit)
         elif isinstance(data, SquadronRef):
             self.call(Call(sheet.load_record_sheet, self.factory, squadron_id=data.id),
-                      then=lambda record: self._edit_squadron(data, record))  # fmt: skip
-
-    def _edit_squadron(self, data: SquadronRef, record: RecordSheet) -> None:
-        fields = squadron_fields(record.squadron_name, record.air, record.notes)
-        submit = calling(
-            fleet.update_squadron,
-            self.factory,
-            squadron_id=data.id,
-            version=record.squadron_version,
-        )
-        self.open_form(f"Edit squadron {data.name}", fields, submit)
+                      then=lambda record: edit_squadron(self, record))  # fmt: skip
 
     def _edit_scenario(self, scenario: ScenarioView) -> None:
-        submit = calling(
-            campaigns.update_scenario,
-            self.factory,
-            scenario_id=scenario.id,
-            version=scenario.version,
+        submit = self.calling(
+            campaigns.update_scenario, scenario_id=scenario.id, version=scenario.version
         )
         self.open_form(f"Edit {scenario.title}", scenario_fields(scenario), submit)
 
@@ -345,14 +325,12 @@ class CampaignScreen(TrackerScreen):
                 f"Delete side {data.name!r} with its {len(data.squadrons)} squadrons "
                 f"and {count} ships?"
             )
-        else:
-            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
-        if isinstance(data, SideView):
             call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
         else:
+            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
             call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
         self.confirm_call(question, call, said=f"Deleted {data.name}")
 
     def action_new_scenario(self) -> None:
-        submit = calling(campaigns.add_scenario, self.factory, campaign_id=self.campaign_id)
+        submit = self.calling(campaigns.add_scenario, campaign_id=self.campaign_id)
         self.open_form("New scenario", scenario_fields(None), submit)

@@ -50,9 +50,7 @@ def free_name(name: str, taken: Collection[str]) -> str:
 
 class CardPickerScreen(PickerScreen):
     """The library's cards; enter adds the highlighted one to the side's fleet as a unit.
-
-    Dismissed with the number of units added.
-    """
+    Dismissed with the number of units added."""
 
     COLUMNS = (("Card", 17), ("Nation", 9), ("Type", 14), ("Year", 4), ("Pts", 3), ("Spd", 3),
                ("A/VA/HP", 8))  # fmt: skip
@@ -127,7 +125,6 @@ class CardPickerScreen(PickerScreen):
 
     @property
     def left(self) -> int | None:
-        """What is left of the budget once the picks on their way are added."""
         return None if self.budget is None else self.budget.left - self.pending
 
     def _budget_heading(self) -> None:

@@ -26,12 +26,10 @@ MOST_SHIPS = 20  # one pick: a squadron's worth, not a navy's
 
 
 def ship_names(typed: str) -> list[str]:
-    """The names typed for the new ships, separated by commas; blanks left out."""
     return [name.strip() for name in typed.split(",") if name.strip()]
 
 
 def count_fields(name: str) -> list[FieldSpec]:
-    """How many ships of the class, and their names."""
     return [
         FieldSpec("count", "How many ships", kind="int", value=1, low=1, high=MOST_SHIPS),
         FieldSpec("names", "Their names, separated by commas",
@@ -51,9 +49,7 @@ def squadron_preview(entry: ShipClassRead, values: dict[str, Any]) -> str:
 
 class ClassPickerScreen(PickerScreen):
     """The library's ship classes; enter asks how many ships of it, and their names.
-
-    Dismissed with the new ships' ids, or None.
-    """
+    Dismissed with the new ships' ids, or None."""
 
     COLUMNS = (("Class", 16), ("Type", 4), ("Nation", 9), ("Sz", 3), ("Kn", 3), ("Armour", 6),
                ("Str", 4), ("Flot", 4), ("Pts", 5))  # fmt: skip

@@ -66,14 +66,12 @@ class CriticalTablesScreen(RuleTableScreen[RuleRow]):
         ]  # fmt: skip
 
     def _open(self, row: RuleRow | None) -> None:
-        campaign_id = self.campaign_id
+        save = self.calling(
+            rule_tables.save_table_row, campaign_id=self.campaign_id, row_id=row.id if row else None
+        )
 
         def submit(values: dict[str, Any]) -> Call[int]:
-            return Call(
-                rule_tables.save_table_row,
-                self.factory, campaign_id=campaign_id, row_id=row.id if row else None,
-                **{**values, "stat": values["stat"].strip()},
-            )  # fmt: skip
+            return save({**values, "stat": values["stat"].strip()})
 
         title = "Edit critical table row" if row else "Add critical table row"
         self.open_form(title, self._fields(row), submit)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -57,7 +58,31 @@ def report_text(report: Report) -> Text:
     return text
 
 
-class CsvImportScreen(ModalScreen[Report | None]):
+class FileDialog(ModalScreen[Any]):
+    """A file picked in the tree (or its path typed), checked by a dry run, then read in: what
+    the CSV and the library imports share. `PATH` is the id of its path's field."""
+
+    PATH = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checked: Path | None = None  # the file whose dry run came back clean
+
+    @on(DirectoryTree.FileSelected)
+    def _picked(self, event: DirectoryTree.FileSelected) -> None:
+        self.query_one(self.PATH, Input).value = str(event.path)
+        self.query_one(self.PATH, Input).focus()
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self.checked = None
+
+    def typed_path(self) -> Path | None:
+        typed = self.query_one(self.PATH, Input).value.strip()
+        return Path(typed).expanduser() if typed else None
+
+
+class CsvImportScreen(FileDialog):
     """enter on a file (or type its path); ctrl+s checks it, and once clean, imports it."""
 
     # A long report scrolls in its own box (tab to it) rather than pushing the last problems,
@@ -70,6 +95,7 @@ class CsvImportScreen(ModalScreen[Report | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "check_or_import", "Check, then import"),
     ]
+    PATH = "#csv-path"
 
     def __init__(self, title: str, columns: str, start: Path, run: Runner) -> None:
         super().__init__()
@@ -77,7 +103,6 @@ class CsvImportScreen(ModalScreen[Report | None]):
         self.columns = columns
         self.start = start
         self.run = run
-        self.checked: Path | None = None  # the file whose dry run came back clean
 
     def compose(self) -> ComposeResult:
         with Vertical(id="csv-dialog"):
@@ -90,26 +115,16 @@ class CsvImportScreen(ModalScreen[Report | None]):
             with VerticalScroll(id="csv-report-box"):
                 yield Static("", id="csv-report", markup=False)
 
-    @on(DirectoryTree.FileSelected)
-    def _picked(self, event: DirectoryTree.FileSelected) -> None:
-        self.query_one("#csv-path", Input).value = str(event.path)
-        self.query_one("#csv-path", Input).focus()
-
-    @on(Input.Changed, "#csv-path")
-    def _changed(self) -> None:
-        self.checked = None
-
     def action_check_or_import(self) -> None:
-        typed = self.query_one("#csv-path", Input).value.strip()
+        path = self.typed_path()
         report_box = self.query_one("#csv-report", Static)
-        if not typed:
+        if path is None:
             report_box.update(toned("Pick a .csv file first.", ALERT))
             return
         if calls.busy(self):
             # A second ctrl+s while the rows are written would import them twice.
             self.notify(STILL_WORKING, severity="warning")
             return
-        path = Path(typed).expanduser()
         dry_run = self.checked != path
 
         def unreadable(said: str) -> None:

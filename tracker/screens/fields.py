@@ -37,9 +37,8 @@ def specs_from(
     **extra: Mapping[str, Any],
 ) -> list[FieldSpec]:
     """The form's fields for `model` (those in `keys`, in that order; else all but the row's
-    version), starting from `shown`
-    (a read view or a mapping; None: a new row). `extra[key]` adds what a model does not
-    declare (a pick list of suggestions, a starting value, a hidden password): never a bound."""
+    version), starting from `shown` (a read view or a mapping; None: a new row). `extra[key]`
+    adds what a model does not declare (suggestions, a value, a password): never a bound."""
     specs = []
     for rule in rules(model, keys):
         if rule.key == "version":

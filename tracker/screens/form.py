@@ -72,6 +72,15 @@ def _allowed(spec: FieldSpec) -> str:
     return ""
 
 
+def typed_dice(values: dict[str, Any], key: str, wrong: str) -> list[int]:
+    """The dice the player typed in field `key` (`5 2`, or `5, 2`; none when blank), taken out
+    of the values; refused with `wrong` beside the field when a word is not a number."""
+    words = (values.pop(key) or "").replace(",", " ").split()
+    if not all(word.isdigit() for word in words):
+        raise InvalidInput({key: wrong})
+    return [int(word) for word in words]
+
+
 class ConfirmFirst(Exception):
     """Raised by a form's submit to ask the player first (replace a file that exists?): on yes
     the form saves `then()`'s result; on no it stays open with `declined` beside `field`."""
@@ -113,7 +122,6 @@ class FormScreen(ModalScreen[Any]):
         preview: Callable[[dict[str, Any]], str | Call[str]] | None = None,
         dice_field: str | None = None,
         dice_sides: int = 10,
-        rng: random.Random | None = None,
         read_only_ok: bool = False,
         secret_die: bool = False,
     ) -> None:
@@ -127,7 +135,6 @@ class FormScreen(ModalScreen[Any]):
         self.preview = preview
         self.dice_field = dice_field
         self.dice_sides = dice_sides
-        self.rng = rng or random.Random()
         self.rolled: int | None = None  # the last d10 the app rolled into the roll field
         # A form whose submit neither writes to the database nor shows a secret (printing a
         # sheet to a file): the only kind the umpire's read-only view may save.
@@ -179,38 +186,25 @@ class FormScreen(ModalScreen[Any]):
         )  # fmt: skip
 
     def _collect(self) -> tuple[dict[str, Any], dict[str, str]]:
-        values: dict[str, Any] = {}
-        errors: dict[str, str] = {}
+        values, errors = self._typed(), {}
         for spec in self.fields:
-            widget = self.query_one(f"#field-{spec.key}")
-            if isinstance(widget, (Checkbox, Select)):
-                values[spec.key] = widget.value
-            elif isinstance(widget, Input):
-                if spec.kind == "int":
-                    number, error = parse_int(widget.value, spec)
-                    if error:
-                        errors[spec.key] = error
-                    values[spec.key] = number
-                else:
-                    values[spec.key] = widget.value
+            if spec.kind == "int":
+                values[spec.key], error = parse_int(values[spec.key], spec)
+                if error:
+                    errors[spec.key] = error
         return values, errors
 
     def show_errors(self, errors: dict[str, str]) -> None:
         """Put each message beside its field (unknown fields go under the form); clear the rest."""
         keys = {spec.key for spec in self.fields}
         for spec in self.fields:
-            label = self.query_one(f"#error-{spec.key}", Label)
-            label.update(f"↑ {errors[spec.key]}" if spec.key in errors else "")
-            label.set_class(spec.key not in errors, "-hidden")
-            self.query_one(f"#field-{spec.key}").set_class(spec.key in errors, "-invalid")
+            self._mark(spec.key, errors.get(spec.key))
         general = [message for key, message in errors.items() if key not in keys]
         form_error = self.query_one("#error-form", Label)
         form_error.update("\n".join(general))
         form_error.set_class(not general, "-hidden")
-        for spec in self.fields:
-            if spec.key in errors:
-                self.query_one(f"#field-{spec.key}").focus()
-                break
+        if first := next((spec.key for spec in self.fields if spec.key in errors), None):
+            self.query_one(f"#field-{first}").focus()
 
     def action_save(self) -> None:
         if getattr(self.app, "read_only", False) and not self.read_only_ok:
@@ -282,19 +276,16 @@ class FormScreen(ModalScreen[Any]):
     def _log_typed_roll(self, values: dict[str, Any]) -> None:
         """A die the player rolled at the table and typed goes into the dice log too."""
         typed = values.get(self.dice_field) if self.dice_field else None
-        dice = getattr(self.app, "dice", None)
-        if (
-            isinstance(typed, int)
-            and typed != self.rolled
-            and isinstance(dice, Dice)
-            and not self.secret_die
-        ):
+        if isinstance(typed, int) and typed != self.rolled and (dice := self._logged_dice()):
             dice.record(self.dice_sides, typed, self.form_title)
 
+    def _logged_dice(self) -> Dice | None:
+        """The app's dice, whose log any screen may show: none for a die that decides a secret."""
+        dice = getattr(self.app, "dice", None)
+        return dice if isinstance(dice, Dice) and not self.secret_die else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "roll":
-            return self.dice_field is not None
-        return True
+        return action != "roll" or self.dice_field is not None
 
     def on_mount(self) -> None:
         # The scroller only scrolls; tab should go from field to field.
@@ -312,9 +303,7 @@ class FormScreen(ModalScreen[Any]):
     def refresh_preview(self) -> None:
         """Recompute the live preview, and a title that follows the values, from whatever the
         fields hold now."""
-        values, errors = self._collect()
-        for key in errors:
-            values[key] = None
+        values, _ = self._collect()  # a number typed wrong reads as None
         if self.title_for is not None:
             self.form_title = self.title_for(values)
             self.query_one("#form-title", Label).update(self.form_title)
@@ -346,7 +335,6 @@ class FormScreen(ModalScreen[Any]):
         self.refresh_preview()
 
     def _follow(self, widget_id: str, value: Any) -> None:
-        """Give the selects that depend on this one the choices for its new value."""
         for spec in self.fields:
             if spec.depends_on and widget_id == f"field-{spec.depends_on}":
                 options = spec.options_for.get(value, ())
@@ -367,10 +355,14 @@ class FormScreen(ModalScreen[Any]):
         widget = self.query_one(f"#{widget_id}")
         if spec.kind == "int" and isinstance(widget, Input) and widget.value.strip():
             _, error = parse_int(widget.value, spec)
-        label = self.query_one(f"#error-{spec.key}", Label)
+        self._mark(spec.key, error)
+
+    def _mark(self, key: str, error: str | None) -> None:
+        """The field's message under it, and the field marked invalid; none, both cleared."""
+        label = self.query_one(f"#error-{key}", Label)
         label.update(f"↑ {error}" if error else "")
-        label.set_class(error is None, "-hidden")
-        widget.set_class(error is not None, "-invalid")
+        label.set_class(not error, "-hidden")
+        self.query_one(f"#field-{key}").set_class(bool(error), "-invalid")
 
     def action_roll(self) -> None:
         """Roll the form's die with the app's dice into the roll field, once per form; the
@@ -382,19 +374,14 @@ class FormScreen(ModalScreen[Any]):
             self.notify(f"Already rolled: {self.rolled}. Type another value only if you rolled "
                         "at the table.", severity="warning")  # fmt: skip
             return
-        dice = getattr(self.app, "dice", None)
+        rng = getattr(self.app, "rng", None) or random.Random()  # the app's, which a test seeds
+        dice = self._logged_dice()
         roll = (
-            dice.roll(self.dice_sides, self.form_title)
-            if isinstance(dice, Dice) and not self.secret_die
-            else self.rng.randint(1, self.dice_sides)
+            dice.roll(self.dice_sides, self.form_title) if dice else rng.randint(1, self.dice_sides)
         )
         self.rolled = roll
         self.query_one(f"#field-{self.dice_field}", Input).value = str(roll)
         self.notify(f"Rolled d{self.dice_sides}: {roll}", timeout=3)
-
-    @on(Button.Pressed, "#form-roll")
-    def _roll_pressed(self) -> None:
-        self.action_roll()
 
     def action_cancel(self) -> None:
         """Close without saving; what the player typed is dropped only once they say so."""
@@ -409,13 +396,10 @@ class FormScreen(ModalScreen[Any]):
             yes="Discard (y)",
         )
 
-    @on(Button.Pressed, "#form-save")
-    def _save_pressed(self) -> None:
-        self.action_save()
-
-    @on(Button.Pressed, "#form-cancel")
-    def _cancel_pressed(self) -> None:
-        self.action_cancel()
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        actions = {"form-save": self.action_save, "form-roll": self.action_roll}
+        actions.get(event.button.id or "", self.action_cancel)()
 
     @on(Input.Submitted)
     def _enter_pressed(self) -> None:
@@ -437,10 +421,3 @@ def writing(what: str, write: Callable[[bool], Call[T]]) -> Call[T]:
         )
 
     return write(False).turning(ExistingFile, ask)
-
-
-def calling(
-    service: Callable[..., T], factory: Any, /, **fixed: Any
-) -> Callable[[dict[str, Any]], Call[T]]:
-    """A form's submit: `service` called with the factory, `fixed` and the form's values."""
-    return lambda values: Call(service, factory, **fixed, **values)

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import history
-from tracker.services.history import EntryView, HistoryResult, JournalFilters
+from tracker.services.history import EntryView, JournalFilters
 from tracker.widgets.plain import plain_options
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import fit_columns
@@ -44,7 +44,6 @@ GIVE_WAY = (
 
 
 def entry_row(entry: EntryView) -> list[Any]:
-    """An entry's cells: an undone one struck through."""
     style = "dim strike" if entry.undone else ""
     return [
         entry.id,
@@ -57,11 +56,9 @@ def entry_row(entry: EntryView) -> list[Any]:
 
 
 class JournalScreen(TrackerScreen):
-    """Filters across the top; the entries below; enter shows the ship's service record.
-
-    `/` filters the entries shown as the player types (any column, literally) and `o` sorts
-    them; the search box above reads the whole journal again, its summaries only.
-    """
+    """Filters across the top; the entries below; enter shows the ship's service record. `/`
+    filters the entries shown as the player types (any column, literally) and `o` sorts them;
+    the search box above reads the whole journal again, its summaries only."""
 
     HELP_EXTRA = SEARCH_KEYS
     FOOTER_DROPS = ("sort",)  # the table's key: in help when the footer is full
@@ -171,11 +168,8 @@ class JournalScreen(TrackerScreen):
         if entry is None:
             self.missing("No journal entry listed.")
             return
-        self.call(Call(history.undo_entry, self.factory, entry_id=entry.id), then=self._undone)
-
-    def _undone(self, result: HistoryResult) -> None:
-        self.notify(result.summary, title="Undone")
-        self.reload()
+        undo = Call(history.undo_entry, self.factory, entry_id=entry.id)
+        self.call(undo, then=lambda result: self.tell(result.summary, title="Undone"))
 
     def action_search(self) -> None:
         """The table's filter line, from wherever the focus is (a filter above)."""

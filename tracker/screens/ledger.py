@@ -20,8 +20,7 @@ from tracker.screens import ledger_rows as cells
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, calling
-from tracker.screens.journal import JournalScreen
+from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.ledger_forms import (
     aerial_fields,
     boundary_fields,
@@ -95,9 +94,6 @@ class LedgerScreen(OwnerViewScreen):
         self.sides: list[tuple[str, int]] = []
         self.running_check: int | None = None
         self.campaign_name = ""
-
-    def owner_idle_seconds(self) -> float:
-        return float(self.view.owner_idle_seconds) if self.view else super().owner_idle_seconds()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "check" and self.read_only:
@@ -173,7 +169,7 @@ class LedgerScreen(OwnerViewScreen):
         rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
         empty = ["", "", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
                                                          "air") + ".", style="dim")]  # fmt: skip
-        self.query_one("#minefield-table", SearchTable).show(rows, empty=empty)
+        self._table.show(rows, empty=empty)
         self._show_detail()
         # Refilled, not cleared and added to: a thousand ships' counters are built as the
         # player scrolls to them, and the cursor stays on its ship through a reload.
@@ -183,7 +179,7 @@ class LedgerScreen(OwnerViewScreen):
         refill(self.query_one("#counter-table", DataTable), counters or [(EMPTY_KEY, [none])])
 
     def _show_detail(self) -> str:
-        field = self._field(quiet=True)
+        field = self._table.selected(self.view.minefields if self.view else ())
         detail = ""
         if field is not None and not field.hidden:
             parts = [f"#{field.id} {field.where}" + (f": {field.notes}" if field.notes else "")]
@@ -206,16 +202,15 @@ class LedgerScreen(OwnerViewScreen):
         if event.data_table.id == "minefield-table":
             self._show_detail()
 
-    def _field(self, *, quiet: bool = False) -> MinefieldView | None:
-        if self.view is None or not self.view.minefields:
-            if not quiet:
-                self.missing("No minefield yet: n sows one, a drops them from the air.")
-            return None
-        field = self.query_one("#minefield-table", SearchTable).selected(self.view.minefields)
-        if field is None and not quiet:
-            self.notify("No minefield shown: the filter hides them all (/ then escape clears it).",
-                        severity="warning")  # fmt: skip
-        return field
+    @property
+    def _table(self) -> SearchTable:
+        return self.query_one("#minefield-table", SearchTable)
+
+    def _field(self) -> MinefieldView | None:
+        none = "No minefield yet: n sows one, a drops them from the air."
+        return self.row_of(
+            self._table, self.view.minefields if self.view else (), none, "minefield"
+        )
 
     def _boundaries(self) -> tuple[mines.BoundaryView, ...]:
         return self.view.boundaries if self.view else ()
@@ -240,7 +235,6 @@ class LedgerScreen(OwnerViewScreen):
         )
 
     def _with_subs(self, then: Callable[[dict[int, list[UnitView]]], None]) -> None:
-        """Each side's War at Sea submarines, read through the path, to `then`."""
         subs: dict[int, list[UnitView]] = {}
         if not self.sides:
             then(subs)
@@ -273,14 +267,13 @@ class LedgerScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> Call[str]:
             place = place_from(values)
-            passphrase = self.passphrase_of(values)
             kind, _, layer_id = values.pop("layer").partition(":")
             values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
             values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
             if kind == "sub":  # a War at Sea submarine lays as a submarine, whatever was left
                 values["laid_by"] = "submarine"
             verb = "laid" if values["complete"] else "being sown"
-            sow = Call(mines.sow_minefield, self.factory, **values, **place, passphrase=passphrase)
+            sow = self.calling_secret(mines.sow_minefield, **place)(values)
             return sow.map(lambda field_id: f"Minefield #{field_id} {verb}")
 
         self.open_form("Sow a minefield", fields, submit,
@@ -298,9 +291,7 @@ class LedgerScreen(OwnerViewScreen):
         self.open_form(
             f"Complete minefield #{field.id}",
             complete_fields(),
-            calling(
-                mines.complete_minefield, self.factory, minefield_id=field.id, version=field.version
-            ),
+            self.calling(mines.complete_minefield, minefield_id=field.id, version=field.version),
         )
 
     def action_aerial(self) -> None:
@@ -315,30 +306,19 @@ class LedgerScreen(OwnerViewScreen):
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
             place = place_from(values)
-            passphrase = self.passphrase_of(values)
             drops = values.pop("drops")
-            words = values.pop("rolls").replace(",", " ").split()
-            if not all(word.isdigit() for word in words):
-                raise InvalidInput({"rolls": "d6 rolls are numbers 1..6, e.g. 5 2"})
-            if words and drops is not None and drops != len(words):
-                raise InvalidInput({"drops": f"{len(words)} rolls typed: leave this blank, or "
+            typed = typed_dice(values, "rolls", "d6 rolls are numbers 1..6, e.g. 5 2")
+            if typed and drops is not None and drops != len(typed):
+                raise InvalidInput({"drops": f"{len(typed)} rolls typed: leave this blank, or "
                                     "clear the rolls to have them rolled"})  # fmt: skip
-            drops = drops or 1
 
             def roll() -> int:
                 if values.get("secret"):  # its owner's dice: not in the log any screen shows
                     return self.rng.randint(1, 6)
                 return self.dice.roll(6, f"air drop by {values['aircraft']}")
 
-            rolls = [int(word) for word in words] or [roll() for _ in range(drops)]
-            return Call(
-                mines.aerial_drop,
-                self.factory,
-                **values,
-                **place,
-                rolls=rolls,
-                passphrase=passphrase,
-            )
+            rolls = typed or [roll() for _ in range(drops or 1)]
+            return self.calling_secret(mines.aerial_drop, **place, rolls=rolls)(values)
 
         self.open_form("Aircraft drop minefields", fields, submit,
                        note="Capacity is the greater attack factor; a failed drop scatters "
@@ -373,7 +353,7 @@ class LedgerScreen(OwnerViewScreen):
         self.open_form(
             f"Minefield #{field.id}",
             status_fields(),
-            calling(mines.set_status, self.factory, minefield_id=field.id, version=field.version),
+            self.calling(mines.set_status, minefield_id=field.id, version=field.version),
         )
 
     def action_reveal(self) -> None:
@@ -424,9 +404,6 @@ class LedgerScreen(OwnerViewScreen):
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))
 
-    def action_journal(self) -> None:
-        self.app.push_screen(JournalScreen(self.campaign_id))
-
     def action_check(self) -> None:
         self.call(Call(mines.current_check, self.factory, campaign_id=self.campaign_id),
                   then=self._check)  # fmt: skip
@@ -447,7 +424,7 @@ class LedgerScreen(OwnerViewScreen):
             self.missing("No ship with a counter yet (u on the record sheet).")
             return
         self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship),
-                       calling(mines.torpedo_attack, self.factory, ship_id=ship.ship_id),
+                       self.calling(mines.torpedo_attack, ship_id=ship.ship_id),
                        note="A submarine sowing a minefield makes no torpedo attack until it is "
                        "complete (the variant's rule).")  # fmt: skip
 

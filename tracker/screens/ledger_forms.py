@@ -21,7 +21,6 @@ from tracker.services.visibility import HIDDEN
 
 
 def aerial_fields() -> list[FieldSpec]:
-    """The aircraft of a mine drop, its factors as the model declares them, and its rolls."""
     return [
         FieldSpec("aircraft", "Aircraft"),
         *specs_from(AirDrop, keys=("naval_attack",)),
@@ -36,7 +35,6 @@ def aerial_fields() -> list[FieldSpec]:
 
 
 def sector_fields() -> list[FieldSpec]:
-    """A minefield's War at Sea sector, as its model declares it (beside a boundary's pick)."""
     return specs_from(MinefieldCreate, keys=("sector",),
                       sector={"placeholder": "e.g. K7; blank with a boundary"})  # fmt: skip
 
@@ -44,9 +42,8 @@ def sector_fields() -> list[FieldSpec]:
 def sow_fields(
     layers: dict[int, list[tuple[str, str]]], owner: int | None = None
 ) -> list[FieldSpec]:
-    """The sowing form's own fields (after its owner and place), as the model declares them;
-    `layers` are each side's possible minelayers (its own ships afloat and War at Sea
-    submarines), the choices following the owner picked."""
+    """The sowing form's own fields (after its owner and place); `layers`, each side's possible
+    minelayers (minelayers()), the choices following the owner picked."""
     none = [("(none: name it below)", "")]
     return [
         *specs_from(MinefieldCreate, keys=("laid_by",)),
@@ -68,7 +65,6 @@ def complete_fields() -> list[FieldSpec]:
 
 
 def place_fields(boundaries: tuple[BoundaryView, ...], prefix: str = "") -> list[FieldSpec]:
-    """A minefield's place: one of the map's boundaries, or a War at Sea sector."""
     return [
         FieldSpec(f"{prefix}boundary", "Boundary (Second World War at Sea)", kind="select",
                   value=boundaries[0].id if boundaries else 0,
@@ -79,13 +75,11 @@ def place_fields(boundaries: tuple[BoundaryView, ...], prefix: str = "") -> list
 
 
 def place_from(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The place a form's place fields give, as the services take it."""
     boundary = values.pop(f"{prefix}boundary")
     return {"boundary_id": boundary or None, "sector": values.pop(f"{prefix}sector")}
 
 
 def side_field(sides: list[tuple[str, int]]) -> FieldSpec:
-    """The minefield's owner: one of the campaign's sides."""
     return FieldSpec(
         "side_id", "Owner", kind="select", value=sides[0][1] if sides else 0, options=sides
     )
@@ -94,7 +88,6 @@ def side_field(sides: list[tuple[str, int]]) -> FieldSpec:
 def minelayers(
     sides: list[tuple[str, int]], ships: list[CounterView], subs: dict[int, list[UnitView]]
 ) -> dict[int, list[tuple[str, str]]]:
-    """Each side's possible minelayers: its own ships afloat, and its War at Sea submarines."""
     layers: dict[int, list[tuple[str, str]]] = {}
     for _, side_id in sides:
         layers[side_id] = [("(none: name it below)", ""),
@@ -106,7 +99,6 @@ def minelayers(
 
 
 def drift_fields(boundaries: tuple[BoundaryView, ...]) -> list[FieldSpec]:
-    """Where a drifting minefield went, the d6 of its direction, and the turn it drifted."""
     return [
         *place_fields(boundaries),
         FieldSpec("d6", "d6 direction (blank: none)", kind="int", value="", low=1, high=6,
@@ -116,13 +108,11 @@ def drift_fields(boundaries: tuple[BoundaryView, ...]) -> list[FieldSpec]:
 
 
 def status_fields() -> list[FieldSpec]:
-    """A minefield swept or expended, or active again as a correction."""
     options = [("swept", "swept"), ("expended", "expended"), ("active (a correction)", "active")]
     return [FieldSpec("status", "Status", kind="select", value="swept", options=options)]
 
 
 def torpedo_fields(ship: CounterView) -> list[FieldSpec]:
-    """A ship's torpedo attack: the factors it fires (of those left, unless secret), its target."""
     left = HIDDEN if ship.mines_hidden else ship.torpedoes_left
     return [
         FieldSpec("factors", f"Torpedo factors (of {left})", kind="int",
@@ -133,6 +123,5 @@ def torpedo_fields(ship: CounterView) -> list[FieldSpec]:
 
 
 def passphrase_field(whose: str = "Side's") -> FieldSpec:
-    """The passphrase of the side whose secret it is, when it has one."""
     return FieldSpec("passphrase", f"{whose} passphrase (if it has one)", password=True,
                      optional=True)  # fmt: skip

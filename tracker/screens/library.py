@@ -55,7 +55,6 @@ def card_row(card: UnitCardRead) -> list[Any]:
 
 
 def class_row(ship_class: ShipClassRead) -> list[Any]:
-    """A class's row, as its data sheet heads it."""
     c = ship_class
     return [Text(c.name, style="bold"), c.type_abbrev, c.nation, f"{c.size_modifier:+d}",
             c.speed_kn, c.armour_class, c.structure, c.flotation, c.points,

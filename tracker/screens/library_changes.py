@@ -27,7 +27,6 @@ def drift_line(drift: Drift) -> str:
 
 
 def drift_detail(drift: Drift) -> str:
-    """Every difference on a line of its own, whatever the window's width."""
     return "\n".join([f"{drift.name}, of the {drift.source}:", *drift.differences])
 
 
@@ -69,11 +68,10 @@ def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) ->
             if not ticked:
                 return
             keys = [(drifts[number].kind, drifts[number].row_id) for number in ticked]
+            apply = building.apply_library_changes
             screen.call(
-                Call(building.apply_library_changes, screen.factory, campaign_id=campaign_id,
-                     chosen=keys),
-                then=lambda count: applied(count),
-            )  # fmt: skip
+                Call(apply, screen.factory, campaign_id=campaign_id, chosen=keys), then=applied
+            )
 
         screen.app.push_screen(
             LibraryChangesScreen(f"Library changes: tick the {what} to bring up to their "
@@ -82,9 +80,8 @@ def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) ->
         )  # fmt: skip
 
     def applied(count: int) -> None:
-        screen.notify(f"{count} {what if count != 1 else kind} brought up to the library "
-                      "(ctrl+z undoes it).")  # fmt: skip
-        screen.reload()
+        screen.tell(f"{count} {what if count != 1 else kind} brought up to the library (ctrl+z "
+                    "undoes it).")  # fmt: skip
 
     screen.call(Call(building.library_changes, screen.factory, campaign_id=campaign_id),
                 then=listed)  # fmt: skip

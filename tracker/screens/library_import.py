@@ -14,17 +14,15 @@ from contextlib import suppress
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import DirectoryTree, Input, Label, ProgressBar, Static
+from textual.widgets import Input, Label, ProgressBar, Static
 
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.csv_import import CsvTree
+from tracker.screens.csv_import import CsvTree, FileDialog
 from tracker.services import library, printing
 from tracker.services.library import LibraryReport
 from tracker.services.text_files import read_file
@@ -36,8 +34,6 @@ KEYS = ("enter on a file picks it · ctrl+s checks it (a dry run), then imports 
 
 
 class LibraryTree(CsvTree):
-    """Folders and the files a library is read from: a CSV file's, and JSON."""
-
     SUFFIXES = SUFFIXES
 
 
@@ -62,7 +58,7 @@ def report_text(report: LibraryReport) -> Text:
     return text
 
 
-class LibraryImportScreen(ModalScreen[None]):
+class LibraryImportScreen(FileDialog):
     """Pick a file; ctrl+s checks it, ctrl+s again imports it; escape stops the work."""
 
     BINDINGS = [
@@ -70,11 +66,11 @@ class LibraryImportScreen(ModalScreen[None]):
         Binding("ctrl+s", "check_or_import", "Check, then import"),
         Binding("ctrl+b", "background", "Close, import on"),
     ]
+    PATH = "#library-path"
 
     def __init__(self, opener: TrackerScreen) -> None:
         super().__init__()
         self.opener = opener
-        self.checked: Path | None = None  # the file whose dry run came back clean
         self.stop = threading.Event()  # set: the running work stops, writing nothing
         self.running = False
         self.hidden = False  # closed while the import goes on
@@ -99,28 +95,18 @@ class LibraryImportScreen(ModalScreen[None]):
         self.query_one("#library-report-box").can_focus = False
         self.query_one("#library-path", Input).focus()  # type the path, or tab to the files
 
-    @on(DirectoryTree.FileSelected)
-    def _picked(self, event: DirectoryTree.FileSelected) -> None:
-        self.query_one("#library-path", Input).value = str(event.path)
-        self.query_one("#library-path", Input).focus()
-
-    @on(Input.Changed, "#library-path")
-    def _changed(self) -> None:
-        self.checked = None
-
     def _say(self, text: Text) -> None:
         self.query_one("#library-report", Static).update(text)
         self.query_one("#library-report-box").can_focus = bool(text.plain.strip())
 
     def action_check_or_import(self) -> None:
-        typed = self.query_one("#library-path", Input).value.strip()
-        if not typed:
+        path = self.typed_path()
+        if path is None:
             self._say(toned("Pick a .csv or .json file first.", ALERT))
             return
         if self.running:
             self.notify("Still working on the file: escape stops it.", severity="warning")
             return
-        path = Path(typed).expanduser()
         read = Call(read_file, path, limit=library.MAX_BYTES, too_large=library.too_large)
         calls.read_then(self.opener, read, lambda raw: self._import(path, raw),
                   lambda said: self._say(toned(f"Cannot read {path}: {said}", ALERT)))  # fmt: skip

@@ -77,7 +77,6 @@ class LinePreview:
         self.edited()
 
     def show_picks(self, words: str, picks: list[ShipPick]) -> None:
-        """The finder shows the ships the words match."""
         self.picks, self.picks_for = picks, words
         self.screen.query_one(ShipList).show(picks)
 
@@ -190,7 +189,6 @@ class LinePreview:
         self._ask(self._find(line.ship), found)
 
     def _named(self, line_text: str, line: DamageLine) -> None:
-        """The line's name looked up: the ship it names, or why none."""
         ship = self._resolve_ship(line.ship)
         if ship is None and line.ship:
             self._cut(line_text, line, len(line.ship.split()) - 1)

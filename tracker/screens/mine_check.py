@@ -19,8 +19,8 @@ from textual.widgets import DataTable, Static
 from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.form import FieldSpec, FormScreen, calling
+from tracker.screens.confirm import confirm
+from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
@@ -130,7 +130,6 @@ def cups_text(view: CheckView) -> Text:
 
 
 def drawn_row(draw: DrawView) -> list[Any]:
-    """A ship drawn: her roll, its modifier and total, what the mine did, her fuel now."""
     roll = [draw.cup, str(draw.roll), f"{draw.drm:+d}", str(draw.modified)]
     effect = toned(draw.effects, ALERT if draw.struck else GOOD)
     return [str(draw.draw_no), Text(draw.name, style="bold"), *roll, effect, fuel_track(draw.fuel)]
@@ -262,15 +261,12 @@ class MineCheckScreen(TrackerScreen):
 
         self.app.push_screen(
             FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields,
-                       calling(mines.roll_mine, self.factory, check_id=self.check_id),
+                       self.calling(mines.roll_mine, check_id=self.check_id),
                        preview=preview, dice_field="roll", dice_sides=6), done)  # fmt: skip
 
     def action_abandon(self) -> None:
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.call(Call(mines.abandon_check, self.factory, check_id=self.check_id),
-                          then=lambda _none: self.dismiss())  # fmt: skip
-
-        self.app.push_screen(ConfirmScreen(
-            "Abandon this mine check? The rolls made stay in the journal (ctrl+z undoes them)."),
-            done)  # fmt: skip
+        abandon = Call(mines.abandon_check, self.factory, check_id=self.check_id)
+        question = (
+            "Abandon this mine check? The rolls made stay in the journal (ctrl+z undoes them)."
+        )
+        confirm(self, question, lambda: self.call(abandon, then=lambda _none: self.dismiss()))

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, calling
+from tracker.screens.form import FieldSpec
 from tracker.screens.rule_table import RuleTableScreen, roll_text, row_bindings
 from tracker.services import mines
 from tracker.services.rule_tables import RuleRow, RuleTable
@@ -119,11 +119,8 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
         self.open_form(
             "Edit mine damage table row" if row else "Add mine damage table row",
             self._fields(row),
-            calling(
-                mines.save_mine_row,
-                self.factory,
-                campaign_id=self.campaign_id,
-                row_id=row.id if row else None,
+            self.calling(
+                mines.save_mine_row, campaign_id=self.campaign_id, row_id=row.id if row else None
             ),
             note="Effects: none, speed-N, gunnery-N, fuel-N, hull-N, crippled, sunk. "
             "Rows may not overlap; gaps are allowed.",

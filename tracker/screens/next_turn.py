@@ -1,7 +1,6 @@
-"""The next turn from wherever the player is at the table: the record sheet or damage entry.
-
-The same step as the scenario screen's n: drifting minefields not yet drifted are asked about
-first (they drift at the end of the turn), then the scenario's turn goes up by one, journaled.
+"""The next turn, from the scenario, the record sheet or damage entry: drifting minefields not
+yet drifted are asked about first (they drift at the end of the turn, so each drift is stamped
+with the turn it happens in), then the scenario's turn goes up by one, journaled.
 """
 
 from __future__ import annotations
@@ -13,29 +12,33 @@ from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
 from tracker.services import mines, scenarios
 from tracker.services.scenarios import TurnView
+from tracker.services.views import ScenarioView
 
 
 def show_turn(
     screen: TrackerScreen, campaign_id: int, then: Callable[[TurnView | None], object]
 ) -> None:
-    """The campaign's current scenario and its turn, read through the path, to `then`."""
     screen.call(Call(scenarios.current_turn, screen.factory, campaign_id=campaign_id), then=then)
 
 
 def begin_next_turn(screen: TrackerScreen, campaign_id: int, after: Callable[[], None]) -> None:
-    """Begin the next turn of the scenario in play, asking first about undrifted minefields;
-    `after` runs once the turn has changed. Each read and the change go through the path."""
-    show_turn(screen, campaign_id, lambda now: _next_turn(screen, campaign_id, now, after))
+    """Begin the next turn of the scenario in play; `after` runs once the turn has changed."""
+
+    def in_play(now: TurnView | None) -> None:
+        if now is None or now.status != "in_play":
+            where = "No scenario" if now is None else f"{now.title} is not"
+            screen.notify(f"{where} in play: begin a scenario on the campaign screen first.",
+                          severity="warning")  # fmt: skip
+        else:
+            next_turn_of(screen, campaign_id, now, after)
+
+    show_turn(screen, campaign_id, in_play)
 
 
-def _next_turn(
-    screen: TrackerScreen, campaign_id: int, now: TurnView | None, after: Callable[[], None]
+def next_turn_of(
+    screen: TrackerScreen, campaign_id: int, now: ScenarioView, after: Callable[[], None]
 ) -> None:
-    if now is None or now.status != "in_play":
-        where = "No scenario" if now is None else f"{now.title} is not"
-        screen.notify(f"{where} in play: begin a scenario on the campaign screen first.",
-                      severity="warning")  # fmt: skip
-        return
+    """The scenario's next turn, asking first about drifting minefields not drifted yet."""
 
     def advanced(turn: int) -> None:
         screen.notify(f"{now.title}: turn {turn} begins.")
@@ -45,15 +48,14 @@ def _next_turn(
         screen.call(Call(scenarios.advance_turn, screen.factory, scenario_id=now.id),
                     then=advanced)  # fmt: skip
 
-    def ask(waiting: int) -> None:
-        if waiting:
-            plural = "s have" if waiting != 1 else " has"
-            question = (
-                f"Turn {now.turn} ends, but {waiting} drifting minefield{plural} not drifted "
-                "yet (g on the minefield ledger). Begin the next turn anyway?"
-            )
-            confirm(screen, question, advance, yes="Yes, next turn (y)")
-        else:
+    def ask(left: int) -> None:
+        if not left:
             advance()
+            return
+        drifting = f"{left} drifting minefield{'s have' if left != 1 else ' has'} not drifted yet"
+        then = "(g on the minefield ledger). Begin the next turn anyway?"
+        confirm(
+            screen, f"End of turn {now.turn}: {drifting} {then}", advance, yes="Yes, next turn (y)"
+        )
 
     screen.call(Call(mines.not_drifted, screen.factory, campaign_id=campaign_id), then=ask)

@@ -37,8 +37,10 @@ class OwnerViewScreen(TrackerScreen):
         self.last_active = 0.0
 
     def owner_idle_seconds(self) -> float:
-        """Seconds without a key before the owner view hides (the campaign's option)."""
-        return OWNER_IDLE_SECONDS
+        """Seconds without a key before the owner view hides: the campaign's option, as the
+        screen's `view` read it."""
+        view = getattr(self, "view", None)
+        return float(view.owner_idle_seconds) if view is not None else OWNER_IDLE_SECONDS
 
     def on_screen_suspend(self) -> None:
         # Another screen in its place hides the secrets; a dialog over it (a move, an attack on
@@ -91,7 +93,7 @@ class OwnerViewScreen(TrackerScreen):
     def calling_secret(
         self, service: Callable[..., Any], /, **fixed: Any
     ) -> Callable[[dict[str, Any]], Call[Any]]:
-        """A form's submit (screens.form.calling) with the passphrase the form asked for, else
+        """A form's submit (as `calling` makes) with the passphrase the form asked for, else
         the owner view's."""
 
         def submit(values: dict[str, Any]) -> Call[Any]:
@@ -101,7 +103,6 @@ class OwnerViewScreen(TrackerScreen):
         return submit
 
     def passphrase_of(self, values: dict[str, Any]) -> str | None:
-        """The passphrase a form asked for, else the owner view's."""
         return values.pop("passphrase", None) or self.passphrase
 
     def _show_owner(self, passphrase: str | None) -> None:
@@ -114,7 +115,6 @@ class OwnerViewScreen(TrackerScreen):
         self.reload()
 
     def hide_if_idle(self) -> None:
-        """Hide the owner view once it has been idle for the campaign's idle time."""
         if not self.owner or self.app.screen is not self:
             return  # a dialog of the owner's is open: the owner is at work
         seconds = self.owner_idle_seconds()

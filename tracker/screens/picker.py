@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import refill
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.tones import ALERT, toned
 
 if TYPE_CHECKING:
@@ -139,11 +139,7 @@ class PickerScreen(ModalScreen[Any]):
         self.show_heading()
 
     def highlighted(self) -> Any | None:
-        """The entry under the cursor, if any is shown."""
-        table = self.query_one("#picker-rows", DataTable)
-        if not self.shown or table.cursor_row < 0:
-            return None
-        return self.shown[min(table.cursor_row, len(self.shown) - 1)]
+        return under_cursor(self.query_one("#picker-rows", DataTable), self.shown)
 
     def action_cursor(self, rows: int) -> None:
         table = self.query_one("#picker-rows", DataTable)

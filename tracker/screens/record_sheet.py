@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import FormScreen, calling
+from tracker.screens.form import FormScreen
 from tracker.screens.ship_forms import ShipSaved, Tested
 from tracker.services import command, fleet, mines, sheet
 from tracker.services.damage import ShipPick
@@ -132,8 +132,6 @@ class RecordSheetScreen(TrackerScreen):
     # The umpire's view reads the sheet, opens its ships and the journal, and prints it to a
     # file (the database is not touched); every change to the squadron is left out.
     READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
-    # The keys the footer leaves out first when they do not all fit on one line, so that it
-    # ends with a whole key at any width: help (?) and the palette (ctrl+p) still list them.
     FOOTER_DROPS = (
         "sort", "filter", "library_changes", "build_squadron", "journal", "counter('counter')",
         "delete_ship", "crew", "commander", "add_ship",
@@ -157,10 +155,6 @@ class RecordSheetScreen(TrackerScreen):
         yield CounterPanel("", id="counter-panel", markup=False)
         yield Static(LEGEND, id="sheet-legend", markup=False)
         yield Static(LEGEND_SHORT, id="sheet-legend-short", markup=False)
-
-    def _fill_table(self, record: RecordSheet) -> None:
-        self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
-        self.select_ship_id = None
 
     def on_mount(self) -> None:
         self.query_one(CounterPanel).border_subtitle = self.hint(COUNTER_KEYS)
@@ -191,7 +185,8 @@ class RecordSheetScreen(TrackerScreen):
         )
         self.query_one(SheetBlocks).show(record, hints=not self.read_only)
         self.counters = record.counters
-        self._fill_table(record)
+        self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
+        self.select_ship_id = None
         empty = self.query_one("#sheet-empty", Static)
         empty.update("No ships in this squadron." + self.hint(" Press a to add one."))
         empty.display = not record.ships
@@ -251,20 +246,12 @@ class RecordSheetScreen(TrackerScreen):
                 return
 
     def _notes(self, notes: list[str] | None) -> None:
-        if notes:
-            self.notify("\n".join(notes), severity="warning")
-        self.reload()
-
-    def _said(self, words: str | None) -> None:
-        if words:
-            self.notify(words, markup=False)
-        self.reload()
+        self.tell("\n".join(notes or ()), severity="warning")
 
     def _refused(self, error: Exception) -> None:
         """A change the services refused: said as they word it, and the sheet read again, so it
         shows the squadron as it stands."""
-        self.notify(calls.message(error), severity="error", markup=False)
-        self.reload()
+        self.tell(calls.message(error), severity="error")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         ship = self._ship()
@@ -299,12 +286,6 @@ class RecordSheetScreen(TrackerScreen):
         from tracker.screens.csv_import import open_csv_import
 
         open_csv_import(self, "ships", self.squadron_id)
-
-    def action_journal(self) -> None:
-        if self.record is not None:
-            from tracker.screens.journal import JournalScreen
-
-            self.app.push_screen(JournalScreen(self.record.campaign_id))
 
     def action_add_ship(self) -> None:
         def submit(values: dict[str, Any]) -> Call[ShipSaved]:
@@ -344,7 +325,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_copy_ship(self) -> None:
         if (ship := self._need_ship()) is not None:
-            self._open(ship_forms.sister_form(self.factory, ship, self.rng))
+            self._open(ship_forms.sister_form(self, ship))
 
     def action_delete_ship(self) -> None:
         if (ship := self._need_ship()) is None:
@@ -370,7 +351,7 @@ class RecordSheetScreen(TrackerScreen):
         if not others:
             self.notify("No other squadron on this side to transfer to.", severity="warning")
             return
-        self._open(ship_forms.transfer_form(self.factory, ship, others, self.rng))
+        self._open(ship_forms.transfer_form(self, ship, others))
 
     def action_fire(self, delta: int) -> None:
         if (ship := self._need_ship()) is None:
@@ -382,7 +363,7 @@ class RecordSheetScreen(TrackerScreen):
 
     def action_commander(self) -> None:
         if (record := self._record()) is not None:
-            self._open(ship_forms.commander_form(self.factory, record, self.rng))
+            self._open(ship_forms.commander_form(self, record))
 
     def action_commander_ship(self) -> None:
         if (ship := self._need_ship()) is None:
@@ -390,19 +371,19 @@ class RecordSheetScreen(TrackerScreen):
         call = Call(
             command.set_commander_ship, self.factory, squadron_id=self.squadron_id, ship_id=ship.id
         )
-        self.call(call, then=self._said, refused=self._refused)
+        self.call(call, then=self.tell, refused=self._refused)
 
     def action_crew(self) -> None:
         if (record := self._record()) is not None:
-            self._open(ship_forms.crew_form(self.factory, record, self.rng))
+            self._open(ship_forms.crew_form(self, record))
 
     def action_test(self) -> None:
         if (record := self._record()) is not None:
-            self._open(ship_forms.test_form(self.factory, record, self._ship(), self.rng))
+            self._open(ship_forms.test_form(self, record, self._ship()))
 
     def action_reduce(self) -> None:
         if (record := self._record()) is not None:
-            self._open(ship_forms.reduction_form(self.factory, record, self._ship(), self.rng))
+            self._open(ship_forms.reduction_form(self, record, self._ship()))
 
     def action_restore_command(self) -> None:
         if (record := self._record()) is None:
@@ -410,36 +391,23 @@ class RecordSheetScreen(TrackerScreen):
         if record.commander_refusal:  # said now, not after the rule is typed
             self.missing(record.commander_refusal)
             return
-        self._open(ship_forms.restore_form(self.factory, self.squadron_id, self.rng))
+        self._open(ship_forms.restore_form(self, self.squadron_id))
 
     def action_edit_squadron(self) -> None:
-        if (record := self._record()) is None:
-            return
-        self.open_form(
-            f"Edit squadron {record.squadron_name}",
-            ship_forms.squadron_fields(record.squadron_name, record.air, record.notes),
-            calling(
-                fleet.update_squadron,
-                self.factory,
-                squadron_id=self.squadron_id,
-                version=record.squadron_version,
-            ),
-            done=self._after_form,
-        )
+        if (record := self._record()) is not None:
+            ship_forms.edit_squadron(self, record, done=self._after_form)
 
     def action_counter(self, kind: str) -> None:
-        """A form on the selected ship's counter: `kind` counter, use_fuel or refuel."""
         if (ship := self._need_ship()) is None:
             return
 
         def opened(counter: CounterView) -> None:
-            self._open(ship_forms.counter_form(kind, self.factory, ship, counter, self.rng))
+            self._open(ship_forms.counter_form(kind, self, ship, counter))
 
         # The form edits the real values, as the owner sees them.
         self.call(Call(mines.counter, self.factory, ship_id=ship.id), then=opened)
 
     def action_print_sheet(self) -> None:
-        """Write the sheet to a file: HTML for A4 or Letter paper, or Markdown for notes."""
         if (record := self._record()) is not None:
             from tracker.screens.sheet_print import print_sheet
 

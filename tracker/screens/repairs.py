@@ -168,18 +168,12 @@ class RepairsScreen(TrackerScreen):
 
         def submit(values: dict[str, Any]) -> Call[str]:
             cleared = [c.id for c in criticals if values.pop(f"crit_{c.id}")]
-            return Call(
-                repairs.repair_ship,
-                self.factory,
-                ship_id=row.ship_id,
-                clear_criticals=cleared,
-                **values,
-            )
+            repair = self.calling(repairs.repair_ship, ship_id=row.ship_id, clear_criticals=cleared)
+            return repair(values)
 
         def done(summary: str | None) -> None:
             if summary:
-                self.notify(summary, title="Repaired")
-                self.reload()
+                self.tell(summary, title="Repaired")
 
         note = (
             "SMR2 §12.2 is not in this tracker: the campaign's own allowance, if any, is "
@@ -194,9 +188,8 @@ class RepairsScreen(TrackerScreen):
 def repair_fields(
     left: tuple[int, int], criticals: list[CriticalView], *, fuel: bool
 ) -> list[FieldSpec]:
-    """A ship's repairs between scenarios: Structure and Flotation within the bounds the model
-    declares (`left`: what the campaign's allowance leaves of each), the port, fuel lost to
-    mines (`fuel`: the ship has some), the criticals in force to clear, and notes."""
+    """A ship's repairs between scenarios; `left`, what the campaign's allowance leaves of
+    Structure and Flotation; `fuel`, whether the ship has fuel lost to mines."""
     structure, flotation = specs_from(RepairAmounts)
     return [
         replace(structure, label=f"{structure.label} (up to {left[0]})"),

@@ -47,7 +47,6 @@ def _tracks(start: tuple[int, int], end: tuple[int, int], maximum: tuple[int, in
 
 
 def after_action_parts(report: AfterActionReport) -> list[RenderableType]:
-    """The after-action report as text and tables, top to bottom."""
     sides = " · ".join(
         f"{name}: correction factor {factor or '-'}" for name, factor in report.sides
     )
@@ -114,8 +113,6 @@ def campaign_parts(report: CampaignReport) -> list[RenderableType]:
 
 
 class ReportScreen(TrackerScreen):
-    """One report, scrollable; escape goes back."""
-
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
 
     def __init__(self, campaign_id: int, scenario_id: int | None = None) -> None:
@@ -131,9 +128,6 @@ class ReportScreen(TrackerScreen):
     def on_mount(self) -> None:
         self.title = "Campaign report" if self.scenario_id is None else "After-action report"
         self.query_one("#report-scroll").focus()
-
-    def current_campaign_id(self) -> int | None:
-        return self.campaign_id
 
     def reload(self) -> None:
         if self.scenario_id is None:

@@ -20,7 +20,7 @@ from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.csv_import import open_csv_import
-from tracker.screens.form import FieldSpec, calling
+from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import OwnerViewScreen
 from tracker.screens.roster_forms import (
@@ -109,9 +109,6 @@ class RosterScreen(OwnerViewScreen):
     def current_campaign_id(self) -> int | None:
         return self.view.campaign_id if self.view else None
 
-    def owner_idle_seconds(self) -> float:
-        return float(self.view.owner_idle_seconds) if self.view else super().owner_idle_seconds()
-
     def reload(self) -> None:
         owner = self.owner and not self.read_only
         self.load(Call(roster.roster, self.factory, side_id=self.side_id, owner=owner,
@@ -139,7 +136,6 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def _show_units(self) -> None:
-        """The units, each column as wide as what it holds while the table has room."""
         if self.view is None:
             return
         table = self.query_one("#unit-table", SearchTable)
@@ -149,14 +145,9 @@ class RosterScreen(OwnerViewScreen):
         table.show(rows, also=found_by)
 
     def _unit(self) -> UnitView | None:
-        if self.view is None or not self.view.units:
-            self.missing("No unit yet: press a to add one.")
-            return None
-        unit = self.query_one("#unit-table", SearchTable).selected(self.view.units)
-        if unit is None:
-            self.notify("No unit shown: the filter hides them all (/ then escape clears it).",
-                        severity="warning")  # fmt: skip
-        return unit
+        units = self.view.units if self.view else ()
+        table = self.query_one("#unit-table", SearchTable)
+        return self.row_of(table, units, "No unit yet: press a to add one.", "unit")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a unit opens it whole, its abilities worded as its library card words them.
@@ -259,19 +250,11 @@ class RosterScreen(OwnerViewScreen):
         fields = [*marker_fields(count), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
             sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
-            return Call(
-                markers.assign_markers,
-                self.factory,
-                unit_id=unit.id,
-                passphrase=passphrase,
-                sectors=sectors,
-                turn=self.view.turn if self.view else None,
-                rng=self.rng,
-                version=unit.version,
-                **values,
-            ).map(seals_said)
+            turn = self.view.turn if self.view else None
+            fixed = {"sectors": sectors, "turn": turn, "rng": self.rng, "version": unit.version}
+            assign = self.calling_secret(markers.assign_markers, unit_id=unit.id, **fixed)
+            return assign(values).map(seals_said)
 
         self.open_form(
             f"Markers for {unit.name}",
@@ -290,12 +273,8 @@ class RosterScreen(OwnerViewScreen):
         self.open_form(
             f"Move {marker.code}",
             move_fields(),
-            calling(
-                markers.move_marker,
-                self.factory,
-                marker_id=marker.id,
-                turn=turn,
-                version=marker.version,
+            self.calling(
+                markers.move_marker, marker_id=marker.id, turn=turn, version=marker.version
             ),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
@@ -319,12 +298,12 @@ class RosterScreen(OwnerViewScreen):
         fields = [*reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
             sectors = [values.pop("sector_1"), values.pop("sector_2")]
-            return Call(markers.reconceal, self.factory, unit_id=unit.id, passphrase=passphrase,
-                        rng=self.rng, **values,
-                        sectors=sectors[: was.reconceal_markers(values["cause"])]
-                        ).map(seals_said)  # fmt: skip
+            sectors = sectors[: was.reconceal_markers(values["cause"])]
+            conceal = self.calling_secret(
+                markers.reconceal, unit_id=unit.id, rng=self.rng, sectors=sectors
+            )
+            return conceal(values).map(seals_said)
 
         self.open_form(f"Re-conceal {unit.name}", fields, submit, timeout=15,
                        note="A revealed sub that did not move this turn stays revealed, unless a "
@@ -337,18 +316,9 @@ class RosterScreen(OwnerViewScreen):
         fields = [*sub_attack_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            passphrase = self.passphrase_of(values)
-            words = (values.pop("torpedo_dice") or "").replace(",", " ").split()
-            if not all(word.isdigit() for word in words):
-                raise InvalidInput({"torpedo_dice": "give the dice as numbers 1..6, e.g. 5 6 3"})
-            return Call(
-                hunt.sub_attacks,
-                self.factory,
-                marker_id=marker.id,
-                passphrase=passphrase,
-                torpedo_dice=[int(w) for w in words],
-                **values,
-            )
+            dice = typed_dice(values, "torpedo_dice", "give the dice as numbers 1..6, e.g. 5 6 3")
+            attack = self.calling_secret(hunt.sub_attacks, marker_id=marker.id, torpedo_dice=dice)
+            return attack(values)
 
         self.open_form(
             f"{marker.code} attacks",
@@ -368,7 +338,6 @@ class RosterScreen(OwnerViewScreen):
             self.calling_secret(hunt.mine_roll, unit_id=unit.id),
             dice_field="roll",
             dice_sides=6,
-            rng=self.rng,
             secret_die=True,
             note="A 1 does 1 hull damage, a 2 does 2, else nothing (RULES.md §Subs ¶12). Kept "
             "secret. The sector must hold a minefield on the ledger.",
@@ -401,12 +370,4 @@ class RosterScreen(OwnerViewScreen):
         def target_of(party: SearchParty) -> Call[int]:
             return Call(hunt.search_target, self.factory, marker_id=marker.id, party=party)
 
-        self.app.push_screen(
-            search_helper_form(self.rng, record, marker.code, target_of),
-            lambda verdict: self._verdict(verdict),
-        )  # fmt: skip
-
-    def _verdict(self, verdict: str | None) -> None:
-        if verdict:
-            self.notify(verdict)
-        self.reload()
+        self.app.push_screen(search_helper_form(record, marker.code, target_of), self.tell)

@@ -43,12 +43,10 @@ def unit_fields(unit: UnitView | None) -> list[FieldSpec]:
 
 
 def move_fields() -> list[FieldSpec]:
-    """The sector a marker moves to, as the marker's model declares it."""
     return specs_from(MarkerPlace, keys=("sector",))
 
 
 def entered_fields() -> list[FieldSpec]:
-    """The sector a submarine entered, for its mine roll: a marker's sector as declared."""
     return [replace(spec, label=f"{spec.label} it entered") for spec in move_fields()]
 
 
@@ -64,7 +62,6 @@ def mine_roll_fields() -> list[FieldSpec]:
 
 
 def marker_fields(count: int) -> list[FieldSpec]:
-    """The decoy-note form: which of the `count` markers is real, and each one's sector."""
     (sector,) = move_fields()
     return [
         FieldSpec("real", f"Which marker is real (1..{count})", kind="int", value="",
@@ -87,7 +84,6 @@ def reconceal_fields(square: str) -> list[FieldSpec]:
 
 
 def attack_fields() -> list[FieldSpec]:
-    """An attack on a marker: its outcome, and the hull damage should it be the real sub."""
     return [
         FieldSpec("success", "The attack succeeded (enough hits)", kind="bool", value=True),
         FieldSpec("damage", "Hull damage if it is the real sub", kind="int", value=0, low=0,
@@ -96,7 +92,6 @@ def attack_fields() -> list[FieldSpec]:
 
 
 def sub_attack_fields() -> list[FieldSpec]:
-    """A submarine's own attack: where its target is, its torpedo dice and the night rule."""
     return [
         FieldSpec("same_sector", "Its target is in its own sector", kind="bool", value=True),
         FieldSpec("torpedo_dice", "Torpedo dice rolled (blank: none)", value="", optional=True),
@@ -107,7 +102,6 @@ def sub_attack_fields() -> list[FieldSpec]:
 
 
 def passphrase_fields(encrypted: bool) -> list[FieldSpec]:
-    """A new passphrase, typed twice, after the current one when the side has one."""
     old = [FieldSpec("old_passphrase", "Current passphrase", password=True)] if encrypted else []
     return [
         *old,

@@ -19,7 +19,6 @@ R = TypeVar("R")
 
 
 def row_bindings(row: str) -> list[BindingType]:
-    """The keys of a list of rows: back, and add, edit and delete a `row`."""
     return [
         Binding("escape", "back", "Back", tooltip="Back"),
         Binding("a", "add", "Add row", tooltip=f"Add a {row}"),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,12 +9,12 @@ from textual.widgets import Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.confirm import confirm
 from tracker.screens.damage_entry import open_damage_entry
-from tracker.screens.form import FieldSpec, calling
+from tracker.screens.form import FieldSpec
+from tracker.screens.next_turn import next_turn_of
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
-from tracker.services import continuity, damage, mines, scenarios
+from tracker.services import continuity, damage, scenarios
 from tracker.services.continuity import ParticipantView, ScenarioDetail
 from tracker.services.damage import ShipPick
 from tracker.widgets.search_table import SearchTable, search_keys
@@ -24,14 +22,6 @@ from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.sheet_table import morale_cell
 from tracker.widgets.tables import cell_width, content_widths, fit_or_scroll
 from tracker.widgets.tones import ALERT, toned
-
-STATUS_WORDS = {
-    "planned": "planned",
-    "in_play": "IN PLAY",
-    "closed": "closed",
-    "archived": "archived",
-}
-
 
 # Morale: the tests a ship owes (S⅓, F⅓, ½) and Out of Command, marked as the record sheet
 # marks them. Narrower than its rows, the table narrows the squadron, the side and the ship's
@@ -97,7 +87,7 @@ class ScenarioScreen(TrackerScreen):
         heading = Text()
         heading.append(f"{detail.position}. {detail.title}", style="bold")
         heading.append(f"   {detail.date}   ")
-        heading.append(STATUS_WORDS.get(detail.status, detail.status), style="bold")
+        heading.append("IN PLAY" if detail.status == "in_play" else detail.status, style="bold")
         if detail.status == "in_play":
             heading.append(f"   turn {detail.turn} ({(detail.turn - 1) * 6} min elapsed)")
         heading.append("\n")
@@ -142,13 +132,6 @@ class ScenarioScreen(TrackerScreen):
         if self.detail is not None and self._status_is("closed"):
             self.app.push_screen(ReportScreen(self.detail.campaign_id, self.scenario_id))
 
-    def _run(self, call: Call[Any], success: str) -> None:
-        self.call(call, then=lambda result: self._ran(success.format(result=result)))
-
-    def _ran(self, said: str) -> None:
-        self.notify(said)
-        self.reload()
-
     def action_participants(self) -> None:
         if self.detail is None or not self._status_is("planned"):
             return
@@ -169,57 +152,27 @@ class ScenarioScreen(TrackerScreen):
         ]
 
         def done(ship_ids: list[int] | None) -> None:
-            if ship_ids is None:
-                return
-            self._run(
-                Call(
+            if ship_ids is not None:
+                said = f"{len(ship_ids)} ships taking part"
+                chosen = Call(
                     scenarios.set_participants,
                     self.factory,
-                    scenario_id=self.scenario_id,
                     ship_ids=ship_ids,
-                ),
-                f"{len(ship_ids)} ships taking part",
-            )
+                    scenario_id=self.scenario_id,
+                )
+                self.call(chosen, then=lambda _: self.tell(said))
 
         self.app.push_screen(
             ParticipantsScreen(f"Ships taking part in {self.detail.title}", choices), done
         )
 
     def action_begin(self) -> None:
-        self._run(
-            Call(scenarios.start_scenario, self.factory, scenario_id=self.scenario_id),
-            "Begun: turn 1. Start states recorded.",
-        )
+        begin = Call(scenarios.start_scenario, self.factory, scenario_id=self.scenario_id)
+        self.call(begin, then=lambda _: self.tell("Begun: turn 1. Start states recorded."))
 
     def action_next_turn(self) -> None:
-        """Drifting minefields scatter at the end of the turn: asked before it ends, so each
-        drift is stamped with the turn it happens in."""
-        if self.detail is None:
-            return
-        self.call(Call(mines.not_drifted, self.factory, campaign_id=self.detail.campaign_id),
-                  then=self._ask_next_turn)  # fmt: skip
-
-    def _ask_next_turn(self, left: int) -> None:
-        if self.detail is None:
-            return
-
-        def advance() -> None:
-            self._run(
-                Call(scenarios.advance_turn, self.factory, scenario_id=self.scenario_id),
-                "Turn {result}",
-            )
-
-        if not left:
-            advance()
-            return
-        confirm(
-            self,
-            f"End of turn {self.detail.turn}: {left} drifting minefield"
-            f"{'s have' if left != 1 else ' has'} not drifted yet (g on the minefield "
-            "ledger). Begin the next turn anyway?",
-            advance,
-            yes="Yes, next turn (y)",
-        )
+        if self.detail is not None:
+            next_turn_of(self, self.detail.campaign_id, self.detail, self.reload)
 
     def action_damage(self) -> None:
         if self.detail is not None:
@@ -235,7 +188,7 @@ class ScenarioScreen(TrackerScreen):
         self.open_form(
             f"Close {self.detail.title}",
             fields,
-            calling(scenarios.close_scenario, self.factory, scenario_id=self.scenario_id),
+            self.calling(scenarios.close_scenario, scenario_id=self.scenario_id),
             done=self._close_done,
             note="Every ship's end state is kept; repairs come next (r on the campaign screen).",
         )
@@ -255,7 +208,7 @@ class ScenarioScreen(TrackerScreen):
     def action_reopen(self) -> None:
         if self.detail is None or not self._status_is("closed"):
             return
-        submit = calling(scenarios.reopen_scenario, self.factory, scenario_id=self.scenario_id)
+        submit = self.calling(scenarios.reopen_scenario, scenario_id=self.scenario_id)
         self.open_form(
             f"Reopen {self.detail.title}",
             [FieldSpec("reason", "Why")],
@@ -274,7 +227,7 @@ class ScenarioScreen(TrackerScreen):
         self.open_form(
             "Correction factor",
             fields,
-            calling(scenarios.set_correction_factor, self.factory, scenario_id=self.scenario_id),
+            self.calling(scenarios.set_correction_factor, scenario_id=self.scenario_id),
             note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives.",
         )
 

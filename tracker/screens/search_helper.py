@@ -1,13 +1,11 @@
 """The hunt: the search target for a sector and the roll (RULES.md §Subs ¶4).
 
 Against a marker on the roster the target comes from the service, which adds the hunted sub's
-own abilities (Elusive Quarry): the hunter sees the final number only, never why. Without a
-marker the helper works the target out step by step from what the player ticks.
+own abilities (Elusive Quarry): the hunter sees the final number only, never why.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -44,49 +42,13 @@ def _roll_text(values: dict[str, Any], target: int) -> str:
     return f"\n{roll_text(roll)}: {verdict}" + (" (a 1 always fails)" if roll == 1 else "")
 
 
-def search_preview(values: dict[str, Any]) -> str:
-    """The target with each modifier, then what the roll does."""
-    party = _party(values)
-    if party is None:
-        return "Give the numbers of units present."
-    steps = was.search_breakdown(
-        party.searcher, extra_asw_units=party.extra_asw_units, sub_hunters=party.sub_hunters,
-        enemy_units=party.enemy_units, night_or_weather=party.night_or_weather,
-        elusive_quarry=bool(values.get("elusive_quarry")),
-    )  # fmt: skip
-    target = sum(change for _, change in steps)
-    shown = ", ".join(label if change == 0 or label.startswith("base") else f"{label} {change:+d}"
-                      for label, change in steps)  # fmt: skip
-    text = f"{shown} = {target}+" if target <= 6 else f"{shown} = {target}+: cannot succeed"
-    return text + _roll_text(values, target)
-
-
-def _marker_preview(
-    target_of: Callable[[SearchParty], Call[int]],
-) -> Callable[[dict[str, Any]], str | Call[str]]:
-    def preview(values: dict[str, Any]) -> str | Call[str]:
-        party = _party(values)
-        if party is None:
-            return "Give the numbers of units present."
-
-        def said(target: int) -> str:
-            # The final number only: the hunted sub's own abilities are its owner's secret.
-            text = f"Target: {target}+" if target <= 6 else f"Target: {target}+: cannot succeed"
-            return text + _roll_text(values, target)
-
-        return target_of(party).map(said)
-
-    return preview
-
-
 def search_helper_form(
-    rng: random.Random | None = None,
-    record: Callable[[SearchParty, int], Call[str]] | None = None,
-    marker: str = "",
-    target_of: Callable[[SearchParty], Call[int]] | None = None,
+    record: Callable[[SearchParty, int], Call[str]],
+    marker: str,
+    target_of: Callable[[SearchParty], Call[int]],
 ) -> FormScreen:
-    """A form that works out a search; with `record`, a roll is journaled against the marker,
-    and `target_of` gives its final target (hidden modifiers included)."""
+    """A form that works out a search against a marker: `target_of` gives its final target
+    (hidden modifiers included), and `record` journals a roll against it."""
     fields = [
         FieldSpec("searcher", "Best searcher present", kind="select", value="patrol_bomber",
                   options=[(label, key) for key, label in SEARCHER_LABELS.items()]),
@@ -99,26 +61,31 @@ def search_helper_form(
         FieldSpec("night_or_weather", "Night, smoke or weather", kind="bool", value=False),
         FieldSpec("roll", "d6 rolled", kind="int", value="", low=1, high=6, optional=True),
     ]  # fmt: skip
-    if target_of is None:
-        fields.insert(-1, FieldSpec("elusive_quarry", "Hunted sub has Elusive Quarry",
-                                    kind="bool", value=False))  # fmt: skip
-    preview: Callable[[dict[str, Any]], str | Call[str]] = (
-        search_preview if target_of is None else _marker_preview(target_of)
-    )
+
+    def preview(values: dict[str, Any]) -> str | Call[str]:
+        party = _party(values)
+        if party is None:
+            return "Give the numbers of units present."
+
+        def said(target: int) -> str:
+            # The final number only: the hunted sub's own abilities are its owner's secret.
+            text = f"Target: {target}+" if target <= 6 else f"Target: {target}+: cannot succeed"
+            return text + _roll_text(values, target)
+
+        return target_of(party).map(said)
 
     def submit(values: dict[str, Any]) -> str | Call[str]:
         roll, party = values.get("roll"), _party(values)
-        if record is not None and isinstance(roll, int) and party is not None:
+        if isinstance(roll, int) and party is not None:
             return record(party, roll)
         said = preview(values)
         if isinstance(said, Call):
             return said.map(lambda text: text.splitlines()[-1])
         return said.splitlines()[-1]
 
-    title = f"Search for marker {marker}" if marker else "Search for a submarine marker"
     return FormScreen(
-        title, fields, submit, preview=preview,
-        dice_field="roll", dice_sides=6, rng=rng,
+        f"Search for marker {marker}", fields, submit, preview=preview,
+        dice_field="roll", dice_sides=6,
         note="One search per square per turn, by the unit with the best chance; a marker is "
         "attacked only once a search found it this turn.",
     )  # fmt: skip

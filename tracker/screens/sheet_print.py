@@ -65,6 +65,6 @@ def _print_form(screen: TrackerScreen, sheet: RecordSheet, html_path: str, md_pa
     ]  # fmt: skip
     screen.app.push_screen(
         FormScreen(f"Print {sheet.squadron_name}", fields, write, note=NOTE, preview=preview,
-                   rng=screen.rng, read_only_ok=True),
+                   read_only_ok=True),
         done,
     )  # fmt: skip

@@ -11,7 +11,7 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.damage_entry import open_damage_entry
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, calling
+from tracker.screens.form import FieldSpec
 from tracker.screens.journal import JournalScreen
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import damage, fleet, mines, sheet
@@ -34,7 +34,6 @@ def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
 
 
 def ship_summary(ship: ShipView, where: str, counter: CounterView | None = None) -> Text:
-    """The ship's data block above its batteries."""
     text = Text()
     text.append(ship.name, style="bold")
     text.append(f"  {ship.type_abbrev} {ship.class_name} class · {ship.nation} · {where}\n")
@@ -161,9 +160,8 @@ class ShipDetailScreen(TrackerScreen):
         self.open_form(
             "Edit battery" if battery else "Add battery",
             battery_fields(battery),
-            calling(
+            self.calling(
                 fleet.save_battery,
-                self.factory,
                 ship_id=self.ship_id,
                 battery_id=battery.id if battery else None,
                 version=battery.version if battery else None,

@@ -3,7 +3,6 @@ its crew and a ship's counter and fuel."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from tracker.rules import smr
 from tracker.rules.dice import roll_text
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen, calling
+from tracker.screens.form import FieldSpec, FormScreen
 from tracker.services import command, fleet, mines
 from tracker.services.campaigns import ScenarioCreate, SideCreate
 from tracker.services.command import CommanderUpdate, CommandLoss, CrewUpdate, TestRoll
@@ -29,7 +28,7 @@ from tracker.services.views import (
 )
 
 if TYPE_CHECKING:
-    from tracker.services.common import SessionFactory
+    from tracker.screens.base import TrackerScreen
 
 Fields = Callable[[CounterView], list[FieldSpec]]
 
@@ -51,7 +50,6 @@ NO_DATE = "none yet: type it as you like"
 
 
 def scenario_fields(scenario: ScenarioView | None) -> list[FieldSpec]:
-    """The scenario form: its title and date."""
     return specs_from(ScenarioCreate, scenario, keys=("title", "date"),
                       date={"placeholder": NO_DATE})  # fmt: skip
 
@@ -60,8 +58,19 @@ def squadron_fields(name: str = "", air: bool = False, notes: str = "") -> list[
     return specs_from(SquadronCreate, {"name": name, "air": air, "notes": notes})
 
 
+def edit_squadron(screen: TrackerScreen, record: RecordSheet, **options: Any) -> None:
+    """The squadron's form (from the campaign or its own sheet), at the version read."""
+    screen.open_form(
+        f"Edit squadron {record.squadron_name}",
+        squadron_fields(record.squadron_name, record.air, record.notes),
+        screen.calling(
+            fleet.update_squadron, squadron_id=record.squadron_id, version=record.squadron_version
+        ),
+        **options,
+    )
+
+
 def ship_fields(ship: ShipView | None) -> list[FieldSpec]:
-    """Every value of the ship row of the record sheet, as the ship's model declares it."""
     return specs_from(ShipCreate, ship, type_abbrev={"suggestions": smr.TYPE_ABBREVIATIONS})
 
 
@@ -72,29 +81,28 @@ class ShipSaved:
     ship_id: int
 
 
-def sister_form(factory: SessionFactory, ship: ShipView, rng: random.Random) -> FormScreen:
+def sister_form(screen: TrackerScreen, ship: ShipView) -> FormScreen:
     """A copy of the ship under another name: same class, data and batteries, undamaged."""
 
     def submit(values: dict[str, Any]) -> Call[ShipSaved]:
-        return Call(fleet.copy_ship, factory, ship_id=ship.id,
+        return Call(fleet.copy_ship, screen.factory, ship_id=ship.id,
                     name=values["name"]).map(ShipSaved)  # fmt: skip
 
     return FormScreen(
         f"Sister ship of {ship.name}",
         [FieldSpec("name", "Name of the sister ship")],
         submit,
-        rng=rng,
         note="Same class, data and batteries; undamaged.",
     )
 
 
 def transfer_form(
-    factory: SessionFactory, ship: ShipView, others: list[tuple[str, int]], rng: random.Random
+    screen: TrackerScreen, ship: ShipView, others: list[tuple[str, int]]
 ) -> FormScreen:
     """The ship moved to one of the `others` squadrons of her side, (name, id)."""
 
     def submit(values: dict[str, Any]) -> Call[str]:
-        return Call(fleet.transfer_ship, factory, ship_id=ship.id,
+        return Call(fleet.transfer_ship, screen.factory, ship_id=ship.id,
                     to_squadron_id=values["squadron"])  # fmt: skip
 
     return FormScreen(
@@ -102,7 +110,6 @@ def transfer_form(
         [FieldSpec("squadron", "To squadron", kind="select", value=others[0][1],
                    options=others)],
         submit,
-        rng=rng,
         note="It keeps its own crew; during a battle it is Out of Command until the end of "
         "the turn (SMR2 §3.2, §3.4).",
     )  # fmt: skip
@@ -143,25 +150,22 @@ def commander_preview(air: bool) -> Any:
     return preview
 
 
-def commander_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -> FormScreen:
-    """Roll or buy the squadron's commander, or the replacement of one lost."""
+def commander_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
     commander = sheet.commander
     version = commander.version if commander else None
-    submit = calling(command.set_commander, factory, squadron_id=sheet.squadron_id, version=version)
+    submit = screen.calling(command.set_commander, squadron_id=sheet.squadron_id, version=version)
     lost = commander is not None and commander.status == "lost"
     title = "Replacement commander: roll or buy" if lost else "Commander: roll or buy"
     return FormScreen(
         title,
         commander_fields(commander),
         submit,
-        rng=rng,
         preview=commander_preview(sheet.air),
         dice_field="roll",
     )
 
 
 def crew_fields(crew: CrewView | None) -> list[FieldSpec]:
-    """Training paid for, rolled or bought, and the d10."""
     shown = crew or {"training": 3, "acquisition": "random", "roll": None}
     return specs_from(CrewUpdate, shown, keys=("training", "acquisition", "roll"))
 
@@ -196,14 +200,12 @@ def crew_preview(sheet: RecordSheet) -> Any:
     return preview
 
 
-def crew_form(factory: SessionFactory, sheet: RecordSheet, rng: random.Random) -> FormScreen:
-    """Roll or buy the squadron's crew quality."""
+def crew_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
     version = sheet.crew.version if sheet.crew else None
     return FormScreen(
         "Crew: roll or buy",
         crew_fields(sheet.crew),
-        calling(command.set_crew, factory, squadron_id=sheet.squadron_id, version=version),
-        rng=rng,
+        screen.calling(command.set_crew, squadron_id=sheet.squadron_id, version=version),
         preview=crew_preview(sheet),
         dice_field="roll",
     )
@@ -251,15 +253,13 @@ def test_preview(sheet: RecordSheet, ship: ShipView | None = None) -> Any:
     return preview
 
 
-def test_form(
-    factory: SessionFactory, sheet: RecordSheet, ship: ShipView | None, rng: random.Random
-) -> FormScreen:
+def test_form(screen: TrackerScreen, sheet: RecordSheet, ship: ShipView | None) -> FormScreen:
     """A command test, or a crew test of the selected `ship`'s crew (SMR2 §3.6)."""
 
     def submit(values: dict[str, Any]) -> Call[Tested]:
         # A crew test is of the selected ship's crew; the commander tests aboard his ship.
         crew_ship = ship if ship is not None and values["subject"] == "crew" else None
-        return Call(command.record_test, factory, squadron_id=sheet.squadron_id,
+        return Call(command.record_test, screen.factory, squadron_id=sheet.squadron_id,
                     ship_id=crew_ship.id if crew_ship else None, **values).map(Tested)  # fmt: skip
 
     def title(values: dict[str, Any]) -> str:
@@ -271,7 +271,6 @@ def test_form(
         title,
         test_fields(bool(ship and ship.fire_markers), not sheet.commander_refusal),
         submit,
-        rng=rng,
         preview=test_preview(sheet, ship),
         dice_field="roll",
         note="d10 + modifier, -2 under any fire marker, + situation: 6 or more passes."
@@ -297,17 +296,12 @@ def reduction_fields() -> list[FieldSpec]:
     return specs_from(CommandLoss)
 
 
-def reduction_form(
-    factory: SessionFactory, sheet: RecordSheet, ship: ShipView | None, rng: random.Random
-) -> FormScreen:
+def reduction_form(screen: TrackerScreen, sheet: RecordSheet, ship: ShipView | None) -> FormScreen:
     """Combat reductions to the commander and the crew, the selected ship's own crew's when
     she has one; to the crew alone when the commander may not be reduced (none yet, or lost)."""
     own = ship if ship is not None and ship.own_crew is not None else None
-    submit = calling(
-        command.reduce_command,
-        factory,
-        squadron_id=sheet.squadron_id,
-        ship_id=own.id if own else None,
+    submit = screen.calling(
+        command.reduce_command, squadron_id=sheet.squadron_id, ship_id=own.id if own else None
     )
     note = "Floors: modifier -2, radius 10 cm; the number of ships commanded never drops."
     if own is not None:
@@ -316,16 +310,14 @@ def reduction_form(
     if sheet.commander_refusal:
         note = f"The crew only: {sheet.commander_refusal}. {note}"
         fields = [spec for spec in fields if spec.key == "crew_by"]
-    return FormScreen("Combat reductions", fields, submit, note=note, rng=rng)
+    return FormScreen("Combat reductions", fields, submit, note=note)
 
 
-def restore_form(factory: SessionFactory, squadron_id: int, rng: random.Random) -> FormScreen:
-    """The commander's rated modifier and radius restored, by a rule the group names."""
+def restore_form(screen: TrackerScreen, squadron_id: int) -> FormScreen:
     return FormScreen(
         "Restore the commander",
         [FieldSpec("rule", "By the rule", placeholder="e.g. our repair rule, 12.2")],
-        calling(command.restore_command, factory, squadron_id=squadron_id),
-        rng=rng,
+        screen.calling(command.restore_command, squadron_id=squadron_id),
         note="Combat reductions stay with the commander, re-rolled or re-bought (SMR2 "
         "§3.5); the seed gives no rule that ends them: name the one your group plays.",
     )
@@ -350,7 +342,6 @@ def counter_note(counter: CounterView) -> str:
 
 
 def use_fuel_fields(counter: CounterView) -> list[FieldSpec]:
-    """How many full fuel factors the ship used."""
     return [
         FieldSpec("factors", f"Fuel factors used (of {counter.fuel.full} full)", kind="int",
                   value=1 if counter.fuel.full else "", low=1, high=99),
@@ -378,7 +369,7 @@ def refuel_note(counter: CounterView) -> str:
 
 
 def counter_form(
-    kind: str, factory: SessionFactory, ship: ShipView, counter: CounterView, rng: random.Random
+    kind: str, screen: TrackerScreen, ship: ShipView, counter: CounterView
 ) -> FormScreen:
     """A form on the ship's counter (`kind`: counter, use_fuel or refuel) whose values go to
     one mines service; it edits the real values, as the owner sees them."""
@@ -388,7 +379,5 @@ def counter_form(
         "refuel": ("Refuel {name}", refuel_fields, mines.refuel_ship, refuel_note),
     }
     title, fields, service, note = forms[kind]
-    submit = calling(service, factory, ship_id=ship.id, version=counter.version)
-    return FormScreen(
-        title.format(name=ship.name), fields(counter), submit, note=note(counter), rng=rng
-    )
+    submit = screen.calling(service, ship_id=ship.id, version=counter.version)
+    return FormScreen(title.format(name=ship.name), fields(counter), submit, note=note(counter))

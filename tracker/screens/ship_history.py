@@ -45,7 +45,6 @@ def whole_ticks(top: int) -> list[int]:
 
 
 def legend(maxima: tuple[int, int]) -> Text:
-    """What each line of the plot is, in its colour."""
     text = Text()
     for track, full in zip(COLOURS, maxima, strict=True):
         text.append("■ ", style=COLOURS[track])
@@ -56,8 +55,6 @@ def legend(maxima: tuple[int, int]) -> Text:
 
 
 class ShipHistoryScreen(TrackerScreen):
-    """The plot above, the numbers below."""
-
     BINDINGS = [Binding("escape", "back", "Back", tooltip="Back")]
 
     def __init__(self, ship_id: int, name: str, maxima: tuple[int, int]) -> None:

@@ -14,7 +14,7 @@ from tracker import settings
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import fit_columns
+from tracker.widgets.tables import fit_columns, under_cursor
 
 if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
@@ -197,10 +197,7 @@ class WelcomeScreen(TrackerScreen):
         table.focus()
 
     def _selected(self) -> CampaignSummary | None:
-        table = self.query_one(DataTable)
-        if not self.summaries or table.cursor_row < 0:
-            return None
-        return self.summaries[min(table.cursor_row, len(self.summaries) - 1)]
+        return under_cursor(self.query_one(DataTable), self.summaries)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if self.factory is None:  # enter on the first look: opened once the file is open
@@ -228,7 +225,6 @@ class WelcomeScreen(TrackerScreen):
         self.app.push_screen(CampaignScreen(campaign_id))
 
     def action_new(self) -> None:
-        from tracker.screens.form import calling
         from tracker.services import campaigns
 
         def done(result: CampaignSummary | None) -> None:
@@ -242,7 +238,7 @@ class WelcomeScreen(TrackerScreen):
                 self.open_campaign(result.id)
 
         default_scale = settings.load().model_scale
-        submit = calling(campaigns.create_campaign, self.factory)
+        submit = self.calling(campaigns.create_campaign)
         self.open_form("New campaign", campaign_fields(None, default_scale), submit, done=done)
 
     def action_edit(self) -> None:
@@ -250,11 +246,10 @@ class WelcomeScreen(TrackerScreen):
         if summary is None:
             self.missing("No campaign to edit: press n to start one.")
             return
-        from tracker.screens.form import calling
         from tracker.services import campaigns
 
-        submit = calling(
-            campaigns.update_campaign, self.factory, campaign_id=summary.id, version=summary.version
+        submit = self.calling(
+            campaigns.update_campaign, campaign_id=summary.id, version=summary.version
         )
         self.open_form(f"Edit campaign {summary.name}", campaign_fields(summary), submit)
 

@@ -11,8 +11,6 @@ from tracker.widgets.steady_text import SteadyText
 
 
 class DicePanel(Vertical):
-    """A caption over the rolls (`#dice-log`)."""
-
     def compose(self) -> ComposeResult:
         yield Label("Dice", classes="caption")
         yield SteadyText("", id="dice-log", markup=False)

@@ -12,11 +12,9 @@ MAX_BOXES = 20  # past this the track is given as numbers only
 
 
 def fuel_track(fuel: Fuel) -> Text:
-    """Full factors first, then empty, then lost ones, with the counts after them.
-
-    "■■■□✕ 3/1/1" reads as three full, one empty, one lost; a ship with no fuel factors shows
-    a dash. Each state has its own glyph, so the track reads without colour too.
-    """
+    """Full factors first, then empty, then lost ones, with the counts after them: "■■■□✕ 3/1/1"
+    reads as three full, one empty, one lost; a ship with no fuel factors shows a dash. Each
+    state has its own glyph, so the track reads without colour too."""
     if fuel.total == 0:
         return Text("-", style="dim")
     text = Text()

@@ -31,7 +31,6 @@ def plain(value: Any, *, wrap: bool = False) -> Any:
 
 
 def plain_options(options: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    """A Select's (prompt, value) options with every str prompt as plain Text."""
     return [(plain(prompt), value) for prompt, value in options]
 
 
@@ -56,19 +55,14 @@ class Fitting(Protocol):
     """How a table's columns share the room it has (tables.Fit)."""
 
     @property
-    def wrap(self) -> frozenset[str]:
-        """The labels of the columns whose text wraps."""
-        ...
+    def wrap(self) -> frozenset[str]: ...
 
     def widths(
         self, labels: Sequence[str], rows: Collection[Sequence[Any]], room: int
-    ) -> list[int]:
-        """Each column's width for these rows in `room` cells."""
-        ...
+    ) -> list[int]: ...
 
 
 def cell_text(cell: Any) -> str:
-    """A cell's text as the player reads it on screen."""
     return cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
 
 
@@ -236,7 +230,6 @@ class PlainTable(DataTable[Any]):
             self.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
     def set_widths(self, widths: Sequence[int]) -> None:
-        """Each column's width, in the columns' order."""
         for column, width in zip(self.ordered_columns, widths, strict=False):
             column.width, column.auto_width = width, False
 
@@ -277,7 +270,6 @@ class PlainTable(DataTable[Any]):
         )
 
     def add_sized_columns(self, columns: Iterable[tuple[str, int]]) -> Self:
-        """A column of each width given, (label, width)."""
         for label, width in columns:
             self.add_column(label, width=width)
         return self

@@ -34,8 +34,6 @@ BLANKS = frozenset({"", "-", "—"})
 
 
 class Keyed(Protocol):
-    """A thing shown in a row whose key is its id."""
-
     @property
     def id(self) -> int: ...
 
@@ -176,7 +174,6 @@ class SearchTable(PlainTable):
         return len(self._rows)
 
     def selected_key(self) -> str | None:
-        """The key of the row under the cursor, or None when no row is shown."""
         if not self.row_count or self.cursor_row < 0:
             return None
         value = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
@@ -188,7 +185,6 @@ class SearchTable(PlainTable):
         return next((item for item in items if str(item.id) == key), None)
 
     def select_key(self, key: str) -> None:
-        """Put the cursor on the row of `key`, when it is shown."""
         if key in self.shown_keys:
             self.move_cursor(row=self.shown_keys.index(key), animate=False)
 
@@ -218,7 +214,6 @@ class SearchTable(PlainTable):
         self._apply()
 
     def help_keys(self) -> list[tuple[str, str]]:
-        """The keys on_key takes, as help lists them."""
         return [
             *search_keys(self.sort_key),
             ("escape", "While filtering: clear the filter"),

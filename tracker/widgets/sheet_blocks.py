@@ -87,8 +87,6 @@ def totals_block(record: RecordSheet) -> str:
 
 
 class SheetBlocks(Horizontal):
-    """The boxes side by side, each titled in its border."""
-
     def compose(self) -> ComposeResult:
         for id_, title in (("commander", "Commander"), ("crew", "Crew"), ("totals", "Squadron")):
             block = Static("", id=f"{id_}-block", markup=False)

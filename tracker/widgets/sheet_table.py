@@ -63,23 +63,18 @@ def criticals_cell(ship: ShipView) -> Text:
                  overflow="ellipsis", no_wrap=True)  # fmt: skip
 
 
+def _track(now: int, most: int, flagged: bool, bar: int) -> SortAs:
+    """A damage track's bar, sorted by the boxes left."""
+    return SortAs(track_bar(now, most, width=bar, flagged=flagged), now)
+
+
 def ship_row(ship: ShipView, bar: int = TRACK_BAR) -> list[Any]:
     """One row of the ships table, its tracks `bar` cells long; names are plain Text so markup
     in them shows as typed."""
     return [
         Text(ship.name, style="bold", overflow="ellipsis", no_wrap=True),
-        SortAs(
-            track_bar(
-                ship.structure_now, ship.structure_max, width=bar, flagged=ship.structure_third
-            ),
-            ship.structure_now,
-        ),
-        SortAs(
-            track_bar(
-                ship.flotation_now, ship.flotation_max, width=bar, flagged=ship.flotation_third
-            ),
-            ship.flotation_now,
-        ),
+        _track(ship.structure_now, ship.structure_max, ship.structure_third, bar),
+        _track(ship.flotation_now, ship.flotation_max, ship.flotation_third, bar),
         toned(str(ship.fire_markers or ""), ALERT),
         ship_status(ship),
         criticals_cell(ship),

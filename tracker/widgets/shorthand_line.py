@@ -104,7 +104,6 @@ class ShorthandLine(Input):
             return ""
 
     def name_ship(self, name: str) -> None:
-        """The line typed, for the ship named."""
         items = self.items()
         self.recall_at = None
         self.put(line_for(name, items) + ("" if items else " "))

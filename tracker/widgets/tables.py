@@ -20,7 +20,6 @@ _SHOWN: WeakKeyDictionary[DataTable[Any], list[tuple[str, tuple[Any, ...]]]] = W
 
 
 def cell_width(cell: Any) -> int:
-    """How many cells a table cell's text takes on screen."""
     return cell_len(cell_text(cell))
 
 
@@ -61,7 +60,6 @@ def give_way(
 
 
 def fits(widths: Sequence[int], room: int) -> bool:
-    """Whether columns of these widths, with their padding, fit in `room` cells."""
     return sum(widths) + CELL_PADDING * len(widths) <= room
 
 
