@@ -48,11 +48,14 @@ def test_a_keeper_packs_merges_and_decides(
     merged = run_main(capsys, ["--db", str(keeper), "sync", "merge", str(packet)])
     assert merged.status == 0, merged.err
     assert "1 new journal entries" in merged.out and "1 held" in merged.out
-    assert "held: Edited Exeter: this copy changed ship speed_kn too" in merged.out
+    assert (
+        "held: #" in merged.out
+        and "Edited Exeter: this copy changed ship Exeter speed_kn too" in merged.out
+    )
     assert "backup taken first" in merged.out
 
     held = run_main(capsys, ["--db", str(keeper), "sync", "held", "River Plate"])
-    assert "ship speed_kn: was 32, this copy 30, the other 28" in held.out
+    assert "ship Exeter speed_kn: was 32, this copy 30, the other 28" in held.out
     number = held.out.split()[0].removeprefix("#")
 
     decided = run_main(capsys, ["--db", str(keeper), "sync", "decide", number, "--keep",

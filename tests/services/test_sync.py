@@ -162,6 +162,7 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
             "table": "ship",
             "row": exeter,
             "field": "speed_kn",
+            "name": "ship Exeter",
             "was": 32,
             "ours": 30,
             "theirs": 28,

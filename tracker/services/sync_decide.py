@@ -56,7 +56,7 @@ def decide(factory: SessionFactory, *, entry_id: int, keep: str) -> str:
                 return mapped(table, {field: value}, lambda t, v: ids.number.get((t, v)))
 
             changes.append(journal.RowChange(table, number, here(other), here(chosen)))
-            said.append(f"{conflict['table']} {field} {chosen!r}")
+            said.append(f"{conflict['name']} {field} {chosen!r}")
         for change in changes:
             table = TABLES_BY_NAME[change.table]
             values = dict(change.after)

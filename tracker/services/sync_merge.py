@@ -144,9 +144,9 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
                 savepoint.rollback()
                 ids.forget(added)
                 held = exc
-                if entry["uid"] not in decided or not exc.conflicts:
-                    merged.held.append(f"{entry['summary']}: {exc.why}")
-            _journal(conn, ids, entry, campaign_id, held, joined)
+            number = _journal(conn, ids, entry, campaign_id, held, joined)
+            if held is not None and (entry["uid"] not in decided or not held.conflicts):
+                merged.held.append(f"#{number} {entry['summary']}: {held.why}")
             merged.added += 1
             if held is None and not outdecided:
                 keys = [k for c in every_change(entry["detail"]) for k in fields(c, c["row"])]
@@ -299,6 +299,7 @@ def _write(
                 joined.append(key_text(value))  # the same value, written apart
             else:
                 conflicts.append({"table": table_name, "row": row, "field": key,
+                                  "name": f"{table_name} {here.get('name') or ''}".strip(),
                                   "was": before, "ours": now, "theirs": after,
                                   "writers": sorted(known)})  # fmt: skip
         if values and not conflicts:
@@ -307,7 +308,7 @@ def _write(
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
     if conflicts:
-        named = ", ".join(f"{c['table']} {c['field']}" for c in conflicts)
+        named = ", ".join(f"{c['name']} {c['field']}" for c in conflicts)
         raise _Held(f"this copy changed {named} too", conflicts)
     return joined
 
@@ -329,7 +330,7 @@ def _journal(
     campaign_id: int,
     held: _Held | None,
     joined: list[str],
-) -> None:
+) -> int:
     """The entry in this copy's journal, under its own identity: rows named by their numbers
     here (0 for one this copy does not have), held with why when it was not written."""
 
@@ -363,9 +364,11 @@ def _journal(
     )).inserted_primary_key  # fmt: skip
     assert written is not None
     ids.add("journalentry", written[0], entry["uid"])
+    entry_id: int = written[0]
     if refs["reverts_id"] is not None and held is None:
         conn.execute(update(_JOURNAL).where(_JOURNAL.c.id == refs["reverts_id"])
                      .values(reverted_by_id=written[0]))  # fmt: skip
+    return entry_id
 
 
 def held(factory: SessionFactory, *, campaign_id: int) -> list[str]:
@@ -382,6 +385,6 @@ def held(factory: SessionFactory, *, campaign_id: int) -> list[str]:
         if said is None:
             continue
         lines.append(f"#{number} {summary}: {said['why']}")
-        lines += [f"  {c['table']} {c['field']}: was {c['was']!r}, this copy {c['ours']!r}, "
+        lines += [f"  {c['name']} {c['field']}: was {c['was']!r}, this copy {c['ours']!r}, "
                   f"the other {c['theirs']!r}" for c in said["conflicts"]]  # fmt: skip
     return lines
