@@ -5,6 +5,7 @@ twice changes nothing, and a packet of another campaign or altered by hand is re
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from tracker.db import SessionFactory, read_scope, session_factory
+from tracker.db import SessionFactory, make_engine, read_scope, session_factory
 from tracker.models import (
     Commander,
     JournalEntry,
@@ -372,3 +373,103 @@ def test_a_sides_secrets_travel_as_its_rows_keep_them_sealed_under_its_passphras
             here = session.exec(select(Side).where(Side.uid == side.uid)).scalars().one()
             assert sealing.side_key(session, here.id or 0, "scapa flow") is not None
     assert sorted(sector for sector, _, _ in placed(factory).values()) == ["C3", "D4"]
+
+
+# --- property: a packet made by hand is merged or refused with a sentence, never half -----------
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def _rechained(packet: Any) -> Any:
+    """The packet's hashes made again, as a hand that changed it would."""
+    if not isinstance(packet, dict) or not isinstance(packet.get("entries"), list):
+        return packet
+    campaign = packet.get("campaign")
+    previous = campaign.get("uid") if isinstance(campaign, dict) else None
+    for entry in packet["entries"]:
+        if isinstance(entry, dict):
+            said = {key: value for key, value in entry.items() if key != "hash"}
+            entry["hash"] = previous = sync_pack.chained(str(previous), said)
+    packet["secrets_hash"] = sync_pack.chained(str(previous), {"secrets": packet.get("secrets")})
+    return packet
+
+
+@pytest.fixture(scope="module")
+def hand_made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A campaign file, and a packet of a copy of it that fought a scenario and placed markers."""
+    folder = tmp_path_factory.mktemp("hand")
+    engines = [migrated_engine(folder / name) for name in ("a.db", "b.db")]
+    a, b = (session_factory(engine) for engine in engines)
+    campaign_b = _copy(a, demo.create_sample_campaign(a), b)
+    _fight(b)
+    with read_scope(b) as session:
+        side = session.exec(select(Side).where(Side.name == "Kriegsmarine")).scalars().one()
+    boat = roster.save_unit(b, side_id=side.id or 0, fields=roster.UnitFields(
+        name="U-47", unit_type="submarine", points=10))  # fmt: skip
+    markers.assign_markers(b, unit_id=boat, real=1, sectors=["C3", "D4"])
+    packet = sync_pack.pack(b, campaign_id=campaign_b)
+    for engine in engines:
+        engine.dispose()
+    return folder / "a.db", packet
+
+
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_a_packet_changed_by_hand_is_merged_whole_or_refused_with_nothing_written(
+    hand_made: tuple[Path, dict[str, Any]], tmp_path_factory: pytest.TempPathFactory, data: Any
+) -> None:
+    source, packet = hand_made
+    changed = json.loads(json.dumps(packet))
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = _paths(changed)[1:]
+        values = [path for path in paths if "after" in path[:-1]]  # a row's values, half the time
+        path = data.draw(st.sampled_from(values if values and data.draw(st.booleans()) else paths))
+        *parents, last = path
+        holder = changed
+        for key in parents:
+            holder = holder[key]
+        if isinstance(holder, dict) and data.draw(st.booleans()):
+            del holder[last]
+        else:
+            holder[last] = data.draw(_JSON)
+    _rechained(changed)
+    target = tmp_path_factory.mktemp("target") / "a.db"
+    shutil.copyfile(source, target)
+    engine = make_engine(str(target))
+    try:
+        factory = session_factory(engine)
+        before = (_ships(factory), len(_entries(factory)), _count(factory, SubMarker))
+        try:
+            sync_merge.merge(factory, packet=changed)
+        except InvalidInput as refused:
+            assert set(refused.errors) == {"packet"} and refused.errors["packet"]
+            assert (_ships(factory), len(_entries(factory)), _count(factory, SubMarker)) == before
+            event("refused")
+        else:
+            # What it wrote is a campaign a file may hold: its export reads back, every check kept.
+            document = exchange.export_campaign(factory, campaign_id=1)
+            exchange.read_document(exchange.dumps(document).encode())
+            event("merged")
+    finally:
+        engine.dispose()

@@ -215,7 +215,7 @@ for (_table, _key), _words in CHOICES.items():
     _CHOICES_OF.setdefault(_table, []).append((_key, _words))
 
 
-def _rule_problems(name: str, row: dict[str, Any]) -> list[tuple[str, str]]:
+def rule_problems(name: str, row: dict[str, Any]) -> list[tuple[str, str]]:
     """What breaks the rules the forms keep: a value out of its bounds or not one of its words,
     a track above its maximum. A hand-edited file gets no further than the forms would."""
     problems = []
@@ -251,7 +251,7 @@ def check_row(
             problems.add(where, key, error)
             wrong = True
     if not wrong and len(row) == len(columns) and schema is COLUMNS:
-        for key, message in _rule_problems(name, row):
+        for key, message in rule_problems(name, row):
             problems.add(where, key, message)
     row_id = row.get("id")
     if row_id is None:

@@ -24,19 +24,27 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from tracker.campaign_file import head_revision, revision_chain
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import Campaign, JournalEntry
 from tracker.models.kinds import JournalKind
 from tracker.services import backups, journal
-from tracker.services.document_checks import TABLE_PLANS, TABLES_BY_NAME
+from tracker.services.document_checks import (
+    TABLE_PLANS,
+    TABLES_BY_NAME,
+    check_value,
+    data_columns,
+    rule_problems,
+)
 from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
 from tracker.services.sync_decide import mark_decided, outdecided_here
 from tracker.services.sync_ids import Identities, mapped
 from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
+from tracker.services.sync_shape import shape_problem
 from tracker.services.sync_writers import Writers, fields, key_text
 
 # What a hit, a repair, fuel or fire did to a number is done again to the number here.
@@ -75,15 +83,17 @@ def refusal(packet: Any) -> str | None:
         return "this is not a tracker packet: make one with `tracker sync pack`"
     if not isinstance(packet.get("version"), int) or packet["version"] > VERSION:
         return "this packet was made by a newer tracker: update tracker to merge it"
-    if packet.get("schema") != head_revision():
-        if packet.get("schema") not in revision_chain():
+    schema = packet.get("schema")
+    if schema != head_revision():
+        if not isinstance(schema, str) or schema not in revision_chain():
             return "this packet was made by a newer tracker: update tracker to merge it"
         return (
             "this packet was made by an older tracker: open its campaign with this one, pack again"
         )
-    campaign, entries = packet.get("campaign"), packet.get("entries")
-    if not isinstance(campaign, dict) or not isinstance(entries, list):
-        return "this packet is damaged: its campaign or its entries are missing"
+    problem = shape_problem(packet)
+    if problem is not None:
+        return f"this packet is damaged: {problem}; ask for a new packet"
+    campaign, entries = packet["campaign"], packet["entries"]
     previous = campaign.get("uid")
     for number, entry in enumerate(entries, 1):
         said = {key: value for key, value in entry.items() if key != "hash"}
@@ -119,6 +129,23 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
         return merged  # a packet merged before: nothing to write
     taken = backups.back_up(factory, reason="before merging a packet")
     merged.backup = str(taken.path) if taken.path else None
+    try:
+        _merge(factory, packet, campaign_id, merged)
+    except _Unwritable as exc:
+        raise InvalidInput({"packet": f"this packet holds {exc}: ask for a new packet"}) from exc
+    except (SQLAlchemyError, TypeError, ValueError, KeyError, AttributeError) as exc:
+        # A value no column of this file takes (a packet made by hand can hold anything its
+        # form allows): the transaction is rolled back whole.
+        why = f"this packet holds a value this campaign file cannot take ({type(exc).__name__})"
+        raise InvalidInput({"packet": f"{why}: ask for a new packet"}) from exc
+    return merged
+
+
+def _merge(
+    factory: SessionFactory, packet: dict[str, Any], campaign_id: int, merged: Merged
+) -> None:
+    """The merge's one transaction."""
+    have = packet.get("have", [])
     with session_scope(factory) as session:
         conn = session.connection()
         present, _ = _known(conn, campaign_id)  # as the write lock found it
@@ -159,7 +186,6 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
         journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
                        summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
                        facts={"have": have}, scenario=None)  # fmt: skip
-    return merged
 
 
 def _decisions(conn: Connection, campaign_id: int, entries: list[dict[str, Any]]) -> dict[str, str]:
@@ -186,8 +212,9 @@ def _write_secrets(
         for row, values in rows.items():
             number = ids.number.get((table_name, row))
             if number is not None:
+                current = conn.execute(select(table).where(table.c.id == number)).mappings().one()
                 try:
-                    written = _local(ids, table_name, values)
+                    written = _local(ids, table_name, values, current)
                 except _Held:
                     continue  # it names a row this copy does not have
                 conn.execute(update(table).where(table.c.id == number).values(**written))
@@ -219,8 +246,17 @@ def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str]]:
     return {uid for uid, _, _ in rows}, other_has(merges)
 
 
-def _local(ids: Identities, table: str, state: dict[str, Any]) -> dict[str, Any]:
-    """A packet's state of a row as this file writes it: numbers for identities, times."""
+class _Unwritable(Exception):
+    """A value no column of this file takes, or one the forms would refuse: the whole packet
+    is refused (a packet made by hand; its hashes are no signature)."""
+
+
+def _local(
+    ids: Identities, table: str, state: dict[str, Any], current: Any = None
+) -> dict[str, Any]:
+    """A packet's state of a row as this file writes it: numbers for identities, times; each
+    value checked as a campaign file's import checks it (its type, its bounds, its words), the
+    row it makes with `current` (the row as it is here) too."""
 
     def number(target: str, identity: Any) -> Any:
         found = ids.number.get((target, identity))
@@ -229,6 +265,14 @@ def _local(ids: Identities, table: str, state: dict[str, Any]) -> dict[str, Any]
         return found
 
     out = mapped(table, state, number)
+    columns = TABLES_BY_NAME[table].c
+    for key, value in out.items():
+        if (problem := check_value(columns[key], value)) is not None:
+            raise _Unwritable(f"{table} {key}: {problem}")
+    row = {**({k: plain(v) for k, v in current.items()} if current else {}), **out}
+    if row.keys() >= {column.name for column in data_columns(TABLES_BY_NAME[table])}:
+        for key, problem in rule_problems(table, row):
+            raise _Unwritable(f"{table} {key}: {problem}")
     for key in TABLE_PLANS[table].times & out.keys():
         if isinstance(out[key], str):
             out[key] = datetime.fromisoformat(out[key])
@@ -303,7 +347,7 @@ def _write(
                                   "was": before, "ours": now, "theirs": after,
                                   "writers": sorted(known)})  # fmt: skip
         if values and not conflicts:
-            written = _local(ids, table_name, values)
+            written = _local(ids, table_name, values, current)
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
