@@ -51,6 +51,11 @@ def _invocations(out: Path) -> dict[str, list[list[str]]]:
         "report": [["report", NAME, "--markdown", str(out / "report.md")],
                    ["report", NAME, "--html", str(out / "report.html")],
                    ["report", NAME, "--markdown", str(out / "w.md"), "--side", "Axis"]],
+        "sync pack": [["sync", "pack", NAME, "--to", str(out / "packet.json")],
+                      ["sync", "pack", NAME, "--to", str(out / "w.json"), "--for", "owner"]],
+        "sync merge": [["sync", "merge", str(out / "x.json")]],
+        "sync held": [["sync", "held", NAME]],
+        "sync decide": [["sync", "decide", "1", "--keep", "ours"]],
         # The apps it serves run under --umpire (test_serve_serves_the_umpires_view).
         "serve": [],
     }  # fmt: skip
@@ -92,7 +97,8 @@ def test_every_command_under_umpire_shows_no_secret_and_refuses_an_option_that_w
             said = run.out + run.err
             assert [word for word in SECRETS if word in said] == [], (command, args)
     written = {path.name: path.read_text(encoding="utf-8") for path in out.iterdir()}
-    assert {"x.json", "o.json", "sheet.md", "sheet.html", "report.md", "cards.csv"} <= set(written)
+    assert {"x.json", "o.json", "sheet.md", "sheet.html", "report.md", "cards.csv",
+            "packet.json"} <= set(written)  # fmt: skip
     assert "w.json" not in written and "w.md" not in written  # refused: nothing written
     for name, text in written.items():
         assert [word for word in SECRETS if word in text] == [], name

@@ -162,6 +162,7 @@ WRITING_COMMANDS = {
     "report --html": ["report", "River Plate", "--html"],
     "report --markdown": ["report", "River Plate", "--markdown"],
     "library export": ["library", "export"],
+    "sync pack": ["sync", "pack", "River Plate", "--to"],
 }
 
 
@@ -178,7 +179,7 @@ def _with_force(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) ->
 
 def test_the_writing_commands_are_every_command_with_force() -> None:
     """A new command that writes a file takes --force; this list, tried below, must name it."""
-    named = {" ".join(argv[:2]) if argv[0] == "library" else argv[0]
+    named = {" ".join(argv[:2]) if argv[0] in ("library", "sync") else argv[0]
              for argv in WRITING_COMMANDS.values()}  # fmt: skip
     assert _with_force(build_parser()) == named
 

@@ -47,11 +47,19 @@ from tracker.services import (
 )
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
+from tracker.services.visibility import Viewer
 
 
 @pytest.fixture
 def copy_b(tmp_path: Path) -> Iterator[SessionFactory]:
     engine = migrated_engine(tmp_path / "b.db")
+    yield session_factory(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def copy_c(tmp_path: Path) -> Iterator[SessionFactory]:
+    engine = migrated_engine(tmp_path / "c.db")
     yield session_factory(engine)
     engine.dispose()
 
@@ -343,7 +351,7 @@ def test_copies_played_apart_converge_whatever_the_order_of_their_packets(
 
 
 def test_a_sides_secrets_travel_as_its_rows_keep_them_sealed_under_its_passphrase(
-    factory: SessionFactory, copy_b: SessionFactory
+    factory: SessionFactory, copy_b: SessionFactory, copy_c: SessionFactory
 ) -> None:
     campaign_a = demo.create_sample_campaign(factory)
     campaign_b = _copy(factory, campaign_a, copy_b)
@@ -357,6 +365,15 @@ def test_a_sides_secrets_travel_as_its_rows_keep_them_sealed_under_its_passphras
     # No plain note in the packet: which marker is real travels sealed, as the rows keep it.
     text = json.dumps(packet)
     assert secrets.PLAIN not in text and secrets.SEALED in text
+
+    # Made for the opponent, a packet holds no secret: a merge holds what needs one.
+    for_them = sync_pack.pack(copy_b, campaign_id=campaign_b, viewer=Viewer.OPPONENT)
+    text = json.dumps(for_them)
+    assert secrets.PLAIN not in text and secrets.SEALED not in text and for_them["secrets"] == {}
+    _copy(factory, campaign_a, copy_c)
+    held = sync_merge.merge(copy_c, packet=for_them).held
+    assert held and all("a packet for the opponent" in line for line in held)
+    assert _count(copy_c, SubMarker) == 0 and _count(copy_c, WasUnit) == 0
 
     sync_merge.merge(factory, packet=packet)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.common import add_force, no_campaign, pick, refused, write_file
+from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
 if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
@@ -31,8 +32,18 @@ def add_parser(sub: Any) -> None:
         "--all", action="store_true", help="every entry, not only those the other copy lacked"
     )
     add_force(pack)
+    add_for_argument(
+        pack,
+        "owner: every entry with the secrets of the rows they wrote, sealed as stored (the "
+        "default); opponent or umpire: the entries as they may see them, no secret in them",
+    )
     pack.set_defaults(handler=run_pack, needs_file=True)
-    merge = what.add_parser("merge", help="write a packet's entries this copy lacks")
+    merge = what.add_parser(
+        "merge",
+        help="write a packet's entries this copy lacks",
+        description="A packet's form and the merge's rules are in docs/FILES.md (Copies that "
+        "play apart).",
+    )
     merge.add_argument("file", metavar="FILE", help="a packet written by tracker sync pack")
     merge.set_defaults(handler=run_merge, writes=True)
     held = what.add_parser("held", help="list the merged entries held for the player to decide")
@@ -60,15 +71,16 @@ def _campaign(factory: SessionFactory, target: str, wanted: str) -> int | None:
 
 def run_pack(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import documents, sync_pack
+    from tracker.services.visibility import Viewer
 
     campaign_id = _campaign(factory, target, args.campaign)
     if campaign_id is None:
         return 2
-    packet = sync_pack.pack(factory, campaign_id=campaign_id, everything=args.all)
-    status = write_file(args, target, args.to, lambda: documents.dumps(packet), private=True)
-    if status == 0:
-        print(f"  {len(packet['entries'])} journal entries of {packet['campaign']['name']!r}")
-    return status
+    viewer = Viewer(viewer_of(args))
+    packet = sync_pack.pack(factory, campaign_id=campaign_id, everything=args.all, viewer=viewer)
+    # The file written is said as every command says it; the merge counts what it holds.
+    return write_file(args, target, args.to, lambda: documents.dumps(packet),
+                      private=viewer is Viewer.OWNER)  # fmt: skip
 
 
 def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:

@@ -30,7 +30,7 @@ from tracker.campaign_file import head_revision, revision_chain
 from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import Campaign, JournalEntry
 from tracker.models.kinds import JournalKind
-from tracker.services import backups, journal
+from tracker.services import backups, journal, visibility
 from tracker.services.document_checks import (
     TABLE_PLANS,
     TABLES_BY_NAME,
@@ -165,7 +165,8 @@ def _merge(
             joined: list[str] = []
             try:
                 if not outdecided:
-                    joined = _write(conn, ids, entry, writers, packet["secrets"], merged.notes)
+                    joined = _write(conn, ids, entry, writers, packet["secrets"], merged.notes,
+                                    packet.get("view", "owner"))  # fmt: skip
                 savepoint.commit()
             except _Held as exc:
                 savepoint.rollback()
@@ -286,9 +287,11 @@ def _write(
     writers: Writers,
     secrets: dict[str, dict[str, dict[str, Any]]],
     notes: list[str],
+    view: str,
 ) -> list[str]:
     """Write an entry's rows; the values it joined the writers of (made apart, the same)."""
     relative = entry["kind"] in RELATIVE
+    secrets_kept = view == "owner"
     joined: list[str] = []
     absolute = "decides" in entry["detail"]  # a decision: the last word on its values
     conflicts: list[dict[str, Any]] = []
@@ -300,6 +303,9 @@ def _write(
         number = ids.number.get((table_name, row))
         gone = change.get("gone")
         if gone == "before":
+            if number is None and table_name in visibility.PUBLIC and not secrets_kept:
+                raise _Held(f"it makes a {table_name} whose secrets this packet leaves out "
+                            "(a packet for the opponent): merge the owner's packet")  # fmt: skip
             if number is None:
                 kept = secrets.get(table_name, {}).get(row, {})  # a secret's, as its side keeps it
                 state = _local(ids, table_name, {**change["after"], **kept})

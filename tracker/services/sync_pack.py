@@ -45,8 +45,16 @@ def chained(previous: str, entry: dict[str, Any]) -> str:
     return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
 
 
-def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False) -> dict[str, Any]:
-    """The packet of the campaign's entries another copy lacks (`everything`: all of them)."""
+def pack(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    everything: bool = False,
+    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+) -> dict[str, Any]:
+    """The packet of the campaign's entries another copy lacks (`everything`: all of them), as
+    `viewer` may see them: the owner's with the secrets of their rows, any other's without a
+    secret (each entry's detail as the journal shows it to them, visibility.entry_as_seen)."""
     with read_scope(factory) as session:
         campaign = get_row(session, Campaign, campaign_id)
         conn = session.connection()
@@ -57,6 +65,7 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
         ids.read(conn)
         hidden = _hidden(conn)
     details = [json.loads(row["detail"]) for row in rows]
+    owner = viewer is visibility.Viewer.OWNER
     ids.walk(details)
     for row in rows:
         ids.add("journalentry", row["id"], row["uid"])
@@ -68,13 +77,19 @@ def pack(factory: SessionFactory, *, campaign_id: int, everything: bool = False)
     for row, detail in zip(rows, details, strict=True):
         if row["uid"] in have or _merge_record(row["kind"], detail):
             continue
-        entry = _entry(row, detail, ids, prevs[row["uid"]])
+        seen = (
+            detail
+            if owner
+            else json.loads(visibility.entry_as_seen(row["detail"], viewer=viewer, own=False))
+        )
+        entry = _entry(row, seen, ids, prevs[row["uid"]])
         entry["hash"] = previous = chained(previous, entry)
         entries.append(entry)
-    secrets = _secrets(entries, hidden, ids)
+    secrets = _secrets(entries, hidden, ids) if owner else {}
     return {
         "format": FORMAT,
         "version": VERSION,
+        "view": viewer.value,
         "schema": head_revision(),
         "campaign": {"uid": campaign.uid, "name": campaign.name},
         "have": [row["uid"] for row in rows],

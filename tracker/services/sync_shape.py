@@ -94,6 +94,8 @@ def _entry_problem(entry: Any) -> str | None:
 
 def shape_problem(packet: dict[str, Any]) -> str | None:
     """What is wrong with the packet's form (None: nothing), in words for the player."""
+    if not _one_of(packet.get("view", "owner"), ("owner", "opponent", "umpire")):
+        return "it is made for no one this tracker knows"
     campaign = packet.get("campaign")
     if not (isinstance(campaign, dict) and _text(campaign.get("uid"), 36)
             and _text(campaign.get("name", ""))):  # fmt: skip
