@@ -28,6 +28,7 @@ PRIVATE = re.compile(
     r"|_get_column_region|_on_screen_resume|_exit_renderables|_require_update_dimensions"
     r"|_subscriptions|\b_closing\b|\b_pruning\b|\._closed\b"
     r"|_open_app_process|_make_app|_process_messages|_build_environment|\._stdin\b"
+    r"|widgets\._footer|_watch_compact"
 )
 
 
@@ -142,6 +143,49 @@ def test_construct_unchecked_builds_what_model_construct_builds() -> None:
     assert built == expected
     assert built.model_fields_set == expected.model_fields_set == set(values)
     assert built.model_dump() == expected.model_dump()
+
+
+@compat.keys_compact_when_made
+class _KeysFooter(Footer):
+    pass
+
+
+class _FooterApp(App[None]):
+    BINDINGS = [("a", "bell", "Add"), ("e", "focus_next", "Edit")]
+
+    def __init__(self, footer: type[Footer]) -> None:
+        super().__init__()
+        self.footer = footer
+
+    def compose(self) -> ComposeResult:
+        yield Label("keys")
+        yield self.footer(compact=True)
+
+
+@pytest.mark.parametrize("footer", [Footer, _KeysFooter], ids=["textual", "compat"])
+async def test_a_compact_footers_keys_are_compact_and_each_restyled_only_by_compat(
+    monkeypatch: pytest.MonkeyPatch, footer: type[Footer]
+) -> None:
+    """Textual's compact footer gives each key its "-compact" class once mounted, restyling it
+    (FooterKey._watch_compact); compat's gives it as the key is made: the same keys, the same
+    classes, no restyle."""
+    from textual.widgets._footer import FooterKey
+
+    restyled: list[str] = []
+    update = FooterKey.update_node_styles
+
+    def counted(self: Any, animate: bool = True) -> None:
+        restyled.append(self.key)
+        update(self, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+    app = _FooterApp(footer)
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+        keys = list(app.query(FooterKey))
+        assert {key.key for key in keys} >= {"a", "e"}
+        assert all(key.has_class("-compact") and key.compact for key in keys)
+    assert bool(restyled) is (footer is Footer), restyled
 
 
 def test_the_table_models_are_every_mapped_class() -> None:

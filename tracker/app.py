@@ -226,10 +226,12 @@ class TrackerApp(App[None]):
         Each screen's rules start with that screen's type (tests/test_styles.py), so the order
         the files are read in changes nothing. The stylesheet is added to, not copied: a copy
         starts without the parsed rules and parses every widget's default styles again.
+        Each node is restyled once: the app's own tree holds the screen on top, restyled with
+        the rest of the stack (a third of the start's restyling went to it twice).
         """
         self.stylesheet.read_all(self.STYLE_FILES)
         self.stylesheet.parse()  # only the files new to it: the rest come from its cache
-        self.stylesheet.update(self)
+        self.stylesheet.update_nodes([self])
         for screen in self.screen_stack:
             self.stylesheet.update(screen)
 

@@ -56,6 +56,11 @@ def footer_width(app: Any, items: Iterable[ActiveBinding]) -> int:
     )
 
 
+@compat.keys_compact_when_made
+class KeysFooter(Footer):
+    """Textual's footer, each key compact from the moment it is made (compat)."""
+
+
 class TrackerScreen(Screen[Any]):
     """A screen that reads and writes through services, with the app's factory and dice."""
 
@@ -131,7 +136,7 @@ class TrackerScreen(Screen[Any]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield from self.body()
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def body(self) -> ComposeResult:
         yield from ()
