@@ -35,6 +35,11 @@ WAYS: dict[str, tuple[list[str], bool]] = {
     "report --markdown": (["report", "River Plate", "--markdown"], False),
     "report --side": (["report", "River Plate", "--side", "Royal Navy", "--html"], True),
     "library export": (["library", "export"], False),
+    "sync pack": (["sync", "pack", "River Plate", "--to"], True),
+    "sync pack --for opponent": (
+        ["sync", "pack", "River Plate", "--for", "opponent", "--to"],
+        False,
+    ),
 }
 # (umask, the mode of the file already there, or None for a new file).
 CASES = [

@@ -15,6 +15,7 @@ from campaign_files import migrated_engine
 from depth import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from service_helpers import get_row
 from sqlalchemy import select
 
 from tracker.db import SessionFactory, make_engine, read_scope, session_factory
@@ -36,6 +37,7 @@ from tracker.services import (
     demo,
     exchange,
     fleet,
+    history,
     markers,
     roster,
     scenarios,
@@ -223,6 +225,10 @@ def test_hits_on_one_ship_in_both_copies_add_up(
     assert {
         ship["structure_now"] for ship in _ships(factory).values() if ship["name"] == "Exeter"
     } == {12 - 5}
+    # Undone here, the other copy's hit takes back what it did here: 3 of Structure.
+    history.undo_last(copy_b, campaign_id=campaign_b)
+    assert get_row(copy_b, Ship, _by_name(copy_b)["Exeter"]).structure_now == 12 - 3
+    history.redo_last(copy_b, campaign_id=campaign_b)
     # Both copies' hits together bring her to zero: her condition is the player's to confirm.
     damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
     damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=4))
@@ -272,6 +278,7 @@ _ACTIONS = st.lists(
         # Edits of few values, so that both copies often change one value apart.
         st.tuples(st.just("speed"), _COPY, st.integers(0, 1), st.sampled_from([28, 30])),
         st.tuples(st.just("notes"), _COPY, st.just(0), st.sampled_from(["low on fuel", "refit"])),
+        st.tuples(st.just("undo"), _COPY),
         st.tuples(st.just("pack"), _COPY),
         st.tuples(st.just("merge"), st.integers(0, 7)),  # a packet made so far, repeats allowed
     ),
@@ -319,9 +326,13 @@ def test_copies_played_apart_converge_whatever_the_order_of_their_packets(
                     source, packet = packets[action[1] % len(packets)]
                     sync_merge.merge(copies["b" if source == "a" else "a"][0], packet=packet)
                 continue
-            factory = copies[action[1]][0]
-            ship = _by_name(factory)[_NAMES[action[2]]]
+            factory, campaign_id = copies[action[1]]
             try:
+                if kind == "undo":
+                    history.undo_last(factory, campaign_id=campaign_id)
+                    made |= set(_entries(factory))
+                    continue
+                ship = _by_name(factory)[_NAMES[action[2]]]
                 if kind == "hit":
                     damage.record_hit(factory, request=HitRequest(ship, structure=action[3]))
                 else:

@@ -17,6 +17,7 @@ transaction, after a backup of the campaign file.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -115,6 +116,7 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
     why = refusal(packet)
     if why is not None:
         raise InvalidInput({"packet": why})
+    packet = copy.deepcopy(packet)  # its entries take what is written here (the caller's stays)
     uid, name = packet["campaign"]["uid"], packet["campaign"].get("name", "")
     with read_scope(factory) as session:
         conn = session.connection()
@@ -353,6 +355,9 @@ def _write(
                                   "was": before, "ours": now, "theirs": after,
                                   "writers": sorted(known)})  # fmt: skip
         if values and not conflicts:
+            # The entry here says what was written here: what undo puts back is this copy's.
+            change["before"].update({key: here.get(key) for key in values})
+            change["after"].update(values)
             written = _local(ids, table_name, values, current)
             if "version" in table.c:
                 written["version"] = table.c.version + 1
