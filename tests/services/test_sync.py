@@ -180,6 +180,12 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
             "writers": [edited_here],
         }
     ]
+    # The journal says which entry is held, and why.
+    lines = [view.summary for view in history.list_entries(factory, campaign_id=campaign_a)]
+    assert (
+        "Edited Exeter · held, not written: this copy changed ship Exeter speed_kn too "
+        "(tracker sync decide)" in lines
+    )
     # The same packet again changes nothing.
     before = (_ships(factory), len(_entries(factory)))
     again = sync_merge.merge(factory, packet=packet)
@@ -196,6 +202,8 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     held_id, edited_there = held.id, held.uid
     assert "30" in sync_decide.decide(factory, entry_id=held_id or 0, keep="ours")
     merged_b = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+    lines = [view.summary for view in history.list_entries(copy_b, campaign_id=campaign_b)]
+    assert lines.count("Edited Exeter · a conflict, decided") == 2
     assert merged_b.held == []
     assert _ships(factory) == _ships(copy_b)
     assert _ships(copy_b)[exeter]["speed_kn"] == 30

@@ -33,7 +33,7 @@ from tracker.models import (
 from tracker.models.kinds import JournalKind
 from tracker.rules import smr
 from tracker.rules.dice import roll_text
-from tracker.services import journal, losses, markers, sealing, visibility
+from tracker.services import journal, losses, markers, sealing, sync_decide, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
 
@@ -463,7 +463,7 @@ def list_entries(
                     ship=ship_names.get(entry.ship_id, ""),
                     ship_id=entry.ship_id,
                     kind=entry.kind,
-                    summary=entry.summary,
+                    summary=entry.summary + sync_decide.merge_note(detail),
                     undone=entry.reverted_by_id is not None and entry.reverted_by_id not in redone,
                     undoable=entry.undoable and entry.kind != UNDO,
                     dice=dice_text(detail),

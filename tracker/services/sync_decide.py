@@ -93,3 +93,11 @@ def outdecided_here(conn: Connection, decision: dict[str, Any]) -> bool:
         select(_JOURNAL.c.detail).where(_JOURNAL.c.uid.in_(decision["detail"]["decides"]))
     ).scalars()
     return any(json.loads(detail).get("decided", "") > decision["uid"] for detail in rows)
+
+
+def merge_note(detail: dict[str, Any]) -> str:
+    """What the journal adds to a merged entry's line: held (why, and how to decide it), or
+    decided; nothing for any other entry."""
+    if "held" in detail:
+        return f" · held, not written: {detail['held']['why']} (tracker sync decide)"
+    return " · a conflict, decided" if "decided" in detail else ""
