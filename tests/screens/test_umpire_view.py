@@ -364,6 +364,7 @@ KEPT = {
         "tables",
         "report",
         "library",
+        "sync",  # a packet of what the umpire sees, to a new file only; no merge
     },
     "LibraryScreen": {"back"},
     "CardDetailScreen": {"back"},

@@ -184,7 +184,7 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     lines = [view.summary for view in history.list_entries(factory, campaign_id=campaign_a)]
     assert (
         "Edited Exeter · held, not written: this copy changed ship Exeter speed_kn too "
-        "(tracker sync decide)" in lines
+        "(k decides it)" in lines
     )
     # The same packet again changes nothing.
     before = (_ships(factory), len(_entries(factory)))

@@ -77,29 +77,21 @@ def run_pack(args: argparse.Namespace, factory: SessionFactory, target: str) -> 
     if campaign_id is None:
         return 2
     viewer = Viewer(viewer_of(args))
-    packet = sync_pack.pack(factory, campaign_id=campaign_id, everything=args.all, viewer=viewer)
-    # The file written is said as every command says it; the merge counts what it holds.
-    return write_file(args, target, args.to, lambda: documents.dumps(packet),
-                      private=viewer is Viewer.OWNER)  # fmt: skip
+
+    def packet() -> bytes:
+        return documents.dumps(sync_pack.pack(factory, campaign_id=campaign_id,
+                                              everything=args.all, viewer=viewer))  # fmt: skip
+
+    return write_file(args, target, args.to, packet, private=viewer is Viewer.OWNER)
 
 
 def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    import orjson
-
     from tracker.services import sync_merge
-    from tracker.services.document_reader import MAX_BYTES, too_large
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
-    from tracker.services.text_files import open_file
 
     path = Path(args.file)
     try:
-        with open_file(path, limit=MAX_BYTES, too_large=too_large) as file:
-            raw = file.read()
-        try:
-            packet = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise InvalidInput({"packet": "this is not a tracker packet (not JSON)"}) from exc
-        merged = sync_merge.merge(factory, packet=packet)
+        merged = sync_merge.merge_file(factory, path=path)
     except (InvalidInput, DatabaseUnavailable) as exc:
         return refused(exc, path, "merged")
     print(f"tracker: merged {path} into {shown(target)}: {merged.added} new journal entries, "

@@ -76,6 +76,9 @@ class CampaignScreen(TrackerScreen):
         ),
         Binding("a", "report", "Report", tooltip="The campaign's story: the campaign report"),
         Binding(
+            "y", "sync", "Sync", tooltip="Copies played apart: pack for the other copy, or merge"
+        ),
+        Binding(
             "I",
             "import_library",
             "Library import",
@@ -93,12 +96,12 @@ class CampaignScreen(TrackerScreen):
     FOOTER_GROUPS = (
         ("New", frozenset({"new_side", "new_squadron", "new_scenario"})),
         ("Open", frozenset({"repairs", "roster", "damage", "ledger", "journal", "library",
-                            "report", "import_library", "tables"})),
+                            "report", "import_library", "tables", "sync"})),
     )  # fmt: skip
     # The umpire's view looks at the forces, the scenarios and every campaign-wide screen; it
     # adds, edits and records nothing (damage entry only records, so it stays closed).
     READ_ONLY_ACTIONS = frozenset(
-        {"back", "repairs", "roster", "ledger", "journal", "tables", "report", "library"}
+        {"back", "repairs", "roster", "ledger", "journal", "tables", "report", "library", "sync"}
     )
 
     def __init__(self, campaign_id: int) -> None:
@@ -244,6 +247,9 @@ class CampaignScreen(TrackerScreen):
 
     def action_report(self) -> None:
         self._open("report", "ReportScreen", self.campaign_id)
+
+    def action_sync(self) -> None:
+        import_module("tracker.screens.sync_form").open_sync(self, self.campaign_id)
 
     def action_import_library(self) -> None:
         self._open("library_import", "LibraryImportScreen", self)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from rich.text import Text
@@ -65,6 +66,8 @@ class JournalScreen(TrackerScreen):
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back"),
         Binding("u", "undo_entry", "Undo entry", tooltip="Undo the selected journal entry"),
+        Binding("k", "decide", "Decide", tooltip="Decide the selected merged entry held: keep "
+                "this copy's values, or take the other copy's"),
         Binding("enter", "service_record", "Ship record",
                 tooltip="Show the selected ship's service record"),
         Binding("slash", "search", "Filter", key_display="/",
@@ -170,6 +173,13 @@ class JournalScreen(TrackerScreen):
             return
         undo = Call(history.undo_entry, self.factory, entry_id=entry.id)
         self.call(undo, then=lambda result: self.tell(result.summary, title="Undone"))
+
+    def action_decide(self) -> None:
+        entry = self._selected()
+        if entry is None:
+            self.missing("No journal entry listed.")
+            return
+        import_module("tracker.screens.sync_form").decide(self, entry.id)
 
     def action_search(self) -> None:
         """The table's filter line, from wherever the focus is (a filter above)."""

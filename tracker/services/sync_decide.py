@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import SessionFactory, read_scope, session_scope
 from tracker.models import JournalEntry
 from tracker.models.kinds import JournalKind
 from tracker.services import journal
@@ -99,5 +99,21 @@ def merge_note(detail: dict[str, Any]) -> str:
     """What the journal adds to a merged entry's line: held (why, and how to decide it), or
     decided; nothing for any other entry."""
     if "held" in detail:
-        return f" · held, not written: {detail['held']['why']} (tracker sync decide)"
+        return f" · held, not written: {detail['held']['why']} (k decides it)"
     return " · a conflict, decided" if "decided" in detail else ""
+
+
+def conflict_lines(held: dict[str, Any]) -> list[str]:
+    """A held entry's conflicts, a line each: the value before, this copy's, the other's."""
+    return [f"  {c['name']} {c['field']}: was {c['was']!r}, this copy {c['ours']!r}, "
+            f"the other {c['theirs']!r}" for c in held["conflicts"]]  # fmt: skip
+
+
+def conflicts(factory: SessionFactory, *, entry_id: int) -> list[str]:
+    """What a held entry's decision decides (InvalidInput for an entry not held)."""
+    with read_scope(factory) as session:
+        entry = get_row(session, JournalEntry, entry_id)
+    held = json.loads(entry.detail).get("held")
+    if not held or not held["conflicts"]:
+        raise InvalidInput({"entry": f"#{entry_id} is no merged entry held for a decision"})
+    return [f"#{entry_id} {entry.summary}: {held['why']}", *conflict_lines(held)]

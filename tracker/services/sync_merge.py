@@ -21,8 +21,10 @@ import copy
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
@@ -39,14 +41,16 @@ from tracker.services.document_checks import (
     data_columns,
     rule_problems,
 )
+from tracker.services.document_reader import MAX_BYTES, too_large
 from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
-from tracker.services.sync_decide import mark_decided, outdecided_here
+from tracker.services.sync_decide import conflict_lines, mark_decided, outdecided_here
 from tracker.services.sync_ids import Identities, mapped
 from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
 from tracker.services.sync_shape import shape_problem
 from tracker.services.sync_writers import Writers, fields, key_text
+from tracker.services.text_files import open_file
 
 # What a hit, a repair, fuel or fire did to a number is done again to the number here.
 RELATIVE = frozenset({JournalKind.DAMAGE, JournalKind.REPAIR, JournalKind.FUEL,
@@ -437,9 +441,19 @@ def held(factory: SessionFactory, *, campaign_id: int) -> list[str]:
     lines = []
     for number, summary, detail in rows:
         said = json.loads(detail).get("held")
-        if said is None:
-            continue
-        lines.append(f"#{number} {summary}: {said['why']}")
-        lines += [f"  {c['name']} {c['field']}: was {c['was']!r}, this copy {c['ours']!r}, "
-                  f"the other {c['theirs']!r}" for c in said["conflicts"]]  # fmt: skip
+        if said is not None:
+            lines += [f"#{number} {summary}: {said['why']}", *conflict_lines(said)]
     return lines
+
+
+def merge_file(factory: SessionFactory, *, path: str | Path) -> Merged:
+    """Merge the packet in the file the player named: read as every file a player names is
+    (text_files.open_file: refused unread when it is no file or too large), a file that is no
+    JSON refused as no packet."""
+    with open_file(Path(path).expanduser(), limit=MAX_BYTES, too_large=too_large) as file:
+        raw = file.read()
+    try:
+        packet = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInput({"packet": "this is not a tracker packet (not JSON)"}) from exc
+    return merge(factory, packet=packet)

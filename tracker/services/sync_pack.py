@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -20,7 +21,7 @@ from tracker.campaign_file import head_revision
 from tracker.db import SessionFactory, read_scope
 from tracker.models import Campaign, JournalEntry
 from tracker.models.kinds import JournalKind
-from tracker.services import visibility
+from tracker.services import documents, printing, visibility
 from tracker.services.common import get_row
 from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.documents import every_change
@@ -187,3 +188,32 @@ def every_row_named(entry: dict[str, Any]) -> bool:
     kept, or naming a row deleted before, cannot be merged: it is held)."""
     detail = entry["detail"]
     return all(change["row"] is not None for change in every_change(detail))
+
+
+def write_packet(
+    factory: SessionFactory,
+    *,
+    campaign_id: int,
+    path: str | Path,
+    replace: bool = False,
+    new_only: bool = False,
+    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+) -> Path:
+    """Write the packet to the file the player named (printing.write_file: never the campaign
+    file or a backup, another file only when `replace`); the owner's is for the player alone."""
+    owner = viewer is visibility.Viewer.OWNER
+
+    def text() -> str:
+        packet = pack(factory, campaign_id=campaign_id, viewer=viewer)
+        return documents.dumps(packet).decode()
+
+    return printing.write_file(factory, path=path, content=text, replace=replace,
+                               new_only=new_only, private=owner)  # fmt: skip
+
+
+def packet_path(factory: SessionFactory, *, campaign_id: int) -> str:
+    """Where a packet goes unless the player names another file: the campaign's folder."""
+    with read_scope(factory) as session:
+        name = get_row(session, Campaign, campaign_id).name
+    stem = "".join(c if c.isalnum() else "-" for c in name.split(",")[0]).strip("-").lower()
+    return str(printing.campaign_folder(factory) / f"{stem or 'campaign'}-packet.json")
