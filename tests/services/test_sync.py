@@ -251,6 +251,61 @@ def test_hits_on_one_ship_in_both_copies_add_up(
     assert damage.zero_outcomes(factory, ship_id=ids["Exeter"])
 
 
+def test_a_hit_undone_apart_takes_back_only_its_own_damage_in_both_copies(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    ids = _by_name(factory)
+    scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[ids["Exeter"]])
+    scenarios.start_scenario(factory, scenario_id=ids["scenario"])
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=2))
+    damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=3))
+    history.undo_last(copy_b, campaign_id=campaign_b)  # B takes its hit back before packing
+
+    merged_a = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    merged_b = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+
+    assert merged_a.held == merged_b.held == []
+    assert _ships(factory) == _ships(copy_b)
+    assert get_row(factory, Ship, ids["Exeter"]).structure_now == 12 - 2
+
+
+def test_two_decisions_of_one_value_made_apart_settle_alike_in_both_copies(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    exeter_a, exeter_b = _by_name(factory)["Exeter"], _by_name(copy_b)["Exeter"]
+    fleet.update_ship(factory, ship_id=exeter_a, fields={"speed_kn": 28})
+    fleet.update_ship(copy_b, ship_id=exeter_b, fields={"speed_kn": 30})
+    history.undo_last(copy_b, campaign_id=campaign_b)  # B's speed back to the sample's 32
+    packet_a = sync_pack.pack(factory, campaign_id=campaign_a)
+    sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    sync_merge.merge(copy_b, packet=packet_a)
+    # Each copy holds the other's speed, and each keeps its own: two decisions made apart.
+    for copy in (factory, copy_b):
+        held = [row.id or 0 for row in _entries(copy).values() if "held" in json.loads(row.detail)]
+        assert held
+        sync_decide.decide(copy, entry_id=held[0], keep="ours")
+        assert not [row for row in _entries(copy).values() if "held" in json.loads(row.detail)]
+    decisions = {copy: sync_pack.pack(copy, campaign_id=campaign) for copy, campaign in
+                 ((factory, campaign_a), (copy_b, campaign_b))}  # fmt: skip
+    sync_merge.merge(factory, packet=decisions[copy_b])
+    sync_merge.merge(copy_b, packet=decisions[factory])
+
+    # The decision of the greater identity stands in both copies, whichever merged first.
+    def decision(packet: dict[str, Any]) -> str:
+        return max(entry["uid"] for entry in packet["entries"] if "decides" in entry["detail"])
+
+    greater = max(decisions, key=lambda copy: decision(decisions[copy]))
+    speed = get_row(factory, Ship, exeter_a).speed_kn
+    assert speed == (28 if greater is factory else 32)
+    assert _ships(factory) == _ships(copy_b)
+    assert sync_merge.held(factory, campaign_id=campaign_a) == []
+    assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
+
+
 def test_a_packet_of_another_campaign_or_altered_is_refused_and_nothing_written(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
@@ -370,8 +425,9 @@ def _play_apart_and_converge(
         # Each side decides what it holds, and the copies exchange packets until both agree.
         for round_ in range(8):
             for factory, _ in copies.values():
-                for number in _held_ids(factory):
-                    sync_decide.decide(factory, entry_id=number, keep=keep[round_])
+                # One decision settles every entry held on the values it decides.
+                while held := _held_ids(factory):
+                    sync_decide.decide(factory, entry_id=held[0], keep=keep[round_])
             for name, (factory, campaign_id) in copies.items():
                 other = copies["b" if name == "a" else "a"][0]
                 sync_merge.merge(other, packet=sync_pack.pack(factory, campaign_id=campaign_id))

@@ -1,11 +1,11 @@
 """A conflict of two copies decided by the player: this copy's value kept, or the other's taken
 (docs/FILES.md "Copies that play apart").
 
-The decision is an entry of its own, which names the entries it decides (`decides`): the one
-held here and the one of this copy that changed the same values. A copy that merges it writes
-its values whatever it held (the decision is the last word on them), and both copies mark both
-entries decided by it: neither is held any more, and neither is undone (a new edit changes a
-decided value).
+The decision is an entry of its own, written after every writer of the values it decides: in
+the other copy it takes their place as any later change does. Two decisions of one value made
+apart settle to the one of the greater identity in both copies. A held entry whose values are
+settled (by a decision here or merged, or by a change made after it) is marked decided: held
+no more, and undone no more (a new edit changes a decided value).
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from tracker.services import journal
 from tracker.services.common import get_row
 from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.errors import InvalidInput
+from tracker.services.rowlog import plain
 from tracker.services.sync_ids import Identities, mapped
+from tracker.services.sync_writers import Writers, journal_writers
 
 CHOICES = ("ours", "theirs")
 _JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
@@ -42,36 +44,63 @@ def decide(factory: SessionFactory, *, entry_id: int, keep: str) -> str:
             raise InvalidInput({"entry": f"#{entry_id} is no merged entry held for a decision"})
         conn = session.connection()
         ids = Identities()
-        ids.read(conn)
-        changes, said = [], []
+        writers = journal_writers(conn, entry.campaign_id, ids)
+        changes, said, keys = [], [], []
         for conflict in held["conflicts"]:
-            number = ids.number.get((conflict["table"], conflict["row"]))
+            key = (conflict["table"], conflict["row"], conflict["field"])
+            number = ids.number.get(key[:2])
             if number is None:
                 raise InvalidInput({"entry": f"#{entry_id}: its {conflict['table']} is deleted"})
-            ours, theirs = conflict["ours"], conflict["theirs"]
-            chosen, other = (ours, theirs) if keep == "ours" else (theirs, ours)
-            table, field = conflict["table"], conflict["field"]
+            if not writers.unsettled(key):
+                continue  # settled since the merge
+            table, field = TABLES_BY_NAME[key[0]], key[2]
+            now = conn.execute(select(table.c[field]).where(table.c.id == number)).scalar()
+            ours = mapped(key[0], {field: plain(now)}, lambda t, v: ids.of.get((t, v)))[field]
+            chosen = ours if keep == "ours" else conflict["theirs"]
 
-            def here(value: Any, table: str = table, field: str = field) -> dict[str, Any]:
+            def here(value: Any, table: str = key[0], field: str = field) -> dict[str, Any]:
                 return mapped(table, {field: value}, lambda t, v: ids.number.get((t, v)))
 
-            changes.append(journal.RowChange(table, number, here(other), here(chosen)))
+            changes.append(journal.RowChange(key[0], number, here(ours), here(chosen)))
             said.append(f"{conflict['name']} {field} {chosen!r}")
+            keys.append((key, chosen))
         for change in changes:
             table = TABLES_BY_NAME[change.table]
             values = dict(change.after)
             if "version" in table.c:
                 values["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == change.row_id).values(**values))
-        # This copy's side of the conflict: the entries that wrote its values here.
-        ours_entries = sorted({uid for c in held["conflicts"] for uid in c["writers"]})
         whose = "this copy's" if keep == "ours" else "the other copy's"
-        summary = f"Decided {entry.summary[:200]}: {', '.join(said)} ({whose})"
-        decision = journal.append(session, campaign_id=entry.campaign_id, kind=JournalKind.SYNC,
-                                  summary=summary, changes=tuple(changes), undoable=False,
-                                  facts={"decides": [entry.uid, *ours_entries]})  # fmt: skip
-        mark_decided(conn, [entry.uid, *ours_entries], decision.uid)
+        summary = f"#{entry_id} was settled since it was merged: nothing to decide"
+        if changes:
+            summary = f"Decided {entry.summary[:200]}: {', '.join(said)} ({whose})"
+            decision = journal.append(session, campaign_id=entry.campaign_id,
+                                      kind=JournalKind.SYNC, summary=summary,
+                                      changes=tuple(changes), undoable=False,
+                                      facts={"decides": [entry.uid]})  # fmt: skip
+            # The entries it decides: both copies' writers of the values (undone no more).
+            mark_decided(conn, {uid for key, _ in keys for uid in writers.known(key)},
+                         decision.uid)  # fmt: skip
+            for key, chosen in keys:
+                writers.wrote(decision.uid, key, chosen, None, decision=True)
+        settle_held(conn, entry.campaign_id, writers)
         return summary
+
+
+def settle_held(conn: Connection, campaign_id: int, writers: Writers) -> None:
+    """Mark decided the campaign's held entries whose values are all settled now."""
+    rows = conn.execute(
+        select(_JOURNAL.c.uid, _JOURNAL.c.detail).where(
+            _JOURNAL.c.campaign_id == campaign_id, _JOURNAL.c.detail.like('%"held"%'))
+    ).all()  # fmt: skip
+    for uid, detail in rows:
+        held = json.loads(detail).get("held")
+        if not held or not held["conflicts"]:
+            continue
+        keys = [(c["table"], c["row"], c["field"]) for c in held["conflicts"]]
+        if not any(writers.unsettled(key) for key in keys):
+            by = max(writer for key in keys for writer in writers.known(key))
+            mark_decided(conn, [uid], by)
 
 
 def mark_decided(conn: Connection, uids: Iterable[str], decision: str) -> None:
@@ -84,15 +113,6 @@ def mark_decided(conn: Connection, uids: Iterable[str], decision: str) -> None:
         data["decided"] = decision
         conn.execute(update(_JOURNAL).where(_JOURNAL.c.uid == uid).values(
             detail=json.dumps(data, sort_keys=True), undoable=False))  # fmt: skip
-
-
-def outdecided_here(conn: Connection, decision: dict[str, Any]) -> bool:
-    """Whether a decision of a packet decides entries that a decision of a greater identity
-    decided here already (two players decided the one conflict apart)."""
-    rows = conn.execute(
-        select(_JOURNAL.c.detail).where(_JOURNAL.c.uid.in_(decision["detail"]["decides"]))
-    ).scalars()
-    return any(json.loads(detail).get("decided", "") > decision["uid"] for detail in rows)
 
 
 def merge_note(detail: dict[str, Any]) -> str:

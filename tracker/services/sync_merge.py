@@ -1,13 +1,14 @@
 """Merging a packet of another copy of the campaign: its entries this copy lacks, in order, each
 with the rows it wrote, by rules a player can predict (docs/FILES.md "Copies that play apart").
 
-- A row's field whose value here is the entry's `before` takes its `after`; one that holds the
-  `after` already is left as it is.
-- A hit, a repair, fuel or fire (RELATIVE) changes a number by as much here as it did there:
-  two copies' hits on one ship add up.
-- Any other field that both copies changed to different values is a conflict: the entry is
-  held, nothing of it written, and kept in the journal with what conflicted, for the player to
-  decide. A row it names that this copy deleted holds it too.
+- A value takes the entry's value when the entry was made after its last writers here; beside
+  other writers, it takes what they settle to (sync_writers): the one value they wrote, or the
+  decision of the greatest identity.
+- A hit, a repair, fuel or fire (sync_writers.RELATIVE) changes a number by as much here as it
+  did there: two copies' hits on one ship add up.
+- A value that both copies changed to different values is a conflict: it is held, not written,
+  and the entry is kept in the journal with what conflicted, for the player to decide
+  (sync_decide). A row it names that this copy deleted holds the entry whole.
 - An entry this copy has already (the same identity) is passed over: a packet merged twice
   changes nothing.
 The packet is refused whole, with a sentence and nothing written, when it is of another
@@ -45,16 +46,20 @@ from tracker.services.document_reader import MAX_BYTES, too_large
 from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
-from tracker.services.sync_decide import conflict_lines, mark_decided, outdecided_here
+from tracker.services.sync_decide import conflict_lines, mark_decided, settle_held
 from tracker.services.sync_ids import Identities, mapped
 from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
 from tracker.services.sync_shape import shape_problem
-from tracker.services.sync_writers import Writers, fields, key_text
+from tracker.services.sync_writers import (
+    Key,
+    Writers,
+    counts,
+    fields,
+    is_unsettled,
+    journal_writers,
+)
 from tracker.services.text_files import open_file
 
-# What a hit, a repair, fuel or fire did to a number is done again to the number here.
-RELATIVE = frozenset({JournalKind.DAMAGE, JournalKind.REPAIR, JournalKind.FUEL,
-                      JournalKind.FIRE, JournalKind.MINE, JournalKind.REDUCTION})  # fmt: skip
 ZERO_TRACKS = {"structure_now": "Structure", "flotation_now": "Flotation"}
 _JOURNAL = JournalEntry.__table__  # type: ignore[attr-defined]
 _CAMPAIGN = Campaign.__table__  # type: ignore[attr-defined]
@@ -157,57 +162,44 @@ def _merge(
         present, _ = _known(conn, campaign_id)  # as the write lock found it
         ids = Identities()
         ids.read(conn)
-        writers = _writers(conn, campaign_id, ids)
-        decided = _decisions(conn, campaign_id, packet["entries"])
+        writers = journal_writers(conn, campaign_id, ids)
+        said: dict[int, str] = {}
         for entry in packet["entries"]:
             if entry["uid"] in present:
                 continue
             held: _Held | None = None
             savepoint = conn.begin_nested()
             added = ids.count()
-            # Of two decisions of one conflict, made apart, the one of the greater identity
-            # stands in both copies: the other is kept in the journal, not written.
-            outdecided = "decides" in entry["detail"] and outdecided_here(conn, entry)
-            joined: list[str] = []
+            wrote: list[_Wrote] = []
             try:
-                if not outdecided:
-                    joined = _write(conn, ids, entry, writers, packet["secrets"], merged.notes,
-                                    packet.get("view", "owner"))  # fmt: skip
+                wrote, conflicts = _write(conn, ids, entry, writers, packet["secrets"],
+                                          merged.notes, packet.get("view", "owner"))  # fmt: skip
                 savepoint.commit()
+                if conflicts:
+                    named = ", ".join(f"{c['name']} {c['field']}" for c in conflicts)
+                    held = _Held(f"this copy changed {named} too", conflicts)
             except _Held as exc:
                 savepoint.rollback()
                 ids.forget(added)
-                held = exc
-            number = _journal(conn, ids, entry, campaign_id, held, joined)
-            if held is not None and (entry["uid"] not in decided or not held.conflicts):
-                merged.held.append(f"#{number} {entry['summary']}: {held.why}")
+                held, wrote = exc, []
+            number = _journal(conn, ids, entry, campaign_id, held)
+            if held is not None:
+                said[number] = f"#{number} {entry['summary']}: {held.why}"
             merged.added += 1
-            if held is None and not outdecided:
-                keys = [k for c in every_change(entry["detail"]) for k in fields(c, c["row"])]
-                writers.wrote(entry["uid"], keys, joined)
-            if entry["uid"] in decided and held is not None and held.conflicts:
-                mark_decided(conn, [entry["uid"]], decided[entry["uid"]])
-            elif held is None and "decides" in entry["detail"] and not outdecided:
-                mark_decided(conn, entry["detail"]["decides"], entry["uid"])
+            writers.relative[entry["uid"]] = writers.is_relative(entry["kind"], entry["reverts"])
+            decision = "decides" in entry["detail"]
+            if decision and held is None:  # the entries it decided: decided here too
+                mark_decided(conn, set().union(*(prev for _, _, prev, _ in wrote)), entry["uid"])
+            for key, value, prev, counted in wrote:
+                writers.wrote(entry["uid"], key, value, prev, counted=counted, decision=decision)
+        settle_held(conn, campaign_id, writers)
+        still = conn.execute(select(_JOURNAL.c.id, _JOURNAL.c.detail).where(
+            _JOURNAL.c.id.in_(list(said)))).all()  # fmt: skip
+        merged.held = [said[number] for number, detail in still if "held" in json.loads(detail)]
         _write_secrets(conn, ids, packet["secrets"])
         journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
                        summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
                        facts={"have": have}, scenario=None)  # fmt: skip
-
-
-def _decisions(conn: Connection, campaign_id: int, entries: list[dict[str, Any]]) -> dict[str, str]:
-    """The entries decided by a decision here or in the packet, with the decision's identity."""
-    rows = conn.execute(
-        select(_JOURNAL.c.uid, _JOURNAL.c.detail).where(
-            _JOURNAL.c.campaign_id == campaign_id, _JOURNAL.c.detail.like('%"decides"%'))
-    ).all()  # fmt: skip
-    details = [(uid, json.loads(detail)) for uid, detail in rows]
-    details += [(entry["uid"], entry["detail"]) for entry in entries]
-    decided: dict[str, str] = {}
-    for uid, detail in details:
-        for one in detail.get("decides", ()):
-            decided[one] = max(uid, decided.get(one, uid))
-    return decided
 
 
 def _write_secrets(
@@ -225,22 +217,6 @@ def _write_secrets(
                 except _Held:
                     continue  # it names a row this copy does not have
                 conn.execute(update(table).where(table.c.id == number).values(**written))
-
-
-def _writers(conn: Connection, campaign_id: int, ids: Identities) -> Writers:
-    """Every value's writers as this copy's journal gives them (its rows deleted since known
-    by their entries)."""
-    rows = conn.execute(
-        select(_JOURNAL.c.id, _JOURNAL.c.uid, _JOURNAL.c.detail)
-        .where(_JOURNAL.c.campaign_id == campaign_id).order_by(_JOURNAL.c.id)
-    ).all()  # fmt: skip
-    details = [(uid, json.loads(detail)) for _, uid, detail in rows]
-    ids.walk(detail for _, detail in details)
-    for number, uid, _ in rows:
-        ids.add("journalentry", number, uid)
-    writers = Writers()
-    writers.walk(details, ids)
-    return writers
 
 
 def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str]]:
@@ -286,6 +262,9 @@ def _local(
     return out
 
 
+_Wrote = tuple[Key, Any, set[str], bool]  # a value, as the entry wrote it, after whom, counted
+
+
 def _write(
     conn: Connection,
     ids: Identities,
@@ -294,12 +273,12 @@ def _write(
     secrets: dict[str, dict[str, dict[str, Any]]],
     notes: list[str],
     view: str,
-) -> list[str]:
-    """Write an entry's rows; the values it joined the writers of (made apart, the same)."""
-    relative = entry["kind"] in RELATIVE
+) -> tuple[list[_Wrote], list[dict[str, Any]]]:
+    """Write an entry's rows: the values it wrote, and its conflicts (values not written)."""
+    relative = writers.is_relative(entry["kind"], entry["reverts"])
+    decision = "decides" in entry["detail"]
     secrets_kept = view == "owner"
-    joined: list[str] = []
-    absolute = "decides" in entry["detail"]  # a decision: the last word on its values
+    wrote: list[_Wrote] = []
     conflicts: list[dict[str, Any]] = []
     for change in every_change(entry["detail"]):
         table_name, row = change["table"], change["row"]
@@ -308,6 +287,7 @@ def _write(
         table = TABLES_BY_NAME[table_name]
         number = ids.number.get((table_name, row))
         gone = change.get("gone")
+        prevs = change.get("prev", {})
         if gone == "before":
             if number is None and table_name in visibility.PUBLIC and not secrets_kept:
                 raise _Held(f"it makes a {table_name} whose secrets this packet leaves out "
@@ -318,6 +298,8 @@ def _write(
                 made = conn.execute(insert(table).values(**state)).inserted_primary_key
                 assert made is not None
                 ids.add(table_name, made[0], row)
+            wrote += [(key, change["after"][key[2]], set(prevs.get(key[2], ())), False)
+                      for key in fields(change, row)]  # fmt: skip
             continue
         if number is None:
             if gone == "after":
@@ -337,43 +319,37 @@ def _write(
         values: dict[str, Any] = {}
         for key, after in change["after"].items():
             before, now = change["before"].get(key), here.get(key)
-            value = (table_name, row, key)
-            known = writers.known(value)
-            after_them = known <= set(change.get("prev", {}).get(key, ()))
-            if relative and not absolute and _number(before) and _number(after) and _number(now):
+            value, prev = (table_name, row, key), set(prevs.get(key, ()))
+            if relative and counts(before, after, now):
                 # Done again by as much, whatever the number is here.
                 values[key] = _bounded(key, now + after - before, here)
-                if not after_them:
-                    joined.append(key_text(value))
-                    if key in ZERO_TRACKS and values[key] == 0 and (now or 0) > 0:
-                        notes.append(f"{here.get('name', table_name)} reached zero "
-                                     f"{ZERO_TRACKS[key]} with both copies' hits: "
-                                     "confirm her condition on the record sheet (z)")  # fmt: skip
-            elif absolute or after_them:
-                values[key] = after
-            elif now == after:
-                joined.append(key_text(value))  # the same value, written apart
-            else:
+                wrote.append((value, after, prev, True))
+                apart = not writers.known(value) <= prev
+                if apart and key in ZERO_TRACKS and values[key] == 0 and (now or 0) > 0:
+                    notes.append(f"{here.get('name', table_name)} reached zero "
+                                 f"{ZERO_TRACKS[key]} with both copies' hits: "
+                                 "confirm her condition on the record sheet (z)")  # fmt: skip
+                continue
+            wrote.append((value, after, prev, False))
+            settled = writers.settle(value, entry["uid"], after, prev, decision)
+            if is_unsettled(settled):
                 conflicts.append({"table": table_name, "row": row, "field": key,
                                   "name": f"{table_name} {here.get('name') or ''}".strip(),
                                   "was": before, "ours": now, "theirs": after,
-                                  "writers": sorted(known)})  # fmt: skip
-        if values and not conflicts:
-            # The entry here says what was written here: what undo puts back is this copy's.
-            change["before"].update({key: here.get(key) for key in values})
-            change["after"].update(values)
+                                  "writers": sorted(writers.known(value) - prev)})  # fmt: skip
+            elif settled != now:
+                values[key] = settled
+        if values:
+            if not decision:
+                # The entry here says what was written here: what undo puts back is this copy's.
+                # (A decision keeps what it decided: which of two decisions stands goes by it.)
+                change["before"].update({key: here.get(key) for key in values})
+                change["after"].update(values)
             written = _local(ids, table_name, values, current)
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
-    if conflicts:
-        named = ", ".join(f"{c['name']} {c['field']}" for c in conflicts)
-        raise _Held(f"this copy changed {named} too", conflicts)
-    return joined
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return wrote, conflicts
 
 
 def _bounded(key: str, value: int, row: dict[str, Any]) -> int:
@@ -388,7 +364,6 @@ def _journal(
     entry: dict[str, Any],
     campaign_id: int,
     held: _Held | None,
-    joined: list[str],
 ) -> int:
     """The entry in this copy's journal, under its own identity: rows named by their numbers
     here (0 for one this copy does not have), held with why when it was not written."""
@@ -404,15 +379,14 @@ def _journal(
             {"table": change["table"], "id": number(change["table"], change["row"]),
              "before": mapped(change["table"], change["before"], number),
              "after": mapped(change["table"], change["after"], number),
-             **({"gone": change["gone"]} if change.get("gone") else {})}
+             **({"gone": change["gone"]} if change.get("gone") else {}),
+             "prev": change.get("prev", {})}
             for change in entry["detail"].get(key) or []
         ]  # fmt: skip
     if not detail["rows"]:
         detail.pop("rows")
     if held is not None:
         detail["held"] = {"why": held.why, "conflicts": held.conflicts}
-    if joined:
-        detail["joined"] = joined
     refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
             for key, table in ENTRY_REFS.items()}  # fmt: skip
     written = conn.execute(insert(_JOURNAL).values(

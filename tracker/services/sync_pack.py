@@ -27,7 +27,7 @@ from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.documents import every_change
 from tracker.services.rowlog import plain
 from tracker.services.sync_ids import UNSHARED, Identities, mapped
-from tracker.services.sync_writers import Writers
+from tracker.services.sync_writers import Writers, journal_rows
 
 FORMAT = "tracker-packet"
 VERSION = 1
@@ -37,7 +37,7 @@ ENTRY_REFS = {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship",
               "reverts_id": "journalentry"}  # fmt: skip
 
 
-_OWN = ("changes", "rows", "held", "decided", "joined")
+_OWN = ("changes", "rows", "held", "decided")
 
 
 def chained(previous: str, entry: dict[str, Any]) -> str:
@@ -70,7 +70,7 @@ def pack(
     ids.walk(details)
     for row in rows:
         ids.add("journalentry", row["id"], row["uid"])
-    prevs = Writers().walk(((row["uid"], d) for row, d in zip(rows, details, strict=True)), ids)
+    prevs = Writers().walk(journal_rows(rows, details, ids), ids)
     merges = [d for row, d in zip(rows, details, strict=True) if _merge_record(row["kind"], d)]
     have = set() if everything else other_has(merges)
     previous = campaign.uid
