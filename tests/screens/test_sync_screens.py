@@ -5,6 +5,7 @@ apart")."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 from campaign_files import fill_form, migrated_engine, press_to, sample_app
@@ -45,7 +46,8 @@ async def test_a_keeper_merges_a_packet_and_decides_its_conflict_in_the_app(tmp_
         await fill_form(pilot, {"act": "merge", "path": str(packet)})
         await pilot.pause()
         lines = [view.summary for view in history.list_entries(app.factory, campaign_id=1)]
-        held = "Edited Exeter · held, not written: this copy changed ship Exeter speed_kn too"
+        held = (f"Edited Exeter · recorded in laptop.db on {socket.gethostname()} · held, not "
+                "written: this copy changed ship Exeter speed_kn too")  # fmt: skip
         assert any(line.startswith(held) for line in lines)
         assert any("Held #" in toast.message for toast in every_toast(app))
 

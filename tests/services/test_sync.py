@@ -42,6 +42,7 @@ from tracker.services import (
     fleet,
     history,
     markers,
+    reports,
     roster,
     scenarios,
     sealing,
@@ -167,6 +168,10 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     with read_scope(factory) as session:
         scenario = session.exec(select(Scenario)).scalars().one()
         assert (scenario.status, scenario.outcome) == ("closed", "Spee scuttled")
+    # The scenario's report says which copy recorded each of its lines.
+    story = reports.after_action_report(factory, scenario_id=scenario.id or 0).journal
+    there = f" · recorded in {sync_pack.copy_name(copy_b)}"
+    assert story and all(line.summary.endswith(there) for line in story)
     # One conflict, held with what each copy says, nothing of it written.
     assert len(merged.held) == 1 and "speed_kn" in merged.held[0]
     held = [json.loads(row.detail)["held"] for row in _entries(factory).values()
@@ -186,8 +191,8 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     # The journal says which entry is held, and why.
     lines = [view.summary for view in history.list_entries(factory, campaign_id=campaign_a)]
     assert (
-        "Edited Exeter · held, not written: this copy changed ship Exeter speed_kn too "
-        "(k decides it)" in lines
+        f"Edited Exeter · recorded in {sync_pack.copy_name(copy_b)} · held, not written: this "
+        "copy changed ship Exeter speed_kn too (k decides it)" in lines
     )
     # The same packet again changes nothing.
     before = (_ships(factory), len(_entries(factory)))
@@ -206,7 +211,9 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
     assert "30" in sync_decide.decide(factory, entry_id=held_id or 0, keep="ours")
     merged_b = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
     lines = [view.summary for view in history.list_entries(copy_b, campaign_id=campaign_b)]
-    assert lines.count("Edited Exeter · a conflict, decided") == 2
+    assert lines.count("Edited Exeter · a conflict, decided") == 1  # B's own
+    there = f"Edited Exeter · recorded in {sync_pack.copy_name(factory)} · a conflict, decided"
+    assert lines.count(there) == 1
     assert merged_b.held == []
     assert _ships(factory) == _ships(copy_b)
     assert _ships(copy_b)[exeter]["speed_kn"] == 30

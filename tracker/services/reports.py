@@ -33,7 +33,7 @@ from tracker.models import (
 )
 from tracker.models.kinds import JournalKind, ScenarioStatus, SnapshotPhase
 from tracker.rules.damage import critical_text
-from tracker.services import history, losses, secrets, visibility
+from tracker.services import history, losses, secrets, sync_decide, visibility
 from tracker.services.as_of import Then, Timeline
 from tracker.services.common import get_row
 from tracker.services.errors import InvalidInput
@@ -152,12 +152,13 @@ class _Reader:
         own = self.side_id is not None and entry.side_id == self.side_id
         viewer = visibility.Viewer.OWNER if own else visibility.Viewer.OPPONENT
         detail = json.loads(visibility.entry_as_seen(entry.detail, viewer=viewer, own=own))
+        summary, dice = entry.summary, history.dice_text(detail)
         if own and detail.get("sealed"):
             # The side's own secret change: its full wording and dice, opened with its key.
             opened = secrets.open_note(detail["sealed"], self.key)
             summary = str(opened.get("summary") or entry.summary)
-            return summary, history.dice_text({"dice": opened.get("dice")})
-        return entry.summary, history.dice_text(detail)
+            dice = history.dice_text({"dice": opened.get("dice")})
+        return summary + sync_decide.recorded_in(detail), dice
 
 
 def reader_for(

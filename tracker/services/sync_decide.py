@@ -115,12 +115,18 @@ def mark_decided(conn: Connection, uids: Iterable[str], decision: str) -> None:
             detail=json.dumps(data, sort_keys=True), undoable=False))  # fmt: skip
 
 
+def recorded_in(detail: dict[str, Any]) -> str:
+    """Which copy recorded a merged entry, as its lines say it (nothing for one of this copy)."""
+    return f" · recorded in {detail['copy']}" if "copy" in detail else ""
+
+
 def merge_note(detail: dict[str, Any]) -> str:
-    """What the journal adds to a merged entry's line: held (why, and how to decide it), or
-    decided; nothing for any other entry."""
+    """What the journal adds to a merged entry's line: the copy that recorded it, and held (why,
+    and how to decide it) or decided; nothing for an entry recorded here."""
+    said = recorded_in(detail)
     if "held" in detail:
-        return f" · held, not written: {detail['held']['why']} (k decides it)"
-    return " · a conflict, decided" if "decided" in detail else ""
+        return f"{said} · held, not written: {detail['held']['why']} (k decides it)"
+    return said + (" · a conflict, decided" if "decided" in detail else "")
 
 
 def conflict_lines(held: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from tracker.campaign_file import head_revision
 from tracker.db import SessionFactory, read_scope
 from tracker.models import Campaign, JournalEntry
 from tracker.models.kinds import JournalKind
-from tracker.services import documents, printing, visibility
+from tracker.services import backups, documents, printing, visibility
 from tracker.services.common import get_row
 from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.documents import every_change
@@ -38,6 +39,14 @@ ENTRY_REFS = {"scenario_id": "scenario", "side_id": "side", "ship_id": "ship",
 
 
 _OWN = ("changes", "rows", "held", "decided")
+
+
+def copy_name(factory: SessionFactory) -> str:
+    """What names this copy in the other copies' journals: its file (or server) and the
+    machine it is on, as `keeper.db on lenovo`."""
+    key = backups.database_key(factory)
+    path = backups.campaign_file(factory)
+    return f"{Path(key).name if path is not None else key} on {socket.gethostname()}"[:200]
 
 
 def chained(previous: str, entry: dict[str, Any]) -> str:
@@ -75,6 +84,7 @@ def pack(
     have = set() if everything else other_has(merges)
     previous = campaign.uid
     entries = []
+    here = copy_name(factory)
     for row, detail in zip(rows, details, strict=True):
         if row["uid"] in have or _merge_record(row["kind"], detail):
             continue
@@ -83,7 +93,7 @@ def pack(
             if owner
             else json.loads(visibility.entry_as_seen(row["detail"], viewer=viewer, own=False))
         )
-        entry = _entry(row, seen, ids, prevs[row["uid"]])
+        entry = _entry(row, {"copy": here, **seen}, ids, prevs[row["uid"]])
         entry["hash"] = previous = chained(previous, entry)
         entries.append(entry)
     secrets = _secrets(entries, hidden, ids) if owner else {}

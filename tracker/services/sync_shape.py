@@ -14,6 +14,7 @@ from typing import Any
 
 from tracker.models.kinds import JournalKind
 from tracker.services.document_checks import TABLES_BY_NAME
+from tracker.services.document_shapes import JSON_SHAPES
 from tracker.services.sync_ids import UNSHARED
 
 _KINDS = frozenset(kind.value for kind in JournalKind)
@@ -79,8 +80,10 @@ def _entry_problem(entry: Any) -> str | None:
     if not all(entry.get(ref) is None or _text(entry[ref], 36) for ref in _REFS):
         return "an entry naming its scenario, side or ship by no identity"
     detail = entry.get("detail")
-    if not isinstance(detail, dict):
-        return "an entry without its detail"
+    if not isinstance(detail, dict) or not JSON_SHAPES["journalentry", "detail"](detail):
+        return "an entry whose detail is not what tracker writes (its dice, its values)"
+    if not _text(detail.get("copy", ""), 200):
+        return "an entry whose copy is not named"
     if "decides" in detail and not _texts(detail["decides"]):
         return "a decision that names no entries"
     for key in ("changes", "rows"):
