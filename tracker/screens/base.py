@@ -77,6 +77,9 @@ class TrackerScreen(Screen[Any]):
     # Before any is left out, keys shown together under one word: (word, actions), in turn.
     FOOTER_GROUPS: ClassVar[tuple[tuple[str, frozenset[str]], ...]] = ()
     FOOTER_KEEPS: ClassVar[frozenset[str]] = frozenset({"back", "quit", "help"})
+    # The action enter on a table's row runs (a DataTable takes enter itself: the screen's own
+    # enter binding never sees it); none, enter says which keys act there.
+    ENTER_ACTION: ClassVar[str] = ""
     FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
     _keys_told: tuple[object, ...] | None = None  # what the footer was last told it shows
 
@@ -115,11 +118,15 @@ class TrackerScreen(Screen[Any]):
         }
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a row of a table whose screen opens nothing with it says which keys act
-        there (Textual runs every class's handler: a screen with its own is left to it)."""
+        """Enter on a row runs ENTER_ACTION, refused in the umpire's view when it writes, or
+        says which keys act there (Textual runs every class's handler: a screen with its own
+        is left to it)."""
         for cls in type(self).__mro__:
             if cls is TrackerScreen:
-                self.say_keys()
+                if not self.ENTER_ACTION:
+                    self.say_keys()
+                elif self.allows(self.ENTER_ACTION) or not self.refuse_if_read_only():
+                    getattr(self, f"action_{self.ENTER_ACTION}")()
             elif "on_data_table_row_selected" in vars(cls):
                 return
 

@@ -71,11 +71,6 @@ def widest(texts: Iterable[str]) -> int:
     return max((cell_len(line) for text in texts for line in text.split("\n")), default=0)
 
 
-def shown_width(cell: Any) -> int:
-    """The cells a table cell's widest line takes on screen, as the table measures it."""
-    return widest((cell_text(cell),))
-
-
 # Textual measures the rows added since the table's last idle, and widens its columns to fit
 # them, only then: the lines drawn before are dropped, so it is drawn again as measured.
 @compat.redraws_after_measuring(lambda table: table.measured())
@@ -292,7 +287,7 @@ class PlainTable(DataTable[Any]):
     def fits(self, cells: Sequence[Any]) -> bool:
         """Whether each cell's text fits on one line of its column, as wide as it is now."""
         return all(
-            column.auto_width or shown_width(cell) <= column.width
+            column.auto_width or widest((cell_text(cell),)) <= column.width
             for column, cell in zip(self.ordered_columns, cells, strict=False)
         )
 
