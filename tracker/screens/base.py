@@ -33,15 +33,12 @@ READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
 
 def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
-    """The screen's reload, telling the app's change watch that it is up to date, so the
-    player's own changes do not make the screen read everything a second time."""
+    """The screen's reload, then `up_to_date`."""
 
     @functools.wraps(reload)
-    def run(self: Any) -> None:
+    def run(self: TrackerScreen) -> None:
         reload(self)
-        watch = getattr(self.app, "change_watch", None)
-        if watch is not None:
-            watch.screen_reloaded()
+        self.up_to_date()
 
     return run
 
@@ -344,3 +341,10 @@ class TrackerScreen(Screen[Any]):
 
     def reload(self) -> None:
         """Read the screen's data again and redraw it."""
+
+    def up_to_date(self) -> None:
+        """Tell the app's change watch the screen shows what the database holds, so the
+        player's own changes do not make it read everything a second time."""
+        watch = getattr(self.app, "change_watch", None)
+        if watch is not None:
+            watch.screen_reloaded()
