@@ -97,12 +97,8 @@ class OwnerViewScreen(TrackerScreen):
     ) -> Callable[[dict[str, Any]], Call[Any]]:
         """A form's submit (as `calling` makes) with the passphrase the form asked for, else
         the owner view's."""
-
-        def submit(values: dict[str, Any]) -> Call[Any]:
-            passphrase = self.passphrase_of(values)
-            return Call(service, self.factory, **fixed, **values, passphrase=passphrase)
-
-        return submit
+        call = self.calling(service, **fixed)
+        return lambda values: call({**values, "passphrase": self.passphrase_of(values)})
 
     def passphrase_of(self, values: dict[str, Any]) -> str | None:
         return values.pop("passphrase", None) or self.passphrase
