@@ -215,7 +215,9 @@ class TrackerApp(App[None]):
         if self.factory is None and self.opener is not None:
             # After the first paint: the thread's imports would otherwise hold the GIL while
             # the first screen is being drawn.
-            self.call_after_refresh(self._start_opening)
+            self.call_after_refresh(
+                self.run_worker, self._open_database, thread=True, name="open-database"
+            )
         else:
             self._database_ready()
 
@@ -241,9 +243,6 @@ class TrackerApp(App[None]):
         input thread then read the closed terminal, nothing, at full CPU, forever."""
         if _terminal() is None:
             self.exit()
-
-    def _start_opening(self) -> None:
-        self.run_worker(self._open_database, thread=True, name="open-database")
 
     def _open_database(self) -> None:
         """In a thread, while the first screen is up."""

@@ -39,12 +39,14 @@ async def test_enter_opens_the_card_under_the_cursor_after_a_filter_and_a_sort(
         cards = pilot.app.screen.query_one("#card-table", SearchTable)
         assert cards.total == 301
         await pilot.press("slash", *"japan", "enter")
-        japanese = [c for c in pilot.app.screen.unit_cards.values() if c.nation == "Japan"]
+        japanese = [
+            c for c in pilot.app.screen.entries["card-table"].values() if c.nation == "Japan"
+        ]
         assert len(cards.shown_keys) == len(japanese)
         assert str(cards.border_title) == f"War at Sea unit cards · {len(japanese)} of 301"
         first = cards.selected_key()
         await pilot.press(*["right"] * 4, "o", "o")  # Pts, highest first
-        points = [pilot.app.screen.unit_cards[key].points for key in cards.shown_keys]
+        points = [pilot.app.screen.entries["card-table"][key].points for key in cards.shown_keys]
         assert points == sorted(points, reverse=True)
         assert cards.selected_key() == first  # the cursor went with its card
         row = cards.shown_keys.index(first) + 2

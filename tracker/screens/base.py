@@ -33,15 +33,12 @@ READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
 
 def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
-    """The screen's reload, telling the app's change watch that it is up to date, so the
-    player's own changes do not make the screen read everything a second time."""
+    """The screen's reload, then `up_to_date`."""
 
     @functools.wraps(reload)
-    def run(self: Any) -> None:
+    def run(self: TrackerScreen) -> None:
         reload(self)
-        watch = getattr(self.app, "change_watch", None)
-        if watch is not None:
-            watch.screen_reloaded()
+        self.up_to_date()
 
     return run
 
@@ -77,6 +74,9 @@ class TrackerScreen(Screen[Any]):
     # Before any is left out, keys shown together under one word: (word, actions), in turn.
     FOOTER_GROUPS: ClassVar[tuple[tuple[str, frozenset[str]], ...]] = ()
     FOOTER_KEEPS: ClassVar[frozenset[str]] = frozenset({"back", "quit", "help"})
+    # The action enter on a table's row runs (a DataTable takes enter itself: the screen's own
+    # enter binding never sees it); none, enter says which keys act there.
+    ENTER_ACTION: ClassVar[str] = ""
     FOOTER_PALETTE = 12  # the palette's key, docked right: "▏^p palette" and its padding
     _keys_told: tuple[object, ...] | None = None  # what the footer was last told it shows
 
@@ -115,11 +115,15 @@ class TrackerScreen(Screen[Any]):
         }
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a row of a table whose screen opens nothing with it says which keys act
-        there (Textual runs every class's handler: a screen with its own is left to it)."""
+        """Enter on a row runs ENTER_ACTION, refused in the umpire's view when it writes, or
+        says which keys act there (Textual runs every class's handler: a screen with its own
+        is left to it)."""
         for cls in type(self).__mro__:
             if cls is TrackerScreen:
-                self.say_keys()
+                if not self.ENTER_ACTION:
+                    self.say_keys()
+                elif self.allows(self.ENTER_ACTION) or not self.refuse_if_read_only():
+                    getattr(self, f"action_{self.ENTER_ACTION}")()
             elif "on_data_table_row_selected" in vars(cls):
                 return
 
@@ -337,3 +341,10 @@ class TrackerScreen(Screen[Any]):
 
     def reload(self) -> None:
         """Read the screen's data again and redraw it."""
+
+    def up_to_date(self) -> None:
+        """Tell the app's change watch the screen shows what the database holds, so the
+        player's own changes do not make it read everything a second time."""
+        watch = getattr(self.app, "change_watch", None)
+        if watch is not None:
+            watch.screen_reloaded()

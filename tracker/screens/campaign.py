@@ -24,7 +24,7 @@ from tracker.services.views import (
     SquadronRef,
 )
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import under_cursor
+from tracker.widgets.tables import refill, under_cursor
 
 # What Enter on a side says: the keys that act on it, and where Enter does open something.
 SIDE_KEYS = ("{side}: f opens its roster, e edits it, n adds a squadron; enter on one of its "
@@ -185,15 +185,11 @@ class CampaignScreen(TrackerScreen):
             if tree.cursor_node is not None:
                 tree.scroll_to_node(tree.cursor_node, animate=False)
         self.select_squadron_id = None
-        table = self.query_one("#scenario-table", DataTable)
-        table.clear()
-        for scenario in overview.scenarios:
-            table.add_row(
-                scenario.position,
-                Text(scenario.title, overflow="ellipsis", no_wrap=True),
-                Text(scenario.date or "-", overflow="ellipsis", no_wrap=True),
-                scenario.status.replace("_", " "), scenario.turn, scenario.ships,
-            )  # fmt: skip
+        refill(self.query_one("#scenario-table", DataTable), ((str(s.id), [
+            s.position, Text(s.title, overflow="ellipsis", no_wrap=True),
+            Text(s.date or "-", overflow="ellipsis", no_wrap=True), s.status.replace("_", " "),
+            s.turn, s.ships,
+        ]) for s in overview.scenarios))  # fmt: skip
 
     def _cursor_data(self) -> SideView | SquadronRef | None:
         tree: Tree[SideView | SquadronRef] = self.query_one(Tree)

@@ -275,11 +275,8 @@ class DamageEntryScreen(TrackerScreen):
         self._announce(result)
         self._show_dice()
         self.preview.edited()
-        # The screen shows what the database holds after the hit: the change watch, seeing the
-        # hit, need not read everything again (it did, a moment later, after every hit).
-        watch = getattr(self.app, "change_watch", None)
-        if watch is not None:
-            watch.screen_reloaded()
+        # The change watch, seeing the hit, read everything again a moment after every hit.
+        self.up_to_date()
 
     def history_changed(self, result: HistoryResult) -> None:
         """The hit shown above the line undone: it says so, struck through, with what undo

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Input, Select, Static
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -63,6 +63,7 @@ class JournalScreen(TrackerScreen):
 
     HELP_EXTRA = SEARCH_KEYS
     FOOTER_DROPS = ("sort",)  # the table's key: in help when the footer is full
+    ENTER_ACTION = "service_record"
     BINDINGS = [
         Binding("escape", "back", "Back", tooltip="Back"),
         Binding("u", "undo_entry", "Undo entry", tooltip="Undo the selected journal entry"),
@@ -151,15 +152,12 @@ class JournalScreen(TrackerScreen):
         self.reload()
 
     def _selected(self) -> EntryView | None:
-        return self.query_one(SearchTable).selected(self.entries)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_service_record()
+        if (entry := self.query_one(SearchTable).selected(self.entries)) is None:
+            self.missing("No journal entry listed.")
+        return entry
 
     def action_service_record(self) -> None:
-        entry = self._selected()
-        if entry is None:
-            self.missing("No journal entry listed.")
+        if (entry := self._selected()) is None:
             return
         if entry.ship_id is None:
             self.notify("That entry is not about one ship.", severity="warning")
@@ -167,17 +165,13 @@ class JournalScreen(TrackerScreen):
         self.query_one("#filter-ship", Select).value = entry.ship_id
 
     def action_undo_entry(self) -> None:
-        entry = self._selected()
-        if entry is None:
-            self.missing("No journal entry listed.")
+        if (entry := self._selected()) is None:
             return
         undo = Call(history.undo_entry, self.factory, entry_id=entry.id)
         self.call(undo, then=lambda result: self.tell(result.summary, title="Undone"))
 
     def action_decide(self) -> None:
-        entry = self._selected()
-        if entry is None:
-            self.missing("No journal entry listed.")
+        if (entry := self._selected()) is None:
             return
         import_module("tracker.screens.sync_form").decide(self, entry.id)
 

@@ -90,7 +90,6 @@ class LedgerScreen(OwnerViewScreen):
         super().__init__()
         self.campaign_id = campaign_id
         self.view: Ledger | None = None
-        self.owner_side_id: int | None = None
         self.sides: list[tuple[str, int]] = []
         self.running_check: int | None = None
         self.campaign_name = ""
@@ -367,36 +366,15 @@ class LedgerScreen(OwnerViewScreen):
                        note="Its place and notes become public, for both sides.")  # fmt: skip
 
     def action_toggle_view(self) -> None:
-        if self.refuse_if_read_only():
-            return
-        if self.owner:
-            self.ask_owner_view(False, self._owner_check)
-            return
-        if not self.sides:
-            return
+        def check(passphrase: str, side_id: int) -> Call[Ledger]:
+            return Call(mines.ledger, self.factory, campaign_id=self.campaign_id,
+                        owner_side_id=side_id, passphrase=passphrase or None)  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> Call[tuple[int, str | None]]:
-            passphrase = values.get("passphrase") or None
-            side_id: int = values["side_id"]
-            return self._owner_check(passphrase, side_id).map(lambda _: (side_id, passphrase))
-
-        def done(result: tuple[int, str | None] | None) -> None:
-            if result is not None:
-                self.owner_side_id = result[0]
-                self._show_owner(result[1])
-
-        self.open_form(
-            "Owner view",
-            [side_field(self.sides), passphrase_field()],
-            submit,
-            done=done,
-            note="Only where the opponent cannot see the screen.",
-        )
-
-    def _owner_check(self, passphrase: str | None, side_id: int | None = None) -> Call[Ledger]:
-        """The owner's ledger read with the passphrase: refused when it is wrong."""
-        return Call(mines.ledger, self.factory, campaign_id=self.campaign_id,
-                    owner_side_id=side_id or self.owner_side_id, passphrase=passphrase)  # fmt: skip
+        if self.sides or self.owner or self.read_only:  # (the umpire's view hears why not)
+            fields = [side_field(self.sides), passphrase_field()]
+            self.ask_owner_view(
+                check, fields, note="Only where the opponent cannot see the screen."
+            )
 
     def action_import_counters(self) -> None:
         open_csv_import(self, "counters", self.campaign_id)

@@ -8,6 +8,8 @@ import`) and are picked into a fleet or a squadron from the roster and the recor
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +82,8 @@ class LibraryScreen(TrackerScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.unit_cards: dict[str, UnitCardRead] = {}
-        self.ship_classes: dict[str, ShipClassRead] = {}
+        # Each table's entries by their row's key: "card-table", "class-table".
+        self.entries: dict[str, dict[str, UnitCardRead | ShipClassRead]] = {}
 
     def body(self) -> ComposeResult:
         yield Static("", id="library-heading", markup=False)
@@ -100,38 +102,31 @@ class LibraryScreen(TrackerScreen):
         fit_columns(cards, CARD_GIVE, wrap=CARD_WRAP)
 
     def reload(self) -> None:
-        self.load(Call(library.classes, self.factory), self._show_classes)
-        self.load(Call(library.cards, self.factory), self._show_cards)
-
-    def _show_classes(self, classes: tuple[ShipClassRead, ...]) -> None:
-        self.ship_classes = {str(c.id): c for c in classes}
-        self.query_one("#class-table", SearchTable).show(
-            (key, class_row(c)) for key, c in self.ship_classes.items()
+        self.load(
+            Call(library.classes, self.factory), partial(self._show, "class-table", class_row)
         )
-        self._heading()
+        self.load(Call(library.cards, self.factory), partial(self._show, "card-table", card_row))
 
-    def _show_cards(self, cards: tuple[UnitCardRead, ...]) -> None:
-        self.unit_cards = {str(card.id): card for card in cards}
-        self.query_one("#card-table", SearchTable).show(
-            (key, card_row(card)) for key, card in self.unit_cards.items()
-        )
+    def _show(self, table: str, row: Callable[[Any], list[Any]], entries: Sequence[Any]) -> None:
+        shown = self.entries[table] = {str(entry.id): entry for entry in entries}
+        self.query_one(f"#{table}", SearchTable).show((key, row(e)) for key, e in shown.items())
         self._heading()
 
     def _heading(self) -> None:
+        classes, cards = (
+            len(self.entries.get(table, ())) for table in ("class-table", "card-table")
+        )
         heading = Text()
-        heading.append(f"{len(self.ship_classes)} ship classes, {len(self.unit_cards)} unit cards",
-                       style="bold")  # fmt: skip
+        heading.append(f"{classes} ship classes, {cards} unit cards", style="bold")
         heading.append(
             "   / filters, o sorts by the column under the cursor, enter opens, e exports"
         )
-        if not self.ship_classes and not self.unit_cards:
+        if not classes and not cards:
             heading.append("\nThe library is empty: tracker library import FILE adds entries.")
         self.query_one("#library-heading", Static).update(heading)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        key = str(event.row_key.value)
-        cards = event.data_table.id == "card-table"
-        entry = (self.unit_cards if cards else self.ship_classes).get(key)
+        entry = self.entries.get(event.data_table.id or "", {}).get(str(event.row_key.value))
         if entry is not None:
             self.app.push_screen(CardDetailScreen(entry))
 

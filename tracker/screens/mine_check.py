@@ -150,6 +150,7 @@ class MineCheckScreen(TrackerScreen):
                 show=False),
     ]  # fmt: skip
     READ_ONLY_ACTIONS = frozenset({"back", "table"})
+    ENTER_ACTION = "roll"  # as the hint says
 
     def __init__(self, campaign_id: int, check_id: int) -> None:
         super().__init__()
@@ -200,12 +201,6 @@ class MineCheckScreen(TrackerScreen):
         elif view.status == "in_progress" and not self.read_only:
             message.append("\nr or enter: draw the next ship and roll its d6 (ctrl+r rolls).")
         self.query_one("#check-message", Static).update(message)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        # The table has the focus and takes enter for itself: enter draws, as the hint says.
-        event.stop()
-        if not self.refuse_if_read_only():
-            self.action_roll()
 
     def action_table(self) -> None:
         self.app.push_screen(MineTableScreen(self.campaign_id))

@@ -18,8 +18,9 @@ from textual.timer import Timer
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 
+SIDE_PASSPHRASE = FieldSpec("passphrase", "Side's passphrase", password=True)
 OWNER_IDLE_SECONDS = 60.0
 IDLE_CHECK_SECONDS = 1.0  # how often the idle time is looked at: the view hides within a second
 
@@ -31,6 +32,7 @@ class OwnerViewScreen(TrackerScreen):
         super().__init__()
         self.owner = False
         self.passphrase: str | None = None
+        self.owner_side_id: int | None = None  # the side whose secrets show, where it is chosen
         self.idle: Timer | None = None
         # The clock the idle time is measured by: tests drive their own.
         self.clock: Callable[[], float] = time.monotonic
@@ -64,43 +66,39 @@ class OwnerViewScreen(TrackerScreen):
             self.idle = None
 
     def ask_owner_view(
-        self, encrypted: bool, check: Callable[[str], Call[Any]], title: str = "Owner view"
+        self, check: Callable[..., Call[Any]], fields: list[FieldSpec], **form: Any
     ) -> None:
-        """Show the owner view, asking for the passphrase when the side has one; `check` is
-        the call whose refusal of a wrong one is said inside the form, so nothing is shown."""
+        """Hide the owner view, or show it once the form's `fields` are answered (the passphrase
+        and, where it is chosen, the side; none asked when the side has no passphrase): `check`
+        is the call whose refusal of a wrong passphrase is said inside the form, so nothing is
+        shown."""
         if self.refuse_if_read_only():
             return
         if self.owner:
             self._hide()
             self.reload()
             return
-        if not encrypted:
+        if not fields:
             self._show_owner(None)
             return
 
-        def submit(values: dict[str, str]) -> Call[str]:
-            passphrase = values["passphrase"]
-            return check(passphrase).map(lambda _read: passphrase)
+        def submit(values: dict[str, Any]) -> Call[dict[str, Any]]:
+            return check(**values).map(lambda _read: values)
 
-        def done(passphrase: str | None) -> None:
-            if passphrase:
-                self._show_owner(passphrase)
+        def done(values: dict[str, Any] | None) -> None:
+            if values is not None:
+                self.owner_side_id = values.get("side_id", self.owner_side_id)
+                self._show_owner(values["passphrase"] or None)
 
-        self.app.push_screen(
-            FormScreen(title, [FieldSpec("passphrase", "Side's passphrase", password=True)],
-                       submit), done)  # fmt: skip
+        self.open_form("Owner view", fields, submit, done=done, **form)
 
     def calling_secret(
         self, service: Callable[..., Any], /, **fixed: Any
     ) -> Callable[[dict[str, Any]], Call[Any]]:
         """A form's submit (as `calling` makes) with the passphrase the form asked for, else
         the owner view's."""
-
-        def submit(values: dict[str, Any]) -> Call[Any]:
-            passphrase = self.passphrase_of(values)
-            return Call(service, self.factory, **fixed, **values, passphrase=passphrase)
-
-        return submit
+        call = self.calling(service, **fixed)
+        return lambda values: call({**values, "passphrase": self.passphrase_of(values)})
 
     def passphrase_of(self, values: dict[str, Any]) -> str | None:
         return values.pop("passphrase", None) or self.passphrase

@@ -72,6 +72,7 @@ class RepairsScreen(TrackerScreen):
     HELP_EXTRA = [("enter", "Repair the selected ship")]
     # The umpire's view reads "since last battle" and the continuity check; it repairs nothing.
     READ_ONLY_ACTIONS = frozenset({"back", "history"})
+    ENTER_ACTION = "repair"
 
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
@@ -135,10 +136,6 @@ class RepairsScreen(TrackerScreen):
 
     def help_extra(self) -> list[tuple[str, str]]:
         return [] if self.read_only else super().help_extra()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if not self.refuse_if_read_only():
-            self.action_repair()
 
     def action_history(self) -> None:
         row = self._selected()

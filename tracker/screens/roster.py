@@ -22,7 +22,7 @@ from tracker.screens.card_picker import CardPickerScreen
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.library_changes import offer_library_changes
-from tracker.screens.owner_view import OwnerViewScreen
+from tracker.screens.owner_view import SIDE_PASSPHRASE, OwnerViewScreen
 from tracker.screens.roster_forms import (
     attack_fields,
     marker_fields,
@@ -176,7 +176,8 @@ class RosterScreen(OwnerViewScreen):
             return Call(roster.roster, self.factory, side_id=self.side_id, owner=True,
                         passphrase=passphrase)  # fmt: skip
 
-        self.ask_owner_view(self.view is not None and self.view.encrypted, check)
+        encrypted = self.view is not None and self.view.encrypted
+        self.ask_owner_view(check, [SIDE_PASSPHRASE] if encrypted else [])
 
     def action_import_units(self) -> None:
         open_csv_import(self, "units", self.side_id)
@@ -240,7 +241,7 @@ class RosterScreen(OwnerViewScreen):
 
     def _secret_fields(self) -> list[FieldSpec]:
         if self.view is not None and self.view.encrypted and not self.passphrase:
-            return [FieldSpec("passphrase", "Side's passphrase", password=True)]
+            return [SIDE_PASSPHRASE]
         return []
 
     def action_assign(self) -> None:

@@ -35,6 +35,8 @@ def roll_text(row: RuleRow) -> str:
 class RuleTableScreen(TrackerScreen, Generic[R]):
     """Subclasses give `rows`, `_open(row or None)`, `describe(row)` and `delete_row(row)`."""
 
+    ENTER_ACTION = "edit"
+
     def __init__(self, campaign_id: int) -> None:
         super().__init__()
         self.campaign_id = campaign_id
@@ -68,11 +70,6 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         row = self._selected()
         if row is not None:
             self._open(row)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        # A DataTable takes enter itself (RowSelected); the screen's enter binding never sees it.
-        if not self.refuse_if_read_only():
-            self.action_edit()
 
     def action_delete(self) -> None:
         if (row := self._selected()) is not None:

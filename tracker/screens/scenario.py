@@ -17,10 +17,11 @@ from tracker.screens.report import ReportScreen
 from tracker.services import continuity, damage, scenarios
 from tracker.services.continuity import ParticipantView, ScenarioDetail
 from tracker.services.damage import ShipPick
+from tracker.widgets.plain import cell_text, widest
 from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.sheet_table import morale_cell
-from tracker.widgets.tables import cell_width, content_widths, fit_or_scroll
+from tracker.widgets.tables import content_widths, fit_or_scroll
 from tracker.widgets.tones import ALERT, toned
 
 # Morale: the tests a ship owes (S⅓, F⅓, ½) and Out of Command, marked as the record sheet
@@ -113,7 +114,7 @@ class ScenarioScreen(TrackerScreen):
             room = table.scrollable_content_region.width or self.size.width
             widths = fit_or_scroll(widths, COLUMNS, GIVE_WAY, room, grow="Ship", words=words)
         else:
-            widths = [max(len(COLUMNS[0]), cell_width(empty[0])), *map(len, COLUMNS[1:])]
+            widths = [max(len(COLUMNS[0]), widest([cell_text(empty[0])])), *map(len, COLUMNS[1:])]
         table.set_widths(widths)
         table.show(rows, empty=empty)
 

@@ -22,7 +22,7 @@ from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import Viewer
 from tracker.widgets.counter_panel import counter_summary, has_counter
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import under_cursor
+from tracker.widgets.tables import refill, under_cursor
 from tracker.widgets.track_bar import track_bar
 
 
@@ -31,6 +31,10 @@ def battery_fields(battery: BatteryView | None) -> list[FieldSpec]:
     return specs_from(BatteryUpdate, battery,
                       mount={} if battery else {"value": "turret"},
                       calibre={"placeholder": '8in, 150mm, 5"'})  # fmt: skip
+
+
+def battery_cells(b: BatteryView) -> list[object]:
+    return [b.mount, Text(b.calibre), b.guns, Text(b.ip), Text(b.range_bands), Text(b.notes)]
 
 
 def ship_summary(ship: ShipView, where: str, counter: CounterView | None = None) -> Text:
@@ -109,16 +113,8 @@ class ShipDetailScreen(TrackerScreen):
         self.ship, self.where = found
         self.title = self.ship.name
         self.sub_title = "Ship"
-        table = self.query_one("#battery-table", DataTable)
-        row = table.cursor_row
-        table.clear()
-        for battery in self.ship.batteries:
-            table.add_row(
-                battery.mount, Text(battery.calibre), battery.guns, Text(battery.ip),
-                Text(battery.range_bands), Text(battery.notes), key=str(battery.id),
-            )  # fmt: skip
-        if self.ship.batteries:
-            table.move_cursor(row=min(max(row, 0), len(self.ship.batteries) - 1))
+        rows = [(str(b.id), battery_cells(b)) for b in self.ship.batteries]
+        refill(self.query_one("#battery-table", DataTable), rows)
 
     def _show_counter(self, counter: CounterView | None) -> None:
         if self.ship is not None:
@@ -126,13 +122,14 @@ class ShipDetailScreen(TrackerScreen):
             self.query_one("#ship-summary", Static).update(summary)
 
     def _show_criticals(self, found: list[CriticalView]) -> None:
-        criticals = self.query_one("#critical-table", DataTable)
-        criticals.clear()
-        for crit in found:
-            criticals.add_row(
-                crit.number or "", crit.kind, Text(crit.effect), crit.roll or "",
-                crit.turn or "", crit.status,
-            )  # fmt: skip
+        rows = [
+            (
+                str(c.id),
+                [c.number or "", c.kind, Text(c.effect), c.roll or "", c.turn or "", c.status],
+            )
+            for c in found
+        ]
+        refill(self.query_one("#critical-table", DataTable), rows)
 
     def current_campaign_id(self) -> int | None:
         return self.ship.campaign_id if self.ship else None

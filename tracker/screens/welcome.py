@@ -14,7 +14,7 @@ from tracker import settings
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import fit_columns, under_cursor
+from tracker.widgets.tables import fit_columns, refill, under_cursor
 
 if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
@@ -178,20 +178,16 @@ class WelcomeScreen(TrackerScreen):
 
     def _fill(self, lines: Sequence[Listed]) -> None:
         table = self.query_one(PlainTable)
-        row = table.cursor_row
-        table.clear()
-        # Text, not str: a DataTable parses markup in str cells, and names show as typed.
-        table.add_rows_later(
+        refill(table, (
             (str(line.id), [Text(line.name), Text(line.current_scenario or "-"), line.sides,
                             line.ships, line.model_scale])
             for line in lines
-        )  # fmt: skip
+        ))  # fmt: skip
         if lines:
             ids = [line.id for line in lines]
             if self.focus_id in ids:
-                row = ids.index(self.focus_id)
+                table.move_cursor(row=ids.index(self.focus_id))
             self.focus_id = None
-            table.move_cursor(row=min(row, len(lines) - 1))
         self.query_one("#welcome-empty").display = not lines
         table.display = bool(lines)
         table.focus()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -17,6 +17,9 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 from tracker import compat
+
+if TYPE_CHECKING:
+    from tracker.widgets.tables import Fit
 
 
 def plain(value: Any, *, wrap: bool = False) -> Any:
@@ -51,17 +54,6 @@ def wrapped(cell: Any) -> Any:
     return plain(cell, wrap=True)
 
 
-class Fitting(Protocol):
-    """How a table's columns share the room it has (tables.Fit)."""
-
-    @property
-    def wrap(self) -> frozenset[str]: ...
-
-    def widths(
-        self, labels: Sequence[str], rows: Collection[Sequence[Any]], room: int
-    ) -> list[int]: ...
-
-
 def cell_text(cell: Any) -> str:
     return cell.plain if isinstance(cell, Text) else "" if cell is None else str(cell)
 
@@ -69,11 +61,6 @@ def cell_text(cell: Any) -> str:
 def widest(texts: Iterable[str]) -> int:
     """The cells the widest line of these texts takes on screen, as a table measures it."""
     return max((cell_len(line) for text in texts for line in text.split("\n")), default=0)
-
-
-def shown_width(cell: Any) -> int:
-    """The cells a table cell's widest line takes on screen, as the table measures it."""
-    return widest((cell_text(cell),))
 
 
 # Textual measures the rows added since the table's last idle, and widens its columns to fit
@@ -97,7 +84,7 @@ class PlainTable(DataTable[Any]):
         # Rows not built yet: key, cells, and which of them wrap (None: as given).
         self._later: deque[tuple[str | None, Sequence[Any], Sequence[bool] | None]] = deque()
         self._building = False
-        self.fit: Fitting | None = None  # tables.fit_columns: the columns fit the room
+        self.fit: Fit | None = None  # tables.fit_columns: the columns fit the room
         self._fitted_room = 0
 
     # -- rows built as the player comes near them --------------------------------------------
@@ -292,7 +279,7 @@ class PlainTable(DataTable[Any]):
     def fits(self, cells: Sequence[Any]) -> bool:
         """Whether each cell's text fits on one line of its column, as wide as it is now."""
         return all(
-            column.auto_width or shown_width(cell) <= column.width
+            column.auto_width or widest((cell_text(cell),)) <= column.width
             for column, cell in zip(self.ordered_columns, cells, strict=False)
         )
 

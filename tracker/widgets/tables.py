@@ -19,10 +19,6 @@ CELL_PADDING = 2  # one cell each side of every column
 _SHOWN: WeakKeyDictionary[DataTable[Any], list[tuple[str, tuple[Any, ...]]]] = WeakKeyDictionary()
 
 
-def cell_width(cell: Any) -> int:
-    return cell_len(cell_text(cell))
-
-
 def content_widths(
     labels: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> tuple[list[int], list[int]]:
