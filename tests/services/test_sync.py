@@ -42,6 +42,7 @@ from tracker.services import (
     fleet,
     history,
     markers,
+    repairs,
     reports,
     roster,
     scenarios,
@@ -113,7 +114,8 @@ def _count(factory: SessionFactory, model: Any) -> int:
 
 
 def _fight(factory: SessionFactory) -> None:
-    """A scenario fought on one copy: begun, hits with criticals, a crew test, closed."""
+    """A scenario fought on one copy: begun, ten hits with criticals, a crew test, the
+    flagship sunk, closed."""
     ids = _by_name(factory)
     exeter, ajax, spee = ids["Exeter"], ids["Ajax"], ids["Admiral Graf Spee"]
     command.set_commander_ship(factory, squadron_id=ids["Force G"], ship_id=ajax)  # his flagship
@@ -123,6 +125,16 @@ def _fight(factory: SessionFactory) -> None:
     damage.record_hit(factory, request=HitRequest(exeter, structure=4, criticals=fire))
     damage.record_hit(factory, request=HitRequest(ajax, structure=2, flotation=1))
     damage.record_hit(factory, request=HitRequest(spee, structure=3))
+    for ship, hit, crit in (
+        (spee, {"structure": 1}, "Rangefinder"),
+        (spee, {"structure": 2}, ""),
+        (spee, {"structure": 1, "fire_delta": 1}, ""),
+        (ajax, {"structure": 1}, ""),
+        (ajax, {"structure": 1}, "Boiler room"),
+        (spee, {"structure": 1}, ""),
+    ):  # ten hits in all, with the sinking
+        criticals = (CriticalRequest(effect=crit),) if crit else ()
+        damage.record_hit(factory, request=HitRequest(ship, criticals=criticals, **hit))
     command.record_test(factory, squadron_id=ids["Force G"], subject="crew", roll=7)
     fleet.update_ship(factory, ship_id=exeter, fields={"speed_kn": 28})
     # The flagship sunk: the commodore is lost with her.
@@ -223,6 +235,54 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
         assert not [uid for uid, detail in details.items() if "held" in detail]
         marks = {uid: detail.get("decided") for uid, detail in details.items()}
         assert {uid for uid, decided in marks.items() if decided} == {edited_here, edited_there}
+
+
+def _export(factory: SessionFactory, campaign_id: int) -> tuple[dict[str, Any], set[str]]:
+    """A copy's export: every table but the journal, and the journal's entries by identity
+    (each copy numbers its journal in the order it wrote or merged the entries, and keeps its
+    own lines of the merges)."""
+    document = exchange.export_campaign(factory, campaign_id=campaign_id)
+    journal_rows = document["tables"].pop("journalentry")
+    merges = {row["uid"] for row in journal_rows if '"have"' in row["detail"]}
+    return document, {row["uid"] for row in journal_rows} - merges
+
+
+def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    ids = _by_name(factory)
+    # Damage brought from before: Exeter and Achilles are repaired on A while B fights.
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
+    damage.record_hit(factory, request=HitRequest(ids["Achilles"], structure=3, flotation=1))
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    _fight(copy_b)  # hits with criticals, the flagship sunk, a crew test, speed 28, closed
+    repairs.repair_ship(factory, ship_id=ids["Exeter"], structure=3)
+    repairs.repair_ship(factory, ship_id=ids["Achilles"], structure=2, flotation=1)
+    fleet.update_ship(factory, ship_id=ids["Exeter"], fields={"speed_kn": 30})
+
+    merged = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+
+    # A shows all of B's play, its repairs kept, and one conflict: Exeter's speed.
+    assert set(_entries(copy_b)) <= set(_entries(factory))
+    exeter, achilles = (
+        get_row(factory, Ship, ids["Exeter"]),
+        get_row(factory, Ship, ids["Achilles"]),
+    )
+    assert exeter.structure_now == 12 - 4 - 4 + 3  # B's hit of 4 and A's repair of 3, both
+    assert (achilles.structure_now, achilles.flotation_now) == (
+        achilles.structure_max - 3 + 2, achilles.flotation_max - 1 + 1)  # fmt: skip
+    assert get_row(factory, Ship, ids["Ajax"]).sunk
+    [conflict] = merged.held
+    assert conflict.endswith(": this copy changed ship Exeter speed_kn too")
+    [held] = [row.id for row in _entries(factory).values() if "held" in json.loads(row.detail)]
+    sync_decide.decide(factory, entry_id=held or 0, keep="ours")
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+
+    # Both copies export the same campaign, and the same journal entries.
+    assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
+    assert get_row(copy_b, Ship, _by_name(copy_b)["Exeter"]).speed_kn == 30
+    assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
 
 
 def test_hits_on_one_ship_in_both_copies_add_up(
