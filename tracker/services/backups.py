@@ -47,9 +47,8 @@ class TakenBackup:
     failure: str | None
 
 
-def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) -> TakenBackup:
-    """Copy the campaign file into backups/ beside it, keeping the newest `keep` (default: the
-    player's keep_backups setting).
+def back_up(factory: SessionFactory, *, reason: str) -> TakenBackup:
+    """Copy the campaign file into backups/ beside it, keeping the player's keep_backups newest.
 
     A failed copy (a full disk, a folder that cannot be written) raises nothing: it runs after
     the player's change has been saved, and must not make that change look refused. It is
@@ -59,7 +58,8 @@ def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) ->
     if path is None or not path.exists():
         return TakenBackup(None, None)
     try:
-        return TakenBackup(backup_file(path, reason, keep=keep), None)
+        return TakenBackup(backup_file(path, reason), None)
+
     except (OSError, sqlite3.Error, DatabaseProblem, ValueError) as exc:
         log.warning("could not back up %s (%s): %s", path, reason, exc)
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -79,9 +79,8 @@ __all__ = ["CHOICES", "MAX_BYTES", "MAX_PROBLEMS", "VERSION", "metadata_plan", "
 
 @functools.cache
 def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[int], list[Any]]:
-    """What a row of the table needs besides its values, imported: its column names (the id
-    first), the columns naming a row (with that row's table), the times, the JSON columns to
-    renumber; read from the documents' plan of the table (PLAN), as the export reads them."""
+    """A table's column names (the id first), its references (index, table named), its times
+    and its JSON columns to renumber, from the documents' plan (PLAN)."""
     planned = TABLE_PLANS[table.name]
     names = list(planned.columns)
     refs = [(names.index(key), target) for key, target in planned.refs]
@@ -97,12 +96,7 @@ def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[i
 def export_campaign(
     factory: SessionFactory, *, campaign_id: int, viewer: Viewer = Viewer.OWNER
 ) -> dict[str, Any]:
-    """The campaign as a document (see the module's docstring and docs/FILES.md "Campaign files").
-
-    For the opponent or the umpire (`viewer`), every secret not yet revealed is left out as the
-    roster and the ledger leave it out (docs/RULES.md §Secrets): such a document is a view to
-    read, not a campaign to import.
-    """
+    """The campaign as a document (docs/FILES.md "Campaign files"), as `viewer` may see it."""
     with read_scope(factory) as session:
         if session.get(Campaign, campaign_id) is None:
             raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
@@ -115,8 +109,8 @@ def export_campaign(
 
 
 def view_of(document: dict[str, Any], viewer: Viewer | str) -> dict[str, Any]:
-    """The document as the viewer may see it: the owner's whole, or the opponent's or the
-    umpire's, every secret not yet revealed left out (a view to read, not to import)."""
+    """The owner's whole document, or the opponent's or umpire's view without the secrets not
+    yet revealed (docs/RULES.md §Secrets): a view to read, not a campaign to import."""
     if Viewer(viewer) is not Viewer.OWNER:
         visibility.tables_as_seen(document["tables"], viewer=Viewer(viewer))
         document["view"] = str(viewer)
@@ -138,18 +132,13 @@ def _driver_cursor(conn: Connection, sql: str) -> Iterator[Any]:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The document as the file holds it, as text (documents.dumps)."""
     return document_bytes(document).decode()
 
 
 def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
-    """Parse and check a campaign document (its bytes, or a file open to read them);
-    InvalidInput names the first problems found.
-
-    A file over MAX_BYTES is refused unread; any other is checked whole before a row of it is
-    kept (services.document_reader), so a hostile one is refused within about its own size in
-    memory. One of an earlier schema revision is then upgraded (_upgraded).
-    """
+    """Parse and check a campaign document (its bytes, or a file open to read them). A file
+    over MAX_BYTES is refused unread; any other is checked whole before a row of it is kept
+    (services.document_reader), so a hostile one costs about its own size in memory."""
     size = len(raw) if isinstance(raw, bytes) else os.fstat(raw.fileno()).st_size
     if size > MAX_BYTES:
         raise InvalidInput({"file": too_large(size)})
@@ -170,7 +159,6 @@ def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
 
 
 def _reflected_columns(engine: Engine) -> Columns:
-    """Each table's columns a document carries, as the database at engine has them."""
     metadata = MetaData()
     metadata.reflect(engine)
     return {
@@ -191,9 +179,7 @@ def _stored(table: Table, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
-    """A document of an earlier schema revision as today's tracker would write it: its rows
-    written into a scratch database at that revision, upgraded there by the migrations, and
-    exported again (then checked as any document of today's schema)."""
+    """A document of an earlier schema revision as today's tracker would write it."""
     schema, tables = document["schema"], document["tables"]
     metadata = MetaData()
     metadata.reflect(scratch)
@@ -332,12 +318,9 @@ class _RowRefused(Exception):
 def _write(
     conn: Connection, tables: dict[str, list[dict[str, Any]]], name: str, one_by_one: bool
 ) -> int:
-    """Write every row of a checked document, with its new ids; the campaign's new id.
-
-    Each table goes in by executemany (WRITE_ROWS rows to a call), parents first. A table
-    the database refuses raises _RowRefused; `one_by_one` writes each row alone, to name the
-    row it refuses.
-    """
+    """Write every row of a checked document with new ids, parents first, WRITE_ROWS rows to
+    an executemany; the campaign's new id. A refused table raises _RowRefused; `one_by_one`
+    writes each row alone, to name the row refused."""
     if conn.dialect.name == "sqlite":
         # References to rows written later are set at the end; this only matters for the
         # checks at commit.
@@ -406,12 +389,10 @@ def library_additions(factory: SessionFactory, *, document: dict[str, Any]) -> d
 def import_campaign(
     factory: SessionFactory, *, document: dict[str, Any], name: str | None = None
 ) -> int:
-    """Write a checked document as a new campaign (all of it or nothing); returns its id.
+    """Write a checked document as a new campaign (all of it or nothing; never merged into one
+    of the same name: give `name`); its id. Should the database refuse a table, the import is
+    tried again row by row and rolled back, to name the row."""
 
-    A campaign of the same name already in the file is never merged into: give `name`.
-    Every table is written with one executemany in the one transaction; should the database
-    refuse one, the import is tried again row by row and rolled back, to name the row.
-    """
     tables: dict[str, list[dict[str, Any]]] = document["tables"]
     campaign_name = (name if name is not None else tables["campaign"][0]["name"]).strip()
     if not campaign_name or len(campaign_name) > 80 or bad_name_character(campaign_name):

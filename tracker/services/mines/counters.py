@@ -114,12 +114,12 @@ def _ship_and_side(session: Session, ship_id: int) -> tuple[Ship, Side]:
 
 def _journal_ship(
     session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: JournalKind,
-    summary: str, dice: dict[str, Any] | None = None, extra: tuple[journal.RowChange, ...] = (),
+    summary: str,
 ) -> None:  # fmt: skip
     change = journal.row_change("ship", ship.id, before, journal.row_state(ship))
     journal.append(
         session, campaign_id=side.campaign_id, kind=kind, ship_id=ship.id, side_id=side.id,
-        summary=summary, dice=dice, changes=(change, *extra),
+        summary=summary, changes=(change,),
     )  # fmt: skip
 
 
