@@ -59,8 +59,6 @@ class HitRequest:
 
 @dataclass(frozen=True)
 class ShipPick:
-    """A ship the finder offers."""
-
     id: int
     name: str
     side: str
@@ -186,9 +184,8 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
 def _apply(
     session: Session, request: HitRequest
 ) -> tuple[DamageResult, list[journal.RowChange], int, Any, damage_rows.Current | None]:
-    """Change the rows in the session as the hit says (the ship's in a copy of it, which
-    record_hit writes); returns the result, the row changes, the campaign's id, the ship and
-    the current scenario, which the journal entry names."""
+    """Change the rows as the hit says (the ship's in a copy, which record_hit writes): the result,
+    the row changes, the campaign's id, the ship and the current scenario."""
     _validate(request)
     rows = damage_rows.read(session, request.ship_id)
     ship, campaign_id, scenario = rows.ship, rows.campaign_id, rows.scenario

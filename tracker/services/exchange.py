@@ -52,13 +52,13 @@ from tracker.services.document_checks import (
     COLUMNS,
     MAX_PROBLEMS,
     PLAN,
+    SCHEMA_TABLES,
     TABLE_PLANS,
     TABLES_BY_NAME,
     Columns,
     column_kind,
     data_columns,
     metadata_plan,
-    schema_tables,
 )
 from tracker.services.document_reader import MAX_BYTES, too_large
 from tracker.services.documents import (
@@ -71,6 +71,7 @@ from tracker.services.documents import (
 )
 from tracker.services.documents import dumps as document_bytes
 from tracker.services.errors import InvalidInput, bad_name_character
+from tracker.services.library import label
 from tracker.services.visibility import Viewer
 
 # Kept here for the callers that know the exchange only (the command line, the tests).
@@ -136,9 +137,8 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
-    """Parse and check a campaign document (its bytes, or a file open to read them). A file
-    over MAX_BYTES is refused unread; any other is checked whole before a row of it is kept
-    (services.document_reader), so a hostile one costs about its own size in memory."""
+    """Parse and check a campaign document (its bytes, or a file open to read them): one over
+    MAX_BYTES refused unread, any other checked whole before a row is kept (document_reader)."""
     size = len(raw) if isinstance(raw, bytes) else os.fstat(raw.fileno()).st_size
     if size > MAX_BYTES:
         raise InvalidInput({"file": too_large(size)})
@@ -215,7 +215,7 @@ LATER_REFS = {"squadron": {"commander_ship_id"}}
 
 def _import_order() -> list[Table]:
     """Tables so that every table a row refers to (by key, by id or in JSON) comes first."""
-    tables = schema_tables()
+    tables = SCHEMA_TABLES
     needs = {
         table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
                      {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
@@ -259,10 +259,9 @@ def _values(
     table: Table, row: dict[str, Any], ids: Ids, written: set[str], defer: Deferred,
     time: Callable[[str], Any],
 ) -> list[Any]:  # fmt: skip
-    """A document's row as its new row, its values in _export_plan's order: its new id, the
-    references renumbered, times as `time` makes them. A reference to a row not written
-    before it (a later row of its own table, a ship named by its squadron) is written as null
-    and set once every row is in."""
+    """A document's row as its new row, in _export_plan's order: its new id, references
+    renumbered, times as `time` makes them; a reference to a row not written yet is null,
+    set once every row is in."""
     names, refs, times, remaps = _export_plan(table)
     values = [row[name] for name in names]
     new_id = values[0] = ids[table.name][values[0]]
@@ -283,8 +282,7 @@ def _values(
 
 
 def _sqlite_time(value: str) -> str:
-    """A file's time (ISO 8601 with its offset, checked) as SQLAlchemy stores it in SQLite:
-    UTC, without the offset, to the microsecond."""
+    """A file's (checked) time as SQLAlchemy stores it in SQLite: UTC, no offset, microseconds."""
     if value.endswith("+00:00") and value[10:11] == "T":
         if len(value) == 32 and value[19] == ".":
             return f"{value[:10]} {value[11:26]}"
@@ -295,9 +293,8 @@ def _sqlite_time(value: str) -> str:
 
 
 def _insert(conn: Connection, table: Table, rows: list[list[Any]]) -> None:
-    """Insert rows of _values, by one executemany. On SQLite the driver's own executemany
-    takes them as they are (times already stored text): SQLAlchemy's parameter processing
-    took as long as SQLite's writing."""
+    """Insert rows of _values by one executemany; on SQLite the driver's own, times already stored
+    text (SQLAlchemy's parameter processing took as long as SQLite's writing)."""
     names = _export_plan(table)[0]
     if conn.dialect.name != "sqlite":
         conn.execute(table.insert(), [dict(zip(names, row, strict=True)) for row in rows])
@@ -379,11 +376,11 @@ def _new_to_library(
 def library_additions(factory: SessionFactory, *, document: dict[str, Any]) -> dict[str, list[str]]:
     """What importing the document adds to the file's library, by table ("Name (Nation)"):
     the entries it brings that the file lacks, as import_campaign finds them."""
+    tables = document["tables"]
     with read_scope(factory) as session:
-        return {name: [f"{row['name']} ({row['nation']})" if row["nation"] else str(row["name"])
-                       for row in _new_to_library(session.connection(), name,
-                                                  document["tables"].get(name, []))]
-                for name in sorted(LIBRARY)}  # fmt: skip
+        new = {name: _new_to_library(session.connection(), name, tables.get(name, []))
+               for name in sorted(LIBRARY)}  # fmt: skip
+    return {name: [label(row) for row in rows] for name, rows in new.items()}
 
 
 def import_campaign(

@@ -113,11 +113,8 @@ def repair_ship(
     notes: str = "",
     fuel: bool = False,
 ) -> str:
-    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2).
-
-    `fuel`: fuel factors lost to mines turn empty again, which only a friendly port does
-    (Second World War at Sea variant, RULES.md §Mines).
-    """
+    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2);
+    `fuel`: factors lost to mines turn empty again, in a friendly port only (RULES.md §Mines)."""
     errors: dict[str, str] = {}
     require_declared(errors, RepairAmounts, "structure", structure)
     require_declared(errors, RepairAmounts, "flotation", flotation)
