@@ -151,8 +151,7 @@ def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
 
 
 def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
-    """What writes the file's rows, each row's outcome in turn: ships and units in one act of
-    every row, counters one act a row, each in its savepoint."""
+    """What writes the file's rows, each row's outcome in turn (ships and units in one act)."""
     if kind == "ships":
         return _in_one_act(
             connection, dict, lambda factory, rows: fleet.create_ships(

@@ -138,8 +138,7 @@ def find_ships(
 
 
 def nearest_ships(factory: SessionFactory, *, campaign_id: int, query: str) -> list[str]:
-    """The names of the campaign's ships nearest a name that matches none (rules.shorthand
-    .nearest_names): what damage entry offers for a typo."""
+    """The campaign's ship names nearest one that matches none: what damage entry offers a typo."""
     names = (select(Ship.name).join(Side, col(Ship.side_id) == col(Side.id))
              .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False)))  # fmt: skip
     with session_scope(factory) as session:

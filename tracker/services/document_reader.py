@@ -239,8 +239,7 @@ def _read_lines(lines: Iterator[bytes], reading: _Reading) -> dict[str, Any] | N
 def _checked(
     reading: _Reading, name: str, rows: list[dict[str, Any]], first: int, schema: Columns
 ) -> bool:
-    """Rows of a table checked column by column (False: one may be wrong, for the careful
-    reader to name), then handed to the checks that need other rows."""
+    """Rows of a table checked column by column (False: for the careful reader), then handed on."""
     assert reading.checks is not None
     if rows and not table_fine(name, rows, schema, reading.checks.seen(name)):
         return False

@@ -84,8 +84,7 @@ _UID_IN_TEXT = re.compile(r'"uid":\s*"([0-9a-f-]{36})"')
 
 
 def held(factory: SessionFactory, *, document: dict[str, Any]) -> bool:
-    """Whether the file holds the document's campaign already (its import is then a campaign
-    of its own, with new ids), as import_campaign finds it."""
+    """Whether the file holds the document's campaign already (its import then takes new ids)."""
     with read_scope(factory) as session:
         return _held(session.connection(), document["tables"])
 

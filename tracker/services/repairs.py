@@ -90,8 +90,7 @@ def _allowance(
 
 
 def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
-    """How much Structure and Flotation a repair may still give the ship now: what it is missing,
-    within what the campaign's allowance leaves (RULES.md §SMR2)."""
+    """Structure and Flotation a repair may still give the ship, within the allowance (§SMR2)."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         _, campaign = side_and_campaign(session, ship.side_id)

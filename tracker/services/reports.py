@@ -52,8 +52,7 @@ class CriticalInForce:
 
 @dataclass(frozen=True)
 class ShipInAction:
-    """A ship in one scenario as it stood then: its name and values, its tracks at start and
-    end, the criticals in force, what it took and how it ended."""
+    """A ship in one scenario as it stood then: its values, tracks, criticals and how it ended."""
 
     ship_id: int
     name: str
@@ -255,8 +254,7 @@ def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
 
 
 def campaign_rows(session: Session, campaign_id: int) -> tuple[dict[int, str], dict[int, Ship]]:
-    """Side names and ships of a campaign, by id; the sides in the order they were made (the
-    reports' order, whatever a rename did to the rows' places)."""
+    """Side names and ships of a campaign, by id; the sides in the order they were made."""
     query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
     sides = {side.id or 0: side.name for side in session.exec(query)}
     ships = {

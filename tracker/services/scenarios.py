@@ -354,8 +354,7 @@ def is_taking_part(session: Session, ship_id: int, scenario: Scenario) -> bool:
 
 
 class TurnView(ScenarioView):
-    """The campaign's current scenario as a scenario is read, for the key that begins the next
-    turn: its title, status and turn, and how they read together."""
+    """The campaign's current scenario, for the key that begins the next turn."""
 
     @property
     def label(self) -> str:

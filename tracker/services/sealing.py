@@ -64,8 +64,7 @@ def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | 
 def set_passphrase(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None = None
 ) -> Sealed:
-    """Set or change a side's passphrase; every secret of the side is sealed again under it, in
-    the campaign file and in its backups (docs/RULES.md §Secrets)."""
+    """Set or change a side's passphrase, sealing its secrets again (RULES.md §Secrets)."""
     with act(factory, Side, side_id) as a:
         session = a.session
         old_key = side_key(session, side_id, old_passphrase)

@@ -125,8 +125,7 @@ def ship_view(
 
 
 def crew_of(session: Session, ship: Ship) -> Crew | None:
-    """The ship's crew: its own once it has left its first squadron, else its squadron's
-    (crew quality belongs to each ship's crew, SMR2 §3.2)."""
+    """The ship's crew: its own once it left its first squadron, else its squadron's (SMR2 §3.2)."""
     if ship.crew_id is not None:
         return session.get(Crew, ship.crew_id)
     squadron = get_row(session, Squadron, ship.squadron_id)
@@ -228,8 +227,7 @@ def strengths(
 
 
 def at_half_strength(original: int, afloat: int) -> bool:
-    """Whether a squadron of `original` ships, `afloat` of them afloat, is at half strength or
-    less (SMR2 §3.4); one with no original ships is not."""
+    """Whether a squadron of `original` ships, `afloat` afloat, is at half strength (SMR2 §3.4)."""
     return original > 0 and smr.half_strength(original, afloat)
 
 
@@ -283,8 +281,7 @@ def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
 def _context(
     session: Session, squadron: Squadron
 ) -> tuple[Side, Campaign, Scenario | None, Commander | None, Crew | None, bool]:
-    """What a squadron's ships are shown with: its side, campaign, the current scenario, its
-    commander and crew, and whether the commander is lost."""
+    """A squadron's side, campaign, current scenario, commander and crew, and whether he is lost."""
     side, campaign = side_and_campaign(session, squadron.side_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None

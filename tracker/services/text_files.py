@@ -117,8 +117,7 @@ class Decoded:
         return None
 
     def refuse_unreadable(self) -> None:
-        """Refuse a file whose bytes are not all of its encoding, naming each one's line and
-        column (a JSON file's text, where no cell names the place)."""
+        """Refuse a file whose bytes are not all of its encoding, naming each's line and column."""
         if not self.lossy:
             return
         places = []

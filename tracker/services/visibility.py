@@ -252,8 +252,7 @@ def sealed_again(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def reseal_detail(detail: str, old_key: bytes | None, new_key: bytes) -> str:
-    """An entry's detail with its sealed part and every sealed value of its row changes sealed
-    again under a new key (a passphrase set or changed)."""
+    """An entry's detail, its every sealed part sealed again under a new key (a new passphrase)."""
     data = json.loads(detail)
     if data.get("sealed"):
         data["sealed"] = secrets.seal_note(secrets.open_note(data["sealed"], old_key), new_key)

@@ -110,8 +110,7 @@ def journal_laid(
     dice: dict[str, Any] | None = None,
     changes: tuple[journal.RowChange, ...] = (),
 ) -> None:
-    """A minefield laid or drifted, in the journal: a secret one says its number in clear, all else
-    sealed under the side's key (docs/RULES.md §Secrets)."""
+    """A minefield laid or drifted, journaled: a secret one by its number (RULES.md §Secrets)."""
     said, sealed = summary, None
     if field.secret:
         said = f"{side.name}: secret minefield #{field.id} ({field.status})"
