@@ -19,15 +19,15 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, session_scope
-from tracker.models import JournalEntry, Side, SubMarker, WasUnit
+from tracker.db import SessionFactory
+from tracker.models import JournalEntry, SubMarker, WasUnit
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
-from tracker.services.common import Act, act, get_row, require_version
-from tracker.services.errors import InvalidInput, bad_character
+from tracker.services.common import Act, act, require_version
+from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 from tracker.services.sealing import side_key
 
@@ -314,19 +314,3 @@ def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
         return False
     assignment = {code: bool(note["real"]) for code, note in notes.items()}
     return secrets.seal_of(assignment, salts.pop()) == marker.seal
-
-
-def verify_seal(
-    factory: SessionFactory, *, seal: str, side_id: int, passphrase: str | None = None
-) -> bool:
-    """True when the notes of the markers under this seal still match it (nothing edited)."""
-    if bad_character(seal) is not None:
-        raise InvalidInput({"seal": f"no markers carry the seal {seal!r}"})
-    with session_scope(factory) as session:
-        get_row(session, Side, side_id)
-        key = side_key(session, side_id, passphrase)
-        marker = session.exec(select(SubMarker).where(
-            SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
-        if marker is None:
-            raise InvalidInput({"seal": f"no markers carry the seal {seal}"})
-        return seal_holds(session, marker, key)
