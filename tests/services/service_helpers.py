@@ -16,8 +16,8 @@ from sqlalchemy import Engine, event
 from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
-from tracker.models import Battery, Critical, JournalEntry, Ship, Side
-from tracker.services import campaigns, command, rule_tables, scenarios
+from tracker.models import Battery, Critical, JournalEntry, Ship, Side, SubMarker
+from tracker.services import campaigns, command, markers, rule_tables, scenarios, sealing
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -308,3 +308,15 @@ def statements(engine: Engine) -> Iterator[list[str]]:
         yield seen
     finally:
         event.remove(engine, "before_cursor_execute", note)
+
+
+def seal_verified(
+    factory: SessionFactory, seal: str, side_id: int, passphrase: str | None = None
+) -> bool:
+    """Whether the notes of the side's marker under this seal still match it (markers.seal_holds,
+    which a revealed marker is checked by)."""
+    with session_scope(factory) as session:
+        marker = session.exec(
+            select(SubMarker).where(SubMarker.side_id == side_id, SubMarker.seal == seal)
+        ).one()
+        return markers.seal_holds(session, marker, sealing.side_key(session, side_id, passphrase))

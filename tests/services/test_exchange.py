@@ -27,7 +27,7 @@ from campaign_files import (
     fill_every_table,
     full_sample_campaign,
 )
-from service_helpers import Refused, get_row, pg_copy
+from service_helpers import Refused, get_row, pg_copy, seal_verified
 from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
@@ -41,7 +41,6 @@ from tracker.services import (
     fleet,
     history,
     identities,
-    markers,
     mines,
     roster,
     scenarios,
@@ -310,8 +309,7 @@ def test_the_owner_opens_the_imported_secrets_with_the_passphrase(
         assert placed == [(sector, sector == real, unit.id) for sector in sorted(
             {m.sector for m in owner.markers})] and len(placed) == 2  # fmt: skip
         for marker in owner.markers:  # each marker's own seal
-            assert markers.verify_seal(factory, seal=marker.seal, side_id=side.id,
-                                      passphrase=passphrase)  # fmt: skip
+            assert seal_verified(factory, marker.seal, side.id, passphrase)
 
 
 def test_the_journal_of_the_imported_campaign_points_at_its_rows(

@@ -11,7 +11,7 @@ import pytest
 from depth import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from service_helpers import appended, fresh_factory, refusals, rows_by
+from service_helpers import appended, fresh_factory, refusals, rows_by, seal_verified
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -83,7 +83,7 @@ def test_par1_3_each_marker_gets_its_own_sector_random_code_and_seal(
     assert len(set(assignment.seals)) == 3
     assert [owner[code].seal for code in assignment.codes] == list(assignment.seals)
     for seal in assignment.seals:
-        assert markers.verify_seal(factory, seal=seal, side_id=axis["side"])
+        assert seal_verified(factory, seal, axis["side"])
     opponent = _markers(factory, axis["side"])
     assert {(m.real, m.unit_id) for m in opponent} == {(None, None)}
     with pytest.raises(InvalidInput, match="its own sector"):
@@ -142,8 +142,8 @@ def test_a_seal_holds_until_its_note_is_edited_behind_the_trackers_back(
         marker = session.exec(select(SubMarker).where(
             SubMarker.code == assignment.codes[1])).one()  # fmt: skip
         marker.secret = marker.secret.replace('"real": false', '"real": true')
-    assert markers.verify_seal(factory, seal=assignment.seals[0], side_id=axis["side"])
-    assert not markers.verify_seal(factory, seal=assignment.seals[1], side_id=axis["side"])
+    assert seal_verified(factory, assignment.seals[0], axis["side"])
+    assert not seal_verified(factory, assignment.seals[1], axis["side"])
     decoy = _by_code(factory, axis["side"])[assignment.codes[1]]
     _found(factory, decoy.id)
     message = hunt.attack_marker(factory, marker_id=decoy.id, success=True, damage=1)

@@ -36,8 +36,7 @@ class Actor:
 
 
 def destroyed(unit: WasUnit) -> bool:
-    """A War at Sea unit is destroyed once its damage reaches its hull points (RULES.md §Subs
-    ¶5)."""
+    """Destroyed: its damage reached its hull points (RULES.md §Subs ¶5)."""
     return unit.damage >= unit.hull_points
 
 
@@ -95,8 +94,7 @@ def mines_laid(fields: Iterable[Minefield]) -> int:
 
 
 def torpedo_refusal(session: Session, who: Actor) -> str | None:
-    """Why this unit may not attack with its torpedoes now, said with its name, or None
-    (RULES.md §Mines)."""
+    """Why this unit may not attack with its torpedoes now, or None (RULES.md §Mines)."""
     if who.out_of_play:
         return f"{who.name} {who.out_of_play}"
     refusal = swwas.torpedo_refusal(submarine_sowing=sowing_id(laid(session, who)))
@@ -105,9 +103,7 @@ def torpedo_refusal(session: Session, who: Actor) -> str | None:
 
 def sowing_refusal(session: Session, who: Actor, laid_by: str) -> dict[str, str]:
     """Why this unit may not begin sowing a minefield laid this way, by field, or nothing
-    (RULES.md §Mines): a submarine sows as one, one minefield at a time, and a ship only the
-    minefields it loaded; no other unit sows as a submarine; a roster's units other than
-    submarines lay no minefields here."""
+    (RULES.md §Mines): a submarine sows one minefield at a time, a ship only those it loaded."""
     if who.out_of_play:
         return {"layer": f"{who.name} {who.out_of_play}"}
     if who.unit_id is not None and not who.submarine:

@@ -38,8 +38,6 @@ Rows = dict[str, dict[int, dict[str, Any]]]
 
 @dataclass(frozen=True)
 class ShipThen:
-    """A ship's name and data-sheet values as they stood."""
-
     name: str
     side_id: int
     type_abbrev: str

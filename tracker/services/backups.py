@@ -39,27 +39,21 @@ def database_key(factory: SessionFactory) -> str:
 
 @dataclass(frozen=True)
 class TakenBackup:
-    """What a backup came to: the copy made, or why none could be written (the player must be
-    told: they would otherwise believe there is one). Both None for a database that is not an
-    SQLite file, which tracker does not back up."""
+    """The copy made, or why none could be written (the player must be told); both None for a
+    database that is not an SQLite file, which tracker does not back up."""
 
     path: Path | None
     failure: str | None
 
 
-def back_up(factory: SessionFactory, *, reason: str, keep: int | None = None) -> TakenBackup:
-    """Copy the campaign file into backups/ beside it, keeping the newest `keep` (default: the
-    player's keep_backups setting).
-
-    A failed copy (a full disk, a folder that cannot be written) raises nothing: it runs after
-    the player's change has been saved, and must not make that change look refused. It is
-    logged, and said in the result for the caller to tell the player.
-    """
+def back_up(factory: SessionFactory, *, reason: str) -> TakenBackup:
+    """Copy the campaign file into backups/ beside it, keeping the player's keep_backups newest.
+    A failure raises nothing (the player's change is saved already): it is logged and said."""
     path = campaign_file(factory)
     if path is None or not path.exists():
         return TakenBackup(None, None)
     try:
-        return TakenBackup(backup_file(path, reason, keep=keep), None)
+        return TakenBackup(backup_file(path, reason), None)
     except (OSError, sqlite3.Error, DatabaseProblem, ValueError) as exc:
         log.warning("could not back up %s (%s): %s", path, reason, exc)
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

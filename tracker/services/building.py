@@ -1,16 +1,10 @@
 """Fleets built from the library: War at Sea units from cards, SMR2 ships from a class.
 
-A unit or a ship picked from the library copies the entry's values when it is picked and keeps
-its own state from then on: a later change to the library reaches no ship in play. Every pick
-goes through the service a form uses (roster.save_unit, fleet.create_ship), so it is checked
-as typed input is, the fleet's budget included; a pick of several is one transaction: all of
-them, or none, with every name that was refused said.
-
-A later change to the library is offered, never applied by itself: `library_changes` lists the
-ships and units whose values now differ from their class or card, and `apply_library_changes`
-brings the chosen ones up to it in one journal entry, which undo reverses. A ship is of the
-class its Class and Nation name; a unit is of the card of its name and nation (`Name (2)`, as
-the card picker names a second unit of a card, is of that card too).
+A pick copies the entry's values and keeps its own state from then on, through the service a
+form uses (roster.save_unit, fleet.create_ship), checked as typed input is; a pick of several
+is all or none. A later change to the library is offered, never applied by itself
+(`library_changes`, `apply_library_changes`). A ship is of the class its Class and Nation
+name; a unit of the card of its name and nation (`Name (2)`, a second unit of a card, too).
 """
 
 from __future__ import annotations
@@ -122,10 +116,9 @@ def battery_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
 def add_ships(
     factory: SessionFactory, *, squadron_id: int, class_id: int, names: Sequence[str]
 ) -> tuple[int, ...]:
-    """Ships of a class added to a squadron, one for each name the player typed ("3 x
-    Leander"), each an original member with the class's values (docs/RULES.md §SMR2) and its
-    batteries: each line of the class's in the form "N x CALIBRE MOUNT" a battery of the ship,
-    any other line kept in the ship's notes as the class words it."""
+    """Ships of a class added to a squadron, one per name typed ("3 x Leander"), each an original
+    member with the class's values and batteries: a class line "N x CALIBRE MOUNT" is a battery,
+    any other kept in the ship's notes (docs/RULES.md §SMR2)."""
     with read_scope(factory) as session:
         found = session.get(ShipClass, class_id)
     if found is None:
@@ -172,8 +165,6 @@ def _all_or_none(
     return tuple(added)
 
 
-# --- a later change to the library ------------------------------------------------------------
-
 # A ship's value from its class's (ship's key: class's key); name, nation and notes are the ship's.
 FROM_CLASS = {
     "type_abbrev": "type_abbrev", "size_modifier": "size_modifier", "speed_kn": "speed_kn",
@@ -212,15 +203,12 @@ class Drift:
     differences: tuple[str, ...]  # "Structure max 14 -> 20", in the model's words
 
 
-def _dice(dice: list[int | None] | None) -> str:
-    return roster.dice_text(dice) if dice else "none"
-
-
 def _said(model: type[Any], key: str, before: Any, after: Any) -> str:
     """A difference in the form's words: `Hull points 4 -> 5`, `Main 5 4 - - -> 6 4 - -`."""
     if key == "attacks":
         old, new = json.loads(before or "{}"), json.loads(after or "{}")
-        return ", ".join(f"{label} {_dice(old.get(row))} -> {_dice(new.get(row))}"
+        dice = roster.dice_said
+        return ", ".join(f"{label} {dice(old.get(row))} -> {dice(new.get(row))}"
                          for row, label in roster.ATTACK_LABELS.items()
                          if old.get(row) != new.get(row))  # fmt: skip
     shown = {None: "-", "": "blank"}
@@ -245,9 +233,8 @@ class Ability:
 
 
 def unit_abilities(factory: SessionFactory, *, unit_id: int) -> tuple[Ability, ...]:
-    """A unit's abilities, each with its text read from the library card the unit is of (a
-    unit keeps the names alone; docs/GUIDE.md "The library"); an ability the card does not have, or
-    a unit of no card, keeps its name alone."""
+    """A unit's abilities, each with its text from the card the unit is of (a unit keeps the names
+    alone; docs/GUIDE.md "The library"); an ability its card lacks keeps its name alone."""
     with read_scope(factory) as session:
         unit = get_row(session, WasUnit, unit_id)
         # Every card, matched here: SQLite's lower() knows no letter beyond ASCII (Österreich).

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Campaign, Repair, Scenario
-from tracker.models.kinds import RepairStatus, ScenarioStatus
+from tracker.models import Campaign, Scenario
+from tracker.models.kinds import ScenarioStatus
 from tracker.services import reports
 from tracker.services.as_of import Timeline
 from tracker.services.common import get_row
+from tracker.services.repairs import done_repairs
 from tracker.services.reports import AfterActionReport, ShipInAction
 
 SIDE_NOTE = (
@@ -230,13 +231,10 @@ def _repairs(
 ) -> dict[tuple[int, int | None], tuple[int, int]]:
     """Structure and Flotation repaired, by (ship, the scenario the repair came after)."""
     done: dict[tuple[int, int | None], tuple[int, int]] = defaultdict(lambda: (0, 0))
-    rows = session.exec(
-        select(Repair).where(col(Repair.ship_id).in_(list(ship_ids)),
-                             Repair.status == RepairStatus.DONE)
-    ).all()  # fmt: skip
-    for row in rows:
-        s, f = done[(row.ship_id, row.after_scenario_id)]
-        done[(row.ship_id, row.after_scenario_id)] = (s + row.structure, f + row.flotation)
+    for ship_id, rows in done_repairs(session, list(ship_ids)).items():
+        for after_id, structure, flotation in rows:
+            s, f = done[(ship_id, after_id)]
+            done[(ship_id, after_id)] = (s + structure, f + flotation)
     return done
 
 

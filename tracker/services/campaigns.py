@@ -51,7 +51,6 @@ def _summary_of(campaign: Campaign, line: tuple[Any, ...]) -> CampaignSummary:
 
 
 def list_campaigns(factory: SessionFactory) -> list[CampaignSummary]:
-    """Every campaign in the file, by name."""
     with session_scope(factory) as session:
         lines = session.execute(_LINES).all()
         campaigns = {campaign.id: campaign for campaign in session.exec(select(Campaign))}
@@ -155,10 +154,8 @@ def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
 def side_names(
     factory: SessionFactory, *, campaign_id: int
 ) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """The campaign's name and its sides' (name, id) pairs, for a screen that needs no more.
-
-    A large campaign's overview counts the ships of hundreds of squadrons: too dear for a title.
-    """
+    """The campaign's name and its sides' (name, id) pairs: a title need not count the ships of
+    hundreds of squadrons, as the overview does."""
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
         sides = session.exec(
@@ -258,7 +255,6 @@ def create_side(
 def update_side(
     factory: SessionFactory, *, side_id: int, name: str, nation: str, version: int | None = None
 ) -> SideView:
-    """Rename a side or change its nation."""
     update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
     name, nation = update.name, update.nation
     with act(factory, Side, side_id, version=update.version) as a:
@@ -287,7 +283,6 @@ def update_scenario(
     date: str = "",
     version: int | None = None,
 ) -> ScenarioView:
-    """Change a scenario's title or date."""
     typed = checked(
         ScenarioUpdate, {"title": title, "date": date, "version": version}, names=("title",)
     )

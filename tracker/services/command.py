@@ -178,12 +178,8 @@ def set_crew(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> Non
 
 
 def own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
-    """Give a ship leaving its squadron a crew row of its own, a copy of the one it served with.
-
-    Crew quality belongs to each ship's crew (SMR2 §3.2): a transferred ship keeps its rating,
-    its modifier now and its points, whatever the new squadron's crew is. An undo of the transfer
-    gives the ship its squadron's crew back (the copy is left unused).
-    """
+    """Give a ship leaving its squadron a copy of the crew it served with: crew quality belongs
+    to each ship's crew (SMR2 §3.2). An undo of the transfer leaves the copy unused."""
     if ship.crew_id is not None or squadron.crew_id is None:
         return
     served = get_row(session, Crew, squadron.crew_id)
@@ -194,8 +190,7 @@ def own_crew(session: Session, ship: Ship, squadron: Squadron) -> None:
 
 
 def _tested_crew(session: Session, squadron: Squadron, ship_id: int | None, field: str) -> int:
-    """The crew a crew test or reduction is for: the ship's own when it has one, else the
-    squadron's (SMR2 §3.2); never a sunk ship's."""
+    """The crew tested or reduced: the ship's own, else the squadron's (SMR2 §3.2); never sunk."""
     if ship_id is not None:
         ship = get_row(session, Ship, ship_id)
         if ship.squadron_id != squadron.id:
@@ -218,11 +213,8 @@ def reduce_command(
     crew_by: int = 0,
     ship_id: int | None = None,
 ) -> None:
-    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm).
-
-    ship_id: a ship of the squadron with a crew of its own (SMR2 §3.2): the crew reduction goes
-    to that crew, not the squadron's.
-    """
+    """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm); with
+    `ship_id`, a ship with a crew of its own (SMR2 §3.2), the crew reduction goes to that crew."""
     errors: dict[str, str] = {}
     for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
                        ("crew_by", crew_by)):  # fmt: skip
@@ -264,11 +256,8 @@ def reduce_command(
 
 
 def restore_command(factory: SessionFactory, *, squadron_id: int, rule: str) -> str:
-    """Give the commander back his rated modifier and radius, by a rule the player names.
-
-    Combat reductions stay with a commander (SMR2 §3.5); the seed gives no rule that restores
-    them, so the player names the one the group plays (docs/RULES.md §SMR2).
-    """
+    """Give the commander back his rated modifier and radius, by a rule the player names: the
+    seed gives none (SMR2 §3.5; docs/RULES.md §SMR2)."""
     errors: dict[str, str] = {}
     rule = require_text(errors, "rule", rule, 200)
     check(errors)
@@ -306,13 +295,9 @@ def record_test(
     extra: int = 0,
     ship_id: int | None = None,
 ) -> TestResult:
-    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes; the
-    test and its journal line name the ship tested (SMR2 §3.6): the commander's ship, or the
-    ship whose crew tests.
-
-    ship_id: for a crew test, the ship of the squadron whose crew tests: her own crew when she
-    has one (SMR2 §3.2), else the squadron's. A lost commander does not test (losses).
-    """
+    """A command or crew test: d10 + current modifier - 2 under fire + extra, 6+ passes (SMR2
+    §3.6), naming the ship tested: the commander's, or `ship_id`, whose own crew tests when she
+    has one (SMR2 §3.2), else the squadron's. A lost commander does not test."""
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
         errors["subject"] = "must be 'commander' or 'crew'"

@@ -7,11 +7,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Unpack
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from tracker.db import SessionFactory, session_scope
+from tracker.db import SessionFactory as SessionFactory
+from tracker.db import session_scope
 from tracker.models import Campaign, JournalEntry, Ship, Side
 from tracker.models.kinds import JournalKind
 from tracker.services import journal, rowlog
@@ -23,17 +25,11 @@ from tracker.services.errors import (
     RowsRefused,
 )
 
-__all__ = [
-    "Act", "SessionFactory", "act", "beyond_ids", "flush_unique", "get_row", "name_taken",
-    "require_version",
-]  # fmt: skip
-
 T = TypeVar("T")
 
 
 def beyond_ids(*row_ids: int | None) -> bool:
-    """True when an id lies beyond any database integer: it names no row, and SQLite cannot
-    even be asked for one (OverflowError)."""
+    """Whether an id lies beyond any database integer: no row's (SQLite cannot be asked)."""
     return any(row_id is not None and not -MAX_INT <= row_id <= MAX_INT for row_id in row_ids)
 
 
@@ -71,8 +67,7 @@ class Act(Generic[T]):
         )
 
     def log_side(self, kind: JournalKind, text: str, **said: Unpack[journal.Said]) -> JournalEntry:
-        """An entry of the row's side (the row itself, or the one it belongs to), said in its
-        name (`Allies: marker K7 moved`)."""
+        """An entry of the row's side (itself, or its own), in its name (`Allies: marker moved`)."""
         row: Any = self.row
         side = row if isinstance(row, Side) else get_row(self.session, Side, row.side_id)
         said["side_id"] = side.id
@@ -104,8 +99,7 @@ class Act(Generic[T]):
 def act(
     factory: SessionFactory, model: type[T], row_id: int, *, version: int | None = None
 ) -> Iterator[Act[T]]:
-    """Open the act's transaction on the row it acts on (NotFound when it is gone), refused
-    when `version` is not the row's (require_version)."""
+    """Open the act's transaction on its row (NotFound if gone), at `version` (require_version)."""
     with session_scope(factory) as session:
         row: Any = get_row(session, model, row_id)
         if version is not None:
@@ -121,10 +115,9 @@ def rows_in_one_act(
     check: Callable[[Mapping[str, Any]], dict[str, Any]],
     add: Callable[[Act[T], dict[int, dict[str, Any]], dict[int, dict[str, str]]], list[int]],
 ) -> list[int]:
-    """Many rows added in one act on a row (a form's one, a CSV file's many): each checked
-    (`check`: its values, or InvalidInput), then `add` given the act, the checked rows and the
-    refused ones by number; it refuses more, or adds them all and returns their ids. A row the
-    act's row being gone leaves unrefused is refused for it (RowsRefused)."""
+    """Many rows added in one act on a row: each checked (`check`), then `add` given the act, the
+    checked rows and the refused ones by number, returning the ids; the act's row gone refuses
+    the rows not refused yet, when some were (RowsRefused)."""
     if not rows:
         return []
     refused: dict[int, dict[str, str]] = {}
@@ -157,10 +150,7 @@ KNOWN_NAMES = "tracker.known_names"
 @contextmanager
 def names_read_once(connection: Connection) -> Iterator[None]:
     """While many rows are added on one connection (a CSV import), each scope's names are read
-    once, then kept up to date as rows are added: one set, not a reload of the side per row.
-
-    A row refused after its name was taken (its savepoint rolled back) must call forget_names.
-    """
+    once and kept up to date. A row refused after its name was taken must call forget_names."""
     connection.info[KNOWN_NAMES] = {}
     try:
         yield
@@ -176,8 +166,7 @@ def forget_names(connection: Connection) -> None:
 
 
 def bulk_kept(session: Session) -> dict[Any, Any] | None:
-    """What a bulk import keeps for its whole run (names_read_once, roster's points), by key;
-    None outside one. forget_names empties it."""
+    """What a bulk import keeps for its whole run (names_read_once), by key; None outside one."""
     kept: dict[Any, Any] | None = session.connection().info.get(KNOWN_NAMES)
     return kept
 
@@ -203,8 +192,7 @@ def _read_names(session: Session, model: Any, scope: dict[str, int]) -> set[str]
 
 
 def scope_names(session: Session, model: Any, **scope: int) -> set[str]:
-    """The scope's names, casefolded: the set a bulk import keeps (add a name to it once its
-    row is written), else read now."""
+    """The scope's names, casefolded: the set a bulk import keeps, else read now."""
     known = _known_names(session, model, **scope)
     return known if known is not None else _read_names(session, model, scope)
 
@@ -239,10 +227,8 @@ def flush_unique(
     exclude_id: int | None = None,
     **scope: int,
 ) -> None:
-    """Flush a named row, refusing a name its scope already has (`taken` says where).
-
-    A failed flush expires the session's objects, so the message is built beforehand.
-    """
+    """Flush a named row, refusing a name its scope already has (`taken` says where); the message
+    is built first, as a failed flush expires the session's objects."""
     message = name_refused(taken, name)
     if name_taken(session, model, name, exclude_id=exclude_id, **scope):
         raise InvalidInput(message)
@@ -260,25 +246,28 @@ def name_refused(taken: str, name: str) -> dict[str, str]:
 
 
 def insert_named(
-    session: Session, statement: Any, states: list[dict[str, Any]], *, taken: str
+    session: Session, model: Any, states: list[dict[str, Any]], *, taken: str
 ) -> list[int]:
     """Rows whose names their scope did not have when it was read, written by one INSERT
-    RETURNING each row's name and id (`statement`): their ids, in the order of `states`. A name
-    another program added since refuses them all (`taken` as name_refused says it)."""
+    RETURNING each row's name and id (unique in the scope; in no promised order): their ids, in
+    the order of `states`. A name another program added since refuses them all (`taken` as
+    name_refused says it)."""
+    table = model.__table__
     try:
-        inserted = session.connection().execute(statement, states)
+        inserted = session.connection().execute(
+            insert(table).returning(table.c.name, table.c.id), states
+        )
         made: dict[str, int] = {name: row_id for name, row_id in inserted}
     except IntegrityError as exc:
         raise InvalidInput({"name": f"{taken} one of these names: choose another"}) from exc
     ids = [made[state["name"]] for state in states]
-    rowlog.added(session, statement.table.name, ids, states)
+    rowlog.added(session, table.name, ids, states)
     return ids
 
 
 def require_version(row: Any, expected: int | None, name: str) -> None:
-    """Refuse an edit made on a form that showed an older version of the row (see
-    models.versioned): another player changed it since, and their change must not be lost.
-    Every service's `version` argument is the row's version its form showed (None: unchecked)."""
+    """Refuse an edit made on a form that showed an older version of the row (models.versioned):
+    another player's change must not be lost. `expected` None: unchecked."""
     if expected is not None and row.version != expected:
         raise ChangedElsewhere(
             f"{name} was changed by another player while your form was open: nothing was "

@@ -60,7 +60,6 @@ class ScenarioDetail(ScenarioView):
 
 
 def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDetail:
-    """A scenario with its sides' correction factors and the ships taking part."""
     with session_scope(factory) as session:
         scenario = get_row(session, Scenario, scenario_id)
         sides = session.exec(
@@ -141,14 +140,11 @@ class SinceLastBattle:
 
     @property
     def outstanding(self) -> tuple[int, int]:
-        """Structure and Flotation still to repair."""
         return self.structure_max - self.structure, self.flotation_max - self.flotation
 
 
 @dataclass(frozen=True)
 class HistoryPoint:
-    """A ship in one scenario it took part in: Structure and Flotation at start and end."""
-
     scenario: str
     scenario_id: int
     position: int
@@ -157,7 +153,6 @@ class HistoryPoint:
 
 
 def _campaign_ships(campaign_id: int) -> Any:
-    """A select of the ids of the campaign's ships."""
     return (
         select(Ship.id)
         .join(Side, col(Ship.side_id) == col(Side.id))
@@ -257,8 +252,7 @@ def check_continuity(factory: SessionFactory, *, campaign_id: int) -> list[str]:
 
 
 def _histories(session: Session, ships: Any) -> dict[int, list[HistoryPoint]]:
-    """Each of `ships` (ids, or a select of them): its state at the start and end of each
-    scenario it took part in, in the campaign's order."""
+    """Each of `ships` (ids, or a select): its start and end of each scenario it took part in."""
     rows = session.execute(
         sql_select(*map(col, (ShipSnapshot.ship_id, Scenario.id, Scenario.title, Scenario.position,
                               ShipSnapshot.phase, ShipSnapshot.structure, ShipSnapshot.flotation)))

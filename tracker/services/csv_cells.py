@@ -70,8 +70,7 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence[str | int | None]]) 
 
 
 def records(text: str, *, delimiter: str = ",") -> list[list[str]]:
-    """Every line of a CSV file's text as its cells, each restored; NotCsv when the text is
-    not CSV (a quote never closed, ...)."""
+    """Every line of a CSV text as its cells, each restored; NotCsv when the text is not CSV."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         lines = list(reader)
@@ -91,10 +90,9 @@ def separator_of(text: str) -> str:
 
 
 class Row(NamedTuple):
-    """A line below the header that holds something: its number as a spreadsheet shows it (the
-    header is row 1, a blank line a row too), its cells by column (a short line's last ones
-    blank), what is wrong with each cell holding bytes not of the file's encoding, and whether
-    it has more cells than the header has columns."""
+    """A line below the header that holds something: its row number as a spreadsheet shows it,
+    its cells by column (a short line's last ones blank), its cells of bytes not of the file's
+    encoding, and whether it has more cells than the header."""
 
     number: int
     cells: dict[str, str]
@@ -142,8 +140,7 @@ class Sheet:
 
 
 def read_sheet(raw: bytes) -> Sheet:
-    """A CSV file's rows, whatever its encoding and separator; InvalidInput if it is empty or
-    not CSV."""
+    """A CSV file's rows, whatever its encoding and separator; InvalidInput if empty or not CSV."""
     decoded = decode(raw)
     text, skipped = decoded.text, 0
     if excel := _EXCEL_SEP.match(text):  # Excel's first line `sep=;` names the separator

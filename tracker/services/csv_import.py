@@ -42,9 +42,8 @@ class Column:
 def _columns(
     model: Any, keys: Collection[str] | None = None, *, required: Collection[str] = ()
 ) -> tuple[Column, ...]:
-    """A model's fields as columns (those in `keys`, else all, in order), with the kinds its
-    declaration gives; a unit card's attacks are a column per attack row, as the card prints
-    them."""
+    """A model's fields as columns (those in `keys`, else all), of the kinds they declare; a
+    card's attacks are a column per attack row."""
     return tuple(
         column
         for rule in rules(model, keys)
@@ -70,14 +69,12 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
 
 
 def column_names(kind: str) -> str:
-    """The columns of a kind of CSV file, required ones marked with *."""
     return ", ".join(f"{c.name}{'*' if c.required else ''}" for c in COLUMNS[kind])
 
 
 @dataclass(frozen=True)
 class Report:
-    """What an import did (or, in a dry run, would do): how the file was read, rows read, rows
-    written, problems."""
+    """What an import did (or would do): how the file was read, rows read and written, problems."""
 
     kind: str
     source: str  # "CSV, UTF-8, comma-separated"
@@ -154,9 +151,7 @@ def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
 
 
 def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
-    """What writes the file's rows, each row's outcome in turn. Ships and units are one act of
-    every row (fleet.create_ships, roster.add_units); counters one act a row, each in its
-    savepoint."""
+    """What writes the file's rows, each row's outcome in turn (ships and units in one act)."""
     if kind == "ships":
         return _in_one_act(
             connection, dict, lambda factory, rows: fleet.create_ships(
@@ -167,12 +162,18 @@ def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
             connection, roster.unit_fields_from, lambda factory, rows: roster.add_units(
                 factory, side_id=target_id, rows=rows)
         )  # fmt: skip
-    write = _row_writer(kind, target_id)
+    # The campaign's ships are read once, at the first row (in the transaction), not per row.
+    finder: list[Callable[[str, str | None], int]] = []
 
     def one_by_one(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
         for values in rows:
             try:
-                write(factory, values)
+                if not finder:  # a campaign that is not there is each row's problem
+                    finder.append(mines.ship_finder(factory, campaign_id=target_id))
+                values = dict(values)
+                ship = finder[0](values.pop("ship"), values.pop("side", None))
+                # A column the file leaves out keeps the ship's value (save_counter edits).
+                mines.save_counter(factory, ship_id=ship, **values)
             except (InvalidInput, NotFound) as exc:
                 forget_names(connection)  # the row's savepoint, and any name it took, went
                 yield _refusal(exc)
@@ -210,21 +211,6 @@ def _in_one_act(
         return (refused.get(number) for number in range(len(rows)))
 
     return write
-
-
-def _row_writer(kind: str, target_id: int) -> Callable[[Any, dict[str, Any]], object]:
-    # The campaign's ships are read once, at the first row (in the transaction), not per row.
-    finder: list[Callable[[str, str | None], int]] = []
-
-    def counter(factory: Any, values: dict[str, Any]) -> object:
-        values = dict(values)
-        if not finder:  # a campaign that is not there is each row's problem
-            finder.append(mines.ship_finder(factory, campaign_id=target_id))
-        ship = finder[0](values.pop("ship"), values.pop("side", None))
-        # A column the file leaves out keeps the ship's value (save_counter edits).
-        return mines.save_counter(factory, ship_id=ship, **values)
-
-    return counter  # fmt: skip
 
 
 def import_csv(

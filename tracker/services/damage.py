@@ -59,8 +59,6 @@ class HitRequest:
 
 @dataclass(frozen=True)
 class ShipPick:
-    """A ship the finder offers."""
-
     id: int
     name: str
     side: str
@@ -140,8 +138,7 @@ def find_ships(
 
 
 def nearest_ships(factory: SessionFactory, *, campaign_id: int, query: str) -> list[str]:
-    """The names of the campaign's ships nearest a name that matches none (rules.shorthand
-    .nearest_names): what damage entry offers for a typo."""
+    """The campaign's ship names nearest one that matches none: what damage entry offers a typo."""
     names = (select(Ship.name).join(Side, col(Ship.side_id) == col(Side.id))
              .where(Side.campaign_id == campaign_id, col(Ship.retired).is_(False)))  # fmt: skip
     with session_scope(factory) as session:
@@ -186,9 +183,8 @@ def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
 def _apply(
     session: Session, request: HitRequest
 ) -> tuple[DamageResult, list[journal.RowChange], int, Any, damage_rows.Current | None]:
-    """Change the rows in the session as the hit says (the ship's in a copy of it, which
-    record_hit writes); returns the result, the row changes, the campaign's id, the ship and
-    the current scenario, which the journal entry names."""
+    """Change the rows as the hit says (the ship's in a copy, which record_hit writes): the result,
+    the row changes, the campaign's id, the ship and the current scenario."""
     _validate(request)
     rows = damage_rows.read(session, request.ship_id)
     ship, campaign_id, scenario = rows.ship, rows.campaign_id, rows.scenario

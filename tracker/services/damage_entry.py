@@ -14,8 +14,6 @@ CRITICAL_KINDS = ("structural", "underwater")
 
 @dataclass(frozen=True)
 class Opening:
-    """What an opening of damage entry shows."""
-
     lines: list[str] | None  # the campaign's recorded lines (None: not asked for)
     turn: TurnView | None
     dice: dict[str, int | None]  # each critical table's die (None: no table)
@@ -25,9 +23,8 @@ class Opening:
 def read_opening(
     factory: SessionFactory, *, campaign_id: int, lines: bool, first: int | None = None
 ) -> Opening:
-    """The recorded lines (if asked for), the turn, the critical tables' dice and the ships an
-    empty line offers, in one call: read one after another by the screen, each waited for the
-    screen to be drawn before the next began."""
+    """What damage entry opens on, in one call (read one by one, each waited for a redraw): the
+    recorded lines (if asked for), the turn, the critical tables' dice and the ships offered."""
     return Opening(
         lines=damage_lines.recall_lines(factory, campaign_id=campaign_id) if lines else None,
         turn=scenarios.current_turn(factory, campaign_id=campaign_id),

@@ -42,8 +42,6 @@ class Current(NamedTuple):
 
 @dataclass(frozen=True)
 class HitRows:
-    """What a hit reads before it changes anything."""
-
     ship: Any  # the ship's row, its fields as attributes (a SimpleNamespace the hit changes)
     campaign_id: int
     scenario: Current | None
@@ -97,12 +95,9 @@ _WRITE_SHIP = update(_SHIP).where(
 
 
 def write_ship(session: Session, ship: Any, change: journal.RowChange) -> None:
-    """The ship's fields the hit changed, and its version (as read) raised by one, as a flush
-    of the row did (models.versioned): matching no row, another program changed it since.
-
-    Every hit raises it, one that changes no field too (a critical typed in): the hit sets the
-    ship's tracks, which made the ORM write the row with its new version even unchanged.
-    """
+    """The ship's fields the hit changed and its version (as read) raised by one, as a flush did
+    (models.versioned), even for a hit that changes no field: matching no row, another program
+    changed it since."""
     row = {**change.after, "version": ship.version + 1, "row_id": ship.id, "read": ship.version}
     written = session.connection().execute(_WRITE_SHIP, row)
     if written.rowcount != 1:

@@ -52,15 +52,9 @@ LONGEST_NUMBER = 64
 
 
 class _Reader:
-    """Walks a campaign document's bytes without building more than one row at a time.
-
-    A campaign file has a fixed shape: an object whose "tables" holds lists of flat rows. Only
-    that shape is walked; every value is measured first and read only when its column can hold
-    it, as a scalar (text, number, true, false, null); an object or a list anywhere else is
-    refused as soon as it starts, so a hostile file (a million empty objects, deep nesting, a
-    field of megabytes, a number of a hundred thousand digits) is refused before it takes
-    memory.
-    """
+    """Walks a campaign document's bytes, building no more than one row at a time: only its fixed
+    shape (an object whose "tables" holds lists of flat rows), each value measured before it is
+    read, so a hostile file (deep nesting, huge fields) is refused before it takes memory."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data

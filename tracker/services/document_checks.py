@@ -52,16 +52,8 @@ MAX_PLACES = 1000
 LONGEST_TEXT = 2**20
 
 
-@functools.cache
-def _all_tables() -> tuple[Table, ...]:
-    return tuple(t for t in SQLModel.metadata.sorted_tables if t.name != "alembic_version")
-
-
-def schema_tables() -> list[Table]:
-    # Sorting the schema's tables takes a millisecond: a journal of thousands of entries asks
-    # for them once per entry.
-    return list(_all_tables())
-
+# The schema's tables, parents first.
+SCHEMA_TABLES = tuple(t for t in SQLModel.metadata.sorted_tables if t.name != "alembic_version")
 
 # The text columns holding a name, which refuse what a name refuses (errors.bad_name_character);
 # the others are free text.
@@ -87,11 +79,11 @@ def metadata_plan() -> Plan:
             kinds(table, Boolean),
             kinds(table, DateTime),
         )
-        for table in schema_tables()
+        for table in SCHEMA_TABLES
     )
 
 
-TABLES_BY_NAME: dict[str, Table] = {table.name: table for table in schema_tables()}
+TABLES_BY_NAME: dict[str, Table] = {table.name: table for table in SCHEMA_TABLES}
 # Each table's columns a document carries, by table name: today's schema's, or an earlier
 # revision's (read from a scratch database at that revision) for an older document.
 Columns = dict[str, dict[str, Column[Any]]]
@@ -131,8 +123,7 @@ def check_value(column: Column[Any], value: Any) -> str | None:
 
 @functools.cache
 def _checker(column: Column[Any]) -> Callable[[Any], str | None]:
-    """The check of a value for this column, its type looked up once (a file holds a million
-    values): what is wrong with the value, or None."""
+    """The check of a value for this column, its type looked up once (a file holds a million)."""
     kind, nullable = column_kind(column), column.nullable
 
     def check(value: Any) -> str | None:
@@ -197,8 +188,7 @@ def _bounds() -> dict[str, dict[str, tuple[int | None, int | None]]]:
 
 
 def _choices() -> dict[tuple[str, str], tuple[str, ...]]:
-    """Each table's fields that hold one of a few words, with the words its model declares
-    (its enum or its one_of: models.fields.words_of)."""
+    """Each table's fields holding one of a few words, with those words (models.fields.words_of)."""
     found: dict[tuple[str, str], tuple[str, ...]] = {}
     for model in TABLES:
         for key, info in model.model_fields.items():
@@ -306,11 +296,9 @@ _UTC_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?\+00:00")
 
 
 def table_fine(name: str, rows: list[dict[str, Any]], schema: Columns, seen: set[int]) -> bool:
-    """True when every row (a part of the table's, after the rows whose ids are `seen`) meets
-    what check_row checks: every field, of its column's type and size, within the model
-    family's bounds, the ids each once (added to `seen`). Checked column by column, mostly in
-    C over a column's values at once, not value by value (a file holds a million); False
-    where a row may not, for the careful reader to name it."""
+    """True when every row (a part of the table's; the ids before it in `seen`) meets what
+    check_row checks, column by column in C rather than value by value (a file holds a
+    million); False where one may not, for the careful reader to name it."""
     columns = schema[name]
     if set(map(len, rows)) != {len(columns)}:
         return False
@@ -374,14 +362,9 @@ for _table, _column in [*JSON_SHAPES, *NOTES]:
 
 
 class RowChecks:
-    """The checks of a document's rows that the rows of other tables decide, made as a reader
-    hands over the rows whose values it checked, keeping none of them: each table's ids, the
-    references still to check (a ship's side may come later in the file), the sealed notes of
-    sides whose passphrase may come later. `finish` checks them once every row is read.
-
-    The JSON a row holds is checked at once (what the import renumbers, at any schema
-    revision); its shapes, notes and references only at today's schema (an earlier one's are
-    checked once it is upgraded)."""
+    """The checks of a document's rows that other rows decide, kept as a reader hands rows over:
+    each table's ids, the references to check, the sealed notes of sides whose passphrase may
+    come later; `finish` checks them. Shapes, notes and references only at today's schema."""
 
     def __init__(self, schema: Columns, problems: Problems) -> None:
         self.problems = problems

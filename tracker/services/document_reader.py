@@ -57,9 +57,8 @@ def too_large(size: int) -> str:
 
 
 def read(raw: bytes | BinaryIO, columns_for: Callable[[str], Columns]) -> dict[str, Any]:
-    """The document of a campaign file (its bytes, or the file open to read them), every row
-    checked against the columns of the schema its header names (`columns_for`); InvalidInput
-    names the first problems found. See the module's docstring."""
+    """The document of a campaign file (its bytes, or the file open), every row checked against
+    the columns of the schema its header names (`columns_for`); see the module's docstring."""
     reading = _Reading(columns_for, keep=False)
     data = reading.read(raw)
     reading.finish()
@@ -104,7 +103,6 @@ class _Reading:
         self.document["tables"] = {}
 
     def table(self, name: str) -> list[dict[str, Any]]:
-        """The list of the table's rows (filled only by a reading that keeps them)."""
         rows: list[dict[str, Any]] = []
         self.document["tables"][name] = rows
         return rows
@@ -171,14 +169,10 @@ def _whole_file(file: BinaryIO) -> bytes:
     return data
 
 
-# --- a file laid out as tracker export lays it out -----------------------------------------
-
-
 def _read_lines(lines: Iterator[bytes], reading: _Reading) -> dict[str, Any] | None:
-    """The document as tracker export writes it (see documents.dumps), read a line at a time,
-    its rows checked as they are read and their lines kept; None at the first line laid out
-    otherwise, or a row the column checks doubt (the careful reader then reads the file, and
-    names what is wrong)."""
+    """The document as tracker export writes it (documents.dumps), read a line at a time, its rows
+    checked and their lines kept; None at a line laid out otherwise, or a row the column checks
+    doubt: the careful reader then names what is wrong."""
     if next(lines, b"").rstrip() not in (b"{", codecs.BOM_UTF8 + b"{"):
         return None
     document = reading.document
@@ -245,8 +239,7 @@ def _read_lines(lines: Iterator[bytes], reading: _Reading) -> dict[str, Any] | N
 def _checked(
     reading: _Reading, name: str, rows: list[dict[str, Any]], first: int, schema: Columns
 ) -> bool:
-    """Rows of a table checked column by column (False: one may be wrong, for the careful
-    reader to name), then handed to the checks that need other rows."""
+    """Rows of a table checked column by column (False: for the careful reader), then handed on."""
     assert reading.checks is not None
     if rows and not table_fine(name, rows, schema, reading.checks.seen(name)):
         return False
@@ -269,6 +262,3 @@ def _row_line(line: bytes, name: str, rows: list[dict[str, Any]], schema: Column
         return False
     rows.append(row)
     return True
-
-
-__all__ = ["MAX_BYTES", "read", "too_large"]

@@ -5,21 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tracker.errors import (
-    ChangedElsewhere,
-    ConnectionLost,
-    DatabaseUnavailable,
-    InvalidInput,
-    NotFound,
-    ReadOnlyDatabase,
-    quoted,
-)
-
-__all__ = [
-    "MAX_INT", "ChangedElsewhere", "ConnectionLost", "DatabaseUnavailable", "InvalidInput",
-    "NotFound", "ReadOnlyDatabase", "RowsRefused", "bad_character", "bad_name_character",
-    "character_problem", "check", "quoted", "require_plain", "require_range", "require_text",
-]  # fmt: skip
+from tracker.errors import ChangedElsewhere as ChangedElsewhere
+from tracker.errors import ConnectionLost as ConnectionLost
+from tracker.errors import DatabaseUnavailable as DatabaseUnavailable
+from tracker.errors import InvalidInput as InvalidInput
+from tracker.errors import NotFound as NotFound
+from tracker.errors import ReadOnlyDatabase as ReadOnlyDatabase
+from tracker.errors import quoted as quoted
 
 # The largest number a column holds: PostgreSQL's INTEGER is 32 bits (SQLite's 64), and a
 # campaign file moves between the two (docs/FILES.md "Campaign files").
@@ -27,9 +19,8 @@ MAX_INT = 2**31 - 1
 
 
 class RowsRefused(InvalidInput):
-    """Rows of one act refused, each by its place in the act (from 0), with what is wrong with
-    it; nothing was written. As InvalidInput it says the first refused row's errors, which is
-    what a form of one row shows."""
+    """Rows of one act refused, each by its place (from 0) with what is wrong; nothing was written.
+    As InvalidInput it says the first refused row's errors, as a form of one row shows them."""
 
     def __init__(self, rows: dict[int, dict[str, str]]) -> None:
         super().__init__(next(iter(rows.values())))
@@ -37,7 +28,6 @@ class RowsRefused(InvalidInput):
 
 
 def check(errors: dict[str, str]) -> None:
-    """Raise InvalidInput when any field collected an error."""
     if errors:
         raise InvalidInput(errors)
 
@@ -87,14 +77,9 @@ _BAD_CHARACTER = re.compile(
 
 def bad_name_character(text: str) -> str | None:
     """The first character no name may hold, or None: what no text may hold, every control
-    character (a TAB or a line break too: a name is one line, and a TAB in it is a cell's end
-    to a spreadsheet), and any other invisible format character (Unicode category Cf:
-    zero-width joiners, U+FEFF, direction marks), with which two names that look the same
-    would differ. This is the one check of a name, on every path one arrives by.
-
-    Free text (notes) keeps these: lines and TABs lay a note out, a zero-width joiner builds an
-    emoji, a non-joiner or a direction mark shapes Persian or mixed-script prose, and a note
-    names nothing."""
+    character (a name is one line, and a TAB ends a spreadsheet's cell), and any invisible format
+    character (Unicode Cf), with which two names that look the same would differ. Free text
+    keeps these: a note lays out lines and builds emoji, and names nothing."""
     bad = bad_character(text)
     if bad is not None:
         return bad

@@ -52,13 +52,13 @@ from tracker.services.document_checks import (
     COLUMNS,
     MAX_PROBLEMS,
     PLAN,
+    SCHEMA_TABLES,
     TABLE_PLANS,
     TABLES_BY_NAME,
     Columns,
     column_kind,
     data_columns,
     metadata_plan,
-    schema_tables,
 )
 from tracker.services.document_reader import MAX_BYTES, too_large
 from tracker.services.documents import (
@@ -71,6 +71,7 @@ from tracker.services.documents import (
 )
 from tracker.services.documents import dumps as document_bytes
 from tracker.services.errors import InvalidInput, bad_name_character
+from tracker.services.library import label
 from tracker.services.visibility import Viewer
 
 # Kept here for the callers that know the exchange only (the command line, the tests).
@@ -79,9 +80,8 @@ __all__ = ["CHOICES", "MAX_BYTES", "MAX_PROBLEMS", "VERSION", "metadata_plan", "
 
 @functools.cache
 def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[int], list[Any]]:
-    """What a row of the table needs besides its values, imported: its column names (the id
-    first), the columns naming a row (with that row's table), the times, the JSON columns to
-    renumber; read from the documents' plan of the table (PLAN), as the export reads them."""
+    """A table's column names (the id first), its references (index, table named), its times
+    and its JSON columns to renumber, from the documents' plan (PLAN)."""
     planned = TABLE_PLANS[table.name]
     names = list(planned.columns)
     refs = [(names.index(key), target) for key, target in planned.refs]
@@ -97,12 +97,7 @@ def _export_plan(table: Table) -> tuple[list[str], list[tuple[int, str]], list[i
 def export_campaign(
     factory: SessionFactory, *, campaign_id: int, viewer: Viewer = Viewer.OWNER
 ) -> dict[str, Any]:
-    """The campaign as a document (see the module's docstring and docs/FILES.md "Campaign files").
-
-    For the opponent or the umpire (`viewer`), every secret not yet revealed is left out as the
-    roster and the ledger leave it out (docs/RULES.md §Secrets): such a document is a view to
-    read, not a campaign to import.
-    """
+    """The campaign as a document (docs/FILES.md "Campaign files"), as `viewer` may see it."""
     with read_scope(factory) as session:
         if session.get(Campaign, campaign_id) is None:
             raise InvalidInput({"campaign": f"no campaign {campaign_id} in this file"})
@@ -115,8 +110,8 @@ def export_campaign(
 
 
 def view_of(document: dict[str, Any], viewer: Viewer | str) -> dict[str, Any]:
-    """The document as the viewer may see it: the owner's whole, or the opponent's or the
-    umpire's, every secret not yet revealed left out (a view to read, not to import)."""
+    """The owner's whole document, or the opponent's or umpire's view without the secrets not
+    yet revealed (docs/RULES.md §Secrets): a view to read, not a campaign to import."""
     if Viewer(viewer) is not Viewer.OWNER:
         visibility.tables_as_seen(document["tables"], viewer=Viewer(viewer))
         document["view"] = str(viewer)
@@ -138,18 +133,12 @@ def _driver_cursor(conn: Connection, sql: str) -> Iterator[Any]:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """The document as the file holds it, as text (documents.dumps)."""
     return document_bytes(document).decode()
 
 
 def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
-    """Parse and check a campaign document (its bytes, or a file open to read them);
-    InvalidInput names the first problems found.
-
-    A file over MAX_BYTES is refused unread; any other is checked whole before a row of it is
-    kept (services.document_reader), so a hostile one is refused within about its own size in
-    memory. One of an earlier schema revision is then upgraded (_upgraded).
-    """
+    """Parse and check a campaign document (its bytes, or a file open to read them): one over
+    MAX_BYTES refused unread, any other checked whole before a row is kept (document_reader)."""
     size = len(raw) if isinstance(raw, bytes) else os.fstat(raw.fileno()).st_size
     if size > MAX_BYTES:
         raise InvalidInput({"file": too_large(size)})
@@ -170,7 +159,6 @@ def read_document(raw: bytes | BinaryIO) -> dict[str, Any]:
 
 
 def _reflected_columns(engine: Engine) -> Columns:
-    """Each table's columns a document carries, as the database at engine has them."""
     metadata = MetaData()
     metadata.reflect(engine)
     return {
@@ -191,9 +179,7 @@ def _stored(table: Table, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _upgraded(document: dict[str, Any], scratch: Engine) -> dict[str, Any]:
-    """A document of an earlier schema revision as today's tracker would write it: its rows
-    written into a scratch database at that revision, upgraded there by the migrations, and
-    exported again (then checked as any document of today's schema)."""
+    """A document of an earlier schema revision as today's tracker would write it."""
     schema, tables = document["schema"], document["tables"]
     metadata = MetaData()
     metadata.reflect(scratch)
@@ -229,7 +215,7 @@ LATER_REFS = {"squadron": {"commander_ship_id"}}
 
 def _import_order() -> list[Table]:
     """Tables so that every table a row refers to (by key, by id or in JSON) comes first."""
-    tables = schema_tables()
+    tables = SCHEMA_TABLES
     needs = {
         table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
                      {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
@@ -273,10 +259,9 @@ def _values(
     table: Table, row: dict[str, Any], ids: Ids, written: set[str], defer: Deferred,
     time: Callable[[str], Any],
 ) -> list[Any]:  # fmt: skip
-    """A document's row as its new row, its values in _export_plan's order: its new id, the
-    references renumbered, times as `time` makes them. A reference to a row not written
-    before it (a later row of its own table, a ship named by its squadron) is written as null
-    and set once every row is in."""
+    """A document's row as its new row, in _export_plan's order: its new id, references
+    renumbered, times as `time` makes them; a reference to a row not written yet is null,
+    set once every row is in."""
     names, refs, times, remaps = _export_plan(table)
     values = [row[name] for name in names]
     new_id = values[0] = ids[table.name][values[0]]
@@ -297,8 +282,7 @@ def _values(
 
 
 def _sqlite_time(value: str) -> str:
-    """A file's time (ISO 8601 with its offset, checked) as SQLAlchemy stores it in SQLite:
-    UTC, without the offset, to the microsecond."""
+    """A file's (checked) time as SQLAlchemy stores it in SQLite: UTC, no offset, microseconds."""
     if value.endswith("+00:00") and value[10:11] == "T":
         if len(value) == 32 and value[19] == ".":
             return f"{value[:10]} {value[11:26]}"
@@ -309,9 +293,8 @@ def _sqlite_time(value: str) -> str:
 
 
 def _insert(conn: Connection, table: Table, rows: list[list[Any]]) -> None:
-    """Insert rows of _values, by one executemany. On SQLite the driver's own executemany
-    takes them as they are (times already stored text): SQLAlchemy's parameter processing
-    took as long as SQLite's writing."""
+    """Insert rows of _values by one executemany; on SQLite the driver's own, times already stored
+    text (SQLAlchemy's parameter processing took as long as SQLite's writing)."""
     names = _export_plan(table)[0]
     if conn.dialect.name != "sqlite":
         conn.execute(table.insert(), [dict(zip(names, row, strict=True)) for row in rows])
@@ -332,12 +315,9 @@ class _RowRefused(Exception):
 def _write(
     conn: Connection, tables: dict[str, list[dict[str, Any]]], name: str, one_by_one: bool
 ) -> int:
-    """Write every row of a checked document, with its new ids; the campaign's new id.
-
-    Each table goes in by executemany (WRITE_ROWS rows to a call), parents first. A table
-    the database refuses raises _RowRefused; `one_by_one` writes each row alone, to name the
-    row it refuses.
-    """
+    """Write every row of a checked document with new ids, parents first, WRITE_ROWS rows to
+    an executemany; the campaign's new id. A refused table raises _RowRefused; `one_by_one`
+    writes each row alone, to name the row refused."""
     if conn.dialect.name == "sqlite":
         # References to rows written later are set at the end; this only matters for the
         # checks at commit.
@@ -396,22 +376,20 @@ def _new_to_library(
 def library_additions(factory: SessionFactory, *, document: dict[str, Any]) -> dict[str, list[str]]:
     """What importing the document adds to the file's library, by table ("Name (Nation)"):
     the entries it brings that the file lacks, as import_campaign finds them."""
+    tables = document["tables"]
     with read_scope(factory) as session:
-        return {name: [f"{row['name']} ({row['nation']})" if row["nation"] else str(row["name"])
-                       for row in _new_to_library(session.connection(), name,
-                                                  document["tables"].get(name, []))]
-                for name in sorted(LIBRARY)}  # fmt: skip
+        new = {name: _new_to_library(session.connection(), name, tables.get(name, []))
+               for name in sorted(LIBRARY)}  # fmt: skip
+    return {name: [label(row) for row in rows] for name, rows in new.items()}
 
 
 def import_campaign(
     factory: SessionFactory, *, document: dict[str, Any], name: str | None = None
 ) -> int:
-    """Write a checked document as a new campaign (all of it or nothing); returns its id.
+    """Write a checked document as a new campaign (all of it or nothing; never merged into one
+    of the same name: give `name`); its id. Should the database refuse a table, the import is
+    tried again row by row and rolled back, to name the row."""
 
-    A campaign of the same name already in the file is never merged into: give `name`.
-    Every table is written with one executemany in the one transaction; should the database
-    refuse one, the import is tried again row by row and rolled back, to name the row.
-    """
     tables: dict[str, list[dict[str, Any]]] = document["tables"]
     campaign_name = (name if name is not None else tables["campaign"][0]["name"]).strip()
     if not campaign_name or len(campaign_name) > 80 or bad_name_character(campaign_name):

@@ -48,10 +48,9 @@ def checked(model: type[M], values: Mapping[str, Any], *, names: Iterable[str] =
 
 
 def filled_when_blank(model: type[BaseModel]) -> dict[str, Any]:
-    """The fields a blank gives a value the player did not type, each with that value: the
-    declared default of a field that may be left out, whose declaration says nothing of what
-    a blank means and whose default is not itself blank (a vital armor left blank is 1). An
-    import says so for each it fills."""
+    """The fields a blank gives a value the player did not type, with that value: the declared
+    default, not itself blank, of a field whose declaration says nothing of a blank (a vital
+    armor left blank is 1). An import says so for each it fills."""
     filled: dict[str, Any] = {}
     for key, info in model.model_fields.items():
         rule = rule_of(key, info)
@@ -64,9 +63,8 @@ def filled_when_blank(model: type[BaseModel]) -> dict[str, Any]:
 def require_declared(
     errors: dict[str, str], model: type[BaseModel], key: str, value: int | str, *, field: str = ""
 ) -> None:
-    """Record an error (under `field`, else `key`) when value lies outside the bounds the model
-    declares for `key` (a text: its length, and a character no text may hold): an action that
-    sets one field checks it against that one declaration."""
+    """Record an error (under `field`, else `key`) when value lies outside what the model declares
+    for `key` (a text: its length, and the characters no text may hold)."""
     rule, field = rule_of(key, model.model_fields[key]), field or key
     if isinstance(value, str):
         if rule.max_length is not None and len(value) > rule.max_length:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Table, insert
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory
@@ -82,11 +81,8 @@ def create_squadron(factory: SessionFactory, *, side_id: int, **fields: Any) -> 
 
 
 def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any) -> None:
-    """Rename a squadron, switch ships/air group, or change its notes (SquadronUpdate's fields).
-
-    Switching between ships and air group re-reads the commander's radius from the other column
-    of the ratings table (SMR2 §3.1); the combat reduction he bears is taken from that base (§3.5).
-    """
+    """Rename a squadron, switch ships/air group, or change its notes (SquadronUpdate's fields):
+    a switch re-reads the commander's radius from the other column (SMR2 §3.1, §3.5)."""
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
         typed = edited(SquadronUpdate, squadron, fields)
@@ -109,7 +105,6 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
 
 
 def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
-    """Remove a squadron with its ships (remove_squadrons)."""
     with act(factory, Squadron, squadron_id) as a:
         remove_squadrons(a.session, [a.row], f"Squadron {a.row.name}")
         a.log(JournalKind.SQUADRON, f"Deleted squadron {a.row.name}")
@@ -161,19 +156,12 @@ def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[st
     return create_ships(factory, squadron_id=squadron_id, rows=[fields])[0]
 
 
-_SHIP: Table = Ship.__table__  # type: ignore[attr-defined]
-# The ids come back with their names (unique on a side), in no promised order.
-_INSERT_SHIPS = insert(_SHIP).returning(_SHIP.c.name, _SHIP.c.id)
-
-
 def create_ships(
     factory: SessionFactory, *, squadron_id: int, rows: Sequence[Mapping[str, Any]]
 ) -> list[int]:
-    """Add ships to a squadron, each an original member of it (SMR2 §3.4), in one act: a form's
-    one ship, a CSV file's many. Every row is checked as a form's is (ShipCreate, a name its side
-    does not have yet, nor an earlier row); any refused and none is added (RowsRefused says
-    each; a squadron gone refuses each row its check passed). Each ship is journaled as added,
-    with its whole state. Their ids, in order."""
+    """Add ships to a squadron in one act, each an original member (SMR2 §3.4) journaled with its
+    whole state: a form's one ship, a CSV file's many. Each row is checked as a form's is, and any
+    refused refuses all (RowsRefused says each); their ids, in order."""
     return rows_in_one_act(
         factory, Squadron, squadron_id, rows,
         lambda fields: checked(ShipCreate, fields).model_dump(),
@@ -203,7 +191,7 @@ def _add_ships(
                 original_squadron_id=squadron_id, **next(iter(values.values())))  # fmt: skip
     # Each ship her own identity, as each Ship made alone gets one (models.identity).
     states = [{**journal.row_state(made), "uid": new_uid(), **row} for row in values.values()]
-    ids = insert_named(session, _INSERT_SHIPS, states, taken=_TAKEN)
+    ids = insert_named(session, Ship, states, taken=_TAKEN)
     names |= added
     scenario = journal.current_scenario(session, a.campaign_id)
     journal.insert_entries(session, [
@@ -222,9 +210,8 @@ def update_ship(
     fields: Mapping[str, Any],
     expected_version: int | None = None,
 ) -> None:
-    """Change a ship's data or present state; Structure or Flotation above max is refused. A
-    field `fields` leaves out keeps the ship's value, as a re-import's column does.
-    fields["version"] or expected_version: the version its form showed (require_version)."""
+    """Change a ship's data or present state (Structure or Flotation above max refused); a field
+    `fields` leaves out keeps its value. The version its form showed: fields or expected_version."""
     with act(factory, Ship, ship_id) as a:
         ship = a.row
         update = edited(ShipUpdate, ship, {"version": expected_version, **fields})
@@ -449,7 +436,6 @@ def save_battery(
 
 
 def delete_battery(factory: SessionFactory, *, battery_id: int) -> None:
-    """Remove one battery from its ship."""
     with act(factory, Battery, battery_id) as a:
         battery = a.row
         ship = get_row(a.session, Ship, battery.ship_id)

@@ -52,15 +52,14 @@ def _hidden_target(unit: WasUnit, party: SearchParty) -> int:
 
 
 def search_target(factory: SessionFactory, *, marker_id: int, party: SearchParty) -> int:
-    """The d6 target to find this marker: the final number only, never why (RULES.md §Subs ¶4)."""
+    """The d6 target to find this marker (RULES.md §Subs ¶4)."""
     with session_scope(factory) as session:
         marker = get_row(session, SubMarker, marker_id)
         return _hidden_target(get_row(session, WasUnit, marker.unit_id), party)
 
 
 def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty, roll: int) -> str:
-    """The hunt's one search for a square this turn, by its best unit (RULES.md §Subs ¶4),
-    journaled with the final target only; a success lets the marker be attacked this turn."""
+    """The hunt's one search for a square this turn, by its best unit (RULES.md §Subs ¶4)."""
     if not 1 <= roll <= 6:
         raise InvalidInput({"roll": f"a d6 shows 1..6, got {roll}"})
     with act(factory, SubMarker, marker_id) as a:
@@ -95,8 +94,7 @@ def record_search(factory: SessionFactory, *, marker_id: int, party: SearchParty
 
 
 def _damage_sub(session: Session, unit: WasUnit, damage: int) -> str:
-    """Apply hull damage; a sub at its hull points is destroyed and leaves play, every marker
-    of it with it (§5, §12)."""
+    """Apply hull damage; a sub destroyed leaves play with every marker of it (§5, §12)."""
     unit.damage = min(unit.hull_points, unit.damage + max(0, damage))
     if not acts.destroyed(unit):
         return f"{unit.damage} hull damage"
@@ -114,9 +112,8 @@ def attack_marker(
     damage: int = 0,
     passphrase: str | None = None,
 ) -> str:
-    """An attack on a marker (RULES.md §Subs ¶4-8): a concealed one must have been found by a
-    search this turn; a success reveals it, a decoy is removed, a destroyed sub leaves play with
-    its markers."""
+    """An attack on a marker (RULES.md §Subs ¶4-8), a concealed one only once a search found it
+    this turn: a success reveals a sub (destroyed, it leaves play) and removes a decoy."""
     with act(factory, SubMarker, marker_id) as a:
         marker, session = a.row, a.session
         if marker.state in MARKERS_OUT_OF_PLAY:

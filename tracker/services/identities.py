@@ -29,11 +29,9 @@ ROW_IDS = "0016"
 
 
 def side_in(conn: Connection, *, campaign_uid: str, side_uid: str) -> int | None:
-    """The row number of the side in this copy of the file (a backup of any schema revision
-    that has sides), or None when the copy does not hold it.
-
-    A copy taken before the ids were kept (schema 0011 and earlier) is searched by the ids the
-    upgrade gives its rows (models.identity.first_uid), never by a name."""
+    """The row number of the side in this copy of the file (a backup of any schema revision with
+    sides), or None; a copy of schema 0011 or earlier is searched by the ids the upgrade gives
+    its rows (models.identity.first_uid), never by a name."""
     columns = {table: {column["name"] for column in inspect(conn).get_columns(table)}
                for table in KNOWN_BY}  # fmt: skip
     if all("uid" in names for names in columns.values()):
@@ -53,20 +51,16 @@ def side_in(conn: Connection, *, campaign_uid: str, side_uid: str) -> int | None
 
 
 def as_imported(conn: Connection, tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """A document's rows with the ids they take in this file.
-
-    An imported campaign keeps its ids when the file does not hold it: a campaign moved to
-    another file, or exported, deleted and imported again, is the same campaign, and the
-    backups that hold it are found by them. When the file holds it, the import is a second
-    copy beside the first, a campaign of its own: every row of it gets a new id."""
+    """A document's rows with the ids they take in this file: its own when the file does not hold
+    the campaign (moved, or exported, deleted and imported again, it is the same campaign, and its
+    backups are found by them); else new ones, a second copy, a campaign of its own."""
     return renewed(tables) if _held(conn, tables) else tables
 
 
 def renewed(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """The document's rows, each identified one with a new id: a campaign of its own. The ids
-    its journal's entries hold (a row's before and after: an undo puts a row back with its id)
-    are the new ones too, the id of a row no longer in the campaign included: an undo in the
-    copy never puts back a row of the first. A sealed part is not read, and keeps its ids."""
+    """The document's rows, each identified one with a new id: a campaign of its own. Its journal's
+    ids are renewed too, a gone row's included, so an undo in the copy never puts back a row of
+    the first; a sealed part is not read, and keeps its ids."""
     new_of: dict[str, str] = {}
 
     def new(old: str) -> str:
@@ -90,8 +84,7 @@ _UID_IN_TEXT = re.compile(r'"uid":\s*"([0-9a-f-]{36})"')
 
 
 def held(factory: SessionFactory, *, document: dict[str, Any]) -> bool:
-    """Whether the file holds the document's campaign already (its import is then a campaign
-    of its own, with new ids), as import_campaign finds it."""
+    """Whether the file holds the document's campaign already (its import then takes new ids)."""
     with read_scope(factory) as session:
         return _held(session.connection(), document["tables"])
 

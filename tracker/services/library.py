@@ -52,7 +52,6 @@ PROGRESS_EVERY = 25  # rows checked between two words of progress to the screen
 
 
 def too_large(size: int) -> str:
-    """The refusal of a library file over MAX_BYTES."""
     return f"is larger than {MAX_BYTES // 2**20} MB: split it"
 
 
@@ -65,10 +64,9 @@ class ImportCancelled(InvalidInput):
 
 @dataclass
 class Steps:
-    """An import's rows as they are checked: `progress(done, total)` now and then, and a stop
-    (ImportCancelled) as soon as `cancelled()` says so, before anything is committed. The last
-    word (total of total) waits for `finish`, once the rows are written: a bar at its end never
-    stands over a write still going on."""
+    """An import's rows as they are checked: `progress(done, total)` now and then, ImportCancelled
+    as soon as `cancelled()` says so, before anything is committed; the last word waits for
+    `finish`, once the rows are written."""
 
     progress: Callable[[int, int], None] | None = None
     cancelled: Callable[[], bool] | None = None
@@ -92,8 +90,6 @@ class Steps:
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of library entry: its input model, its table, its read model and its columns."""
-
     name: str
     create: type[BaseModel]
     table: Table
@@ -119,7 +115,6 @@ KIND: dict[str, Kind] = {
 
 
 def column_names(kind: str) -> str:
-    """The CSV columns of a kind, the required ones marked with *."""
     info = KIND[kind]
     return ", ".join(f"{c}{'*' if c in info.required else ''}" for c in info.columns)
 
@@ -185,7 +180,6 @@ def _cell_values(info: Kind, cells: dict[str, str], errors: dict[str, str]) -> d
 
 
 def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The values checked against the model, as the table stores them; or what is wrong."""
     errors: dict[str, str] = {}
     try:
         model = checked(info.create, values)
@@ -201,8 +195,6 @@ def _entry(info: Kind, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[
 
 @dataclass(frozen=True)
 class Outcome:
-    """What an import did (or would do) to one kind of entry."""
-
     kind: str
     added: tuple[str, ...]
     changed: tuple[str, ...]  # "Name (Nation): points 18 -> 20, attack_main 3 2 - - -> 4 2 - -"
@@ -345,7 +337,7 @@ def _key(values: Mapping[str, Any]) -> tuple[str, str]:
     return entry_key(values["name"], values["nation"])
 
 
-def _label(values: Mapping[str, Any]) -> str:
+def label(values: Mapping[str, Any]) -> str:
     return f"{values['name']} ({values['nation']})" if values["nation"] else str(values["name"])
 
 
@@ -365,21 +357,16 @@ def _kept(old: Mapping[str, Any], row: _Row) -> dict[str, Any]:
 
 
 def _change(key: str, before: Any, after: Any) -> list[str]:
-    """A field's change in the report's words, before -> after: each attack row by its dice,
-    the abilities by their names."""
+    """A field's change in the report's words: attack rows by their dice, abilities by name."""
     if key == "attacks":
-        old, new = json.loads(before), json.loads(after)
-        return [f"attack_{band} {_dice(old.get(band))} -> {_dice(new.get(band))}"
+        old, new, dice = json.loads(before), json.loads(after), roster.dice_said
+        return [f"attack_{band} {dice(old.get(band))} -> {dice(new.get(band))}"
                 for band in roster.ATTACK_ROWS if old.get(band) != new.get(band)]  # fmt: skip
     if key == "abilities":
         names = [", ".join(a["name"] for a in json.loads(v)) or "none" for v in (before, after)]
         return [f"abilities {names[0]} -> {names[1]}" if names[0] != names[1] else
                 "abilities: their texts"]  # fmt: skip
     return [f"{key} {before!r} -> {after!r}"]
-
-
-def _dice(dice: list[int | None] | None) -> str:
-    return roster.dice_text(dice) if dice else "none"
 
 
 def _merge(
@@ -396,7 +383,7 @@ def _merge(
     for row in rows:
         values, key = row.stored, _key(row.stored)
         if key in seen:
-            problems.add(row.where, "name", f"{_label(values)} is also on {seen[key]}: keep one")
+            problems.add(row.where, "name", f"{label(values)} is also on {seen[key]}: keep one")
             continue
         seen[key] = row.where
         old = stored.get(key)
@@ -411,15 +398,15 @@ def _merge(
             added.append(values)
             same_name = names.get(entry_key(values["name"], ""))
             if same_name is not None:
-                warnings.add(row.where, "nation", f"{_label(values)} is added beside "
-                             f"{_label(same_name)}: a nation spelt another way?")  # fmt: skip
+                warnings.add(row.where, "nation", f"{label(values)} is added beside "
+                             f"{label(same_name)}: a nation spelt another way?")  # fmt: skip
             continue
         values = _kept(old, row)
         changes = [said for k, v in values.items() if old[k] != v for said in _change(k, old[k], v)]
         if not changes:
-            unchanged.append(_label(values))
+            unchanged.append(label(values))
             continue
-        changed.append((f"{_label(values)}: {', '.join(changes)}", {**values, "_id": old["id"]}))
+        changed.append((f"{label(values)}: {', '.join(changes)}", {**values, "_id": old["id"]}))
     if write and not problems.found:
         if added:
             connection.execute(insert(table), added)
@@ -428,8 +415,8 @@ def _merge(
                 update(table).where(table.c.id == bindparam("_id"))
                 .values(version=table.c.version + 1), [values for _, values in changed],
             )  # fmt: skip
-    absent = tuple(_label(row) for k, row in stored.items() if k not in seen)
-    return Outcome(info.name, tuple(_label(v) for v in added), tuple(s for s, _ in changed),
+    absent = tuple(label(row) for k, row in stored.items() if k not in seen)
+    return Outcome(info.name, tuple(label(v) for v in added), tuple(s for s, _ in changed),
                    tuple(unchanged), absent)  # fmt: skip
 
 
@@ -442,12 +429,9 @@ def import_library(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> LibraryReport:
-    """Read a library file (CSV of cards or of classes; JSON of both) into the library: every
-    row or none, matched by name and nation, never duplicated (docs/GUIDE.md "The library").
-
-    `progress(done, total)` hears of the rows checked now and then; once `cancelled()` says
-    so, the import stops with ImportCancelled and writes nothing.
-    """
+    """Read a library file (CSV of cards or of classes; JSON of both): every row or none, matched
+    by name and nation, never duplicated (docs/GUIDE.md "The library"); `progress` and
+    `cancelled` as Steps takes them."""
     refuse_over(len(raw), MAX_BYTES, too_large)
     problems, warnings = Problems(), Problems()
     steps = Steps(progress, cancelled)
@@ -491,10 +475,8 @@ def rows_of(factory: SessionFactory, kind: str) -> list[dict[str, Any]]:
 
 
 def cards(factory: SessionFactory) -> tuple[UnitCardRead, ...]:
-    """Every unit card of the library, by nation and name."""
     return tuple(UnitCardRead.model_construct(**row) for row in rows_of(factory, "cards"))
 
 
 def classes(factory: SessionFactory) -> tuple[ShipClassRead, ...]:
-    """Every ship class of the library, by nation and name."""
     return tuple(ShipClassRead.model_construct(**row) for row in rows_of(factory, "classes"))

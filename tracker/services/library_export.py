@@ -12,9 +12,10 @@ from typing import Any
 from tracker import safe_output
 from tracker.db import SessionFactory
 from tracker.services import library, roster
+from tracker.services.backups import campaign_file
 from tracker.services.csv_cells import csv_text
 from tracker.services.errors import InvalidInput
-from tracker.services.printing import campaign_file, write_file
+from tracker.services.printing import write_file
 
 
 def abilities_text(abilities: Iterable[Mapping[str, str]]) -> str:
@@ -69,8 +70,6 @@ EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole lib
 
 @dataclass(frozen=True)
 class Exported:
-    """A library file written: where, and how many entries of each kind it holds."""
-
     path: Path
     rows: Mapping[str, int]  # {"cards": 301} or {"cards": 301, "classes": 60}
 
@@ -82,13 +81,9 @@ class Exported:
 def write_export(
     factory: SessionFactory, *, path: str, classes: bool = False, replace: bool = False
 ) -> Exported:
-    """Write the library to a file as `tracker library export` does, and as import_library
-    reads it back: JSON holds it all, CSV its cards (or its classes); docs/GUIDE.md "The library".
-
-    The file goes through safe_output: never over the campaign file, its backups or another
-    SQLite file, and over an existing file only once `replace` says the player confirmed
-    (ExistingFile otherwise).
-    """
+    """Write the library to a file as `tracker library export` does (docs/GUIDE.md "The library"):
+    JSON all of it, CSV its cards (or its classes); through safe_output, over an existing file
+    only when `replace` says the player confirmed."""
     campaign = campaign_file(factory)
     try:  # the campaign file is refused as such, whatever its name ends with
         safe_output.check_target(path, campaign=campaign, replace=True)

@@ -41,7 +41,6 @@ class Settled:
 
     @property
     def facts(self) -> dict[str, Any] | None:
-        """The entry's facts (journal.append): who was lost, when anyone was."""
         return {LOST: list(self.lost)} if self.lost else None
 
 
@@ -66,11 +65,10 @@ def _strength(
 
 
 def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | None) -> Settled:
-    """Sink a ship, whatever sank her, with every consequence: she leaves play in the condition
-    named; the commander aboard is lost with her and his squadron's ships are Out of Command
-    (SMR2 §3.4) until the player types the replacement his rulebook gives (SMR2 §10.3); a
-    squadron she brings to half strength takes morale tests (SMR2 §3.4). The caller journals
-    the ship's own row change (sunk, condition) with the changes and facts returned."""
+    """Sink a ship in the condition named: the commander aboard is lost with her, his
+    squadron's ships Out of Command (SMR2 §3.4) until his replacement is typed (SMR2 §10.3); a
+    squadron she brings to half strength takes morale tests. The caller journals her own row
+    change (sunk, condition) with the changes and facts returned."""
     squadron = get_row(session, Squadron, sheet.counted_in(session, ship, scenario))
     was_half = _strength(session, squadron.id or 0, scenario)[2]
     ship.sunk, ship.condition = True, condition
@@ -113,9 +111,8 @@ def sink(session: Session, ship: Ship, *, condition: str, scenario: Scenario | N
 
 def leave_squadron(session: Session, ship: Ship, *, how: str) -> Settled:
     """A ship leaves her squadron afloat (`how`: retired, deleted, transferred to ...): the
-    commander aboard her stays his squadron's commander, aboard no ship until the player puts
-    him aboard one of its ships (RULES.md §SMR2: SMR2 §6.7 moves a commander by a transfer of
-    his own). A commander lost with her stays lost with her."""
+    commander aboard her stays aboard no ship until the player puts him aboard one (RULES.md
+    §SMR2: SMR2 §6.7). A commander lost with her stays lost with her."""
     notes: list[str] = []
     changes: list[journal.RowChange] = []
     for squadron, commander in _carrying(session, ship):
@@ -138,11 +135,9 @@ def leave_squadron(session: Session, ship: Ship, *, how: str) -> Settled:
 
 
 def acting_commander(session: Session, squadron: Squadron, field: str, act: str = "") -> Commander:
-    """The squadron's commander, when he may act; every act of a commander asks (a command
-    test, a combat reduction or restoration, a move to another ship, the crew roll that adds
-    his modifier). Refused, on `field`, when the squadron has no commander yet or he was lost
-    (SMR2 §3.4): a lost commander neither tests nor is reduced until the player types his
-    replacement (SMR2 §10.3). `act` says, first, what asked for him."""
+    """The squadron's commander, refused on `field` (after `act`, what asked for him) when it
+    has none yet or he was lost (SMR2 §3.4) and not yet replaced (SMR2 §10.3)."""
+
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     lost = commander is not None and commander.status == ListStatus.LOST
     ship = session.get(Ship, squadron.commander_ship_id) if squadron.commander_ship_id else None
@@ -154,10 +149,9 @@ def acting_commander(session: Session, squadron: Squadron, field: str, act: str 
 
 
 def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:
-    """Who the entry lost, as he was then (name, squadron, side, ship): the facts `sink` kept
-    in it. An entry written before they were kept is read from its row changes: each lost
-    commander's name is the one a later change of his row took away (his replacement's), else
-    his row's name now."""
+    """Who the entry lost, as he was then (name, squadron, side, ship): the facts `sink` kept. An
+    older entry is read from its row changes: a lost commander's name is the one a later change
+    of his row took away (his replacement's), else his row's name now."""
     detail = json.loads(entry.detail)
     if LOST in detail:
         return list(detail[LOST])

@@ -19,23 +19,21 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from tracker.db import SessionFactory, session_scope
-from tracker.models import JournalEntry, Side, SubMarker, WasUnit
+from tracker.db import SessionFactory
+from tracker.models import JournalEntry, SubMarker, WasUnit
 from tracker.models.campaign import utcnow
 from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
-from tracker.services.common import Act, act, get_row, require_version
-from tracker.services.errors import InvalidInput, bad_character
+from tracker.services.common import Act, act, require_version
+from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 from tracker.services.sealing import side_key
 
 
 @dataclass(frozen=True)
 class Assignment:
-    """Markers just assigned: their codes, which one is real, and the public seal."""
-
     codes: tuple[str, ...]  # in the order the owner typed their sectors
     real_code: str
     seals: tuple[str, ...]  # one per marker, in the order of codes
@@ -44,7 +42,6 @@ class Assignment:
 def checked_sector(
     sector: str, turn: int | None, *, blank: bool, version: int | None = None
 ) -> MarkerPlace:
-    """The sector as stored (stripped), the turn and the version, or InvalidInput."""
     if not sector.strip() and not blank:
         raise InvalidInput({"sector": "name the sector it is in"})
     values = {"sector": sector, "turn": turn, "version": version}
@@ -71,15 +68,13 @@ def live(session: Session, *where: Any) -> Sequence[SubMarker]:
 
 
 def found_now(marker: SubMarker, now: tuple[int, int]) -> bool:
-    """Whether a search found this concealed marker in this (scenario, turn): it may then be
-    attacked in each attack phase of the turn (RULES.md §Subs ¶4)."""
+    """Whether a search found this marker in this (scenario, turn) (RULES.md §Subs ¶4)."""
     return marker.search_found and (marker.search_scenario_id, marker.search_turn) == now
 
 
 def state_shown(marker: SubMarker, now: tuple[int, int]) -> str:
-    """A marker's state as the roster shows it to everyone: "found" for a concealed marker a
-    search found this turn, "removed" for a decoy an attack took out of play (which it was
-    is the Identity column's, through services.visibility)."""
+    """A marker's state as the roster shows it to everyone: "found" for one a search found this
+    turn, "removed" for a decoy an attack took out of play (whose, visibility says)."""
     if marker.state == MarkerState.CONCEALED and found_now(marker, now):
         return "found"
     return MarkerState.REMOVED if marker.state in MARKERS_OUT_OF_PLAY else marker.state
@@ -89,10 +84,9 @@ def check_squares(
     session: Session, *, side_id: int, sectors: Sequence[str], fields: Sequence[str],
     moving: Collection[int] = (),
 ) -> None:  # fmt: skip
-    """Refuse markers put in these sectors unless each has a square of its own: "no more than
-    one sub per square" (RULES.md §Subs ¶3), decoys included, so that no stack gives a sub
-    away. `fields` name the form field of each sector; `moving` are the markers leaving their
-    squares (the one moved). A blank sector is off the map."""
+    """Refuse markers put in these sectors unless each has a square of its own, decoys included, so
+    that no stack gives a sub away (RULES.md §Subs ¶3); `fields` name each sector's form field,
+    `moving` the markers leaving their squares. A blank sector is off the map."""
     others = [
         marker for marker in live(session, SubMarker.side_id == side_id) if marker.id not in moving
     ]
@@ -112,12 +106,9 @@ def check_squares(
 
 
 def square_searched(session: Session, marker: SubMarker, now: tuple[int, int]) -> bool:
-    """Whether the square this marker stands in was searched in this (scenario, turn): the one
-    count of the hunt's "single unit within the square makes a search attempt" (RULES.md §Subs
-    ¶4), read from the journal's searches of the side's markers, each kept with the square it
-    was made in: whatever became of the marker found there since (a decoy sunk, a sub
-    re-concealed, a marker moved in or out), the square stays searched. A marker off the map
-    (no sector) is a square of its own."""
+    """Whether the marker's square was searched in this (scenario, turn) (RULES.md §Subs ¶4), by
+    the journal's searches, each kept with its square: whatever became of the marker found there,
+    the square stays searched. A marker off the map is a square of its own."""
     details = session.exec(select(JournalEntry.detail).where(
         JournalEntry.side_id == marker.side_id, JournalEntry.kind == JournalKind.SEARCH,
         JournalEntry.scenario_id == now[0], JournalEntry.turn == now[1])).all()  # fmt: skip
@@ -170,13 +161,9 @@ def place(
     a: Act[WasUnit], *, real: int, sectors: Sequence[str], turn: int | None,
     passphrase: str | None, rng: random.Random | None,
 ) -> Assignment:  # fmt: skip
-    """Store a placement's markers, each in its own checked square (`sectors`, as typed; `real`
-    is 1-based in that order), with a random code and a seal of its own, under the side's
-    passphrase (RULES.md §Subs ¶1-3).
-
-    The markers go in by square, then in an order the dice draw, all at one time: the rows,
-    their ids and the journal's lines are the same whichever marker is real.
-    """
+    """Store a placement's markers (`real` 1-based in the order of `sectors`), each with a random
+    code and its own seal (RULES.md §Subs ¶1-3): by square, then in an order the dice draw, at
+    one time, so nothing the opponent reads depends on which is real."""
     session, unit, side_id = a.session, a.row, a.row.side_id
     key = side_key(session, side_id, passphrase)
     rng = rng or random.SystemRandom()
@@ -226,13 +213,9 @@ def assign_markers(
     rng: random.Random | None = None,
     version: int | None = None,
 ) -> Assignment:
-    """Give a submarine its markers (2, plus its extra decoys), each in its own sector, with a
-    random public code and a seal of its own; `real` is the real one, 1-based (RULES.md §Subs ¶1-3).
+    """Give a submarine its markers (2, plus its extra decoys), one per sector (place), at the
+    unit's `version` the form showed: its count of markers comes from the unit's extra decoys."""
 
-    `sectors` names each marker's sector in order: no two share a square, nor any with another
-    of the side's markers. `version` is the unit's as the player's form showed it: the form's
-    count of markers comes from the unit's extra decoys, so a unit changed since refuses it.
-    """
     checked(MarkerPlace, {"turn": turn, "version": version})
     with act(factory, WasUnit, unit_id, version=version) as a:
         unit = a.row
@@ -331,19 +314,3 @@ def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
         return False
     assignment = {code: bool(note["real"]) for code, note in notes.items()}
     return secrets.seal_of(assignment, salts.pop()) == marker.seal
-
-
-def verify_seal(
-    factory: SessionFactory, *, seal: str, side_id: int, passphrase: str | None = None
-) -> bool:
-    """True when the notes of the markers under this seal still match it (nothing edited)."""
-    if bad_character(seal) is not None:
-        raise InvalidInput({"seal": f"no markers carry the seal {seal!r}"})
-    with session_scope(factory) as session:
-        get_row(session, Side, side_id)
-        key = side_key(session, side_id, passphrase)
-        marker = session.exec(select(SubMarker).where(
-            SubMarker.side_id == side_id, SubMarker.seal == seal)).first()  # fmt: skip
-        if marker is None:
-            raise InvalidInput({"seal": f"no markers carry the seal {seal}"})
-        return seal_holds(session, marker, key)

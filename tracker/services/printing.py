@@ -15,10 +15,11 @@ from pathlib import Path
 from sqlmodel import col, select
 
 from tracker import paths, safe_output
-from tracker.db import SessionFactory, session_scope, sqlite_path
+from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, Side, Squadron
 from tracker.models.kinds import CriticalStatus
 from tracker.services import damage, mines, sheet
+from tracker.services.backups import campaign_file
 from tracker.services.common import get_row
 from tracker.services.damage import CriticalView
 from tracker.services.errors import InvalidInput
@@ -72,9 +73,6 @@ def load_printed_sheet(
     return PrintedSheet(record=record, ships=tuple(ships), printed_on=date.today().isoformat())
 
 
-# --- finding a squadron by name (the command line) ----------------------------------------------
-
-
 def _key(name: str) -> str:
     """Case and the spaces around a `/` do not matter: `royal navy / force g`."""
     return "/".join(part.strip() for part in name.casefold().split("/"))
@@ -121,48 +119,29 @@ def find_squadron(factory: SessionFactory, name: str) -> int:
     raise InvalidInput({"squadron": f'no squadron named "{name}"; the file has {listed}'})
 
 
-# --- where a page goes --------------------------------------------------------------------------
-
-
-def _file_name(name: str, squadron_id: int) -> str:
-    slug = re.sub(r"[^\w.-]+", "-", name).strip("-.")
-    return slug or f"squadron-{squadron_id}"
-
-
 def default_sheet_path(factory: SessionFactory, *, squadron_id: int, fmt: str = "html") -> Path:
     """saves/<squadron>.html (or .md) beside the campaign file; the default saves/ folder when
     the campaign lives in a database that is not a file."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
-    name = _file_name(squadron.name, squadron_id) + FORMATS.get(fmt, ".html")
+    slug = re.sub(r"[^\w.-]+", "-", squadron.name).strip("-.") or f"squadron-{squadron_id}"
+    name = slug + FORMATS.get(fmt, ".html")
     return campaign_folder(factory) / name
-
-
-def campaign_file(factory: SessionFactory) -> Path | None:
-    """The campaign file behind the factory (None when the campaign is not in a file)."""
-    with session_scope(factory) as session:
-        url = session.get_bind().engine.url.render_as_string(hide_password=True)
-    db_file = sqlite_path(url)
-    return Path(os.path.abspath(db_file)) if db_file else None
 
 
 def campaign_folder(factory: SessionFactory) -> Path:
     """The folder of the campaign file (saves/ when the campaign is not in a file)."""
     db_file = campaign_file(factory)
-    return db_file.parent if db_file else paths.default_saves_dir()
+    return Path(os.path.abspath(db_file)).parent if db_file else paths.default_saves_dir()
 
 
 def write_file(
     factory: SessionFactory, *, path: str | Path, content: Callable[[], str],
     replace: bool = False, new_only: bool = False, private: bool = False,
 ) -> Path:  # fmt: skip
-    """Write a page the player named, whole or not at all; returns its path.
-
-    Through safe_output: never over the campaign file or a backup, over another existing file
-    only when `replace` says the player confirmed (ExistingFile otherwise), and never over any
-    existing file when `new_only` (the umpire's view); `private` (a page of a side's secrets: the
-    owner's sheet, a side's report) for the player alone, 0600 whatever the umask.
-    """
+    """Write a page the player named, whole or not at all, through safe_output: over an existing
+    file only when `replace` says the player confirmed, never when `new_only` (the umpire's
+    view); `private` (a side's secrets) for the player alone, 0600 whatever the umask."""
     try:
         return safe_output.write_text(path, content, campaign=campaign_file(factory),
                                       replace=replace, new_only=new_only,

@@ -74,25 +74,15 @@ def scenario_positions(session: Session, campaign_id: int) -> dict[int, int]:
     return {scenario_id or 0: position for scenario_id, position in rows}
 
 
-def repaired_since(
-    session: Session, ship_id: int, after: Scenario | None, before: int | None = None
-) -> tuple[int, int]:
-    """Repairs to a ship made after scenario `after` closed (None: before any) and before the
-    scenario at position `before` began (repaired_in)."""
-    positions = scenario_positions(session, after.campaign_id) if after is not None else {}
-    done = done_repairs(session, [ship_id]).get(ship_id, [])
-    return repaired_in(done, positions, after.position if after else None, before)
-
-
 def _allowance(
     session: Session, campaign: Campaign, ship_id: int
 ) -> tuple[tuple[int, int | None], tuple[int, int | None]]:
-    """(repaired so far, the campaign's limit or None) for Structure, then Flotation.
-
-    The allowance is per period between two scenarios of the campaign (12.2 "per scenario").
-    """
+    """(repaired since the latest scenario closed, the campaign's limit or None) for Structure,
+    then Flotation: the allowance is per period between two scenarios (12.2 "per scenario")."""
     period = _latest_closed(session, campaign.id or 0)
-    done_s, done_f = repaired_since(session, ship_id, period)
+    positions = scenario_positions(session, campaign.id or 0) if period is not None else {}
+    done = done_repairs(session, [ship_id]).get(ship_id, [])
+    done_s, done_f = repaired_in(done, positions, period.position if period else None, None)
     return (
         (done_s, campaign.repair_limit_structure),
         (done_f, campaign.repair_limit_flotation),
@@ -100,8 +90,7 @@ def _allowance(
 
 
 def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
-    """How much Structure and Flotation a repair may still give the ship now: what it is missing,
-    within what the campaign's allowance leaves (RULES.md §SMR2)."""
+    """Structure and Flotation a repair may still give the ship, within the allowance (§SMR2)."""
     with session_scope(factory) as session:
         ship = get_row(session, Ship, ship_id)
         _, campaign = side_and_campaign(session, ship.side_id)
@@ -123,11 +112,8 @@ def repair_ship(
     notes: str = "",
     fuel: bool = False,
 ) -> str:
-    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2).
-
-    `fuel`: fuel factors lost to mines turn empty again, which only a friendly port does
-    (Second World War at Sea variant, RULES.md §Mines).
-    """
+    """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2);
+    `fuel`: factors lost to mines turn empty again, in a friendly port only (RULES.md §Mines)."""
     errors: dict[str, str] = {}
     require_declared(errors, RepairAmounts, "structure", structure)
     require_declared(errors, RepairAmounts, "flotation", flotation)

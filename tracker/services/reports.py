@@ -52,8 +52,7 @@ class CriticalInForce:
 
 @dataclass(frozen=True)
 class ShipInAction:
-    """A ship in one scenario as it stood then: its name and values, its tracks at start and
-    end, the criticals in force, what it took and how it ended."""
+    """A ship in one scenario as it stood then: its values, tracks, criticals and how it ended."""
 
     ship_id: int
     name: str
@@ -75,7 +74,6 @@ class ShipInAction:
 
     @property
     def taken(self) -> int:
-        """The criticals it took in this scenario."""
         return sum(not c.carried for c in self.criticals)
 
     @property
@@ -95,8 +93,6 @@ class CommanderLost:
 
 @dataclass(frozen=True)
 class MineStruck:
-    """One ship drawn in a mine check that struck a mine: its roll and what the mine did."""
-
     ship: str
     side: str
     turn: int | None
@@ -107,8 +103,6 @@ class MineStruck:
 
 @dataclass(frozen=True)
 class StoryLine:
-    """One journal entry of the scenario as the report's viewer may read it."""
-
     entry_id: int
     turn: int | None
     side: str
@@ -176,12 +170,8 @@ def reader_for(
 
 
 def _in_force(session: Session, scenario: Scenario) -> list[JournalEntry]:
-    """The scenario's entries, oldest first, less undone ones and the undos themselves: from its
-    beginning to its (last) close, before the next scenario began.
-
-    By the window, not by the entries' scenario: a close is journaled once the scenario is no
-    longer in play, under the campaign's current scenario (the next one planned).
-    """
+    """The scenario's entries from its beginning to its (last) close, oldest first, less undone
+    ones and undos: by the window, as a close is journaled under the next scenario planned."""
     campaign = JournalEntry.campaign_id == scenario.campaign_id
     began = session.exec(
         select(func.min(JournalEntry.id)).where(
@@ -239,8 +229,7 @@ class _Tally:
 
 
 def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
-    """Per ship: the criticals its entries made and repaired, fire markers placed, mines struck,
-    fuel lost."""
+    """Per ship: criticals made and repaired, fire markers placed, mines struck, fuel lost."""
     tallies: dict[int, _Tally] = defaultdict(lambda: _Tally([], {}))
     for entry in entries:
         for change in _changes(entry, "ship"):
@@ -265,14 +254,8 @@ def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
 # --- the after-action report --------------------------------------------------------------------
 
 
-def _snapshots(session: Session, scenario_id: int) -> dict[tuple[int, str], ShipSnapshot]:
-    rows = session.exec(select(ShipSnapshot).where(ShipSnapshot.scenario_id == scenario_id)).all()
-    return {(row.ship_id, row.phase): row for row in rows}
-
-
 def campaign_rows(session: Session, campaign_id: int) -> tuple[dict[int, str], dict[int, Ship]]:
-    """Side names and ships of a campaign, by id; the sides in the order they were made (the
-    reports' order, whatever a rename did to the rows' places)."""
+    """Side names and ships of a campaign, by id; the sides in the order they were made."""
     query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
     sides = {side.id or 0: side.name for side in session.exec(query)}
     ships = {
@@ -312,7 +295,8 @@ def read_after_action(
 ) -> AfterActionReport:
     campaign = get_row(session, Campaign, scenario.campaign_id)
     sides, ships = campaign_rows(session, campaign.id or 0)
-    snaps = _snapshots(session, scenario.id or 0)
+    taken = session.exec(select(ShipSnapshot).where(ShipSnapshot.scenario_id == scenario.id))
+    snaps = {(row.ship_id, row.phase): row for row in taken}
     entries = _in_force(session, scenario)
     # As it stood at the close: names, values and crews then (services.as_of).
     point = entries[-1].id if entries else None

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, insert
 from sqlmodel import Session, col, func, select
 
 from tracker.db import SessionFactory, session_scope
@@ -89,6 +88,11 @@ def parse_dice(text: str) -> list[int | None] | None:
 def dice_text(dice: list[int | None]) -> str:
     """An attack row's dice as the card prints them, as parse_dice reads them: `3 2 1 -`."""
     return " ".join("-" if d is None else str(d) for d in dice)
+
+
+def dice_said(dice: list[int | None] | None) -> str:
+    """An attack row's dice in a change's words: "none" for no attack."""
+    return dice_text(dice) if dice else "none"
 
 
 def unit_fields_from(values: dict[str, Any]) -> UnitFields:
@@ -173,8 +177,7 @@ def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasU
 def save_unit(
     factory: SessionFactory, *, side_id: int, fields: Mapping[str, Any], unit_id: int | None = None
 ) -> int:
-    """Add a unit to a side's roster (add_units, of one), or change one; the fleet budget is
-    checked (decoys too)."""
+    """Add a unit to a side's roster (add_units, of one) or change one, within the fleet budget."""
     if not unit_id:
         return add_units(factory, side_id=side_id, rows=[fields])[0]
     checked_unit = _validate(fields)
@@ -201,18 +204,12 @@ def _said(values: Mapping[str, Any]) -> str:
     return f"{values['name']} ({values['unit_type']}, {values['points']} pts)"
 
 
-_UNIT: Table = WasUnit.__table__  # type: ignore[attr-defined]
-# The ids come back with their names (unique on a side), in no promised order.
-_INSERT_UNITS = insert(_UNIT).returning(_UNIT.c.name, _UNIT.c.id)
-
-
 def add_units(
     factory: SessionFactory, *, side_id: int, rows: Sequence[Mapping[str, Any]]
 ) -> list[int]:
-    """Add units to a side's roster in one act: a form's one unit, a CSV file's many. Every row
-    is checked as a form's is (its card, a name the side or an earlier row has, the extra-decoy
-    option, the fleet budget with the rows before it); any refused and none is added
-    (RowsRefused says each; a side gone refuses each row its check passed). Their ids."""
+    """Add units to a side's roster in one act: a form's one unit, a CSV file's many. Each row is
+    checked as a form's is (its card, its name, the extra-decoy option, the budget with the rows
+    before it), and any refused refuses all (RowsRefused says each); their ids."""
     return rows_in_one_act(
         factory, Side, side_id, rows,
         lambda fields: _validate(fields).model_dump(exclude={"version"}), _add_units,
@@ -240,9 +237,7 @@ def _add_units(
     if refused:
         raise RowsRefused(dict(sorted(refused.items())))
     states = [{"side_id": side_id, **row} for row in values.values()]
-    ids = insert_named(
-        session, _INSERT_UNITS, states, taken=f"{side.name} already has a unit named"
-    )
+    ids = insert_named(session, WasUnit, states, taken=f"{side.name} already has a unit named")
     names |= added
     if kept is not None:
         kept[key] = total
@@ -256,7 +251,6 @@ def _add_units(
 
 
 def delete_unit(factory: SessionFactory, *, unit_id: int) -> None:
-    """Remove a unit and its markers from the roster."""
     with act(factory, WasUnit, unit_id) as a:
         a.log_side(JournalKind.ROSTER, f"removed {a.row.name}")
         a.session.delete(a.row)

@@ -27,12 +27,9 @@ MINE_TABLE = "mine"
 
 @dataclass(frozen=True)
 class RuleRow:
-    """One row of a campaign's typed-in table: the rolls low..high it covers and what it does.
-
-    `table` names the table: a critical table's kind (structural, underwater) or "mine". A critical
-    row may change a stat at once (`stat` by `amount`); a mine row applies to some counters and
-    says its `effect` in the tracker's effect words, with the rulebook's `note` beside them.
-    """
+    """One row of a campaign's typed-in table (`table`: a critical table's kind, or "mine"): the
+    rolls low..high it covers and what it does. A critical row may change a stat at once; a mine
+    row applies to some counters, its `effect` in the tracker's words, its `note` the rulebook's."""
 
     id: int
     table: str
@@ -60,7 +57,6 @@ class RuleTable:
 
 
 def _saved(a: Act[Campaign], row: MineTableRow | CriticalTableRow, summary: str) -> int:
-    """Write a typed-in row and say so in the journal; the row's id."""
     a.session.add(row)
     a.session.flush()
     a.log(JournalKind.TABLE, summary)
@@ -159,9 +155,6 @@ def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> Mine
     return None
 
 
-# --- the critical-hit tables --------------------------------------------------------------
-
-
 def _critical_rows(session: Session, campaign_id: int, kind: str) -> list[CriticalTableRow]:
     where = CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind
     query = select(CriticalTableRow).where(*where).order_by(col(CriticalTableRow.low))
@@ -246,7 +239,6 @@ def save_table_row(
 
 
 def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> RuleTable:
-    """One of the campaign's critical tables, its rows by their lowest roll."""
     if beyond_ids(campaign_id) or bad_character(kind) is not None:
         return RuleTable(table=kind, rows=())
     with session_scope(factory) as session:
@@ -259,7 +251,6 @@ def critical_table(factory: SessionFactory, *, campaign_id: int, kind: str) -> R
 def critical_tables(
     factory: SessionFactory, *, campaign_id: int, kinds: tuple[str, ...]
 ) -> tuple[RuleTable, ...]:
-    """The campaign's critical tables named in `kinds`, in that order, read together."""
     return tuple(critical_table(factory, campaign_id=campaign_id, kind=kind) for kind in kinds)
 
 

@@ -199,8 +199,7 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
 def _clear_fire(
     session: Session, scenario: Scenario, ships: Sequence[Ship]
 ) -> tuple[list[journal.RowChange], list[str]]:
-    """Take the fire markers off the ships when the campaign says they come off with the turn:
-    the rows changed, and the ships' names."""
+    """Fire markers off the ships, when the campaign says so: the changes, the ships' names."""
     changes, cleared = [], []
     if get_row(session, Campaign, scenario.campaign_id).clear_fire_each_turn:
         for ship in ships:
@@ -350,14 +349,12 @@ _TAKING_PART = sql_select(taking_part(bindparam("scenario_id"), bindparam("ship_
 
 
 def is_taking_part(session: Session, ship_id: int, scenario: Scenario) -> bool:
-    """Whether a ship takes part in the scenario."""
     taking = {"scenario_id": scenario.id, "ship_id": ship_id}
     return bool(session.connection().execute(_TAKING_PART, taking).scalar())
 
 
 class TurnView(ScenarioView):
-    """The campaign's current scenario as a scenario is read, for the key that begins the next
-    turn: its title, status and turn, and how they read together."""
+    """The campaign's current scenario, for the key that begins the next turn."""
 
     @property
     def label(self) -> str:

@@ -64,8 +64,7 @@ def side_key(session: Session, side_id: int, passphrase: str | None) -> bytes | 
 def set_passphrase(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None = None
 ) -> Sealed:
-    """Set or change a side's passphrase; every secret of the side is sealed again under it, in
-    the campaign file and in its backups (docs/RULES.md §Secrets)."""
+    """Set or change a side's passphrase, sealing its secrets again (RULES.md §Secrets)."""
     with act(factory, Side, side_id) as a:
         session = a.session
         old_key = side_key(session, side_id, old_passphrase)
@@ -99,7 +98,8 @@ def reseal_rows(conn: Connection, side_id: int, old_key: bytes | None, new_key: 
         if table not in tables:
             continue  # a backup older than the table: nothing of it to seal
         # A row changed here is a change another player's open form must not overwrite.
-        bump = ", version = version + 1" if _has_version(conn, table) else ""
+        columns = {column["name"] for column in inspect(conn).get_columns(table)}
+        bump = ", version = version + 1" if "version" in columns else ""
         stored = conn.execute(text(f"SELECT id, {column} FROM {table} "
                                    f"WHERE side_id = :side AND {column} != ''"),
                               {"side": side_id}).all()  # fmt: skip
@@ -117,10 +117,6 @@ def reseal_rows(conn: Connection, side_id: int, old_key: bytes | None, new_key: 
         conn.execute(text("UPDATE journalentry SET detail = :detail WHERE id = :id"),
                      {"detail": visibility.reseal_detail(detail, old_key, new_key),
                       "id": entry_id})  # fmt: skip
-
-
-def _has_version(conn: Connection, table: str) -> bool:
-    return any(column["name"] == "version" for column in inspect(conn).get_columns(table))
 
 
 @dataclass(frozen=True)
@@ -202,10 +198,8 @@ def _reseal_held(conn: Connection, side_id: int, sealing: _Sealing) -> bool:
 def reseal_backups(
     factory: SessionFactory, *, side_id: int, passphrase: str, old_passphrase: str | None
 ) -> tuple[Path, ...]:
-    """Seal the side's secrets in every backup of the campaign file under its passphrase now
-    set, each backup's copy of the side found by the campaign's and the side's ids (never by a
-    name or a row number, which may differ there); the backups that could not be rewritten
-    (they may still hold plain notes)."""
+    """Seal the side's secrets in every backup under its passphrase now set, the side found there
+    by its and its campaign's ids (never a name or a row number); the backups not rewritten."""
     path = campaign_file(factory)
     if path is None:
         return ()
@@ -225,13 +219,9 @@ def reseal_backups(
 
 
 def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
-    """An entry undone that revealed a secret (visibility.reveals): it, and every later entry
-    about the rows it revealed, sealed again as the rows are: their wording replaced by the
-    secret one, the values of their secret columns and their dice left out (docs/RULES.md
-    §Secrets). False when it revealed nothing.
-
-    Nothing of what the reveal made public is kept to put back: it is redone by revealing
-    again, with the owner's passphrase (history.redo_last says so)."""
+    """An entry undone that revealed a secret (visibility.reveals): it, and every later entry about
+    the rows it revealed, sealed again as the rows are (docs/RULES.md §Secrets); False when it
+    revealed nothing. A redo reveals again, with the owner's passphrase."""
     rows = {(change["table"], change["id"]) for change in _changes_of(entry)
             if visibility.reveals(change["table"], change.get("before") or {},
                                   change.get("after") or {})}  # fmt: skip

@@ -22,7 +22,6 @@ MIN_PASSPHRASE = 6
 
 
 def new_salt() -> str:
-    """A random salt, hex."""
     return random_bytes.token_hex(16)
 
 

@@ -77,9 +77,8 @@ MORALE_WORDS = {STRUCTURE_THIRD: "black smoke", FLOTATION_THIRD: "white smoke",
 def morale_marks(
     structure: tuple[int, int], flotation: tuple[int, int], *, half_strength: bool, sunk: bool
 ) -> tuple[str, ...]:
-    """Why a ship owes a morale test, as marks: Structure or Flotation (now, maximum) at or below
-    1/3, and the squadron she sails in at half strength; a sunk ship owes none. Every view that
-    marks morale tests reads it: the record sheet, the ship, the scenario, the printed sheet."""
+    """Why a ship owes a morale test, as marks: a track (now, maximum) at or below 1/3, her squadron
+    at half strength; none once sunk. The sheet, the ship, the scenario and the print read it."""
     if sunk:
         return ()
     marks = [
@@ -102,9 +101,8 @@ def ship_view(
     criticals: tuple[int, str] = (0, ""),
     half_strength: bool = False,
 ) -> ShipView:
-    """A ship with its derived values: 1/3 flags, the morale tests she owes (`half_strength`:
-    her squadron is at half strength), crew-adjusted points, base width, and the critical hits
-    in force with the newest one's effect."""
+    """A ship with its derived values: 1/3 flags, the morale tests she owes, crew-adjusted points,
+    base width, and the critical hits in force with the newest one's effect."""
     return read(
         ShipView,
         ship,
@@ -127,8 +125,7 @@ def ship_view(
 
 
 def crew_of(session: Session, ship: Ship) -> Crew | None:
-    """The ship's crew: its own once it has left its first squadron, else its squadron's
-    (crew quality belongs to each ship's crew, SMR2 §3.2)."""
+    """The ship's crew: its own once it left its first squadron, else its squadron's (SMR2 §3.2)."""
     if ship.crew_id is not None:
         return session.get(Crew, ship.crew_id)
     squadron = get_row(session, Squadron, ship.squadron_id)
@@ -174,14 +171,9 @@ def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
 def strengths(
     session: Session, campaign: Campaign, scenario: Scenario | None
 ) -> dict[int, tuple[int, int]]:
-    """(original, afloat) of each squadron of the campaign for half strength (SMR2 §3.4), by the
-    campaign's reading; a squadron with no original ships is left out.
-
-    "scenario" (the default): the ships it began the scenario with, as the start snapshots
-    recorded them; before a scenario begins, the ships it has afloat. "campaign": the ships it
-    was formed with, wherever they are now (docs/RULES.md §SMR2). Read as plain columns, once
-    for every squadron: a large campaign's sheet pays one small query, not one per ship.
-    """
+    """(original, afloat) of each squadron with original ships, for half strength (SMR2 §3.4), by
+    the campaign's reading (docs/RULES.md §SMR2): "scenario", the ships it began the scenario
+    with (before one begins, those afloat); "campaign", those it was formed with. One query."""
     side_ids = select(Side.id).where(Side.campaign_id == campaign.id).scalar_subquery()
     tally: dict[int, tuple[int, int]] = {}
 
@@ -235,8 +227,7 @@ def strengths(
 
 
 def at_half_strength(original: int, afloat: int) -> bool:
-    """Whether a squadron of `original` ships, `afloat` of them afloat, is at half strength or
-    less (SMR2 §3.4); one with no original ships is not."""
+    """Whether a squadron of `original` ships, `afloat` afloat, is at half strength (SMR2 §3.4)."""
     return original > 0 and smr.half_strength(original, afloat)
 
 
@@ -271,10 +262,9 @@ def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
 
 
 def out_of_command(ship: Ship, scenario: Scenario | None, *, commander_lost: bool) -> bool:
-    """Whether the ship is Out of Command (SMR2 §3.4): her squadron's commander lost, until he is
-    replaced, or transferred in this turn of the battle in play (until the turn ends; a transfer
-    before or between battles is not). Every view that marks OoC reads it: the record sheet,
-    the ship, the scenario, the printed sheet."""
+    """Whether the ship is Out of Command (SMR2 §3.4): her squadron's commander lost and not yet
+    replaced, or transferred this turn of the battle in play (not before or between battles).
+    Every view that marks OoC reads it: the sheet, the ship, the scenario, the printed sheet."""
     return commander_lost or (
         scenario is not None
         and scenario.status == ScenarioStatus.IN_PLAY
@@ -291,8 +281,7 @@ def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
 def _context(
     session: Session, squadron: Squadron
 ) -> tuple[Side, Campaign, Scenario | None, Commander | None, Crew | None, bool]:
-    """What a squadron's ships are shown with: its side, campaign, the current scenario, its
-    commander and crew, and whether the commander is lost."""
+    """A squadron's side, campaign, current scenario, commander and crew, and whether he is lost."""
     side, campaign = side_and_campaign(session, squadron.side_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = session.get(Crew, squadron.crew_id) if squadron.crew_id else None
@@ -306,8 +295,7 @@ def commander_lost(commander: Commander | None) -> bool:
 
 
 def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordSheet:
-    """Everything the Squadron Record Sheet shows for one squadron (RULES.md §SMR2), its ships'
-    counters with it."""
+    """Everything a squadron's Record Sheet shows (RULES.md §SMR2), its ships' counters too."""
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side, campaign, scenario, commander, crew, lost = _context(session, squadron)
@@ -360,7 +348,6 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
 
 
 def squadrons_of_side(factory: SessionFactory, *, side_id: int) -> list[tuple[int, str]]:
-    """(id, name) of each squadron of a side, for pick lists such as ship transfer."""
     with session_scope(factory) as session:
         rows = session.exec(
             select(Squadron).where(Squadron.side_id == side_id).order_by(col(Squadron.id))

@@ -47,10 +47,9 @@ class Unreadable(InvalidInput):
 def open_file(
     path: str | os.PathLike[str], *, limit: int, too_large: Callable[[int], str] | None = None
 ) -> BinaryIO:
-    """The file the player named, open to read from its start. Refused (Unreadable): a name the
-    system cannot take (too long, a NUL), a file that is not there or not readable, a folder, a
-    FIFO or a device (opened without waiting, never read); refused (InvalidInput): a file over
-    `limit` bytes, said by `too_large(size)` (else in MB)."""
+    """The file the player named, open to read. Refused (Unreadable): a name the system cannot
+    take, a file not there or not readable, a folder, a FIFO or a device (never read); refused
+    (InvalidInput): a file over `limit` bytes, said by `too_large(size)` (else in MB)."""
     try:
         handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError) as exc:
@@ -86,8 +85,7 @@ def read_file(
 
 
 def refuse_over(size: int, limit: int, too_large: Callable[[int], str] | None = None) -> None:
-    """Refuse (InvalidInput) a file of `size` bytes over `limit`: said by `too_large(size)`,
-    else in MB."""
+    """Refuse a file of `size` bytes over `limit`, said by `too_large(size)` (else in MB)."""
     if size > limit:
         said = too_large(size) if too_large else f"is larger than {limit // 2**20} MB"
         raise InvalidInput({"file": said})
@@ -103,7 +101,6 @@ class Decoded:
     lossy: bool = False
 
     def unreadable(self, cell: str) -> str | None:
-        """What is wrong with a cell holding bytes that are not of the file's encoding, if any."""
         if not self.lossy:
             return None
         if self.encoding == "UTF-8":
@@ -120,8 +117,7 @@ class Decoded:
         return None
 
     def refuse_unreadable(self) -> None:
-        """Refuse a file whose bytes are not all of its encoding, naming each one's line and
-        column (a JSON file's text, where no cell names the place)."""
+        """Refuse a file whose bytes are not all of its encoding, naming each's line and column."""
         if not self.lossy:
             return
         places = []
@@ -143,8 +139,7 @@ def _as_cp1252(char: str) -> str:
 
 
 def decode(raw: bytes) -> Decoded:
-    """The file's text: UTF-8 (with or without a BOM), UTF-16 with a BOM, else cp1252 when no
-    byte sequence in it is UTF-8."""
+    """The text: UTF-8 (BOM or not), UTF-16 with a BOM, else cp1252 if no sequence is UTF-8."""
     if raw.startswith(codecs.BOM_UTF8):
         body, encoding, name = raw[len(codecs.BOM_UTF8) :], "utf-8", "UTF-8"
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

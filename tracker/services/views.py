@@ -28,8 +28,7 @@ class SquadronRef:
 
 
 class SideView(SideBase):
-    """A side as the campaign screen shows it, read as stored (models.fields.read), with its
-    squadrons."""
+    """A side as the campaign screen shows it, read as stored, with its squadrons."""
 
     model_config = SQLModelConfig(frozen=True)
     id: int

@@ -118,7 +118,6 @@ def placeholder(table: str, column: str) -> Any:
 
 
 def shown(table: str, column: str, value: Any, *, viewer: Viewer, own: bool, revealed: bool) -> Any:
-    """A field's value as a viewer sees it: the value, or the column's placeholder."""
     [seen] = rows_as_seen(table, [({column: value}, own, revealed)], viewer=viewer)
     return seen[column]
 
@@ -126,7 +125,6 @@ def shown(table: str, column: str, value: Any, *, viewer: Viewer, own: bool, rev
 def row_as_seen(
     table: str, row: Mapping[str, Any], *, viewer: Viewer, own: bool, revealed: bool
 ) -> dict[str, Any]:
-    """A whole row as a viewer sees it: each column as `shown` gives it."""
     [seen] = rows_as_seen(table, [(row, own, revealed)], viewer=viewer)
     return seen
 
@@ -134,10 +132,8 @@ def row_as_seen(
 def rows_as_seen(
     table: str, rows: Iterable[tuple[Mapping[str, Any], bool, bool]], *, viewer: Viewer
 ) -> list[dict[str, Any]]:
-    """Many rows of a table as a viewer sees them, each given with whether it is the viewer's
-    own and whether it is revealed: a public column's value, any column's once the viewer may
-    see the row (may_see), else the column's placeholder. The one rule `shown` and `row_as_seen`
-    read through, the table's public columns and placeholders looked up once for all rows."""
+    """Rows of a table as a viewer sees them, each with whether it is the viewer's own and whether
+    it is revealed: the one rule `shown` and `row_as_seen` read through."""
     public = PUBLIC.get(table, frozenset())
     secret = SECRET.get(table, {})
     return [
@@ -151,10 +147,9 @@ def rows_as_seen(
 def marker_as_seen(
     state: str, unit_id: int | None, real: bool | None, *, viewer: Viewer, own: bool
 ) -> tuple[int | None, bool | None]:
-    """Which unit a marker stands for and whether it is the real sub, as a viewer sees them:
-    its owner both; anyone else what an attack showed (RULES.md §Subs ¶5, ¶8): a revealed
-    marker is its sub, a decoy removed by an attack a decoy (whose decoy, never), any other
-    marker neither."""
+    """Which unit a marker stands for and whether it is the real sub, as a viewer sees them: its
+    owner both; anyone else what an attack showed (RULES.md §Subs ¶5, ¶8): a revealed marker is
+    its sub, a removed decoy a decoy (whose, never)."""
     revealed = REVEALED_WHEN["submarker"][1](state)
     if may_see(viewer, own=own, revealed=False):
         return unit_id, real
@@ -172,9 +167,6 @@ def concealed_unit(
         and MarkerState.REVEALED not in marker_states
         and not destroyed
     )
-
-
-# --- the journal ---------------------------------------------------------------------------
 
 
 def sealed_detail(key: bytes | None, **private: Any) -> dict[str, Any]:
@@ -245,9 +237,8 @@ def tables_as_seen(tables: dict[str, list[dict[str, Any]]], *, viewer: Viewer) -
 
 
 def sealed_again(data: dict[str, Any]) -> dict[str, Any]:
-    """An entry's detail once the reveal it followed is undone: every value of a secret column
-    in its changes left out (a value sealed as the row keeps it stays), and its dice and free
-    before and after with them."""
+    """An entry's detail once the reveal it followed is undone: the values of secret columns in its
+    changes left out (sealed ones stay), its dice and free before and after too."""
     for change in every_change(data):
         table = change.get("table", "")
         if table not in SECRET:
@@ -261,8 +252,7 @@ def sealed_again(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def reseal_detail(detail: str, old_key: bytes | None, new_key: bytes) -> str:
-    """An entry's detail with its sealed part and every sealed value of its row changes sealed
-    again under a new key (a passphrase set or changed)."""
+    """An entry's detail, its every sealed part sealed again under a new key (a new passphrase)."""
     data = json.loads(detail)
     if data.get("sealed"):
         data["sealed"] = secrets.seal_note(secrets.open_note(data["sealed"], old_key), new_key)

@@ -81,9 +81,6 @@ class CheckView:
         return sum(1 for draw in self.draws if draw.drawn)
 
 
-# --- a task force enters a minefield -----------------------------------------------------
-
-
 def _too_slow(ship: Ship, speed: int) -> str | None:
     """Why a ship cannot move at the task force's speed, or None when it can (RULES.md §Mines:
     the +2 is for a ship moving speed 3 or more, which its damaged speed rating must allow)."""
@@ -204,17 +201,6 @@ def start_check(
         return check_row.id or 0
 
 
-def _draw_rows(session: Session, check_id: int) -> list[MineCheckShip]:
-    return list(session.exec(select(MineCheckShip).where(MineCheckShip.check_id == check_id)
-                             .order_by(col(MineCheckShip.draw_no))).all())  # fmt: skip
-
-
-def _halted(rule: str, struck: int, drawn: int, size: int) -> bool:
-    if rule == HaltRule.DRAWN:
-        return drawn >= mine_check.quarter_of(size)
-    return swwas.mine_check_halts(struck, size)
-
-
 def _message(row: MineCheck, struck: int, drawn: int, size: int) -> str:
     quarter = mine_check.quarter_of(size)
     counted = (
@@ -240,7 +226,8 @@ def _check_view(session: Session, check_id: int) -> CheckView:
     field = get_row(session, Minefield, row.minefield_id)
     drm = swwas.mine_drm(row.minefields, row.speed)
     draws = []
-    for item in _draw_rows(session, check_id):
+    for item in session.exec(select(MineCheckShip).where(MineCheckShip.check_id == check_id)
+                             .order_by(col(MineCheckShip.draw_no))):  # fmt: skip
         ship = get_row(session, Ship, item.ship_id)
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
@@ -368,7 +355,9 @@ def roll_mine(
         drawn = view.drawn + 1
         if drawn == view.size:
             row.status = MineCheckStatus.COMPLETE
-        if _halted(row.rule, struck, drawn, view.size) and drawn < view.size:
+        halted = (drawn >= mine_check.quarter_of(view.size) if row.rule == HaltRule.DRAWN
+                  else swwas.mine_check_halts(struck, view.size))  # fmt: skip
+        if halted and drawn < view.size:
             row.status = MineCheckStatus.HALTED
         session.flush()
         changes = [

@@ -21,8 +21,6 @@ from tracker.services.common import get_row, require_version
 from tracker.services.errors import InvalidInput, check, require_plain, require_range
 from tracker.services.fields import edited
 
-# --- counters and fuel -------------------------------------------------------------------
-
 
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' * (count != 1)}"
@@ -87,8 +85,7 @@ def ship_counters(
     ship_ids: Sequence[int],
     viewer: visibility.Viewer = visibility.Viewer.OWNER,
 ) -> dict[int, CounterView]:
-    """The counters of these ships as `viewer` sees them, by ship id, in one read (docs/RULES.md
-    §Secrets)."""
+    """These ships' counters as `viewer` sees them, by ship id (docs/RULES.md §Secrets)."""
     with read_scope(factory) as session:
         ships = session.exec(select(Ship).where(col(Ship.id).in_(list(ship_ids)))).all()
         return counters_of(session, ships, viewer)
@@ -97,8 +94,7 @@ def ship_counters(
 def counters_of(
     session: Session, ships: Sequence[Ship], viewer: visibility.Viewer
 ) -> dict[int, CounterView]:
-    """The counters of these ships, read already, as `viewer` sees them, by ship id: a record
-    sheet's squadron at once."""
+    """These ships' counters (read already) as `viewer` sees them, by ship id."""
     sides = {ship.side_id: get_row(session, Side, ship.side_id) for ship in ships}
     laid_by = _laid_by_ships(session, list(sides))
     return {
@@ -114,12 +110,12 @@ def _ship_and_side(session: Session, ship_id: int) -> tuple[Ship, Side]:
 
 def _journal_ship(
     session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: JournalKind,
-    summary: str, dice: dict[str, Any] | None = None, extra: tuple[journal.RowChange, ...] = (),
+    summary: str,
 ) -> None:  # fmt: skip
     change = journal.row_change("ship", ship.id, before, journal.row_state(ship))
     journal.append(
         session, campaign_id=side.campaign_id, kind=kind, ship_id=ship.id, side_id=side.id,
-        summary=summary, dice=dice, changes=(change, *extra),
+        summary=summary, changes=(change,),
     )  # fmt: skip
 
 
@@ -263,8 +259,7 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
 
 
 def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, str | None], int]:
-    """The id of the campaign's ship of a name (any case), on a side when given: the ships
-    read once, for many names (a CSV names hundreds)."""
+    """The id of the campaign's ship of a name (any case), on a side if given; ships read once."""
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
         sides = {row.id: row.name for row in session.exec(
@@ -299,12 +294,10 @@ def ship_finder(factory: SessionFactory, *, campaign_id: int) -> Callable[[str, 
 def counter_ships(factory: SessionFactory, *, campaign_id: int) -> list[CounterView]:
     """Every ship afloat in the campaign, with its counter (for choosing a task force)."""
     with session_scope(factory) as session:
-        sides = {side.id: side for side in session.exec(
-            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
         ships = session.exec(
-            select(Ship).where(col(Ship.side_id).in_(list(sides)), col(Ship.sunk).is_(False),
-                               col(Ship.retired).is_(False))
+            select(Ship).join(Side, col(Ship.side_id) == col(Side.id))
+            .where(Side.campaign_id == campaign_id, col(Ship.sunk).is_(False),
+                   col(Ship.retired).is_(False))
             .order_by(col(Ship.side_id), col(Ship.name))
         ).all()  # fmt: skip
-        laid_by = _laid_by_ships(session, list(sides))
-        return [_counter_view(session, ship, sides[ship.side_id], laid_by) for ship in ships]
+        return list(counters_of(session, ships, visibility.Viewer.OWNER).values())

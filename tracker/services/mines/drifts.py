@@ -91,8 +91,7 @@ def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
 
 
 def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:
-    """How many public drifting minefields may still drift in the turn in play (RULES.md §Subs
-    ¶13: at its end, before the next one begins)."""
+    """How many public drifting minefields may drift yet this turn in play (RULES.md §Subs ¶13)."""
     with session_scope(factory) as session:
         playing = journal.scenario_in_play(session, campaign_id)
         if playing is None:

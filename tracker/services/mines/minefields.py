@@ -80,13 +80,9 @@ def sow_minefield(
     notes: str = "",
     passphrase: str | None = None,
 ) -> int:
-    """Start sowing a minefield (or enter one already complete) on a boundary or in a sector.
-
-    A submarine lays the minefields it loaded in place of torpedo factors, one at a time; it
-    makes no torpedo attack until the one it is sowing is complete (RULES.md §Mines). The
-    minelayer is one of the owner's own ships, or a War at Sea submarine of its roster
-    (`layer_unit_id`: named, its torpedo factors not counted, as War at Sea keeps none).
-    """
+    """Start sowing a minefield (or enter one complete) on a boundary or in a sector, by one of the
+    side's ships or a War at Sea submarine of its roster (`layer_unit_id`); a submarine sows the
+    minefields it loaded one at a time, and no torpedoes meanwhile (RULES.md §Mines)."""
     typed = checked(MinefieldCreate, {
         "laid_by": laid_by, "layer_name": layer_name, "turn": turn, "complete": complete,
         "drifting": drifting, "secret": secret, "notes": notes,

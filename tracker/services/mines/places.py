@@ -36,9 +36,8 @@ def opened(
     session: Session, field: Minefield, key: bytes | None,
     boundaries: dict[int, SeaBoundary] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """A minefield's place, notes and path, opened from the sealed note when it is secret. A
-    sealed note names its boundary by its areas, not a row id: an import cannot rewrite it.
-    `boundaries`: the campaign's boundaries by id, when the caller loaded them once."""
+    """A minefield's place, notes and path, opened from its sealed note when secret (which names its
+    boundary by its areas: an import cannot rewrite an id); `boundaries` by id, when loaded once."""
     if not field.secret:
         return {"boundary_id": field.boundary_id, "sector": field.sector, "notes": field.notes,
                 "path": json.loads(field.path), "layer_name": field.layer_name}  # fmt: skip
@@ -111,9 +110,7 @@ def journal_laid(
     dice: dict[str, Any] | None = None,
     changes: tuple[journal.RowChange, ...] = (),
 ) -> None:
-    """A minefield laid or drifted, in the journal: a secret one says in clear its number, no
-    more (its place, minelayer, way of laying, drift and dice are sealed under the side's key:
-    docs/RULES.md §Secrets)."""
+    """A minefield laid or drifted, journaled: a secret one by its number (RULES.md §Secrets)."""
     said, sealed = summary, None
     if field.secret:
         said = f"{side.name}: secret minefield #{field.id} ({field.status})"

@@ -38,14 +38,6 @@ class Ledger:
     owner_idle_seconds: int = 60  # the campaign's option: the owner view hides after this idle
 
 
-def _boundary_rows(session: Session, campaign_id: int) -> Sequence[SeaBoundary]:
-    return session.exec(
-        select(SeaBoundary)
-        .where(SeaBoundary.campaign_id == campaign_id)
-        .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
-    ).all()
-
-
 # The row's columns the ledger line shows, looked up once: pydantic's model_fields is a costly
 # property.
 _LINE_FIELDS = tuple(
@@ -57,8 +49,7 @@ def _field_views(
     session: Session, fields: Sequence[Minefield], sides: dict[int | None, Side],
     owner_side_id: int | None, key: bytes | None, boundaries: dict[int, SeaBoundary],
 ) -> list[MinefieldView]:  # fmt: skip
-    """The ledger's lines as the viewer (the owner of `owner_side_id`, or none) sees them,
-    read through visibility all at once."""
+    """The ledger's lines as the viewer (`owner_side_id`'s, or none) sees them, all at once."""
     viewer = visibility.Viewer.OWNER if owner_side_id else visibility.Viewer.OPPONENT
     seen = visibility.rows_as_seen("minefield", (
         ({name: getattr(field, name) for name in _LINE_FIELDS},
@@ -76,9 +67,8 @@ def _field_view(
     session: Session, field: Minefield, side: Side, shown: dict[str, Any], key: bytes | None,
     readable: bool, boundaries: dict[int, SeaBoundary] | None = None,
 ) -> MinefieldView:  # fmt: skip
-    """The ledger line as the viewer sees it. Every column comes through visibility (`shown`:
-    the row's line columns as the viewer sees them), none straight from the row: a secret one
-    reads its placeholder unless the viewer may see it."""
+    """The ledger line as the viewer sees it, every column through visibility (`shown`), none
+    straight from the row: a secret one reads its placeholder unless the viewer may see it."""
     hidden = field.secret and not readable
     place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
              if hidden else places.opened(session, field, key, boundaries))  # fmt: skip
@@ -131,7 +121,12 @@ def ledger(
             .order_by(col(Minefield.id))
         ).all()
         # Loaded once here rather than one query per minefield and per ship.
-        boundaries = {row.id or 0: row for row in _boundary_rows(session, campaign_id)}
+        rows = session.exec(
+            select(SeaBoundary)
+            .where(SeaBoundary.campaign_id == campaign_id)
+            .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
+        )
+        boundaries = {row.id or 0: row for row in rows}
         views = _with_counts(_field_views(session, fields, sides, owner_side_id, key, boundaries))
         ships = session.exec(
             select(Ship)
