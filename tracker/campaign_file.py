@@ -53,7 +53,6 @@ def revision_chain() -> dict[str, str | None]:
 
 
 def head_revision() -> str:
-    """The newest schema revision this version of tracker knows."""
     chain = revision_chain()
     heads = set(chain) - set(chain.values())
     assert len(heads) == 1, f"the migrations must have one head, not {sorted(heads)}"
@@ -404,8 +403,6 @@ CAMPAIGN_LINE = _CAMPAIGN_LINE + " WHERE campaign.id = :campaign_id"
 
 
 class CampaignLine(NamedTuple):
-    """A campaign as the list shows it."""
-
     id: int
     name: str
     current_scenario: str

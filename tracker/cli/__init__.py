@@ -42,7 +42,6 @@ COMMANDS: tuple[str, ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """`tracker [--db PATH] [demo]`."""
     parser = argparse.ArgumentParser(
         prog="tracker",
         description="Keyboard-first campaign tracker for WW2 naval wargames.",
@@ -75,7 +74,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_command(argv: Sequence[str] | None) -> int:
-    """Parse, resolve the database, migrate, run the app or the sub-command."""
     args = build_parser().parse_args(argv)
     target = paths.resolve_db(args.db)
     redaction.remember(target)

@@ -16,7 +16,6 @@ EXIT_BAD_INPUT = 2
 
 
 def fail(message: str, who: str = "tracker") -> int:
-    """Say on stderr what is wrong; the exit status of bad input."""
     print(f"{who}: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
@@ -73,7 +72,6 @@ def no_campaign(wanted: str, target: str, found: Sequence[_Named]) -> int:
 
 
 def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:
-    """--html FILE or --markdown FILE (one of them), and --paper for the HTML page."""
     output = parser.add_mutually_exclusive_group(required=True)
     output.add_argument("--html", metavar="FILE", help="a self-contained HTML page to print")
     output.add_argument("--markdown", metavar="FILE", help=markdown)
@@ -97,7 +95,6 @@ def columns_in(section: str) -> str:
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:
-    """--force: the one way a command replaces a file that exists (never the campaign file)."""
     parser.add_argument(
         "--force",
         action="store_true",

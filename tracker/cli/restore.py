@@ -17,7 +17,6 @@ EXIT_DECLINED = 1
 
 
 def keep_count(text: str) -> int:
-    """--keep: how many backups of the file to keep, 1 or more."""
     try:
         value = int(text)
     except ValueError:

@@ -47,7 +47,6 @@ log = logging.getLogger("tracker.serve")
 
 
 def add_parser(sub: Any) -> None:
-    """The `serve` sub-command."""
     parser = sub.add_parser(
         "serve",
         help="serve the tracker to web browsers (textual-serve)",
@@ -78,7 +77,6 @@ def add_parser(sub: Any) -> None:
 
 
 def port_number(text: str) -> int:
-    """argparse type: a TCP port from 1 to 65535."""
     try:
         value = int(text)
     except ValueError:

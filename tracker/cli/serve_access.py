@@ -151,7 +151,6 @@ class Access:
 
 
 def asked_of(request: web.Request, cookie: str) -> Asked:
-    """What the request says of itself."""
     return Asked(
         route=request.match_info.route.name,
         query_token=request.query.get("token"),
@@ -188,5 +187,4 @@ def guard(access: Access, log: logging.Logger) -> Any:
 
 
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """HEADERS on every response (aiohttp's on_response_prepare: refusals and errors too)."""
     response.headers.update(HEADERS)

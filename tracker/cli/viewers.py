@@ -19,7 +19,6 @@ Widens = Callable[[argparse.Namespace], str | None]
 
 
 def add_for_argument(parser: Any, help_text: str) -> None:
-    """The `--for` option: the owner's file by default, the umpire's under --umpire."""
     parser.add_argument(
         "--for", dest="viewer", choices=VIEWERS, default=None,
         help=f"{help_text}; under --umpire: umpire (the default), opponent",

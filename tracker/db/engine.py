@@ -42,7 +42,6 @@ def sqlite_path(url: str) -> Path | None:
 
 
 def to_url(target: str) -> str:
-    """A path becomes a sqlite URL; a URL passes through."""
     return target if paths.is_url(target) else f"sqlite:///{Path(target).expanduser()}"
 
 

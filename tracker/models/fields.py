@@ -22,16 +22,11 @@ from pydantic import AfterValidator, BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker import compat
 from tracker.errors import InvalidInput, quoted
 
 M = TypeVar("M", bound=BaseModel)
-
-# What the player typed for a Create or Update: surrounding blanks dropped before any bound is
-# checked, and a key the model does not know refused (a typo must not be dropped silently).
-INPUT_CONFIG = SQLModelConfig(str_strip_whitespace=True, extra="forbid")
 
 
 def field(
@@ -137,7 +132,6 @@ def _kind(annotation: Any) -> tuple[str, bool, tuple[tuple[str, Any], ...]]:
 
 @cache  # a declaration never changes once its model is built; a hit checks five of them
 def rule_of(key: str, info: FieldInfo) -> FieldRule:
-    """One field's rule, from its declaration."""
     extra = _extra(info)
     kind, optional, options = _kind(info.annotation)
     if extra.get("options"):
@@ -159,7 +153,6 @@ def rule_of(key: str, info: FieldInfo) -> FieldRule:
 
 
 def rules(model: type[BaseModel], keys: Iterable[str] | None = None) -> tuple[FieldRule, ...]:
-    """The rules of a model's fields (those named in `keys`, in that order; else all)."""
     fields = model.model_fields
     return tuple(rule_of(key, fields[key]) for key in (keys or fields))
 
@@ -262,7 +255,6 @@ def _defaults(model: type[BaseModel]) -> dict[str, Any]:
 
 @cache
 def _stored(model: type[BaseModel], table: type) -> tuple[str, ...]:
-    """The read model's fields that a row of `table` holds."""
     return tuple(key for key in model.model_fields if hasattr(table, key))
 
 

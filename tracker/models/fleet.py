@@ -7,9 +7,9 @@ from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Model
+from tracker.models.base import Input, Model
 from tracker.models.campaign import SideBase
-from tracker.models.fields import INPUT_CONFIG, field, one_of, rule_of, same_as
+from tracker.models.fields import field, one_of, rule_of, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Edit, Shown, Versioned
@@ -114,8 +114,7 @@ class Squadron(SquadronBase, Versioned, Identified, table=True):
     commander_ship_id: int | None = Field(default=None)
 
 
-class SquadronCreate(SquadronBase):
-    model_config = INPUT_CONFIG
+class SquadronCreate(SquadronBase, Input): ...
 
 
 class SquadronUpdate(Edit, SquadronCreate): ...
@@ -167,10 +166,8 @@ def within_bounds(ship: ShipBase, key: str, value: int) -> int:
     return value if high is None else min(high, value)
 
 
-class ShipCreate(ShipBase):
+class ShipCreate(ShipBase, Input):
     """A new ship as the player typed it; a blank Structure or Flotation now is its max."""
-
-    model_config = INPUT_CONFIG
 
     @field_validator(*TRACKS)
     @classmethod

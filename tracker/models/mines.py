@@ -8,7 +8,7 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, same_as
+from tracker.models.fields import field, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import (
     AppliesTo,
@@ -47,8 +47,6 @@ class SeaBoundary(SeaBoundaryBase, table=True):
 
 
 class SeaBoundaryRead(SeaBoundaryBase):
-    """A boundary as the ledger offers it."""
-
     model_config = SQLModelConfig(frozen=True)
     id: int
 
@@ -90,7 +88,6 @@ class MinefieldCreate(MinefieldBase, MinefieldTurn):
     """A minefield as the player sows it; its place, owner and minelayer are checked by the
     service against the campaign's map and ships."""
 
-    model_config = INPUT_CONFIG
     complete: bool = field(False, label="Already complete (laid before the game)")
 
 
@@ -151,7 +148,6 @@ class MinefieldRead(Shown, MinefieldBase):
 
     @property
     def layer(self) -> str:
-        """The minelayer's name, as the ledger's line names it."""
         return self.layer_name
 
 

@@ -18,14 +18,12 @@ def check_range(name: str, value: object, low: int, high: int, allowed: str) -> 
 
 
 def check_at_least(name: str, value: object, low: int) -> int:
-    """The value if it is an int of at least `low`."""
     if is_int(value) and value >= low:
         return value
     raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
 
 
 def check_bool(name: str, value: object) -> bool:
-    """The value if it is True or False."""
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return value

@@ -37,7 +37,6 @@ class Dice:
         self._log: deque[RollRecord] = deque(maxlen=keep)
 
     def roll(self, sides: int, purpose: str, note: str = "") -> int:
-        """Roll one die of `sides` faces and log it."""
         if sides < 2:
             raise ValueError(f"sides must be 2 or more, got {sides}")
         value = self.rng.randint(1, sides)
@@ -45,12 +44,10 @@ class Dice:
         return value
 
     def record(self, sides: int, value: int, purpose: str, note: str = "") -> None:
-        """Log a die the player rolled at the table and typed in."""
         if not 1 <= value <= sides:
             raise ValueError(f"a d{sides} shows 1..{sides}, got {value}")
         self._log.appendleft(RollRecord(sides, value, purpose, typed=True, note=note))
 
     @property
     def log(self) -> list[RollRecord]:
-        """The last rolls, newest first."""
         return list(self._log)

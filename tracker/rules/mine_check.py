@@ -51,7 +51,6 @@ class MineEffect:
                     or self.sunk)  # fmt: skip
 
     def words(self) -> str:
-        """The effect in the table's own words."""
         parts = [f"{name}-{amount}" for name, amount in (
             ("speed", self.speed), ("gunnery", self.gunnery), ("fuel", self.fuel),
             ("hull", self.hull)) if amount]  # fmt: skip
