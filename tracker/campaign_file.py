@@ -63,6 +63,14 @@ def known_revisions() -> set[str]:
     return set(revision_chain())
 
 
+def refuse_newer(where: object, revision: str | None, act: str) -> None:
+    """DatabaseProblem for a schema revision no migration of this tracker knows."""
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseProblem(
+            f"{where} was written by a newer tracker (schema {revision}): upgrade tracker to {act}"
+        )
+
+
 def read_only_uri(path: Path) -> str:
     """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it:
     without a -wal, immutable (the file is whole; a later change needs a new connection: the
@@ -349,11 +357,7 @@ def inspect_file(path: Path) -> str | None:
         raise _damaged(path, exc) from exc
     if deep:
         _CHECKED_NOW[str(path.resolve())] = _mark(path)
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseProblem(
-            f"{path} was written by a newer tracker (schema {revision}): "
-            "upgrade tracker to open it; the file was left unchanged."
-        )
+    refuse_newer(path, revision, "open it; the file was left unchanged.")
     return revision
 
 

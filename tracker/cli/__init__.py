@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tracker` console script; returns the exit status. Every line it
-    prints, and every error it reports, is scrubbed of the database's secrets."""
+    """Every line a command prints, and every error it reports, is scrubbed of the database's
+    secrets."""
     with redaction.scrubbed_output():
         return run_command(argv)
 
@@ -88,13 +88,10 @@ def run_command(argv: Sequence[str] | None) -> int:
         problem = extras.missing(extra) if extra is not None else None
         if problem is not None:
             return fail(problem)
-    if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
-        return fail(f"{args.command} writes to the database; run it without --umpire")
     from tracker.cli.viewers import umpire_refusal
 
-    widened = umpire_refusal(args)
-    if widened is not None:
-        return fail(f"{args.command}: {widened}; run it without --umpire")
+    if (refusal := umpire_refusal(args)) is not None:
+        return fail(f"{refusal}; run it without --umpire")
     from tracker.campaign_file import remove_leftovers
 
     # What a restore or an import killed midway left (a copy of a backup, an old export's
@@ -179,8 +176,7 @@ def dispose(engines: list[Any]) -> None:
 
 
 def finish(app: Any, engines: list[Any], target: str) -> int:
-    """After the app (None: a sub-command) has ended: the engines closed, what went wrong said,
-    a clean close noted; the exit status (0 when all went well)."""
+    """After the app (None: a sub-command): what went wrong said, a clean close noted."""
     dispose(engines)
     if app is not None and app.failure is not None:
         return fail(app.failure)
@@ -192,7 +188,7 @@ def finish(app: Any, engines: list[Any], target: str) -> int:
 
 def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     """Check the campaign file with the standard library alone, start the app at once, and
-    let it open the database in a thread; the exit status (2 when the file cannot be used)."""
+    let it open the database in a thread."""
     from tracker.campaign_file import (
         DatabaseProblem,
         file_key,
@@ -255,8 +251,7 @@ def unreadable_value(target: str) -> str | None:
 
 
 def left_as_is(target: str) -> None:
-    """A campaign file closed cleanly is noted as tracker left it, so the next start can skip
-    the checks that read the whole file (db.left_by_tracker)."""
+    """Noted, so the next start can skip the checks that read the whole file."""
     from tracker.campaign_file import remember_left
 
     path = file_of(target)
@@ -305,9 +300,8 @@ def target_problem(target: str) -> str | None:
 
 
 def open_database(engine: Any, target: str, *, umpire: bool) -> str | None:
-    """Migrate the database to this version's schema: what the upgrade did, or None when none
-    was needed; the umpire's read-only view cannot migrate, so it needs a database that is up
-    to date."""
+    """Migrate the database to this version's schema (the umpire's read-only view cannot: it
+    needs one up to date): what the upgrade did, or None."""
     from sqlmodel import SQLModel
 
     import tracker.models  # noqa: F401  (every table on the metadata)
@@ -342,8 +336,8 @@ def upgrade_said(backup: Path | None, notes: list[str]) -> str | None:
 
 
 def run() -> None:
-    """Console-script wrapper so the exit status reaches the shell; a crash outside the app
-    is logged and said in one line, as one inside it is."""
+    """The console script: a crash outside the app is logged and said in one line, as one
+    inside it is."""
     try:
         status = main()
     except Exception as exc:

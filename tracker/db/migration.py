@@ -19,7 +19,7 @@ from tracker.campaign_file import (
     _read_only,
     head_revision,
     inspect_file,
-    known_revisions,
+    refuse_newer,
     scratch_folder,
 )
 from tracker.db.backups import backup_file
@@ -77,11 +77,7 @@ def inspect_server(engine: Engine) -> str | None:
             f"{where} holds tables of another program (no tracker schema): "
             "give tracker a database of its own"
         )
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseProblem(
-            f"{where} was written by a newer tracker (schema {revision}): "
-            "upgrade tracker to open it; the database was left unchanged."
-        )
+    refuse_newer(where, revision, "open it; the database was left unchanged.")
     return revision
 
 

@@ -25,7 +25,7 @@ import difflib
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass
 
 MAX_POINTS = 999
 
@@ -73,16 +73,13 @@ class DamageLine:
     repair_structure: int = 0
     repair_flotation: int = 0
     fire_delta: int = 0
-    criticals: tuple[CriticalInput, ...] = field(default=())
-    fixes: tuple[int, ...] = field(default=())
+    criticals: tuple[CriticalInput, ...] = ()
+    fixes: tuple[int, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        """True when the line names no change at all."""
-        return not (
-            self.structure or self.flotation or self.repair_structure or self.repair_flotation
-            or self.fire_delta or self.criticals or self.fixes
-        )  # fmt: skip
+        """True when the line names no change at all (every field after the ship is empty)."""
+        return not any(astuple(self)[1:])
 
 
 Word = tuple[str, int, int, bool]  # text, start, end, quoted
@@ -94,11 +91,8 @@ def _words(line: str) -> list[Word]:
     lexer.whitespace_split = True
     lexer.commenters = ""
     lexer.escape = ""  # the shorthand has no backslash escapes: a backslash is a character
-    words = []
     try:
-        for word in lexer:
-            # shlex does not report offsets: find the word (or its quoted form) from where we are.
-            words.append(word)
+        words = list(lexer)
     except ValueError as exc:
         quote = max(line.rfind('"'), line.rfind("'"))
         raise ShorthandError(
@@ -108,6 +102,7 @@ def _words(line: str) -> list[Word]:
     placed: list[Word] = []
     cursor = 0
     for word in words:
+        # shlex does not report offsets: find the word (or its quoted form) from where we are.
         start, end = _locate(line, word, cursor)
         placed.append((word, start, end, line[start] in "\"'"))
         cursor = end

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Any
 
 from tracker.rules import checks
 
@@ -112,22 +113,10 @@ def search_breakdown(
     return steps
 
 
-def search_target(
-    searcher: str,
-    *,
-    extra_asw_units: int = 0,
-    sub_hunters: int = 0,
-    enemy_units: int = 0,
-    night_or_weather: bool = False,
-    elusive_quarry: bool = False,
-) -> int:
+def search_target(searcher: str, **modifiers: Any) -> int:
     """The d6 target to find a concealed sub marker, 2 or more; 7 or more cannot succeed
-    (RULES.md §Subs ¶4): the sum of search_breakdown's steps."""
-    steps = search_breakdown(
-        searcher, extra_asw_units=extra_asw_units, sub_hunters=sub_hunters,
-        enemy_units=enemy_units, night_or_weather=night_or_weather, elusive_quarry=elusive_quarry,
-    )  # fmt: skip
-    return sum(change for _, change in steps)
+    (RULES.md §Subs ¶4): the sum of search_breakdown's steps (its modifiers by name)."""
+    return sum(change for _, change in search_breakdown(searcher, **modifiers))
 
 
 def search_succeeds(roll: int, target: int) -> bool:
