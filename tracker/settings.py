@@ -13,9 +13,9 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
-from tracker.rules import smr
+from tracker.rules import checks, smr
 
 APP_NAME = "tracker"
 FILE_NAME = "settings.json"
@@ -78,19 +78,15 @@ def _scale(value: Any) -> str | None:
     return value if value in smr.SCALES else None
 
 
-def _whole(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _keep(value: Any) -> int | None:
-    return value if _whole(value) and 1 <= value <= MAX_KEEP_BACKUPS else None
+    return value if checks.is_int(value) and 1 <= value <= MAX_KEEP_BACKUPS else None
 
 
 def _last(value: Any) -> LastCampaign | None:
     if not isinstance(value, dict) or not isinstance(value.get("database"), str):
         return None
     campaign_id = value.get("campaign_id")
-    return LastCampaign(value["database"], campaign_id) if _whole(campaign_id) else None
+    return LastCampaign(value["database"], campaign_id) if checks.is_int(campaign_id) else None
 
 
 _FIELDS = {

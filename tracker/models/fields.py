@@ -43,15 +43,9 @@ def field(
     `label` and `help` are what a form shows; `printed` the shorter label of a printed sheet,
     if it has one (else the label); `blank` says what a blank means in a form (the field may
     then be left blank); `options` are a select's (shown, value) pairs."""
-    extra: dict[str, Any] = {"label": label}
-    if help:
-        extra["help"] = help
-    if printed:
-        extra["printed"] = printed
-    if blank:
-        extra["blank"] = blank
-    if options:
-        extra["options"] = [list(option) for option in options]
+    listed = [list(option) for option in options]
+    given = dict(label=label, help=help, printed=printed, blank=blank, options=listed)
+    extra = {key: value for key, value in given.items() if value}
     return Field(default, schema_extra={"json_schema_extra": extra}, **bounds)
 
 
