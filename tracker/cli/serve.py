@@ -348,10 +348,6 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
             app_service: Any = None
-
-            async def close() -> None:
-                await websocket.close()
-
             try:
                 await websocket.prepare(request)
             except ConnectionError:
@@ -363,7 +359,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
                     shlex.join(command),
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
-                    close=close,
+                    close=websocket.close,
                     download_manager=self.download_manager,
                 )
                 await app_service.start(width, height)
