@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 
@@ -85,46 +84,31 @@ class DamageLine:
 Word = tuple[str, int, int, bool]  # text, start, end, quoted
 
 
+# A word as a shell splits it with no escapes: runs of anything but a space or a quote, and
+# quoted runs of either quote, with no space between them (shlex's spaces: str.isspace() knows
+# more); a backslash is a character.
+_SPACES = " \t\r\n"
+_WORD = re.compile(r"""(?:[^ \t\r\n'"]|'[^']*'|"[^"]*")+""")
+_QUOTED = re.compile(r"""(["'])(.*?)\1""", re.DOTALL)
+
+
 def _words(line: str) -> list[Word]:
     """Split like a shell (quotes group words), keeping each word's place in the line."""
-    lexer = shlex.shlex(line, posix=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    lexer.escape = ""  # the shorthand has no backslash escapes: a backslash is a character
-    try:
-        words = list(lexer)
-    except ValueError as exc:
+    placed: list[Word] = []
+    covered = 0
+    for found in _WORD.finditer(line):
+        if line[covered : found.start()].strip(_SPACES):
+            break  # an opening quote with no closing one
+        text = _QUOTED.sub(lambda quoted: quoted[2], found[0])
+        placed.append((text, found.start(), found.end(), found[0][0] in "\"'"))
+        covered = found.end()
+    if line[covered:].strip(_SPACES):
         quote = max(line.rfind('"'), line.rfind("'"))
         raise ShorthandError(
             "a quote is not closed: add the closing quote", word=line[quote:], start=quote,
             end=len(line),
-        ) from exc  # fmt: skip
-    placed: list[Word] = []
-    cursor = 0
-    for word in words:
-        # shlex does not report offsets: find the word (or its quoted form) from where we are.
-        start, end = _locate(line, word, cursor)
-        placed.append((word, start, end, line[start] in "\"'"))
-        cursor = end
+        )  # fmt: skip
     return placed
-
-
-SPACES = " \t\r\n"  # what shlex splits on; str.isspace() also knows others shlex keeps
-
-
-def _locate(line: str, word: str, cursor: int) -> tuple[int, int]:
-    while cursor < len(line) and line[cursor] in SPACES:
-        cursor += 1
-    end = cursor
-    quote: str | None = None
-    while end < len(line) and (quote or line[end] not in SPACES):
-        char = line[end]
-        if quote and char == quote:
-            quote = None
-        elif not quote and char in "\"'":
-            quote = char
-        end += 1
-    return cursor, end
 
 
 def _is_item(word: str) -> bool:
