@@ -102,14 +102,8 @@ def speed_available(speed_rating: int, speed_lost: int) -> int:
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
     """A sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
     total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
-    loaded = checks.check_range(
-        "minefields_loaded",
-        minefields_loaded,
-        0,
-        total,
-        f"0..{total} (at most one minefield per torpedo factor)",
-    )
-    return total - loaded
+    allowed = f"0..{total} (at most one minefield per torpedo factor)"
+    return total - checks.check_range("minefields_loaded", minefields_loaded, 0, total, allowed)
 
 
 def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
@@ -129,16 +123,9 @@ def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
 def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
     """The fuel after refuelling empty factors (None: all), never lost ones (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
-    if factors is None:
-        amount = fuel.empty
-    else:
-        amount = checks.check_range(
-            "factors",
-            factors,
-            0,
-            fuel.empty,
-            f"0..{fuel.empty} (only empty factors refuel; lost ones need a port repair)",
-        )
+    allowed = f"0..{fuel.empty} (only empty factors refuel; lost ones need a port repair)"
+    wanted = fuel.empty if factors is None else factors
+    amount = checks.check_range("factors", wanted, 0, fuel.empty, allowed)
     return Fuel(full=fuel.full + amount, empty=fuel.empty - amount, lost=fuel.lost)
 
 

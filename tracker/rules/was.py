@@ -146,13 +146,8 @@ def best_searcher(searchers: Sequence[str]) -> str:
 def extra_decoy_cost(extra_decoys: int) -> int:
     """The points cost of one sub's extra decoys, at most 2: the seed limits them "to 1-2 extra
     tokens" so a 100-point fleet cannot field "2 subs and 30 tokens" (RULES.md §Subs)."""
-    count = checks.check_range(
-        "extra_decoys",
-        extra_decoys,
-        0,
-        MAX_EXTRA_DECOYS,
-        f"0..{MAX_EXTRA_DECOYS} (at most {MAX_EXTRA_DECOYS} extra decoys per submarine)",
-    )
+    allowed = f"0..{MAX_EXTRA_DECOYS} (at most {MAX_EXTRA_DECOYS} extra decoys per submarine)"
+    count = checks.check_range("extra_decoys", extra_decoys, 0, MAX_EXTRA_DECOYS, allowed)
     return DECOY_COST * count
 
 
