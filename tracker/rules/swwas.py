@@ -81,7 +81,7 @@ def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:
 
 def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
     """Whether a d6 aerial drop lays a minefield: 3-6 if circled, else 4-6 (RULES.md §Mines)."""
-    roll = checks.check_range("roll", roll, 1, 6, "1..6")
+    roll = checks.check_range("roll", roll, 1, 6)
     circled = checks.check_bool("circled", circled)
     return roll >= (3 if circled else 4)
 
@@ -102,8 +102,8 @@ def speed_available(speed_rating: int, speed_lost: int) -> int:
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
     """A sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
     total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
-    allowed = f"0..{total} (at most one minefield per torpedo factor)"
-    return total - checks.check_range("minefields_loaded", minefields_loaded, 0, total, allowed)
+    per_factor = "at most one minefield per torpedo factor"
+    return total - checks.check_range("minefields_loaded", minefields_loaded, 0, total, per_factor)
 
 
 def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
@@ -123,9 +123,9 @@ def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
 def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
     """The fuel after refuelling empty factors (None: all), never lost ones (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
-    allowed = f"0..{fuel.empty} (only empty factors refuel; lost ones need a port repair)"
     wanted = fuel.empty if factors is None else factors
-    amount = checks.check_range("factors", wanted, 0, fuel.empty, allowed)
+    why = "only empty factors refuel; lost ones need a port repair"
+    amount = checks.check_range("factors", wanted, 0, fuel.empty, why)
     return Fuel(full=fuel.full + amount, empty=fuel.empty - amount, lost=fuel.lost)
 
 
@@ -138,7 +138,7 @@ def port_repair(fuel: Fuel) -> Fuel:
 def mine_check_halts(struck: int, task_force_size: int) -> bool:
     """Whether a task force halts: a quarter of it, rounded up, struck (RULES.md §Mines)."""
     size = checks.check_at_least("task_force_size", task_force_size, 1)
-    hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
+    hits = checks.check_range("struck", struck, 0, size, "the task force size")
     return hits >= mine_check.quarter_of(size)
 
 

@@ -41,8 +41,6 @@ _BASE_TARGETS: dict[str, int] = {
 _MIN_TARGET = 2  # A natural 1 always fails, so 2+ is the best target (RULES.md §Subs ¶4).
 _IMPOSSIBLE_TARGET = 7  # No d6 reaches 7: a target of 7 or more cannot succeed.
 _MAX_UNITS = 20
-_COUNT_RANGE = f"0..{_MAX_UNITS}"
-_ROLL_RANGE = "1..6"
 
 
 def _check_searcher(value: object, name: str = "searcher") -> str:
@@ -52,11 +50,11 @@ def _check_searcher(value: object, name: str = "searcher") -> str:
 
 
 def _count(name: str, value: object) -> int:
-    return checks.check_range(name, value, 0, _MAX_UNITS, _COUNT_RANGE)
+    return checks.check_range(name, value, 0, _MAX_UNITS)
 
 
 def _roll(value: object) -> int:
-    return checks.check_range("roll", value, 1, 6, _ROLL_RANGE)
+    return checks.check_range("roll", value, 1, 6)
 
 
 def _plural(count: int, singular: str, plural: str) -> str:
@@ -146,8 +144,8 @@ def best_searcher(searchers: Sequence[str]) -> str:
 def extra_decoy_cost(extra_decoys: int) -> int:
     """The points cost of one sub's extra decoys, at most 2: the seed limits them "to 1-2 extra
     tokens" so a 100-point fleet cannot field "2 subs and 30 tokens" (RULES.md §Subs)."""
-    allowed = f"0..{MAX_EXTRA_DECOYS} (at most {MAX_EXTRA_DECOYS} extra decoys per submarine)"
-    count = checks.check_range("extra_decoys", extra_decoys, 0, MAX_EXTRA_DECOYS, allowed)
+    per_sub = f"at most {MAX_EXTRA_DECOYS} extra decoys per submarine"
+    count = checks.check_range("extra_decoys", extra_decoys, 0, MAX_EXTRA_DECOYS, per_sub)
     return DECOY_COST * count
 
 
