@@ -130,7 +130,6 @@ def run_command(argv: Sequence[str] | None) -> int:
         if upgraded is not None:
             print(f"tracker: {upgraded}")
         if handler is not None:
-            # A sub-command that does its work and exits without opening the app.
             status: int = handler(args, factory, target)
             finish(None, engines, target)
             return status

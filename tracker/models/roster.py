@@ -29,7 +29,6 @@ class WasUnitBase(Model):
     class_name: str = same_as(ShipBase, "class_name")
     points: int = field(0, label="Points", ge=0, le=999)
     year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)
-    # 1..3 for ships and subs, A for aircraft
     speed: str = field("", label="Speed (1-3, A for aircraft)", max_length=4)
     armor: int = field(1, label="Armor", ge=0, le=30)
     vital_armor: int = field(1, label="Vital armor", ge=0, le=30)

@@ -1,9 +1,8 @@
 """Command & crew rules of *Stations Manned and Ready! Part 2* (SMR2: RULES.md §SMR2).
 
 Levels and grades are plain ints: training level 1..5 stands for I..V, and a result grade
-1..5 stands for Inept/Green .. Brilliant/Elite. Every function validates its arguments and
-raises ValueError naming the argument and its allowed range; bool is never accepted as an int.
-Dice come from an injected ``random.Random`` so that callers (and tests) control the seed.
+1..5 stands for Inept/Green .. Brilliant/Elite. Dice come from an injected ``random.Random``
+so that callers (and tests) control the seed.
 
 The rulebook's tables are read with the minus signs restored (the worked example's "inept 2"
 commander and the "below 2 or 10 cm" floor both read as -2).

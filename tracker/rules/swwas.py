@@ -3,8 +3,7 @@
 Covers the numbers the tracker needs from the variant: the mine-strike die-roll modifiers
 (RULES.md §Mines), submarine and aircraft minelayers, fuel factors lost to mines and
 their repair and the 25 % halt of a task force drawing ships through a minefield (RULES.md
-§Mines). Every function validates its arguments and raises ValueError naming the argument
-and its allowed range; bool is never accepted as an int.
+§Mines).
 
 The variant halts the task force once "25% of the ships in the task force have been drawn";
 read literally every task force of two or more ships would halt before all were drawn, so, as

@@ -2,9 +2,7 @@
 
 Covers the numbers the tracker needs from the fan rules: the d6 search target for finding a
 concealed submarine marker (RULES.md §Subs ¶4), extra decoy markers, damage to a submarine
-entering a minefield (¶12) and the night torpedo rule (¶9e). Every function validates its
-arguments and raises ValueError naming the argument and its allowed range; bool is never
-accepted as an int.
+entering a minefield (¶12) and the night torpedo rule (¶9e).
 
 A search *target* is the lowest d6 roll that succeeds ("4+" is 4). The seed words its modifiers
 as changes to the die ("-1 difficulty modifier" for night, "+1 to the result" per extra friendly
