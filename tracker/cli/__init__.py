@@ -67,8 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Every line a command prints, and every error it reports, is scrubbed of the database's
-    secrets."""
+    """Every line a command prints, and every error it says, scrubbed of the database's secrets."""
     with redaction.scrubbed_output():
         return run_command(argv)
 
@@ -335,8 +334,7 @@ def upgrade_said(backup: Path | None, notes: list[str]) -> str | None:
 
 
 def run() -> None:
-    """The console script: a crash outside the app is logged and said in one line, as one
-    inside it is."""
+    """The console script: a crash outside the app is logged and said in one line, as inside."""
     try:
         status = main()
     except Exception as exc:

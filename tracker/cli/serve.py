@@ -203,8 +203,7 @@ def die_with_server() -> Callable[[], None] | None:
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    """Check the address, print where the page is (with its token), serve until SIGINT or
-    SIGTERM."""
+    """Check the address, print where the page is (with its token), serve until SIGINT/SIGTERM."""
     import secrets
 
     from tracker.cli.serve_access import Access, origin

@@ -66,8 +66,7 @@ class Crew(RatingBase, Versioned, Identified, table=True):
 
 
 class CrewRead(Shown, RatingBase):
-    """A crew as the record sheet shows it: its rating as stored, with what the rules make of
-    it (SMR2 §3.2)."""
+    """A crew as the record sheet shows it: its rating, what the rules make of it (SMR2 §3.2)."""
 
     id: int
     roll_modified: int | None = None
@@ -79,8 +78,7 @@ class CrewRead(Shown, RatingBase):
 
 
 class CommanderRead(Shown, CommanderBase):
-    """A commander as the record sheet shows it: his rating as stored, with what the rules
-    make of it (SMR2 §3.1)."""
+    """A commander as the record sheet shows him: his rating, what the rules make of it (§3.1)."""
 
     id: int
     air: bool

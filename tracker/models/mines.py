@@ -61,8 +61,7 @@ SOWN_BY = [("surface ship", Layer.SURFACE), ("submarine", Layer.SUBMARINE)]
 
 
 class MinefieldBase(Model):
-    """What the player says of a minefield, each value declared once (RULES.md §Mines;
-    RULES.md §Subs ¶13)."""
+    """What the player says of a minefield (RULES.md §Mines; RULES.md §Subs ¶13)."""
 
     # A War at Sea sector, as a marker's; a Second World War at Sea minefield lies on a boundary.
     sector: str = same_as(SubMarkerBase, "sector", label="or sector (War at Sea)")

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 
 def roll_text(value: int) -> str:
-    """A die's result as the tracker writes it: "roll 5", never "d5", which reads as a die of
-    five sides."""
+    """A die's result as the tracker writes it: "roll 5", never "d5" (a die of five sides)."""
     return f"roll {value}"
 
 

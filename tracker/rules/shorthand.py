@@ -252,8 +252,7 @@ def _kind(wanted: str, name: str) -> int | None:
 
 
 def rank_names(query: str, names: list[str]) -> list[int]:
-    """Indices of the names that match the query, best first by match_kind; ties keep the
-    given order."""
+    """Indices of the names that match the query, best first by match_kind, ties in order."""
     if not query.split():
         return list(range(len(names)))
     wanted = " ".join(query.lower().split())  # once, not once per name: a campaign has many

@@ -215,8 +215,7 @@ def at_or_below_third(current: int, maximum: int) -> bool:
 
 
 def third_text(full: int) -> str:
-    """The height of a track's 1/3 line in words (RULES.md §SMR2 morale): 8.7 for a full 26,
-    4 for 12."""
+    """A track's 1/3 line in words (RULES.md §SMR2 morale): 8.7 for a full 26, 4 for 12."""
     return f"{full / 3:.1f}".removesuffix(".0")
 
 
