@@ -73,9 +73,8 @@ def refuse_newer(where: object, revision: str | None, act: str) -> None:
 
 def read_only_uri(path: Path) -> str:
     """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it:
-    without a -wal, immutable (the file is whole; a later change needs a new connection: the
-    umpire's view opens one per session); with one, another program has it open, and SQLite
-    must read the -wal too."""
+    immutable without a -wal (a later change needs a new connection: the umpire's view opens
+    one per session); with one, another program has it open, and SQLite must read it too."""
     wal = path.with_name(path.name + "-wal")
     mode = "ro" if wal.exists() else "ro&immutable=1"
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
@@ -175,9 +174,8 @@ CHECKED_KEEP = 50
 
 def _mark(path: Path) -> list[int]:
     """What tells a file tracker left from the same file changed since: its size and times, and
-    the inode (a file put in its place). The change time is in it because nobody can set it:
-    a program that puts the size and the modification time back (os.utime) moves it, and so
-    does any write."""
+    the inode (a file put in its place). The change time is in it as nobody can set it: a
+    program putting the size and the modification time back (os.utime) moves it, as any write."""
     stat = path.stat()
     wal = path.with_name(path.name + "-wal")
     return [stat.st_size, stat.st_mtime_ns, wal.stat().st_size if wal.exists() else -1,

@@ -141,8 +141,7 @@ def redraws_after_measuring(after: Callable[[Any], None]) -> Callable[[T], T]:
     """A DataTable class that calls `after(table)` each time Textual has measured the rows
     added since its last idle (DataTable._update_dimensions), then drops the lines it drew
     before (DataTable._clear_caches) and repaints: a repaint that came first drew those rows at
-    the columns' old widths ("conce" for "concealed") and kept them until something else
-    repainted."""
+    the columns' old widths ("conce" for "concealed") and kept them until the next one."""
 
     def decorate(cls: T) -> T:
         owner: Any = cls

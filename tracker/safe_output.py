@@ -228,9 +228,8 @@ def write_text(
 
 
 def _temporary(target: Path) -> tuple[int, str]:
-    """A new, empty temporary file beside target, open to write, and its name. It is made
-    with 0666 less the umask, as any program's new file is (mkstemp's 0600 would keep a sheet
-    from its own players)."""
+    """A new, empty temporary file beside target, open to write, and its name: made 0666 less
+    the umask, as any program's new file (mkstemp's 0600 would keep a sheet from its players)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     stem = target.name[:_TEMPORARY_STEM]
     for _ in range(100):

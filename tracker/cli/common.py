@@ -50,8 +50,7 @@ class _Named(Protocol):
 
 def pick(found: Sequence[_Named], wanted: str) -> int | None:
     """The campaign the player named: by its name in any case (casefolded, as names are told
-    apart: "SS" names the campaign "ß"), else its number, else the one campaign whose name
-    holds the words typed."""
+    apart: "SS" names the campaign "ß"), else its number, else by words of its name."""
     wanted = wanted.strip()
     folded = wanted.casefold()
     # A name first: a campaign named "2" is not campaign number 2.
@@ -118,8 +117,7 @@ def write_file(
     *, private: bool = False,
 ) -> int:  # fmt: skip
     """Write a player's file through safe_output (never the campaign file; an existing one only
-    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
-    with what was refused said."""
+    with --force; `private`: a side's secrets, the owner's export), or say what was refused."""
     from tracker import safe_output
 
     try:

@@ -83,9 +83,8 @@ def inspect_server(engine: Engine) -> str | None:
 
 def check_schema(engine: Engine, metadata: MetaData) -> None:
     """DatabaseProblem when a table or column of tracker's schema (metadata) is missing from the
-    database, which would stop the app at the first query that uses it: the database was
-    changed by another program, or damaged where the integrity check cannot see (a name in the
-    schema's text)."""
+    database, which would stop the app at its first query: the database was changed by another
+    program, or damaged where the integrity check cannot see (a name in the schema's text)."""
     from sqlalchemy import inspect
 
     path = sqlite_path(str(engine.url))
