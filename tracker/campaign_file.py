@@ -94,8 +94,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
 def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that only reads, in one read transaction, whatever another program writes
     meanwhile. Not _read_only's immutable one, which takes no lock for a writer to respect: this
-    locks as tracker's own connections do (the file must be writable). mode=rw: a file gone
-    meanwhile is an error, never made anew."""
+    locks as tracker's own do (the file must be writable); mode=rw: a file gone is never remade."""
     uri = f"file:{quote(str(path.resolve()))}?mode=rw"
     conn = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)
     try:

@@ -56,9 +56,8 @@ def hides_under_opaque_screens(cls: T) -> T:
 
     Textual counts the screen under the top one as showing through it whatever the top one's
     background (App._background_screens), so every change to that screen repainted the top one
-    too, and each screen pushed was painted twice (9 ms and a frame more on every `d`). A
-    screen whose background is opaque hides everything under it; a dialog's translucent
-    screen still shows the one beneath."""
+    too, and each screen pushed was painted twice (9 ms and a frame more on every `d`). An
+    opaque screen hides everything under it; a dialog's translucent one shows the one beneath."""
     inherited: property = getattr(cls, "_background_screens")  # noqa: B009
 
     def _background_screens(self: Any) -> list[Any]:

@@ -193,10 +193,9 @@ def write_text(
     new_only: bool = False,
     private: bool = False,
 ) -> Path:
-    """Write text (as UTF-8, newlines as given) or bytes to path after check_target, whole or
-    not at all (the module's docstring says how, and what `private` does); the path written.
-    Text may be a function that makes it, called once the path is accepted: a refused path
-    costs nothing and is said at once."""
+    """Write text (UTF-8, newlines as given) or bytes to path after check_target, whole or not at
+    all (the module's docstring says how, and what `private` does); the path written. Text may be
+    a function, called once the path is accepted: a refused path costs nothing."""
     target = check_target(path, campaign=campaign, replace=replace, new_only=new_only)
     made = text() if callable(text) else text
     data = made.encode("utf-8") if isinstance(made, str) else made

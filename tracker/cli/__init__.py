@@ -153,8 +153,7 @@ def open_campaign(
     target: str, umpire: bool, demo: bool, engines: list[Any]
 ) -> tuple[SessionFactory, int | None, str | None]:
     """Connect (the engine goes in engines, for the caller to dispose), upgrade or check the
-    schema, and add the sample campaign for demo: the session factory, the sample's id, and
-    what an upgrade did (`upgrade_said`)."""
+    schema, add the sample for demo: the sessions, the sample's id, what an upgrade did."""
     from tracker.db import session_factory
 
     engines.append(connect(target, read_only=umpire))

@@ -210,9 +210,8 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
 
 
 def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
-    """The field `key` of another model (its bounds, its default, what its blank means, its
-    options and the column it is stored in), under another label if given: a value one model
-    copies from another is bounded once."""
+    """The field `key` of another model (its bounds, default, blank, options and column), under
+    another label if given: a value one model copies from another is bounded once."""
     info: FieldInfo = model.model_fields[key]
     rule = rule_of(key, info)
     sa_type = _bound(info, "sa_type")

@@ -125,10 +125,9 @@ class Minefield(MinefieldBase, Versioned, Identified, table=True):
 
 
 class MinefieldRead(Shown, MinefieldBase):
-    """One ledger line, its values declared by MinefieldBase. A secret minefield's place,
-    layer, notes, path, how it was laid and whether it drifts are never read from the row: the
-    service gives every column as the viewer may see it (RULES.md §Secrets), and `hidden`
-    says the viewer may not read its place."""
+    """One ledger line. A secret minefield's place, layer, notes, path, how it was laid and
+    whether it drifts are never read from the row: the service gives every column as the viewer
+    may see it (RULES.md §Secrets), and `hidden` says the viewer may not read its place."""
 
     id: int
     side_id: int

@@ -150,9 +150,8 @@ def is_submarine_type(type_abbrev: str) -> bool:
 
 
 def torpedo_refusal(*, submarine_sowing: int | None) -> str | None:
-    """Why a unit sowing minefield `submarine_sowing` as a submarine may not attack with its
-    torpedo factors (RULES.md §Mines: "until it has completed the minefield"); None when it may:
-    the source stops submarines only."""
+    """Why a submarine sowing minefield `submarine_sowing` may not attack with its torpedo
+    factors (RULES.md §Mines: "until it has completed the minefield"); None when it may."""
     if submarine_sowing is None:
         return None
     number = checks.check_at_least("submarine_sowing", submarine_sowing, 1)

@@ -201,9 +201,8 @@ def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | No
 
 
 def square(sector: str) -> str:
-    """A sector as one square: A4, a4 and " A4 " are one (compared casefolded, in Python: the
-    databases' lower() folds ASCII only). Markers, searches and the minefields counted in a
-    square all read a sector through this."""
+    """A sector as one square, as markers, searches and minefields read it: A4, a4 and " A4 " are
+    one (casefolded in Python: the databases' lower() folds ASCII only)."""
     return sector.strip().casefold()
 
 
