@@ -115,9 +115,9 @@ def parse(data: Any, source: str = "settings") -> Loaded:
     return Loaded(Settings(**values, extra=extra), tuple(warnings))
 
 
-def read(path: Path | None = None) -> Loaded:
+def read() -> Loaded:
     """The settings in the file, or the defaults (with a warning when the file is unusable)."""
-    path = path or settings_path()
+    path = settings_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -144,10 +144,10 @@ def to_json(settings: Settings) -> dict[str, Any]:
     return data
 
 
-def save(settings: Settings, path: Path | None = None) -> Path:
+def save(settings: Settings) -> Path:
     """Write the settings atomically: a half-written file never replaces a good one."""
     text = json.dumps(to_json(settings), indent=2, sort_keys=True) + "\n"
-    return write_whole(path or settings_path(), text)
+    return write_whole(settings_path(), text)
 
 
 def write_whole(path: Path, text: str) -> Path:
@@ -173,8 +173,7 @@ def update(**changes: Any) -> Settings:
     Reading first keeps what another running tracker saved meanwhile. A value that does not
     validate raises ValueError, so a bug never writes a setting the next run would reject.
     """
-    current = read().settings
-    updated = replace(current, **changes)
+    updated = replace(read().settings, **changes)
     loaded = parse(to_json(updated))
     if loaded.warnings:
         raise ValueError("; ".join(loaded.warnings))

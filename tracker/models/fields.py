@@ -209,7 +209,7 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
         raise InvalidInput(errors_of(model, exc)) from exc
 
 
-def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
+def same_as(model: type[BaseModel], key: str, *, label: str = "") -> Any:
     """The field `key` of another model (its bounds, default, blank, options and column), under
     another label if given: a value one model copies from another is bounded once."""
     info: FieldInfo = model.model_fields[key]
@@ -225,7 +225,7 @@ def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = ""
         if value is not None
     }  # fmt: skip
     default = ... if info.is_required() else info.default
-    return field(default, label=label or rule.label, help=help or rule.help, blank=rule.blank,
+    return field(default, label=label or rule.label, help=rule.help, blank=rule.blank,
                  options=_extra(info).get("options", ()), **bounds)  # fmt: skip
 
 

@@ -20,12 +20,10 @@ class RollRecord:
     value: int
     purpose: str
     typed: bool = False
-    note: str = ""
 
     def __str__(self) -> str:
         how = "typed" if self.typed else "rolled"
-        text = f"d{self.sides} {how} {self.value}: {self.purpose}"
-        return f"{text} ({self.note})" if self.note else text
+        return f"d{self.sides} {how} {self.value}: {self.purpose}"
 
 
 class Dice:
@@ -35,17 +33,17 @@ class Dice:
         self.rng = rng or random.Random()
         self._log: deque[RollRecord] = deque(maxlen=keep)
 
-    def roll(self, sides: int, purpose: str, note: str = "") -> int:
+    def roll(self, sides: int, purpose: str) -> int:
         if sides < 2:
             raise ValueError(f"sides must be 2 or more, got {sides}")
         value = self.rng.randint(1, sides)
-        self._log.appendleft(RollRecord(sides, value, purpose, typed=False, note=note))
+        self._log.appendleft(RollRecord(sides, value, purpose))
         return value
 
-    def record(self, sides: int, value: int, purpose: str, note: str = "") -> None:
+    def record(self, sides: int, value: int, purpose: str) -> None:
         if not 1 <= value <= sides:
             raise ValueError(f"a d{sides} shows 1..{sides}, got {value}")
-        self._log.appendleft(RollRecord(sides, value, purpose, typed=True, note=note))
+        self._log.appendleft(RollRecord(sides, value, purpose, typed=True))
 
     @property
     def log(self) -> list[RollRecord]:

@@ -273,11 +273,11 @@ def best_matches(query: str, names: list[str]) -> list[int]:
     return [index for index, kind in enumerate(kinds) if found and kind == min(found)]
 
 
-def nearest_names(query: str, names: Sequence[str], count: int = 3) -> list[str]:
-    """The names nearest a name that matches none (a typo: `sufflok` for Suffolk), nearest
+def nearest_names(query: str, names: Sequence[str]) -> list[str]:
+    """The three names nearest a name that matches none (a typo: `sufflok` for Suffolk), nearest
     first, by how much of them the letters share (difflib's ratio, any case); none below 0.6."""
     folded = {name.casefold(): name for name in names}
-    near = difflib.get_close_matches(query.strip().casefold(), folded, n=count, cutoff=0.6)
+    near = difflib.get_close_matches(query.strip().casefold(), folded, n=3, cutoff=0.6)
     return [folded[name] for name in near]
 
 
