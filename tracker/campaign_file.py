@@ -53,7 +53,6 @@ def revision_chain() -> dict[str, str | None]:
 
 
 def head_revision() -> str:
-    """The newest schema revision this version of tracker knows."""
     chain = revision_chain()
     heads = set(chain) - set(chain.values())
     assert len(heads) == 1, f"the migrations must have one head, not {sorted(heads)}"
@@ -64,11 +63,18 @@ def known_revisions() -> set[str]:
     return set(revision_chain())
 
 
+def refuse_newer(where: object, revision: str | None, act: str) -> None:
+    """DatabaseProblem for a schema revision no migration of this tracker knows."""
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseProblem(
+            f"{where} was written by a newer tracker (schema {revision}): upgrade tracker to {act}"
+        )
+
+
 def read_only_uri(path: Path) -> str:
     """An SQLite URI that reads the file as it is now and creates no -wal or -shm beside it:
-    without a -wal, immutable (the file is whole; a later change needs a new connection: the
-    umpire's view opens one per session); with one, another program has it open, and SQLite
-    must read the -wal too."""
+    immutable without a -wal (a later change needs a new connection: the umpire's view opens
+    one per session); with one, another program has it open, and SQLite must read it too."""
     wal = path.with_name(path.name + "-wal")
     mode = "ro" if wal.exists() else "ro&immutable=1"
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
@@ -88,8 +94,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
 def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that only reads, in one read transaction, whatever another program writes
     meanwhile. Not _read_only's immutable one, which takes no lock for a writer to respect: this
-    locks as tracker's own connections do (the file must be writable). mode=rw: a file gone
-    meanwhile is an error, never made anew."""
+    locks as tracker's own do (the file must be writable); mode=rw: a file gone is never remade."""
     uri = f"file:{quote(str(path.resolve()))}?mode=rw"
     conn = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)
     try:
@@ -168,9 +173,8 @@ CHECKED_KEEP = 50
 
 def _mark(path: Path) -> list[int]:
     """What tells a file tracker left from the same file changed since: its size and times, and
-    the inode (a file put in its place). The change time is in it because nobody can set it:
-    a program that puts the size and the modification time back (os.utime) moves it, and so
-    does any write."""
+    the inode (a file put in its place). The change time is in it as nobody can set it: a
+    program putting the size and the modification time back (os.utime) moves it, as any write."""
     stat = path.stat()
     wal = path.with_name(path.name + "-wal")
     return [stat.st_size, stat.st_mtime_ns, wal.stat().st_size if wal.exists() else -1,
@@ -350,11 +354,7 @@ def inspect_file(path: Path) -> str | None:
         raise _damaged(path, exc) from exc
     if deep:
         _CHECKED_NOW[str(path.resolve())] = _mark(path)
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseProblem(
-            f"{path} was written by a newer tracker (schema {revision}): "
-            "upgrade tracker to open it; the file was left unchanged."
-        )
+    refuse_newer(path, revision, "open it; the file was left unchanged.")
     return revision
 
 
@@ -404,8 +404,6 @@ CAMPAIGN_LINE = _CAMPAIGN_LINE + " WHERE campaign.id = :campaign_id"
 
 
 class CampaignLine(NamedTuple):
-    """A campaign as the list shows it."""
-
     id: int
     name: str
     current_scenario: str

@@ -56,9 +56,8 @@ def hides_under_opaque_screens(cls: T) -> T:
 
     Textual counts the screen under the top one as showing through it whatever the top one's
     background (App._background_screens), so every change to that screen repainted the top one
-    too, and each screen pushed was painted twice (9 ms and a frame more on every `d`). A
-    screen whose background is opaque hides everything under it; a dialog's translucent
-    screen still shows the one beneath."""
+    too, and each screen pushed was painted twice (9 ms and a frame more on every `d`). An
+    opaque screen hides everything under it; a dialog's translucent one shows the one beneath."""
     inherited: property = getattr(cls, "_background_screens")  # noqa: B009
 
     def _background_screens(self: Any) -> list[Any]:
@@ -141,8 +140,7 @@ def redraws_after_measuring(after: Callable[[Any], None]) -> Callable[[T], T]:
     """A DataTable class that calls `after(table)` each time Textual has measured the rows
     added since its last idle (DataTable._update_dimensions), then drops the lines it drew
     before (DataTable._clear_caches) and repaints: a repaint that came first drew those rows at
-    the columns' old widths ("conce" for "concealed") and kept them until something else
-    repainted."""
+    the columns' old widths ("conce" for "concealed") and kept them until the next one."""
 
     def decorate(cls: T) -> T:
         owner: Any = cls

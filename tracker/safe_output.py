@@ -79,8 +79,7 @@ def _same_folder(a: Path, b: Path) -> bool:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    """True when path is folder or anything under it (by name, in any case, or by the folder's
-    identity on disk)."""
+    """Path is folder or under it (by name in any case, or by the folder's identity on disk)."""
     for parent in (path, *path.parents):
         if len(parent.parts) == len(folder.parts) and _same_folder(parent, folder):
             return True
@@ -138,11 +137,8 @@ def check_target(
     new_only: bool = False,
 ) -> Path:
     """The real path a write to `path` would replace, or OutputRefused / ExistingFile.
-
-    `campaign` is the open campaign file (None for a database that is not a file); `replace`
-    says the player confirmed replacing an existing file; `new_only` (the umpire's view)
-    refuses any existing file, confirmed or not.
-    """
+    `campaign`: the open campaign file (None for a server's database); `replace`: the player
+    confirmed replacing an existing file; `new_only` (the umpire's view): no existing file."""
     text = os.fspath(path).strip()
     if not text:
         raise OutputRefused("no file name given: type the name of the file to write")
@@ -197,14 +193,9 @@ def write_text(
     new_only: bool = False,
     private: bool = False,
 ) -> Path:
-    """Write text (as UTF-8, newlines as given) or bytes to path, whole or not at all, after
-    check_target: a temporary file in the same folder is flushed, fsynced and renamed into
-    place. Returns the path written.
-
-    Text may be a function that makes it, called only once the path is accepted: a refused
-    path costs nothing and is said at once. `private` says the file holds a side's secrets:
-    it is written 0600 whatever the umask (see the module's docstring).
-    """
+    """Write text (UTF-8, newlines as given) or bytes to path after check_target, whole or not at
+    all (the module's docstring says how, and what `private` does); the path written. Text may be
+    a function, called once the path is accepted: a refused path costs nothing."""
     target = check_target(path, campaign=campaign, replace=replace, new_only=new_only)
     made = text() if callable(text) else text
     data = made.encode("utf-8") if isinstance(made, str) else made
@@ -236,9 +227,8 @@ def write_text(
 
 
 def _temporary(target: Path) -> tuple[int, str]:
-    """A new, empty temporary file beside target, open to write, and its name. It is made
-    with 0666 less the umask, as any program's new file is (mkstemp's 0600 would keep a sheet
-    from its own players)."""
+    """A new, empty temporary file beside target, open to write, and its name: made 0666 less
+    the umask, as any program's new file (mkstemp's 0600 would keep a sheet from its players)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     stem = target.name[:_TEMPORARY_STEM]
     for _ in range(100):

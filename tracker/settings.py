@@ -13,9 +13,9 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
-from tracker.rules import smr
+from tracker.rules import checks, smr
 
 APP_NAME = "tracker"
 FILE_NAME = "settings.json"
@@ -78,19 +78,15 @@ def _scale(value: Any) -> str | None:
     return value if value in smr.SCALES else None
 
 
-def _whole(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _keep(value: Any) -> int | None:
-    return value if _whole(value) and 1 <= value <= MAX_KEEP_BACKUPS else None
+    return value if checks.is_int(value) and 1 <= value <= MAX_KEEP_BACKUPS else None
 
 
 def _last(value: Any) -> LastCampaign | None:
     if not isinstance(value, dict) or not isinstance(value.get("database"), str):
         return None
     campaign_id = value.get("campaign_id")
-    return LastCampaign(value["database"], campaign_id) if _whole(campaign_id) else None
+    return LastCampaign(value["database"], campaign_id) if checks.is_int(campaign_id) else None
 
 
 _FIELDS = {
@@ -119,9 +115,9 @@ def parse(data: Any, source: str = "settings") -> Loaded:
     return Loaded(Settings(**values, extra=extra), tuple(warnings))
 
 
-def read(path: Path | None = None) -> Loaded:
+def read() -> Loaded:
     """The settings in the file, or the defaults (with a warning when the file is unusable)."""
-    path = path or settings_path()
+    path = settings_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -148,10 +144,10 @@ def to_json(settings: Settings) -> dict[str, Any]:
     return data
 
 
-def save(settings: Settings, path: Path | None = None) -> Path:
+def save(settings: Settings) -> Path:
     """Write the settings atomically: a half-written file never replaces a good one."""
     text = json.dumps(to_json(settings), indent=2, sort_keys=True) + "\n"
-    return write_whole(path or settings_path(), text)
+    return write_whole(settings_path(), text)
 
 
 def write_whole(path: Path, text: str) -> Path:
@@ -177,8 +173,7 @@ def update(**changes: Any) -> Settings:
     Reading first keeps what another running tracker saved meanwhile. A value that does not
     validate raises ValueError, so a bug never writes a setting the next run would reject.
     """
-    current = read().settings
-    updated = replace(current, **changes)
+    updated = replace(read().settings, **changes)
     loaded = parse(to_json(updated))
     if loaded.warnings:
         raise ValueError("; ".join(loaded.warnings))

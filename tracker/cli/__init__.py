@@ -42,7 +42,6 @@ COMMANDS: tuple[str, ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """`tracker [--db PATH] [demo]`."""
     parser = argparse.ArgumentParser(
         prog="tracker",
         description="Keyboard-first campaign tracker for WW2 naval wargames.",
@@ -68,14 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tracker` console script; returns the exit status. Every line it
-    prints, and every error it reports, is scrubbed of the database's secrets."""
+    """Every line a command prints, and every error it says, scrubbed of the database's secrets."""
     with redaction.scrubbed_output():
         return run_command(argv)
 
 
 def run_command(argv: Sequence[str] | None) -> int:
-    """Parse, resolve the database, migrate, run the app or the sub-command."""
     args = build_parser().parse_args(argv)
     target = paths.resolve_db(args.db)
     redaction.remember(target)
@@ -90,13 +87,10 @@ def run_command(argv: Sequence[str] | None) -> int:
         problem = extras.missing(extra) if extra is not None else None
         if problem is not None:
             return fail(problem)
-    if args.umpire and (args.command == "demo" or getattr(args, "writes", False)):
-        return fail(f"{args.command} writes to the database; run it without --umpire")
     from tracker.cli.viewers import umpire_refusal
 
-    widened = umpire_refusal(args)
-    if widened is not None:
-        return fail(f"{args.command}: {widened}; run it without --umpire")
+    if (refusal := umpire_refusal(args)) is not None:
+        return fail(f"{refusal}; run it without --umpire")
     from tracker.campaign_file import remove_leftovers
 
     # What a restore or an import killed midway left (a copy of a backup, an old export's
@@ -135,7 +129,6 @@ def run_command(argv: Sequence[str] | None) -> int:
         if upgraded is not None:
             print(f"tracker: {upgraded}")
         if handler is not None:
-            # A sub-command that does its work and exits without opening the app.
             status: int = handler(args, factory, target)
             finish(None, engines, target)
             return status
@@ -160,8 +153,7 @@ def open_campaign(
     target: str, umpire: bool, demo: bool, engines: list[Any]
 ) -> tuple[SessionFactory, int | None, str | None]:
     """Connect (the engine goes in engines, for the caller to dispose), upgrade or check the
-    schema, and add the sample campaign for demo: the session factory, the sample's id, and
-    what an upgrade did (`upgrade_said`)."""
+    schema, add the sample for demo: the sessions, the sample's id, what an upgrade did."""
     from tracker.db import session_factory
 
     engines.append(connect(target, read_only=umpire))
@@ -181,8 +173,7 @@ def dispose(engines: list[Any]) -> None:
 
 
 def finish(app: Any, engines: list[Any], target: str) -> int:
-    """After the app (None: a sub-command) has ended: the engines closed, what went wrong said,
-    a clean close noted; the exit status (0 when all went well)."""
+    """After the app (None: a sub-command): what went wrong said, a clean close noted."""
     dispose(engines)
     if app is not None and app.failure is not None:
         return fail(app.failure)
@@ -194,7 +185,7 @@ def finish(app: Any, engines: list[Any], target: str) -> int:
 
 def run_app(target: str, *, umpire: bool, demo: bool) -> int:
     """Check the campaign file with the standard library alone, start the app at once, and
-    let it open the database in a thread; the exit status (2 when the file cannot be used)."""
+    let it open the database in a thread."""
     from tracker.campaign_file import (
         DatabaseProblem,
         file_key,
@@ -257,8 +248,7 @@ def unreadable_value(target: str) -> str | None:
 
 
 def left_as_is(target: str) -> None:
-    """A campaign file closed cleanly is noted as tracker left it, so the next start can skip
-    the checks that read the whole file (db.left_by_tracker)."""
+    """Noted, so the next start can skip the checks that read the whole file."""
     from tracker.campaign_file import remember_left
 
     path = file_of(target)
@@ -307,9 +297,8 @@ def target_problem(target: str) -> str | None:
 
 
 def open_database(engine: Any, target: str, *, umpire: bool) -> str | None:
-    """Migrate the database to this version's schema: what the upgrade did, or None when none
-    was needed; the umpire's read-only view cannot migrate, so it needs a database that is up
-    to date."""
+    """Migrate the database to this version's schema (the umpire's read-only view cannot: it
+    needs one up to date): what the upgrade did, or None."""
     from sqlmodel import SQLModel
 
     import tracker.models  # noqa: F401  (every table on the metadata)
@@ -344,8 +333,7 @@ def upgrade_said(backup: Path | None, notes: list[str]) -> str | None:
 
 
 def run() -> None:
-    """Console-script wrapper so the exit status reaches the shell; a crash outside the app
-    is logged and said in one line, as one inside it is."""
+    """The console script: a crash outside the app is logged and said in one line, as inside."""
     try:
         status = main()
     except Exception as exc:

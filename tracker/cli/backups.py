@@ -74,7 +74,6 @@ def size_text(size: int) -> str:
 
 
 def describe(backup: Backup) -> tuple[str, str, str, str, str]:
-    """Name, local time, size, reason and schema of a backup, as the list shows them."""
     taken = backup.taken.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     size = size_text(backup.path.stat().st_size)
     return backup.path.name, taken, size, backup.reason, schema_of(backup.path)

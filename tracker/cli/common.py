@@ -16,7 +16,6 @@ EXIT_BAD_INPUT = 2
 
 
 def fail(message: str, who: str = "tracker") -> int:
-    """Say on stderr what is wrong; the exit status of bad input."""
     print(f"{who}: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
@@ -51,8 +50,7 @@ class _Named(Protocol):
 
 def pick(found: Sequence[_Named], wanted: str) -> int | None:
     """The campaign the player named: by its name in any case (casefolded, as names are told
-    apart: "SS" names the campaign "ß"), else its number, else the one campaign whose name
-    holds the words typed."""
+    apart: "SS" names the campaign "ß"), else its number, else by words of its name."""
     wanted = wanted.strip()
     folded = wanted.casefold()
     # A name first: a campaign named "2" is not campaign number 2.
@@ -73,7 +71,6 @@ def no_campaign(wanted: str, target: str, found: Sequence[_Named]) -> int:
 
 
 def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:
-    """--html FILE or --markdown FILE (one of them), and --paper for the HTML page."""
     output = parser.add_mutually_exclusive_group(required=True)
     output.add_argument("--html", metavar="FILE", help="a self-contained HTML page to print")
     output.add_argument("--markdown", metavar="FILE", help=markdown)
@@ -97,7 +94,6 @@ def columns_in(section: str) -> str:
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:
-    """--force: the one way a command replaces a file that exists (never the campaign file)."""
     parser.add_argument(
         "--force",
         action="store_true",
@@ -121,8 +117,7 @@ def write_file(
     *, private: bool = False,
 ) -> int:  # fmt: skip
     """Write a player's file through safe_output (never the campaign file; an existing one only
-    with --force; `private`: it holds a side's secrets, the owner's export); the exit status,
-    with what was refused said."""
+    with --force; `private`: a side's secrets, the owner's export), or say what was refused."""
     from tracker import safe_output
 
     try:

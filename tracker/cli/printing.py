@@ -36,7 +36,6 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    """Find the squadron, write the file whole (or nothing), print the path written."""
     from tracker.publish import sheet_pages
     from tracker.safe_output import ExistingFile
     from tracker.services import printing

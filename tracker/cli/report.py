@@ -47,7 +47,6 @@ def _own_side(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    """Find the campaign, its scenario and side, write the file whole (or nothing)."""
     from tracker.publish import report_pages
     from tracker.safe_output import ExistingFile
     from tracker.services import campaigns

@@ -17,7 +17,6 @@ EXIT_DECLINED = 1
 
 
 def keep_count(text: str) -> int:
-    """--keep: how many backups of the file to keep, 1 or more."""
     try:
         value = int(text)
     except ValueError:
@@ -59,14 +58,6 @@ def find_backup(wanted: str, path: Path) -> Path | None:
     return next((item for item in candidates if os.path.lexists(item)), None)
 
 
-def _confirmed(question: str) -> bool:
-    try:
-        answer = input(f"{question} [y/N] ")
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
-
-
 def run(args: argparse.Namespace, factory: Any, target: str) -> int:
     path = campaign_path(target)
     if path is None:
@@ -87,11 +78,12 @@ def run(args: argparse.Namespace, factory: Any, target: str) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             return fail("restore replaces the campaign file: confirm in a terminal, or add --yes")
-        question = (
-            f"Restore {backup.name} (schema {schema_of(backup)}) over {path}? "
-            "The current file is backed up first."
-        )
-        if not _confirmed(question):
+        question = f"Restore {backup.name} (schema {schema_of(backup)}) over {path}?"
+        try:
+            answer = input(f"{question} The current file is backed up first. [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
             print("Nothing was restored.")
             return EXIT_DECLINED
     from tracker.db import restore_backup

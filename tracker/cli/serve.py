@@ -47,7 +47,6 @@ log = logging.getLogger("tracker.serve")
 
 
 def add_parser(sub: Any) -> None:
-    """The `serve` sub-command."""
     parser = sub.add_parser(
         "serve",
         help="serve the tracker to web browsers (textual-serve)",
@@ -78,7 +77,6 @@ def add_parser(sub: Any) -> None:
 
 
 def port_number(text: str) -> int:
-    """argparse type: a TCP port from 1 to 65535."""
     try:
         value = int(text)
     except ValueError:
@@ -205,8 +203,7 @@ def die_with_server() -> Callable[[], None] | None:
 
 
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    """Check the address, print where the page is (with its token), serve until SIGINT or
-    SIGTERM."""
+    """Check the address, print where the page is (with its token), serve until SIGINT/SIGTERM."""
     import secrets
 
     from tracker.cli.serve_access import Access, origin
@@ -350,10 +347,6 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
             app_service: Any = None
-
-            async def close() -> None:
-                await websocket.close()
-
             try:
                 await websocket.prepare(request)
             except ConnectionError:
@@ -365,7 +358,7 @@ def make_server(command: list[str], host: str, port: int, url: str, access: Acce
                     shlex.join(command),
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
-                    close=close,
+                    close=websocket.close,
                     download_manager=self.download_manager,
                 )
                 await app_service.start(width, height)

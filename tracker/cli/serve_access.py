@@ -107,9 +107,8 @@ class Access:
         return name
 
     def refusal(self, asked: Asked) -> str | None:
-        """Why a request is refused (None when it may go on). A websocket let through uses up
-        its page's name. A token in the address is the one that counts: a wrong one is not
-        rescued by an older cookie."""
+        """Why a request is refused (None when it may go on); a websocket let through uses up
+        its page's name. The token in the address counts: no older cookie rescues a wrong one."""
         given = asked.query_token if asked.query_token is not None else asked.cookie_token
         if given is None:
             return NO_TOKEN
@@ -151,7 +150,6 @@ class Access:
 
 
 def asked_of(request: web.Request, cookie: str) -> Asked:
-    """What the request says of itself."""
     return Asked(
         route=request.match_info.route.name,
         query_token=request.query.get("token"),
@@ -188,5 +186,4 @@ def guard(access: Access, log: logging.Logger) -> Any:
 
 
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """HEADERS on every response (aiohttp's on_response_prepare: refusals and errors too)."""
     response.headers.update(HEADERS)

@@ -19,7 +19,6 @@ Widens = Callable[[argparse.Namespace], str | None]
 
 
 def add_for_argument(parser: Any, help_text: str) -> None:
-    """The `--for` option: the owner's file by default, the umpire's under --umpire."""
     parser.add_argument(
         "--for", dest="viewer", choices=VIEWERS, default=None,
         help=f"{help_text}; under --umpire: umpire (the default), opponent",
@@ -37,7 +36,12 @@ def _for_owner(args: argparse.Namespace) -> str | None:
 
 
 def umpire_refusal(args: argparse.Namespace) -> str | None:
-    """Why the command would show more than the opponent may see, under --umpire; else None."""
+    """Why the command may not run under --umpire (it writes, or would show more than the
+    opponent may see); else None."""
+    if not args.umpire:
+        return None
+    if args.command == "demo" or getattr(args, "writes", False):
+        return f"{args.command} writes to the database"
     widens: Widens | None = getattr(args, WIDENS, None)
-    why = widens(args) if args.umpire and widens is not None else None
-    return None if why is None else f"{why}: the umpire's view shows no secret"
+    why = widens(args) if widens is not None else None
+    return None if why is None else f"{args.command}: {why}: the umpire's view shows no secret"

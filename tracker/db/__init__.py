@@ -2,8 +2,7 @@
 scopes (sessions), the schema's revision and upgrade (migration), backups and restore (backups).
 
 Callers import from here (`from tracker.db import session_scope`); the rooms are the package's
-own business. campaign_file's look at a file on disk, before any database library loads, is
-re-exported too.
+own business. campaign_file's look at a file before any database library loads is here too.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from tracker.campaign_file import (
     _read_only,
     header_of,
     inspect_file,
-    known_revisions,
     not_a_readable_file,
+    refuse_newer,
     remove_stale_restores,
     scratch_folder,
 )
@@ -181,11 +181,7 @@ def check_restorable(copy: Path, name: str) -> str:
         raise DatabaseProblem(f"{name} is damaged (integrity check: {problems[0]})")
     if row is None:
         raise DatabaseProblem(f"{name} is not a tracker campaign file (no tracker schema)")
-    if row[0] not in known_revisions():
-        raise DatabaseProblem(
-            f"{name} was written by a newer tracker (schema {row[0]}): "
-            "upgrade tracker to restore it"
-        )
+    refuse_newer(name, row[0], "restore it")
     revision = inspect_file(copy)
     assert revision is not None
     return revision

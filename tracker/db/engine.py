@@ -32,17 +32,13 @@ PG_WRITE_LOCK = 0x7472_6163_6B65_72  # "tracker"
 def sqlite_path(url: str) -> Path | None:
     """The file behind a sqlite URL, or None for another backend or an in-memory database."""
     parsed = make_url(url)
-    if (
-        parsed.get_backend_name() != "sqlite"
-        or not parsed.database
-        or parsed.database == ":memory:"
-    ):
+    database = parsed.database or ":memory:"
+    if parsed.get_backend_name() != "sqlite" or database == ":memory:":
         return None
-    return Path(parsed.database)
+    return Path(database)
 
 
 def to_url(target: str) -> str:
-    """A path becomes a sqlite URL; a URL passes through."""
     return target if paths.is_url(target) else f"sqlite:///{Path(target).expanduser()}"
 
 
@@ -135,11 +131,8 @@ def make_engine(target: str, *, read_only: bool = False) -> Engine:
         event.listen(engine, "connect", _set_sqlite_pragmas)
         event.listen(engine, "begin", _begin)
         return engine
-    options: dict[str, Any] = {"connect_timeout": 5}
-    if read_only:
-        options["options"] = "-c default_transaction_read_only=on"
-    else:
-        options["options"] = f"-c lock_timeout={PG_WRITE_WAIT_MS}"
+    given = "default_transaction_read_only=on" if read_only else f"lock_timeout={PG_WRITE_WAIT_MS}"
+    options = {"connect_timeout": 5, "options": f"-c {given}"}
     # pool_pre_ping: a connection the server dropped is replaced before use, so the app
     # carries on by itself once the server is back.
     engine = create_engine(url, pool_pre_ping=True, connect_args=options)

@@ -19,7 +19,7 @@ from tracker.campaign_file import (
     _read_only,
     head_revision,
     inspect_file,
-    known_revisions,
+    refuse_newer,
     scratch_folder,
 )
 from tracker.db.backups import backup_file
@@ -77,19 +77,14 @@ def inspect_server(engine: Engine) -> str | None:
             f"{where} holds tables of another program (no tracker schema): "
             "give tracker a database of its own"
         )
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseProblem(
-            f"{where} was written by a newer tracker (schema {revision}): "
-            "upgrade tracker to open it; the database was left unchanged."
-        )
+    refuse_newer(where, revision, "open it; the database was left unchanged.")
     return revision
 
 
 def check_schema(engine: Engine, metadata: MetaData) -> None:
     """DatabaseProblem when a table or column of tracker's schema (metadata) is missing from the
-    database, which would stop the app at the first query that uses it: the database was
-    changed by another program, or damaged where the integrity check cannot see (a name in the
-    schema's text)."""
+    database, which would stop the app at its first query: the database was changed by another
+    program, or damaged where the integrity check cannot see (a name in the schema's text)."""
     from sqlalchemy import inspect
 
     path = sqlite_path(str(engine.url))

@@ -10,3 +10,10 @@ class Model(SQLModel):
     them (building all of them took about 190 ms and 3 MiB; bench/README.md, figure 12)."""
 
     model_config = SQLModelConfig(defer_build=True)
+
+
+class Input(Model):
+    """What the player typed for a Create or Update: surrounding blanks dropped before any bound
+    is checked, and a key the model does not know refused (a typo must not be dropped silently)."""
+
+    model_config = SQLModelConfig(str_strip_whitespace=True, extra="forbid")

@@ -6,8 +6,8 @@ from typing import Annotated
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field
 
-from tracker.models.base import Model
-from tracker.models.fields import INPUT_CONFIG, field, one_of
+from tracker.models.base import Input, Model
+from tracker.models.fields import field, one_of
 from tracker.models.identity import Identified
 from tracker.models.kinds import (
     AircraftMission,
@@ -116,16 +116,13 @@ class Campaign(CampaignBase, Versioned, Identified, table=True):
 
 
 class CampaignRead(Shown, CampaignBase):
-    """A campaign as the campaign list and screen show it, with what it holds."""
-
     id: int
     sides: int
     ships: int
     current_scenario: str
 
 
-class CampaignCreate(CampaignBase):
-    model_config = INPUT_CONFIG
+class CampaignCreate(CampaignBase, Input): ...
 
 
 class CampaignUpdate(Edit, CampaignCreate): ...
@@ -150,16 +147,12 @@ class Scenario(ScenarioBase, Versioned, Identified, table=True):
 
 
 class ScenarioRead(Shown, ScenarioBase):
-    """A scenario as the campaign screen shows it."""
-
     id: int
     ships: int = 0  # the ships taking part
 
 
-class ScenarioCreate(ScenarioBase):
+class ScenarioCreate(ScenarioBase, Input):
     """A scenario as the player names it (title and date; the rest is the campaign's)."""
-
-    model_config = INPUT_CONFIG
 
 
 class ScenarioUpdate(Edit, ScenarioCreate): ...
@@ -176,8 +169,7 @@ class Side(SideBase, Versioned, Identified, table=True):
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
-class SideCreate(SideBase):
-    model_config = INPUT_CONFIG
+class SideCreate(SideBase, Input): ...
 
 
 class SideUpdate(Edit, SideCreate): ...

@@ -22,7 +22,6 @@ class CriticalBase(Model):
     effect: str = Field(max_length=200)
     roll: int | None = Field(default=None)
     turn: int | None = Field(default=None)
-    # active | repaired | void (an undone hit: kept, never shown as damage)
     status: Stored[CriticalStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 

@@ -22,16 +22,11 @@ from pydantic import AfterValidator, BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from sqlmodel import Field
-from sqlmodel.main import SQLModelConfig
 
 from tracker import compat
 from tracker.errors import InvalidInput, quoted
 
 M = TypeVar("M", bound=BaseModel)
-
-# What the player typed for a Create or Update: surrounding blanks dropped before any bound is
-# checked, and a key the model does not know refused (a typo must not be dropped silently).
-INPUT_CONFIG = SQLModelConfig(str_strip_whitespace=True, extra="forbid")
 
 
 def field(
@@ -48,15 +43,9 @@ def field(
     `label` and `help` are what a form shows; `printed` the shorter label of a printed sheet,
     if it has one (else the label); `blank` says what a blank means in a form (the field may
     then be left blank); `options` are a select's (shown, value) pairs."""
-    extra: dict[str, Any] = {"label": label}
-    if help:
-        extra["help"] = help
-    if printed:
-        extra["printed"] = printed
-    if blank:
-        extra["blank"] = blank
-    if options:
-        extra["options"] = [list(option) for option in options]
+    listed = [list(option) for option in options]
+    given = dict(label=label, help=help, printed=printed, blank=blank, options=listed)
+    extra = {key: value for key, value in given.items() if value}
     return Field(default, schema_extra={"json_schema_extra": extra}, **bounds)
 
 
@@ -137,7 +126,6 @@ def _kind(annotation: Any) -> tuple[str, bool, tuple[tuple[str, Any], ...]]:
 
 @cache  # a declaration never changes once its model is built; a hit checks five of them
 def rule_of(key: str, info: FieldInfo) -> FieldRule:
-    """One field's rule, from its declaration."""
     extra = _extra(info)
     kind, optional, options = _kind(info.annotation)
     if extra.get("options"):
@@ -159,7 +147,6 @@ def rule_of(key: str, info: FieldInfo) -> FieldRule:
 
 
 def rules(model: type[BaseModel], keys: Iterable[str] | None = None) -> tuple[FieldRule, ...]:
-    """The rules of a model's fields (those named in `keys`, in that order; else all)."""
     fields = model.model_fields
     return tuple(rule_of(key, fields[key]) for key in (keys or fields))
 
@@ -222,10 +209,9 @@ def validate(model: type[M], values: Mapping[str, Any] | BaseModel) -> M:
         raise InvalidInput(errors_of(model, exc)) from exc
 
 
-def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = "") -> Any:
-    """The field `key` of another model (its bounds, its default, what its blank means, its
-    options and the column it is stored in), under another label if given: a value one model
-    copies from another is bounded once."""
+def same_as(model: type[BaseModel], key: str, *, label: str = "") -> Any:
+    """The field `key` of another model (its bounds, default, blank, options and column), under
+    another label if given: a value one model copies from another is bounded once."""
     info: FieldInfo = model.model_fields[key]
     rule = rule_of(key, info)
     sa_type = _bound(info, "sa_type")
@@ -239,7 +225,7 @@ def same_as(model: type[BaseModel], key: str, *, label: str = "", help: str = ""
         if value is not None
     }  # fmt: skip
     default = ... if info.is_required() else info.default
-    return field(default, label=label or rule.label, help=help or rule.help, blank=rule.blank,
+    return field(default, label=label or rule.label, help=rule.help, blank=rule.blank,
                  options=_extra(info).get("options", ()), **bounds)  # fmt: skip
 
 
@@ -262,7 +248,6 @@ def _defaults(model: type[BaseModel]) -> dict[str, Any]:
 
 @cache
 def _stored(model: type[BaseModel], table: type) -> tuple[str, ...]:
-    """The read model's fields that a row of `table` holds."""
     return tuple(key for key in model.model_fields if hasattr(table, key))
 
 

@@ -7,9 +7,9 @@ from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Model
+from tracker.models.base import Input, Model
 from tracker.models.campaign import SideBase
-from tracker.models.fields import INPUT_CONFIG, field, one_of, rule_of, same_as
+from tracker.models.fields import field, one_of, rule_of, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
 from tracker.models.versioned import Edit, Shown, Versioned
@@ -66,8 +66,7 @@ class Crew(RatingBase, Versioned, Identified, table=True):
 
 
 class CrewRead(Shown, RatingBase):
-    """A crew as the record sheet shows it: its rating as stored, with what the rules make of
-    it (SMR2 §3.2)."""
+    """A crew as the record sheet shows it: its rating, what the rules make of it (SMR2 §3.2)."""
 
     id: int
     roll_modified: int | None = None
@@ -79,8 +78,7 @@ class CrewRead(Shown, RatingBase):
 
 
 class CommanderRead(Shown, CommanderBase):
-    """A commander as the record sheet shows it: his rating as stored, with what the rules
-    make of it (SMR2 §3.1)."""
+    """A commander as the record sheet shows him: his rating, what the rules make of it (§3.1)."""
 
     id: int
     air: bool
@@ -114,8 +112,7 @@ class Squadron(SquadronBase, Versioned, Identified, table=True):
     commander_ship_id: int | None = Field(default=None)
 
 
-class SquadronCreate(SquadronBase):
-    model_config = INPUT_CONFIG
+class SquadronCreate(SquadronBase, Input): ...
 
 
 class SquadronUpdate(Edit, SquadronCreate): ...
@@ -167,10 +164,8 @@ def within_bounds(ship: ShipBase, key: str, value: int) -> int:
     return value if high is None else min(high, value)
 
 
-class ShipCreate(ShipBase):
+class ShipCreate(ShipBase, Input):
     """A new ship as the player typed it; a blank Structure or Flotation now is its max."""
-
-    model_config = INPUT_CONFIG
 
     @field_validator(*TRACKS)
     @classmethod

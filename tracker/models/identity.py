@@ -3,9 +3,8 @@ in every copy of the campaign (docs/FILES.md "A campaign's identity").
 
 A row's number in a file can change (a campaign exported, deleted and imported again; a side
 of another campaign taking its number), and so can its name; its identity does not. Every copy
-of a side's secrets (the campaign file, each backup of it) is found by these ids
-(services.sealing, docs/RULES.md §Secrets); two copies of a campaign know each other's rows by
-them.
+of a side's secrets (the campaign file, each backup) is found by these ids (services.sealing,
+docs/RULES.md §Secrets); two copies of a campaign know each other's rows by them.
 """
 
 import uuid

@@ -6,12 +6,11 @@ by its name and nation, which a re-import matches on. A bound a ship or a unit a
 is read from that one declaration (`models.fields.same_as`), never restated.
 """
 
-from pydantic import BaseModel
 from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field
 
-from tracker.models.base import Model
-from tracker.models.fields import INPUT_CONFIG, field, same_as
+from tracker.models.base import Input, Model
+from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType
 from tracker.models.roster import WasUnitBase
@@ -55,20 +54,17 @@ class ShipClass(ShipClassBase, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
 
 
-class ShipClassCreate(ShipClassBase):
+class ShipClassCreate(ShipClassBase, Input):
     """A class as typed or read from a file; a class must be named."""
-
-    model_config = INPUT_CONFIG
 
 
 class ShipClassRead(Shown, ShipClassBase):
     id: int
 
 
-class Ability(BaseModel):
+class Ability(Input):
     """One special ability of a card: its name and its text, which may span lines."""
 
-    model_config = INPUT_CONFIG
     name: str = field(label="Ability", min_length=1, max_length=60)
     text: str = field("", label="Ability text", max_length=2000)
 
@@ -113,10 +109,9 @@ class UnitCard(UnitCardBase, Versioned, table=True):
     abilities: str = Field(default="[]")
 
 
-class UnitCardCreate(UnitCardBase):
+class UnitCardCreate(UnitCardBase, Input):
     """A card as typed or read from a file: its dice by row and its abilities as a list."""
 
-    model_config = INPUT_CONFIG
     attacks: dict[str, list[int | None]] = Field(default_factory=dict)
     abilities: list[Ability] = Field(default_factory=list)
 

@@ -8,7 +8,7 @@ from sqlmodel.main import SQLModelConfig
 
 from tracker.models.base import Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, same_as
+from tracker.models.fields import field, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import (
     AppliesTo,
@@ -47,8 +47,6 @@ class SeaBoundary(SeaBoundaryBase, table=True):
 
 
 class SeaBoundaryRead(SeaBoundaryBase):
-    """A boundary as the ledger offers it."""
-
     model_config = SQLModelConfig(frozen=True)
     id: int
 
@@ -63,8 +61,7 @@ SOWN_BY = [("surface ship", Layer.SURFACE), ("submarine", Layer.SUBMARINE)]
 
 
 class MinefieldBase(Model):
-    """What the player says of a minefield, each value declared once (RULES.md §Mines;
-    RULES.md §Subs ¶13)."""
+    """What the player says of a minefield (RULES.md §Mines; RULES.md §Subs ¶13)."""
 
     # A War at Sea sector, as a marker's; a Second World War at Sea minefield lies on a boundary.
     sector: str = same_as(SubMarkerBase, "sector", label="or sector (War at Sea)")
@@ -90,7 +87,6 @@ class MinefieldCreate(MinefieldBase, MinefieldTurn):
     """A minefield as the player sows it; its place, owner and minelayer are checked by the
     service against the campaign's map and ships."""
 
-    model_config = INPUT_CONFIG
     complete: bool = field(False, label="Already complete (laid before the game)")
 
 
@@ -129,10 +125,9 @@ class Minefield(MinefieldBase, Versioned, Identified, table=True):
 
 
 class MinefieldRead(Shown, MinefieldBase):
-    """One ledger line, its values declared by MinefieldBase. A secret minefield's place,
-    layer, notes, path, how it was laid and whether it drifts are never read from the row: the
-    service gives every column as the viewer may see it (RULES.md §Secrets), and `hidden`
-    says the viewer may not read its place."""
+    """One ledger line. A secret minefield's place, layer, notes, path, how it was laid and
+    whether it drifts are never read from the row: the service gives every column as the viewer
+    may see it (RULES.md §Secrets), and `hidden` says the viewer may not read its place."""
 
     id: int
     side_id: int
@@ -151,7 +146,6 @@ class MinefieldRead(Shown, MinefieldBase):
 
     @property
     def layer(self) -> str:
-        """The minelayer's name, as the ledger's line names it."""
         return self.layer_name
 
 

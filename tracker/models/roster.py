@@ -5,9 +5,9 @@ from datetime import datetime
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Model
+from tracker.models.base import Input, Model
 from tracker.models.campaign import utcnow
-from tracker.models.fields import INPUT_CONFIG, field, same_as
+from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.identity import Identified
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
@@ -29,7 +29,6 @@ class WasUnitBase(Model):
     class_name: str = same_as(ShipBase, "class_name")
     points: int = field(0, label="Points", ge=0, le=999)
     year: int | None = field(None, label="Year", blank="unknown", ge=1900, le=1950)
-    # 1..3 for ships and subs, A for aircraft
     speed: str = field("", label="Speed (1-3, A for aircraft)", max_length=4)
     armor: int = field(1, label="Armor", ge=0, le=30)
     vital_armor: int = field(1, label="Vital armor", ge=0, le=30)
@@ -57,14 +56,11 @@ class WasUnit(WasUnitBase, Versioned, Identified, table=True):
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
 
 
-class UnitCreate(WasUnitBase):
+class UnitCreate(WasUnitBase, Input):
     """A unit card as the player typed it; its attack rows are checked by the service."""
 
-    model_config = INPUT_CONFIG
 
-
-class UnitUpdate(Edit, UnitCreate):
-    """An edit of a unit card."""
+class UnitUpdate(Edit, UnitCreate): ...
 
 
 class UnitRead(Shown, WasUnitBase):

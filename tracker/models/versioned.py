@@ -6,8 +6,7 @@ from sqlalchemy.orm import declared_attr
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
-from tracker.models.base import Model
-from tracker.models.fields import INPUT_CONFIG
+from tracker.models.base import Input, Model
 
 
 class Versioned(Model):
@@ -27,11 +26,10 @@ class Versioned(Model):
         return {"version_id_col": cls.__table__.c.version}  # type: ignore[attr-defined]
 
 
-class Edit(Model):
+class Edit(Input):
     """What the player typed for a change of a row (put first among an input model's bases),
     with the version the player's form was opened with: a newer row refuses it."""
 
-    model_config = INPUT_CONFIG
     version: int | None = None
 
 

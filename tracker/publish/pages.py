@@ -36,10 +36,6 @@ def markdown_escape(text: str) -> str:
     return "<br>".join(line.strip() for line in escaped.splitlines()) if escaped else ""
 
 
-def _html_escape(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
 @cache
 def _environment(escape: Callable[[str], str]) -> jinja2.Environment:
     # Imported here: the app starts without the template engine until something is printed.
@@ -58,7 +54,7 @@ def _environment(escape: Callable[[str], str]) -> jinja2.Environment:
 
 def render(template: str, **context: Any) -> str:
     """The template (`*.html.j2` or `*.md.j2`) filled in, each value escaped for its language."""
-    escape = markdown_escape if template.endswith(".md.j2") else _html_escape
+    escape = markdown_escape if template.endswith(".md.j2") else html.escape
     return _environment(escape).get_template(template).render(**context)
 
 

@@ -20,7 +20,6 @@ from tracker.services.reports import AfterActionReport, StoryLine
 
 
 def _by_turn(report: AfterActionReport) -> list[tuple[str, list[StoryLine]]]:
-    """The journal in runs of one turn each, in order."""
     runs: list[tuple[str, list[StoryLine]]] = []
     for line in report.journal:
         label = f"Turn {line.turn}" if line.turn is not None else "At the close"

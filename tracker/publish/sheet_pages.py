@@ -157,7 +157,6 @@ def _fuel_words(counter: CounterView) -> str:
 
 
 def render(printed: PrintedSheet, *, fmt: str = "html", paper: str = "a4") -> str:
-    """The sheet as a page (html) or as Markdown (markdown)."""
     record = printed.record
     kind, scenario = _heading(record)
     blocks = [("Commander", _commander_rows(record), "No commander yet."),

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 
 def roll_text(value: int) -> str:
-    """A die's result as the tracker writes it: "roll 5", never "d5", which reads as a die of
-    five sides."""
+    """A die's result as the tracker writes it: "roll 5", never "d5" (a die of five sides)."""
     return f"roll {value}"
 
 
@@ -21,12 +20,10 @@ class RollRecord:
     value: int
     purpose: str
     typed: bool = False
-    note: str = ""
 
     def __str__(self) -> str:
         how = "typed" if self.typed else "rolled"
-        text = f"d{self.sides} {how} {self.value}: {self.purpose}"
-        return f"{text} ({self.note})" if self.note else text
+        return f"d{self.sides} {how} {self.value}: {self.purpose}"
 
 
 class Dice:
@@ -36,21 +33,18 @@ class Dice:
         self.rng = rng or random.Random()
         self._log: deque[RollRecord] = deque(maxlen=keep)
 
-    def roll(self, sides: int, purpose: str, note: str = "") -> int:
-        """Roll one die of `sides` faces and log it."""
+    def roll(self, sides: int, purpose: str) -> int:
         if sides < 2:
             raise ValueError(f"sides must be 2 or more, got {sides}")
         value = self.rng.randint(1, sides)
-        self._log.appendleft(RollRecord(sides, value, purpose, typed=False, note=note))
+        self._log.appendleft(RollRecord(sides, value, purpose))
         return value
 
-    def record(self, sides: int, value: int, purpose: str, note: str = "") -> None:
-        """Log a die the player rolled at the table and typed in."""
+    def record(self, sides: int, value: int, purpose: str) -> None:
         if not 1 <= value <= sides:
             raise ValueError(f"a d{sides} shows 1..{sides}, got {value}")
-        self._log.appendleft(RollRecord(sides, value, purpose, typed=True, note=note))
+        self._log.appendleft(RollRecord(sides, value, purpose, typed=True))
 
     @property
     def log(self) -> list[RollRecord]:
-        """The last rolls, newest first."""
         return list(self._log)

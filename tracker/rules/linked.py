@@ -36,9 +36,8 @@ def over_allowance(track: str, amount: int, done: int, limit: int | None) -> str
 def backup_reason(campaign: str, position: int) -> str:
     """What a closed scenario's backup is named for, in the player's words: the campaign's name
     and the scenario's number as the campaign screen shows them (`norway-1940-closed-scenario-3`).
-
-    Letters are folded to plain ASCII (accents and fullwidth forms dropped to their base), so the
-    name is the same on every file system."""
+    Letters are folded to plain ASCII (accents and fullwidth forms to their base), so the name is
+    the same on every file system."""
     folded = unicodedata.normalize("NFKD", campaign).encode("ascii", "ignore").decode().lower()
     slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:40].strip("-")
     return f"{slug}-closed-scenario-{position}" if slug else f"closed-scenario-{position}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import TypeVar
 
 from tracker.rules import checks
@@ -47,11 +47,9 @@ class MineEffect:
     @property
     def struck(self) -> bool:
         """Any result but "none" (RULES.md §Mines)."""
-        return bool(self.speed or self.gunnery or self.fuel or self.hull or self.crippled
-                    or self.sunk)  # fmt: skip
+        return any(astuple(self))
 
     def words(self) -> str:
-        """The effect in the table's own words."""
         parts = [f"{name}-{amount}" for name, amount in (
             ("speed", self.speed), ("gunnery", self.gunnery), ("fuel", self.fuel),
             ("hull", self.hull)) if amount]  # fmt: skip
@@ -79,10 +77,7 @@ def parse_mine_effects(text: str) -> MineEffect:
             raise ValueError(f"effects: {word!r} is not an effect; use {', '.join(EFFECT_WORDS)}")
     if len(words) > 1 and ("none" in words or "-" in words):
         raise ValueError("effects: none cannot be combined with other effects")
-    return MineEffect(
-        speed=amounts["speed"], gunnery=amounts["gunnery"], fuel=amounts["fuel"],
-        hull=amounts["hull"], crippled=flags["crippled"], sunk=flags["sunk"],
-    )  # fmt: skip
+    return MineEffect(**amounts, crippled=flags["crippled"], sunk=flags["sunk"])
 
 
 def mine_table_problems(

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import difflib
 import re
-import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass
 
 MAX_POINTS = 999
 
@@ -73,63 +72,43 @@ class DamageLine:
     repair_structure: int = 0
     repair_flotation: int = 0
     fire_delta: int = 0
-    criticals: tuple[CriticalInput, ...] = field(default=())
-    fixes: tuple[int, ...] = field(default=())
+    criticals: tuple[CriticalInput, ...] = ()
+    fixes: tuple[int, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        """True when the line names no change at all."""
-        return not (
-            self.structure or self.flotation or self.repair_structure or self.repair_flotation
-            or self.fire_delta or self.criticals or self.fixes
-        )  # fmt: skip
+        """True when the line names no change at all (every field after the ship is empty)."""
+        return not any(astuple(self)[1:])
 
 
 Word = tuple[str, int, int, bool]  # text, start, end, quoted
 
 
+# A word as a shell splits it with no escapes: runs of anything but a space or a quote, and
+# quoted runs of either quote, with no space between them (shlex's spaces: str.isspace() knows
+# more); a backslash is a character.
+_SPACES = " \t\r\n"
+_WORD = re.compile(r"""(?:[^ \t\r\n'"]|'[^']*'|"[^"]*")+""")
+_QUOTED = re.compile(r"""(["'])(.*?)\1""", re.DOTALL)
+
+
 def _words(line: str) -> list[Word]:
     """Split like a shell (quotes group words), keeping each word's place in the line."""
-    lexer = shlex.shlex(line, posix=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    lexer.escape = ""  # the shorthand has no backslash escapes: a backslash is a character
-    words = []
-    try:
-        for word in lexer:
-            # shlex does not report offsets: find the word (or its quoted form) from where we are.
-            words.append(word)
-    except ValueError as exc:
+    placed: list[Word] = []
+    covered = 0
+    for found in _WORD.finditer(line):
+        if line[covered : found.start()].strip(_SPACES):
+            break  # an opening quote with no closing one
+        text = _QUOTED.sub(lambda quoted: quoted[2], found[0])
+        placed.append((text, found.start(), found.end(), found[0][0] in "\"'"))
+        covered = found.end()
+    if line[covered:].strip(_SPACES):
         quote = max(line.rfind('"'), line.rfind("'"))
         raise ShorthandError(
             "a quote is not closed: add the closing quote", word=line[quote:], start=quote,
             end=len(line),
-        ) from exc  # fmt: skip
-    placed: list[Word] = []
-    cursor = 0
-    for word in words:
-        start, end = _locate(line, word, cursor)
-        placed.append((word, start, end, line[start] in "\"'"))
-        cursor = end
+        )  # fmt: skip
     return placed
-
-
-SPACES = " \t\r\n"  # what shlex splits on; str.isspace() also knows others shlex keeps
-
-
-def _locate(line: str, word: str, cursor: int) -> tuple[int, int]:
-    while cursor < len(line) and line[cursor] in SPACES:
-        cursor += 1
-    end = cursor
-    quote: str | None = None
-    while end < len(line) and (quote or line[end] not in SPACES):
-        char = line[end]
-        if quote and char == quote:
-            quote = None
-        elif not quote and char in "\"'":
-            quote = char
-        end += 1
-    return cursor, end
 
 
 def _is_item(word: str) -> bool:
@@ -273,8 +252,7 @@ def _kind(wanted: str, name: str) -> int | None:
 
 
 def rank_names(query: str, names: list[str]) -> list[int]:
-    """Indices of the names that match the query, best first by match_kind; ties keep the
-    given order."""
+    """Indices of the names that match the query, best first by match_kind, ties in order."""
     if not query.split():
         return list(range(len(names)))
     wanted = " ".join(query.lower().split())  # once, not once per name: a campaign has many
@@ -295,11 +273,11 @@ def best_matches(query: str, names: list[str]) -> list[int]:
     return [index for index, kind in enumerate(kinds) if found and kind == min(found)]
 
 
-def nearest_names(query: str, names: Sequence[str], count: int = 3) -> list[str]:
-    """The names nearest a name that matches none (a typo: `sufflok` for Suffolk), nearest
+def nearest_names(query: str, names: Sequence[str]) -> list[str]:
+    """The three names nearest a name that matches none (a typo: `sufflok` for Suffolk), nearest
     first, by how much of them the letters share (difflib's ratio, any case); none below 0.6."""
     folded = {name.casefold(): name for name in names}
-    near = difflib.get_close_matches(query.strip().casefold(), folded, n=count, cutoff=0.6)
+    near = difflib.get_close_matches(query.strip().casefold(), folded, n=3, cutoff=0.6)
     return [folded[name] for name in near]
 
 

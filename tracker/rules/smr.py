@@ -1,9 +1,8 @@
 """Command & crew rules of *Stations Manned and Ready! Part 2* (SMR2: RULES.md §SMR2).
 
 Levels and grades are plain ints: training level 1..5 stands for I..V, and a result grade
-1..5 stands for Inept/Green .. Brilliant/Elite. Every function validates its arguments and
-raises ValueError naming the argument and its allowed range; bool is never accepted as an int.
-Dice come from an injected ``random.Random`` so that callers (and tests) control the seed.
+1..5 stands for Inept/Green .. Brilliant/Elite. Dice come from an injected ``random.Random``
+so that callers (and tests) control the seed.
 
 The rulebook's tables are read with the minus signs restored (the worked example's "inept 2"
 commander and the "below 2 or 10 cm" floor both read as -2).
@@ -49,23 +48,18 @@ _BASE_WIDTHS_CM: dict[str, tuple[float, float, float]] = {
     "1/6000": (1.0, 2.0, 3.0),
 }
 
-_TRAINING_RANGE = "1..5 (I..V)"
-_GRADE_RANGE = "1..5"
-_ROLL_RANGE = "1..10"
-_MODIFIER_RANGE = "-2..+2"
-
 
 def _training(value: object) -> int:
-    return checks.check_range("training", value, 1, 5, _TRAINING_RANGE)
+    return checks.check_range("training", value, 1, 5, "I..V")
 
 
 def _grade(value: object) -> int:
-    return checks.check_range("grade", value, 1, 5, _GRADE_RANGE)
+    return checks.check_range("grade", value, 1, 5)
 
 
 def training_numeral(level: int) -> str:
     """The Roman numeral I..V for training level 1..5 (SMR2 §3)."""
-    return TRAINING_NUMERALS[checks.check_range("level", level, 1, 5, _TRAINING_RANGE) - 1]
+    return TRAINING_NUMERALS[checks.check_range("level", level, 1, 5, "I..V") - 1]
 
 
 def rating_name(grade: int) -> str:
@@ -92,7 +86,7 @@ def parse_training(text: str) -> int:
 def grade_from_roll(training: int, roll: int) -> int:
     """The grade 1..5 that a d10 roll gives at a training level (SMR2 §3)."""
     bands = _T2_BANDS[_training(training)]
-    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
+    roll = checks.check_range("roll", roll, 1, 10)
     # The last band always ends at 10, so the loop always returns for a valid roll.
     for last_score, grade in bands:
         if roll <= last_score:
@@ -143,15 +137,15 @@ def points_with_crew(points: int, percent: int) -> int:
 
 def crew_roll(roll: int, commander_modifier: int) -> int:
     """The crew d10 score after the optional commander modifier, clamped to 1..10 (§3.2)."""
-    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
-    modifier = checks.check_range("commander_modifier", commander_modifier, -2, 2, _MODIFIER_RANGE)
+    roll = checks.check_range("roll", roll, 1, 10)
+    modifier = checks.check_range("commander_modifier", commander_modifier, -2, 2)
     return min(10, max(1, roll + modifier))
 
 
 def test_total(roll: int, modifier: int, *, under_fire: bool = False, extra: int = 0) -> int:
     """The modified d10 total of a Command or Crew test (SMR2 §3.6)."""
-    roll = checks.check_range("roll", roll, 1, 10, _ROLL_RANGE)
-    modifier = checks.check_range("modifier", modifier, -2, 2, _MODIFIER_RANGE)
+    roll = checks.check_range("roll", roll, 1, 10)
+    modifier = checks.check_range("modifier", modifier, -2, 2)
     penalty = UNDER_FIRE_PENALTY if checks.check_bool("under_fire", under_fire) else 0
     if not checks.is_int(extra):
         raise ValueError(f"extra must be an int (any value), got {extra!r}")
@@ -177,7 +171,7 @@ test_passes.__test__ = False  # type: ignore[attr-defined]
 
 def reduced_modifier(current: int, by: int) -> int:
     """Return a command or crew modifier lowered by combat, never below -2 (SMR2 §3.5)."""
-    current = checks.check_range("current", current, -2, 2, _MODIFIER_RANGE)
+    current = checks.check_range("current", current, -2, 2)
     by = checks.check_at_least("by", by, 0)
     return max(MODIFIER_FLOOR, current - by)
 
@@ -205,7 +199,7 @@ def rerated_radius_cm(radius_now_cm: int, *, was: tuple[int, bool], now: tuple[i
 
 def base_width_cm(size_modifier: int, scale: str) -> float:
     """The recommended base width in cm for a size modifier and scale (SMR2 §2.3)."""
-    size = checks.check_range("size_modifier", size_modifier, -3, 3, "-3..+3")
+    size = checks.check_range("size_modifier", size_modifier, -3, 3)
     if not isinstance(scale, str) or scale not in _BASE_WIDTHS_CM:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     column = 0 if size <= -2 else 1 if size <= 0 else 2
@@ -215,14 +209,13 @@ def base_width_cm(size_modifier: int, scale: str) -> float:
 def at_or_below_third(current: int, maximum: int) -> bool:
     """Whether a Structure or Flotation value is at 1/3 or less (SMR2 §2.2)."""
     maximum = checks.check_at_least("maximum", maximum, 1)
-    current = checks.check_range("current", current, 0, maximum, f"0..{maximum} (0..maximum)")
+    current = checks.check_range("current", current, 0, maximum, "0..maximum")
     # Cross-multiplied so that a maximum not divisible by 3 needs no rounding rule.
     return current * 3 <= maximum
 
 
 def third_text(full: int) -> str:
-    """The height of a track's 1/3 line in words (RULES.md §SMR2 morale): 8.7 for a full 26,
-    4 for 12."""
+    """A track's 1/3 line in words (RULES.md §SMR2 morale): 8.7 for a full 26, 4 for 12."""
     return f"{full / 3:.1f}".removesuffix(".0")
 
 
@@ -230,7 +223,7 @@ def half_strength(original: int, afloat: int) -> bool:
     """Whether a formation is at half its original strength or less (SMR2 §3.4)."""
     original = checks.check_at_least("original", original, 1)
     # Only original members count, so afloat can never exceed the original size (SMR2 §3.4).
-    afloat = checks.check_range("afloat", afloat, 0, original, f"0..{original} (0..original)")
+    afloat = checks.check_range("afloat", afloat, 0, original, "0..original")
     return afloat * 2 <= original
 
 

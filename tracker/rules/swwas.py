@@ -3,8 +3,7 @@
 Covers the numbers the tracker needs from the variant: the mine-strike die-roll modifiers
 (RULES.md §Mines), submarine and aircraft minelayers, fuel factors lost to mines and
 their repair and the 25 % halt of a task force drawing ships through a minefield (RULES.md
-§Mines). Every function validates its arguments and raises ValueError naming the argument
-and its allowed range; bool is never accepted as an int.
+§Mines).
 
 The variant halts the task force once "25% of the ships in the task force have been drawn";
 read literally every task force of two or more ships would halt before all were drawn, so, as
@@ -81,7 +80,7 @@ def aircraft_mine_capacity(naval_attack: int, land_attack: int) -> int:
 
 def aerial_minefield_effective(roll: int, *, circled: bool) -> bool:
     """Whether a d6 aerial drop lays a minefield: 3-6 if circled, else 4-6 (RULES.md §Mines)."""
-    roll = checks.check_range("roll", roll, 1, 6, "1..6")
+    roll = checks.check_range("roll", roll, 1, 6)
     circled = checks.check_bool("circled", circled)
     return roll >= (3 if circled else 4)
 
@@ -102,14 +101,8 @@ def speed_available(speed_rating: int, speed_lost: int) -> int:
 def sub_torpedo_factors_left(torpedo_factors: int, minefields_loaded: int) -> int:
     """A sub's torpedo factors left after loading minefields, one each (RULES.md §Mines)."""
     total = checks.check_at_least("torpedo_factors", torpedo_factors, 0)
-    loaded = checks.check_range(
-        "minefields_loaded",
-        minefields_loaded,
-        0,
-        total,
-        f"0..{total} (at most one minefield per torpedo factor)",
-    )
-    return total - loaded
+    per_factor = "at most one minefield per torpedo factor"
+    return total - checks.check_range("minefields_loaded", minefields_loaded, 0, total, per_factor)
 
 
 def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
@@ -129,16 +122,9 @@ def lose_fuel(fuel: Fuel, factors: int) -> Fuel:
 def refuel(fuel: Fuel, factors: int | None = None) -> Fuel:
     """The fuel after refuelling empty factors (None: all), never lost ones (RULES.md §Mines)."""
     fuel = _check_fuel(fuel)
-    if factors is None:
-        amount = fuel.empty
-    else:
-        amount = checks.check_range(
-            "factors",
-            factors,
-            0,
-            fuel.empty,
-            f"0..{fuel.empty} (only empty factors refuel; lost ones need a port repair)",
-        )
+    wanted = fuel.empty if factors is None else factors
+    why = "only empty factors refuel; lost ones need a port repair"
+    amount = checks.check_range("factors", wanted, 0, fuel.empty, why)
     return Fuel(full=fuel.full + amount, empty=fuel.empty - amount, lost=fuel.lost)
 
 
@@ -151,7 +137,7 @@ def port_repair(fuel: Fuel) -> Fuel:
 def mine_check_halts(struck: int, task_force_size: int) -> bool:
     """Whether a task force halts: a quarter of it, rounded up, struck (RULES.md §Mines)."""
     size = checks.check_at_least("task_force_size", task_force_size, 1)
-    hits = checks.check_range("struck", struck, 0, size, f"0..{size} (the task force size)")
+    hits = checks.check_range("struck", struck, 0, size, "the task force size")
     return hits >= mine_check.quarter_of(size)
 
 
@@ -164,9 +150,8 @@ def is_submarine_type(type_abbrev: str) -> bool:
 
 
 def torpedo_refusal(*, submarine_sowing: int | None) -> str | None:
-    """Why a unit sowing minefield `submarine_sowing` as a submarine may not attack with its
-    torpedo factors (RULES.md §Mines: "until it has completed the minefield"); None when it may:
-    the source stops submarines only."""
+    """Why a submarine sowing minefield `submarine_sowing` may not attack with its torpedo
+    factors (RULES.md §Mines: "until it has completed the minefield"); None when it may."""
     if submarine_sowing is None:
         return None
     number = checks.check_at_least("submarine_sowing", submarine_sowing, 1)

@@ -2,9 +2,7 @@
 
 Covers the numbers the tracker needs from the fan rules: the d6 search target for finding a
 concealed submarine marker (RULES.md §Subs ¶4), extra decoy markers, damage to a submarine
-entering a minefield (¶12) and the night torpedo rule (¶9e). Every function validates its
-arguments and raises ValueError naming the argument and its allowed range; bool is never
-accepted as an int.
+entering a minefield (¶12) and the night torpedo rule (¶9e).
 
 A search *target* is the lowest d6 roll that succeeds ("4+" is 4). The seed words its modifiers
 as changes to the die ("-1 difficulty modifier" for night, "+1 to the result" per extra friendly
@@ -17,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Any
 
 from tracker.rules import checks
 
@@ -40,8 +39,6 @@ _BASE_TARGETS: dict[str, int] = {
 _MIN_TARGET = 2  # A natural 1 always fails, so 2+ is the best target (RULES.md §Subs ¶4).
 _IMPOSSIBLE_TARGET = 7  # No d6 reaches 7: a target of 7 or more cannot succeed.
 _MAX_UNITS = 20
-_COUNT_RANGE = f"0..{_MAX_UNITS}"
-_ROLL_RANGE = "1..6"
 
 
 def _check_searcher(value: object, name: str = "searcher") -> str:
@@ -51,11 +48,11 @@ def _check_searcher(value: object, name: str = "searcher") -> str:
 
 
 def _count(name: str, value: object) -> int:
-    return checks.check_range(name, value, 0, _MAX_UNITS, _COUNT_RANGE)
+    return checks.check_range(name, value, 0, _MAX_UNITS)
 
 
 def _roll(value: object) -> int:
-    return checks.check_range("roll", value, 1, 6, _ROLL_RANGE)
+    return checks.check_range("roll", value, 1, 6)
 
 
 def _plural(count: int, singular: str, plural: str) -> str:
@@ -112,22 +109,10 @@ def search_breakdown(
     return steps
 
 
-def search_target(
-    searcher: str,
-    *,
-    extra_asw_units: int = 0,
-    sub_hunters: int = 0,
-    enemy_units: int = 0,
-    night_or_weather: bool = False,
-    elusive_quarry: bool = False,
-) -> int:
+def search_target(searcher: str, **modifiers: Any) -> int:
     """The d6 target to find a concealed sub marker, 2 or more; 7 or more cannot succeed
-    (RULES.md §Subs ¶4): the sum of search_breakdown's steps."""
-    steps = search_breakdown(
-        searcher, extra_asw_units=extra_asw_units, sub_hunters=sub_hunters,
-        enemy_units=enemy_units, night_or_weather=night_or_weather, elusive_quarry=elusive_quarry,
-    )  # fmt: skip
-    return sum(change for _, change in steps)
+    (RULES.md §Subs ¶4): the sum of search_breakdown's steps (its modifiers by name)."""
+    return sum(change for _, change in search_breakdown(searcher, **modifiers))
 
 
 def search_succeeds(roll: int, target: int) -> bool:
@@ -157,13 +142,8 @@ def best_searcher(searchers: Sequence[str]) -> str:
 def extra_decoy_cost(extra_decoys: int) -> int:
     """The points cost of one sub's extra decoys, at most 2: the seed limits them "to 1-2 extra
     tokens" so a 100-point fleet cannot field "2 subs and 30 tokens" (RULES.md §Subs)."""
-    count = checks.check_range(
-        "extra_decoys",
-        extra_decoys,
-        0,
-        MAX_EXTRA_DECOYS,
-        f"0..{MAX_EXTRA_DECOYS} (at most {MAX_EXTRA_DECOYS} extra decoys per submarine)",
-    )
+    per_sub = f"at most {MAX_EXTRA_DECOYS} extra decoys per submarine"
+    count = checks.check_range("extra_decoys", extra_decoys, 0, MAX_EXTRA_DECOYS, per_sub)
     return DECOY_COST * count
 
 
@@ -221,9 +201,8 @@ def reconceal_refusal(cause: ConcealCause, *, moved_this_turn: bool) -> str | No
 
 
 def square(sector: str) -> str:
-    """A sector as one square: A4, a4 and " A4 " are one (compared casefolded, in Python: the
-    databases' lower() folds ASCII only). Markers, searches and the minefields counted in a
-    square all read a sector through this."""
+    """A sector as one square, as markers, searches and minefields read it: A4, a4 and " A4 " are
+    one (casefolded in Python: the databases' lower() folds ASCII only)."""
     return sector.strip().casefold()
 
 
