@@ -12,9 +12,7 @@ from typing import Any
 
 import orjson
 
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+from tracker.rules.checks import is_int
 
 
 def _texts(value: Any, *keys: str) -> bool:
@@ -25,7 +23,7 @@ def _path(value: Any) -> bool:
     """A drifting minefield's moves: [{"turn", "from", "to", "d6"}]."""
     return isinstance(value, list) and all(
         _texts(step, "from", "to") and {"from", "to"} <= step.keys()
-        and all(step.get(key) is None or _whole(step[key]) for key in ("turn", "d6"))
+        and all(step.get(key) is None or is_int(step[key]) for key in ("turn", "d6"))
         for step in value
     )  # fmt: skip
 
@@ -40,13 +38,13 @@ def _dice(value: Any) -> bool:
     if "criticals" in value:
         rolls = value["criticals"]
         return isinstance(rolls, list) and all(
-            _texts(roll, "kind") and roll.get("kind") and _whole(roll.get("roll")) for roll in rolls
+            _texts(roll, "kind") and roll.get("kind") and is_int(roll.get("roll")) for roll in rolls
         )
     rolled = value.get("d10") is not None
     return (
         all(number is None or isinstance(number, int) for number in value.values())
-        and ("drm" not in value or (_whole(value["drm"]) and "modified" in value))
-        and not (rolled and "total" in value and not _whole(value.get("modifier")))
+        and ("drm" not in value or (is_int(value["drm"]) and "modified" in value))
+        and not (rolled and "total" in value and not is_int(value.get("modifier")))
         and not (rolled and value.get("commander_modifier") is not None
                  and "modified" not in value)
     )  # fmt: skip
@@ -62,7 +60,7 @@ def _attacks(value: Any) -> bool:
     """A unit card's attack dice: {"main": [r0, r1, r2, r3], ...}, null where the card has -."""
     return isinstance(value, dict) and all(
         isinstance(dice, list) and len(dice) == 4
-        and all(die is None or (_whole(die) and 0 <= die <= 20) for die in dice)
+        and all(die is None or (is_int(die) and 0 <= die <= 20) for die in dice)
         for dice in value.values()
     )  # fmt: skip
 

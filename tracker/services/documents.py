@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from tracker.rules.checks import is_int
+
 FORMAT = "tracker-campaign"
 VERSION = 1
 # Columns that hold another row's id without a foreign key (the row may since be deleted).
@@ -183,7 +185,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
         if isinstance(state, dict):
             for key in state.keys() & plan.names.keys():
                 value = state[key]
-                if isinstance(value, int) and not isinstance(value, bool):
+                if is_int(value):
                     new = ids.get(plan.names[key], {}).get(value)
                     if new != value:
                         state[key], changed = new, True

@@ -13,7 +13,7 @@ from tracker.models import Campaign, Critical, Repair, Scenario, Ship
 from tracker.models.damage import RepairAmounts
 from tracker.models.kinds import CriticalStatus, JournalKind, RepairStatus, ScenarioStatus
 from tracker.rules import damage as rules
-from tracker.rules import linked
+from tracker.rules import linked, swwas
 from tracker.services import journal
 from tracker.services.common import act, get_row, side_and_campaign
 from tracker.services.errors import InvalidInput, check
@@ -160,8 +160,9 @@ def repair_ship(
         check(errors)
         ship.structure_now += structure
         ship.flotation_now += flotation
-        ship.fuel_empty += restored
-        ship.fuel_lost -= restored
+        if restored:  # the port's rule: lost factors turn empty (RULES.md §Mines)
+            after = swwas.port_repair(swwas.Fuel(ship.fuel_full, ship.fuel_empty, ship.fuel_lost))
+            ship.fuel_empty, ship.fuel_lost = after.empty, after.lost
         if ship.structure_now and ship.flotation_now:
             ship.condition = ""  # back above zero: what happened there is in the journal
         changes: list[journal.RowChange] = []

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from tracker.models.kinds import JournalKind
+from tracker.rules.checks import is_int
 from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.document_shapes import JSON_SHAPES
 from tracker.services.sync_ids import UNSHARED
@@ -73,7 +74,7 @@ def _entry_problem(entry: Any) -> str | None:
     if not _one_of(entry.get("kind"), _KINDS):
         return f"an entry of a kind this tracker does not know ({str(entry.get('kind'))[:30]!r})"
     turn = entry.get("turn")
-    if not (turn is None or (isinstance(turn, int) and not isinstance(turn, bool))):
+    if not (turn is None or is_int(turn)):
         return "an entry whose turn is no number"
     if not isinstance(entry.get("undoable"), bool):
         return "an entry that does not say whether it can be undone"

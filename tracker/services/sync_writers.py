@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from tracker.models import JournalEntry
 from tracker.models.kinds import JournalKind
+from tracker.rules.checks import is_int
 from tracker.services.documents import every_change
 from tracker.services.sync_ids import Identities, mapped
 
@@ -147,7 +148,7 @@ def _resolved(values: dict[str, Any], relative: set[str], decisions: set[str]) -
 
 def counts(*values: Any) -> bool:
     """Whether values are numbers a relative change adds to (not flags, not text)."""
-    return all(isinstance(value, int) and not isinstance(value, bool) for value in values)
+    return all(is_int(value) for value in values)
 
 
 def is_unsettled(value: Any) -> bool:
