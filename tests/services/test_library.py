@@ -253,7 +253,7 @@ def test_every_problem_is_listed_the_same_one_said_once_with_its_rows(
     report = library.import_library(factory, raw="\n".join(body).encode())
     assert len(report.problems) == 3
     assert report.problems[0] == "rows 2-151, 153-212 (210 rows), points: must be 0..999, got 5000"
-    assert report.problems[2] == "row 214, points: type a whole number, not 'x'"
+    assert report.problems[2] == "row 214, points: 'x' is not a whole number"
     assert report.problems[1].startswith("row 152, unit_type: ")
     assert report.warnings == ("row 213, points: blank: Ark costs nothing in a fleet",
                                *(f"row 213, {key}: blank: taken as 1, the default"
@@ -408,7 +408,7 @@ def test_a_row_with_a_misread_column_still_has_its_other_problems_listed(
     body = f"name,unit_type,year,points\nX,{bad_type},{bad_year},5000\n"
     report = library.import_library(factory, raw=body.encode(), dry_run=True)
     said = "\n".join(report.problems)
-    assert f"row 2, year: type a whole number, not {bad_year!r}" in said
+    assert f"row 2, year: {bad_year!r} is not a whole number" in said
     assert "row 2, unit_type: " in said and "row 2, points: must be 0..999, got 5000" in said
     assert len(report.problems) == 3 and not report.written
 

@@ -168,3 +168,18 @@ def read_sheet(raw: bytes) -> Sheet:
             rows.append(Row(number, cells, stray, too_many))
     source = f"CSV, {decoded.encoding}, {SEPARATORS[separator]}-separated"
     return Sheet(header, rows, source, decoded)
+
+
+# Words any case may spell: a unit's type, a counter's size.
+WORDS = frozenset({"unit_type", "counter_size"})
+
+
+def cell_value(column: str, text: str, *, whole: bool) -> int | str:
+    """A cell's value, its text stripped and not blank: a whole number for a number column
+    (ValueError saying what was typed), else its text, lower-cased for a word (WORDS)."""
+    if whole:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{quoted(text)} is not a whole number") from None
+    return text.lower() if column in WORDS else text

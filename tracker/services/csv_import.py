@@ -21,14 +21,13 @@ from tracker.models.fleet import CounterUpdate, PrintedCounter, ShipCreate
 from tracker.models.roster import UnitCreate
 from tracker.services import fleet, mines, roster
 from tracker.services.common import forget_names, names_read_once
-from tracker.services.csv_cells import TOO_MANY, read_sheet
-from tracker.services.errors import InvalidInput, NotFound, RowsRefused, quoted, require_plain
+from tracker.services.csv_cells import TOO_MANY, cell_value, read_sheet
+from tracker.services.errors import InvalidInput, NotFound, RowsRefused, require_plain
 from tracker.services.fields import rules
 from tracker.services.problems import Problems
 from tracker.services.text_files import refuse_over
 
 KINDS = ("ships", "units", "counters")
-LOWER = {"unit_type", "counter_size"}  # words any case may spell
 MAX_BYTES = 8 * 1024 * 1024
 
 
@@ -131,13 +130,12 @@ def _convert(kind: str, cells: dict[str, str]) -> tuple[dict[str, Any], dict[str
         require_plain(errors, column.name, text)  # a name's own rule is its service's
         if column.name in errors:
             continue
-        if column.kind in ("int", "optional int"):
-            try:
-                values[column.name] = int(text)
-            except ValueError:
-                errors[column.name] = f"{quoted(text)} is not a whole number"
-        else:
-            values[column.name] = text.lower() if column.name in LOWER else text
+        try:
+            values[column.name] = cell_value(
+                column.name, text, whole=column.kind in ("int", "optional int")
+            )
+        except ValueError as exc:
+            errors[column.name] = str(exc)
     return values, errors
 
 

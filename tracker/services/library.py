@@ -35,8 +35,8 @@ from tracker.models.library import (
     entry_key,
 )
 from tracker.services import library_community, roster
-from tracker.services.csv_cells import TOO_MANY, read_sheet
-from tracker.services.errors import InvalidInput, quoted
+from tracker.services.csv_cells import TOO_MANY, cell_value, read_sheet
+from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked, filled_when_blank, rules
 from tracker.services.problems import Problems
 from tracker.services.text_files import decode, refuse_over
@@ -46,7 +46,6 @@ VERSION = 1
 MAX_BYTES = 32 * 1024 * 1024
 KINDS = ("cards", "classes")
 ATTACK_COLUMNS = tuple(f"attack_{row}" for row in roster.ATTACK_ROWS)
-LOWER = {"unit_type"}  # words any case may spell
 _LISTED = ("attacks", "abilities")  # a card's JSON columns: CSV cells of their own shape
 PROGRESS_EVERY = 25  # rows checked between two words of progress to the screen
 
@@ -167,13 +166,11 @@ def _cell_values(info: Kind, cells: dict[str, str], errors: dict[str, str]) -> d
             values[key] = parse_abilities(text)
         elif not text:
             continue  # the declared default: blank is none, or the model says it is required
-        elif kinds.get(key) == "int":
-            try:
-                values[key] = int(text)
-            except ValueError:
-                errors[key] = f"type a whole number, not {quoted(text)}"
         else:
-            values[key] = text.lower() if key in LOWER else text
+            try:
+                values[key] = cell_value(key, text, whole=kinds.get(key) == "int")
+            except ValueError as exc:
+                errors[key] = str(exc)
     if attacks:
         values["attacks"] = attacks
     return values
