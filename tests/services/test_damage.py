@@ -553,7 +553,9 @@ def test_an_overlap_names_the_row_it_clashes_with(
         ),
         "low",
     )
-    assert outcome.errors["low"] == "2..2 overlaps the row 1..3 (Rudder jammed)"
+    assert outcome.errors["low"] == (
+        "overlaps the row 1-3 (structural): Rudder jammed; change that row or these numbers"
+    )
     # The other kind's table is separate: the same numbers are fine there.
     rule_tables.save_table_row(
         factory, campaign_id=world.campaign_id, kind="underwater", low=2, high=2, effect="X"

@@ -5,7 +5,9 @@ mine damage table (RULES.md §Mines). Each is read in one shape, a RuleTable of 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -70,6 +72,32 @@ def _table_rows(session: Session, campaign_id: int) -> list[MineTableRow]:
     ).all())  # fmt: skip
 
 
+def _span_problems(model: Any, low: int, high: int) -> dict[str, str]:
+    """What is wrong with a table row's span: each bound as the model declares it, and high
+    below low."""
+    errors: dict[str, str] = {}
+    require_declared(errors, model, "low", low)
+    require_declared(errors, model, "high", high)
+    if not errors and high < low:
+        errors["high"] = f"must be at least low ({low})"
+    return errors
+
+
+def _refuse_overlap(
+    rows: Sequence[Any], row_id: int | None, low: int, high: int, said: Callable[[Any], str]
+) -> None:
+    """Refuse a span that overlaps another row of the same table (not the row changed)."""
+    for row in rows:
+        if row.id != row_id and row.low <= high and low <= row.high:
+            raise InvalidInput({"low": f"overlaps the row {row.low}-{row.high} ({said(row)}; "
+                                "change that row or these numbers"})  # fmt: skip
+
+
+def _refuse_other_campaign(owner: int, campaign_id: int) -> None:
+    if owner != campaign_id:
+        raise InvalidInput({"low": "that row belongs to another campaign"})
+
+
 def save_mine_row(
     factory: SessionFactory,
     *,
@@ -83,11 +111,7 @@ def save_mine_row(
 ) -> int:
     """Add or change a row of the campaign's mine damage table (the variant's is not in our
     sources: the players type theirs in). Overlapping rows are refused; gaps are allowed."""
-    errors: dict[str, str] = {}
-    require_declared(errors, MineTableRowBase, "low", low)
-    require_declared(errors, MineTableRowBase, "high", high)
-    if not errors and high < low:
-        errors["high"] = f"must be at least low ({low})"
+    errors = _span_problems(MineTableRowBase, low, high)
     lowest, highest = mine_check.DIE_RANGE
     if not errors and (high < lowest or low > highest):
         errors["low"] = (f"a d6 plus the modifiers (0 to +5) gives {lowest} to {highest}: "
@@ -105,21 +129,15 @@ def save_mine_row(
     check(errors)
     with act(factory, Campaign, campaign_id) as a:
         session = a.session
-        others = [row for row in _table_rows(session, campaign_id) if row.id != row_id]
-        clash = [
-            row for row in others
-            if row.low <= high and low <= row.high
-            and (row.applies_to == applies_to or "all" in (row.applies_to, applies_to))
-        ]  # fmt: skip
-        if clash:
-            first = clash[0]
-            raise InvalidInput({"low": f"overlaps the row {first.low}-{first.high} "
-                                f"({first.applies_to}): {first.effects}; change that row or "
-                                "these numbers"})  # fmt: skip
+        same = [
+            row
+            for row in _table_rows(session, campaign_id)
+            if row.applies_to == applies_to or "all" in (row.applies_to, applies_to)
+        ]
+        _refuse_overlap(same, row_id, low, high, lambda row: f"{row.applies_to}): {row.effects}")
         row = get_row(session, MineTableRow, row_id) if row_id else MineTableRow(
             campaign_id=campaign_id, low=low, high=high, effects=words)  # fmt: skip
-        if row.campaign_id != campaign_id:
-            raise InvalidInput({"low": "that row belongs to another campaign"})
+        _refuse_other_campaign(row.campaign_id, campaign_id)
         row.low, row.high, row.applies_to = low, high, AppliesTo(applies_to)
         row.effects, row.note = words, note.strip()
         return _saved(a, row, f"mine table: {low}-{high} ({applies_to}) {words}")
@@ -190,13 +208,9 @@ def save_table_row(
     amount: int = 0,
 ) -> int:
     """Add or change a row of the campaign's own critical table (the rulebook's, typed in)."""
-    errors: dict[str, str] = {}
+    errors = _span_problems(CriticalTableRowBase, low, high)
     if kind not in tuple(CriticalKind):
         errors["kind"] = "must be structural or underwater"
-    require_declared(errors, CriticalTableRowBase, "low", low)
-    require_declared(errors, CriticalTableRowBase, "high", high)
-    if not errors and high < low:
-        errors["high"] = f"must not be below low ({low})"
     effect = effect.strip()
     if not effect:
         errors["effect"] = "type the effect as your rulebook gives it"
@@ -209,30 +223,15 @@ def save_table_row(
     check(errors)
     with act(factory, Campaign, campaign_id) as a:
         session = a.session
-        overlaps = session.exec(
-            select(CriticalTableRow).where(
-                CriticalTableRow.campaign_id == campaign_id,
-                CriticalTableRow.kind == kind,
-                col(CriticalTableRow.low) <= high,
-                col(CriticalTableRow.high) >= low,
-            )
-        ).all()
-        if row_id is not None and get_row(session, CriticalTableRow, row_id).campaign_id != (
-            campaign_id
-        ):
-            raise InvalidInput({"effect": "that table row belongs to another campaign"})
-        clash = [row for row in overlaps if row.id != row_id]
-        if clash:
-            raise InvalidInput(
-                {"low": f"{low}..{high} overlaps the row {clash[0].low}..{clash[0].high} "
-                 f"({clash[0].effect})"}
-            )  # fmt: skip
         row = (
             get_row(session, CriticalTableRow, row_id)
             if row_id
             else CriticalTableRow(campaign_id=campaign_id, kind=kind, low=low, high=high,
                                   effect=effect)
         )  # fmt: skip
+        _refuse_other_campaign(row.campaign_id, campaign_id)
+        same = _critical_rows(session, campaign_id, kind)
+        _refuse_overlap(same, row_id, low, high, lambda row: f"{row.kind}): {row.effect}")
         row.kind, row.low, row.high, row.effect = kind, low, high, effect
         row.stat, row.amount = stat, amount
         return _saved(a, row, f"{kind} critical table {low}-{high}: {effect}")
