@@ -63,7 +63,7 @@ def test_a_keeper_packs_merges_and_decides(
     assert "speed_kn 28 (the other copy's)" in decided.out
     again = run_main(capsys, ["--db", str(keeper), "sync", "decide", number, "--keep", "ours"])
     assert again.status == 2
-    assert f"#{number} is no merged entry held for a decision; nothing was decided" in again.err
+    assert f"#{number}: this entry is not held for a decision; nothing was decided" in again.err
     assert run_main(capsys, ["--db", str(keeper), "sync", "held", "River Plate"]).out == (
         "tracker: no merged entry is held\n"
     )

@@ -103,7 +103,7 @@ def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) ->
     for line in merged.notes:
         print(f"  {line}")
     if merged.held:
-        print("  nothing of a held entry was written: decide each, tracker sync decide NUMBER "
+        print("  a value held was not written: decide each, tracker sync decide NUMBER "
               "--keep ours|theirs")  # fmt: skip
         print(f"  (tracker sync held {merged.campaign!r} lists them with their values)")
     return 0

@@ -41,7 +41,7 @@ def decide(factory: SessionFactory, *, entry_id: int, keep: str) -> str:
         entry = get_row(session, JournalEntry, entry_id)
         held = json.loads(entry.detail).get("held")
         if not held or not held["conflicts"]:
-            raise InvalidInput({"entry": f"#{entry_id} is no merged entry held for a decision"})
+            raise InvalidInput({"entry": "this entry is not held for a decision"})
         conn = session.connection()
         ids = Identities()
         writers = journal_writers(conn, entry.campaign_id, ids)
@@ -141,5 +141,5 @@ def conflicts(factory: SessionFactory, *, entry_id: int) -> list[str]:
         entry = get_row(session, JournalEntry, entry_id)
     held = json.loads(entry.detail).get("held")
     if not held or not held["conflicts"]:
-        raise InvalidInput({"entry": f"#{entry_id} is no merged entry held for a decision"})
+        raise InvalidInput({"entry": "this entry is not held for a decision"})
     return [f"#{entry_id} {entry.summary}: {held['why']}", *conflict_lines(held)]
