@@ -50,7 +50,7 @@ def decide(factory: SessionFactory, *, entry_id: int, keep: str) -> str:
             key = (conflict["table"], conflict["row"], conflict["field"])
             number = ids.number.get(key[:2])
             if number is None:
-                raise InvalidInput({"entry": f"#{entry_id}: its {conflict['table']} is deleted"})
+                raise InvalidInput({"entry": f"its {conflict['table']} is deleted in this copy"})
             if not writers.unsettled(key):
                 continue  # settled since the merge
             table, field = TABLES_BY_NAME[key[0]], key[2]
