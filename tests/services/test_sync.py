@@ -373,6 +373,31 @@ def test_two_decisions_of_one_value_made_apart_settle_alike_in_both_copies(
     assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
 
 
+def test_a_value_changed_again_after_its_conflict_leaves_nothing_to_decide(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    exeter = _by_name(factory)["Exeter"]
+    fleet.update_ship(factory, ship_id=exeter, fields={"speed_kn": 30})
+    fleet.update_ship(copy_b, ship_id=_by_name(copy_b)["Exeter"], fields={"speed_kn": 28})
+    sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    [held] = [row.id or 0 for row in _entries(factory).values() if "held" in json.loads(row.detail)]
+    # The player sets the speed again, knowing both: the conflict is settled by that edit.
+    fleet.update_ship(factory, ship_id=exeter, fields={"speed_kn": 29})
+    entries = len(_entries(factory))
+
+    said = sync_decide.decide(factory, entry_id=held, keep="theirs")
+
+    assert said == f"#{held} was settled since it was merged: nothing to decide"
+    assert get_row(factory, Ship, exeter).speed_kn == 29
+    assert len(_entries(factory)) == entries  # no decision written
+    assert sync_merge.held(factory, campaign_id=campaign_a) == []
+    # The other copy takes the later edit as any change made after what it holds.
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+    assert _ships(copy_b) == _ships(factory)
+
+
 def test_a_packet_of_another_campaign_or_altered_is_refused_and_nothing_written(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
