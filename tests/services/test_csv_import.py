@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Ship, WasUnit
 from tracker.rules import was
-from tracker.services import csv_import, fleet, library, mines, roster
+from tracker.services import csv_import, fleet, history, library, mines, roster
 from tracker.services.csv_cells import SEPARATORS
 from tracker.services.csv_import import Report
 from tracker.services.errors import InvalidInput
@@ -678,6 +678,23 @@ def test_a_counters_file_changes_only_its_own_columns_and_names_the_side_when_it
     view = mines.counter(factory, ship_id=blue)
     assert (view.speed_rating, view.hull_boxes, view.fuel.full) == (2, 2, 4)  # the rest kept
     assert mines.counter(factory, ship_id=red).speed_rating == 0
+
+
+def test_a_ship_named_twice_in_a_counters_file_takes_each_row_in_turn_and_undoes_each(
+    factory: SessionFactory, world: World, add_ship: Callable[..., int]
+) -> None:
+    ajax = add_ship(world.alpha_id, "Ajax")
+    raw = csv_file("ship,counter_size,speed_rating,fuel_full", "Ajax,small,2,4", "ajax,small,3,")
+    report = load(factory, "counters", raw, world.campaign_id)
+    assert (report.ok, report.written) == (True, 2), report.problems
+    view = mines.counter(factory, ship_id=ajax)
+    assert (view.counter_size, view.speed_rating, view.fuel.full) == ("small", 3, 4)
+    # Each row is an entry of its own: undone in turn, the ship goes back row by row.
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    assert mines.counter(factory, ship_id=ajax).speed_rating == 2
+    history.undo_last(factory, campaign_id=world.campaign_id)
+    view = mines.counter(factory, ship_id=ajax)
+    assert (view.counter_size, view.speed_rating, view.fuel.full) == ("", 0, 0)
 
 
 def test_a_control_character_in_a_cell_is_refused(factory: SessionFactory, world: World) -> None:

@@ -149,36 +149,17 @@ def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
 
 
 def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
-    """What writes the file's rows, each row's outcome in turn (ships and units in one act)."""
-    if kind == "ships":
-        return _in_one_act(
-            connection, dict, lambda factory, rows: fleet.create_ships(
-                factory, squadron_id=target_id, rows=rows)
-        )  # fmt: skip
-    if kind == "units":
-        return _in_one_act(
-            connection, roster.unit_fields_from, lambda factory, rows: roster.add_units(
-                factory, side_id=target_id, rows=rows)
-        )  # fmt: skip
-    # The campaign's ships are read once, at the first row (in the transaction), not per row.
-    finder: list[Callable[[str, str | None], int]] = []
-
-    def one_by_one(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
-        for values in rows:
-            try:
-                if not finder:  # a campaign that is not there is each row's problem
-                    finder.append(mines.ship_finder(factory, campaign_id=target_id))
-                values = dict(values)
-                ship = finder[0](values.pop("ship"), values.pop("side", None))
-                # A column the file leaves out keeps the ship's value (save_counter edits).
-                mines.save_counter(factory, ship_id=ship, **values)
-            except (InvalidInput, NotFound) as exc:
-                forget_names(connection)  # the row's savepoint, and any name it took, went
-                yield _refusal(exc)
-            else:
-                yield None
-
-    return one_by_one
+    """What writes the file's rows, all in one act of the kind's service, each row's outcome in
+    turn."""
+    adds: dict[str, Callable[[Any, list[dict[str, Any]]], object]] = {
+        "ships": lambda factory, rows: fleet.create_ships(
+            factory, squadron_id=target_id, rows=rows),
+        "units": lambda factory, rows: roster.add_units(factory, side_id=target_id, rows=rows),
+        "counters": lambda factory, rows: mines.import_counters(
+            factory, campaign_id=target_id, rows=rows),
+    }  # fmt: skip
+    prepare = roster.unit_fields_from if kind == "units" else dict
+    return _in_one_act(connection, prepare, adds[kind])
 
 
 def _in_one_act(

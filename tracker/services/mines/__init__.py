@@ -26,6 +26,7 @@ from tracker.services.mines.counters import CounterUpdate as CounterUpdate
 from tracker.services.mines.counters import CounterView as CounterView
 from tracker.services.mines.counters import counter as counter
 from tracker.services.mines.counters import counter_ships as counter_ships
+from tracker.services.mines.counters import import_counters as import_counters
 from tracker.services.mines.counters import refuel_ship as refuel_ship
 from tracker.services.mines.counters import save_counter as save_counter
 from tracker.services.mines.counters import ship_counters as ship_counters

@@ -5,8 +5,10 @@ torpedo attacks (RULES.md §Mines).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, read_scope, session_scope
@@ -18,7 +20,13 @@ from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
 from tracker.services import acts, journal, visibility
 from tracker.services.common import get_row, require_version
-from tracker.services.errors import InvalidInput, check, require_plain, require_range
+from tracker.services.errors import (
+    InvalidInput,
+    RowsRefused,
+    check,
+    require_plain,
+    require_range,
+)
 from tracker.services.fields import edited
 
 
@@ -122,52 +130,135 @@ def _journal_ship(
 def save_counter(
     factory: SessionFactory, *, ship_id: int, version: int | None = None, **values: Any
 ) -> str:
-    """Enter a ship's counter values (CounterUpdate's fields); the size is the player's, never
-    derived (RULES.md §Mines). The damage mines did is kept unless given: giving it is how a
-    repair or a correction is entered (the repair rules are the group's)."""
-    given_values = {key: value for key, value in values.items() if value is not None}
+    """Enter a ship's counter values (CounterUpdate's fields): save_counters of one row."""
+    return save_counters(factory, rows=[(ship_id, {**values, "version": version})])[0]
+
+
+def save_counters(
+    factory: SessionFactory, *, rows: Sequence[tuple[int, dict[str, Any]]]
+) -> list[str]:
+    """Enter ships' counter values in one act (a CSV file's rows; the form's one ship is a row
+    of one): each row a ship's id and CounterUpdate's fields, a field not given keeping the
+    ship's value. The size is the player's, never derived (RULES.md §Mines). The damage mines
+    did is kept unless given: giving it is how a repair or a correction is entered (the repair
+    rules are the group's). Any row refused and none is written (RowsRefused says each, by its
+    place); the rows' summaries."""
     with session_scope(factory) as session:
-        ship, side = _ship_and_side(session, ship_id)
-        # A value not given keeps the ship's: the damage mines did, and any other left out.
-        typed = edited(CounterUpdate, ship, {**given_values, "version": version}, names=())
-        given = set(given_values)
-        errors: dict[str, str] = {}
-        # The bounds one value sets on another: the model declares each alone.
-        if "speed_lost" in given:
-            require_range(errors, "speed_lost", typed.speed_lost, 0, typed.speed_rating)
-        if "hull_damage" in given and typed.hull_boxes:
-            require_range(errors, "hull_damage", typed.hull_damage, 0, typed.hull_boxes)
-        if typed.mines_loaded > typed.torpedo_factors:
-            errors["mines_loaded"] = (
-                "each minefield takes the place of a torpedo factor: at most "
-                f"{typed.torpedo_factors}"
-            )
-        check(errors)
-        require_version(ship, typed.version, ship.name)
-        laid = acts.mines_laid(acts.laid(session, acts.actor(ship)))
-        if typed.mines_loaded < laid:
-            raise InvalidInput(
-                {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
-            )
-        before = journal.row_state(ship)
-        for key, value in typed.model_dump(exclude={"version"}).items():
-            setattr(ship, key, value)
-        ship.speed_lost = min(ship.speed_lost, typed.speed_rating)
-        if typed.hull_boxes:
-            ship.hull_damage = min(ship.hull_damage, typed.hull_boxes)
-        size = ship.counter_size or "(no size)"
-        summary = f"{ship.name}: counter {size}, speed {typed.speed_rating}, " \
-            f"fuel {typed.fuel_full} full {typed.fuel_empty} empty"  # fmt: skip
-        kind = JournalKind.COUNTER
-        if ship.fuel_lost and typed.fuel_full > before["fuel_full"]:
-            # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
-            # them is a correction the player may make, said and journaled as one.
-            kind = JournalKind.CORRECTION
-            summary += (f"; correction: full fuel {before['fuel_full']} -> {typed.fuel_full} while "
-                        f"{_n(ship.fuel_lost, 'factor')} lost to mines stay lost, bypassing "
-                        "'refuel lost factors only in a friendly port'")  # fmt: skip
-        _journal_ship(session, ship, side, before, kind, summary)
-        return summary
+        ids = sorted({ship_id for ship_id, _ in rows})
+        ships = {ship.id: ship for ship in session.exec(select(Ship).where(col(Ship.id).in_(ids)))}
+        side_ids = {ship.side_id for ship in ships.values()}
+        sides = {
+            side.id: side for side in session.exec(select(Side).where(col(Side.id).in_(side_ids)))
+        }
+        laid_by = _laid_by_ships(session, list(sides))
+        states = {ship_id: journal.row_state(ship) for ship_id, ship in ships.items()}
+        refused: dict[int, dict[str, str]] = {}
+        entries, said = [], []
+        for number, (ship_id, values) in enumerate(rows):
+            ship = ships.get(ship_id) or get_row(session, Ship, ship_id)  # NotFound: gone
+            try:
+                laid = acts.mines_laid(laid_by.get(ship_id, []))
+                before = states[ship_id]
+                kind, summary, states[ship_id] = _counter_row(ship, before, laid, values)
+            except InvalidInput as exc:
+                refused[number] = exc.errors
+                continue
+            side = sides[ship.side_id]
+            change = journal.row_change("ship", ship_id, before, states[ship_id])
+            entries.append(journal.Entry(
+                campaign_id=side.campaign_id, kind=kind, ship_id=ship_id, side_id=side.id,
+                summary=summary, changes=(change,)))  # fmt: skip
+            said.append(summary)
+        if refused:
+            raise RowsRefused(refused)
+        columns = sorted(_WRITTEN)
+        session.connection().execute(_UPDATE_COUNTER, [
+            {"ship": ship_id, **{f"new_{key}": states[ship_id][key] for key in columns}}
+            for ship_id in ships
+        ])  # fmt: skip
+        journal.insert_entries(session, entries)
+        return said
+
+
+def import_counters(
+    factory: SessionFactory, *, campaign_id: int, rows: Sequence[dict[str, Any]]
+) -> list[str]:
+    """A CSV file's counters (import-csv counters): each row's ship named (`ship`, and `side`
+    when two sides have a ship of that name, ship_finder), then every row saved in one act
+    (save_counters). Any row refused and none is written (RowsRefused says each)."""
+    find = ship_finder(factory, campaign_id=campaign_id)
+    refused: dict[int, dict[str, str]] = {}
+    named: dict[int, tuple[int, dict[str, Any]]] = {}
+    for number, row in enumerate(rows):
+        values = dict(row)
+        try:
+            named[number] = (find(values.pop("ship"), values.pop("side", None)), values)
+        except InvalidInput as exc:
+            refused[number] = exc.errors
+    try:
+        said = save_counters(factory, rows=list(named.values())) if named else []
+    except RowsRefused as exc:
+        numbers = list(named)
+        refused |= {numbers[n]: errors for n, errors in exc.rows.items()}
+    if refused:
+        raise RowsRefused(dict(sorted(refused.items())))
+    return said
+
+
+def _counter_row(
+    ship: Ship, state: dict[str, Any], laid: int, values: dict[str, Any]
+) -> tuple[JournalKind, str, dict[str, Any]]:
+    """One row's counter over the ship's values as the rows before it left them: the entry's
+    kind and summary, and the ship's values after it (InvalidInput for a row refused)."""
+    version = values.get("version")
+    given_values = {key: value for key, value in values.items()
+                    if value is not None and key != "version"}  # fmt: skip
+    typed = edited(CounterUpdate, SimpleNamespace(**state), {**given_values, "version": version},
+                   names=())  # fmt: skip
+    given = set(given_values)
+    errors: dict[str, str] = {}
+    # The bounds one value sets on another: the model declares each alone.
+    if "speed_lost" in given:
+        require_range(errors, "speed_lost", typed.speed_lost, 0, typed.speed_rating)
+    if "hull_damage" in given and typed.hull_boxes:
+        require_range(errors, "hull_damage", typed.hull_damage, 0, typed.hull_boxes)
+    if typed.mines_loaded > typed.torpedo_factors:
+        errors["mines_loaded"] = (
+            f"each minefield takes the place of a torpedo factor: at most {typed.torpedo_factors}"
+        )
+    check(errors)
+    require_version(ship, typed.version, ship.name)
+    if typed.mines_loaded < laid:
+        raise InvalidInput(
+            {"mines_loaded": f"{ship.name} has already laid {laid}: at least {laid}"}
+        )
+    after = {**state, **typed.model_dump(exclude={"version"})}
+    after["speed_lost"] = min(after["speed_lost"], typed.speed_rating)
+    if typed.hull_boxes:
+        after["hull_damage"] = min(after["hull_damage"], typed.hull_boxes)
+    size = after["counter_size"] or "(no size)"
+    summary = f"{ship.name}: counter {size}, speed {typed.speed_rating}, " \
+        f"fuel {typed.fuel_full} full {typed.fuel_empty} empty"  # fmt: skip
+    kind = JournalKind.COUNTER
+    if after["fuel_lost"] and typed.fuel_full > state["fuel_full"]:
+        # Lost factors refuel only in a friendly port (RULES.md §Mines): more full fuel beside
+        # them is a correction the player may make, said and journaled as one.
+        kind = JournalKind.CORRECTION
+        summary += (f"; correction: full fuel {state['fuel_full']} -> {typed.fuel_full} while "
+                    f"{_n(after['fuel_lost'], 'factor')} lost to mines stay lost, bypassing "
+                    "'refuel lost factors only in a friendly port'")  # fmt: skip
+    return kind, summary, after
+
+
+# What a counter writes: CounterUpdate's fields, and the losses they bound.
+_WRITTEN = (set(CounterUpdate.model_fields) - {"version"}) | {"speed_lost", "hull_damage"}
+_SHIPS = Ship.__table__  # type: ignore[attr-defined]
+_UPDATE_COUNTER = (
+    update(_SHIPS)
+    .where(_SHIPS.c.id == bindparam("ship"))
+    .values({**{key: bindparam(f"new_{key}") for key in sorted(_WRITTEN)},
+             "version": _SHIPS.c.version + 1})
+)  # fmt: skip
 
 
 def _afloat(
