@@ -833,6 +833,7 @@ def profiles(
     runs: int,
 ) -> str:
     """A section per figure that misses its goal: where its time (or memory) goes."""
+    folder.mkdir(parents=True, exist_ok=True)  # `--only 1`: no worker has made it first
     parts = []
     files_profiled = memory_profiled = csv_profiled = False
     for number, figure in sorted(figures.items()):
