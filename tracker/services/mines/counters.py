@@ -154,6 +154,7 @@ def save_counters(
         states = {ship_id: journal.row_state(ship) for ship_id, ship in ships.items()}
         refused: dict[int, dict[str, str]] = {}
         entries, said = [], []
+        filed: dict[int, Any] = {}
         for number, (ship_id, values) in enumerate(rows):
             ship = ships.get(ship_id) or get_row(session, Ship, ship_id)  # NotFound: gone
             try:
@@ -164,10 +165,12 @@ def save_counters(
                 refused[number] = exc.errors
                 continue
             side = sides[ship.side_id]
+            if side.campaign_id not in filed:  # each entry under the scenario now, read once
+                filed[side.campaign_id] = journal.current_scenario(session, side.campaign_id)
             change = journal.row_change("ship", ship_id, before, states[ship_id])
             entries.append(journal.Entry(
                 campaign_id=side.campaign_id, kind=kind, ship_id=ship_id, side_id=side.id,
-                summary=summary, changes=(change,)))  # fmt: skip
+                summary=summary, changes=(change,), scenario=filed[side.campaign_id]))  # fmt: skip
             said.append(summary)
         if refused:
             raise RowsRefused(refused)
