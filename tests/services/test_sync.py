@@ -285,9 +285,8 @@ def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
     assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
 
 
-def test_hits_on_one_ship_in_both_copies_add_up(
-    factory: SessionFactory, copy_b: SessionFactory
-) -> None:
+def _hit_apart(factory: SessionFactory, copy_b: SessionFactory) -> tuple[int, int, dict[str, int]]:
+    """Exeter in play, copied; then hit for 2 on the first copy and for 3 on the other."""
     campaign_a = demo.create_sample_campaign(factory)
     ids = _by_name(factory)
     scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[ids["Exeter"]])
@@ -295,6 +294,13 @@ def test_hits_on_one_ship_in_both_copies_add_up(
     campaign_b = _copy(factory, campaign_a, copy_b)
     damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=2))
     damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=3))
+    return campaign_a, campaign_b, ids
+
+
+def test_hits_on_one_ship_in_both_copies_add_up(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a, campaign_b, ids = _hit_apart(factory, copy_b)
 
     sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
     sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
@@ -321,13 +327,7 @@ def test_hits_on_one_ship_in_both_copies_add_up(
 def test_a_hit_undone_apart_takes_back_only_its_own_damage_in_both_copies(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
-    campaign_a = demo.create_sample_campaign(factory)
-    ids = _by_name(factory)
-    scenarios.set_participants(factory, scenario_id=ids["scenario"], ship_ids=[ids["Exeter"]])
-    scenarios.start_scenario(factory, scenario_id=ids["scenario"])
-    campaign_b = _copy(factory, campaign_a, copy_b)
-    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=2))
-    damage.record_hit(copy_b, request=HitRequest(_by_name(copy_b)["Exeter"], structure=3))
+    campaign_a, campaign_b, ids = _hit_apart(factory, copy_b)
     history.undo_last(copy_b, campaign_id=campaign_b)  # B takes its hit back before packing
 
     merged_a = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
