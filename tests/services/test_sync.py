@@ -558,6 +558,13 @@ def test_a_sides_secrets_travel_as_its_rows_keep_them_sealed_under_its_passphras
     held = sync_merge.merge(copy_c, packet=for_them).held
     assert held and all("a packet for the opponent" in line for line in held)
     assert _count(copy_c, SubMarker) == 0 and _count(copy_c, WasUnit) == 0
+    again = sync_merge.merge(copy_c, packet=for_them)  # the same packet: nothing to write
+    assert (again.added, again.held, again.backup) == (0, [], None)
+    # The owner's packet brings what they lacked: the entries held are written now.
+    owners = sync_merge.merge(copy_c, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    assert owners.held == [] and owners.added == len(held)
+    assert (_count(copy_c, SubMarker), _count(copy_c, WasUnit)) == (2, 1)
+    assert not [row for row in _entries(copy_c).values() if "held" in json.loads(row.detail)]
 
     sync_merge.merge(factory, packet=packet)
 

@@ -91,8 +91,11 @@ class Identities:
 
     def walk(self, details: Iterable[dict[str, Any]]) -> None:
         """Rows the journal made or deleted, by the identity their state gave them then (a
-        row deleted since is known by its entry alone)."""
+        row deleted since is known by its entry alone). An entry merged and held whole wrote
+        none of its rows here."""
         for detail in details:
+            if "held" in detail and not detail["held"]["conflicts"]:
+                continue
             for change in every_change(detail):
                 table = change["table"]
                 if change.get("gone") and table not in UNSHARED and (

@@ -133,10 +133,11 @@ def merge(factory: SessionFactory, *, packet: Any) -> Merged:
         if campaign_id is None:
             why = f"this file does not hold the campaign {name!r} of this packet (nor a copy of it)"
             raise InvalidInput({"packet": f"{why}: merge it into a copy of that campaign"})
-        present, had = _known(conn, campaign_id)
+        present, had, seen = _known(conn, campaign_id)
     merged = Merged(name, known=sum(entry["uid"] in present for entry in packet["entries"]))
     have = packet.get("have", [])
-    if merged.known == len(packet["entries"]) and set(have) <= had:
+    done = merged.known == len(packet["entries"]) and set(have) <= had
+    if done or packet["secrets_hash"] in seen:
         return merged  # a packet merged before: nothing to write
     taken = backups.back_up(factory, reason="before merging a packet")
     merged.backup = str(taken.path) if taken.path else None
@@ -159,7 +160,7 @@ def _merge(
     have = packet.get("have", [])
     with session_scope(factory) as session:
         conn = session.connection()
-        present, _ = _known(conn, campaign_id)  # as the write lock found it
+        present, _, _ = _known(conn, campaign_id)  # as the write lock found it
         ids = Identities()
         ids.read(conn)
         writers = journal_writers(conn, campaign_id, ids)
@@ -182,10 +183,11 @@ def _merge(
                 savepoint.rollback()
                 ids.forget(added)
                 held, wrote = exc, []
+            again = ids.number.get(("journalentry", entry["uid"]))  # held whole before
             number = _journal(conn, ids, entry, campaign_id, held)
             if held is not None:
                 said[number] = f"#{number} {entry['summary']}: {held.why}"
-            merged.added += 1
+            merged.added += again is None or held is None
             writers.relative[entry["uid"]] = writers.is_relative(entry["kind"], entry["reverts"])
             decision = "decides" in entry["detail"]
             if decision and held is None:  # the entries it decided: decided here too
@@ -199,7 +201,8 @@ def _merge(
         _write_secrets(conn, ids, packet["secrets"])
         journal.append(session, campaign_id=campaign_id, kind=JournalKind.SYNC,
                        summary=f"Merged a packet: {merged.added} entries, {len(merged.held)} held",
-                       facts={"have": have}, scenario=None)  # fmt: skip
+                       facts={"have": have, "packet": packet["secrets_hash"]},
+                       scenario=None)  # fmt: skip
 
 
 def _write_secrets(
@@ -219,14 +222,23 @@ def _write_secrets(
                 conn.execute(update(table).where(table.c.id == number).values(**written))
 
 
-def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str]]:
-    """The campaign's entries here, and those the other copy is known to have."""
+def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str], set[str]]:
+    """The campaign's entries here (but those held whole, which a later packet may bring what
+    they lacked), those the other copy is known to have, and the packets merged here (by the
+    hash that ends each)."""
     rows = conn.execute(
         select(_JOURNAL.c.uid, _JOURNAL.c.kind, _JOURNAL.c.detail)
         .where(_JOURNAL.c.campaign_id == campaign_id).order_by(_JOURNAL.c.id)
     ).all()  # fmt: skip
-    merges = [json.loads(detail) for _, kind, detail in rows if kind == JournalKind.SYNC]
-    return {uid for uid, _, _ in rows}, other_has(merges)
+    details = [(uid, kind, json.loads(detail)) for uid, kind, detail in rows]
+    merges = [detail for _, kind, detail in details if kind == JournalKind.SYNC]
+    present = {uid for uid, _, detail in details if not _held_whole(detail)}
+    return present, other_has(merges), {detail.get("packet", "") for detail in merges}
+
+
+def _held_whole(detail: dict[str, Any]) -> bool:
+    """An entry merged and held with nothing of it written (a row it names missing here)."""
+    return "held" in detail and not detail["held"]["conflicts"]  # as Identities.walk skips it
 
 
 class _Unwritable(Exception):
@@ -389,6 +401,14 @@ def _journal(
         detail["held"] = {"why": held.why, "conflicts": held.conflicts}
     refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
             for key, table in ENTRY_REFS.items()}  # fmt: skip
+    again = ids.number.get(("journalentry", entry["uid"]))
+    if again is not None:  # held whole at an earlier merge: written now, or held as it was
+        if held is None:
+            text = json.dumps(detail, sort_keys=True)
+            conn.execute(update(_JOURNAL).where(_JOURNAL.c.id == again)
+                         .values(detail=text, undoable=entry["undoable"], **refs))  # fmt: skip
+            _reverted(conn, refs["reverts_id"], again)
+        return again
     written = conn.execute(insert(_JOURNAL).values(
         uid=entry["uid"], at=datetime.fromisoformat(entry["at"]), campaign_id=campaign_id,
         turn=entry["turn"], kind=entry["kind"], summary=entry["summary"],
@@ -398,10 +418,16 @@ def _journal(
     assert written is not None
     ids.add("journalentry", written[0], entry["uid"])
     entry_id: int = written[0]
-    if refs["reverts_id"] is not None and held is None:
-        conn.execute(update(_JOURNAL).where(_JOURNAL.c.id == refs["reverts_id"])
-                     .values(reverted_by_id=written[0]))  # fmt: skip
+    if held is None:
+        _reverted(conn, refs["reverts_id"], entry_id)
     return entry_id
+
+
+def _reverted(conn: Connection, reverts: int | None, entry_id: int) -> None:
+    """The entry an undo or a redo reverts, marked reverted by it."""
+    if reverts is not None:
+        conn.execute(update(_JOURNAL).where(_JOURNAL.c.id == reverts)
+                     .values(reverted_by_id=entry_id))  # fmt: skip
 
 
 def held(factory: SessionFactory, *, campaign_id: int) -> list[str]:
