@@ -89,7 +89,7 @@ def _refuse_overlap(
     """Refuse a span that overlaps another row of the same table (not the row changed)."""
     for row in rows:
         if row.id != row_id and row.low <= high and low <= row.high:
-            raise InvalidInput({"low": f"overlaps the row {row.low}-{row.high} ({said(row)}; "
+            raise InvalidInput({"low": f"overlaps the row {row.low}-{row.high} {said(row)}; "
                                 "change that row or these numbers"})  # fmt: skip
 
 
@@ -134,7 +134,7 @@ def save_mine_row(
             for row in _table_rows(session, campaign_id)
             if row.applies_to == applies_to or "all" in (row.applies_to, applies_to)
         ]
-        _refuse_overlap(same, row_id, low, high, lambda row: f"{row.applies_to}): {row.effects}")
+        _refuse_overlap(same, row_id, low, high, lambda row: f"({row.applies_to}): {row.effects}")
         row = get_row(session, MineTableRow, row_id) if row_id else MineTableRow(
             campaign_id=campaign_id, low=low, high=high, effects=words)  # fmt: skip
         _refuse_other_campaign(row.campaign_id, campaign_id)
@@ -231,7 +231,7 @@ def save_table_row(
         )  # fmt: skip
         _refuse_other_campaign(row.campaign_id, campaign_id)
         same = _critical_rows(session, campaign_id, kind)
-        _refuse_overlap(same, row_id, low, high, lambda row: f"{row.kind}): {row.effect}")
+        _refuse_overlap(same, row_id, low, high, lambda row: f"({row.kind}): {row.effect}")
         row.kind, row.low, row.high, row.effect = kind, low, high, effect
         row.stat, row.amount = stat, amount
         return _saved(a, row, f"{kind} critical table {low}-{high}: {effect}")

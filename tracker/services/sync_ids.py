@@ -94,7 +94,7 @@ class Identities:
         row deleted since is known by its entry alone). An entry merged and held whole wrote
         none of its rows here."""
         for detail in details:
-            if "held" in detail and not detail["held"]["conflicts"]:
+            if held_whole(detail):
                 continue
             for change in every_change(detail):
                 table = change["table"]
@@ -105,6 +105,12 @@ class Identities:
                     identity = self.identity(table, state)
                     if identity is not None and (table, change["id"]) not in self.of:
                         self.add(table, change["id"], identity)
+
+
+def held_whole(detail: dict[str, Any]) -> bool:
+    """An entry merged and held with nothing of it written (a row it names missing here): it
+    made no row and wrote no value here, and a later packet that holds it tries it again."""
+    return "held" in detail and not detail["held"]["conflicts"]
 
 
 def mapped(

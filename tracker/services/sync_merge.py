@@ -47,7 +47,7 @@ from tracker.services.documents import every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
 from tracker.services.sync_decide import conflict_lines, mark_decided, settle_held
-from tracker.services.sync_ids import Identities, mapped
+from tracker.services.sync_ids import Identities, held_whole, mapped
 from tracker.services.sync_pack import ENTRY_REFS, FORMAT, VERSION, chained, other_has
 from tracker.services.sync_shape import shape_problem
 from tracker.services.sync_writers import (
@@ -184,7 +184,7 @@ def _merge(
                 ids.forget(added)
                 held, wrote = exc, []
             again = ids.number.get(("journalentry", entry["uid"]))  # held whole before
-            number = _journal(conn, ids, entry, campaign_id, held)
+            number = _journal(conn, ids, entry, campaign_id, held, again)
             if held is not None:
                 said[number] = f"#{number} {entry['summary']}: {held.why}"
             merged.added += again is None or held is None
@@ -232,13 +232,8 @@ def _known(conn: Connection, campaign_id: int) -> tuple[set[str], set[str], set[
     ).all()  # fmt: skip
     details = [(uid, kind, json.loads(detail)) for uid, kind, detail in rows]
     merges = [detail for _, kind, detail in details if kind == JournalKind.SYNC]
-    present = {uid for uid, _, detail in details if not _held_whole(detail)}
+    present = {uid for uid, _, detail in details if not held_whole(detail)}
     return present, other_has(merges), {detail.get("packet", "") for detail in merges}
-
-
-def _held_whole(detail: dict[str, Any]) -> bool:
-    """An entry merged and held with nothing of it written (a row it names missing here)."""
-    return "held" in detail and not detail["held"]["conflicts"]  # as Identities.walk skips it
 
 
 class _Unwritable(Exception):
@@ -376,6 +371,7 @@ def _journal(
     entry: dict[str, Any],
     campaign_id: int,
     held: _Held | None,
+    again: int | None,
 ) -> int:
     """The entry in this copy's journal, under its own identity: rows named by their numbers
     here (0 for one this copy does not have), held with why when it was not written."""
@@ -401,7 +397,6 @@ def _journal(
         detail["held"] = {"why": held.why, "conflicts": held.conflicts}
     refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
             for key, table in ENTRY_REFS.items()}  # fmt: skip
-    again = ids.number.get(("journalentry", entry["uid"]))
     if again is not None:  # held whole at an earlier merge: written now, or held as it was
         if held is None:
             text = json.dumps(detail, sort_keys=True)

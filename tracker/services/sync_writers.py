@@ -22,7 +22,7 @@ from tracker.models import JournalEntry
 from tracker.models.kinds import JournalKind
 from tracker.rules.checks import is_int
 from tracker.services.documents import every_change
-from tracker.services.sync_ids import Identities, mapped
+from tracker.services.sync_ids import Identities, held_whole, mapped
 
 Key = tuple[str, str, str]  # table, row identity, field
 
@@ -102,7 +102,7 @@ class Writers:
             self.relative[uid] = self.is_relative(kind, reverts)
             changes = every_change(detail)
             found[uid] = {}
-            whole = "held" in detail and not detail["held"]["conflicts"]
+            whole = held_whole(detail)
             for number, change in enumerate(changes):
                 row = ids.of.get((change["table"], change["id"]))
                 kept = change.get("prev")
