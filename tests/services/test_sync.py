@@ -38,6 +38,7 @@ from tracker.services import (
     command,
     damage,
     demo,
+    documents,
     exchange,
     fleet,
     history,
@@ -237,14 +238,9 @@ def test_a_copy_merges_the_others_play_and_holds_what_both_changed(
         assert {uid for uid, decided in marks.items() if decided} == {edited_here, edited_there}
 
 
-def _export(factory: SessionFactory, campaign_id: int) -> tuple[dict[str, Any], set[str]]:
-    """A copy's export: every table but the journal, and the journal's entries by identity
-    (each copy numbers its journal in the order it wrote or merged the entries, and keeps its
-    own lines of the merges)."""
-    document = exchange.export_campaign(factory, campaign_id=campaign_id)
-    journal_rows = document["tables"].pop("journalentry")
-    merges = {row["uid"] for row in journal_rows if '"have"' in row["detail"]}
-    return document, {row["uid"] for row in journal_rows} - merges
+def _export(factory: SessionFactory, campaign_id: int) -> bytes:
+    """A copy's export, as the file holds it."""
+    return documents.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
 
 
 def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
@@ -283,6 +279,27 @@ def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
     assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
     assert get_row(copy_b, Ship, _by_name(copy_b)["Exeter"]).speed_kn == 30
     assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
+
+
+def test_a_copy_made_from_a_merged_copys_export_is_the_same_campaign(
+    factory: SessionFactory, copy_b: SessionFactory, copy_c: SessionFactory
+) -> None:
+    campaign_a, campaign_b, _ = _hit_apart(factory, copy_b)  # Exeter hit for 2 on A, 3 on B
+    sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+    assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
+
+    campaign_c = _copy(factory, campaign_a, copy_c)
+
+    assert _export(copy_c, campaign_c) == _export(factory, campaign_a)
+    # Its journal holds each hit as the copy that made it recorded it (B's: 12 to 9), yet
+    # undo takes back each hit's own damage from what the ship has now: 3, then 2.
+    exeter = _by_name(copy_c)["Exeter"]
+    assert get_row(copy_c, Ship, exeter).structure_now == 12 - 5
+    history.undo_last(copy_c, campaign_id=campaign_c)
+    assert get_row(copy_c, Ship, exeter).structure_now == 12 - 2
+    history.undo_last(copy_c, campaign_id=campaign_c)
+    assert get_row(copy_c, Ship, exeter).structure_now == 12
 
 
 def _hit_apart(factory: SessionFactory, copy_b: SessionFactory) -> tuple[int, int, dict[str, int]]:
@@ -529,6 +546,7 @@ def _play_apart_and_converge(
         assert _held_ids(a) == _held_ids(b) == []
         assert set(_entries(a)) == set(_entries(b)) >= made  # no entry made is missing
         assert _ships(a) == _ships(b), (actions, keep)
+        assert _export(a, copies["a"][1]) == _export(b, copies["b"][1])
     finally:
         for engine in engines:
             engine.dispose()

@@ -197,7 +197,7 @@ def _choices() -> dict[tuple[str, str], tuple[str, ...]]:
     return found
 
 
-_BOUNDS = _bounds()
+BOUNDS = _bounds()
 # Fields that hold one of a few words.
 CHOICES = _choices()
 _CHOICES_OF: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
@@ -209,7 +209,7 @@ def rule_problems(name: str, row: dict[str, Any]) -> list[tuple[str, str]]:
     """What breaks the rules the forms keep: a value out of its bounds or not one of its words,
     a track above its maximum. A hand-edited file gets no further than the forms would."""
     problems = []
-    for key, (low, high) in _BOUNDS.get(name, {}).items():
+    for key, (low, high) in BOUNDS.get(name, {}).items():
         value = row.get(key)
         if isinstance(value, int) and ((low is not None and value < low)
                                        or (high is not None and value > high)):  # fmt: skip
@@ -310,7 +310,7 @@ def table_fine(name: str, rows: list[dict[str, Any]], schema: Columns, seen: set
         return False
     if schema is not COLUMNS:
         return True
-    for key, (low, high) in _BOUNDS.get(name, {}).items():
+    for key, (low, high) in BOUNDS.get(name, {}).items():
         numbers = [value for row in rows if isinstance(value := row.get(key), int)]
         if numbers and ((low is not None and min(numbers) < low)
                         or (high is not None and max(numbers) > high)):  # fmt: skip

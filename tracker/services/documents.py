@@ -170,6 +170,22 @@ def every_change(detail: dict[str, Any]) -> list[dict[str, Any]]:
     return [*(detail.get("rows") or []), *(detail.get("changes") or [])]
 
 
+SIDES = ("before", "after")
+
+
+def recorded(change: dict[str, Any]) -> dict[str, Any]:
+    """A change as the copy that made it recorded it. Merged into another copy where a number
+    had changed apart (a hit on a ship hit there too), it says what it wrote there, for undo,
+    and keeps beside (`recorded`) the numbers it recorded: what a packet and an export carry,
+    the same in every copy. They are numbers a hit, a repair or fuel changes, never a row's
+    reference nor a note."""
+    kept = change.get("recorded")
+    if kept is None:
+        return change
+    out = {key: value for key, value in change.items() if key != "recorded"}
+    return out | {side: {**(change[side] or {}), **kept[side]} for side in SIDES}
+
+
 def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     """The row ids of an entry's changes, and the references among their fields; a row not in
     the campaign any more becomes 0, which undo treats as deleted. The entry's own before and
@@ -180,7 +196,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
     only read through (document_checks.RowChecks: it holds what tracker writes there)."""
     data = orjson.loads(detail)
     changed = False
-    states = [data.get(side) for side in ("before", "after")] + list(data.get(LOST) or ())
+    states = [data.get(side) for side in SIDES] + list(data.get(LOST) or ())
     for state in states:
         if isinstance(state, dict):
             for key in state.keys() & plan.names.keys():
@@ -197,7 +213,7 @@ def map_journal(detail: str, ids: Ids, plan: Plan) -> str:
         if new != old:
             change["id"], changed = new, True
         refs = plan.refs_of.get(table, {})
-        for side in ("before", "after"):
+        for side in SIDES:
             values = change.get(side) or {}
             for key in values.keys() & refs.keys():
                 value = values[key]

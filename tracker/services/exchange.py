@@ -45,7 +45,7 @@ from tracker.db import (
 )
 from tracker.models import Campaign
 from tracker.models.library import entry_key
-from tracker.services import document_reader, identities, visibility
+from tracker.services import document_reader, identities, sync_export, visibility
 from tracker.services.common import name_taken
 from tracker.services.document_checks import (
     CHOICES,
@@ -105,6 +105,7 @@ def export_campaign(
         schema = revision.scalar_one()
         with _driver_cursor(session.connection(), "SELECT") as cursor:
             rows = campaign_rows(cursor, PLAN, campaign_id)
+        sync_export.as_every_copy_has_it(session.connection(), rows)
     document = document_of(rows, PLAN, schema)
     return view_of(document, viewer)
 

@@ -36,6 +36,7 @@ from tracker.rules.dice import roll_text
 from tracker.services import journal, losses, markers, sealing, sync_decide, visibility
 from tracker.services.common import beyond_ids, get_row
 from tracker.services.errors import InvalidInput, bad_character
+from tracker.services.sync_writers import RELATIVE, by_as_much, counted_field
 
 TABLES: dict[str, Any] = {
     "ship": Ship,
@@ -124,6 +125,10 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
     entry_id = entry.id  # a failed flush expires the entry: keep its number for the message
     changes = _changes(entry)
     other = "after" if side == "before" else "before"
+    # A hit, a repair or fuel lost is taken back by as much as it changed a number, as a merge
+    # does it: in a campaign read from a copy's export, an entry made in another copy says the
+    # numbers it recorded there (services.sync_export), not the ones it wrote here.
+    relative = _root_action(session, entry).kind in RELATIVE
     for change in changes:
         model = TABLES.get(change["table"])
         row = session.get(model, change["id"]) if model else None
@@ -143,7 +148,11 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
                 {"journal": f"#{entry.id} changed a {change['table']} that has since been "
                  "deleted: it cannot be reversed"}
             )  # fmt: skip
+        state = row.model_dump() if relative else {}
         for key, value in (change[side] or {}).items():
+            now, was = getattr(row, key), (change[other] or {}).get(key)
+            if relative and counted_field((change["table"], "", key), value, was, now):
+                value = by_as_much(change["table"], key, now, (was, value), state)
             setattr(row, key, value)
     for change in reversed(changes):
         if change.get("gone") == side:

@@ -3,9 +3,10 @@
 
 The decision is an entry of its own, written after every writer of the values it decides: in
 the other copy it takes their place as any later change does. Two decisions of one value made
-apart settle to the one of the greater identity in both copies. A held entry whose values are
-settled (by a decision here or merged, or by a change made after it) is marked decided: held
-no more, and undone no more (a new edit changes a decided value).
+apart settle to the one of the greater identity in both copies. The entries a decision was
+made after, on the values it decides, are marked decided by it, in every copy: held no more,
+and undone no more (a new edit changes a decided value). A held entry whose values a change
+made after it settled is held no more.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def decide(factory: SessionFactory, *, entry_id: int, keep: str) -> str:
 
 
 def settle_held(conn: Connection, campaign_id: int, writers: Writers) -> None:
-    """Mark decided the campaign's held entries whose values are all settled now."""
+    """The campaign's held entries whose values are all settled now (by a change made after
+    them: a decision marks those it decides), held no more, and undone as they were recorded."""
     rows = conn.execute(
         select(_JOURNAL.c.uid, _JOURNAL.c.detail).where(
             _JOURNAL.c.campaign_id == campaign_id, _JOURNAL.c.detail.like('%"held"%'))
@@ -99,18 +101,21 @@ def settle_held(conn: Connection, campaign_id: int, writers: Writers) -> None:
             continue
         keys = [(c["table"], c["row"], c["field"]) for c in held["conflicts"]]
         if not any(writers.unsettled(key) for key in keys):
-            by = max(writer for key in keys for writer in writers.known(key))
-            mark_decided(conn, [uid], by)
+            data = json.loads(detail)
+            undoable = data.pop("held").get("undoable", False)
+            conn.execute(update(_JOURNAL).where(_JOURNAL.c.uid == uid).values(
+                detail=json.dumps(data, sort_keys=True), undoable=undoable))  # fmt: skip
 
 
 def mark_decided(conn: Connection, uids: Iterable[str], decision: str) -> None:
-    """The entries a decision decides: held no more, decided by it, undone no more."""
+    """The entries a decision decides: held no more, decided by it, undone no more. Decided by
+    decisions made apart, an entry names the one of the greatest identity, in every copy."""
     for uid, detail in conn.execute(
         select(_JOURNAL.c.uid, _JOURNAL.c.detail).where(_JOURNAL.c.uid.in_(list(uids)))
     ).all():  # fmt: skip
         data = json.loads(detail)
         data.pop("held", None)
-        data["decided"] = decision
+        data["decided"] = max(decision, data.get("decided", ""))
         conn.execute(update(_JOURNAL).where(_JOURNAL.c.uid == uid).values(
             detail=json.dumps(data, sort_keys=True), undoable=False))  # fmt: skip
 

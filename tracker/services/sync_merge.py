@@ -43,7 +43,7 @@ from tracker.services.document_checks import (
     rule_problems,
 )
 from tracker.services.document_reader import MAX_BYTES, too_large
-from tracker.services.documents import every_change
+from tracker.services.documents import SIDES, every_change
 from tracker.services.errors import InvalidInput
 from tracker.services.rowlog import plain
 from tracker.services.sync_decide import conflict_lines, mark_decided, settle_held
@@ -53,7 +53,8 @@ from tracker.services.sync_shape import shape_problem
 from tracker.services.sync_writers import (
     Key,
     Writers,
-    counts,
+    by_as_much,
+    counted_field,
     fields,
     is_unsettled,
     journal_writers,
@@ -190,7 +191,7 @@ def _merge(
             merged.added += again is None or held is None
             writers.relative[entry["uid"]] = writers.is_relative(entry["kind"], entry["reverts"])
             decision = "decides" in entry["detail"]
-            if decision and held is None:  # the entries it decided: decided here too
+            if decision:  # the entries it decided: decided here too (even while it is held)
                 mark_decided(conn, set().union(*(prev for _, _, prev, _ in wrote)), entry["uid"])
             for key, value, prev, counted in wrote:
                 writers.wrote(entry["uid"], key, value, prev, counted=counted, decision=decision)
@@ -324,12 +325,14 @@ def _write(
             conn.execute(table.delete().where(table.c.id == number))
             continue
         values: dict[str, Any] = {}
+        counted: list[str] = []  # numbers changed by as much: what it wrote here may differ
         for key, after in change["after"].items():
             before, now = change["before"].get(key), here.get(key)
             value, prev = (table_name, row, key), set(prevs.get(key, ()))
-            if relative and counts(before, after, now):
+            if relative and counted_field(value, before, after, now):
                 # Done again by as much, whatever the number is here.
-                values[key] = _bounded(key, now + after - before, here)
+                values[key] = by_as_much(table_name, key, now, (before, after), here)
+                counted.append(key)
                 wrote.append((value, after, prev, True))
                 apart = not writers.known(value) <= prev
                 if apart and key in ZERO_TRACKS and values[key] == 0 and (now or 0) > 0:
@@ -349,20 +352,19 @@ def _write(
         if values:
             if not decision:
                 # The entry here says what was written here: what undo puts back is this copy's.
-                # (A decision keeps what it decided: which of two decisions stands goes by it.)
+                # What the copy that made it recorded is kept beside (documents.recorded): what
+                # a packet and an export carry. (A decision keeps what it decided: which of two
+                # decisions stands goes by it.)
+                kept = {side: {key: change[side][key] for key in counted} for side in SIDES}
                 change["before"].update({key: here.get(key) for key in values})
                 change["after"].update(values)
+                if any(change[side][key] != kept[side][key] for side in SIDES for key in counted):
+                    change["recorded"] = kept
             written = _local(ids, table_name, values, current)
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
     return wrote, conflicts
-
-
-def _bounded(key: str, value: int, row: dict[str, Any]) -> int:
-    """A number changed by as much as there, within 0 and its track's maximum."""
-    most = row.get(key.removesuffix("_now") + "_max") if key.endswith("_now") else None
-    return max(0, value if most is None else min(value, most))
 
 
 def _journal(
@@ -388,13 +390,16 @@ def _journal(
              "before": mapped(change["table"], change["before"], number),
              "after": mapped(change["table"], change["after"], number),
              **({"gone": change["gone"]} if change.get("gone") else {}),
+             **({"recorded": change["recorded"]} if "recorded" in change else {}),
              "prev": change.get("prev", {})}
             for change in entry["detail"].get(key) or []
         ]  # fmt: skip
     if not detail["rows"]:
         detail.pop("rows")
     if held is not None:
-        detail["held"] = {"why": held.why, "conflicts": held.conflicts}
+        # Undone no more while it is held; settled, it is undone as it was recorded (sync_decide).
+        detail["held"] = {"why": held.why, "conflicts": held.conflicts,
+                          "undoable": entry["undoable"]}  # fmt: skip
     refs = {key: ids.number.get((table, entry[key.removesuffix("_id")]))
             for key, table in ENTRY_REFS.items()}  # fmt: skip
     if again is not None:  # held whole at an earlier merge: written now, or held as it was

@@ -25,7 +25,7 @@ from tracker.models.kinds import JournalKind
 from tracker.services import backups, documents, printing, visibility
 from tracker.services.common import get_row
 from tracker.services.document_checks import TABLES_BY_NAME
-from tracker.services.documents import every_change
+from tracker.services.documents import every_change, recorded
 from tracker.services.rowlog import plain
 from tracker.services.sync_ids import UNSHARED, Identities, mapped
 from tracker.services.sync_writers import Writers, journal_rows
@@ -183,6 +183,7 @@ def _entry(
 
 
 def _change(change: dict[str, Any], identity: Any) -> dict[str, Any]:
+    change = recorded(change)
     table = change["table"]
     out = {
         "table": table,

@@ -12,7 +12,7 @@ merged them in, and so is what they settle the value to (`settle`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import select
@@ -21,10 +21,13 @@ from sqlalchemy.engine import Connection
 from tracker.models import JournalEntry
 from tracker.models.kinds import JournalKind
 from tracker.rules.checks import is_int
-from tracker.services.documents import every_change
-from tracker.services.sync_ids import Identities, held_whole, mapped
+from tracker.services.document_checks import BOUNDS
+from tracker.services.documents import every_change, recorded
+from tracker.services.sync_ids import REFS, Identities, held_whole, mapped
 
 Key = tuple[str, str, str]  # table, row identity, field
+# What each change of each entry came after: by entry, change number and field, the writers.
+Prevs = dict[str, dict[int, dict[str, list[str]]]]
 
 # What a hit, a repair, fuel or fire did to a number is done again to the number there: such
 # entries, and the undo or redo of one, change numbers by as much in every copy.
@@ -92,15 +95,19 @@ class Writers:
             self.counted.add((uid, key))
 
     def walk(
-        self, entries: Iterable[tuple[str, str, str | None, dict[str, Any]]], ids: Identities
-    ) -> dict[str, dict[int, dict[str, list[str]]]]:
+        self,
+        entries: Iterable[tuple[str, str, str | None, dict[str, Any]]],
+        ids: Identities,
+        known: Prevs | None = None,
+    ) -> Prevs:
         """Follow a journal (each entry's identity, kind, the identity of the entry it reverts,
         and detail, oldest first). What each entry's changes came after (its `prev`), by entry
-        and change number: a merged entry's as it keeps them, any other's every writer known."""
-        found: dict[str, dict[int, dict[str, list[str]]]] = {}
+        and change number: a merged entry's as it keeps them, any other's every writer known.
+        `known` takes every writer known at each change, kept or not."""
+        found: Prevs = {}
         for uid, kind, reverts, detail in entries:
             self.relative[uid] = self.is_relative(kind, reverts)
-            changes = every_change(detail)
+            changes = [recorded(change) for change in every_change(detail)]
             found[uid] = {}
             whole = held_whole(detail)
             for number, change in enumerate(changes):
@@ -110,14 +117,18 @@ class Writers:
                     key[2]: sorted(kept[key[2]]) if kept is not None else sorted(self.known(key))
                     for key in fields(change, row)
                 }
+                if known is not None:
+                    known.setdefault(uid, {})[number] = {
+                        key[2]: sorted(self.known(key)) for key in fields(change, row)
+                    }
                 if whole:
                     continue  # held whole (a row it names is gone): it wrote nothing
                 after = mapped(change["table"], change["after"],
                                lambda table, number: ids.of.get((table, number)))  # fmt: skip
                 for key in fields(change, row):
                     prev = set(prevs[key[2]]) if kept is not None else None
-                    counted = self.relative[uid] and counts(
-                        change["before"].get(key[2]), after[key[2]]
+                    counted = self.relative[uid] and counted_field(
+                        key, change["before"].get(key[2]), after[key[2]]
                     )
                     self.wrote(uid, key, after[key[2]], prev, decision="decides" in detail,
                                counted=counted)  # fmt: skip
@@ -146,9 +157,23 @@ def _resolved(values: dict[str, Any], relative: set[str], decisions: set[str]) -
     return _UNSETTLED
 
 
-def counts(*values: Any) -> bool:
-    """Whether values are numbers a relative change adds to (not flags, not text)."""
-    return all(is_int(value) for value in values)
+def by_as_much(
+    table: str, field: str, now: Any, change: tuple[Any, Any], row: Mapping[str, Any]
+) -> int:
+    """A number changed by as much as a change (before, after) did elsewhere, within the bounds
+    its model declares and its track's maximum (the row's `structure_max` for `structure_now`)."""
+    low, high = BOUNDS.get(table, {}).get(field, (None, None))
+    most = row.get(field.removesuffix("_now") + "_max") if field.endswith("_now") else None
+    value: int = now + change[1] - change[0]  # numbers all (counted_field)
+    for bound in (high, most):
+        value = value if bound is None else min(value, bound)
+    return value if low is None else max(value, low)
+
+
+def counted_field(key: Key, *values: Any) -> bool:
+    """Whether a relative change changes this value by as much: numbers (not flags, not text),
+    and not a reference to a row."""
+    return all(is_int(value) for value in values) and key[2] not in REFS.get(key[0], {})
 
 
 def is_unsettled(value: Any) -> bool:
