@@ -281,6 +281,38 @@ def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
     assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
 
 
+def test_a_ship_repaired_in_one_copy_and_sunk_in_the_other_stands_alike_and_is_named(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    ids = _by_name(factory)
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    exeter_b = _by_name(copy_b)["Exeter"]
+    scenarios.set_participants(copy_b, scenario_id=ids["scenario"], ship_ids=[exeter_b])
+    scenarios.start_scenario(copy_b, scenario_id=ids["scenario"])
+    damage.record_hit(copy_b, request=HitRequest(exeter_b, structure=8))
+    damage.confirm_condition(copy_b, ship_id=exeter_b, outcome="Sunk")
+    repairs.repair_ship(factory, ship_id=ids["Exeter"], structure=3)
+
+    there = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    here = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+
+    # A repair of a sunk ship is refused in one copy; made apart, both copies' play stands
+    # alike in both, and the copy where she was sunk names her.
+    assert _ships(factory) == _ships(copy_b)
+    exeter = get_row(copy_b, Ship, exeter_b)
+    assert (exeter.sunk, exeter.structure_now) == (True, 3)
+    assert there.notes == [
+        "Exeter was sunk in the other copy while above zero here (Structure 3, Flotation 9): "
+        "check her on the record sheet"
+    ]
+    assert here.notes == [
+        "Exeter is sunk in this copy and was repaired in the other: check her on the record sheet"
+    ]
+    assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
+
+
 def test_a_copy_made_from_a_merged_copys_export_is_the_same_campaign(
     factory: SessionFactory, copy_b: SessionFactory, copy_c: SessionFactory
 ) -> None:

@@ -364,6 +364,20 @@ def _write(
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
+            if (
+                entry["kind"] == JournalKind.REPAIR
+                and here.get("sunk")
+                and ZERO_TRACKS.keys() & counted
+            ):
+                # A repair of a sunk ship is refused in a copy: made apart, it is written (the
+                # copies' play stands alike in both), and the player is told.
+                notes.append(f"{here['name']} is sunk in this copy and was repaired in the "
+                             "other: check her on the record sheet")  # fmt: skip
+            ship = here | values
+            if values.get("sunk") and all(ship.get(track, 0) > 0 for track in ZERO_TRACKS):
+                tracks = ", ".join(f"{name} {ship[track]}" for track, name in ZERO_TRACKS.items())
+                notes.append(f"{here['name']} was sunk in the other copy while above zero here "
+                             f"({tracks}): check her on the record sheet")  # fmt: skip
     return wrote, conflicts
 
 
