@@ -12,7 +12,8 @@ from sqlmodel import select
 
 from tracker.db import make_engine, read_scope, session_factory
 from tracker.models import Ship
-from tracker.services import demo, fleet
+from tracker.models.kinds import JournalKind
+from tracker.services import demo, documents, fleet
 
 
 @pytest.fixture
@@ -67,6 +68,21 @@ def test_a_keeper_packs_merges_and_decides(
     assert run_main(capsys, ["--db", str(keeper), "sync", "held", "River Plate"]).out == (
         "tracker: no merged entry is held\n"
     )
+
+    # The keeper's decision goes back; then both copies export the very same file.
+    back = tmp_path / "back.json"
+    assert run_main(capsys, ["--db", str(keeper), "sync", "pack", "River Plate", "--to",
+                             str(back)]).status == 0  # fmt: skip
+    assert run_main(capsys, ["--db", str(laptop), "sync", "merge", str(back)]).status == 0
+    exports = []
+    for copy in (keeper, laptop):
+        to = tmp_path / f"{copy.stem}-export.json"
+        outcome = run_main(capsys, ["--db", str(copy), "export", "River Plate", "--to", str(to)])
+        assert outcome.status == 0, outcome.err
+        exports.append(to.read_bytes())
+    assert exports[0] == exports[1]
+    # The file as read for a quick export (sqlite3 alone) knows a merged copy by its kind.
+    assert documents.MERGED == JournalKind.SYNC
 
 
 def test_a_refused_packet_leaves_the_file_as_it_was(

@@ -102,10 +102,15 @@ def export_from_file(args: argparse.Namespace, target: str) -> int | None:
     campaign_id = pick(found, args.campaign)
     if campaign_id is None:
         return no_campaign(args.campaign, target, found)
+    with campaign_file.snapshot(path) as conn:
+        merged = conn.execute("SELECT 1 FROM journalentry WHERE campaign_id = ? AND kind = ?",
+                              (campaign_id, documents.MERGED)).fetchone()  # fmt: skip
+    if merged:
+        return None  # a copy that merged another's packet: exported as every copy exports it
 
     def document() -> bytes:
         plan, rows, schema = read(campaign_id)
-        if not rows.get("campaign"):
+        if not rows.get("campaign") or documents.merged_copy(rows, plan):
             raise _Changed
         made = documents.document_of(rows, plan, schema)
         if viewer_of(args) != "owner":

@@ -350,6 +350,19 @@ def export_values(
     return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
+# The journal's kind of a merge of another copy's packet, and of a decision of its conflict
+# (models.kinds.JournalKind.SYNC; this module reads no model: the fast export reads it alone).
+MERGED = "sync"
+
+
+def merged_copy(rows: dict[str, list[tuple[Any, ...]]], plan: Plan) -> bool:
+    """Whether the campaign's rows (campaign_rows) are of a copy that merged another copy's
+    packet: its document is then every copy's (services.sync_export), not its rows as read."""
+    journal = next(table for table in plan.tables if table.name == "journalentry")
+    kind = journal.columns.index("kind")
+    return any(row[kind] == MERGED for row in rows.get("journalentry") or ())
+
+
 def document_of(rows: dict[str, list[tuple[Any, ...]]], plan: Plan, schema: str) -> dict[str, Any]:
     """The campaign's document (for its owner: secret notes sealed as stored)."""
     # Rows come in id order: the n-th row of a table is numbered n.

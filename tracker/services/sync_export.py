@@ -25,8 +25,8 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from tracker.models.kinds import JournalKind
-from tracker.services.document_checks import TABLE_PLANS
-from tracker.services.documents import LIBRARY, every_change, iso_time, recorded
+from tracker.services.document_checks import PLAN, TABLE_PLANS
+from tracker.services.documents import LIBRARY, every_change, iso_time, merged_copy, recorded
 from tracker.services.sync_ids import Identities
 from tracker.services.sync_writers import Prevs, Writers
 
@@ -38,10 +38,10 @@ _OWN = ("copy", "have", "packet")  # a copy's own: which copy recorded it, a mer
 def as_every_copy_has_it(conn: Connection, rows: Rows) -> None:
     """The campaign's rows, read by documents.campaign_rows, as every copy exports them
     (changed in place); nothing changes for a campaign that has merged no packet."""
-    journal = rows.get("journalentry") or []
-    column = _COLUMN
-    if not any(row[column["kind"]] == JournalKind.SYNC for row in journal):
+    if not merged_copy(rows, PLAN):
         return
+    journal = rows["journalentry"]
+    column = _COLUMN
     details = [json.loads(row[column["detail"]]) for row in journal]
     ids = Identities()
     ids.read(conn)
