@@ -33,7 +33,6 @@ READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
 
 
 def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
-    """The screen's reload, then `up_to_date`."""
 
     @functools.wraps(reload)
     def run(self: TrackerScreen) -> None:

@@ -280,7 +280,10 @@ class CampaignScreen(TrackerScreen):
     def action_edit(self) -> None:
         scenario = self._scenario_focused()
         if scenario is not None:
-            self._edit_scenario(scenario)
+            edit = self.calling(
+                campaigns.update_scenario, scenario_id=scenario.id, version=scenario.version
+            )
+            self.open_form(f"Edit {scenario.title}", scenario_fields(scenario), edit)
             return
         data = self._cursor_data()
         if isinstance(data, SideView):
@@ -289,12 +292,6 @@ class CampaignScreen(TrackerScreen):
         elif isinstance(data, SquadronRef):
             self.call(Call(sheet.load_record_sheet, self.factory, squadron_id=data.id),
                       then=lambda record: edit_squadron(self, record))  # fmt: skip
-
-    def _edit_scenario(self, scenario: ScenarioView) -> None:
-        submit = self.calling(
-            campaigns.update_scenario, scenario_id=scenario.id, version=scenario.version
-        )
-        self.open_form(f"Edit {scenario.title}", scenario_fields(scenario), submit)
 
     def _delete_scenario(self, scenario: ScenarioView) -> None:
         def refused(exc: Exception) -> None:

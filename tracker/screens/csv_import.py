@@ -23,7 +23,6 @@ from tracker.services.errors import InvalidInput
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
-# (path, dry_run) -> the service call that does or checks the import
 STILL_WORKING = (
     "Still working on the file: all of its rows are written or none; its report comes when "
     "it is done."

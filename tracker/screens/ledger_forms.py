@@ -3,7 +3,6 @@ drop, a drift, a boundary, a turn, a status and a ship's torpedo attack."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from tracker.screens.fields import specs_from
@@ -64,19 +63,18 @@ def complete_fields() -> list[FieldSpec]:
     return specs_from(MinefieldTurn, keys=("turn",))
 
 
-def place_fields(boundaries: tuple[BoundaryView, ...], prefix: str = "") -> list[FieldSpec]:
+def place_fields(boundaries: tuple[BoundaryView, ...]) -> list[FieldSpec]:
     return [
-        FieldSpec(f"{prefix}boundary", "Boundary (Second World War at Sea)", kind="select",
+        FieldSpec("boundary", "Boundary (Second World War at Sea)", kind="select",
                   value=boundaries[0].id if boundaries else 0,
                   options=[("(none: a War at Sea sector)", 0)]
                   + [(b.label, b.id) for b in boundaries]),
-        *(replace(spec, key=f"{prefix}sector") for spec in sector_fields()),
+        *sector_fields(),
     ]  # fmt: skip
 
 
-def place_from(values: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    boundary = values.pop(f"{prefix}boundary")
-    return {"boundary_id": boundary or None, "sector": values.pop(f"{prefix}sector")}
+def place_from(values: dict[str, Any]) -> dict[str, Any]:
+    return {"boundary_id": values.pop("boundary") or None, "sector": values.pop("sector")}
 
 
 def side_field(sides: list[tuple[str, int]]) -> FieldSpec:
