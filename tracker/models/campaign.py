@@ -6,7 +6,7 @@ from typing import Annotated
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import CampaignRow, Input, Model, Row
 from tracker.models.fields import field, one_of
 from tracker.models.identity import Identified
 from tracker.models.kinds import (
@@ -110,8 +110,7 @@ class CampaignBase(Model):
     )  # fmt: skip
 
 
-class Campaign(CampaignBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+class Campaign(Row, CampaignBase, Versioned, Identified, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -140,10 +139,8 @@ class ScenarioBase(Model):
     notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})
 
 
-class Scenario(ScenarioBase, Versioned, Identified, table=True):
+class Scenario(CampaignRow, ScenarioBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
 class ScenarioRead(Shown, ScenarioBase):
@@ -163,10 +160,8 @@ class SideBase(Model):
     nation: str = field("", label="Nation", max_length=40)
 
 
-class Side(SideBase, Versioned, Identified, table=True):
+class Side(CampaignRow, SideBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
 class SideCreate(SideBase, Input): ...

@@ -7,7 +7,7 @@ from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import CampaignRow, Input, Model, ShipRow, SideRow
 from tracker.models.campaign import SideBase
 from tracker.models.fields import field, one_of, rule_of, same_as
 from tracker.models.identity import Identified
@@ -41,9 +41,7 @@ class CommanderBase(RatingBase):
     name: str = field("", label="Name", max_length=60)
 
 
-class Commander(CommanderBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+class Commander(CampaignRow, CommanderBase, Versioned, Identified, table=True):
     air: bool = Field(default=False)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
@@ -57,9 +55,7 @@ class CrewUpdate(Edit, RatingBase): ...
 class CommanderUpdate(CommanderBase, CrewUpdate): ...
 
 
-class Crew(RatingBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+class Crew(CampaignRow, RatingBase, Versioned, Identified, table=True):
     roll_modified: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
@@ -101,10 +97,8 @@ class SquadronBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class Squadron(SquadronBase, Versioned, Identified, table=True):
+class Squadron(SideRow, SquadronBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
     crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
     # The ship carrying the commander, from which command is measured (SMR2 §3.1). No foreign
@@ -265,10 +259,8 @@ class CounterRead(Shown, CounterBase):
         return max(0, self.mines_loaded - self.mines_laid)
 
 
-class Ship(ShipBase, CounterBase, Versioned, Identified, table=True):
+class Ship(SideRow, ShipBase, CounterBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     squadron_id: int = Field(foreign_key="squadron.id", index=True)
     # Frozen at set-up: morale strength counts original members only (SMR2 §3.4).
     original_squadron_id: int = Field(foreign_key="squadron.id", index=True)
@@ -302,9 +294,7 @@ class BatteryBase(Model):
     notes: str = field("", label="Notes", max_length=400)
 
 
-class Battery(BatteryBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+class Battery(ShipRow, BatteryBase, Versioned, Identified, table=True): ...
 
 
 class BatteryUpdate(Edit, BatteryBase): ...
