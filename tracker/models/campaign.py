@@ -17,7 +17,7 @@ from tracker.models.kinds import (
     Stored,
     text_column,
 )
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 from tracker.rules import smr, was
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -114,8 +114,7 @@ class Campaign(Row, CampaignBase, Versioned, Identified, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class CampaignRead(Shown, CampaignBase):
-    id: int
+class CampaignRead(ShownRow, CampaignBase):
     sides: int
     ships: int
     current_scenario: str
@@ -143,8 +142,7 @@ class Scenario(CampaignRow, ScenarioBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
 
 
-class ScenarioRead(Shown, ScenarioBase):
-    id: int
+class ScenarioRead(ShownRow, ScenarioBase):
     ships: int = 0  # the ships taking part
 
 

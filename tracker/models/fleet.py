@@ -12,7 +12,7 @@ from tracker.models.campaign import SideBase
 from tracker.models.fields import field, one_of, rule_of, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, Shown, ShownRow, Versioned
 from tracker.rules import smr, swwas
 
 TRAINING_OPTIONS = [
@@ -61,10 +61,9 @@ class Crew(CampaignRow, RatingBase, Versioned, Identified, table=True):
     modifier_now: int = Field(ge=-2, le=2)
 
 
-class CrewRead(Shown, RatingBase):
+class CrewRead(ShownRow, RatingBase):
     """A crew as the record sheet shows it: its rating, what the rules make of it (SMR2 §3.2)."""
 
-    id: int
     roll_modified: int | None = None
     grade: int
     quality: str
@@ -73,10 +72,9 @@ class CrewRead(Shown, RatingBase):
     cost_percent: int
 
 
-class CommanderRead(Shown, CommanderBase):
+class CommanderRead(ShownRow, CommanderBase):
     """A commander as the record sheet shows him: his rating, what the rules make of it (§3.1)."""
 
-    id: int
     air: bool
     grade: int
     rating: str
@@ -300,14 +298,12 @@ class Battery(ShipRow, BatteryBase, Versioned, Identified, table=True): ...
 class BatteryUpdate(Edit, BatteryBase): ...
 
 
-class BatteryRead(Shown, BatteryBase):
-    id: int
+class BatteryRead(ShownRow, BatteryBase): ...
 
 
-class ShipRead(Shown, ShipBase):
+class ShipRead(ShownRow, ShipBase):
     """A ship as the record sheet shows it, with what the rules make of it (SMR2 §2, §3)."""
 
-    id: int
     structure_third: bool
     flotation_third: bool
     crew_percent: int

@@ -14,7 +14,7 @@ from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType
 from tracker.models.roster import WasUnitBase
-from tracker.models.versioned import Shown, Versioned
+from tracker.models.versioned import ShownRow, Versioned
 
 
 def entry_key(name: object, nation: object) -> tuple[str, str]:
@@ -57,8 +57,7 @@ class ShipClassCreate(ShipClassBase, Input):
     """A class as typed or read from a file; a class must be named."""
 
 
-class ShipClassRead(Shown, ShipClassBase):
-    id: int
+class ShipClassRead(ShownRow, ShipClassBase): ...
 
 
 class Ability(Input):
@@ -114,7 +113,6 @@ class UnitCardCreate(UnitCardBase, Input):
     abilities: list[Ability] = Field(default_factory=list)
 
 
-class UnitCardRead(Shown, UnitCardBase):
-    id: int
+class UnitCardRead(ShownRow, UnitCardBase):
     attacks: str = "{}"
     abilities: str = "[]"

@@ -21,7 +21,7 @@ from tracker.models.kinds import (
     text_column,
 )
 from tracker.models.roster import SubMarkerBase
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 
 COUNTER_SIZES = tuple(CounterSize)
 # What a player may set a minefield to: void is only ever an undo's.
@@ -120,12 +120,11 @@ class Minefield(CampaignRow, MinefieldBase, Versioned, Identified, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class MinefieldRead(Shown, MinefieldBase):
+class MinefieldRead(ShownRow, MinefieldBase):
     """One ledger line. A secret minefield's place, layer, notes, path, how it was laid and
     whether it drifts are never read from the row: the service gives every column as the viewer
     may see it (RULES.md §Secrets), and `hidden` says the viewer may not read its place."""
 
-    id: int
     side_id: int
     side_name: str
     where: str

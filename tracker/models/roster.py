@@ -11,7 +11,7 @@ from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.identity import Identified
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 from tracker.rules import was
 
 UNIT_TYPES = tuple(UnitType)
@@ -61,11 +61,10 @@ class UnitCreate(WasUnitBase, Input):
 class UnitUpdate(Edit, UnitCreate): ...
 
 
-class UnitRead(Shown, WasUnitBase):
+class UnitRead(ShownRow, WasUnitBase):
     """A unit card as the roster shows it; the damage of a concealed submarine is None in the
     opponent view (RULES.md §Secrets)."""
 
-    id: int
     # Declared on the card (WasUnitBase), shown retyped (mypy: a read model may show a stored
     # field in another type): None where the viewer may not see it, the abilities one a line,
     # the attacks as dice by range.
@@ -121,11 +120,10 @@ class SideSecret(Row, table=True):
     verifier: str = Field(max_length=200)
 
 
-class MarkerRead(Shown, SubMarkerBase):
+class MarkerRead(ShownRow, SubMarkerBase):
     """A marker as the roster shows it; `real` (its owner's note) and `unit_id` are None in
     the opponent view (RULES.md §Secrets): never read from the row, always given."""
 
-    id: int
     code: str
     unit_id: int | None  # None in the opponent view: the marker is generic
     state: str
