@@ -79,8 +79,6 @@ class CampaignBase(Model):
     any_attack_reveals: bool = field(
         False, label="Any sub attack reveals it", sa_column_kwargs={"server_default": false()}
     )
-    # A task force in a minefield halts when a quarter has struck mines ("struck")
-    # or, read literally, when a quarter has been drawn ("drawn").
     mine_halt_rule: Stored[HaltRule] = field(
         "struck", label="Task force in a minefield halts when a quarter", options=HALT_OPTIONS,
         sa_type=text_column(6), sa_column_kwargs={"server_default": "struck"},

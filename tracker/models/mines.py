@@ -63,7 +63,6 @@ class MinefieldBase(Model):
 
     # A War at Sea sector, as a marker's; a Second World War at Sea minefield lies on a boundary.
     sector: str = same_as(SubMarkerBase, "sector", label="or sector (War at Sea)")
-    # sowing | active | scattered | swept | expended; void once its laying is undone
     status: Stored[MinefieldStatus] = Field(default="sowing", sa_type=text_column(10))
     laid_by: Stored[Layer] = field(
         "surface", label="Laid by", options=SOWN_BY, sa_type=text_column(10)
