@@ -132,13 +132,11 @@ def run_command(argv: Sequence[str] | None) -> int:
             status: int = handler(args, factory, target)
             finish(None, engines, target)
             return status
-    except (DatabaseProblem, DatabaseUnavailable) as exc:  # nothing was written
+    except Exception as exc:
         dispose(engines)  # closes what the attempt opened, and any -wal or -shm it made
-        return fail(str(exc))
-    except Exception:
-        dispose(engines)
-        unreadable = unreadable_value(target)
-        if unreadable is None:
+        if isinstance(exc, (DatabaseProblem, DatabaseUnavailable)):  # nothing was written
+            return fail(str(exc))
+        if (unreadable := unreadable_value(target)) is None:
             raise
         return fail(unreadable)
 
