@@ -16,7 +16,7 @@ import sqlite3
 import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
@@ -80,14 +80,9 @@ def read_only_uri(path: Path) -> str:
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
 
 
-@contextmanager
-def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+def _read_only(path: Path) -> closing[sqlite3.Connection]:
     """A read-only connection that leaves no -wal or -shm file behind when there was none."""
-    conn = sqlite3.connect(read_only_uri(path), uri=True)
-    try:
-        yield conn
-    finally:
-        conn.close()
+    return closing(sqlite3.connect(read_only_uri(path), uri=True))
 
 
 @contextmanager
@@ -96,13 +91,10 @@ def snapshot(path: Path) -> Iterator[sqlite3.Connection]:
     meanwhile. Not _read_only's immutable one, which takes no lock for a writer to respect: this
     locks as tracker's own do (the file must be writable); mode=rw: a file gone is never remade."""
     uri = f"file:{quote(str(path.resolve()))}?mode=rw"
-    conn = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)
-    try:
+    with closing(sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS)) as conn:
         conn.execute("PRAGMA query_only = ON")
         conn.execute("BEGIN")
         yield conn
-    finally:
-        conn.close()
 
 
 # The columns that hold a JSON document, and the kind of document each holds (tests/

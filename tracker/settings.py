@@ -36,8 +36,6 @@ class LastCampaign:
 
 @dataclass(frozen=True)
 class Settings:
-    """What the tracker remembers for the player between runs."""
-
     # "dark" or "light", or the name of another Textual theme chosen from the palette.
     theme: str = "dark"
     model_scale: str = "1/2400"
@@ -66,7 +64,6 @@ def config_dir() -> Path:
 
 
 def settings_path() -> Path:
-    """The settings file (it need not exist yet)."""
     return config_dir() / FILE_NAME
 
 
@@ -137,7 +134,6 @@ def load() -> Settings:
 
 
 def to_json(settings: Settings) -> dict[str, Any]:
-    """The JSON object written to the file."""
     data = dict(settings.extra)
     data.update(asdict(settings))
     del data["extra"]

@@ -14,13 +14,13 @@ from tracker.rules.shorthand import (
     CriticalInput,
     DamageLine,
     ShorthandError,
+    best_matches,
     items_of,
     line_for,
     match_kind,
     nearest_names,
     parse_line,
     rank_names,
-    unique_best,
 )
 
 
@@ -439,26 +439,26 @@ def test_rank_names_returns_each_matching_name_once(query: str, names: list[str]
         assert " ".join(first.lower().split()) == wanted
 
 
-# --- unique_best: when a typed name is recorded without asking ---------------------------------
+# --- best_matches: a typed name is recorded without asking when it is one name alone -----------
 
 
 @pytest.mark.parametrize(
-    ("query", "names", "meant"),
+    ("query", "names", "tied"),
     [
-        ("ho", ["Hotspur", "Hostile", "Havock"], None),  # two names begin with it: ask
-        ("hots", ["Hotspur", "Hostile", "Havock"], 0),  # only Hotspur begins with it
-        ("hav", ["Hotspur", "Hostile", "Havock"], 2),
-        ("hood", ["Hoodoo", "Hood"], 1),  # the whole name beats a beginning
-        ("HOOD", ["hood", "Hood"], None),  # two ships of one name: ask
-        ("spee", ["Admiral Graf Spee", "Admiral Hipper"], 0),
-        ("zz", ["Exeter", "Ajax"], None),  # no match at all
-        ("", ["Exeter"], None),  # no name typed: the screen's last ship, not this rule
+        ("ho", ["Hotspur", "Hostile", "Havock"], [0, 1]),  # two names begin with it: ask
+        ("hots", ["Hotspur", "Hostile", "Havock"], [0]),  # only Hotspur begins with it
+        ("hav", ["Hotspur", "Hostile", "Havock"], [2]),
+        ("hood", ["Hoodoo", "Hood"], [1]),  # the whole name beats a beginning
+        ("HOOD", ["hood", "Hood"], [0, 1]),  # two ships of one name: ask
+        ("spee", ["Admiral Graf Spee", "Admiral Hipper"], [0]),
+        ("zz", ["Exeter", "Ajax"], []),  # no match at all
+        ("", ["Exeter"], []),  # no name typed: the screen's last ship, not this rule
     ],
 )
-def test_unique_best_names_one_ship_only_when_none_matches_as_well(
-    query: str, names: list[str], meant: int | None
+def test_best_matches_names_one_ship_only_when_none_matches_as_well(
+    query: str, names: list[str], tied: list[int]
 ) -> None:
-    assert unique_best(query, names) == meant
+    assert best_matches(query, names) == tied
 
 
 @settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
@@ -466,20 +466,18 @@ def test_unique_best_names_one_ship_only_when_none_matches_as_well(
     query=st.text(alphabet="hos tx", max_size=4),
     names=st.lists(st.text(alphabet="hos txH", min_size=1, max_size=8), max_size=6),
 )
-def test_unique_best_is_the_first_ranked_and_alone_in_its_kind(
+def test_best_matches_are_the_first_ranked_alone_in_their_kind(
     query: str, names: list[str]
 ) -> None:
-    meant = unique_best(query, names)
+    tied = best_matches(query, names)
     ranked = rank_names(query, names) if query.split() else []
-    if meant is None:
-        # Either nothing matches, or the best kind of match is shared by two names or more.
-        if ranked:
-            best = match_kind(query, names[ranked[0]])
-            assert [match_kind(query, names[i]) for i in ranked].count(best) >= 2
-    else:
-        assert ranked[0] == meant
-        kind = match_kind(query, names[meant])
-        assert all(match_kind(query, names[i]) != kind for i in ranked[1:])
+    assert bool(tied) == bool(ranked)  # nothing matches, or some name matches best
+    if tied:
+        # The ranked names of the best kind, in the given order; every other one matches worse.
+        kind = match_kind(query, names[ranked[0]])
+        assert tied == ranked[: len(tied)] and tied == sorted(tied)
+        assert all(match_kind(query, names[i]) == kind for i in tied)
+        assert all(match_kind(query, names[i]) != kind for i in ranked[len(tied) :])
 
 
 # --- items_of and line_for: a line repeated on another ship --------------------------------------

@@ -132,13 +132,11 @@ def run_command(argv: Sequence[str] | None) -> int:
             status: int = handler(args, factory, target)
             finish(None, engines, target)
             return status
-    except (DatabaseProblem, DatabaseUnavailable) as exc:  # nothing was written
+    except Exception as exc:
         dispose(engines)  # closes what the attempt opened, and any -wal or -shm it made
-        return fail(str(exc))
-    except Exception:
-        dispose(engines)
-        unreadable = unreadable_value(target)
-        if unreadable is None:
+        if isinstance(exc, (DatabaseProblem, DatabaseUnavailable)):  # nothing was written
+            return fail(str(exc))
+        if (unreadable := unreadable_value(target)) is None:
             raise
         return fail(unreadable)
 
@@ -179,7 +177,11 @@ def finish(app: Any, engines: list[Any], target: str) -> int:
         return fail(app.failure)
     if app is not None and app.crash is not None:
         return crashed(app.crash, app.crash_path, target)
-    left_as_is(target)
+    path = file_of(target)
+    if path is not None and path.is_file():
+        from tracker.campaign_file import remember_left
+
+        remember_left(path)  # so the next start can skip the checks that read the whole file
     return 0
 
 
@@ -245,15 +247,6 @@ def unreadable_value(target: str) -> str | None:
 
     problem = problem_of(path)
     return None if problem is None else str(problem)
-
-
-def left_as_is(target: str) -> None:
-    """Noted, so the next start can skip the checks that read the whole file."""
-    from tracker.campaign_file import remember_left
-
-    path = file_of(target)
-    if path is not None and path.is_file():
-        remember_left(path)
 
 
 def connect(target: str, *, read_only: bool) -> Any:

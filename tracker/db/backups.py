@@ -11,6 +11,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import Iterable
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -114,12 +115,8 @@ def prune_backups(
 
 def _backup_into(path: Path, target: Path, timeout: float = 5.0) -> None:
     """Copy path, read-only, into target through SQLite's online backup API."""
-    with _read_only(path) as source:
-        dest = sqlite3.connect(target, timeout=timeout)
-        try:
-            source.backup(dest)
-        finally:
-            dest.close()
+    with _read_only(path) as source, closing(sqlite3.connect(target, timeout=timeout)) as dest:
+        source.backup(dest)
 
 
 def _copy_to_backups(path: Path, reason: str) -> Path:

@@ -1,6 +1,6 @@
 """The base of every model: SQLModel, its validators built when first used."""
 
-from sqlmodel import SQLModel
+from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
 
@@ -17,3 +17,22 @@ class Input(Model):
     is checked, and a key the model does not know refused (a typo must not be dropped silently)."""
 
     model_config = SQLModelConfig(str_strip_whitespace=True, extra="forbid")
+
+
+class Row(Model):
+    """A table's row number, its primary key: put first among a table's bases, so that it comes
+    before the table's own columns."""
+
+    id: int | None = Field(default=None, primary_key=True)
+
+
+class CampaignRow(Row):
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+
+
+class SideRow(Row):
+    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
+
+
+class ShipRow(Row):
+    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")

@@ -6,7 +6,7 @@ from typing import Annotated
 from sqlalchemy import UniqueConstraint, false, true
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import CampaignRow, Input, Model, Row
 from tracker.models.fields import field, one_of
 from tracker.models.identity import Identified
 from tracker.models.kinds import (
@@ -17,7 +17,7 @@ from tracker.models.kinds import (
     Stored,
     text_column,
 )
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 from tracker.rules import smr, was
 
 DEFAULT_ZERO_OUTCOMES = "Sunk\nDead in the water\nOther"
@@ -79,8 +79,6 @@ class CampaignBase(Model):
     any_attack_reveals: bool = field(
         False, label="Any sub attack reveals it", sa_column_kwargs={"server_default": false()}
     )
-    # A task force in a minefield halts when a quarter has struck mines ("struck")
-    # or, read literally, when a quarter has been drawn ("drawn").
     mine_halt_rule: Stored[HaltRule] = field(
         "struck", label="Task force in a minefield halts when a quarter", options=HALT_OPTIONS,
         sa_type=text_column(6), sa_column_kwargs={"server_default": "struck"},
@@ -110,13 +108,11 @@ class CampaignBase(Model):
     )  # fmt: skip
 
 
-class Campaign(CampaignBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
+class Campaign(Row, CampaignBase, Versioned, Identified, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class CampaignRead(Shown, CampaignBase):
-    id: int
+class CampaignRead(ShownRow, CampaignBase):
     sides: int
     ships: int
     current_scenario: str
@@ -140,14 +136,11 @@ class ScenarioBase(Model):
     notes: str = Field(default="", max_length=4000, sa_column_kwargs={"server_default": ""})
 
 
-class Scenario(ScenarioBase, Versioned, Identified, table=True):
+class Scenario(CampaignRow, ScenarioBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "position"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
-class ScenarioRead(Shown, ScenarioBase):
-    id: int
+class ScenarioRead(ShownRow, ScenarioBase):
     ships: int = 0  # the ships taking part
 
 
@@ -163,10 +156,8 @@ class SideBase(Model):
     nation: str = field("", label="Nation", max_length=40)
 
 
-class Side(SideBase, Versioned, Identified, table=True):
+class Side(CampaignRow, SideBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
 class SideCreate(SideBase, Input): ...

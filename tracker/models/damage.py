@@ -5,7 +5,7 @@ from datetime import datetime
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
-from tracker.models.base import Model
+from tracker.models.base import CampaignRow, Model, ShipRow
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field
 from tracker.models.identity import Identified
@@ -25,9 +25,7 @@ class CriticalBase(Model):
     status: Stored[CriticalStatus] = Field(default="active", max_length=10, sa_type=text_column(10))
 
 
-class Critical(CriticalBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+class Critical(ShipRow, CriticalBase, Versioned, Identified, table=True):
     scenario_id: int | None = Field(default=None)
     # The stat its table row changed and by how much it changed: put back when it is cleared.
     stat: str = Field(default="", max_length=20, sa_column_kwargs={"server_default": ""})
@@ -72,6 +70,4 @@ class CriticalTableRowBase(Model):
     amount: int = Field(default=0, ge=-99, le=99)
 
 
-class CriticalTableRow(CriticalTableRowBase, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+class CriticalTableRow(CampaignRow, CriticalTableRowBase, table=True): ...

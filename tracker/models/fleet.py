@@ -7,12 +7,12 @@ from pydantic import ValidationInfo, field_validator, model_validator
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import CampaignRow, Input, Model, ShipRow, SideRow
 from tracker.models.campaign import SideBase
 from tracker.models.fields import field, one_of, rule_of, same_as
 from tracker.models.identity import Identified
 from tracker.models.kinds import Acquisition, CounterSize, ListStatus, Stored, text_column
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, Shown, ShownRow, Versioned
 from tracker.rules import smr, swwas
 
 TRAINING_OPTIONS = [
@@ -41,9 +41,7 @@ class CommanderBase(RatingBase):
     name: str = field("", label="Name", max_length=60)
 
 
-class Commander(CommanderBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+class Commander(CampaignRow, CommanderBase, Versioned, Identified, table=True):
     air: bool = Field(default=False)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
@@ -57,18 +55,15 @@ class CrewUpdate(Edit, RatingBase): ...
 class CommanderUpdate(CommanderBase, CrewUpdate): ...
 
 
-class Crew(RatingBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+class Crew(CampaignRow, RatingBase, Versioned, Identified, table=True):
     roll_modified: int | None = Field(default=None, ge=1, le=10)
     grade: int = Field(ge=1, le=5)
     modifier_now: int = Field(ge=-2, le=2)
 
 
-class CrewRead(Shown, RatingBase):
+class CrewRead(ShownRow, RatingBase):
     """A crew as the record sheet shows it: its rating, what the rules make of it (SMR2 §3.2)."""
 
-    id: int
     roll_modified: int | None = None
     grade: int
     quality: str
@@ -77,10 +72,9 @@ class CrewRead(Shown, RatingBase):
     cost_percent: int
 
 
-class CommanderRead(Shown, CommanderBase):
+class CommanderRead(ShownRow, CommanderBase):
     """A commander as the record sheet shows him: his rating, what the rules make of it (§3.1)."""
 
-    id: int
     air: bool
     grade: int
     rating: str
@@ -101,10 +95,8 @@ class SquadronBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class Squadron(SquadronBase, Versioned, Identified, table=True):
+class Squadron(SideRow, SquadronBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     commander_id: int | None = Field(default=None, foreign_key="commander.id", ondelete="SET NULL")
     crew_id: int | None = Field(default=None, foreign_key="crew.id", ondelete="SET NULL")
     # The ship carrying the commander, from which command is measured (SMR2 §3.1). No foreign
@@ -265,10 +257,8 @@ class CounterRead(Shown, CounterBase):
         return max(0, self.mines_loaded - self.mines_laid)
 
 
-class Ship(ShipBase, CounterBase, Versioned, Identified, table=True):
+class Ship(SideRow, ShipBase, CounterBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     squadron_id: int = Field(foreign_key="squadron.id", index=True)
     # Frozen at set-up: morale strength counts original members only (SMR2 §3.4).
     original_squadron_id: int = Field(foreign_key="squadron.id", index=True)
@@ -302,22 +292,18 @@ class BatteryBase(Model):
     notes: str = field("", label="Notes", max_length=400)
 
 
-class Battery(BatteryBase, Versioned, Identified, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
+class Battery(ShipRow, BatteryBase, Versioned, Identified, table=True): ...
 
 
 class BatteryUpdate(Edit, BatteryBase): ...
 
 
-class BatteryRead(Shown, BatteryBase):
-    id: int
+class BatteryRead(ShownRow, BatteryBase): ...
 
 
-class ShipRead(Shown, ShipBase):
+class ShipRead(ShownRow, ShipBase):
     """A ship as the record sheet shows it, with what the rules make of it (SMR2 §2, §3)."""
 
-    id: int
     structure_third: bool
     flotation_third: bool
     crew_percent: int

@@ -5,16 +5,16 @@ from datetime import datetime
 from sqlalchemy import Index, false
 from sqlmodel import Field
 
+from tracker.models.base import Row
 from tracker.models.campaign import utcnow
 from tracker.models.identity import Identified
 from tracker.models.kinds import JournalKind, Stored, text_column
 
 
-class JournalEntry(Identified, table=True):
+class JournalEntry(Row, Identified, table=True):
     # The kinds a campaign's journal holds, for the journal screen's filter, are read from this
     # index alone, skipping from one kind to the next: the journal grows without bound.
     __table_args__ = (Index("ix_journalentry_campaign_id_kind", "campaign_id", "kind"),)
-    id: int | None = Field(default=None, primary_key=True)
     at: datetime = Field(default_factory=utcnow)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None)

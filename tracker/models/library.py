@@ -9,12 +9,12 @@ is read from that one declaration (`models.fields.same_as`), never restated.
 from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import Input, Model, Row
 from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.kinds import Stored, UnitType
 from tracker.models.roster import WasUnitBase
-from tracker.models.versioned import Shown, Versioned
+from tracker.models.versioned import ShownRow, Versioned
 
 
 def entry_key(name: object, nation: object) -> tuple[str, str]:
@@ -49,17 +49,15 @@ class ShipClassBase(Model):
     notes: str = same_as(ShipBase, "notes")
 
 
-class ShipClass(ShipClassBase, Versioned, table=True):
+class ShipClass(Row, ShipClassBase, Versioned, table=True):
     __table_args__ = _any_case("shipclass")
-    id: int | None = Field(default=None, primary_key=True)
 
 
 class ShipClassCreate(ShipClassBase, Input):
     """A class as typed or read from a file; a class must be named."""
 
 
-class ShipClassRead(Shown, ShipClassBase):
-    id: int
+class ShipClassRead(ShownRow, ShipClassBase): ...
 
 
 class Ability(Input):
@@ -100,9 +98,8 @@ class UnitCardBase(Model):
 CARD_ONLY = frozenset({"alliance", "set_name", "set_number", "rarity", "back_text"})
 
 
-class UnitCard(UnitCardBase, Versioned, table=True):
+class UnitCard(Row, UnitCardBase, Versioned, table=True):
     __table_args__ = _any_case("unitcard")
-    id: int | None = Field(default=None, primary_key=True)
     # JSON {"main": [r0, r1, r2, r3], ...} as a unit's (models.roster): null where "-".
     attacks: str = Field(default="{}")
     # JSON [{"name": ..., "text": ...}, ...] in the card's order.
@@ -116,7 +113,6 @@ class UnitCardCreate(UnitCardBase, Input):
     abilities: list[Ability] = Field(default_factory=list)
 
 
-class UnitCardRead(Shown, UnitCardBase):
-    id: int
+class UnitCardRead(ShownRow, UnitCardBase):
     attacks: str = "{}"
     abilities: str = "[]"

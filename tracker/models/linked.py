@@ -5,36 +5,33 @@ from datetime import datetime
 from sqlalchemy import UniqueConstraint
 from sqlmodel import Field
 
-from tracker.models.base import Model
+from tracker.models.base import Row, ShipRow
 from tracker.models.campaign import utcnow
 from tracker.models.identity import Identified
 from tracker.models.kinds import RepairStatus, SnapshotPhase, Stored, text_column
 
 
-class Participation(Model, table=True):
+class Participation(Row, table=True):
     """A ship taking part in a scenario (ships not taking part keep their state)."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "ship_id"),)
-    id: int | None = Field(default=None, primary_key=True)
     scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
 
 
-class ScenarioSide(Model, table=True):
+class ScenarioSide(Row, table=True):
     """A side's correction factor in a scenario (SMR2 12.1 is not in our sources: the player's)."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "side_id"),)
-    id: int | None = Field(default=None, primary_key=True)
     scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     correction_factor: str = Field(default="", max_length=60)
 
 
-class ShipSnapshot(Model, table=True):
+class ShipSnapshot(Row, table=True):
     """A ship's state at the start or the end of a scenario it took part in."""
 
     __table_args__ = (UniqueConstraint("scenario_id", "ship_id", "phase"),)
-    id: int | None = Field(default=None, primary_key=True)
     scenario_id: int = Field(foreign_key="scenario.id", index=True, ondelete="CASCADE")
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     phase: Stored[SnapshotPhase] = Field(max_length=5, sa_type=text_column(5))
@@ -57,11 +54,9 @@ class ShipSnapshot(Model, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class Repair(Identified, table=True):
+class Repair(ShipRow, Identified, table=True):
     """Repairs between scenarios, after the ship's last scenario (SMR2 12.2 is the group's own)."""
 
-    id: int | None = Field(default=None, primary_key=True)
-    ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     # The campaign's last closed scenario when the repair was made: the period between two
     # scenarios it belongs to, against whose allowance it counts.
     after_scenario_id: int | None = Field(default=None, foreign_key="scenario.id",

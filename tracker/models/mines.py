@@ -6,7 +6,7 @@ from sqlalchemy import UniqueConstraint
 from sqlmodel import Field
 from sqlmodel.main import SQLModelConfig
 
-from tracker.models.base import Model
+from tracker.models.base import CampaignRow, Model, Row
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field, same_as
 from tracker.models.identity import Identified
@@ -21,7 +21,7 @@ from tracker.models.kinds import (
     text_column,
 )
 from tracker.models.roster import SubMarkerBase
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 
 COUNTER_SIZES = tuple(CounterSize)
 # What a player may set a minefield to: void is only ever an undo's.
@@ -40,10 +40,8 @@ class SeaBoundaryBase(Model):
     area_b: str = field(label="Next sea area", max_length=40)
 
 
-class SeaBoundary(SeaBoundaryBase, table=True):
+class SeaBoundary(CampaignRow, SeaBoundaryBase, table=True):
     __table_args__ = (UniqueConstraint("campaign_id", "area_a", "area_b"),)
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
 
 class SeaBoundaryRead(SeaBoundaryBase):
@@ -65,7 +63,6 @@ class MinefieldBase(Model):
 
     # A War at Sea sector, as a marker's; a Second World War at Sea minefield lies on a boundary.
     sector: str = same_as(SubMarkerBase, "sector", label="or sector (War at Sea)")
-    # sowing | active | scattered | swept | expended; void once its laying is undone
     status: Stored[MinefieldStatus] = Field(default="sowing", sa_type=text_column(10))
     laid_by: Stored[Layer] = field(
         "surface", label="Laid by", options=SOWN_BY, sa_type=text_column(10)
@@ -90,12 +87,10 @@ class MinefieldCreate(MinefieldBase, MinefieldTurn):
     complete: bool = field(False, label="Already complete (laid before the game)")
 
 
-class Minefield(MinefieldBase, Versioned, Identified, table=True):
+class Minefield(CampaignRow, MinefieldBase, Versioned, Identified, table=True):
     """One minefield on the ledger, on a boundary (Second World War at Sea) or in a sector
     (War at Sea). A secret one keeps its place and notes in `sealed`, like a marker's note."""
 
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     boundary_id: int | None = Field(
         default=None, foreign_key="seaboundary.id", index=True, ondelete="CASCADE"
@@ -124,12 +119,11 @@ class Minefield(MinefieldBase, Versioned, Identified, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class MinefieldRead(Shown, MinefieldBase):
+class MinefieldRead(ShownRow, MinefieldBase):
     """One ledger line. A secret minefield's place, layer, notes, path, how it was laid and
     whether it drifts are never read from the row: the service gives every column as the viewer
     may see it (RULES.md §Secrets), and `hidden` says the viewer may not read its place."""
 
-    id: int
     side_id: int
     side_name: str
     where: str
@@ -158,18 +152,13 @@ class MineTableRowBase(Model):
     note: str = Field(default="", max_length=200)
 
 
-class MineTableRow(MineTableRowBase, table=True):
+class MineTableRow(CampaignRow, MineTableRowBase, table=True):
     """A row of the campaign's mine damage table: the variant's table is not in our sources."""
 
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
 
-
-class MineCheck(Versioned, Identified, table=True):
+class MineCheck(CampaignRow, Versioned, Identified, table=True):
     """A task force entering a minefield: two cups, one roll a ship drawn (RULES.md §Mines)."""
 
-    id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     minefield_id: int = Field(foreign_key="minefield.id", index=True, ondelete="CASCADE")
     scenario_id: int | None = Field(default=None, foreign_key="scenario.id", ondelete="SET NULL")
     turn: int | None = Field(default=None)
@@ -186,11 +175,10 @@ class MineCheck(Versioned, Identified, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class MineCheckShip(Model, table=True):
+class MineCheckShip(Row, table=True):
     """A ship of the task force in a mine check: its cup, its place in the draw, its roll."""
 
     __table_args__ = (UniqueConstraint("check_id", "ship_id"),)
-    id: int | None = Field(default=None, primary_key=True)
     check_id: int = Field(foreign_key="minecheck.id", index=True, ondelete="CASCADE")
     ship_id: int = Field(foreign_key="ship.id", index=True, ondelete="CASCADE")
     cup: Stored[CounterSize] = Field(max_length=5, sa_type=text_column(5))

@@ -5,13 +5,13 @@ from datetime import datetime
 from sqlalchemy import UniqueConstraint, false
 from sqlmodel import Field
 
-from tracker.models.base import Input, Model
+from tracker.models.base import Input, Model, Row, SideRow
 from tracker.models.campaign import utcnow
 from tracker.models.fields import field, same_as
 from tracker.models.fleet import ShipBase
 from tracker.models.identity import Identified
 from tracker.models.kinds import MarkerState, Stored, UnitType, text_column
-from tracker.models.versioned import Edit, Shown, Versioned
+from tracker.models.versioned import Edit, ShownRow, Versioned
 from tracker.rules import was
 
 UNIT_TYPES = tuple(UnitType)
@@ -50,10 +50,8 @@ class WasUnitBase(Model):
     notes: str = field("", label="Notes", max_length=2000)
 
 
-class WasUnit(WasUnitBase, Versioned, Identified, table=True):
+class WasUnit(SideRow, WasUnitBase, Versioned, Identified, table=True):
     __table_args__ = (UniqueConstraint("side_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
 
 
 class UnitCreate(WasUnitBase, Input):
@@ -63,11 +61,10 @@ class UnitCreate(WasUnitBase, Input):
 class UnitUpdate(Edit, UnitCreate): ...
 
 
-class UnitRead(Shown, WasUnitBase):
+class UnitRead(ShownRow, WasUnitBase):
     """A unit card as the roster shows it; the damage of a concealed submarine is None in the
     opponent view (RULES.md §Secrets)."""
 
-    id: int
     # Declared on the card (WasUnitBase), shown retyped (mypy: a read model may show a stored
     # field in another type): None where the viewer may not see it, the abilities one a line,
     # the attacks as dice by range.
@@ -92,12 +89,10 @@ class MarkerPlace(Edit, SubMarkerBase):
     turn: int | None = field(None, label="Turn", blank="none in play", ge=1, le=2**31 - 1)
 
 
-class SubMarker(SubMarkerBase, Versioned, Identified, table=True):
+class SubMarker(SideRow, SubMarkerBase, Versioned, Identified, table=True):
     """A generic face-down marker; which one is the real submarine is in `secret`."""
 
     __table_args__ = (UniqueConstraint("side_id", "code"),)
-    id: int | None = Field(default=None, primary_key=True)
-    side_id: int = Field(foreign_key="side.id", index=True, ondelete="CASCADE")
     unit_id: int = Field(foreign_key="wasunit.id", index=True, ondelete="CASCADE")
     code: str = Field(max_length=8)  # public face-down code, e.g. M-07
     state: Stored[MarkerState] = Field(default="concealed", max_length=10, sa_type=text_column(10))
@@ -117,20 +112,18 @@ class SubMarker(SubMarkerBase, Versioned, Identified, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class SideSecret(Model, table=True):
+class SideSecret(Row, table=True):
     """A side's passphrase check: a salt and a verifier, never the passphrase itself."""
 
-    id: int | None = Field(default=None, primary_key=True)
     side_id: int = Field(foreign_key="side.id", unique=True, ondelete="CASCADE")
     salt: str = Field(max_length=64)
     verifier: str = Field(max_length=200)
 
 
-class MarkerRead(Shown, SubMarkerBase):
+class MarkerRead(ShownRow, SubMarkerBase):
     """A marker as the roster shows it; `real` (its owner's note) and `unit_id` are None in
     the opponent view (RULES.md §Secrets): never read from the row, always given."""
 
-    id: int
     code: str
     unit_id: int | None  # None in the opponent view: the marker is generic
     state: str

@@ -39,3 +39,9 @@ class Shown(Model):
 
     model_config = SQLModelConfig(frozen=True)
     version: int = 1
+
+
+class ShownRow(Shown):
+    """A row of a table as a screen shows it, with its row number."""
+
+    id: int

@@ -265,7 +265,12 @@ def rank_names(query: str, names: list[str]) -> list[int]:
 
 
 def best_matches(query: str, names: list[str]) -> list[int]:
-    """Indices of the names sharing the best kind of match (match_kind), in the given order."""
+    """Indices of the names sharing the best kind of match (match_kind), in the given order.
+
+    A typed name is recorded without asking only when this is one name (docs/GUIDE.md "The
+    damage shorthand"): `ho` with Hotspur and Hostile (both begin with it) names neither, `hots`
+    names Hotspur, and `hood` names Hood even beside Hoodoo (a whole name beats a beginning).
+    """
     if not query.split():
         return []
     kinds = [match_kind(query, name) for name in names]
@@ -279,18 +284,6 @@ def nearest_names(query: str, names: Sequence[str]) -> list[str]:
     folded = {name.casefold(): name for name in names}
     near = difflib.get_close_matches(query.strip().casefold(), folded, n=3, cutoff=0.6)
     return [folded[name] for name in near]
-
-
-def unique_best(query: str, names: list[str]) -> int | None:
-    """The index of the one name that matches better than every other, else None.
-
-    The rule a typed name is recorded by (docs/GUIDE.md "The damage shorthand"): the ship whose kind
-    of match (match_kind) is the best is the one meant, but only when no other ship matches as
-    well; `ho` with Hotspur and Hostile (both begin with it) names neither, `hots` names
-    Hotspur, and `hood` names Hood even beside Hoodoo (a whole name beats a beginning).
-    """
-    tied = best_matches(query, names)
-    return tied[0] if len(tied) == 1 else None
 
 
 def _in_order(letters: str, text: str) -> bool:
