@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar, Unpack
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory as SessionFactory
 from tracker.db import session_scope
@@ -39,6 +39,14 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def rows_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> list[T]:
+    """The model's rows that meet every condition of `where`, by `order` (a column or a tuple of
+    them; by id when none is given)."""
+    by = order if isinstance(order, tuple) else (order,)
+    ids = col(model.id)  # type: ignore[attr-defined]
+    return list(session.exec(select(model).where(*where).order_by(*(by or (ids,)))).all())
 
 
 def campaign_of(session: Session, row: Any) -> int:

@@ -45,6 +45,7 @@ from tracker.services.common import (
     name_refused,
     require_version,
     rows_in_one_act,
+    rows_where,
     scope_names,
 )
 from tracker.services.errors import InvalidInput, RowsRefused, check
@@ -116,11 +117,9 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
     (`refuse_losing_history`: `what` is deleted)."""
     ids = [squadron.id for squadron in squadrons]
     ships = session.exec(select(Ship).where(col(Ship.squadron_id).in_(ids))).all()
-    lent = session.exec(
-        select(Ship).where(
-            col(Ship.original_squadron_id).in_(ids), col(Ship.squadron_id).not_in(ids)
-        )
-    ).all()
+    lent = rows_where(
+        session, Ship, col(Ship.original_squadron_id).in_(ids), col(Ship.squadron_id).not_in(ids)
+    )
     refuse_losing_history(session, [*ships, *lent], what)
     for ship in lent:
         ship.original_squadron_id = ship.squadron_id
@@ -394,18 +393,9 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
             require_declared(errors, ShipBase, "fire_markers", count)
         check(errors)
         ship.fire_markers = count
-        change = journal.RowChange(
-            "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
-        )
-        a.log(
-            JournalKind.FIRE,
-            f"{ship.name}: fire markers {before} -> {count}",
-            ship_id=ship_id,
-            side_id=ship.side_id,
-            before=change.before,
-            after=change.after,
-            changes=(change,),
-        )
+        summary = f"{ship.name}: fire markers {before} -> {count}"
+        a.log_edit({"fire_markers": before}, JournalKind.FIRE, summary, table="ship",
+                   ship_id=ship_id, side_id=ship.side_id)  # fmt: skip
 
 
 def save_battery(

@@ -19,7 +19,6 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
     Commander,
-    Critical,
     Participation,
     Repair,
     Scenario,
@@ -32,7 +31,6 @@ from tracker.models import (
 )
 from tracker.models.fields import read
 from tracker.models.kinds import (
-    CriticalStatus,
     JournalKind,
     RepairStatus,
     ScenarioStatus,
@@ -40,10 +38,10 @@ from tracker.models.kinds import (
 )
 from tracker.rules.linked import backup_reason
 from tracker.services import backups, journal
-from tracker.services.common import act, get_row
+from tracker.services.common import act, get_row, rows_where
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, check, require_plain
 from tracker.services.fields import require_declared
-from tracker.services.sheet import crew_of
+from tracker.services.sheet import active_criticals, crew_of
 from tracker.services.views import ScenarioView
 
 # The status each act asks of a scenario, the field refused otherwise, and what it says.
@@ -93,9 +91,7 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
         sunk = [ship.name for ship in ships if ship.sunk]
         if sunk:
             raise InvalidInput({"ships": f"sunk ships never take part again: {', '.join(sunk)}"})
-        for row in session.exec(
-            select(Participation).where(Participation.scenario_id == scenario_id)
-        ).all():
+        for row in rows_where(session, Participation, Participation.scenario_id == scenario_id):
             session.delete(row)
         session.flush()
         for ship in ships:
@@ -147,11 +143,7 @@ def _snapshot(
     squadron = get_row(session, Squadron, ship.squadron_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = crew_of(session, ship)
-    criticals = session.exec(
-        select(Critical)
-        .where(Critical.ship_id == ship.id, Critical.status == CriticalStatus.ACTIVE)
-        .order_by(col(Critical.id))
-    ).all()
+    criticals = active_criticals(session, ship.id)
     return ShipSnapshot(
         scenario_id=scenario.id or 0, ship_id=ship.id or 0, phase=phase,
         squadron_id=ship.squadron_id,
@@ -312,11 +304,8 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         ).one()
         if repairs:
             raise InvalidInput({"reason": f"{repairs} repairs were made after it: undo them first"})
-        for snapshot in session.exec(
-            select(ShipSnapshot).where(
-                ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
-            )
-        ).all():
+        ends = ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
+        for snapshot in rows_where(session, ShipSnapshot, *ends):
             session.delete(snapshot)
         scenario.status = ScenarioStatus.IN_PLAY
         a.log(JournalKind.CORRECTION, f"{scenario.title} reopened: {reason}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -28,7 +28,7 @@ from tracker.models.kinds import (
 )
 from tracker.rules import smr
 from tracker.services import journal, visibility
-from tracker.services.common import get_row, side_and_campaign
+from tracker.services.common import get_row, rows_where, side_and_campaign
 from tracker.services.mines.counters import counters_of
 from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
@@ -157,15 +157,17 @@ def _sheet_ship(
     )
 
 
+def active_criticals(session: Session, ship_id: int | None) -> list[Critical]:
+    """The ship's critical hits in force, oldest first."""
+    in_force = Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE
+    return rows_where(session, Critical, *in_force)
+
+
 def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
     """How many of the ship's critical hits are in force, and the newest one's effect: what the
     sheet's row shows, so a player need not open the ship to see them (SMR2 §8.8, §9.9)."""
-    in_force = (Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
-    count = session.exec(select(func.count()).select_from(Critical).where(*in_force)).one()
-    newest = session.exec(
-        select(Critical.effect).where(*in_force).order_by(col(Critical.id).desc()).limit(1)
-    ).first()
-    return count, newest or ""
+    active = active_criticals(session, ship_id)
+    return len(active), active[-1].effect if active else ""
 
 
 def strengths(
@@ -274,7 +276,7 @@ def out_of_command(ship: Ship, scenario: Scenario | None, *, commander_lost: boo
 
 
 def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
-    rows = session.exec(select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id)))
+    rows = rows_where(session, Battery, Battery.ship_id == ship_id)
     return tuple(read(BatteryView, row) for row in rows)
 
 
@@ -299,11 +301,9 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side, campaign, scenario, commander, crew, lost = _context(session, squadron)
-        ships = session.exec(
-            select(Ship)
-            .where(Ship.squadron_id == squadron_id, col(Ship.retired).is_(False))
-            .order_by(col(Ship.id))
-        ).all()
+        ships = rows_where(
+            session, Ship, Ship.squadron_id == squadron_id, col(Ship.retired).is_(False)
+        )
         own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
         own_crews = {
             row.id or 0: row
@@ -349,9 +349,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
 
 def squadrons_of_side(factory: SessionFactory, *, side_id: int) -> list[tuple[int, str]]:
     with session_scope(factory) as session:
-        rows = session.exec(
-            select(Squadron).where(Squadron.side_id == side_id).order_by(col(Squadron.id))
-        ).all()
+        rows = rows_where(session, Squadron, Squadron.side_id == side_id)
         return [(row.id or 0, row.name) for row in rows]
 
 

@@ -23,7 +23,7 @@ from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
 from tracker.rules.dice import roll_text
 from tracker.services import journal, losses
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
@@ -226,8 +226,8 @@ def _check_view(session: Session, check_id: int) -> CheckView:
     field = get_row(session, Minefield, row.minefield_id)
     drm = swwas.mine_drm(row.minefields, row.speed)
     draws = []
-    for item in session.exec(select(MineCheckShip).where(MineCheckShip.check_id == check_id)
-                             .order_by(col(MineCheckShip.draw_no))):  # fmt: skip
+    drawn = MineCheckShip.check_id == check_id
+    for item in rows_where(session, MineCheckShip, drawn, order=MineCheckShip.draw_no):
         ship = get_row(session, Ship, item.ship_id)
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
