@@ -27,7 +27,7 @@ from tracker.models import (
 from tracker.models.fields import read
 from tracker.models.kinds import CriticalStatus, ScenarioStatus, SnapshotPhase
 from tracker.rules import swwas
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.repairs import done_repairs, repaired_in, scenario_positions
 from tracker.services.scenarios import participants
 from tracker.services.sheet import at_half_strength, commander_lost, morale_marks, out_of_command
@@ -62,9 +62,7 @@ class ScenarioDetail(ScenarioView):
 def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDetail:
     with session_scope(factory) as session:
         scenario = get_row(session, Scenario, scenario_id)
-        sides = session.exec(
-            select(Side).where(Side.campaign_id == scenario.campaign_id).order_by(col(Side.id))
-        ).all()
+        sides = rows_where(session, Side, Side.campaign_id == scenario.campaign_id)
         factors = {
             row.side_id: row.correction_factor
             for row in session.exec(
@@ -80,14 +78,9 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
         lost = {key for key, squadron in squadrons.items()
                 if commander_lost(commanders.get(squadron.commander_id))}  # fmt: skip
         # A closed scenario shows each ship as it ended the battle, not as it is now.
-        ended = {
-            snap.ship_id: snap
-            for snap in session.exec(
-                select(ShipSnapshot).where(
-                    ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
-                )
-            )
-        } if scenario.status == ScenarioStatus.CLOSED else {}  # fmt: skip
+        ends = ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
+        closed = scenario.status == ScenarioStatus.CLOSED
+        ended = {s.ship_id: s for s in rows_where(session, ShipSnapshot, *ends)} if closed else {}
         campaign = get_row(session, Campaign, scenario.campaign_id)
         counted = sheet_strengths(session, campaign, scenario)
         half = {key for key, counts in counted.items() if at_half_strength(*counts)}

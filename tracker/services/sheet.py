@@ -233,14 +233,6 @@ def at_half_strength(original: int, afloat: int) -> bool:
     return original > 0 and smr.half_strength(original, afloat)
 
 
-def squadron_strength(
-    session: Session, squadron_id: int, scenario: Scenario | None
-) -> tuple[int, int]:
-    """(original, afloat) of one squadron for half strength (SMR2 §3.4): see strengths."""
-    _, campaign = side_and_campaign(session, get_row(session, Squadron, squadron_id).side_id)
-    return strengths(session, campaign, scenario).get(squadron_id, (0, 0))
-
-
 def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     """The squadron whose strength a ship counts towards (SMR2 §3.4): the one it was formed in,
     or under the "scenario" reading the one it began the scenario in."""
