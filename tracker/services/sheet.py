@@ -89,41 +89,6 @@ def morale_marks(
     return (*marks, HALF_STRENGTH) if half_strength else tuple(marks)
 
 
-def ship_view(
-    ship: Ship,
-    *,
-    crew_percent: int,
-    scale: str,
-    out_of_command: bool,
-    batteries: tuple[BatteryView, ...] = (),
-    campaign_id: int = 0,
-    own_crew: CrewView | None = None,
-    criticals: tuple[int, str] = (0, ""),
-    half_strength: bool = False,
-) -> ShipView:
-    """A ship with its derived values: 1/3 flags, the morale tests she owes, crew-adjusted points,
-    base width, and the critical hits in force with the newest one's effect."""
-    return read(
-        ShipView,
-        ship,
-        structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
-        flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
-        crew_percent=crew_percent,
-        points_total=smr.points_with_crew(ship.points_base, crew_percent),
-        base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
-        out_of_command=out_of_command,
-        batteries=batteries,
-        campaign_id=campaign_id,
-        own_crew=own_crew,
-        criticals_in_force=criticals[0],
-        newest_critical=criticals[1],
-        morale=morale_marks(
-            (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
-            half_strength=half_strength, sunk=ship.sunk,
-        ),
-    )  # fmt: skip
-
-
 def crew_of(session: Session, ship: Ship) -> Crew | None:
     """The ship's crew: its own once it left its first squadron, else its squadron's (SMR2 §3.2)."""
     if ship.crew_id is not None:
@@ -137,24 +102,36 @@ def _sheet_ship(
     scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
     commander_lost: bool = False, half_strength: bool = False,
 ) -> ShipView:  # fmt: skip
-    """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
-    `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
-    loaded once for a whole sheet; `half_strength`, whether her squadron is at half strength."""
+    """A ship as the sheet shows it, with its derived values: 1/3 flags, the morale tests she
+    owes, points with her own crew's when she has one (SMR2 §3.2), base width, and the critical
+    hits in force with the newest one's effect. `squadron_crew` is its squadron's crew and
+    `own_crews` its ships' own crews by id, each loaded once for a whole sheet; `half_strength`,
+    whether her squadron is at half strength."""
     own = None
     if ship.crew_id is not None:
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
     crew = own if ship.crew_id is not None else squadron_crew
-    return ship_view(
+    crew_percent = smr.crew_cost_percent(crew.training) if crew else 0
+    criticals = _criticals_in_force(session, ship.id or 0)
+    return read(
+        ShipView,
         ship,
-        crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
-        scale=scale,
+        structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
+        flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
+        crew_percent=crew_percent,
+        points_total=smr.points_with_crew(ship.points_base, crew_percent),
+        base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
         out_of_command=out_of_command(ship, scenario, commander_lost=commander_lost),
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
-        criticals=_criticals_in_force(session, ship.id or 0),
-        half_strength=half_strength,
-    )
+        criticals_in_force=criticals[0],
+        newest_critical=criticals[1],
+        morale=morale_marks(
+            (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
+            half_strength=half_strength, sunk=ship.sunk,
+        ),
+    )  # fmt: skip
 
 
 def active_criticals(session: Session, ship_id: int | None) -> list[Critical]:
