@@ -41,12 +41,21 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     return row
 
 
+def _where(model: Any, where: tuple[Any, ...], order: Any) -> Any:
+    by = order if isinstance(order, tuple) else (order,)
+    return select(model).where(*where).order_by(*(by or (col(model.id),)))
+
+
 def rows_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> list[T]:
     """The model's rows that meet every condition of `where`, by `order` (a column or a tuple of
     them; by id when none is given)."""
-    by = order if isinstance(order, tuple) else (order,)
-    ids = col(model.id)  # type: ignore[attr-defined]
-    return list(session.exec(select(model).where(*where).order_by(*(by or (ids,)))).all())
+    return list(session.exec(_where(model, where, order)).all())
+
+
+def first_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> T | None:
+    """The first of rows_where's rows, or None."""
+    found: T | None = session.exec(_where(model, where, order)).first()
+    return found
 
 
 def campaign_of(session: Session, row: Any) -> int:

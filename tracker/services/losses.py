@@ -14,12 +14,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from tracker.models import Commander, JournalEntry, Scenario, Ship, Side, Squadron
 from tracker.models.kinds import JournalKind, ListStatus
 from tracker.services import documents, journal, sheet
-from tracker.services.common import get_row, rows_where, side_and_campaign
+from tracker.services.common import first_where, get_row, rows_where, side_and_campaign
 from tracker.services.errors import InvalidInput
 from tracker.services.views import commander_refusal
 
@@ -167,9 +167,7 @@ def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:
             and "name" in (later["before"] or {})
         ]  # fmt: skip
         commander = session.get(Commander, change["id"])
-        squadron = session.exec(
-            select(Squadron).where(Squadron.commander_id == change["id"])
-        ).first()
+        squadron = first_where(session, Squadron, Squadron.commander_id == change["id"])
         side = session.get(Side, squadron.side_id) if squadron is not None else None
         ship = session.get(Ship, entry.ship_id) if entry.ship_id is not None else None
         lost.append({

@@ -26,7 +26,7 @@ from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
-from tracker.services.common import Act, act, require_version
+from tracker.services.common import Act, act, first_where, require_version
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 from tracker.services.sealing import side_key
@@ -280,9 +280,8 @@ def reconceal(
     count = was.reconceal_markers(cause)
     with act(factory, WasUnit, unit_id) as a:
         unit, session = a.row, a.session
-        shown = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id,
-            SubMarker.state == MarkerState.REVEALED)).first()  # fmt: skip
+        revealed = SubMarker.unit_id == unit_id, SubMarker.state == MarkerState.REVEALED
+        shown = first_where(session, SubMarker, *revealed)
         if shown is None:
             raise InvalidInput({"unit": f"{unit.name} is not revealed"})
         _, turn = hunt_turn(session, a.campaign_id)

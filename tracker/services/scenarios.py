@@ -38,7 +38,7 @@ from tracker.models.kinds import (
 )
 from tracker.rules.linked import backup_reason
 from tracker.services import backups, journal
-from tracker.services.common import act, get_row, rows_where
+from tracker.services.common import act, first_where, get_row, rows_where
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, check, require_plain
 from tracker.services.fields import require_declared
 from tracker.services.sheet import active_criticals, crew_of
@@ -115,11 +115,10 @@ def set_correction_factor(
         side = get_row(session, Side, side_id)
         if side.campaign_id != scenario.campaign_id:
             raise InvalidInput({"side_id": "that side belongs to another campaign"})
-        row = session.exec(
-            select(ScenarioSide).where(
-                ScenarioSide.scenario_id == scenario_id, ScenarioSide.side_id == side_id
-            )
-        ).first() or ScenarioSide(scenario_id=scenario_id, side_id=side_id)
+        pair = ScenarioSide.scenario_id == scenario_id, ScenarioSide.side_id == side_id
+        row = first_where(session, ScenarioSide, *pair) or ScenarioSide(
+            scenario_id=scenario_id, side_id=side_id
+        )
         before = row.correction_factor
         row.correction_factor = value
         session.add(row)
@@ -288,13 +287,11 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             raise InvalidInput({"reason": f"{playing.title} is in play: close it first"})
-        later = session.exec(
-            select(Scenario).where(
-                Scenario.campaign_id == scenario.campaign_id,
-                col(Scenario.position) > scenario.position,
-                col(Scenario.status).in_((ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)),
-            )
-        ).first()
+        played = col(Scenario.status).in_((ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED))
+        after = col(Scenario.position) > scenario.position
+        later = first_where(
+            session, Scenario, Scenario.campaign_id == scenario.campaign_id, after, played
+        )
         if later is not None:
             raise InvalidInput({"reason": f"{later.title} was played after it: it stays closed"})
         repairs = session.exec(

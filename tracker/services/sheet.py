@@ -28,7 +28,7 @@ from tracker.models.kinds import (
 )
 from tracker.rules import smr
 from tracker.services import journal, visibility
-from tracker.services.common import get_row, rows_where, side_and_campaign
+from tracker.services.common import first_where, get_row, rows_where, side_and_campaign
 from tracker.services.mines.counters import counters_of
 from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
@@ -216,17 +216,10 @@ def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     _, campaign = side_and_campaign(session, ship.side_id)
     if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         return ship.original_squadron_id
-    start = (
-        session.exec(
-            select(ShipSnapshot).where(
-                ShipSnapshot.scenario_id == scenario.id,
-                ShipSnapshot.ship_id == ship.id,
-                ShipSnapshot.phase == SnapshotPhase.START,
-            )
-        ).first()
-        if scenario is not None
-        else None
-    )
+    if scenario is None:
+        return ship.squadron_id
+    began = ShipSnapshot.ship_id == ship.id, ShipSnapshot.phase == SnapshotPhase.START
+    start = first_where(session, ShipSnapshot, ShipSnapshot.scenario_id == scenario.id, *began)
     if start is not None and start.squadron_id is not None:
         return start.squadron_id
     return ship.squadron_id

@@ -23,7 +23,7 @@ from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
 from tracker.rules.dice import roll_text
 from tracker.services import journal, losses
-from tracker.services.common import get_row, rows_where
+from tracker.services.common import first_where, get_row, rows_where
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
@@ -257,9 +257,8 @@ def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
 
 
 def _running(session: Session, campaign_id: int) -> MineCheck | None:
-    return session.exec(select(MineCheck).where(
-        MineCheck.campaign_id == campaign_id,
-        MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
+    running = MineCheck.campaign_id == campaign_id, MineCheck.status == MineCheckStatus.IN_PROGRESS
+    return first_where(session, MineCheck, *running)
 
 
 def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | None:
