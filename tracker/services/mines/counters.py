@@ -56,20 +56,19 @@ def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int
 
 
 def _counter_view(
-    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]] | None = None,
-    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]],
+    viewer: visibility.Viewer,
 ) -> CounterView:  # fmt: skip
-    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships;
-    `viewer` is who looks: the opponent and the umpire see no minelayer's secret."""
-    laid = laid_by.get(ship.id or 0, []) if laid_by is not None else acts.laid(
-        session, acts.actor(ship))  # fmt: skip
+    """`laid_by` holds what _laid_by_ships found; `viewer` is who looks: the opponent and the
+    umpire see no minelayer's secret."""
+    laid = laid_by.get(ship.id or 0, [])
     if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
         # Only public minefields count; the mines aboard read as the placeholder.
         laid = [field for field in laid if not field.secret]
         shown = visibility.shown("ship", "mines_loaded", ship.mines_loaded, viewer=viewer,
                                  own=False, revealed=False)  # fmt: skip
         if shown is None:
-            shown = _counter_view(session, ship, side, {ship.id or 0: []})
+            shown = _counter_view(session, ship, side, {}, visibility.Viewer.OWNER)
             return shown.model_copy(update={"mines_loaded": 0,
                                             "sowing_id": acts.sowing_id(laid),
                                             "mines_hidden": True})  # fmt: skip
@@ -84,7 +83,7 @@ def counter(
 ) -> CounterView:
     """A ship's counter as `viewer` sees it (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
-        return _counter_view(session, *_ship_and_side(session, ship_id), viewer=viewer)
+        return counters_of(session, [get_row(session, Ship, ship_id)], viewer)[ship_id]
 
 
 def ship_counters(
@@ -335,7 +334,7 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
         refusal = acts.torpedo_refusal(session, acts.actor(ship))
         if refusal:
             raise InvalidInput({"factors": refusal})
-        view = _counter_view(session, ship, side)
+        view = counters_of(session, [ship], visibility.Viewer.OWNER)[ship_id]
         if not 1 <= factors <= view.torpedoes_left:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "
