@@ -23,7 +23,7 @@ from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
 from tracker.rules.dice import roll_text
 from tracker.services import journal, losses
-from tracker.services.common import first_where, get_row, rows_where
+from tracker.services.common import act, first_where, get_row, rows_where
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
@@ -378,14 +378,11 @@ def roll_mine(
 
 def abandon_check(factory: SessionFactory, *, check_id: int) -> None:
     """Stop a check set up by mistake; the rolls already made stay (undo them one by one)."""
-    with session_scope(factory) as session:
-        row = get_row(session, MineCheck, check_id)
+    with act(factory, MineCheck, check_id) as a:
+        row = a.row
         if row.status != MineCheckStatus.IN_PROGRESS:
             raise InvalidInput({"check": f"mine check #{check_id} is already {row.status}"})
         before = journal.row_state(row)
         row.status = MineCheckStatus.ABANDONED
-        journal.append(
-            session, campaign_id=row.campaign_id, kind=JournalKind.MINE_CHECK,
-            summary=f"mine check #{check_id} abandoned",
-            changes=(journal.row_change("minecheck", row.id, before, journal.row_state(row)),),
-        )  # fmt: skip
+        change = journal.row_change("minecheck", row.id, before, journal.row_state(row))
+        a.log(JournalKind.MINE_CHECK, f"mine check #{check_id} abandoned", changes=(change,))
