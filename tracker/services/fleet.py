@@ -394,8 +394,8 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
         check(errors)
         ship.fire_markers = count
         summary = f"{ship.name}: fire markers {before} -> {count}"
-        a.log_edit({"fire_markers": before}, JournalKind.FIRE, summary, table="ship",
-                   ship_id=ship_id, side_id=ship.side_id)  # fmt: skip
+        was, side_id = {"fire_markers": before}, ship.side_id
+        a.log_edit(was, JournalKind.FIRE, summary, table="ship", ship_id=ship_id, side_id=side_id)
 
 
 def save_battery(

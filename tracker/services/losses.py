@@ -156,9 +156,10 @@ def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:
     for change in detail.get("changes") or ():
         if change["table"] != "commander" or (change["after"] or {}).get("status") != "lost":
             continue
-        renamed = rows_where(session, JournalEntry, JournalEntry.campaign_id == entry.campaign_id,
-                             col(JournalEntry.id) > (entry.id or 0),
-                             JournalEntry.kind == JournalKind.COMMANDER)  # fmt: skip
+        later = col(JournalEntry.id) > (entry.id or 0), JournalEntry.kind == JournalKind.COMMANDER
+        renamed = rows_where(
+            session, JournalEntry, JournalEntry.campaign_id == entry.campaign_id, *later
+        )
         names = [
             later["before"]["name"]
             for other in renamed
