@@ -142,14 +142,6 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
         session.delete(rating)
 
 
-def _add_ship(a: Act[Any], ship: Ship, summary: str) -> int:
-    """Add a ship under a name its side does not have yet, journaled as `summary`."""
-    a.session.add(ship)
-    _flush_ship(a.session, ship.name, ship.side_id)
-    a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
-    return ship.id or 0
-
-
 def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[str, Any]) -> int:
     """Add a ship to a squadron (create_ships, of one)."""
     return create_ships(factory, squadron_id=squadron_id, rows=[fields])[0]
@@ -242,8 +234,12 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             flotation_now=source.flotation_max,
             original_squadron_id=source.squadron_id,
         )
-        copy_id = _add_ship(a, ship, f"Copied {source.name} as {name}")
-        for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
+        session.add(ship)
+        _flush_ship(session, name, ship.side_id)
+        summary = f"Copied {source.name} as {name}"
+        a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
+        copy_id = ship.id or 0
+        for battery in rows_where(session, Battery, Battery.ship_id == ship_id):
             session.add(Battery(**battery.model_dump(exclude=OWN | {"ship_id"}), ship_id=copy_id))
         return copy_id
 

@@ -157,11 +157,6 @@ def _snapshot(
     )  # fmt: skip
 
 
-def _has_was_units(session: Session, campaign_id: int) -> bool:
-    query = select(WasUnit.id).join(Side, col(WasUnit.side_id) == Side.id)
-    return session.exec(query.where(Side.campaign_id == campaign_id).limit(1)).first() is not None
-
-
 def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
     with act(factory, Scenario, scenario_id) as a:
@@ -173,7 +168,9 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         ships = participants(session, scenario_id)
         # A War at Sea game has unit cards, not record-sheet ships: its scenario counts the turns
         # of the hunt (RULES.md §Subs) with no ship taking part.
-        if not ships and not _has_was_units(session, scenario.campaign_id):
+        units = select(WasUnit.id).join(Side, col(WasUnit.side_id) == Side.id)
+        units = units.where(Side.campaign_id == scenario.campaign_id).limit(1)
+        if not ships and session.exec(units).first() is None:
             raise InvalidInput({"scenario": "choose the ships taking part first (p), or, for a War "
                                 "at Sea game, add units to a side's roster (f)"})  # fmt: skip
         sunk = [ship.name for ship in ships if ship.sunk]

@@ -112,7 +112,8 @@ def _sheet_ship(
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
     crew = own if ship.crew_id is not None else squadron_crew
     crew_percent = smr.crew_cost_percent(crew.training) if crew else 0
-    criticals = _criticals_in_force(session, ship.id or 0)
+    # The sheet's row shows them, so a player need not open the ship (SMR2 §8.8, §9.9).
+    criticals = active_criticals(session, ship.id)
     return read(
         ShipView,
         ship,
@@ -125,8 +126,8 @@ def _sheet_ship(
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
-        criticals_in_force=criticals[0],
-        newest_critical=criticals[1],
+        criticals_in_force=len(criticals),
+        newest_critical=criticals[-1].effect if criticals else "",
         morale=morale_marks(
             (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
             half_strength=half_strength, sunk=ship.sunk,
@@ -138,13 +139,6 @@ def active_criticals(session: Session, ship_id: int | None) -> list[Critical]:
     """The ship's critical hits in force, oldest first."""
     in_force = Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE
     return rows_where(session, Critical, *in_force)
-
-
-def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
-    """How many of the ship's critical hits are in force, and the newest one's effect: what the
-    sheet's row shows, so a player need not open the ship to see them (SMR2 §8.8, §9.9)."""
-    active = active_criticals(session, ship_id)
-    return len(active), active[-1].effect if active else ""
 
 
 def strengths(
