@@ -158,10 +158,8 @@ def side_names(
     hundreds of squadrons, as the overview does."""
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
-        sides = session.exec(
-            select(Side.name, Side.id).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
-        ).all()
-        return campaign.name, tuple((name, side_id or 0) for name, side_id in sides)
+        sides = rows_where(session, Side, Side.campaign_id == campaign_id)
+        return campaign.name, tuple((side.name, side.id or 0) for side in sides)
 
 
 def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOverview:

@@ -35,7 +35,7 @@ from tracker.models.kinds import JournalKind, ScenarioStatus, SnapshotPhase
 from tracker.rules.damage import critical_text
 from tracker.services import history, losses, secrets, sync_decide, visibility
 from tracker.services.as_of import Then, Timeline
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.errors import InvalidInput
 from tracker.services.sealing import side_key
 
@@ -256,12 +256,8 @@ def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
 
 def campaign_rows(session: Session, campaign_id: int) -> tuple[dict[int, str], dict[int, Ship]]:
     """Side names and ships of a campaign, by id; the sides in the order they were made."""
-    query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
-    sides = {side.id or 0: side.name for side in session.exec(query)}
-    ships = {
-        ship.id or 0: ship
-        for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(list(sides))))
-    }
+    sides = {s.id or 0: s.name for s in rows_where(session, Side, Side.campaign_id == campaign_id)}
+    ships = {s.id or 0: s for s in rows_where(session, Ship, col(Ship.side_id).in_(list(sides)))}
     return sides, ships
 
 
@@ -295,7 +291,7 @@ def read_after_action(
 ) -> AfterActionReport:
     campaign = get_row(session, Campaign, scenario.campaign_id)
     sides, ships = campaign_rows(session, campaign.id or 0)
-    taken = session.exec(select(ShipSnapshot).where(ShipSnapshot.scenario_id == scenario.id))
+    taken = rows_where(session, ShipSnapshot, ShipSnapshot.scenario_id == scenario.id)
     snaps = {(row.ship_id, row.phase): row for row in taken}
     entries = _in_force(session, scenario)
     # As it stood at the close: names, values and crews then (services.as_of).
