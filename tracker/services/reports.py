@@ -37,6 +37,7 @@ from tracker.services import history, losses, secrets, sync_decide, visibility
 from tracker.services.as_of import Then, Timeline
 from tracker.services.common import get_row, rows_where
 from tracker.services.errors import InvalidInput
+from tracker.services.repairs import scenario_positions
 from tracker.services.sealing import side_key
 
 
@@ -301,12 +302,8 @@ def read_after_action(
     wanted = [i for t in tallies.values() for i in t.criticals]
     wanted += [int(c["id"]) for (_, phase), snap in snaps.items()
                if phase == SnapshotPhase.START for c in json.loads(snap.criticals)]  # fmt: skip
-    query = select(Critical).where(col(Critical.id).in_(wanted))
-    rows = {c.id or 0: c for c in session.exec(query)}
-    positions = {
-        s.id or 0: s.position
-        for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign.id))
-    }
+    rows = {c.id or 0: c for c in rows_where(session, Critical, col(Critical.id).in_(wanted))}
+    positions = scenario_positions(session, campaign.id or 0)
     in_action = []
     for (ship_id, phase), start in sorted(snaps.items(), key=lambda item: item[0]):
         if phase != SnapshotPhase.START:
@@ -330,10 +327,8 @@ def read_after_action(
         )  # fmt: skip
     order = {side_id: index for index, side_id in enumerate(sides)}
     in_action.sort(key=lambda s: (order.get(s.side_id, 0), s.squadron, s.ship_id))
-    factors = {
-        row.side_id: row.correction_factor
-        for row in session.exec(select(ScenarioSide).where(ScenarioSide.scenario_id == scenario.id))
-    }
+    fought = rows_where(session, ScenarioSide, ScenarioSide.scenario_id == scenario.id)
+    factors = {row.side_id: row.correction_factor for row in fought}
     return AfterActionReport(
         campaign=campaign.name, scenario_id=scenario.id or 0, position=scenario.position,
         title=scenario.title, date=scenario.date, turns=scenario.turn, outcome=scenario.outcome,
