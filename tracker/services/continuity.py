@@ -63,18 +63,13 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
     with session_scope(factory) as session:
         scenario = get_row(session, Scenario, scenario_id)
         sides = rows_where(session, Side, Side.campaign_id == scenario.campaign_id)
-        factors = {
-            row.side_id: row.correction_factor
-            for row in session.exec(
-                select(ScenarioSide).where(ScenarioSide.scenario_id == scenario_id)
-            )
-        }
+        fought = rows_where(session, ScenarioSide, ScenarioSide.scenario_id == scenario_id)
+        factors = {row.side_id: row.correction_factor for row in fought}
         side_names = {side.id: side.name for side in sides}
-        rows = session.exec(select(Squadron).where(col(Squadron.side_id).in_(list(side_names))))
+        rows = rows_where(session, Squadron, col(Squadron.side_id).in_(list(side_names)))
         squadrons = {squadron.id: squadron for squadron in rows}
-        commanders = {commander.id: commander for commander in session.exec(
-            select(Commander).where(col(Commander.id).in_(
-                [squadron.commander_id for squadron in squadrons.values()])))}  # fmt: skip
+        rated = col(Commander.id).in_([squadron.commander_id for squadron in squadrons.values()])
+        commanders = {row.id: row for row in rows_where(session, Commander, rated)}
         lost = {key for key, squadron in squadrons.items()
                 if commander_lost(commanders.get(squadron.commander_id))}  # fmt: skip
         # A closed scenario shows each ship as it ended the battle, not as it is now.
