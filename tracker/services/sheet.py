@@ -261,10 +261,8 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
             session, Ship, Ship.squadron_id == squadron_id, col(Ship.retired).is_(False)
         )
         own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
-        own_crews = {
-            row.id or 0: row
-            for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
-        }
+        crews = rows_where(session, Crew, col(Crew.id).in_(own_ids))
+        own_crews = {row.id or 0: row for row in crews}
         original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         half = at_half_strength(original, afloat)
         views = tuple(

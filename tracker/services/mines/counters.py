@@ -19,7 +19,7 @@ from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: 
 from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
 from tracker.services import acts, journal, visibility
-from tracker.services.common import Act, act, get_row, require_version
+from tracker.services.common import Act, act, get_row, require_version, rows_where
 from tracker.services.errors import (
     InvalidInput,
     RowsRefused,
@@ -141,9 +141,7 @@ def save_counters(
         ids = sorted({ship_id for ship_id, _ in rows})
         ships = {ship.id: ship for ship in session.exec(select(Ship).where(col(Ship.id).in_(ids)))}
         side_ids = {ship.side_id for ship in ships.values()}
-        sides = {
-            side.id: side for side in session.exec(select(Side).where(col(Side.id).in_(side_ids)))
-        }
+        sides = {side.id: side for side in rows_where(session, Side, col(Side.id).in_(side_ids))}
         laid_by = _laid_by_ships(session, list(sides))
         states = {ship_id: journal.row_state(ship) for ship_id, ship in ships.items()}
         refused: dict[int, dict[str, str]] = {}
