@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from tracker.models import Minefield, Ship, WasUnit
 from tracker.models.kinds import Layer, MinefieldStatus, UnitType
 from tracker.rules import swwas
+from tracker.services.common import rows_where
 from tracker.services.errors import InvalidInput
 
 
@@ -75,10 +76,7 @@ def laid(session: Session, who: Actor) -> list[Minefield]:
         if who.unit_id is not None
         else Minefield.layer_ship_id == who.ship_id
     )
-    return list(session.exec(
-        select(Minefield).where(layer, Minefield.status != MinefieldStatus.VOID)
-        .order_by(col(Minefield.id))
-    ).all())  # fmt: skip
+    return rows_where(session, Minefield, layer, Minefield.status != MinefieldStatus.VOID)
 
 
 def sowing_id(fields: Iterable[Minefield]) -> int | None:

@@ -7,6 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.engine import Engine
+
 from tracker import paths
 from tracker.campaign_file import file_key
 from tracker.db import DatabaseProblem, SessionFactory, backup_file, shown_url, sqlite_path
@@ -14,27 +16,24 @@ from tracker.db import DatabaseProblem, SessionFactory, backup_file, shown_url, 
 log = logging.getLogger(__name__)
 
 
-def campaign_file(factory: SessionFactory) -> Path | None:
-    """The SQLite file the factory's sessions write to; None for another kind of database."""
+def _engine(factory: SessionFactory) -> Engine:
     session = factory()
     try:
-        url = session.get_bind().engine.url
+        return session.get_bind().engine
     finally:
         session.close()
-    return sqlite_path(url.render_as_string(hide_password=False))
+
+
+def campaign_file(factory: SessionFactory) -> Path | None:
+    """The SQLite file the factory's sessions write to; None for another kind of database."""
+    return sqlite_path(_engine(factory).url.render_as_string(hide_password=False))
 
 
 def database_key(factory: SessionFactory) -> str:
     """What names this database across runs: the file's absolute path, else the URL
     without its secrets (the player's settings remember the last campaign by it)."""
     path = campaign_file(factory)
-    if path is not None:
-        return file_key(path)
-    session = factory()
-    try:
-        return shown_url(session.get_bind().engine)
-    finally:
-        session.close()
+    return file_key(path) if path is not None else shown_url(_engine(factory))
 
 
 @dataclass(frozen=True)

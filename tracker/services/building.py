@@ -25,7 +25,7 @@ from tracker.models.kinds import JournalKind
 from tracker.models.library import ShipClass, UnitCard, entry_key
 from tracker.models.roster import WasUnitBase
 from tracker.services import fleet, journal, roster
-from tracker.services.common import act, forget_names, get_row, side_and_campaign
+from tracker.services.common import act, forget_names, get_row, rows_where, side_and_campaign
 from tracker.services.csv_import import one_transaction
 from tracker.services.errors import InvalidInput, NotFound
 
@@ -266,15 +266,13 @@ def _drifts(
     cards = {entry_key(c.name, c.nation): c for c in session.exec(select(UnitCard))}
     sides = [side.id for side in session.exec(select(Side).where(Side.campaign_id == campaign_id))]
     found: list[tuple[Drift, Ship | WasUnit, dict[str, Any]]] = []
-    for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(sides))
-                             .order_by(col(Ship.id))):  # fmt: skip
+    for ship in rows_where(session, Ship, col(Ship.side_id).in_(sides)):
         entry = classes.get(entry_key(ship.class_name, ship.nation))
         if entry is None or ship.sunk:
             continue
         label = f"{entry.name} class" + (f" ({entry.nation})" if entry.nation else "")
         found += _drift("ship", ship, ShipBase, _class_values(entry), label)
-    for unit in session.exec(select(WasUnit).where(col(WasUnit.side_id).in_(sides))
-                             .order_by(col(WasUnit.id))):  # fmt: skip
+    for unit in rows_where(session, WasUnit, col(WasUnit.side_id).in_(sides)):
         card = _card_of(cards, unit)
         if card is None:
             continue

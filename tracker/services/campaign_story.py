@@ -17,14 +17,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, Scenario
 from tracker.models.kinds import ScenarioStatus
 from tracker.services import reports
 from tracker.services.as_of import Timeline
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.repairs import done_repairs
 from tracker.services.reports import AfterActionReport, ShipInAction
 
@@ -247,10 +247,9 @@ def campaign_report(
     with session_scope(factory) as session:
         campaign = get_row(session, Campaign, campaign_id)
         reader = reports.reader_for(session, campaign_id, side_id, passphrase)
-        scenarios = session.exec(
-            select(Scenario).where(Scenario.campaign_id == campaign_id)
-            .order_by(col(Scenario.position))
-        ).all()  # fmt: skip
+        scenarios = rows_where(
+            session, Scenario, Scenario.campaign_id == campaign_id, order=Scenario.position
+        )
         closed = [s for s in scenarios if s.status == ScenarioStatus.CLOSED]
         timeline = Timeline(session, campaign_id)
         stories = [

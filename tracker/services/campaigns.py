@@ -21,7 +21,7 @@ from tracker.models.campaign import (
 from tracker.models.fields import read
 from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal, rowlog
-from tracker.services.common import act, flush_unique, name_taken
+from tracker.services.common import act, flush_unique, name_taken, rows_where
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
@@ -158,19 +158,15 @@ def side_names(
     hundreds of squadrons, as the overview does."""
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
-        sides = session.exec(
-            select(Side.name, Side.id).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
-        ).all()
-        return campaign.name, tuple((name, side_id or 0) for name, side_id in sides)
+        sides = rows_where(session, Side, Side.campaign_id == campaign_id)
+        return campaign.name, tuple((side.name, side.id or 0) for side in sides)
 
 
 def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOverview:
     """The campaign with its sides, squadrons and scenarios, for the campaign screen."""
     with session_scope(factory) as session:
         campaign = _get(session, Campaign, campaign_id)
-        sides = session.exec(
-            select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
-        ).all()
+        sides = rows_where(session, Side, Side.campaign_id == campaign_id)
         side_views = []
         for side in sides:
             assert side.id is not None
@@ -189,11 +185,9 @@ def get_overview(factory: SessionFactory, *, campaign_id: int) -> CampaignOvervi
                 for squadron, count in rows
             )
             side_views.append(read(SideView, side, squadrons=squadrons))
-        scenarios = session.exec(
-            select(Scenario)
-            .where(Scenario.campaign_id == campaign_id)
-            .order_by(col(Scenario.position))
-        ).all()
+        scenarios = rows_where(
+            session, Scenario, Scenario.campaign_id == campaign_id, order=Scenario.position
+        )
         taking_part = dict(
             session.exec(
                 select(Participation.scenario_id, func.count())
@@ -311,9 +305,7 @@ def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
                 {"scenario": f"{scenario.title!r} has {recorded} journal entries: it stays in the "
                  "campaign's record (rename it instead)"}
             )  # fmt: skip
-        for entry in session.exec(
-            select(JournalEntry).where(JournalEntry.scenario_id == scenario_id)
-        ).all():
+        for entry in rows_where(session, JournalEntry, JournalEntry.scenario_id == scenario_id):
             entry.scenario_id = None
         a.log(JournalKind.SCENARIO, f"Deleted scenario {scenario.title}")
         session.flush()

@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar, Unpack
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory as SessionFactory
 from tracker.db import session_scope
@@ -39,6 +39,23 @@ def get_row(session: Session, model: type[T], row_id: int) -> T:
     if row is None:
         raise NotFound(f"{model.__name__.lower()} {row_id} no longer exists")
     return row
+
+
+def _where(model: Any, where: tuple[Any, ...], order: Any) -> Any:
+    by = order if isinstance(order, tuple) else (order,)
+    return select(model).where(*where).order_by(*(by or (col(model.id),)))
+
+
+def rows_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> list[T]:
+    """The model's rows that meet every condition of `where`, by `order` (a column or a tuple of
+    them; by id when none is given)."""
+    return list(session.exec(_where(model, where, order)).all())
+
+
+def first_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> T | None:
+    """The first of rows_where's rows, or None."""
+    found: T | None = session.exec(_where(model, where, order)).first()
+    return found
 
 
 def campaign_of(session: Session, row: Any) -> int:

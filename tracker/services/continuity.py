@@ -27,7 +27,7 @@ from tracker.models import (
 from tracker.models.fields import read
 from tracker.models.kinds import CriticalStatus, ScenarioStatus, SnapshotPhase
 from tracker.rules import swwas
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.repairs import done_repairs, repaired_in, scenario_positions
 from tracker.services.scenarios import participants
 from tracker.services.sheet import at_half_strength, commander_lost, morale_marks, out_of_command
@@ -62,32 +62,20 @@ class ScenarioDetail(ScenarioView):
 def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDetail:
     with session_scope(factory) as session:
         scenario = get_row(session, Scenario, scenario_id)
-        sides = session.exec(
-            select(Side).where(Side.campaign_id == scenario.campaign_id).order_by(col(Side.id))
-        ).all()
-        factors = {
-            row.side_id: row.correction_factor
-            for row in session.exec(
-                select(ScenarioSide).where(ScenarioSide.scenario_id == scenario_id)
-            )
-        }
+        sides = rows_where(session, Side, Side.campaign_id == scenario.campaign_id)
+        fought = rows_where(session, ScenarioSide, ScenarioSide.scenario_id == scenario_id)
+        factors = {row.side_id: row.correction_factor for row in fought}
         side_names = {side.id: side.name for side in sides}
-        rows = session.exec(select(Squadron).where(col(Squadron.side_id).in_(list(side_names))))
+        rows = rows_where(session, Squadron, col(Squadron.side_id).in_(list(side_names)))
         squadrons = {squadron.id: squadron for squadron in rows}
-        commanders = {commander.id: commander for commander in session.exec(
-            select(Commander).where(col(Commander.id).in_(
-                [squadron.commander_id for squadron in squadrons.values()])))}  # fmt: skip
+        rated = col(Commander.id).in_([squadron.commander_id for squadron in squadrons.values()])
+        commanders = {row.id: row for row in rows_where(session, Commander, rated)}
         lost = {key for key, squadron in squadrons.items()
                 if commander_lost(commanders.get(squadron.commander_id))}  # fmt: skip
         # A closed scenario shows each ship as it ended the battle, not as it is now.
-        ended = {
-            snap.ship_id: snap
-            for snap in session.exec(
-                select(ShipSnapshot).where(
-                    ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
-                )
-            )
-        } if scenario.status == ScenarioStatus.CLOSED else {}  # fmt: skip
+        ends = ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
+        closed = scenario.status == ScenarioStatus.CLOSED
+        ended = {s.ship_id: s for s in rows_where(session, ShipSnapshot, *ends)} if closed else {}
         campaign = get_row(session, Campaign, scenario.campaign_id)
         counted = sheet_strengths(session, campaign, scenario)
         half = {key for key, counts in counted.items() if at_half_strength(*counts)}

@@ -144,13 +144,10 @@ Outcome = dict[str, str] | None
 Writer = Callable[[Any, list[dict[str, Any]]], Iterator[Outcome]]
 
 
-def _refusal(exc: InvalidInput | NotFound) -> dict[str, str]:
-    return exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
-
-
 def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
-    """What writes the file's rows, all in one act of the kind's service, each row's outcome in
-    turn."""
+    """What writes the file's rows: each made the service's input (`prepare`, InvalidInput for a
+    row it cannot be), then all of them added in one act of the kind's service (`add`), which
+    refuses rows by number; each row's outcome in turn."""
     adds: dict[str, Callable[[Any, list[dict[str, Any]]], object]] = {
         "ships": lambda factory, rows: fleet.create_ships(
             factory, squadron_id=target_id, rows=rows),
@@ -158,17 +155,10 @@ def _writer(kind: str, target_id: int, connection: Connection) -> Writer:
         "counters": lambda factory, rows: mines.import_counters(
             factory, campaign_id=target_id, rows=rows),
     }  # fmt: skip
-    prepare = roster.unit_fields_from if kind == "units" else dict
-    return _in_one_act(connection, prepare, adds[kind])
-
-
-def _in_one_act(
-    connection: Connection,
-    prepare: Callable[[dict[str, Any]], dict[str, Any]],
-    add: Callable[[Any, list[dict[str, Any]]], object],
-) -> Writer:
-    """Every row made the service's input (`prepare`, InvalidInput for a row it cannot be),
-    then all of them added by one call of the service (`add`), which refuses rows by number."""
+    add = adds[kind]
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] = (
+        roster.unit_fields_from if kind == "units" else dict
+    )
 
     def write(factory: Any, rows: list[dict[str, Any]]) -> Iterator[Outcome]:
         ready: dict[int, dict[str, Any]] = {}
@@ -184,7 +174,8 @@ def _in_one_act(
             numbers = list(ready)
             refused |= {numbers[n]: errors for n, errors in exc.rows.items()}
         except (InvalidInput, NotFound) as exc:
-            refused |= dict.fromkeys(ready, _refusal(exc))
+            said = exc.errors if isinstance(exc, InvalidInput) else {"row": str(exc)}
+            refused |= dict.fromkeys(ready, said)
         if refused:
             forget_names(connection)  # the act's savepoint, and the names it took, went
         return (refused.get(number) for number in range(len(rows)))

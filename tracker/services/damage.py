@@ -23,7 +23,7 @@ from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import nearest_names, rank_names
 from tracker.services import damage_rows, journal, losses, rule_tables
-from tracker.services.common import act, beyond_ids, get_row, side_and_campaign
+from tracker.services.common import act, beyond_ids, get_row, rows_where, side_and_campaign
 from tracker.services.errors import (
     InvalidInput,
     bad_character,
@@ -32,6 +32,7 @@ from tracker.services.errors import (
     require_plain,
 )
 from tracker.services.fields import require_declared
+from tracker.services.sheet import active_criticals
 
 
 @dataclass(frozen=True)
@@ -170,16 +171,6 @@ def _validate(request: HitRequest) -> None:
     check(errors)
 
 
-def _active_criticals(session: Session, ship_id: int) -> list[Critical]:
-    return list(
-        session.exec(
-            select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
-            .order_by(col(Critical.id))
-        ).all()
-    )
-
-
 def _apply(
     session: Session, request: HitRequest
 ) -> tuple[DamageResult, list[journal.RowChange], int, Any, damage_rows.Current | None]:
@@ -261,7 +252,7 @@ def _apply(
             label += f" ({roll_text(critical.roll)})"
             dice.append({"die": "critical", "kind": critical.kind, "roll": critical.roll})
         applied.append(f"{label}: {effect}")
-    active = _active_criticals(session, request.ship_id) if request.fixes else []
+    active = active_criticals(session, request.ship_id) if request.fixes else []
     fixed: list[str] = []
     for number in request.fixes:
         if not 1 <= number <= len(active):
@@ -389,11 +380,8 @@ def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalVie
     """A ship's criticals in force (numbered as `fix N` counts them), then the repaired ones."""
     with session_scope(factory) as session:
         get_row(session, Ship, ship_id)
-        rows = session.exec(
-            select(Critical)
-            .where(Critical.ship_id == ship_id, Critical.status != CriticalStatus.VOID)
-            .order_by(col(Critical.id))
-        ).all()
+        kept = Critical.ship_id == ship_id, Critical.status != CriticalStatus.VOID
+        rows = rows_where(session, Critical, *kept)
     active = [row for row in rows if row.status == CriticalStatus.ACTIVE]
     repaired = [row for row in rows if row.status == CriticalStatus.REPAIRED]
     return [

@@ -45,6 +45,7 @@ from tracker.services.common import (
     name_refused,
     require_version,
     rows_in_one_act,
+    rows_where,
     scope_names,
 )
 from tracker.services.errors import InvalidInput, RowsRefused, check
@@ -116,11 +117,9 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
     (`refuse_losing_history`: `what` is deleted)."""
     ids = [squadron.id for squadron in squadrons]
     ships = session.exec(select(Ship).where(col(Ship.squadron_id).in_(ids))).all()
-    lent = session.exec(
-        select(Ship).where(
-            col(Ship.original_squadron_id).in_(ids), col(Ship.squadron_id).not_in(ids)
-        )
-    ).all()
+    lent = rows_where(
+        session, Ship, col(Ship.original_squadron_id).in_(ids), col(Ship.squadron_id).not_in(ids)
+    )
     refuse_losing_history(session, [*ships, *lent], what)
     for ship in lent:
         ship.original_squadron_id = ship.squadron_id
@@ -141,14 +140,6 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
     session.flush()
     for rating in ratings:
         session.delete(rating)
-
-
-def _add_ship(a: Act[Any], ship: Ship, summary: str) -> int:
-    """Add a ship under a name its side does not have yet, journaled as `summary`."""
-    a.session.add(ship)
-    _flush_ship(a.session, ship.name, ship.side_id)
-    a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
-    return ship.id or 0
 
 
 def create_ship(factory: SessionFactory, *, squadron_id: int, fields: Mapping[str, Any]) -> int:
@@ -243,8 +234,12 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             flotation_now=source.flotation_max,
             original_squadron_id=source.squadron_id,
         )
-        copy_id = _add_ship(a, ship, f"Copied {source.name} as {name}")
-        for battery in session.exec(select(Battery).where(Battery.ship_id == ship_id)).all():
+        session.add(ship)
+        _flush_ship(session, name, ship.side_id)
+        summary = f"Copied {source.name} as {name}"
+        a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
+        copy_id = ship.id or 0
+        for battery in rows_where(session, Battery, Battery.ship_id == ship_id):
             session.add(Battery(**battery.model_dump(exclude=OWN | {"ship_id"}), ship_id=copy_id))
         return copy_id
 
@@ -394,18 +389,9 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
             require_declared(errors, ShipBase, "fire_markers", count)
         check(errors)
         ship.fire_markers = count
-        change = journal.RowChange(
-            "ship", ship_id, {"fire_markers": before}, {"fire_markers": count}
-        )
-        a.log(
-            JournalKind.FIRE,
-            f"{ship.name}: fire markers {before} -> {count}",
-            ship_id=ship_id,
-            side_id=ship.side_id,
-            before=change.before,
-            after=change.after,
-            changes=(change,),
-        )
+        summary = f"{ship.name}: fire markers {before} -> {count}"
+        was, side_id = {"fire_markers": before}, ship.side_id
+        a.log_edit(was, JournalKind.FIRE, summary, table="ship", ship_id=ship_id, side_id=side_id)
 
 
 def save_battery(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Campaign, Minefield, SubMarker, WasUnit
@@ -19,7 +19,7 @@ from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState, 
 from tracker.rules import was
 from tracker.rules.dice import roll_text
 from tracker.services import acts, markers, secrets, visibility
-from tracker.services.common import act, get_row
+from tracker.services.common import act, get_row, rows_where
 from tracker.services.errors import InvalidInput
 from tracker.services.mines import places
 from tracker.services.sealing import side_key
@@ -198,11 +198,9 @@ def sub_attacks(
 def _mined(session: Session, campaign_id: int, sector: str, key: bytes | None) -> bool | None:
     """Whether an active minefield is recorded in the sector: True, False, or None when only
     another side's sealed minefields could be there (their places are not readable)."""
-    fields = session.exec(select(Minefield).where(
-        Minefield.campaign_id == campaign_id,
-        Minefield.status == MinefieldStatus.ACTIVE)).all()  # fmt: skip
+    active = Minefield.campaign_id == campaign_id, Minefield.status == MinefieldStatus.ACTIVE
     unreadable = False
-    for field in fields:
+    for field in rows_where(session, Minefield, *active):
         try:
             place = places.opened(session, field, key)
         except InvalidInput:  # another side's, sealed under its passphrase

@@ -14,12 +14,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from tracker.models import Commander, JournalEntry, Scenario, Ship, Side, Squadron
 from tracker.models.kinds import JournalKind, ListStatus
 from tracker.services import documents, journal, sheet
-from tracker.services.common import get_row
+from tracker.services.common import first_where, get_row, rows_where, side_and_campaign
 from tracker.services.errors import InvalidInput
 from tracker.services.views import commander_refusal
 
@@ -46,21 +46,18 @@ class Settled:
 
 def _carrying(session: Session, ship: Ship) -> list[tuple[Squadron, Commander | None]]:
     """The squadrons whose commander sails in the ship (SMR2 §3.1), with their commanders."""
-    squadrons = session.exec(
-        select(Squadron)
-        .where(Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id)
-        .order_by(col(Squadron.id))
-    ).all()
+    aboard = Squadron.side_id == ship.side_id, Squadron.commander_ship_id == ship.id
     return [
         (squadron, session.get(Commander, squadron.commander_id) if squadron.commander_id else None)
-        for squadron in squadrons
+        for squadron in rows_where(session, Squadron, *aboard)
     ]
 
 
 def _strength(
     session: Session, squadron_id: int, scenario: Scenario | None
 ) -> tuple[int, int, bool]:
-    original, afloat = sheet.squadron_strength(session, squadron_id, scenario)
+    _, campaign = side_and_campaign(session, get_row(session, Squadron, squadron_id).side_id)
+    original, afloat = sheet.strengths(session, campaign, scenario).get(squadron_id, (0, 0))
     return original, afloat, sheet.at_half_strength(original, afloat)
 
 
@@ -159,13 +156,10 @@ def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:
     for change in detail.get("changes") or ():
         if change["table"] != "commander" or (change["after"] or {}).get("status") != "lost":
             continue
-        renamed = session.exec(
-            select(JournalEntry)
-            .where(JournalEntry.campaign_id == entry.campaign_id,
-                   col(JournalEntry.id) > (entry.id or 0),
-                   JournalEntry.kind == JournalKind.COMMANDER)
-            .order_by(col(JournalEntry.id))
-        ).all()  # fmt: skip
+        later = col(JournalEntry.id) > (entry.id or 0), JournalEntry.kind == JournalKind.COMMANDER
+        renamed = rows_where(
+            session, JournalEntry, JournalEntry.campaign_id == entry.campaign_id, *later
+        )
         names = [
             later["before"]["name"]
             for other in renamed
@@ -174,9 +168,7 @@ def lost_in(session: Session, entry: JournalEntry) -> list[dict[str, Any]]:
             and "name" in (later["before"] or {})
         ]  # fmt: skip
         commander = session.get(Commander, change["id"])
-        squadron = session.exec(
-            select(Squadron).where(Squadron.commander_id == change["id"])
-        ).first()
+        squadron = first_where(session, Squadron, Squadron.commander_id == change["id"])
         side = session.get(Side, squadron.side_id) if squadron is not None else None
         ship = session.get(Ship, entry.ship_id) if entry.ship_id is not None else None
         lost.append({

@@ -26,7 +26,7 @@ from tracker.models.kinds import MARKERS_OUT_OF_PLAY, JournalKind, MarkerState
 from tracker.models.roster import MarkerPlace as MarkerPlace  # re-exported: the marker forms
 from tracker.rules import was
 from tracker.services import acts, journal, secrets
-from tracker.services.common import Act, act, require_version
+from tracker.services.common import Act, act, first_where, require_version, rows_where
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 from tracker.services.sealing import side_key
@@ -63,8 +63,7 @@ def typed_sectors(sectors: Sequence[str], count: int) -> list[str]:
 
 def live(session: Session, *where: Any) -> Sequence[SubMarker]:
     """The markers in play (not removed) that `where` selects: a side's, or a unit's."""
-    return session.exec(select(SubMarker).where(
-        col(SubMarker.state).not_in(MARKERS_OUT_OF_PLAY), *where)).all()  # fmt: skip
+    return rows_where(session, SubMarker, col(SubMarker.state).not_in(MARKERS_OUT_OF_PLAY), *where)
 
 
 def found_now(marker: SubMarker, now: tuple[int, int]) -> bool:
@@ -280,9 +279,8 @@ def reconceal(
     count = was.reconceal_markers(cause)
     with act(factory, WasUnit, unit_id) as a:
         unit, session = a.row, a.session
-        shown = session.exec(select(SubMarker).where(
-            SubMarker.unit_id == unit_id,
-            SubMarker.state == MarkerState.REVEALED)).first()  # fmt: skip
+        revealed = SubMarker.unit_id == unit_id, SubMarker.state == MarkerState.REVEALED
+        shown = first_where(session, SubMarker, *revealed)
         if shown is None:
             raise InvalidInput({"unit": f"{unit.name} is not revealed"})
         _, turn = hunt_turn(session, a.campaign_id)
@@ -306,8 +304,8 @@ def seal_holds(session: Session, marker: SubMarker, key: bytes | None) -> bool:
     if note.get("v") == 2:
         return secrets.seal_of(sealed_as(marker.code, note), note["salt"]) == marker.seal
     # Markers placed before seals were per marker share one seal over their whole group.
-    group = session.exec(select(SubMarker).where(
-        SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal)).all()  # fmt: skip
+    sealed = SubMarker.side_id == marker.side_id, SubMarker.seal == marker.seal
+    group = rows_where(session, SubMarker, *sealed)
     notes = {m.code: secrets.open_note(m.secret, key) for m in group}
     salts = {note["salt"] for note in notes.values()}
     if len(salts) != 1:

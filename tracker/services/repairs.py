@@ -15,7 +15,7 @@ from tracker.models.kinds import CriticalStatus, JournalKind, RepairStatus, Scen
 from tracker.rules import damage as rules
 from tracker.rules import linked, swwas
 from tracker.services import journal
-from tracker.services.common import act, get_row, side_and_campaign
+from tracker.services.common import act, first_where, get_row, side_and_campaign
 from tracker.services.errors import InvalidInput, check
 from tracker.services.fields import require_declared
 from tracker.services.scenarios import is_taking_part
@@ -23,11 +23,8 @@ from tracker.services.scenarios import is_taking_part
 
 def _latest_closed(session: Session, campaign_id: int) -> Scenario | None:
     """The campaign's last closed scenario: repairs made now belong to the period after it."""
-    return session.exec(
-        select(Scenario)
-        .where(Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED)
-        .order_by(col(Scenario.position).desc())
-    ).first()
+    closed = Scenario.campaign_id == campaign_id, Scenario.status == ScenarioStatus.CLOSED
+    return first_where(session, Scenario, *closed, order=col(Scenario.position).desc())
 
 
 # A repair done: the scenario it was made after (None: before any), Structure, Flotation.

@@ -35,8 +35,9 @@ from tracker.models.kinds import JournalKind, ScenarioStatus, SnapshotPhase
 from tracker.rules.damage import critical_text
 from tracker.services import history, losses, secrets, sync_decide, visibility
 from tracker.services.as_of import Then, Timeline
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.errors import InvalidInput
+from tracker.services.repairs import scenario_positions
 from tracker.services.sealing import side_key
 
 
@@ -256,12 +257,8 @@ def _tallies(entries: Sequence[JournalEntry]) -> dict[int, _Tally]:
 
 def campaign_rows(session: Session, campaign_id: int) -> tuple[dict[int, str], dict[int, Ship]]:
     """Side names and ships of a campaign, by id; the sides in the order they were made."""
-    query = select(Side).where(Side.campaign_id == campaign_id).order_by(col(Side.id))
-    sides = {side.id or 0: side.name for side in session.exec(query)}
-    ships = {
-        ship.id or 0: ship
-        for ship in session.exec(select(Ship).where(col(Ship.side_id).in_(list(sides))))
-    }
+    sides = {s.id or 0: s.name for s in rows_where(session, Side, Side.campaign_id == campaign_id)}
+    ships = {s.id or 0: s for s in rows_where(session, Ship, col(Ship.side_id).in_(list(sides)))}
     return sides, ships
 
 
@@ -295,7 +292,7 @@ def read_after_action(
 ) -> AfterActionReport:
     campaign = get_row(session, Campaign, scenario.campaign_id)
     sides, ships = campaign_rows(session, campaign.id or 0)
-    taken = session.exec(select(ShipSnapshot).where(ShipSnapshot.scenario_id == scenario.id))
+    taken = rows_where(session, ShipSnapshot, ShipSnapshot.scenario_id == scenario.id)
     snaps = {(row.ship_id, row.phase): row for row in taken}
     entries = _in_force(session, scenario)
     # As it stood at the close: names, values and crews then (services.as_of).
@@ -305,12 +302,8 @@ def read_after_action(
     wanted = [i for t in tallies.values() for i in t.criticals]
     wanted += [int(c["id"]) for (_, phase), snap in snaps.items()
                if phase == SnapshotPhase.START for c in json.loads(snap.criticals)]  # fmt: skip
-    query = select(Critical).where(col(Critical.id).in_(wanted))
-    rows = {c.id or 0: c for c in session.exec(query)}
-    positions = {
-        s.id or 0: s.position
-        for s in session.exec(select(Scenario).where(Scenario.campaign_id == campaign.id))
-    }
+    rows = {c.id or 0: c for c in rows_where(session, Critical, col(Critical.id).in_(wanted))}
+    positions = scenario_positions(session, campaign.id or 0)
     in_action = []
     for (ship_id, phase), start in sorted(snaps.items(), key=lambda item: item[0]):
         if phase != SnapshotPhase.START:
@@ -334,10 +327,8 @@ def read_after_action(
         )  # fmt: skip
     order = {side_id: index for index, side_id in enumerate(sides)}
     in_action.sort(key=lambda s: (order.get(s.side_id, 0), s.squadron, s.ship_id))
-    factors = {
-        row.side_id: row.correction_factor
-        for row in session.exec(select(ScenarioSide).where(ScenarioSide.scenario_id == scenario.id))
-    }
+    fought = rows_where(session, ScenarioSide, ScenarioSide.scenario_id == scenario.id)
+    factors = {row.side_id: row.correction_factor for row in fought}
     return AfterActionReport(
         campaign=campaign.name, scenario_id=scenario.id or 0, position=scenario.position,
         title=scenario.title, date=scenario.date, turns=scenario.turn, outcome=scenario.outcome,

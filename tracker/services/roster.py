@@ -34,6 +34,7 @@ from tracker.services.common import (
     name_refused,
     require_version,
     rows_in_one_act,
+    rows_where,
     scope_names,
     side_and_campaign,
 )
@@ -263,12 +264,8 @@ def roster(
     with session_scope(factory) as session:
         side, campaign = side_and_campaign(session, side_id)
         key = side_key(session, side_id, passphrase) if owner else None
-        units = session.exec(
-            select(WasUnit).where(WasUnit.side_id == side_id).order_by(col(WasUnit.id))
-        ).all()
-        markers = session.exec(
-            select(SubMarker).where(SubMarker.side_id == side_id).order_by(col(SubMarker.code))
-        ).all()
+        units = rows_where(session, WasUnit, WasUnit.side_id == side_id)
+        markers = rows_where(session, SubMarker, SubMarker.side_id == side_id, order=SubMarker.code)
         # Each unit's markers' states, gathered in the same pass (each unit looking through every
         # marker made a large roster's read grow with units times markers).
         views = []

@@ -18,7 +18,7 @@ from tracker.models.damage import CriticalTableRowBase
 from tracker.models.kinds import AppliesTo, CriticalKind, JournalKind
 from tracker.models.mines import APPLIES_TO, MineTableRowBase
 from tracker.rules import mine_check
-from tracker.services.common import Act, act, beyond_ids, get_row
+from tracker.services.common import Act, act, beyond_ids, get_row, rows_where
 from tracker.services.errors import InvalidInput, bad_character, check, require_plain
 from tracker.services.fields import require_declared
 
@@ -66,10 +66,8 @@ def _saved(a: Act[Campaign], row: MineTableRow | CriticalTableRow, summary: str)
 
 
 def _table_rows(session: Session, campaign_id: int) -> list[MineTableRow]:
-    return list(session.exec(
-        select(MineTableRow).where(MineTableRow.campaign_id == campaign_id)
-        .order_by(col(MineTableRow.low), col(MineTableRow.applies_to))
-    ).all())  # fmt: skip
+    order = (MineTableRow.low, MineTableRow.applies_to)
+    return rows_where(session, MineTableRow, MineTableRow.campaign_id == campaign_id, order=order)
 
 
 def _span_problems(model: Any, low: int, high: int) -> dict[str, str]:
@@ -175,8 +173,7 @@ def _lookup(session: Session, campaign_id: int, cup: str, modified: int) -> Mine
 
 def _critical_rows(session: Session, campaign_id: int, kind: str) -> list[CriticalTableRow]:
     where = CriticalTableRow.campaign_id == campaign_id, CriticalTableRow.kind == kind
-    query = select(CriticalTableRow).where(*where).order_by(col(CriticalTableRow.low))
-    return list(session.exec(query))
+    return rows_where(session, CriticalTableRow, *where, order=CriticalTableRow.low)
 
 
 def critical_row(session: Session, campaign_id: int, kind: str, roll: int) -> CriticalTableRow:

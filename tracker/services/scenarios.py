@@ -19,7 +19,6 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import (
     Campaign,
     Commander,
-    Critical,
     Participation,
     Repair,
     Scenario,
@@ -32,7 +31,6 @@ from tracker.models import (
 )
 from tracker.models.fields import read
 from tracker.models.kinds import (
-    CriticalStatus,
     JournalKind,
     RepairStatus,
     ScenarioStatus,
@@ -40,10 +38,10 @@ from tracker.models.kinds import (
 )
 from tracker.rules.linked import backup_reason
 from tracker.services import backups, journal
-from tracker.services.common import act, get_row
+from tracker.services.common import act, first_where, get_row, rows_where
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, check, require_plain
 from tracker.services.fields import require_declared
-from tracker.services.sheet import crew_of
+from tracker.services.sheet import active_criticals, crew_of
 from tracker.services.views import ScenarioView
 
 # The status each act asks of a scenario, the field refused otherwise, and what it says.
@@ -93,9 +91,7 @@ def set_participants(factory: SessionFactory, *, scenario_id: int, ship_ids: Seq
         sunk = [ship.name for ship in ships if ship.sunk]
         if sunk:
             raise InvalidInput({"ships": f"sunk ships never take part again: {', '.join(sunk)}"})
-        for row in session.exec(
-            select(Participation).where(Participation.scenario_id == scenario_id)
-        ).all():
+        for row in rows_where(session, Participation, Participation.scenario_id == scenario_id):
             session.delete(row)
         session.flush()
         for ship in ships:
@@ -119,11 +115,10 @@ def set_correction_factor(
         side = get_row(session, Side, side_id)
         if side.campaign_id != scenario.campaign_id:
             raise InvalidInput({"side_id": "that side belongs to another campaign"})
-        row = session.exec(
-            select(ScenarioSide).where(
-                ScenarioSide.scenario_id == scenario_id, ScenarioSide.side_id == side_id
-            )
-        ).first() or ScenarioSide(scenario_id=scenario_id, side_id=side_id)
+        pair = ScenarioSide.scenario_id == scenario_id, ScenarioSide.side_id == side_id
+        row = first_where(session, ScenarioSide, *pair) or ScenarioSide(
+            scenario_id=scenario_id, side_id=side_id
+        )
         before = row.correction_factor
         row.correction_factor = value
         session.add(row)
@@ -147,11 +142,7 @@ def _snapshot(
     squadron = get_row(session, Squadron, ship.squadron_id)
     commander = session.get(Commander, squadron.commander_id) if squadron.commander_id else None
     crew = crew_of(session, ship)
-    criticals = session.exec(
-        select(Critical)
-        .where(Critical.ship_id == ship.id, Critical.status == CriticalStatus.ACTIVE)
-        .order_by(col(Critical.id))
-    ).all()
+    criticals = active_criticals(session, ship.id)
     return ShipSnapshot(
         scenario_id=scenario.id or 0, ship_id=ship.id or 0, phase=phase,
         squadron_id=ship.squadron_id,
@@ -166,11 +157,6 @@ def _snapshot(
     )  # fmt: skip
 
 
-def _has_was_units(session: Session, campaign_id: int) -> bool:
-    query = select(WasUnit.id).join(Side, col(WasUnit.side_id) == Side.id)
-    return session.exec(query.where(Side.campaign_id == campaign_id).limit(1)).first() is not None
-
-
 def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
     """Put a planned scenario in play at turn 1; each ship's start state is recorded."""
     with act(factory, Scenario, scenario_id) as a:
@@ -182,7 +168,9 @@ def start_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
         ships = participants(session, scenario_id)
         # A War at Sea game has unit cards, not record-sheet ships: its scenario counts the turns
         # of the hunt (RULES.md §Subs) with no ship taking part.
-        if not ships and not _has_was_units(session, scenario.campaign_id):
+        units = select(WasUnit.id).join(Side, col(WasUnit.side_id) == Side.id)
+        units = units.where(Side.campaign_id == scenario.campaign_id).limit(1)
+        if not ships and session.exec(units).first() is None:
             raise InvalidInput({"scenario": "choose the ships taking part first (p), or, for a War "
                                 "at Sea game, add units to a side's roster (f)"})  # fmt: skip
         sunk = [ship.name for ship in ships if ship.sunk]
@@ -296,13 +284,11 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         playing = journal.scenario_in_play(session, scenario.campaign_id)
         if playing is not None:
             raise InvalidInput({"reason": f"{playing.title} is in play: close it first"})
-        later = session.exec(
-            select(Scenario).where(
-                Scenario.campaign_id == scenario.campaign_id,
-                col(Scenario.position) > scenario.position,
-                col(Scenario.status).in_((ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED)),
-            )
-        ).first()
+        played = col(Scenario.status).in_((ScenarioStatus.IN_PLAY, ScenarioStatus.CLOSED))
+        after = col(Scenario.position) > scenario.position
+        later = first_where(
+            session, Scenario, Scenario.campaign_id == scenario.campaign_id, after, played
+        )
         if later is not None:
             raise InvalidInput({"reason": f"{later.title} was played after it: it stays closed"})
         repairs = session.exec(
@@ -312,11 +298,8 @@ def reopen_scenario(factory: SessionFactory, *, scenario_id: int, reason: str) -
         ).one()
         if repairs:
             raise InvalidInput({"reason": f"{repairs} repairs were made after it: undo them first"})
-        for snapshot in session.exec(
-            select(ShipSnapshot).where(
-                ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
-            )
-        ).all():
+        ends = ShipSnapshot.scenario_id == scenario_id, ShipSnapshot.phase == SnapshotPhase.END
+        for snapshot in rows_where(session, ShipSnapshot, *ends):
             session.delete(snapshot)
         scenario.status = ScenarioStatus.IN_PLAY
         a.log(JournalKind.CORRECTION, f"{scenario.title} reopened: {reason}")

@@ -33,7 +33,7 @@ from tracker.models import Campaign, JournalEntry, Side, SideSecret
 from tracker.models.kinds import JournalKind
 from tracker.services import identities, secrets, visibility
 from tracker.services.backups import campaign_file
-from tracker.services.common import act, beyond_ids
+from tracker.services.common import act, beyond_ids, rows_where
 from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -227,9 +227,8 @@ def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
                                   change.get("after") or {})}  # fmt: skip
     if not rows:
         return False
-    later = session.exec(select(JournalEntry).where(
-        JournalEntry.campaign_id == entry.campaign_id, col(JournalEntry.id) > (entry.id or 0)
-    )).all()  # fmt: skip
+    after = JournalEntry.campaign_id == entry.campaign_id, col(JournalEntry.id) > (entry.id or 0)
+    later = rows_where(session, JournalEntry, *after)
     for written in (entry, *later):
         touched = [(change["table"], change["id"]) for change in _changes_of(written)
                    if (change["table"], change["id"]) in rows]  # fmt: skip

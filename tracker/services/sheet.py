@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import (
@@ -28,7 +28,7 @@ from tracker.models.kinds import (
 )
 from tracker.rules import smr
 from tracker.services import journal, visibility
-from tracker.services.common import get_row, side_and_campaign
+from tracker.services.common import first_where, get_row, rows_where, side_and_campaign
 from tracker.services.mines.counters import counters_of
 from tracker.services.views import BatteryView, CommanderView, CrewView, RecordSheet, ShipView
 
@@ -89,41 +89,6 @@ def morale_marks(
     return (*marks, HALF_STRENGTH) if half_strength else tuple(marks)
 
 
-def ship_view(
-    ship: Ship,
-    *,
-    crew_percent: int,
-    scale: str,
-    out_of_command: bool,
-    batteries: tuple[BatteryView, ...] = (),
-    campaign_id: int = 0,
-    own_crew: CrewView | None = None,
-    criticals: tuple[int, str] = (0, ""),
-    half_strength: bool = False,
-) -> ShipView:
-    """A ship with its derived values: 1/3 flags, the morale tests she owes, crew-adjusted points,
-    base width, and the critical hits in force with the newest one's effect."""
-    return read(
-        ShipView,
-        ship,
-        structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
-        flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
-        crew_percent=crew_percent,
-        points_total=smr.points_with_crew(ship.points_base, crew_percent),
-        base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
-        out_of_command=out_of_command,
-        batteries=batteries,
-        campaign_id=campaign_id,
-        own_crew=own_crew,
-        criticals_in_force=criticals[0],
-        newest_critical=criticals[1],
-        morale=morale_marks(
-            (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
-            half_strength=half_strength, sunk=ship.sunk,
-        ),
-    )  # fmt: skip
-
-
 def crew_of(session: Session, ship: Ship) -> Crew | None:
     """The ship's crew: its own once it left its first squadron, else its squadron's (SMR2 §3.2)."""
     if ship.crew_id is not None:
@@ -137,35 +102,43 @@ def _sheet_ship(
     scenario: Scenario | None, campaign_id: int = 0, own_crews: dict[int, Crew] | None = None,
     commander_lost: bool = False, half_strength: bool = False,
 ) -> ShipView:  # fmt: skip
-    """A ship as the sheet shows it, with its own crew's points when it has one (SMR2 §3.2);
-    `squadron_crew` is its squadron's crew and `own_crews` its ships' own crews by id, each
-    loaded once for a whole sheet; `half_strength`, whether her squadron is at half strength."""
+    """A ship as the sheet shows it, with its derived values: 1/3 flags, the morale tests she
+    owes, points with her own crew's when she has one (SMR2 §3.2), base width, and the critical
+    hits in force with the newest one's effect. `squadron_crew` is its squadron's crew and
+    `own_crews` its ships' own crews by id, each loaded once for a whole sheet; `half_strength`,
+    whether her squadron is at half strength."""
     own = None
     if ship.crew_id is not None:
         own = (own_crews or {}).get(ship.crew_id) or session.get(Crew, ship.crew_id)
     crew = own if ship.crew_id is not None else squadron_crew
-    return ship_view(
+    crew_percent = smr.crew_cost_percent(crew.training) if crew else 0
+    # The sheet's row shows them, so a player need not open the ship (SMR2 §8.8, §9.9).
+    criticals = active_criticals(session, ship.id)
+    return read(
+        ShipView,
         ship,
-        crew_percent=smr.crew_cost_percent(crew.training) if crew else 0,
-        scale=scale,
+        structure_third=smr.at_or_below_third(ship.structure_now, ship.structure_max),
+        flotation_third=smr.at_or_below_third(ship.flotation_now, ship.flotation_max),
+        crew_percent=crew_percent,
+        points_total=smr.points_with_crew(ship.points_base, crew_percent),
+        base_width_cm=smr.base_width_cm(ship.size_modifier, scale),
         out_of_command=out_of_command(ship, scenario, commander_lost=commander_lost),
         batteries=_batteries(session, ship.id or 0),
         campaign_id=campaign_id,
         own_crew=_crew_view(own) if own else None,
-        criticals=_criticals_in_force(session, ship.id or 0),
-        half_strength=half_strength,
-    )
+        criticals_in_force=len(criticals),
+        newest_critical=criticals[-1].effect if criticals else "",
+        morale=morale_marks(
+            (ship.structure_now, ship.structure_max), (ship.flotation_now, ship.flotation_max),
+            half_strength=half_strength, sunk=ship.sunk,
+        ),
+    )  # fmt: skip
 
 
-def _criticals_in_force(session: Session, ship_id: int) -> tuple[int, str]:
-    """How many of the ship's critical hits are in force, and the newest one's effect: what the
-    sheet's row shows, so a player need not open the ship to see them (SMR2 §8.8, §9.9)."""
-    in_force = (Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE)
-    count = session.exec(select(func.count()).select_from(Critical).where(*in_force)).one()
-    newest = session.exec(
-        select(Critical.effect).where(*in_force).order_by(col(Critical.id).desc()).limit(1)
-    ).first()
-    return count, newest or ""
+def active_criticals(session: Session, ship_id: int | None) -> list[Critical]:
+    """The ship's critical hits in force, oldest first."""
+    in_force = Critical.ship_id == ship_id, Critical.status == CriticalStatus.ACTIVE
+    return rows_where(session, Critical, *in_force)
 
 
 def strengths(
@@ -231,31 +204,16 @@ def at_half_strength(original: int, afloat: int) -> bool:
     return original > 0 and smr.half_strength(original, afloat)
 
 
-def squadron_strength(
-    session: Session, squadron_id: int, scenario: Scenario | None
-) -> tuple[int, int]:
-    """(original, afloat) of one squadron for half strength (SMR2 §3.4): see strengths."""
-    _, campaign = side_and_campaign(session, get_row(session, Squadron, squadron_id).side_id)
-    return strengths(session, campaign, scenario).get(squadron_id, (0, 0))
-
-
 def counted_in(session: Session, ship: Ship, scenario: Scenario | None) -> int:
     """The squadron whose strength a ship counts towards (SMR2 §3.4): the one it was formed in,
     or under the "scenario" reading the one it began the scenario in."""
     _, campaign = side_and_campaign(session, ship.side_id)
     if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
         return ship.original_squadron_id
-    start = (
-        session.exec(
-            select(ShipSnapshot).where(
-                ShipSnapshot.scenario_id == scenario.id,
-                ShipSnapshot.ship_id == ship.id,
-                ShipSnapshot.phase == SnapshotPhase.START,
-            )
-        ).first()
-        if scenario is not None
-        else None
-    )
+    if scenario is None:
+        return ship.squadron_id
+    began = ShipSnapshot.ship_id == ship.id, ShipSnapshot.phase == SnapshotPhase.START
+    start = first_where(session, ShipSnapshot, ShipSnapshot.scenario_id == scenario.id, *began)
     if start is not None and start.squadron_id is not None:
         return start.squadron_id
     return ship.squadron_id
@@ -274,7 +232,7 @@ def out_of_command(ship: Ship, scenario: Scenario | None, *, commander_lost: boo
 
 
 def _batteries(session: Session, ship_id: int) -> tuple[BatteryView, ...]:
-    rows = session.exec(select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id)))
+    rows = rows_where(session, Battery, Battery.ship_id == ship_id)
     return tuple(read(BatteryView, row) for row in rows)
 
 
@@ -299,16 +257,12 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
     with session_scope(factory) as session:
         squadron = get_row(session, Squadron, squadron_id)
         side, campaign, scenario, commander, crew, lost = _context(session, squadron)
-        ships = session.exec(
-            select(Ship)
-            .where(Ship.squadron_id == squadron_id, col(Ship.retired).is_(False))
-            .order_by(col(Ship.id))
-        ).all()
+        ships = rows_where(
+            session, Ship, Ship.squadron_id == squadron_id, col(Ship.retired).is_(False)
+        )
         own_ids = [ship.crew_id for ship in ships if ship.crew_id is not None]
-        own_crews = {
-            row.id or 0: row
-            for row in session.exec(select(Crew).where(col(Crew.id).in_(own_ids))).all()
-        }
+        crews = rows_where(session, Crew, col(Crew.id).in_(own_ids))
+        own_crews = {row.id or 0: row for row in crews}
         original, afloat = strengths(session, campaign, scenario).get(squadron_id, (0, 0))
         half = at_half_strength(original, afloat)
         views = tuple(
@@ -349,9 +303,7 @@ def load_record_sheet(factory: SessionFactory, *, squadron_id: int) -> RecordShe
 
 def squadrons_of_side(factory: SessionFactory, *, side_id: int) -> list[tuple[int, str]]:
     with session_scope(factory) as session:
-        rows = session.exec(
-            select(Squadron).where(Squadron.side_id == side_id).order_by(col(Squadron.id))
-        ).all()
+        rows = rows_where(session, Squadron, Squadron.side_id == side_id)
         return [(row.id or 0, row.name) for row in rows]
 
 

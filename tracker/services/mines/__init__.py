@@ -7,10 +7,6 @@ rule tables (tracker.services.rule_tables). Callers say `mines.ledger(...)`: the
 rooms are gathered here so that one import reaches them all.
 """
 
-from tracker.models.mines import APPLIES_TO as APPLIES_TO
-from tracker.models.mines import COUNTER_SIZES as COUNTER_SIZES
-from tracker.models.mines import LAYERS as LAYERS
-from tracker.models.mines import MINEFIELD_STATUSES as MINEFIELD_STATUSES
 from tracker.models.mines import MinefieldCreate as MinefieldCreate
 from tracker.models.mines import MinefieldTurn as MinefieldTurn
 from tracker.models.mines import SeaBoundaryBase as SeaBoundaryBase

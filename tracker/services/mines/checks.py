@@ -23,7 +23,7 @@ from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
 from tracker.rules.dice import roll_text
 from tracker.services import journal, losses
-from tracker.services.common import get_row
+from tracker.services.common import act, first_where, get_row, rows_where
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
@@ -226,8 +226,8 @@ def _check_view(session: Session, check_id: int) -> CheckView:
     field = get_row(session, Minefield, row.minefield_id)
     drm = swwas.mine_drm(row.minefields, row.speed)
     draws = []
-    for item in session.exec(select(MineCheckShip).where(MineCheckShip.check_id == check_id)
-                             .order_by(col(MineCheckShip.draw_no))):  # fmt: skip
+    drawn = MineCheckShip.check_id == check_id
+    for item in rows_where(session, MineCheckShip, drawn, order=MineCheckShip.draw_no):
         ship = get_row(session, Ship, item.ship_id)
         draws.append(DrawView(
             ship_id=item.ship_id, name=ship.name, cup=item.cup, draw_no=item.draw_no,
@@ -257,9 +257,8 @@ def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
 
 
 def _running(session: Session, campaign_id: int) -> MineCheck | None:
-    return session.exec(select(MineCheck).where(
-        MineCheck.campaign_id == campaign_id,
-        MineCheck.status == MineCheckStatus.IN_PROGRESS)).first()  # fmt: skip
+    running = MineCheck.campaign_id == campaign_id, MineCheck.status == MineCheckStatus.IN_PROGRESS
+    return first_where(session, MineCheck, *running)
 
 
 def table_effect(factory: SessionFactory, *, check_id: int, roll: int) -> str | None:
@@ -379,14 +378,11 @@ def roll_mine(
 
 def abandon_check(factory: SessionFactory, *, check_id: int) -> None:
     """Stop a check set up by mistake; the rolls already made stay (undo them one by one)."""
-    with session_scope(factory) as session:
-        row = get_row(session, MineCheck, check_id)
+    with act(factory, MineCheck, check_id) as a:
+        row = a.row
         if row.status != MineCheckStatus.IN_PROGRESS:
             raise InvalidInput({"check": f"mine check #{check_id} is already {row.status}"})
         before = journal.row_state(row)
         row.status = MineCheckStatus.ABANDONED
-        journal.append(
-            session, campaign_id=row.campaign_id, kind=JournalKind.MINE_CHECK,
-            summary=f"mine check #{check_id} abandoned",
-            changes=(journal.row_change("minecheck", row.id, before, journal.row_state(row)),),
-        )  # fmt: skip
+        change = journal.row_change("minecheck", row.id, before, journal.row_state(row))
+        a.log(JournalKind.MINE_CHECK, f"mine check #{check_id} abandoned", changes=(change,))

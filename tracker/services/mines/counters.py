@@ -19,7 +19,7 @@ from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: 
 from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
 from tracker.services import acts, journal, visibility
-from tracker.services.common import get_row, require_version
+from tracker.services.common import Act, act, get_row, require_version, rows_where
 from tracker.services.errors import (
     InvalidInput,
     RowsRefused,
@@ -56,20 +56,19 @@ def _laid_by_ships(session: Session, side_ids: Sequence[int | None]) -> dict[int
 
 
 def _counter_view(
-    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]] | None = None,
-    viewer: visibility.Viewer = visibility.Viewer.OWNER,
+    session: Session, ship: Ship, side: Side, laid_by: dict[int, list[Minefield]],
+    viewer: visibility.Viewer,
 ) -> CounterView:  # fmt: skip
-    """`laid_by` holds what _laid_by_ships found, when the caller loaded it for many ships;
-    `viewer` is who looks: the opponent and the umpire see no minelayer's secret."""
-    laid = laid_by.get(ship.id or 0, []) if laid_by is not None else acts.laid(
-        session, acts.actor(ship))  # fmt: skip
+    """`laid_by` holds what _laid_by_ships found; `viewer` is who looks: the opponent and the
+    umpire see no minelayer's secret."""
+    laid = laid_by.get(ship.id or 0, [])
     if viewer is not visibility.Viewer.OWNER and ship.torpedo_factors:
         # Only public minefields count; the mines aboard read as the placeholder.
         laid = [field for field in laid if not field.secret]
         shown = visibility.shown("ship", "mines_loaded", ship.mines_loaded, viewer=viewer,
                                  own=False, revealed=False)  # fmt: skip
         if shown is None:
-            shown = _counter_view(session, ship, side, {ship.id or 0: []})
+            shown = _counter_view(session, ship, side, {}, visibility.Viewer.OWNER)
             return shown.model_copy(update={"mines_loaded": 0,
                                             "sowing_id": acts.sowing_id(laid),
                                             "mines_hidden": True})  # fmt: skip
@@ -84,7 +83,7 @@ def counter(
 ) -> CounterView:
     """A ship's counter as `viewer` sees it (docs/RULES.md §Secrets)."""
     with session_scope(factory) as session:
-        return _counter_view(session, *_ship_and_side(session, ship_id), viewer=viewer)
+        return counters_of(session, [get_row(session, Ship, ship_id)], viewer)[ship_id]
 
 
 def ship_counters(
@@ -116,15 +115,10 @@ def _ship_and_side(session: Session, ship_id: int) -> tuple[Ship, Side]:
     return ship, get_row(session, Side, ship.side_id)
 
 
-def _journal_ship(
-    session: Session, ship: Ship, side: Side, before: dict[str, Any], kind: JournalKind,
-    summary: str,
-) -> None:  # fmt: skip
+def _journal_fuel(a: Act[Ship], before: dict[str, Any], summary: str) -> None:
+    ship = a.row
     change = journal.row_change("ship", ship.id, before, journal.row_state(ship))
-    journal.append(
-        session, campaign_id=side.campaign_id, kind=kind, ship_id=ship.id, side_id=side.id,
-        summary=summary, changes=(change,),
-    )  # fmt: skip
+    a.log(JournalKind.FUEL, summary, ship_id=ship.id, side_id=ship.side_id, changes=(change,))
 
 
 def save_counter(
@@ -147,9 +141,7 @@ def save_counters(
         ids = sorted({ship_id for ship_id, _ in rows})
         ships = {ship.id: ship for ship in session.exec(select(Ship).where(col(Ship.id).in_(ids)))}
         side_ids = {ship.side_id for ship in ships.values()}
-        sides = {
-            side.id: side for side in session.exec(select(Side).where(col(Side.id).in_(side_ids)))
-        }
+        sides = {side.id: side for side in rows_where(session, Side, col(Side.id).in_(side_ids))}
         laid_by = _laid_by_ships(session, list(sides))
         states = {ship_id: journal.row_state(ship) for ship_id, ship in ships.items()}
         refused: dict[int, dict[str, str]] = {}
@@ -264,23 +256,19 @@ _UPDATE_COUNTER = (
 )  # fmt: skip
 
 
-def _afloat(
-    session: Session, ship_id: int, field: str, version: int | None = None
-) -> tuple[Ship, Side]:
-    """The ship and its side; a sunk ship burns no fuel and fires no torpedoes."""
-    ship, side = _ship_and_side(session, ship_id)
-    require_version(ship, version, ship.name)
-    if ship.sunk:
-        raise InvalidInput({field: f"{ship.name} is sunk"})
-    return ship, side
+def _afloat(a: Act[Ship], field: str) -> Ship:
+    """The act's ship: a sunk ship burns no fuel and fires no torpedoes."""
+    if a.row.sunk:
+        raise InvalidInput({field: f"{a.row.name} is sunk"})
+    return a.row
 
 
 def use_fuel(
     factory: SessionFactory, *, ship_id: int, factors: int, version: int | None = None
 ) -> str:
     """Ordinary fuel use, entered by the player: full factors become empty."""
-    with session_scope(factory) as session:
-        ship, side = _afloat(session, ship_id, "factors", version)
+    with act(factory, Ship, ship_id, version=version) as a:
+        ship = _afloat(a, "factors")
         if not 1 <= factors <= ship.fuel_full:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {ship.fuel_full} full fuel factors: use 1.."
@@ -290,7 +278,7 @@ def use_fuel(
         ship.fuel_full -= factors
         ship.fuel_empty += factors
         summary = f"{ship.name} used {factors} fuel ({ship.fuel_full} full left)"
-        _journal_ship(session, ship, side, before, JournalKind.FUEL, summary)
+        _journal_fuel(a, before, summary)
         return summary
 
 
@@ -301,8 +289,8 @@ def refuel_ship(
     """Refuel empty factors (None: all); factors lost to mines wait for a port repair."""
     if factors is not None and factors < 1:
         raise InvalidInput({"factors": "refuel 1 or more factors, or leave it blank for all"})
-    with session_scope(factory) as session:
-        ship, side = _afloat(session, ship_id, "factors", version)
+    with act(factory, Ship, ship_id, version=version) as a:
+        ship = _afloat(a, "factors")
         fuel = _fuel(ship)
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
             lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "
@@ -320,7 +308,7 @@ def refuel_ship(
         before = journal.row_state(ship)
         _set_fuel(ship, after)
         summary = f"{ship.name} refuelled {after.full - fuel.full} ({after.full} full)"
-        _journal_ship(session, ship, side, before, JournalKind.FUEL, summary)
+        _journal_fuel(a, before, summary)
         return summary
 
 
@@ -330,12 +318,12 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
     errors: dict[str, str] = {}
     require_plain(errors, "target", target)
     check(errors)
-    with session_scope(factory) as session:
-        ship, side = _afloat(session, ship_id, "factors")
+    with act(factory, Ship, ship_id) as a:
+        ship, session = _afloat(a, "factors"), a.session
         refusal = acts.torpedo_refusal(session, acts.actor(ship))
         if refusal:
             raise InvalidInput({"factors": refusal})
-        view = _counter_view(session, ship, side)
+        view = counters_of(session, [ship], visibility.Viewer.OWNER)[ship_id]
         if not 1 <= factors <= view.torpedoes_left:
             raise InvalidInput(
                 {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "
@@ -345,10 +333,8 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
             )  # fmt: skip
         summary = f"{ship.name} made a torpedo attack with {_n(factors, 'factor')}"
         summary += f" on {target.strip()}" if target.strip() else ""
-        journal.append(
-            session, campaign_id=side.campaign_id, kind=JournalKind.TORPEDO, ship_id=ship.id,
-            side_id=side.id, summary=summary[:400], after={"factors": factors},
-        )  # fmt: skip
+        said = {"factors": factors}
+        a.log(JournalKind.TORPEDO, summary[:400], ship_id=ship.id, side_id=ship.side_id, after=said)
         return summary
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Minefield
@@ -15,6 +15,7 @@ from tracker.models.kinds import MinefieldStatus
 from tracker.rules import was
 from tracker.rules.dice import roll_text
 from tracker.services import journal
+from tracker.services.common import rows_where
 from tracker.services.errors import InvalidInput, check
 from tracker.services.mines import places
 from tracker.services.sealing import side_key
@@ -84,10 +85,9 @@ def _drift_refusal(field: Minefield, scenario_id: int | None, turn: int | None) 
 def _public_drifting(session: Session, campaign_id: int) -> Sequence[Minefield]:
     """The public drifting minefields on the map, complete: a secret one's drifting is its
     owner's to know (RULES.md §Secrets), so no count shown at the table includes it."""
-    return session.exec(select(Minefield).where(
-        Minefield.campaign_id == campaign_id, col(Minefield.drifting).is_(True),
-        col(Minefield.secret).is_(False),
-        Minefield.status == MinefieldStatus.ACTIVE)).all()  # fmt: skip
+    return rows_where(session, Minefield, Minefield.campaign_id == campaign_id,
+                      col(Minefield.drifting).is_(True), col(Minefield.secret).is_(False),
+                      Minefield.status == MinefieldStatus.ACTIVE)  # fmt: skip
 
 
 def not_drifted(factory: SessionFactory, *, campaign_id: int) -> int:

@@ -18,7 +18,7 @@ from tracker.models.mines import MinefieldCreate, MinefieldTurn, SeaBoundaryBase
 from tracker.rules import swwas
 from tracker.rules.dice import roll_text
 from tracker.services import acts, journal
-from tracker.services.common import get_row
+from tracker.services.common import act, get_row, rows_where
 from tracker.services.errors import InvalidInput, check, require_text
 from tracker.services.fields import checked, require_declared, rules
 from tracker.services.mines import places
@@ -36,17 +36,14 @@ def add_boundary(factory: SessionFactory, *, campaign_id: int, area_a: str, area
         errors["area_b"] = "a boundary lies between two different areas"
     check(errors)
     low, high = sorted((first, second), key=str.lower)
-    with session_scope(factory) as session:
-        get_row(session, Campaign, campaign_id)
-        for row in session.exec(select(SeaBoundary).where(
-                SeaBoundary.campaign_id == campaign_id)).all():  # fmt: skip
+    with act(factory, Campaign, campaign_id) as a:
+        for row in rows_where(a.session, SeaBoundary, SeaBoundary.campaign_id == campaign_id):
             if (row.area_a.lower(), row.area_b.lower()) == (low.lower(), high.lower()):
                 raise InvalidInput({"area_b": f"the boundary {low} | {high} is already there"})
         row = SeaBoundary(campaign_id=campaign_id, area_a=low, area_b=high)
-        session.add(row)
-        session.flush()
-        journal.append(session, campaign_id=campaign_id, kind=JournalKind.LEDGER,
-                       summary=f"boundary {low} | {high} added")  # fmt: skip
+        a.session.add(row)
+        a.session.flush()
+        a.log(JournalKind.LEDGER, f"boundary {low} | {high} added")
         return row.id or 0
 
 

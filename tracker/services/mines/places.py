@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from tracker.models import Minefield, SeaBoundary, Side
 from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.models.mines import MinefieldCreate, MinefieldTurn
 from tracker.services import journal, secrets, visibility
-from tracker.services.common import beyond_ids, get_row, require_version
+from tracker.services.common import beyond_ids, first_where, get_row, require_version
 from tracker.services.errors import InvalidInput
 from tracker.services.fields import checked
 
@@ -48,9 +48,9 @@ def opened(
         place["boundary_id"] = next((row.id for row in boundaries.values()
                                      if [row.area_a, row.area_b] == list(areas)), None)  # fmt: skip
     elif areas:
-        boundary = session.exec(select(SeaBoundary).where(
-            SeaBoundary.campaign_id == field.campaign_id, SeaBoundary.area_a == areas[0],
-            SeaBoundary.area_b == areas[1])).first()  # fmt: skip
+        named = SeaBoundary.area_a == areas[0], SeaBoundary.area_b == areas[1]
+        here = SeaBoundary.campaign_id == field.campaign_id
+        boundary = first_where(session, SeaBoundary, here, *named)
         place["boundary_id"] = boundary.id if boundary else None
     return place
 

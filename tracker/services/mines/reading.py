@@ -21,7 +21,7 @@ from tracker.models.mines import SeaBoundaryRead as BoundaryView
 from tracker.rules import was
 from tracker.rules.dice import roll_text
 from tracker.services import journal, visibility
-from tracker.services.common import get_row
+from tracker.services.common import get_row, rows_where
 from tracker.services.mines import places
 from tracker.services.mines.counters import CounterView, _counter_view, _laid_by_ships
 from tracker.services.sealing import side_key
@@ -113,18 +113,14 @@ def ledger(
     with session_scope(factory) as session:
         campaign = get_row(session, Campaign, campaign_id)
         key = side_key(session, owner_side_id, passphrase) if owner_side_id else None
-        sides = {side.id: side for side in session.exec(
-            select(Side).where(Side.campaign_id == campaign_id)).all()}  # fmt: skip
-        fields = session.exec(
-            select(Minefield)
-            .where(Minefield.campaign_id == campaign_id, Minefield.status != MinefieldStatus.VOID)
-            .order_by(col(Minefield.id))
-        ).all()
+        ours = Side.campaign_id == campaign_id
+        sides = {side.id: side for side in rows_where(session, Side, ours)}
+        kept = Minefield.campaign_id == campaign_id, Minefield.status != MinefieldStatus.VOID
+        fields = rows_where(session, Minefield, *kept)
         # Loaded once here rather than one query per minefield and per ship.
-        rows = session.exec(
-            select(SeaBoundary)
-            .where(SeaBoundary.campaign_id == campaign_id)
-            .order_by(col(SeaBoundary.area_a), col(SeaBoundary.area_b))
+        by_areas = (SeaBoundary.area_a, SeaBoundary.area_b)
+        rows = rows_where(
+            session, SeaBoundary, SeaBoundary.campaign_id == campaign_id, order=by_areas
         )
         boundaries = {row.id or 0: row for row in rows}
         views = _with_counts(_field_views(session, fields, sides, owner_side_id, key, boundaries))
