@@ -243,15 +243,24 @@ def _export(factory: SessionFactory, campaign_id: int) -> bytes:
     return documents.dumps(exchange.export_campaign(factory, campaign_id=campaign_id))
 
 
+def _damaged_copies(
+    factory: SessionFactory, copy_b: SessionFactory, *hits: tuple[str, int, int]
+) -> tuple[int, int, dict[str, int]]:
+    """The sample campaign with ships hit (name, Structure, Flotation), then copied."""
+    campaign_a = demo.create_sample_campaign(factory)
+    ids = _by_name(factory)
+    for name, structure, flotation in hits:
+        damage.record_hit(factory, request=HitRequest(ids[name], structure, flotation))
+    return campaign_a, _copy(factory, campaign_a, copy_b), ids
+
+
 def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
-    campaign_a = demo.create_sample_campaign(factory)
-    ids = _by_name(factory)
     # Damage brought from before: Exeter and Achilles are repaired on A while B fights.
-    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
-    damage.record_hit(factory, request=HitRequest(ids["Achilles"], structure=3, flotation=1))
-    campaign_b = _copy(factory, campaign_a, copy_b)
+    campaign_a, campaign_b, ids = _damaged_copies(
+        factory, copy_b, ("Exeter", 4, 0), ("Achilles", 3, 1)
+    )
     _fight(copy_b)  # hits with criticals, the flagship sunk, a crew test, speed 28, closed
     repairs.repair_ship(factory, ship_id=ids["Exeter"], structure=3)
     repairs.repair_ship(factory, ship_id=ids["Achilles"], structure=2, flotation=1)
@@ -284,10 +293,7 @@ def test_a_night_apart_a_fought_scenario_and_repairs_merge_into_one_campaign(
 def test_a_ship_repaired_in_one_copy_and_sunk_in_the_other_stands_alike_and_is_named(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
-    campaign_a = demo.create_sample_campaign(factory)
-    ids = _by_name(factory)
-    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=4))
-    campaign_b = _copy(factory, campaign_a, copy_b)
+    campaign_a, campaign_b, ids = _damaged_copies(factory, copy_b, ("Exeter", 4, 0))
     exeter_b = _by_name(copy_b)["Exeter"]
     scenarios.set_participants(copy_b, scenario_id=ids["scenario"], ship_ids=[exeter_b])
     scenarios.start_scenario(copy_b, scenario_id=ids["scenario"])
