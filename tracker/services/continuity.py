@@ -66,7 +66,12 @@ def scenario_detail(factory: SessionFactory, *, scenario_id: int) -> ScenarioDet
         fought = rows_where(session, ScenarioSide, ScenarioSide.scenario_id == scenario_id)
         factors = {row.side_id: row.correction_factor for row in fought}
         side_names = {side.id: side.name for side in sides}
-        rows = rows_where(session, Squadron, col(Squadron.side_id).in_(list(side_names)))
+        rows = rows_where(
+            session,
+            Squadron,
+            col(Squadron.side_id).in_(list(side_names)),
+            order=(col(Squadron.side_id), col(Squadron.id)),
+        )  # side by side
         squadrons = {squadron.id: squadron for squadron in rows}
         rated = col(Commander.id).in_([squadron.commander_id for squadron in squadrons.values()])
         commanders = {row.id: row for row in rows_where(session, Commander, rated)}
