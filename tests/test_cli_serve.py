@@ -162,6 +162,9 @@ async def close_abruptly(served: Served, *, answered: bool, reset: bool) -> None
         linger = struct.pack("ii", 1, 0)  # close with a reset, as a killed browser would
         writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
     writer.close()
+    # Closed now, not when the event loop next runs: the test's waits hold the loop, and a
+    # socket left open is only let go by the server's heartbeat, 15 s on.
+    await writer.wait_closed()
 
 
 @needs_proc
