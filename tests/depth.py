@@ -1,6 +1,6 @@
 """How deep the suite searches: each property test draws the examples it declares times
-TRACKER_TEST_DEPTH, at least one (`examples(n)`), and the crash test kills that share of its
-child processes.
+TRACKER_TEST_DEPTH, at least one (`examples(n)`), the crash test kills that share of its
+child processes, and the serve test closes that share of its tabs abruptly (at least four).
 
 `make test` runs at depth 0.5, so that the whole suite fits its minutes on two cores; every
 test still runs, each on fewer generated inputs. `make test TEST_DEPTH=1` draws every example

@@ -39,7 +39,7 @@ _calls_waited_for = True
 # A screen paints its changes on a timer, 1/60 s apart in the app. The wait after a key waits for
 # that paint, about 9 ms on average and nearly a fifth of a pilot test's wall time; in the tests the
 # paint comes 5 ms apart (tests/conftest.py). The same paints, sooner: what is painted is unchanged.
-SCREEN_UPDATE_PERIOD = 0.005
+SCREEN_UPDATE_PERIOD = 0.001
 
 
 async def until_quiet(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:

@@ -9,13 +9,14 @@ import random
 from pathlib import Path
 
 import pytest
-from campaign_files import open_sheet, sample_engine
+from campaign_files import open_sheet, press_to, sample_engine
 from textual.widgets import Static
 from toasts import every_toast
 
 from tracker.app import TrackerApp
 from tracker.db import session_factory
 from tracker.errors import ChangedElsewhere, ConnectionLost, DatabaseUnavailable
+from tracker.screens.record_sheet import RecordSheetScreen
 from tracker.services import history
 
 LOST = [
@@ -25,31 +26,6 @@ LOST = [
 ]
 
 
-@pytest.mark.parametrize("problem", LOST, ids=lambda problem: type(problem).__name__)
-async def test_undo_on_a_database_that_stopped_answering_is_said_not_a_crash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, problem: DatabaseUnavailable
-) -> None:
-    engine, campaign_id = sample_engine(tmp_path / "campaign.db")
-    factory = session_factory(engine)
-
-    def undo_last(*_: object, **__: object) -> None:
-        raise problem
-
-    monkeypatch.setattr(history, "undo_last", undo_last)
-    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
-    try:
-        async with app.run_test(size=(120, 40), notifications=True) as pilot:
-            await open_sheet(pilot)
-            await pilot.press("ctrl+z")
-            await pilot.pause()
-            [said] = [note for note in every_toast(app) if note.message == problem.message]
-            title = "" if isinstance(problem, ChangedElsewhere) else "Database"
-            assert (said.title, said.severity) == (title, "error")
-            assert app.crash is None and app.is_running
-    finally:
-        engine.dispose()
-
-
 def _raise(problem: DatabaseUnavailable):  # type: ignore[no-untyped-def]
     def service(*_: object, **__: object) -> None:
         raise problem
@@ -57,47 +33,75 @@ def _raise(problem: DatabaseUnavailable):  # type: ignore[no-untyped-def]
     return service
 
 
-# A key's action and a handler of typed text, each calling a service through the one path, with
-# no guard of its own around it: (module, service, keys from the record sheet).
-KEYS_AND_TYPING = [
-    ("fleet", "add_fire_markers", ("f",)),
-    ("damage", "preview_hit", ("d", *"exeter s3")),
-]
-
-
-@pytest.mark.parametrize("problem", LOST, ids=lambda problem: type(problem).__name__)
-@pytest.mark.parametrize("where", KEYS_AND_TYPING, ids=lambda where: where[1])
-async def test_a_key_or_typing_meeting_a_lost_database_is_said_and_the_screen_goes_on(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    problem: DatabaseUnavailable,
-    where: tuple[str, str, tuple[str, ...]],
+async def test_undo_on_a_database_that_stopped_answering_is_said_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tracker.services import damage, fleet
-
-    module, name, keys = where
+    """Each problem in turn, in one app: each said once, and the app goes on to the next."""
     engine, campaign_id = sample_engine(tmp_path / "campaign.db")
     factory = session_factory(engine)
-    monkeypatch.setattr({"fleet": fleet, "damage": damage}[module], name, _raise(problem))
     app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
     try:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             await open_sheet(pilot)
-            await pilot.press(*keys)
-            await pilot.pause()
-            screen = app.screen
-            said = [(note.message, note.severity) for note in every_toast(app)
-                    if note.severity == "error"]  # fmt: skip
-            shown = [str(box.render()) for box in screen.query(Static)]
-            # Said once: in a toast, or where the screen shows what it could not do (a preview).
-            assert said == [(problem.message, "error")] or (
-                said == [] and any(problem.message in text for text in shown)
-            )
-            assert app.crash is None and app.is_running
-            # The screen still answers keys: escape leaves it (or asks first, on a typed line).
-            await pilot.press("escape")
-            await pilot.pause()
-            assert app.is_running and app.screen is not screen
+            for problem in LOST:
+                monkeypatch.setattr(history, "undo_last", _raise(problem))
+                await pilot.press("ctrl+z")
+                await pilot.pause()
+                [said] = [note for note in every_toast(app) if note.message == problem.message]
+                title = "" if isinstance(problem, ChangedElsewhere) else "Database"
+                assert (said.title, said.severity) == (title, "error"), problem
+                assert app.crash is None and app.is_running, problem
+    finally:
+        engine.dispose()
+
+
+# A key's action and a handler of typed text, each calling a service through the one path, with
+# no guard of its own around it: (module, service, keys from the record sheet, keys back to it
+# once the screen was left with escape).
+KEYS_AND_TYPING = [
+    ("fleet", "add_fire_markers", ("f",), ("enter",)),
+    ("damage", "preview_hit", ("d", *"exeter s3"), ("y",)),
+]
+
+
+@pytest.mark.parametrize("where", KEYS_AND_TYPING, ids=lambda where: where[1])
+async def test_a_key_or_typing_meeting_a_lost_database_is_said_and_the_screen_goes_on(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    where: tuple[str, str, tuple[str, ...], tuple[str, ...]],
+) -> None:
+    """Each problem in turn, in one app, from the record sheet each time."""
+    from tracker.services import damage, fleet
+
+    module, name, keys, back = where
+    engine, campaign_id = sample_engine(tmp_path / "campaign.db")
+    factory = session_factory(engine)
+    app = TrackerApp(factory, rng=random.Random(1), open_campaign_id=campaign_id)
+    try:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await open_sheet(pilot)
+            for problem in LOST:
+                monkeypatch.setattr({"fleet": fleet, "damage": damage}[module], name,
+                                    _raise(problem))  # fmt: skip
+                told = len(every_toast(app))
+                await pilot.press(*keys)
+                await pilot.pause()
+                screen = app.screen
+                said = [(note.message, note.severity) for note in every_toast(app)[told:]
+                        if note.severity == "error"]  # fmt: skip
+                shown = [str(box.render()) for box in screen.query(Static)]
+                # Said once: in a toast, or where the screen shows what it could not do (a
+                # preview).
+                assert said == [(problem.message, "error")] or (
+                    said == [] and any(problem.message in text for text in shown)
+                ), problem
+                assert app.crash is None and app.is_running, problem
+                # The screen still answers keys: escape leaves it (or asks first, on a typed
+                # line).
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.is_running and app.screen is not screen, problem
+                await press_to(pilot, *back, screen=RecordSheetScreen)
     finally:
         engine.dispose()
 
