@@ -393,6 +393,23 @@ def test_a_hit_undone_apart_takes_back_only_its_own_damage_in_both_copies(
     assert get_row(factory, Ship, ids["Exeter"]).structure_now == 12 - 2
 
 
+def test_hits_undone_apart_take_back_what_they_took_in_each_copy(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a, campaign_b, ids = _hit_apart(factory, copy_b)  # Exeter hit for 2 on A, 3 on B
+    damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=12))  # 10 to take
+    history.undo_last(factory, campaign_id=campaign_a)
+    history.undo_last(factory, campaign_id=campaign_a)
+
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+    sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+
+    # Merged on B (9 left), the hit of 12 took 9, and its undo gives back those 9, not 10.
+    assert _ships(factory) == _ships(copy_b)
+    assert get_row(copy_b, Ship, _by_name(copy_b)["Exeter"]).structure_now == 12 - 3
+    assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
+
+
 def test_two_decisions_of_one_value_made_apart_settle_alike_in_both_copies(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:

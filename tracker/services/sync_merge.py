@@ -286,6 +286,7 @@ def _write(
     relative = writers.is_relative(entry["kind"], entry["reverts"])
     decision = "decides" in entry["detail"]
     secrets_kept = view == "owner"
+    taken_back = _done_here(conn, entry["reverts"]) if relative and entry["reverts"] else {}
     wrote: list[_Wrote] = []
     conflicts: list[dict[str, Any]] = []
     for change in every_change(entry["detail"]):
@@ -330,8 +331,11 @@ def _write(
             before, now = change["before"].get(key), here.get(key)
             value, prev = (table_name, row, key), set(prevs.get(key, ()))
             if relative and counted_field(value, before, after, now):
-                # Done again by as much, whatever the number is here.
-                values[key] = by_as_much(table_name, key, now, (before, after), here)
+                # Done again by as much, whatever the number is here; an undo or a redo takes
+                # back what the entry it reverts did here (a hit may have found less to take).
+                done = taken_back.get((table_name, number, key), (before, after))
+                done = done if counted_field(value, *done) else (before, after)
+                values[key] = by_as_much(table_name, key, now, done, here)
                 counted.append(key)
                 wrote.append((value, after, prev, True))
                 apart = not writers.known(value) <= prev
@@ -379,6 +383,20 @@ def _write(
                 notes.append(f"{here['name']} was sunk in the other copy while above zero here "
                              f"({tracks}): check her on the record sheet")  # fmt: skip
     return wrote, conflicts
+
+
+def _done_here(conn: Connection, reverts: str) -> dict[tuple[str, int, str], tuple[Any, Any]]:
+    """What the entry an undo or a redo reverts did here, number by number, turned around
+    (from its after back to its before): by row and field."""
+    detail = conn.execute(select(_JOURNAL.c.detail).where(_JOURNAL.c.uid == reverts)).scalar()
+    if detail is None:
+        return {}
+    return {
+        (change["table"], change["id"], key): (after, change["before"].get(key))
+        for change in every_change(json.loads(detail))
+        for key, after in (change["after"] or {}).items()
+        if change.get("gone") is None and change["before"]
+    }
 
 
 def _journal(
