@@ -124,6 +124,44 @@ def act(
         yield Act(session, row, campaign_of(session, row))
 
 
+@dataclass(frozen=True)
+class Rows(Generic[T]):
+    """How a player's form edits one kind of row: the journal kind and the entry's words, formatted
+    with the row's fields as they were (or with `said_after`, as they are); a name `taken` in its
+    side or campaign (name_refused's words, `{side}` the side's name); `table`: as undo reverses."""
+
+    model: type[T]
+    kind: JournalKind
+    edited: str = ""
+    taken: str = ""
+    said_after: bool = False
+    table: str = ""
+
+
+def edit_row(
+    a: Act[Any], rows: Rows[Any], values: Mapping[str, Any], **said: Unpack[journal.Said]
+) -> bool:
+    """Set the act's row's `values`, its name unique in its scope, and journal what changed
+    (Act.log_edit: whether anything did)."""
+    row, session = a.row, a.session
+    before = row.model_dump(include=set(values))
+    for key, value in values.items():
+        setattr(row, key, value)
+    if rows.taken:
+        flush_named(session, rows, row)
+    words = rows.edited.format_map(row.model_dump() if rows.said_after else before)
+    return a.log_edit(before, rows.kind, words, table=rows.table, **said)
+
+
+def flush_named(session: Session, rows: Rows[Any], row: Any) -> None:
+    """Flush a new or edited row of `rows`, refusing a name its scope has already (flush_unique)."""
+    with session.no_autoflush:  # the row may already carry the clashing name
+        side = get_row(session, Side, row.side_id).name if "{side}" in rows.taken else ""
+    key = "side_id" if hasattr(row, "side_id") else "campaign_id"
+    scope, taken = {key: getattr(row, key)}, rows.taken.format(side=side)
+    flush_unique(session, rows.model, row.name, taken=taken, exclude_id=row.id, **scope)
+
+
 def rows_in_one_act(
     factory: SessionFactory,
     model: type[T],
