@@ -153,15 +153,6 @@ def edit_row(
     return a.log_edit(before, rows.kind, words, table=rows.table, **said)
 
 
-def flush_named(session: Session, rows: Rows[Any], row: Any) -> None:
-    """Flush a new or edited row of `rows`, refusing a name its scope has already (flush_unique)."""
-    with session.no_autoflush:  # the row may already carry the clashing name
-        side = get_row(session, Side, row.side_id).name if "{side}" in rows.taken else ""
-    key = "side_id" if hasattr(row, "side_id") else "campaign_id"
-    scope, taken = {key: getattr(row, key)}, rows.taken.format(side=side)
-    flush_unique(session, rows.model, row.name, taken=taken, exclude_id=row.id, **scope)
-
-
 def rows_in_one_act(
     factory: SessionFactory,
     model: type[T],
@@ -273,25 +264,21 @@ def name_taken(
     )
 
 
-def flush_unique(
-    session: Session,
-    model: Any,
-    name: str,
-    *,
-    taken: str,
-    exclude_id: int | None = None,
-    **scope: int,
-) -> None:
-    """Flush a named row, refusing a name its scope already has (`taken` says where); the message
-    is built first, as a failed flush expires the session's objects."""
-    message = name_refused(taken, name)
-    if name_taken(session, model, name, exclude_id=exclude_id, **scope):
+def flush_named(session: Session, rows: Rows[Any], row: Any) -> None:
+    """Flush a new or edited row of `rows`, refusing a name its side (a side: its campaign) has
+    already; the message is built first, as a failed flush expires the session's objects."""
+    with session.no_autoflush:  # the row may already carry the clashing name
+        side = get_row(session, Side, row.side_id).name if "{side}" in rows.taken else ""
+    key = "side_id" if hasattr(row, "side_id") else "campaign_id"
+    row_id, name, scope = row.id, row.name, {key: getattr(row, key)}
+    message = name_refused(rows.taken.format(side=side), name)
+    if name_taken(session, rows.model, name, exclude_id=row_id, **scope):
         raise InvalidInput(message)
     try:
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(message) from exc
-    if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
+    if row_id is None and (known := _known_names(session, rows.model, **scope)) is not None:
         known.add(name.casefold())
 
 
