@@ -21,7 +21,7 @@ from tracker.models.campaign import (
 from tracker.models.fields import read
 from tracker.models.kinds import AircraftMission, HalfStrengthScope, HaltRule, JournalKind
 from tracker.services import journal, rowlog
-from tracker.services.common import act, flush_unique, name_taken, rows_where
+from tracker.services.common import Rows, act, edit_row, flush_named, name_taken, rows_where
 from tracker.services.common import get_row as _get
 from tracker.services.errors import InvalidInput, check, require_plain
 from tracker.services.fields import checked
@@ -35,6 +35,11 @@ from tracker.services.views import (
 )
 
 _LINE, _LINES = text(CAMPAIGN_LINE), text(CAMPAIGN_LINES)
+CAMPAIGNS = Rows(Campaign, JournalKind.CAMPAIGN, "Edited {name}", said_after=True)
+SIDES = Rows(
+    Side, JournalKind.SIDE, "Edited side {name}", taken="this campaign already has a side named"
+)
+SCENARIOS = Rows(Scenario, JournalKind.SCENARIO, edited="Edited scenario {title}")
 
 
 def _summary(session: Session, campaign: Campaign) -> CampaignSummary:
@@ -129,13 +134,11 @@ def update_campaign(
     typed = _typed_campaign(CampaignUpdate, {**options, "version": version})
     assert isinstance(typed, CampaignUpdate)
     with act(factory, Campaign, campaign_id, version=typed.version) as a:
-        campaign = a.row
         _unique_campaign_name(a.session, typed.name, exclude_id=campaign_id)
-        before = campaign.model_dump(include=OPTIONS)
-        for key in typed.model_fields_set & OPTIONS:
-            setattr(campaign, key, getattr(typed, key))
-        a.log_edit(before, JournalKind.CAMPAIGN, f"Edited {typed.name}")
-        return _summary(a.session, campaign)
+        edit_row(
+            a, CAMPAIGNS, {key: getattr(typed, key) for key in typed.model_fields_set & OPTIONS}
+        )
+        return _summary(a.session, a.row)
 
 
 def delete_campaign(factory: SessionFactory, *, campaign_id: int) -> None:
@@ -224,14 +227,6 @@ def add_scenario(
         return read(ScenarioView, scenario)
 
 
-def _commit_side(session: Session, side: Side, name: str, nation: str) -> SideView:
-    # A failed flush expires the side: the view uses the values we were given.
-    flush_unique(session, Side, name, taken="this campaign already has a side named",
-                 exclude_id=side.id, campaign_id=side.campaign_id)  # fmt: skip
-    assert side.id is not None
-    return read(SideView, side, name=name, nation=nation)
-
-
 def create_side(
     factory: SessionFactory, *, campaign_id: int, name: str, nation: str = ""
 ) -> SideView:
@@ -241,9 +236,9 @@ def create_side(
     with act(factory, Campaign, campaign_id) as a:
         side = Side(campaign_id=campaign_id, name=name, nation=nation)
         a.session.add(side)
-        view = _commit_side(a.session, side, name, nation)
+        flush_named(a.session, SIDES, side)
         a.log(JournalKind.SIDE, f"Added side {name}")
-        return view
+        return read(SideView, side, name=name, nation=nation)
 
 
 def update_side(
@@ -252,12 +247,8 @@ def update_side(
     update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
     name, nation = update.name, update.nation
     with act(factory, Side, side_id, version=update.version) as a:
-        side = a.row
-        before = side.model_dump(include={"name", "nation"})
-        side.name, side.nation = name, nation
-        view = _commit_side(a.session, side, name, nation)
-        a.log_edit(before, JournalKind.SIDE, f"Edited side {before['name']}", side_id=side_id)
-        return view
+        edit_row(a, SIDES, {"name": name, "nation": nation}, side_id=side_id)
+        return read(SideView, a.row, name=name, nation=nation)
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
@@ -282,11 +273,8 @@ def update_scenario(
     )
     title, date = typed.title, typed.date
     with act(factory, Scenario, scenario_id, version=typed.version) as a:
-        scenario = a.row
-        before = scenario.model_dump(include={"title", "date"})
-        scenario.title, scenario.date = title, date.strip()
-        a.log_edit(before, JournalKind.SCENARIO, f"Edited scenario {before['title']}")
-        return read(ScenarioView, scenario)
+        edit_row(a, SCENARIOS, {"title": title, "date": date.strip()})
+        return read(ScenarioView, a.row)
 
 
 def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:

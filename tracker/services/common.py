@@ -124,6 +124,35 @@ def act(
         yield Act(session, row, campaign_of(session, row))
 
 
+@dataclass(frozen=True)
+class Rows(Generic[T]):
+    """How a player's form edits one kind of row: the journal kind and the entry's words, formatted
+    with the row's fields as they were (or with `said_after`, as they are); a name `taken` in its
+    side or campaign (name_refused's words, `{side}` the side's name); `table`: as undo reverses."""
+
+    model: type[T]
+    kind: JournalKind
+    edited: str = ""
+    taken: str = ""
+    said_after: bool = False
+    table: str = ""
+
+
+def edit_row(
+    a: Act[Any], rows: Rows[Any], values: Mapping[str, Any], **said: Unpack[journal.Said]
+) -> bool:
+    """Set the act's row's `values`, its name unique in its scope, and journal what changed
+    (Act.log_edit: whether anything did)."""
+    row, session = a.row, a.session
+    before = row.model_dump(include=set(values))
+    for key, value in values.items():
+        setattr(row, key, value)
+    if rows.taken:
+        flush_named(session, rows, row)
+    words = rows.edited.format_map(row.model_dump() if rows.said_after else before)
+    return a.log_edit(before, rows.kind, words, table=rows.table, **said)
+
+
 def rows_in_one_act(
     factory: SessionFactory,
     model: type[T],
@@ -235,25 +264,21 @@ def name_taken(
     )
 
 
-def flush_unique(
-    session: Session,
-    model: Any,
-    name: str,
-    *,
-    taken: str,
-    exclude_id: int | None = None,
-    **scope: int,
-) -> None:
-    """Flush a named row, refusing a name its scope already has (`taken` says where); the message
-    is built first, as a failed flush expires the session's objects."""
-    message = name_refused(taken, name)
-    if name_taken(session, model, name, exclude_id=exclude_id, **scope):
+def flush_named(session: Session, rows: Rows[Any], row: Any) -> None:
+    """Flush a new or edited row of `rows`, refusing a name its side (a side: its campaign) has
+    already; the message is built first, as a failed flush expires the session's objects."""
+    with session.no_autoflush:  # the row may already carry the clashing name
+        side = get_row(session, Side, row.side_id).name if "{side}" in rows.taken else ""
+    key = "side_id" if hasattr(row, "side_id") else "campaign_id"
+    row_id, name, scope = row.id, row.name, {key: getattr(row, key)}
+    message = name_refused(rows.taken.format(side=side), name)
+    if name_taken(session, rows.model, name, exclude_id=row_id, **scope):
         raise InvalidInput(message)
     try:
         session.flush()
     except IntegrityError as exc:
         raise InvalidInput(message) from exc
-    if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
+    if row_id is None and (known := _known_names(session, rows.model, **scope)) is not None:
         known.add(name.casefold())
 
 

@@ -38,8 +38,10 @@ from tracker.rules import smr
 from tracker.services import command, journal, losses
 from tracker.services.common import (
     Act,
+    Rows,
     act,
-    flush_unique,
+    edit_row,
+    flush_named,
     get_row,
     insert_named,
     name_refused,
@@ -56,18 +58,13 @@ ShipFields = dict[str, Any]
 
 
 _TAKEN = "this side already has a ship named"
-
-
-def _flush_ship(session: Session, name: str, side_id: int, ship_id: int | None = None) -> None:
-    flush_unique(session, Ship, name, taken=_TAKEN,
-                 exclude_id=ship_id, side_id=side_id)  # fmt: skip
-
-
-def _flush_squadron(
-    session: Session, side: Side, name: str, squadron_id: int | None = None
-) -> None:
-    flush_unique(session, Squadron, name, taken=f"{side.name} already has a squadron named",
-                 exclude_id=squadron_id, side_id=side.id or 0)  # fmt: skip
+SHIPS = Rows(Ship, JournalKind.SHIP, "Edited {name}", taken=_TAKEN, said_after=True, table="ship")
+SQUADRONS = Rows(
+    Squadron,
+    JournalKind.SQUADRON,
+    "Edited squadron {name}",
+    taken="{side} already has a squadron named",
+)
 
 
 def create_squadron(factory: SessionFactory, *, side_id: int, **fields: Any) -> int:
@@ -76,7 +73,7 @@ def create_squadron(factory: SessionFactory, *, side_id: int, **fields: Any) -> 
     with act(factory, Side, side_id) as a:
         squadron = Squadron(side_id=side_id, **typed.model_dump())
         a.session.add(squadron)
-        _flush_squadron(a.session, a.row, typed.name)
+        flush_named(a.session, SQUADRONS, squadron)
         a.log(JournalKind.SQUADRON, f"Added squadron {typed.name} to {a.row.name}")
         return squadron.id or 0
 
@@ -89,9 +86,6 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
         typed = edited(SquadronUpdate, squadron, fields)
         require_version(squadron, typed.version, squadron.name)
         air = typed.air
-        side = get_row(session, Side, squadron.side_id)
-        before = squadron.model_dump(include={"name", "air", "notes"})
-        squadron.name, squadron.air, squadron.notes = typed.name, air, typed.notes
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
             commander.radius_now_cm = smr.rerated_radius_cm(
@@ -100,9 +94,8 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
                 now=(commander.grade, air),
             )
             commander.air = air
-        _flush_squadron(session, side, typed.name, squadron_id)
-        summary = f"Edited squadron {before['name']}"
-        a.log_edit(before, JournalKind.SQUADRON, summary, side_id=squadron.side_id)
+        values = {"name": typed.name, "air": air, "notes": typed.notes}
+        edit_row(a, SQUADRONS, values, side_id=squadron.side_id)
 
 
 def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
@@ -208,14 +201,7 @@ def update_ship(
         update = edited(ShipUpdate, ship, {"version": expected_version, **fields})
         require_version(ship, update.version, ship.name)
         values = update.model_dump(exclude={"version"})
-        before = journal.row_state(ship)
-        for key, value in values.items():
-            setattr(ship, key, value)
-        _flush_ship(a.session, values["name"], ship.side_id, ship_id)
-        summary = f"Edited {ship.name}"
-        a.log_edit(
-            before, JournalKind.SHIP, summary, table="ship", ship_id=ship_id, side_id=ship.side_id
-        )
+        edit_row(a, SHIPS, values, ship_id=ship_id, side_id=ship.side_id)
 
 
 def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
@@ -235,7 +221,7 @@ def copy_ship(factory: SessionFactory, *, ship_id: int, name: str) -> int:
             original_squadron_id=source.squadron_id,
         )
         session.add(ship)
-        _flush_ship(session, name, ship.side_id)
+        flush_named(session, SHIPS, ship)
         summary = f"Copied {source.name} as {name}"
         a.log(JournalKind.SHIP, summary, ship_id=ship.id, after=journal.row_state(ship))
         copy_id = ship.id or 0

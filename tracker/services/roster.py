@@ -26,9 +26,10 @@ from tracker.rules import was
 from tracker.services import acts, journal, secrets, visibility
 from tracker.services.common import (
     Act,
+    Rows,
     act,
     bulk_kept,
-    flush_unique,
+    flush_named,
     get_row,
     insert_named,
     name_refused,
@@ -48,6 +49,7 @@ ATTACK_LABELS = {
     "anti_air": "Anti-air", "asw": "ASW", "torpedo": "Torpedo", "bomb": "Bomb",
 }  # fmt: skip
 ATTACK_ROWS = tuple(ATTACK_LABELS)
+UNITS = Rows(WasUnit, JournalKind.ROSTER, taken="{side} already has a unit named")
 
 
 # What the player typed for a unit card, field by field, not yet checked: UnitCreate checks
@@ -184,7 +186,7 @@ def save_unit(
     checked_unit = _validate(fields)
     values = checked_unit.model_dump(exclude={"version"})
     with act(factory, Side, side_id) as a:
-        side, session = a.row, a.session
+        session = a.session
         campaign = get_row(session, Campaign, a.campaign_id)
         unit = get_row(session, WasUnit, unit_id)
         if unit.side_id != side_id:
@@ -192,10 +194,7 @@ def save_unit(
         require_version(unit, checked_unit.version, unit.name)
         for key, value in values.items():
             setattr(unit, key, value)
-        flush_unique(
-            session, WasUnit, values["name"], taken=f"{side.name} already has a unit named",
-            exclude_id=unit.id, side_id=side_id,
-        )  # fmt: skip
+        flush_named(session, UNITS, unit)
         _check_budget(session, side_id, campaign, unit)
         a.log_side(JournalKind.ROSTER, f"edited {_said(values)}")
         return unit_id
@@ -221,7 +220,7 @@ def _add_units(
     a: Act[Side], values: dict[int, dict[str, Any]], refused: dict[int, dict[str, str]]
 ) -> list[int]:
     side, session = a.row, a.session
-    side_id = side.id or 0
+    side_id, taken = side.id or 0, UNITS.taken.format(side=side.name)
     campaign = get_row(session, Campaign, a.campaign_id)
     names, added = scope_names(session, WasUnit, side_id=side_id), set()
     kept, key = bulk_kept(session), ("fleet points", side_id)
@@ -229,7 +228,7 @@ def _add_units(
     for number, row in values.items():
         cost = row["points"] + was.extra_decoy_cost(row["extra_decoys"])
         if (folded := row["name"].casefold()) in names or folded in added:
-            refused[number] = name_refused(f"{side.name} already has a unit named", row["name"])
+            refused[number] = name_refused(taken, row["name"])
         elif refusal := _budget_refusal(campaign, row["extra_decoys"], total + cost):
             refused[number] = refusal  # a unit refused leaves the side's total as it was
         else:
@@ -238,7 +237,7 @@ def _add_units(
     if refused:
         raise RowsRefused(dict(sorted(refused.items())))
     states = [{"side_id": side_id, **row} for row in values.values()]
-    ids = insert_named(session, WasUnit, states, taken=f"{side.name} already has a unit named")
+    ids = insert_named(session, WasUnit, states, taken=taken)
     names |= added
     if kept is not None:
         kept[key] = total
