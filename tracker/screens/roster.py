@@ -274,9 +274,7 @@ class RosterScreen(OwnerViewScreen):
         self.open_form(
             f"Move {marker.code}",
             move_fields(),
-            self.calling(
-                markers.move_marker, marker_id=marker.id, turn=turn, version=marker.version
-            ),
+            self.editing(markers.move_marker, marker, "marker_id", turn=turn),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
         )
