@@ -234,13 +234,13 @@ class TrackerScreen(Screen[Any]):
         return lambda values: Call(service, self.factory, **fixed, **values)
 
     def editing(
-        self, service: Callable[..., T], row: Any, id_as: str, /, **fixed: Any
+        self, service: Callable[..., T], row: Any, id_as: str = "", /, **fixed: Any
     ) -> Callable[[dict[str, Any]], Call[T]]:
-        """A form's submit for one row (None: a new one): `service` called with its id as
-        `id_as` and the version the form was opened with, so that a row another player changed
-        meanwhile is refused, not overwritten."""
-        ids = {id_as: getattr(row, "id", None), "version": getattr(row, "version", None)}
-        return self.calling(service, **fixed, **ids)
+        """A form's submit for one row (None: a new one): `service` called with the version the
+        form was opened with, so that a row another player changed meanwhile is refused, not
+        overwritten, and with the row's id as `id_as` when the service names the row by it."""
+        ids = {id_as: getattr(row, "id", None)} if id_as else {}
+        return self.calling(service, **fixed, **ids, version=getattr(row, "version", None))
 
     def confirm_call(
         self,
