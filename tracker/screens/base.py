@@ -20,12 +20,13 @@ from tracker.rules.dice import Dice
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.services.errors import NotFound
+from tracker.widgets.search_table import K, SearchTable
+from tracker.widgets.tables import under_cursor
 
 if TYPE_CHECKING:
     from tracker.screens.form import FieldSpec
     from tracker.services.common import SessionFactory
     from tracker.services.history import HistoryResult
-    from tracker.widgets.search_table import K, SearchTable
 
 T = TypeVar("T")
 
@@ -185,12 +186,16 @@ class TrackerScreen(Screen[Any]):
     def missing(self, said: str) -> None:
         calls.missing(self, said)
 
-    def row_of(self, table: SearchTable, items: Sequence[K], none: str, what: str) -> K | None:
+    def row_of(
+        self, table: DataTable[Any], items: Sequence[K], none: str, what: str = ""
+    ) -> K | None:
         """The one of `items` under the table's cursor; else why not, said: `none` when there is
-        none yet, or the table's filter hiding every `what`."""
+        none yet, or a search table's filter hiding every `what`."""
         if not items:
             self.missing(none)
             return None
+        if not isinstance(table, SearchTable):
+            return under_cursor(table, items)
         if (item := table.selected(items)) is None:
             hidden = f"No {what} shown: the filter hides them all (/ then escape clears it)."
             self.notify(hidden, severity="warning")
@@ -227,6 +232,15 @@ class TrackerScreen(Screen[Any]):
     ) -> Callable[[dict[str, Any]], Call[T]]:
         """A form's submit: `service` called with the app's sessions, `fixed` and the values."""
         return lambda values: Call(service, self.factory, **fixed, **values)
+
+    def editing(
+        self, service: Callable[..., T], row: Any, id_as: str = "", /, **fixed: Any
+    ) -> Callable[[dict[str, Any]], Call[T]]:
+        """A form's submit for one row (None: a new one): `service` called with the version the
+        form was opened with, so that a row another player changed meanwhile is refused, not
+        overwritten, and with the row's id as `id_as` when the service names the row by it."""
+        ids = {id_as: getattr(row, "id", None)} if id_as else {}
+        return self.calling(service, **fixed, **ids, version=getattr(row, "version", None))
 
     def confirm_call(
         self,

@@ -280,14 +280,12 @@ class CampaignScreen(TrackerScreen):
     def action_edit(self) -> None:
         scenario = self._scenario_focused()
         if scenario is not None:
-            edit = self.calling(
-                campaigns.update_scenario, scenario_id=scenario.id, version=scenario.version
-            )
+            edit = self.editing(campaigns.update_scenario, scenario, "scenario_id")
             self.open_form(f"Edit {scenario.title}", scenario_fields(scenario), edit)
             return
         data = self._cursor_data()
         if isinstance(data, SideView):
-            submit = self.calling(campaigns.update_side, side_id=data.id, version=data.version)
+            submit = self.editing(campaigns.update_side, data, "side_id")
             self.open_form(f"Edit side {data.name}", side_fields(data), submit)
         elif isinstance(data, SquadronRef):
             self.call(Call(sheet.load_record_sheet, self.factory, squadron_id=data.id),

@@ -290,7 +290,7 @@ class LedgerScreen(OwnerViewScreen):
         self.open_form(
             f"Complete minefield #{field.id}",
             complete_fields(),
-            self.calling(mines.complete_minefield, minefield_id=field.id, version=field.version),
+            self.editing(mines.complete_minefield, field, "minefield_id"),
         )
 
     def action_aerial(self) -> None:
@@ -352,7 +352,7 @@ class LedgerScreen(OwnerViewScreen):
         self.open_form(
             f"Minefield #{field.id}",
             status_fields(),
-            self.calling(mines.set_status, minefield_id=field.id, version=field.version),
+            self.editing(mines.set_status, field, "minefield_id"),
         )
 
     def action_reveal(self) -> None:

@@ -43,7 +43,7 @@ from tracker.services.roster import MarkerView, Roster, UnitView, unit_fields_fr
 from tracker.services.sealing import Sealed
 from tracker.widgets.plain import PlainTable
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
-from tracker.widgets.tables import fit_columns, refill, under_cursor
+from tracker.widgets.tables import fit_columns, refill
 from tracker.widgets.tones import ALERT, CAUTION
 
 
@@ -167,9 +167,8 @@ class RosterScreen(OwnerViewScreen):
 
     def _marker(self) -> MarkerView | None:
         markers = self.view.markers if self.view else ()
-        if (marker := under_cursor(self.query_one("#marker-table", DataTable), markers)) is None:
-            self.missing("No marker yet: select a submarine and press m.")
-        return marker
+        none = "No marker yet: select a submarine and press m."
+        return self.row_of(self.query_one("#marker-table", DataTable), markers, none)
 
     def action_toggle_view(self) -> None:
         def check(passphrase: str) -> Call[Roster]:
@@ -274,9 +273,7 @@ class RosterScreen(OwnerViewScreen):
         self.open_form(
             f"Move {marker.code}",
             move_fields(),
-            self.calling(
-                markers.move_marker, marker_id=marker.id, turn=turn, version=marker.version
-            ),
+            self.editing(markers.move_marker, marker, "marker_id", turn=turn),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
         )

@@ -22,7 +22,7 @@ from tracker.services.views import BatteryView, ShipView
 from tracker.services.visibility import Viewer
 from tracker.widgets.counter_panel import counter_summary, has_counter
 from tracker.widgets.plain import PlainTable
-from tracker.widgets.tables import refill, under_cursor
+from tracker.widgets.tables import refill
 from tracker.widgets.track_bar import track_bar
 
 
@@ -148,29 +148,22 @@ class ShipDetailScreen(TrackerScreen):
             self.app.push_screen(JournalScreen(self.ship.campaign_id, ship_id=self.ship_id))
 
     def _battery(self) -> BatteryView | None:
-        if self.ship is None or not self.ship.batteries:
-            self.missing("No battery selected: press a to add one.")
-            return None
-        return under_cursor(self.query_one("#battery-table", DataTable), self.ship.batteries)
+        batteries = self.ship.batteries if self.ship else ()
+        table = self.query_one("#battery-table", DataTable)
+        return self.row_of(table, batteries, "No battery selected: press a to add one.")
 
     def _open_form(self, battery: BatteryView | None) -> None:
         self.open_form(
             "Edit battery" if battery else "Add battery",
             battery_fields(battery),
-            self.calling(
-                fleet.save_battery,
-                ship_id=self.ship_id,
-                battery_id=battery.id if battery else None,
-                version=battery.version if battery else None,
-            ),
+            self.editing(fleet.save_battery, battery, "battery_id", ship_id=self.ship_id),
         )
 
     def action_add_battery(self) -> None:
         self._open_form(None)
 
     def action_edit_battery(self) -> None:
-        battery = self._battery()
-        if battery is not None:
+        if (battery := self._battery()) is not None:
             self._open_form(battery)
 
     def action_delete_battery(self) -> None:

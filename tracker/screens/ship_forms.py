@@ -152,8 +152,7 @@ def commander_preview(air: bool) -> Any:
 
 def commander_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
     commander = sheet.commander
-    version = commander.version if commander else None
-    submit = screen.calling(command.set_commander, squadron_id=sheet.squadron_id, version=version)
+    submit = screen.editing(command.set_commander, commander, squadron_id=sheet.squadron_id)
     lost = commander is not None and commander.status == "lost"
     title = "Replacement commander: roll or buy" if lost else "Commander: roll or buy"
     return FormScreen(
@@ -201,11 +200,10 @@ def crew_preview(sheet: RecordSheet) -> Any:
 
 
 def crew_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
-    version = sheet.crew.version if sheet.crew else None
     return FormScreen(
         "Crew: roll or buy",
         crew_fields(sheet.crew),
-        screen.calling(command.set_crew, squadron_id=sheet.squadron_id, version=version),
+        screen.editing(command.set_crew, sheet.crew, squadron_id=sheet.squadron_id),
         preview=crew_preview(sheet),
         dice_field="roll",
     )
@@ -379,5 +377,5 @@ def counter_form(
         "refuel": ("Refuel {name}", refuel_fields, mines.refuel_ship, refuel_note),
     }
     title, fields, service, note = forms[kind]
-    submit = screen.calling(service, ship_id=ship.id, version=counter.version)
+    submit = screen.editing(service, counter, ship_id=ship.id)
     return FormScreen(title.format(name=ship.name), fields(counter), submit, note=note(counter))

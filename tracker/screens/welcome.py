@@ -192,8 +192,8 @@ class WelcomeScreen(TrackerScreen):
         table.display = bool(lines)
         table.focus()
 
-    def _selected(self) -> CampaignSummary | None:
-        return under_cursor(self.query_one(DataTable), self.summaries)
+    def _selected(self, none: str) -> CampaignSummary | None:
+        return self.row_of(self.query_one(DataTable), self.summaries, none)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if self.factory is None:  # enter on the first look: opened once the file is open
@@ -202,7 +202,7 @@ class WelcomeScreen(TrackerScreen):
         self.action_open()
 
     def action_open(self) -> None:
-        summary = self._selected()
+        summary = under_cursor(self.query_one(DataTable), self.summaries)
         if summary is None:
             self.notify("No campaign to open" + self.hint(": press n to start one") + ".",
                         severity="warning")  # fmt: skip
@@ -238,21 +238,15 @@ class WelcomeScreen(TrackerScreen):
         self.open_form("New campaign", campaign_fields(None, default_scale), submit, done=done)
 
     def action_edit(self) -> None:
-        summary = self._selected()
-        if summary is None:
-            self.missing("No campaign to edit: press n to start one.")
+        if (summary := self._selected("No campaign to edit: press n to start one.")) is None:
             return
         from tracker.services import campaigns
 
-        submit = self.calling(
-            campaigns.update_campaign, campaign_id=summary.id, version=summary.version
-        )
+        submit = self.editing(campaigns.update_campaign, summary, "campaign_id")
         self.open_form(f"Edit campaign {summary.name}", campaign_fields(summary), submit)
 
     def action_delete(self) -> None:
-        summary = self._selected()
-        if summary is None:
-            self.missing("No campaign to delete.")
+        if (summary := self._selected("No campaign to delete.")) is None:
             return
         from tracker.services import campaigns
 
