@@ -112,9 +112,10 @@ class Writers:
             whole = held_whole(detail)
             for number, change in enumerate(changes):
                 row = ids.of.get((change["table"], change["id"]))
+                # A value its `prev` leaves out came after no writer, as the merge wrote it.
                 kept = change.get("prev")
                 found[uid][number] = prevs = {
-                    key[2]: sorted(kept[key[2]]) if kept is not None else sorted(self.known(key))
+                    key[2]: sorted(self.known(key) if kept is None else kept.get(key[2], ()))
                     for key in fields(change, row)
                 }
                 if known is not None:
