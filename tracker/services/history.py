@@ -87,12 +87,8 @@ class HistoryResult:
     sealed_again: bool = False  # an undone reveal: its secrets sealed again in the journal
 
 
-def _changes(entry: JournalEntry) -> list[dict[str, Any]]:
-    return list(json.loads(entry.detail).get("changes") or [])
-
-
 def _rows(entry: JournalEntry) -> set[tuple[str, int]]:
-    return {(change["table"], change["id"]) for change in _changes(entry)}
+    return {(change["table"], change["id"]) for change in sealing.changes_of(entry)}
 
 
 def _rows_exist(session: Session, entry: JournalEntry) -> bool:
@@ -103,7 +99,7 @@ def _rows_exist(session: Session, entry: JournalEntry) -> bool:
         and change["id"] > 0
         and (session.get(TABLES[change["table"]], change["id"]) is None)
         == (change.get("gone") == "after")
-        for change in _changes(entry)
+        for change in sealing.changes_of(entry)
     )
 
 
@@ -123,7 +119,7 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
     (in the entry's order), delete children first (in reverse order).
     """
     entry_id = entry.id  # a failed flush expires the entry: keep its number for the message
-    changes = _changes(entry)
+    changes = sealing.changes_of(entry)
     other = "after" if side == "before" else "before"
     # A hit, a repair or fuel lost is taken back by as much as it changed a number, as a merge
     # does it: in a campaign read from a copy's export, an entry made in another copy says the
@@ -179,7 +175,9 @@ def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
 def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> HistoryResult:
     _write_back(session, entry, "before")
     # A marker put back in a square meets the rule of every placement (RULES.md §Subs ¶3).
-    markers.check_put_back(session, [c["id"] for c in _changes(entry) if c["table"] == "submarker"])
+    markers.check_put_back(
+        session, [c["id"] for c in sealing.changes_of(entry) if c["table"] == "submarker"]
+    )
     # An undone reveal hides the secret again, in the journal too (not to be redone).
     sealed = kind == UNDO and sealing.seal_undone_reveal(session, entry)
     flipped = {"before": "after", "after": "before"}
@@ -188,7 +186,7 @@ def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> Histor
             change["table"], change["id"], change["after"], change["before"],
             gone=flipped.get(change.get("gone") or ""),
         )
-        for change in _changes(entry)
+        for change in sealing.changes_of(entry)
     )  # fmt: skip
     root = _root_action(session, entry)
     verb = "Undid" if kind == UNDO else "Redid"
@@ -202,7 +200,7 @@ def _reverse(session: Session, entry: JournalEntry, kind: JournalKind) -> Histor
     )  # fmt: skip
     entry.reverted_by_id = new.id
     session.add(entry)
-    ships = tuple(sorted({c["id"] for c in _changes(entry) if c["table"] == "ship"}))
+    ships = tuple(sorted({c["id"] for c in sealing.changes_of(entry) if c["table"] == "ship"}))
     return HistoryResult(entry_id=new.id or 0, reverted_id=entry.id or 0, summary=new.summary,
                          ship_ids=ships, sealed_again=sealed)  # fmt: skip
 

@@ -222,7 +222,7 @@ def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
     """An entry undone that revealed a secret (visibility.reveals): it, and every later entry about
     the rows it revealed, sealed again as the rows are (docs/RULES.md §Secrets); False when it
     revealed nothing. A redo reveals again, with the owner's passphrase."""
-    rows = {(change["table"], change["id"]) for change in _changes_of(entry)
+    rows = {(change["table"], change["id"]) for change in changes_of(entry)
             if visibility.reveals(change["table"], change.get("before") or {},
                                   change.get("after") or {})}  # fmt: skip
     if not rows:
@@ -230,7 +230,7 @@ def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
     after = JournalEntry.campaign_id == entry.campaign_id, col(JournalEntry.id) > (entry.id or 0)
     later = rows_where(session, JournalEntry, *after)
     for written in (entry, *later):
-        touched = [(change["table"], change["id"]) for change in _changes_of(written)
+        touched = [(change["table"], change["id"]) for change in changes_of(written)
                    if (change["table"], change["id"]) in rows]  # fmt: skip
         if not touched:
             continue
@@ -247,7 +247,8 @@ def seal_undone_reveal(session: Session, entry: JournalEntry) -> bool:
     return True
 
 
-def _changes_of(entry: JournalEntry) -> list[dict[str, Any]]:
+def changes_of(entry: JournalEntry) -> list[dict[str, Any]]:
+    """The rows an entry names for undo (its "changes"), as undo and the sealing read them."""
     return list(json.loads(entry.detail).get("changes") or [])
 
 
