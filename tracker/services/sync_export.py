@@ -24,15 +24,13 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from tracker.models.kinds import JournalKind
 from tracker.services.document_checks import PLAN, TABLE_PLANS
 from tracker.services.documents import LIBRARY, every_change, iso_time, merged_copy, recorded
-from tracker.services.sync_ids import Identities
+from tracker.services.sync_ids import Identities, merge_record
 from tracker.services.sync_writers import Prevs, Writers
 
 Rows = dict[str, list[tuple[Any, ...]]]
 _COLUMN = {name: n for n, name in enumerate(TABLE_PLANS["journalentry"].columns)}
-_OWN = ("copy", "have", "packet")  # a copy's own: which copy recorded it, a merge's record
 
 
 def as_every_copy_has_it(conn: Connection, rows: Rows) -> None:
@@ -49,7 +47,7 @@ def as_every_copy_has_it(conn: Connection, rows: Rows) -> None:
     for row in journal:
         ids.add("journalentry", row[column["id"]], row[column["uid"]])
     entries = [(row, detail) for row, detail in zip(journal, details, strict=True)
-               if not (row[column["kind"]] == JournalKind.SYNC and "have" in detail)]  # fmt: skip
+               if not merge_record(row[column["kind"]], detail)]  # fmt: skip
     prevs = Writers().walk((_walked(row, detail, ids) for row, detail in entries), ids)
     entries = _in_order(entries, prevs, ids)
     # What that order says each change came after: a `prev` is kept where it says otherwise.
@@ -143,7 +141,7 @@ def _as_recorded(
         said = {field: writers for field, writers in prevs[number].items()
                 if writers != implied.get(number, {}).get(field)}  # fmt: skip
         changes.append(out | ({"prev": said} if said else {}))
-    kept = {key: value for key, value in detail.items() if key not in _OWN}
+    kept = {key: value for key, value in detail.items() if key != "copy"}  # this copy's own
     return json.dumps(_with_changes(kept, changes), sort_keys=True)
 
 

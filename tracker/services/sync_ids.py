@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from tracker.models.kinds import JournalKind
 from tracker.services.document_checks import PLAN, TABLES_BY_NAME
 from tracker.services.documents import every_change
 
@@ -105,6 +106,12 @@ class Identities:
                     identity = self.identity(table, state)
                     if identity is not None and (table, change["id"]) not in self.of:
                         self.add(table, change["id"], identity)
+
+
+def merge_record(kind: str, detail: dict[str, Any]) -> bool:
+    """A copy's line that it merged a packet, and what the other copy had: its own, in no packet
+    and no export."""
+    return kind == JournalKind.SYNC and "have" in detail
 
 
 def held_whole(detail: dict[str, Any]) -> bool:

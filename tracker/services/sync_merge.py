@@ -368,9 +368,11 @@ def _write(
             if "version" in table.c:
                 written["version"] = table.c.version + 1
             conn.execute(update(table).where(table.c.id == number).values(**written))
+            if table_name != "ship":
+                continue
             if (
                 entry["kind"] == JournalKind.REPAIR
-                and here.get("sunk")
+                and here["sunk"]
                 and ZERO_TRACKS.keys() & counted
             ):
                 # A repair of a sunk ship is refused in a copy: made apart, it is written (the

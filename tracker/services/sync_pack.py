@@ -21,13 +21,12 @@ from sqlalchemy.engine import Connection
 from tracker.campaign_file import head_revision
 from tracker.db import SessionFactory, read_scope
 from tracker.models import Campaign, JournalEntry
-from tracker.models.kinds import JournalKind
 from tracker.services import backups, documents, printing, visibility
 from tracker.services.common import get_row
 from tracker.services.document_checks import TABLES_BY_NAME
 from tracker.services.documents import every_change, recorded
 from tracker.services.rowlog import plain
-from tracker.services.sync_ids import UNSHARED, Identities, mapped
+from tracker.services.sync_ids import UNSHARED, Identities, mapped, merge_record
 from tracker.services.sync_writers import Writers, journal_rows
 
 FORMAT = "tracker-packet"
@@ -80,13 +79,13 @@ def pack(
     for row in rows:
         ids.add("journalentry", row["id"], row["uid"])
     prevs = Writers().walk(journal_rows(rows, details, ids), ids)
-    merges = [d for row, d in zip(rows, details, strict=True) if _merge_record(row["kind"], d)]
+    merges = [d for row, d in zip(rows, details, strict=True) if merge_record(row["kind"], d)]
     have = set() if everything else other_has(merges)
     previous = campaign.uid
     entries = []
     here = copy_name(factory)
     for row, detail in zip(rows, details, strict=True):
-        if row["uid"] in have or _merge_record(row["kind"], detail):
+        if row["uid"] in have or merge_record(row["kind"], detail):
             continue
         seen = (
             detail
@@ -142,11 +141,6 @@ def _secrets(
                     table, values, lambda target, value: ids.of.get((target, value))
                 )
     return secrets
-
-
-def _merge_record(kind: str, detail: dict[str, Any]) -> bool:
-    """A copy's line that it merged a packet, and what the other copy had: its own, not sent."""
-    return kind == JournalKind.SYNC and "have" in detail
 
 
 def other_has(merges: list[dict[str, Any]]) -> set[str]:
