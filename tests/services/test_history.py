@@ -18,6 +18,7 @@ from service_helpers import (
     appoint,
     attempt,
     begin_with_all,
+    edit_campaign,
     fresh_factory,
     get_row,
     replayed_states,
@@ -29,7 +30,17 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
-from tracker.models import Commander, Crew, Critical, JournalEntry, Ship
+from tracker.models import (
+    Campaign,
+    Commander,
+    Crew,
+    Critical,
+    JournalEntry,
+    Scenario,
+    Ship,
+    Side,
+    Squadron,
+)
 from tracker.services import campaigns, command, damage, fleet, history
 from tracker.services.damage import CriticalRequest, HitRequest
 from tracker.services.errors import InvalidInput
@@ -430,6 +441,63 @@ def test_undo_of_an_edit_restores_the_ship(
     restored = get_row(factory, Ship, exeter)
     assert restored.model_dump(exclude={"version"}) == before.model_dump(exclude={"version"})
     assert restored.version == before.version + 2
+
+
+# Every form that edits a row, on the world's rows (Exeter the ship). The squadron's switch to
+# an air group re-rates its commander's radius in the same act.
+EDITS: dict[str, Callable[[SessionFactory, World, int], object]] = {
+    "campaign": lambda f, w, _: edit_campaign(f, w.campaign_id, "Plate II", model_scale="1/3000"),
+    "side": lambda f, w, _: campaigns.update_side(f, side_id=w.blue_id, name="Allies", nation="UK"),
+    "scenario": lambda f, w, _: campaigns.update_scenario(f, scenario_id=w.scenario_id, title="D"),
+    "squadron": lambda f, w, _: fleet.update_squadron(
+        f, squadron_id=w.alpha_id, name="Force H", air=True, notes="n"
+    ),
+    "ship": lambda f, w, ship: fleet.update_ship(
+        f, ship_id=ship, fields=ShipFields(name="Exeter II", speed_kn=28)
+    ),
+}
+
+
+def _states(factory: SessionFactory) -> dict[str, list[dict[str, Any]]]:
+    with session_scope(factory) as session:
+        return {
+            str(model.__tablename__): [row.model_dump(exclude={"version"}) for row in
+                                       session.exec(select(model).order_by(col(model.id))).all()]
+            for model in (Campaign, Side, Scenario, Squadron, Ship, Commander)
+        }  # fmt: skip
+
+
+@pytest.mark.parametrize("form", sorted(EDITS))
+def test_ctrl_z_undoes_an_edit_of_every_form_and_never_passes_over_it(
+    world: World, factory: SessionFactory, exeter: int, form: str
+) -> None:
+    appoint(factory, world.alpha_id, name="Harwood", training=3, acquisition="direct")
+    # A hit first: ctrl+z after the edit takes back the edit, never reaching past it to the hit.
+    hit = _hit(factory, exeter, structure=1)
+    before = _states(factory)
+    EDITS[form](factory, world, exeter)
+    edited = _states(factory)
+    assert edited != before
+    undone = history.undo_last(factory, campaign_id=world.campaign_id)
+    assert undone.reverted_id != hit
+    assert _states(factory) == before
+    history.redo_last(factory, campaign_id=world.campaign_id)
+    assert _states(factory) == edited
+    if form == "squadron":  # the commander's radius was re-rated with the switch, and back
+        assert edited["commander"][0]["air"] and not before["commander"][0]["air"]
+        assert edited["commander"][0]["radius_now_cm"] != before["commander"][0]["radius_now_cm"]
+
+
+def test_an_edit_whose_old_name_was_taken_since_is_not_undone_and_says_which_name(
+    world: World, factory: SessionFactory, refused_undo: RefusedUndo
+) -> None:
+    fleet.update_squadron(factory, squadron_id=world.alpha_id, name="Force H", air=False, notes="")
+    renamed = _entries(factory)[-1]
+    fleet.update_squadron(factory, squadron_id=world.bravo_id, name="Alpha", air=False, notes="")
+    message = refused_undo(lambda: history.undo_entry(factory, entry_id=renamed.id or 0))
+    assert "the name 'Alpha' has been taken since" in message
+    assert get_row(factory, Squadron, world.alpha_id).name == "Force H"
+    assert get_row(factory, Squadron, world.bravo_id).name == "Alpha"
 
 
 def test_undo_of_a_sinking_refloats_the_ship(

@@ -445,6 +445,42 @@ def test_two_decisions_of_one_value_made_apart_settle_alike_in_both_copies(
     assert sync_merge.held(copy_b, campaign_id=campaign_b) == []
 
 
+def _names(factory: SessionFactory) -> dict[str, list[str]]:
+    with read_scope(factory) as session:
+        return {model.__name__: sorted(row.name for row in session.exec(select(model)).scalars())
+                for model in (Side, Squadron)}  # fmt: skip
+
+
+def test_renames_made_apart_travel_are_held_when_both_copies_renamed_and_undo_alike(
+    factory: SessionFactory, copy_b: SessionFactory
+) -> None:
+    campaign_a = demo.create_sample_campaign(factory)
+    campaign_b = _copy(factory, campaign_a, copy_b)
+    with read_scope(factory) as session:
+        side = session.exec(select(Side)).scalars().first()
+        assert side is not None
+    [squadron, *_] = _names(factory)["Squadron"]
+    # A renames a squadron and a side; B renames the same squadron otherwise, and the scenario.
+    fleet.update_squadron(factory, squadron_id=_by_name(factory)[squadron], name="Force H")
+    campaigns.update_side(factory, side_id=side.id or 0, name="Allies", nation=side.nation)
+    fleet.update_squadron(copy_b, squadron_id=_by_name(copy_b)[squadron], name="Force K")
+    campaigns.update_scenario(copy_b, scenario_id=_by_name(copy_b)["scenario"], title="Dawn")
+    history.undo_last(copy_b, campaign_id=campaign_b)  # the scenario's title taken back
+    campaigns.update_scenario(copy_b, scenario_id=_by_name(copy_b)["scenario"], title="Dusk")
+
+    merged = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
+    [conflict] = merged.held
+    assert "name" in conflict and squadron in conflict
+    [held] = [row.id or 0 for row in _entries(factory).values() if "held" in json.loads(row.detail)]
+    sync_decide.decide(factory, entry_id=held, keep="theirs")
+    sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
+
+    for copy in (factory, copy_b):
+        assert "Force K" in _names(copy)["Squadron"] and "Allies" in _names(copy)["Side"]
+        assert get_row(copy, Scenario, _by_name(copy)["scenario"]).title == "Dusk"
+    assert _export(factory, campaign_a) == _export(copy_b, campaign_b)
+
+
 def test_a_value_changed_again_after_its_conflict_leaves_nothing_to_decide(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:

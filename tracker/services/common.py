@@ -91,23 +91,18 @@ class Act(Generic[T]):
         return self.log(kind, f"{side.name}: {text}", **said)
 
     def log_edit(
-        self,
-        was: dict[str, Any],
-        kind: JournalKind,
-        summary: str,
-        *,
-        table: str = "",
-        **said: Unpack[journal.Said],
+        self, was: dict[str, Any], kind: JournalKind, summary: str, **said: Unpack[journal.Said]
     ) -> bool:
-        """Journal an edit of the row: the fields of `was` that now differ, before and after
-        (with `table`, as a row change undo reverses). A form saved unchanged writes nothing:
-        whether anything changed."""
+        """Journal an edit of the row: the fields of `was` that now differ, before and after, as
+        a row change undo reverses (beside any other `changes` the act made with it). A form
+        saved unchanged writes nothing: whether anything changed."""
         row: Any = self.row
+        table = str(row.__tablename__)
         change = journal.row_change(table, row.id, was, row.model_dump(include=set(was)))
         if not change.after:
             return False
         said["before"], said["after"] = change.before, change.after
-        said["changes"] = (change,) if table else ()
+        said["changes"] = (change, *said.get("changes", ()))
         self.log(kind, summary, **said)
         return True
 
@@ -128,14 +123,13 @@ def act(
 class Rows(Generic[T]):
     """How a player's form edits one kind of row: the journal kind and the entry's words, formatted
     with the row's fields as they were (or with `said_after`, as they are); a name `taken` in its
-    side or campaign (name_refused's words, `{side}` the side's name); `table`: as undo reverses."""
+    side or campaign (name_refused's words, `{side}` the side's name)."""
 
     model: type[T]
     kind: JournalKind
     edited: str = ""
     taken: str = ""
     said_after: bool = False
-    table: str = ""
 
 
 def edit_row(
@@ -150,7 +144,7 @@ def edit_row(
     if rows.taken:
         flush_named(session, rows, row)
     words = rows.edited.format_map(row.model_dump() if rows.said_after else before)
-    return a.log_edit(before, rows.kind, words, table=rows.table, **said)
+    return a.log_edit(before, rows.kind, words, **said)
 
 
 def rows_in_one_act(

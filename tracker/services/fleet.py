@@ -58,7 +58,7 @@ ShipFields = dict[str, Any]
 
 
 _TAKEN = "this side already has a ship named"
-SHIPS = Rows(Ship, JournalKind.SHIP, "Edited {name}", taken=_TAKEN, said_after=True, table="ship")
+SHIPS = Rows(Ship, JournalKind.SHIP, "Edited {name}", taken=_TAKEN, said_after=True)
 SQUADRONS = Rows(
     Squadron,
     JournalKind.SQUADRON,
@@ -85,17 +85,21 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
         squadron, session = a.row, a.session
         typed = edited(SquadronUpdate, squadron, fields)
         require_version(squadron, typed.version, squadron.name)
-        air = typed.air
+        air, changes = typed.air, tuple[journal.RowChange, ...]()
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
+            was = commander.model_dump(include={"radius_now_cm", "air"})
             commander.radius_now_cm = smr.rerated_radius_cm(
                 commander.radius_now_cm,
                 was=(commander.grade, commander.air),
                 now=(commander.grade, air),
             )
             commander.air = air
+            now = commander.model_dump(include=set(was))
+            rerated = journal.row_change("commander", commander.id, was, now)
+            changes = (rerated,) if rerated.after else ()
         values = {"name": typed.name, "air": air, "notes": typed.notes}
-        edit_row(a, SQUADRONS, values, side_id=squadron.side_id)
+        edit_row(a, SQUADRONS, values, side_id=squadron.side_id, changes=changes)
 
 
 def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
@@ -377,7 +381,7 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
         ship.fire_markers = count
         summary = f"{ship.name}: fire markers {before} -> {count}"
         was, side_id = {"fire_markers": before}, ship.side_id
-        a.log_edit(was, JournalKind.FIRE, summary, table="ship", ship_id=ship_id, side_id=side_id)
+        a.log_edit(was, JournalKind.FIRE, summary, ship_id=ship_id, side_id=side_id)
 
 
 def save_battery(

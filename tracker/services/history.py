@@ -39,6 +39,8 @@ from tracker.services.errors import InvalidInput, bad_character
 from tracker.services.sync_writers import RELATIVE, by_as_much, counted_field
 
 TABLES: dict[str, Any] = {
+    "campaign": Campaign,
+    "side": Side,
     "ship": Ship,
     "commander": Commander,
     "crew": Crew,
@@ -159,10 +161,13 @@ def _write_back(session: Session, entry: JournalEntry, side: str) -> None:
     try:
         session.flush()
     except IntegrityError as exc:
-        raise InvalidInput(
-            {"journal": f"#{entry_id} refers to something since deleted (a squadron, say): "
-             "it cannot be reversed"}
-        ) from exc  # fmt: skip
+        names = [c[side]["name"] for c in changes if "name" in (c[side] or {})]
+        why = (
+            f"the name {names[0]!r} has been taken since: rename that first"
+            if names
+            else "it refers to something since deleted (a squadron, say)"
+        )
+        raise InvalidInput({"journal": f"#{entry_id} cannot be reversed: {why}"}) from exc
 
 
 def _root_action(session: Session, entry: JournalEntry) -> JournalEntry:
