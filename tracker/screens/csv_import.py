@@ -19,7 +19,6 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
-from tracker.services.errors import InvalidInput
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
@@ -138,7 +137,7 @@ class CsvImportScreen(FileDialog):
         calls.read_then(self, Call(read_file, path, limit=csv_import.MAX_BYTES), check, unreadable)
 
     def _refused(self, path: Path, error: Exception) -> None:
-        said = "; ".join(error.errors.values()) if isinstance(error, InvalidInput) else str(error)
+        said = calls.message(error, "; ")
         self.query_one("#csv-report", Static).update(toned(f"{path.name}: {said}", ALERT))
 
     def _reported(self, path: Path, dry_run: bool, report: Report) -> None:
