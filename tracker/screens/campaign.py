@@ -150,36 +150,32 @@ class CampaignScreen(TrackerScreen):
         # Every side is added expanded under a hidden root, so a node's line is its place in
         # the order added: the cursor is set at once, never left off the tree for a moment
         # in which Enter would open nothing.
-        line = 0
-        target: int | None = None
-        first_squadron: int | None = None
+        lines: list[SideView | SquadronRef] = []  # each line's data, in turn
         for side in overview.sides:
             label = Text(side.name, style="bold")
             if side.nation:
                 label.append(f"  ({side.nation})", style="dim")
             node = tree.root.add(label, data=side, expand=True)
-            if isinstance(selected, SideView) and selected.id == side.id:
-                target = line
-            line += 1
+            lines.append(side)
             for squadron in side.squadrons:
                 node.add_leaf(
                     Text(f"{squadron.name}  ·  {squadron.ships} ship{'s' * (squadron.ships != 1)}"),
                     data=squadron,
                 )
-                if squadron.id == self.select_squadron_id or (
-                    isinstance(selected, SquadronRef) and selected.id == squadron.id
-                ):
-                    target = line
-                first_squadron = line if first_squadron is None else first_squadron
-                line += 1
+                lines.append(squadron)
         if not overview.sides:
             tree.root.add_leaf(Text("No sides yet" + self.hint(": press s to add one") + ".",
                                     style="dim italic"))  # fmt: skip
-        # The squadron or side it was on, else the first squadron, else the first side.
-        chosen = target if target is not None else first_squadron
-        if chosen is None and line:
-            chosen = 0
-        if chosen is not None:
+        # The squadron just made, or the squadron or side it was on (the last of them), else the
+        # first squadron, else the first side.
+        wanted = {
+            (type(selected), getattr(selected, "id", None)),
+            (SquadronRef, self.select_squadron_id),
+        }
+        was = [line for line, data in enumerate(lines) if (type(data), data.id) in wanted]
+        squadrons = [line for line, data in enumerate(lines) if isinstance(data, SquadronRef)]
+        if lines:
+            chosen = was[-1] if was else squadrons[0] if squadrons else 0
             # Set even when the line is unchanged: the cursor's node must be the new one.
             tree.cursor_line = chosen
             if tree.cursor_node is not None:
