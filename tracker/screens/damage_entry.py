@@ -36,7 +36,7 @@ from tracker.widgets.hit_preview import HitPreview
 from tracker.widgets.ship_list import ShipList
 from tracker.widgets.shorthand_line import ShorthandLine
 from tracker.widgets.steady_text import SteadyText
-from tracker.widgets.tones import ALERT, ERROR, toned
+from tracker.widgets.tones import ALERT
 
 GRAMMAR = (
     "sN Structure lost · fN Flotation lost · fm+N / fm-N fire markers · "
@@ -164,7 +164,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def _unread(self, error: Exception) -> None:
         calls.tell_unavailable(self.app, error)
-        self.query_one(HitPreview).show(toned(calls.message(error), ERROR), error=True)
+        self.preview.show_error(error)
 
     def open_again(
         self, caller: Screen[Any], ship_id: int | None, sheet: tuple[ShipPick, ...]
