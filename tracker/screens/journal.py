@@ -21,7 +21,8 @@ from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import fit_columns
 
 LIMIT = 500
-FILTERS = ("scenario", "side", "ship", "kind")  # the choices across the top, each a Select
+# The choices across the top, each a Select, and the argument of the read each narrows.
+FILTERS = {"scenario": "scenario_id", "side": "side_id", "ship": "ship_id", "kind": "kind"}
 COLUMNS = (
     ("#", 5),
     ("Scenario", 16),
@@ -112,8 +113,8 @@ class JournalScreen(TrackerScreen):
         if self.start_ship_id is not None:
             self.query_one("#filter-ship", Select).value = self.start_ship_id
 
-    def _value(self, widget_id: str) -> Any:
-        value = self.query_one(widget_id, Select).value
+    def _value(self, name: str) -> Any:
+        value = self.query_one(f"#filter-{name}", Select).value
         return None if value is Select.NULL else value
 
     def reload(self) -> None:
@@ -121,10 +122,7 @@ class JournalScreen(TrackerScreen):
             history.list_entries,
             self.factory,
             campaign_id=self.campaign_id,
-            scenario_id=self._value("#filter-scenario"),
-            side_id=self._value("#filter-side"),
-            ship_id=self._value("#filter-ship"),
-            kind=self._value("#filter-kind"),
+            **{argument: self._value(name) for name, argument in FILTERS.items()},
             search=self.query_one("#journal-search", Input).value,
             limit=LIMIT,
         ), self._show)  # fmt: skip
@@ -133,7 +131,7 @@ class JournalScreen(TrackerScreen):
         self.entries = entries
         self.query_one(SearchTable).show((str(entry.id), entry_row(entry)) for entry in entries)
         shown = [f"{len(entries)} entries" + (" (newest 500)" if len(entries) == LIMIT else "")]
-        if self._value("#filter-ship") is not None:
+        if self._value("ship") is not None:
             shown.append("service record of the ship chosen above")
         shown.append(
             "struck-through entries were undone" + self.hint(" · u undoes the selected entry")

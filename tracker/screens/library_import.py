@@ -28,13 +28,12 @@ from tracker.services.library import LibraryReport
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
 
-SUFFIXES = (*CsvTree.SUFFIXES, ".json")  # the files a library is read from
 KEYS = ("enter on a file picks it · ctrl+s checks it (a dry run), then imports it · escape "
         "stops the work, or closes · ctrl+b closes and lets the import go on")  # fmt: skip
 
 
 class LibraryTree(CsvTree):
-    SUFFIXES = SUFFIXES
+    SUFFIXES = (*CsvTree.SUFFIXES, ".json")  # the files a library is read from
 
 
 def report_text(report: LibraryReport) -> Text:
