@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partialmethod
 from importlib import import_module
 from typing import Any
 
@@ -211,6 +212,15 @@ class CampaignScreen(TrackerScreen):
         (about 10 MiB), most of them never opened at a sitting."""
         self.app.push_screen(getattr(import_module(f"tracker.screens.{module}"), screen)(*args))
 
+    def _campaign_wide(self, module: str, screen: str) -> None:
+        self._open(module, screen, self.campaign_id)
+
+    action_ledger = partialmethod(_campaign_wide, "ledger", "LedgerScreen")
+    action_repairs = partialmethod(_campaign_wide, "repairs", "RepairsScreen")
+    action_report = partialmethod(_campaign_wide, "report", "ReportScreen")
+    action_tables = partialmethod(_campaign_wide, "critical_tables", "CriticalTablesScreen")
+    action_library = partialmethod(_open, "library", "LibraryScreen")
+
     def action_damage(self) -> None:
         from tracker.screens.damage_entry import open_damage_entry
 
@@ -223,31 +233,16 @@ class CampaignScreen(TrackerScreen):
             return
         self._open("roster", "RosterScreen", side_id)
 
-    def action_ledger(self) -> None:
-        self._open("ledger", "LedgerScreen", self.campaign_id)
-
-    def action_repairs(self) -> None:
-        self._open("repairs", "RepairsScreen", self.campaign_id)
-
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         scenarios = self.overview.scenarios if self.overview else ()
         if scenario := under_cursor(event.data_table, scenarios):
             self._open("scenario", "ScenarioScreen", scenario.id)
-
-    def action_library(self) -> None:
-        self._open("library", "LibraryScreen")
-
-    def action_report(self) -> None:
-        self._open("report", "ReportScreen", self.campaign_id)
 
     def action_sync(self) -> None:
         import_module("tracker.screens.sync_form").open_sync(self, self.campaign_id)
 
     def action_import_library(self) -> None:
         self._open("library_import", "LibraryImportScreen", self)
-
-    def action_tables(self) -> None:
-        self._open("critical_tables", "CriticalTablesScreen", self.campaign_id)
 
     def action_new_side(self) -> None:
         submit = self.calling(campaigns.create_side, campaign_id=self.campaign_id)
