@@ -93,11 +93,8 @@ class LinePreview:
         criticals = [
             self._critical(critical) for critical in line.criticals if rolled or not critical.auto
         ]
-        return HitRequest(
-            ship_id=ship.id, structure=line.structure, flotation=line.flotation,
-            repair_structure=line.repair_structure, repair_flotation=line.repair_flotation,
-            fire_delta=line.fire_delta, criticals=tuple(criticals), fixes=line.fixes,
-        )  # fmt: skip
+        amounts = {key: getattr(line, key) for key in damage.HitAmounts.model_fields}
+        return HitRequest(ship.id, **amounts, criticals=tuple(criticals), fixes=line.fixes)
 
     def _critical(self, critical: CriticalInput) -> CriticalRequest:
         if critical.auto:
