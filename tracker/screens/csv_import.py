@@ -44,8 +44,7 @@ def report_text(report: Report) -> Text:
     if report.problems:
         text.append(f"{len(report.problems)} problem{'s' * (len(report.problems) != 1)}; "
                     "nothing was written:\n", style=ALERT)  # fmt: skip
-        for line in report.problems:
-            text.append(f"  {line}\n")
+        text.append("".join(f"  {line}\n" for line in report.problems))
     elif report.dry_run:
         text.append(
             f"{report.valid} of {report.rows} rows are ready ({report.source}). ", style=GOOD_STRONG
