@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -140,18 +141,15 @@ class DamageEntryScreen(TrackerScreen):
             return
         self.coming_from = caller
 
-        def shown(handle: Callable[[Any], None]) -> Callable[[Any], None]:
-            def show(outcome: Any) -> None:
-                self.coming_from = None
-                if self.app.screen is not caller:
-                    return  # the player went on to another screen meanwhile
-                handle(outcome)
-                self.app.push_screen(self)
+        def shown(handle: Callable[[Any], None], outcome: Any) -> None:
+            self.coming_from = None
+            if self.app.screen is not caller:
+                return  # the player went on to another screen meanwhile
+            handle(outcome)
+            self.app.push_screen(self)
 
-            return show
-
-        calls.run(caller, read, then=shown(self._read), refused=shown(self._unread),
-                  expected=(DatabaseUnavailable,))  # fmt: skip
+        then, refused = partial(shown, self._read), partial(shown, self._unread)
+        calls.run(caller, read, then=then, refused=refused, expected=(DatabaseUnavailable,))
 
     def _read(self, opening: Opening) -> None:
         if opening.lines is not None:
