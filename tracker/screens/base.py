@@ -6,6 +6,7 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import actions
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 READ_ONLY_MESSAGE = "Read-only umpire view: nothing can be changed here."
+# What the footer shows of a key's binding, besides whether it is enabled and its tooltip.
+FOOTER_SHOWS = attrgetter("action", "description", "group")
 
 
 def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -167,14 +170,7 @@ class TrackerScreen(Screen[Any]):
         footer does), and whether it shows them at all: it does not redraw without the focus."""
         palette = self.app.COMMAND_PALETTE_BINDING
         keys = tuple(
-            (
-                key,
-                item.binding.action,
-                item.binding.description,
-                item.enabled,
-                item.tooltip,
-                item.binding.group,
-            )
+            (key, item.enabled, item.tooltip, *FOOTER_SHOWS(item.binding))
             for key, item in self.active_bindings.items()
             if item.binding.show or key == palette
         )

@@ -210,9 +210,10 @@ def _refuse(screen: Screen[Any], asked: _Asked, error: Exception) -> None:
         screen.app.notify(message(error), severity="error")
 
 
-def message(error: Exception) -> str:
+def message(error: Exception, between: str = "\n") -> str:
+    """What the player reads for an error: each of a refusal's messages, `between` them."""
     if isinstance(error, InvalidInput):
-        return "\n".join(error.errors.values())
+        return between.join(error.errors.values())
     return str(error)
 
 
@@ -263,11 +264,6 @@ def read_then(
     said by `unreadable` in the reader's own words."""
 
     def refused(error: Exception) -> None:
-        if isinstance(error, InvalidInput):
-            unreadable(
-                error.why if isinstance(error, Unreadable) else "; ".join(error.errors.values())
-            )
-        else:
-            unreadable(str(error))
+        unreadable(error.why if isinstance(error, Unreadable) else message(error, "; "))
 
     run(screen, read, then=then, refused=refused)

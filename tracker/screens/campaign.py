@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partialmethod
 from importlib import import_module
 from typing import Any
 
@@ -150,36 +151,32 @@ class CampaignScreen(TrackerScreen):
         # Every side is added expanded under a hidden root, so a node's line is its place in
         # the order added: the cursor is set at once, never left off the tree for a moment
         # in which Enter would open nothing.
-        line = 0
-        target: int | None = None
-        first_squadron: int | None = None
+        lines: list[SideView | SquadronRef] = []  # each line's data, in turn
         for side in overview.sides:
             label = Text(side.name, style="bold")
             if side.nation:
                 label.append(f"  ({side.nation})", style="dim")
             node = tree.root.add(label, data=side, expand=True)
-            if isinstance(selected, SideView) and selected.id == side.id:
-                target = line
-            line += 1
+            lines.append(side)
             for squadron in side.squadrons:
                 node.add_leaf(
                     Text(f"{squadron.name}  ·  {squadron.ships} ship{'s' * (squadron.ships != 1)}"),
                     data=squadron,
                 )
-                if squadron.id == self.select_squadron_id or (
-                    isinstance(selected, SquadronRef) and selected.id == squadron.id
-                ):
-                    target = line
-                first_squadron = line if first_squadron is None else first_squadron
-                line += 1
+                lines.append(squadron)
         if not overview.sides:
             tree.root.add_leaf(Text("No sides yet" + self.hint(": press s to add one") + ".",
                                     style="dim italic"))  # fmt: skip
-        # The squadron or side it was on, else the first squadron, else the first side.
-        chosen = target if target is not None else first_squadron
-        if chosen is None and line:
-            chosen = 0
-        if chosen is not None:
+        # The squadron just made, or the squadron or side it was on (the last of them), else the
+        # first squadron, else the first side.
+        wanted = {
+            (type(selected), getattr(selected, "id", None)),
+            (SquadronRef, self.select_squadron_id),
+        }
+        was = [line for line, data in enumerate(lines) if (type(data), data.id) in wanted]
+        squadrons = [line for line, data in enumerate(lines) if isinstance(data, SquadronRef)]
+        if lines:
+            chosen = was[-1] if was else squadrons[0] if squadrons else 0
             # Set even when the line is unchanged: the cursor's node must be the new one.
             tree.cursor_line = chosen
             if tree.cursor_node is not None:
@@ -215,6 +212,15 @@ class CampaignScreen(TrackerScreen):
         (about 10 MiB), most of them never opened at a sitting."""
         self.app.push_screen(getattr(import_module(f"tracker.screens.{module}"), screen)(*args))
 
+    def _campaign_wide(self, module: str, screen: str) -> None:
+        self._open(module, screen, self.campaign_id)
+
+    action_ledger = partialmethod(_campaign_wide, "ledger", "LedgerScreen")
+    action_repairs = partialmethod(_campaign_wide, "repairs", "RepairsScreen")
+    action_report = partialmethod(_campaign_wide, "report", "ReportScreen")
+    action_tables = partialmethod(_campaign_wide, "critical_tables", "CriticalTablesScreen")
+    action_library = partialmethod(_open, "library", "LibraryScreen")
+
     def action_damage(self) -> None:
         from tracker.screens.damage_entry import open_damage_entry
 
@@ -227,31 +233,16 @@ class CampaignScreen(TrackerScreen):
             return
         self._open("roster", "RosterScreen", side_id)
 
-    def action_ledger(self) -> None:
-        self._open("ledger", "LedgerScreen", self.campaign_id)
-
-    def action_repairs(self) -> None:
-        self._open("repairs", "RepairsScreen", self.campaign_id)
-
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         scenarios = self.overview.scenarios if self.overview else ()
         if scenario := under_cursor(event.data_table, scenarios):
             self._open("scenario", "ScenarioScreen", scenario.id)
-
-    def action_library(self) -> None:
-        self._open("library", "LibraryScreen")
-
-    def action_report(self) -> None:
-        self._open("report", "ReportScreen", self.campaign_id)
 
     def action_sync(self) -> None:
         import_module("tracker.screens.sync_form").open_sync(self, self.campaign_id)
 
     def action_import_library(self) -> None:
         self._open("library_import", "LibraryImportScreen", self)
-
-    def action_tables(self) -> None:
-        self._open("critical_tables", "CriticalTablesScreen", self.campaign_id)
 
     def action_new_side(self) -> None:
         submit = self.calling(campaigns.create_side, campaign_id=self.campaign_id)

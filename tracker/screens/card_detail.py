@@ -46,11 +46,8 @@ def fields_text(entry: Entry) -> Text:
         text.append(f"{rule.label:<{width}}  ", style="bold")
         if value is None or value == "":
             text.append(rule.blank or "-", style="dim")
-        else:
-            lines = str(value).splitlines() or [""]
-            text.append(lines[0])
-            for line in lines[1:]:
-                text.append("\n" + " " * (width + 2) + line)
+        else:  # each line of the value under the first
+            text.append(("\n" + " " * (width + 2)).join(str(value).splitlines()))
         text.append("\n")
     text.rstrip()
     return text

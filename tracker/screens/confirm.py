@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -19,8 +18,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True only when the player says yes."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "dismiss(True)", "Yes"),
+        Binding("n,escape", "dismiss(False)", "No"),
     ]
 
     def __init__(self, question: str, *, yes: str = DELETE) -> None:
@@ -32,18 +31,13 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-dialog"):
             yield Label(self.question, id="confirm-question", markup=False)
             with Horizontal(id="confirm-buttons"):
-                yield Button(self.yes_label, variant="error", id="confirm-yes")
-                yield Button("No (n)", variant="primary", id="confirm-no")
+                yield Button(self.yes_label, variant="error", action="screen.dismiss(True)")
+                yield Button(
+                    "No (n)", variant="primary", id="confirm-no", action="screen.dismiss(False)"
+                )
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "confirm-yes")
 
 
 def confirm(

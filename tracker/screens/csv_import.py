@@ -19,7 +19,6 @@ from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import csv_import, printing
 from tracker.services.csv_import import Report
-from tracker.services.errors import InvalidInput
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, GOOD_STRONG, toned
 
@@ -45,8 +44,7 @@ def report_text(report: Report) -> Text:
     if report.problems:
         text.append(f"{len(report.problems)} problem{'s' * (len(report.problems) != 1)}; "
                     "nothing was written:\n", style=ALERT)  # fmt: skip
-        for line in report.problems:
-            text.append(f"  {line}\n")
+        text.append("".join(f"  {line}\n" for line in report.problems))
     elif report.dry_run:
         text.append(
             f"{report.valid} of {report.rows} rows are ready ({report.source}). ", style=GOOD_STRONG
@@ -138,7 +136,7 @@ class CsvImportScreen(FileDialog):
         calls.read_then(self, Call(read_file, path, limit=csv_import.MAX_BYTES), check, unreadable)
 
     def _refused(self, path: Path, error: Exception) -> None:
-        said = "; ".join(error.errors.values()) if isinstance(error, InvalidInput) else str(error)
+        said = calls.message(error, "; ")
         self.query_one("#csv-report", Static).update(toned(f"{path.name}: {said}", ALERT))
 
     def _reported(self, path: Path, dry_run: bool, report: Report) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -36,7 +37,7 @@ from tracker.widgets.hit_preview import HitPreview
 from tracker.widgets.ship_list import ShipList
 from tracker.widgets.shorthand_line import ShorthandLine
 from tracker.widgets.steady_text import SteadyText
-from tracker.widgets.tones import ALERT, ERROR, toned
+from tracker.widgets.tones import ALERT
 
 GRAMMAR = (
     "sN Structure lost · fN Flotation lost · fm+N / fm-N fire markers · "
@@ -140,18 +141,15 @@ class DamageEntryScreen(TrackerScreen):
             return
         self.coming_from = caller
 
-        def shown(handle: Callable[[Any], None]) -> Callable[[Any], None]:
-            def show(outcome: Any) -> None:
-                self.coming_from = None
-                if self.app.screen is not caller:
-                    return  # the player went on to another screen meanwhile
-                handle(outcome)
-                self.app.push_screen(self)
+        def shown(handle: Callable[[Any], None], outcome: Any) -> None:
+            self.coming_from = None
+            if self.app.screen is not caller:
+                return  # the player went on to another screen meanwhile
+            handle(outcome)
+            self.app.push_screen(self)
 
-            return show
-
-        calls.run(caller, read, then=shown(self._read), refused=shown(self._unread),
-                  expected=(DatabaseUnavailable,))  # fmt: skip
+        then, refused = partial(shown, self._read), partial(shown, self._unread)
+        calls.run(caller, read, then=then, refused=refused, expected=(DatabaseUnavailable,))
 
     def _read(self, opening: Opening) -> None:
         if opening.lines is not None:
@@ -164,7 +162,7 @@ class DamageEntryScreen(TrackerScreen):
 
     def _unread(self, error: Exception) -> None:
         calls.tell_unavailable(self.app, error)
-        self.query_one(HitPreview).show(toned(calls.message(error), ERROR), error=True)
+        self.preview.show_error(error)
 
     def open_again(
         self, caller: Screen[Any], ship_id: int | None, sheet: tuple[ShipPick, ...]

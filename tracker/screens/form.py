@@ -163,10 +163,10 @@ class FormScreen(ModalScreen[Any]):
                 yield Static("", id="form-preview", markup=False)
             yield Label("", id="error-form", classes="form-error -hidden", markup=False)
             with Horizontal(id="form-buttons"):
-                yield Button("Save (ctrl+s)", variant="primary", id="form-save")
+                yield Button("Save (ctrl+s)", variant="primary", action="screen.save")
                 if self.dice_field:
-                    yield Button(f"Roll d{self.dice_sides} (ctrl+r)", id="form-roll")
-                yield Button("Cancel (esc)", id="form-cancel")
+                    yield Button(f"Roll d{self.dice_sides} (ctrl+r)", action="screen.roll")
+                yield Button("Cancel (esc)", action="screen.cancel")
 
     def _widget_for(self, spec: FieldSpec) -> Input | Checkbox | Select[Any]:
         widget_id = f"field-{spec.key}"
@@ -395,11 +395,6 @@ class FormScreen(ModalScreen[Any]):
             lambda: self.dismiss(None),
             yes="Discard (y)",
         )
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        actions = {"form-save": self.action_save, "form-roll": self.action_roll}
-        actions.get(event.button.id or "", self.action_cancel)()
 
     @on(Input.Submitted)
     def _enter_pressed(self) -> None:

@@ -95,7 +95,7 @@ def help_rows(screen: Screen[Any], own: Sequence[tuple[str, str]]) -> list[tuple
 class HelpScreen(ModalScreen[None]):
     """A table of keys: the screen's own first, then the global ones."""
 
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
     def __init__(
         self, screen_name: str, keys: Sequence[tuple[str, str]], *, read_only: bool = False
@@ -125,6 +125,3 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("Action", width=min(100, self.app.size.width) - key_width - 12)
         for key, description in rows:
             table.add_row(key, Text(description), height=None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -20,8 +20,9 @@ from tracker.widgets.plain import plain_options
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
 from tracker.widgets.tables import fit_columns
 
-ALL = "all"
 LIMIT = 500
+# The choices across the top, each a Select, and the argument of the read each narrows.
+FILTERS = {"scenario": "scenario_id", "side": "side_id", "ship": "ship_id", "kind": "kind"}
 COLUMNS = (
     ("#", 5),
     ("Scenario", 16),
@@ -90,10 +91,8 @@ class JournalScreen(TrackerScreen):
     def body(self) -> ComposeResult:
         with Horizontal(id="journal-filters"):
             yield Input(placeholder="search all entries (s)", id="journal-search", compact=True)
-            yield Select[Any]([], prompt="scenario", id="filter-scenario", compact=True)
-            yield Select[Any]([], prompt="side", id="filter-side", compact=True)
-            yield Select[Any]([], prompt="ship", id="filter-ship", compact=True)
-            yield Select[Any]([], prompt="kind", id="filter-kind", compact=True)
+            for name in FILTERS:
+                yield Select[Any]([], prompt=name, id=f"filter-{name}", compact=True)
         yield SearchTable(
             id="journal-table", title="Entries", zebra_stripes=True, classes="keys-here"
         )
@@ -114,8 +113,8 @@ class JournalScreen(TrackerScreen):
         if self.start_ship_id is not None:
             self.query_one("#filter-ship", Select).value = self.start_ship_id
 
-    def _value(self, widget_id: str) -> Any:
-        value = self.query_one(widget_id, Select).value
+    def _value(self, name: str) -> Any:
+        value = self.query_one(f"#filter-{name}", Select).value
         return None if value is Select.NULL else value
 
     def reload(self) -> None:
@@ -123,10 +122,7 @@ class JournalScreen(TrackerScreen):
             history.list_entries,
             self.factory,
             campaign_id=self.campaign_id,
-            scenario_id=self._value("#filter-scenario"),
-            side_id=self._value("#filter-side"),
-            ship_id=self._value("#filter-ship"),
-            kind=self._value("#filter-kind"),
+            **{argument: self._value(name) for name, argument in FILTERS.items()},
             search=self.query_one("#journal-search", Input).value,
             limit=LIMIT,
         ), self._show)  # fmt: skip
@@ -134,17 +130,13 @@ class JournalScreen(TrackerScreen):
     def _show(self, entries: list[EntryView]) -> None:
         self.entries = entries
         self.query_one(SearchTable).show((str(entry.id), entry_row(entry)) for entry in entries)
-        ship = self._value("#filter-ship")
-        shown = f"{len(self.entries)} entries" + (
-            " (newest 500)" if len(self.entries) == LIMIT else ""
+        shown = [f"{len(entries)} entries" + (" (newest 500)" if len(entries) == LIMIT else "")]
+        if self._value("ship") is not None:
+            shown.append("service record of the ship chosen above")
+        shown.append(
+            "struck-through entries were undone" + self.hint(" · u undoes the selected entry")
         )
-        if ship is not None:
-            shown += " · service record of the ship chosen above"
-        self.query_one("#journal-status", Static).update(
-            shown
-            + " · struck-through entries were undone"
-            + self.hint(" · u undoes the selected entry")
-        )
+        self.query_one("#journal-status", Static).update(" · ".join(shown))
 
     @on(Input.Changed, "#journal-search")
     @on(Select.Changed)
@@ -185,8 +177,8 @@ class JournalScreen(TrackerScreen):
         self.query_one("#journal-search", Input).focus()
 
     def action_clear_filters(self) -> None:
-        for widget_id in ("#filter-scenario", "#filter-side", "#filter-ship", "#filter-kind"):
-            self.query_one(widget_id, Select).clear()
+        for name in FILTERS:
+            self.query_one(f"#filter-{name}", Select).clear()
         self.query_one("#journal-search", Input).value = ""
         self.query_one(SearchTable).set_filter("")
         self.reload()

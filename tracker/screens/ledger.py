@@ -16,26 +16,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from tracker.screens import ledger_forms as forms
 from tracker.screens import ledger_rows as cells
 from tracker.screens.calls import Call
 from tracker.screens.csv_import import open_csv_import
 from tracker.screens.fields import specs_from
 from tracker.screens.form import FieldSpec, typed_dice
-from tracker.screens.ledger_forms import (
-    aerial_fields,
-    boundary_fields,
-    complete_fields,
-    drift_fields,
-    minelayers,
-    passphrase_field,
-    place_fields,
-    place_from,
-    side_field,
-    sow_fields,
-    status_fields,
-    torpedo_fields,
-)
-from tracker.screens.ledger_rows import counter_row, minefield_row, plural
 from tracker.screens.mine_check import MineCheckScreen, start_check_flow
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.owner_view import OwnerViewScreen
@@ -146,7 +132,7 @@ class LedgerScreen(OwnerViewScreen):
         heading = Text()
         heading.append(f"Turn {view.turn}" if view.turn else "Between scenarios", style="bold")
         live = [field for field in view.minefields if field.status in ("sowing", "active")]
-        heading.append(f" · {plural(len(live), 'minefield')} on the map, "
+        heading.append(f" · {cells.plural(len(live), 'minefield')} on the map, "
                        f"{len(view.minefields)} in all")  # fmt: skip
         secret = sum(1 for field in view.minefields if field.hidden)
         if secret:
@@ -165,14 +151,14 @@ class LedgerScreen(OwnerViewScreen):
             heading.append("\nNo boundaries yet" + self.hint(": b adds one (two sea areas of "
                            "your map)") + ".", style="dim")  # fmt: skip
         self.query_one("#ledger-heading", Static).update(heading)
-        rows = [(str(field.id), minefield_row(field)) for field in view.minefields]
+        rows = [(str(field.id), cells.minefield_row(field)) for field in view.minefields]
         empty = ["", "", Text("No minefield yet" + self.hint(": n sows one, a drops them from the "
                                                          "air") + ".", style="dim")]  # fmt: skip
         self._table.show(rows, empty=empty)
         self._show_detail()
         # Refilled, not cleared and added to: a thousand ships' counters are built as the
         # player scrolls to them, and the cursor stays on its ship through a reload.
-        counters = [(str(item.ship_id), counter_row(item)) for item in view.counters]
+        counters = [(str(item.ship_id), cells.counter_row(item)) for item in view.counters]
         none = Text("No ship has a Second World War at Sea counter yet" +
                     self.hint(": u on a record sheet enters one") + ".", style="dim")  # fmt: skip
         refill(self.query_one("#counter-table", DataTable), counters or [(EMPTY_KEY, [none])])
@@ -218,7 +204,7 @@ class LedgerScreen(OwnerViewScreen):
         """The passphrase field, unless the owner view already holds it."""
         if self.passphrase and (side_id is None or side_id == self.owner_side_id):
             return []
-        return [passphrase_field()]
+        return [forms.passphrase_field()]
 
     def action_boundary(self) -> None:
         def submit(values: dict[str, Any]) -> Call[str]:
@@ -228,7 +214,7 @@ class LedgerScreen(OwnerViewScreen):
 
         self.open_form(
             "Add a boundary",
-            boundary_fields(),
+            forms.boundary_fields(),
             submit,
             note="A boundary is the line between two areas of your map: A | B is B | A.",
         )
@@ -257,15 +243,15 @@ class LedgerScreen(OwnerViewScreen):
     def _sow(self, ships: list[mines.CounterView], subs: dict[int, list[UnitView]]) -> None:
         """The sowing form: the minelayer is one of the owner's own ships afloat, or a War at
         Sea submarine of its roster; the choices follow the owner chosen."""
-        layers = minelayers(self.sides, ships, subs)
-        owner = side_field(self.sides)
+        layers = forms.minelayers(self.sides, ships, subs)
+        owner = forms.side_field(self.sides)
         fields = [
-            owner, *place_fields(self._boundaries()), *sow_fields(layers, owner.value),
+            owner, *forms.place_fields(self._boundaries()), *forms.sow_fields(layers, owner.value),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            place = place_from(values)
+            place = forms.place_from(values)
             kind, _, layer_id = values.pop("layer").partition(":")
             values["layer_ship_id"] = int(layer_id) if kind == "ship" else None
             values["layer_unit_id"] = int(layer_id) if kind == "sub" else None
@@ -289,7 +275,7 @@ class LedgerScreen(OwnerViewScreen):
             return
         self.open_form(
             f"Complete minefield #{field.id}",
-            complete_fields(),
+            forms.complete_fields(),
             self.editing(mines.complete_minefield, field, "minefield_id"),
         )
 
@@ -298,13 +284,13 @@ class LedgerScreen(OwnerViewScreen):
             self.missing("Add a side to the campaign first.")
             return
         fields = [
-            side_field(self.sides), *place_fields(self._boundaries()), *aerial_fields(),
-            *specs_from(MinefieldCreate, keys=("drifting", "secret")),
+            forms.side_field(self.sides), *forms.place_fields(self._boundaries()),
+            *forms.aerial_fields(), *specs_from(MinefieldCreate, keys=("drifting", "secret")),
             *self._secret_fields(),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[list[str]]:
-            place = place_from(values)
+            place = forms.place_from(values)
             drops = values.pop("drops")
             typed = typed_dice(values, "rolls", "d6 rolls are numbers 1..6, e.g. 5 2")
             if typed and drops is not None and drops != len(typed):
@@ -326,14 +312,12 @@ class LedgerScreen(OwnerViewScreen):
     def action_drift(self) -> None:
         if (field := self._field()) is None:
             return
-        fields = [*drift_fields(self._boundaries()), *self._secret_fields(field.side_id)]
+        fields = [*forms.drift_fields(self._boundaries()), *self._secret_fields(field.side_id)]
+        drift = self.calling_secret(mines.drift, minefield_id=field.id, version=field.version)
 
         def submit(values: dict[str, Any]) -> Call[str]:
-            place = place_from(values)
-            return Call(mines.drift, self.factory, minefield_id=field.id,
-                        to_boundary_id=place["boundary_id"], to_sector=place["sector"],
-                        d6=values["d6"], turn=values["turn"], version=field.version,
-                        passphrase=self.passphrase_of(values))  # fmt: skip
+            place = forms.place_from(values, "to_")  # the drift's names: where it goes
+            return drift({**values, **place})
 
         self.open_form(
             f"Minefield #{field.id} drifts",
@@ -351,7 +335,7 @@ class LedgerScreen(OwnerViewScreen):
             return
         self.open_form(
             f"Minefield #{field.id}",
-            status_fields(),
+            forms.status_fields(),
             self.editing(mines.set_status, field, "minefield_id"),
         )
 
@@ -371,7 +355,7 @@ class LedgerScreen(OwnerViewScreen):
                         owner_side_id=side_id, passphrase=passphrase or None)  # fmt: skip
 
         if self.sides or self.owner or self.read_only:  # (the umpire's view hears why not)
-            fields = [side_field(self.sides), passphrase_field()]
+            fields = [forms.side_field(self.sides), forms.passphrase_field()]
             self.ask_owner_view(
                 check, fields, note="Only where the opponent cannot see the screen."
             )
@@ -401,7 +385,7 @@ class LedgerScreen(OwnerViewScreen):
         if (ship := under_cursor(self.query_one("#counter-table", DataTable), counters)) is None:
             self.missing("No ship with a counter yet (u on the record sheet).")
             return
-        self.open_form(f"{ship.name}: torpedo attack", torpedo_fields(ship),
+        self.open_form(f"{ship.name}: torpedo attack", forms.torpedo_fields(ship),
                        self.calling(mines.torpedo_attack, ship_id=ship.ship_id),
                        note="A submarine sowing a minefield makes no torpedo attack until it is "
                        "complete (the variant's rule).")  # fmt: skip
@@ -421,7 +405,7 @@ class LedgerScreen(OwnerViewScreen):
         fields = [
             FieldSpec("unit_id", "Submarine", kind="select", value=subs[0][1], options=subs),
             *mine_roll_fields(),
-            passphrase_field("Its side's"),
+            forms.passphrase_field("Its side's"),
         ]  # fmt: skip
 
         def submit(values: dict[str, Any]) -> Call[str]:

@@ -73,8 +73,9 @@ def place_fields(boundaries: tuple[BoundaryView, ...]) -> list[FieldSpec]:
     ]  # fmt: skip
 
 
-def place_from(values: dict[str, Any]) -> dict[str, Any]:
-    return {"boundary_id": values.pop("boundary") or None, "sector": values.pop("sector")}
+def place_from(values: dict[str, Any], to: str = "") -> dict[str, Any]:
+    """The place the form's fields give, taken out of the values, each key after `to`."""
+    return {f"{to}boundary_id": values.pop("boundary") or None, f"{to}sector": values.pop("sector")}
 
 
 def side_field(sides: list[tuple[str, int]]) -> FieldSpec:

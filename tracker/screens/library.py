@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen, attacks_line
-from tracker.screens.form import FieldSpec, FormScreen, writing
+from tracker.screens.form import FieldSpec, writing
 from tracker.services import library, library_export, printing
 from tracker.services.library import ShipClassRead, UnitCardRead
 from tracker.widgets.search_table import SEARCH_KEYS, SearchTable
@@ -159,8 +159,6 @@ class LibraryScreen(TrackerScreen):
             FieldSpec("kind", "CSV holds", kind="select", value="cards",
                       options=[("Unit cards", "cards"), ("Ship classes", "classes")]),
         ]  # fmt: skip
-        self.app.push_screen(
-            FormScreen("Export the library", fields, write, note=self.EXPORT_NOTE,
-                       preview=preview),
-            done,
-        )  # fmt: skip
+        self.open_form(
+            "Export the library", fields, write, done=done, note=self.EXPORT_NOTE, preview=preview
+        )

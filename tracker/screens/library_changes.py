@@ -26,10 +26,6 @@ def drift_line(drift: Drift) -> str:
     return f"{drift.name}: {'; '.join(drift.differences)}"
 
 
-def drift_detail(drift: Drift) -> str:
-    return "\n".join([f"{drift.name}, of the {drift.source}:", *drift.differences])
-
-
 class LibraryChangesScreen(ParticipantsScreen):
     """The ships or units to tick, the highlighted one's every difference shown below them."""
 
@@ -49,7 +45,9 @@ class LibraryChangesScreen(ParticipantsScreen):
 
     def _detail(self, index: int) -> None:
         if 0 <= index < len(self.drifts):
-            self.query_one("#changes-detail", Static).update(drift_detail(self.drifts[index]))
+            drift = self.drifts[index]
+            detail = "\n".join([f"{drift.name}, of the {drift.source}:", *drift.differences])
+            self.query_one("#changes-detail", Static).update(detail)
 
 
 def offer_library_changes(screen: TrackerScreen, campaign_id: int, kind: str) -> None:

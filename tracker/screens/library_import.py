@@ -28,33 +28,30 @@ from tracker.services.library import LibraryReport
 from tracker.services.text_files import read_file
 from tracker.widgets.tones import ALERT, CAUTION, GOOD_STRONG, toned
 
-SUFFIXES = (*CsvTree.SUFFIXES, ".json")  # the files a library is read from
 KEYS = ("enter on a file picks it · ctrl+s checks it (a dry run), then imports it · escape "
         "stops the work, or closes · ctrl+b closes and lets the import go on")  # fmt: skip
 
 
 class LibraryTree(CsvTree):
-    SUFFIXES = SUFFIXES
+    SUFFIXES = (*CsvTree.SUFFIXES, ".json")  # the files a library is read from
 
 
 def report_text(report: LibraryReport) -> Text:
     """The report as the player reads it: what it does, then every problem and warning, then
     the entries it changes and adds."""
     text = Text()
-    style = ALERT if report.problems else GOOD_STRONG
-    text.append(report.summary(), style=style)
+    text.append(report.summary(), style=ALERT if report.problems else GOOD_STRONG)
     text.append(" ctrl+s again imports it.\n" if report.dry_run and not report.problems else "\n")
-    for title, lines, tone in (("Problems", report.problems, ALERT),
-                               ("Warnings", report.warnings, CAUTION)):  # fmt: skip
-        if lines:
-            text.append(f"{title}:\n", style=tone)
-            text.append("".join(f"  {line}\n" for line in lines))
+    listed = [("Problems:", report.problems, ALERT), ("Warnings:", report.warnings, CAUTION)]
     for outcome in report.outcomes:
-        for title, names in outcome.listed():
-            if names:
-                text.append(f"{outcome.kind.capitalize()} {title} ({len(names)}):\n",
-                            style="bold")  # fmt: skip
-                text.append("".join(f"  {name}\n" for name in names))
+        kind = outcome.kind.capitalize()
+        listed += [
+            (f"{kind} {title} ({len(names)}):", names, "bold") for title, names in outcome.listed()
+        ]
+    for heading, lines, tone in listed:
+        if lines:
+            text.append(f"{heading}\n", style=tone)
+            text.append("".join(f"  {line}\n" for line in lines))
     return text
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 
@@ -93,11 +93,8 @@ class LinePreview:
         criticals = [
             self._critical(critical) for critical in line.criticals if rolled or not critical.auto
         ]
-        return HitRequest(
-            ship_id=ship.id, structure=line.structure, flotation=line.flotation,
-            repair_structure=line.repair_structure, repair_flotation=line.repair_flotation,
-            fire_delta=line.fire_delta, criticals=tuple(criticals), fixes=line.fixes,
-        )  # fmt: skip
+        amounts = {key: getattr(line, key) for key in damage.HitAmounts.model_fields}
+        return HitRequest(ship.id, **amounts, criticals=tuple(criticals), fixes=line.fixes)
 
     def _critical(self, critical: CriticalInput) -> CriticalRequest:
         if critical.auto:
@@ -132,24 +129,24 @@ class LinePreview:
         asked = self.edits
         self.previewing = True
 
-        def back(result: T) -> None:
+        def back(show: Callable[[Any], None], outcome: Any) -> None:
             self.previewing = False
             if asked != self.edits:
                 self.show_line()
                 return
-            then(result)
+            show(outcome)
             self._previewed()
 
         def refused(error: Exception) -> None:
-            self.previewing = False
             calls.tell_unavailable(self.screen.app, error)
-            if asked != self.edits:
-                self.show_line()
-                return
-            self.screen.query_one(HitPreview).show(toned(calls.message(error), ERROR), error=True)
-            self._previewed()
+            back(self.show_error, error)
 
-        self.screen.call(call, then=back, refused=refused, expected=(DatabaseUnavailable,))
+        expected = (DatabaseUnavailable,)
+        self.screen.call(call, then=partial(back, then), refused=refused, expected=expected)
+
+    def show_error(self, error: Exception) -> None:
+        """A read that failed, said where the preview shows."""
+        self.screen.query_one(HitPreview).show(toned(calls.message(error), ERROR), error=True)
 
     def _previewed(self) -> None:
         """The line's preview is all shown: an Enter pressed while it was on its way records
@@ -234,12 +231,10 @@ class LinePreview:
             self._ask(Call(damage.nearest_ships, self.screen.factory,
                            campaign_id=self.screen.campaign_id, query=line.ship), near)  # fmt: skip
             return
-        self.named = ship.id
         tied = best_matches(line.ship, [pick.name for pick in self.picks])
-        if len(tied) == 1:
-            ship = self.picks[tied[0]]
-            self.named = ship.id
-        elif len(tied) > 1 and ship.name != (self.chosen or ("", 0))[0]:
+        ship = self.picks[tied[0]] if len(tied) == 1 else ship
+        self.named = ship.id
+        if len(tied) > 1 and ship.name != (self.chosen or ("", 0))[0]:
             self.ambiguous = [self.picks[index] for index in tied]
             names = ", ".join(pick.name for pick in self.ambiguous)
             preview.update(toned(f"{line.ship!r} matches {names} alike: Enter asks which ship, "
@@ -253,7 +248,7 @@ class LinePreview:
             preview.show(toned(_no_table(missing[0]), ERROR), error=True)
             return
         request = self.request(line, ship, rolled=False)
-        if request.criticals or _has_change(request):
+        if request != HitRequest(ship_id=ship.id):  # more than `crit ?`, rolled at Enter
             self._ask(Call(damage.preview_hit, self.screen.factory, request=request),
                       partial(self._show_preview, line, ship, request))  # fmt: skip
         else:
@@ -274,13 +269,6 @@ class LinePreview:
                         "from the list with down and enter)", style=NOTICE)  # fmt: skip
         self.screen.query_one(HitPreview).update(body)
         self.pending = (request, line)
-
-
-def _has_change(request: HitRequest) -> bool:
-    return bool(
-        request.structure or request.flotation or request.repair_structure
-        or request.repair_flotation or request.fire_delta or request.fixes
-    )  # fmt: skip
 
 
 def _no_table(kind: str) -> str:
