@@ -11,6 +11,7 @@ from tracker.cli.common import (
     add_force,
     add_output,
     fail,
+    matching,
     no_campaign,
     output_of,
     pick,
@@ -65,8 +66,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             return fail(f"{overview.campaign.name} has no scenario {args.scenario}; its "
                          f"scenarios are {numbers or 'none yet'}")  # fmt: skip
     if args.side is not None:
-        wanted = args.side.strip().casefold()
-        side_id = next((s.id for s in overview.sides if s.name.casefold() == wanted), None)
+        sides = ((side.id, (side.name,)) for side in overview.sides)
+        side_id = next(iter(matching(sides, args.side)), None)
         if side_id is None:
             names = ", ".join(s.name for s in overview.sides)
             return fail(f"{overview.campaign.name} has no side {args.side!r}; its sides are "
