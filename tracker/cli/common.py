@@ -7,10 +7,13 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tracker import paths
 from tracker.redaction import shown
+
+if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
 
 EXIT_BAD_INPUT = 2
 
@@ -86,6 +89,17 @@ def pick(found: Sequence[_Named], wanted: str) -> int | None:
 def no_campaign(wanted: str, target: str, found: Sequence[_Named]) -> int:
     names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
     return fail(f"no campaign {wanted!r} in {shown(target)} (campaigns: {names})")
+
+
+def campaign_named(factory: SessionFactory, target: str, wanted: str) -> int | None:
+    """The campaign the player named (`pick`), or None once the campaigns are listed on stderr."""
+    from tracker.services import campaigns
+
+    found = campaigns.list_campaigns(factory)
+    campaign_id = pick(found, wanted)
+    if campaign_id is None:
+        no_campaign(wanted, target, found)
+    return campaign_id
 
 
 def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:

@@ -8,13 +8,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.common import (
+    EXIT_BAD_INPUT,
     add_force,
     add_output,
+    campaign_named,
     fail,
     matching,
-    no_campaign,
     output_of,
-    pick,
     said,
 )
 from tracker.cli.viewers import WIDENS
@@ -53,10 +53,9 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
-    found = campaigns.list_campaigns(factory)
-    campaign_id = pick(found, args.campaign)
+    campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
-        return no_campaign(args.campaign, target, found)
+        return EXIT_BAD_INPUT
     overview = campaigns.get_overview(factory, campaign_id=campaign_id)
     scenario_id = side_id = None
     if args.scenario is not None:
