@@ -105,12 +105,8 @@ def run_held(args: argparse.Namespace, factory: SessionFactory, target: str) -> 
     campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
         return EXIT_BAD_INPUT
-    rows = sync_merge.held(factory, campaign_id=campaign_id)
-    if not rows:
-        print("tracker: no merged entry is held")
-        return 0
-    for line in rows:
-        print(line)
+    held = sync_merge.held(factory, campaign_id=campaign_id)
+    print("\n".join(held) or "tracker: no merged entry is held")
     return 0
 
 
