@@ -13,6 +13,7 @@ from campaign_files import real_campaign_file
 
 from tracker import paths
 from tracker.cli import main
+from tracker.cli.printing import squadron_named
 from tracker.db import make_engine, session_factory
 from tracker.services import fleet, printing, sheet
 
@@ -100,7 +101,7 @@ def test_an_ambiguous_name_lists_the_candidates(
 ) -> None:
     engine = make_engine(str(campaign))
     factory = session_factory(engine)
-    raider = printing.find_squadron(factory, "Panzerschiff")
+    raider = squadron_named(printing.named(factory, depth=3), "Panzerschiff")
     side_id = sheet.load_record_sheet(factory, squadron_id=raider).side_id
     fleet.create_squadron(factory, side_id=side_id, name="force G")
     engine.dispose()

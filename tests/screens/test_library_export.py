@@ -73,8 +73,8 @@ async def test_an_export_reads_back_into_a_fresh_campaign_file_the_same(
               else f"{entries[kind]} {kind}")  # fmt: skip
     assert said[-1] == f"{counts.capitalize()} written to {target}"
     # The same bytes `tracker library export` writes.
-    expected = (library_export.export_json(factory) if name.endswith(".json")
-                else library_export.export_csv(factory, kind=kind))  # fmt: skip
+    expected = (library_export.export_text(factory, kind=None) if name.endswith(".json")
+                else library_export.export_text(factory, kind=kind))  # fmt: skip
     assert target.read_bytes().decode() == expected
     fresh = _fresh(tmp_path / "fresh.db")
     report = library.import_library(fresh, raw=target.read_bytes(),
@@ -106,7 +106,9 @@ async def test_an_existing_file_is_replaced_only_once_the_player_says_yes(
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(pilot.app.screen, LibraryScreen)
-    assert target.read_bytes().decode() == library_export.export_csv(library_app.factory)
+    assert target.read_bytes().decode() == library_export.export_text(
+        library_app.factory, kind="cards"
+    )
 
 
 async def test_the_campaign_file_its_backups_and_a_name_of_no_format_are_refused_beside_the_path(

@@ -110,14 +110,14 @@ def test_the_library_exported_as_csv_runs_nothing_and_reads_back_exactly(
         assert library.import_library(factory, raw=raw, json_file=True).problems == ()
         before = (library.cards(factory), library.classes(factory))
         for kind in library.KINDS:
-            made = library_export.export_csv(factory, kind=kind)
+            made = library_export.export_text(factory, kind=kind)
             _safe(made)
             again = library.import_library(factory, raw=made.encode())
             assert again.problems == (), again.problems
             assert [(o.added, o.changed) for o in again.outcomes] == [((), ())]
         assert (library.cards(factory), library.classes(factory)) == before
         # The numbers a class's size modifier holds are written as numbers.
-        written = library_export.export_csv(factory, kind="classes")
+        written = library_export.export_text(factory, kind="classes")
         modifiers = {str(entry["size_modifier"]) for entry in document["classes"]}
         assert modifiers <= set(_cells(written))
 

@@ -519,8 +519,7 @@ CALLS = [
     Call("record_test", command.record_test,
          lambda f: kw(squadron_id=ids(f.squadrons), subject=choice("commander", "crew"),
                       roll=number(1, 10), under_fire=FLAG, extra=number(-3, 3))),
-    Call("find_squadron", printing.find_squadron,
-         lambda f: kw(name=text("Alpha", "blue/alpha", "Fuzz/Red/Raider"))),
+    Call("named", printing.named, lambda f: kw(depth=number(1, 3))),
     # damage entry and the critical tables
     Call("record_hit", damage.record_hit, lambda f: kw(request=hit(f))),
     Call("preview_hit", damage.preview_hit, lambda f: kw(request=hit(f))),

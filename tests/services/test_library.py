@@ -304,7 +304,7 @@ def test_classes_read_and_export_as_cards_do(factory: SessionFactory) -> None:
             + "Leander;Britain;12;10;150\nTribal;Britain;6;5;90\n")  # fmt: skip
     report = library.import_library(factory, raw=body.encode())
     assert report.outcomes[0].kind == "classes" and len(report.outcomes[0].added) == 2
-    exported = library_export.export_csv(factory, kind="classes")
+    exported = library_export.export_text(factory, kind="classes")
     _clear(factory)
     assert library.import_library(factory, raw=exported.encode()).written
     assert [(c.name, c.structure, c.flotation, c.points) for c in library.classes(factory)] == [
@@ -321,7 +321,7 @@ def test_the_json_export_reads_back_as_the_same_library(
     library.import_library(factory, raw=csv_of(cards).encode())
     library.import_library(factory, raw=b"name,structure,flotation\nLeander,12,10\n")
     before = _stored(factory), library.classes(factory)
-    document = library_export.export_json(factory)
+    document = library_export.export_text(factory, kind=None)
     _clear(factory)
     report = library.import_library(factory, raw=document.encode(), json_file=True)
     assert report.written and [len(o.added) for o in report.outcomes] == [len(cards), 1]

@@ -37,7 +37,7 @@ def test_progress_is_told_now_and_then_and_at_the_last_row_once_it_is_written(
     raw = _rows(count)
     if json_file:
         library.import_library(factory, raw=raw)
-        raw = library_export.export_json(factory).encode()
+        raw = library_export.export_text(factory, kind=None).encode()
         _empty(factory)
     # Each word, with what another reader of the file finds then: a bar at its end means the
     # rows are all in.

@@ -13,6 +13,7 @@ import pytest
 from service_helpers import Refused, World
 
 from tracker import paths
+from tracker.cli.printing import squadron_named
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
 from tracker.publish import sheet_pages
@@ -256,13 +257,17 @@ def test_markdown_escapes_player_text(
 # --- finding a squadron by name -----------------------------------------------------------------
 
 
+def find_squadron(factory: SessionFactory, name: str) -> int:
+    return squadron_named(printing.named(factory, depth=3), name)
+
+
 def test_find_squadron_by_name_any_case_or_side_slash_name(
     world: World, factory: SessionFactory
 ) -> None:
-    assert printing.find_squadron(factory, "alpha") == world.alpha_id
-    assert printing.find_squadron(factory, "  RAIDER ") == world.raider_id
-    assert printing.find_squadron(factory, "blue / bravo") == world.bravo_id
-    assert printing.find_squadron(factory, "Test campaign/Blue/Alpha") == world.alpha_id
+    assert find_squadron(factory, "alpha") == world.alpha_id
+    assert find_squadron(factory, "  RAIDER ") == world.raider_id
+    assert find_squadron(factory, "blue / bravo") == world.bravo_id
+    assert find_squadron(factory, "Test campaign/Blue/Alpha") == world.alpha_id
 
 
 def test_find_squadron_refuses_an_ambiguous_name_listing_the_candidates(
@@ -270,22 +275,22 @@ def test_find_squadron_refuses_an_ambiguous_name_listing_the_candidates(
 ) -> None:
     red_alpha = fleet.create_squadron(factory, side_id=world.red_id, name="ALPHA")
     with pytest.raises(InvalidInput) as caught:
-        printing.find_squadron(factory, "Alpha")
+        find_squadron(factory, "Alpha")
     message = caught.value.errors["squadron"]
     assert "2 squadrons: Blue/Alpha, Red/ALPHA" in message and "Side/Squadron" in message
-    assert printing.find_squadron(factory, "red/alpha") == red_alpha
+    assert find_squadron(factory, "red/alpha") == red_alpha
 
 
 def test_find_squadron_refuses_an_unknown_name_listing_the_squadrons(
     world: World, factory: SessionFactory
 ) -> None:
     with pytest.raises(InvalidInput) as caught:
-        printing.find_squadron(factory, "Force Z")
+        find_squadron(factory, "Force Z")
     assert caught.value.errors == {
         "squadron": 'no squadron named "Force Z"; the file has Blue/Alpha, Blue/Bravo, Red/Raider'
     }
     with pytest.raises(InvalidInput):
-        printing.find_squadron(factory, " / ")
+        find_squadron(factory, " / ")
 
 
 def test_find_squadron_names_the_campaign_when_two_share_side_and_squadron(
@@ -295,9 +300,9 @@ def test_find_squadron_names_the_campaign_when_two_share_side_and_squadron(
     blue = campaigns.create_side(factory, campaign_id=other.id, name="Blue")
     norway_alpha = fleet.create_squadron(factory, side_id=blue.id, name="Alpha")
     with pytest.raises(InvalidInput) as caught:
-        printing.find_squadron(factory, "blue/alpha")
+        find_squadron(factory, "blue/alpha")
     assert "Test campaign/Blue/Alpha, Norway/Blue/Alpha" in str(caught.value)
-    assert printing.find_squadron(factory, "norway/blue/alpha") == norway_alpha
+    assert find_squadron(factory, "norway/blue/alpha") == norway_alpha
 
 
 # --- writing the file ---------------------------------------------------------------------------

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tracker import paths
 from tracker.redaction import shown
+
+if TYPE_CHECKING:  # the services load when a command runs, not for --help or the app
+    from tracker.services.common import SessionFactory
 
 EXIT_BAD_INPUT = 2
 
@@ -48,19 +51,37 @@ class _Named(Protocol):
     def name(self) -> str: ...
 
 
+def key(name: str) -> str:
+    """A name as a player may type it: in any case (casefolded, as names are told apart: "SS"
+    names "ß"), the spaces around a `/` aside (`royal navy / force g`)."""
+    return "/".join(part.strip() for part in name.casefold().split("/"))
+
+
+def matching(found: Iterable[tuple[int, Sequence[str]]], wanted: str) -> list[int]:
+    """The ids of what `wanted` names, each given with its names from the top (campaign, side,
+    squadron): by its own name, or with those above it as far up as typed (`Force G`,
+    `Royal Navy/Force G`, `Atlantic/Royal Navy/Force G`)."""
+    wanted = key(wanted)
+    return [
+        found_id
+        for found_id, names in found
+        if any(key("/".join(names[start:])) == wanted for start in range(len(names)))
+    ]
+
+
 def pick(found: Sequence[_Named], wanted: str) -> int | None:
-    """The campaign the player named: by its name in any case (casefolded, as names are told
-    apart: "SS" names the campaign "ß"), else its number, else by words of its name."""
+    """The campaign the player named: by its name (`matching`), else its number, else by
+    words of its name."""
     wanted = wanted.strip()
-    folded = wanted.casefold()
     # A name first: a campaign named "2" is not campaign number 2.
-    for summary in found:
-        if summary.name.casefold() == folded:
-            return summary.id
+    named = matching(((summary.id, (summary.name,)) for summary in found), wanted)
+    if named:
+        return named[0]
     numbered = next((summary.id for summary in found if str(summary.id) == wanted), None)
     if numbered is not None:
         return numbered
     # Then the one campaign whose name holds the words typed ("river plate").
+    folded = wanted.casefold()
     partial = [summary.id for summary in found if folded in summary.name.casefold()]
     return partial[0] if len(partial) == 1 and wanted else None
 
@@ -68,6 +89,17 @@ def pick(found: Sequence[_Named], wanted: str) -> int | None:
 def no_campaign(wanted: str, target: str, found: Sequence[_Named]) -> int:
     names = ", ".join(f"{c.id}: {c.name!r}" for c in found) or "none"
     return fail(f"no campaign {wanted!r} in {shown(target)} (campaigns: {names})")
+
+
+def campaign_named(factory: SessionFactory, target: str, wanted: str) -> int | None:
+    """The campaign the player named (`pick`), or None once the campaigns are listed on stderr."""
+    from tracker.services import campaigns
+
+    found = campaigns.list_campaigns(factory)
+    campaign_id = pick(found, wanted)
+    if campaign_id is None:
+        no_campaign(wanted, target, found)
+    return campaign_id
 
 
 def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:

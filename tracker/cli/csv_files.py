@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import columns_in, fail, refused
+from tracker.cli.common import columns_in, fail, matching, refused
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -19,6 +19,7 @@ INTO = {
     "units": "the side, as Side or Campaign/Side",
     "counters": "the campaign",
 }
+DEPTH = {"ships": 3, "units": 2, "counters": 1}  # squadron, side, campaign
 
 
 def add_parser(sub: Any) -> None:
@@ -40,41 +41,20 @@ def add_parser(sub: Any) -> None:
     load.set_defaults(handler=run, needs_file=True, writes=True)
 
 
-def _targets(factory: SessionFactory, kind: str) -> dict[str, int]:
-    """Every way to name a target of this kind, lower-cased, with its id (-1 if ambiguous)."""
-    from tracker.services import campaigns
-
-    names: dict[str, list[int]] = {}
-
-    def add(id_: int, *parts: str) -> None:
-        for start in range(len(parts)):
-            names.setdefault("/".join(parts[start:]).lower(), []).append(id_)
-
-    for summary in campaigns.list_campaigns(factory):
-        if kind == "counters":
-            add(summary.id, summary.name)
-            continue
-        for side in campaigns.get_overview(factory, campaign_id=summary.id).sides:
-            if kind == "units":
-                add(side.id, summary.name, side.name)
-            for squadron in side.squadrons if kind == "ships" else ():
-                add(squadron.id, summary.name, side.name, squadron.name)
-    return {name: ids[0] if len(ids) == 1 else -1 for name, ids in names.items()}
-
-
 def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import csv_import
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
+    from tracker.services.printing import named
     from tracker.services.text_files import read_file
 
-    found = _targets(factory, args.kind).get(args.into.strip().lower())
-    if found is None or found < 0:
+    found = matching(named(factory, depth=DEPTH[args.kind]), args.into)
+    if len(found) != 1:
         why = "names more than one: add the side or campaign before it" if found else "is not found"
         return fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
     path = Path(args.file)
     try:
         raw = read_file(path, limit=csv_import.MAX_BYTES)
-        report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found,
+        report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found[0],
                                        dry_run=args.dry_run)  # fmt: skip
     except (InvalidInput, DatabaseUnavailable) as exc:
         return refused(exc, path)

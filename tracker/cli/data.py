@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.common import (
+    EXIT_BAD_INPUT,
     add_force,
+    campaign_named,
     columns_in,
     fail,
     no_campaign,
@@ -45,13 +47,12 @@ def add_parser(sub: Any) -> None:
 
 
 def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
-    from tracker.services import campaigns, documents, exchange
+    from tracker.services import documents, exchange
     from tracker.services.visibility import Viewer
 
-    found = campaigns.list_campaigns(factory)
-    campaign_id = pick(found, args.campaign)
+    campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
-        return no_campaign(args.campaign, target, found)
+        return EXIT_BAD_INPUT
 
     def document() -> bytes:
         return documents.dumps(exchange.export_campaign(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -68,10 +69,6 @@ def run_export(args: argparse.Namespace, factory: SessionFactory, target: str) -
     from tracker.services import library_export
 
     as_json = Path(args.file).suffix.lower() == ".json"
-
-    def document() -> str:
-        if as_json:
-            return library_export.export_json(factory)
-        return library_export.export_csv(factory, kind="classes" if args.classes else "cards")
-
+    kind = None if as_json else "classes" if args.classes else "cards"
+    document = partial(library_export.export_text, factory, kind=kind)
     return write_file(args, target, args.file, document)

@@ -8,12 +8,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.common import (
+    EXIT_BAD_INPUT,
     add_force,
     add_output,
+    campaign_named,
     fail,
-    no_campaign,
+    matching,
     output_of,
-    pick,
     said,
 )
 from tracker.cli.viewers import WIDENS
@@ -52,10 +53,9 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import campaigns
     from tracker.services.errors import DatabaseUnavailable, InvalidInput
 
-    found = campaigns.list_campaigns(factory)
-    campaign_id = pick(found, args.campaign)
+    campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
-        return no_campaign(args.campaign, target, found)
+        return EXIT_BAD_INPUT
     overview = campaigns.get_overview(factory, campaign_id=campaign_id)
     scenario_id = side_id = None
     if args.scenario is not None:
@@ -65,8 +65,8 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
             return fail(f"{overview.campaign.name} has no scenario {args.scenario}; its "
                          f"scenarios are {numbers or 'none yet'}")  # fmt: skip
     if args.side is not None:
-        wanted = args.side.strip().casefold()
-        side_id = next((s.id for s in overview.sides if s.name.casefold() == wanted), None)
+        sides = ((side.id, (side.name,)) for side in overview.sides)
+        side_id = next(iter(matching(sides, args.side)), None)
         if side_id is None:
             names = ", ".join(s.name for s in overview.sides)
             return fail(f"{overview.campaign.name} has no side {args.side!r}; its sides are "

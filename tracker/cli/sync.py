@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, no_campaign, pick, refused, write_file
+from tracker.cli.common import EXIT_BAD_INPUT, add_force, campaign_named, refused, write_file
 from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
@@ -59,23 +59,13 @@ def add_parser(sub: Any) -> None:
     decide.set_defaults(handler=run_decide, writes=True)
 
 
-def _campaign(factory: SessionFactory, target: str, wanted: str) -> int | None:
-    from tracker.services import campaigns
-
-    found = campaigns.list_campaigns(factory)
-    campaign_id = pick(found, wanted)
-    if campaign_id is None:
-        no_campaign(wanted, target, found)
-    return campaign_id
-
-
 def run_pack(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import documents, sync_pack
     from tracker.services.visibility import Viewer
 
-    campaign_id = _campaign(factory, target, args.campaign)
+    campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
-        return 2
+        return EXIT_BAD_INPUT
     viewer = Viewer(viewer_of(args))
 
     def packet() -> bytes:
@@ -112,15 +102,11 @@ def run_merge(args: argparse.Namespace, factory: SessionFactory, target: str) ->
 def run_held(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services import sync_merge
 
-    campaign_id = _campaign(factory, target, args.campaign)
+    campaign_id = campaign_named(factory, target, args.campaign)
     if campaign_id is None:
-        return 2
-    rows = sync_merge.held(factory, campaign_id=campaign_id)
-    if not rows:
-        print("tracker: no merged entry is held")
-        return 0
-    for line in rows:
-        print(line)
+        return EXIT_BAD_INPUT
+    held = sync_merge.held(factory, campaign_id=campaign_id)
+    print("\n".join(held) or "tracker: no merged entry is held")
     return 0
 
 

@@ -104,8 +104,7 @@ def checkpoint(factory: SessionFactory, *, tries: int = CHECKPOINT_TRIES) -> boo
     False when it could not complete after `tries` attempts: another program holds a read
     transaction on an older state of the file, whose pages stay until it ends.
     """
-    session = factory()
-    try:
+    with factory() as session:
         bind = session.get_bind()
         if bind.dialect.name != "sqlite":
             return True
@@ -125,5 +124,3 @@ def checkpoint(factory: SessionFactory, *, tries: int = CHECKPOINT_TRIES) -> boo
                 return False
             finally:
                 raw.execute("PRAGMA busy_timeout=5000")
-    finally:
-        session.close()

@@ -24,10 +24,6 @@ from tracker.models.roster import SubMarkerBase
 from tracker.models.versioned import Edit, ShownRow, Versioned
 
 COUNTER_SIZES = tuple(CounterSize)
-# What a player may set a minefield to: void is only ever an undo's.
-MINEFIELD_STATUSES = tuple(
-    status for status in MinefieldStatus if status is not MinefieldStatus.VOID
-)
 LAYERS = tuple(Layer)
 APPLIES_TO = tuple(AppliesTo)
 

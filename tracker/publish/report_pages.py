@@ -8,6 +8,7 @@ Letter, black and grey, and no block that fits on one page split across two.
 from __future__ import annotations
 
 from datetime import date
+from itertools import groupby
 from pathlib import Path
 
 from tracker.publish import plots
@@ -20,13 +21,10 @@ from tracker.services.reports import AfterActionReport, StoryLine
 
 
 def _by_turn(report: AfterActionReport) -> list[tuple[str, list[StoryLine]]]:
-    runs: list[tuple[str, list[StoryLine]]] = []
-    for line in report.journal:
-        label = f"Turn {line.turn}" if line.turn is not None else "At the close"
-        if not runs or runs[-1][0] != label:
-            runs.append((label, []))
-        runs[-1][1].append(line)
-    return runs
+    def turn(line: StoryLine) -> str:
+        return f"Turn {line.turn}" if line.turn is not None else "At the close"
+
+    return [(label, list(lines)) for label, lines in groupby(report.journal, key=turn)]
 
 
 def render(

@@ -17,11 +17,8 @@ log = logging.getLogger(__name__)
 
 
 def _engine(factory: SessionFactory) -> Engine:
-    session = factory()
-    try:
+    with factory() as session:
         return session.get_bind().engine
-    finally:
-        session.close()
 
 
 def campaign_file(factory: SessionFactory) -> Path | None:

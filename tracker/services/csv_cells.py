@@ -84,9 +84,8 @@ def records(text: str, *, delimiter: str = ",") -> list[list[str]]:
 def separator_of(text: str) -> str:
     """The separator the header line uses most: tab, semicolon or comma."""
     header = text.split("\n", 1)[0]
-    counts = {sep: header.count(sep) for sep in SEPARATORS}
-    best = max(counts, key=lambda sep: counts[sep])
-    return best if counts[best] else ","
+    best = max(SEPARATORS, key=header.count)
+    return best if best in header else ","
 
 
 class Row(NamedTuple):

@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
+from graphlib import TopologicalSorter
 from typing import Any, BinaryIO
 
 from sqlalchemy import DateTime, Engine, MetaData, Table, bindparam, text
@@ -216,25 +217,17 @@ LATER_REFS = {"squadron": {"commander_ship_id"}}
 
 def _import_order() -> list[Table]:
     """Tables so that every table a row refers to (by key, by id or in JSON) comes first."""
-    tables = SCHEMA_TABLES
+    names = [table.name for table in SCHEMA_TABLES]
     needs = {
-        table.name: ({t.name for t in tables} if JSON_DEPENDS.get(table.name) == "*" else
-                     {JSON_DEPENDS[table.name]} if table.name in JSON_DEPENDS else set())
-        | {target for key, target in TABLE_PLANS[table.name].refs
-           if key not in LATER_REFS.get(table.name, set())}
-        for table in tables
+        name: (set(names) if JSON_DEPENDS.get(name) == "*" else
+               {JSON_DEPENDS[name]} if name in JSON_DEPENDS else set())
+        | {target for key, target in TABLE_PLANS[name].refs
+           if key not in LATER_REFS.get(name, set())}
+        for name in names
     }  # fmt: skip
-    order: list[Table] = []
-    placed: set[str] = set()
-    while len(order) < len(tables):
-        for table in tables:
-            if table.name not in placed and needs[table.name] - {table.name} <= placed:
-                order.append(table)
-                placed.add(table.name)
-                break
-        else:  # pragma: no cover - the schema has no cycle but a table's own
-            raise RuntimeError("the tables refer to each other in a cycle")
-    return order
+    # A table's references to its own rows are no order: those are set once its rows are in.
+    graph = TopologicalSorter({name: sorted(needs[name] - {name}) for name in names})
+    return [TABLES_BY_NAME[name] for name in graph.static_order()]
 
 
 def _new_ids(conn: Connection, table: Table, count: int) -> list[int]:

@@ -92,7 +92,6 @@ class Kind:
     name: str
     create: type[BaseModel]
     table: Table
-    read: type[BaseModel]
     columns: tuple[str, ...]  # the CSV columns, in the order an export writes them
     required: tuple[str, ...]
 
@@ -103,11 +102,11 @@ def plain_columns(model: type[BaseModel]) -> tuple[str, ...]:
 
 KIND: dict[str, Kind] = {
     "cards": Kind(
-        "cards", UnitCardCreate, UnitCard.__table__, UnitCardRead,  # type: ignore[attr-defined]
+        "cards", UnitCardCreate, UnitCard.__table__,  # type: ignore[attr-defined]
         (*plain_columns(UnitCardCreate), *ATTACK_COLUMNS, "abilities"), ("name", "unit_type"),
     ),
     "classes": Kind(
-        "classes", ShipClassCreate, ShipClass.__table__, ShipClassRead,  # type: ignore[attr-defined]
+        "classes", ShipClassCreate, ShipClass.__table__,  # type: ignore[attr-defined]
         plain_columns(ShipClassCreate), ("name", "structure", "flotation"),
     ),
 }  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,18 +34,6 @@ def _exported(info: library.Kind, row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def export_json(factory: SessionFactory) -> str:
-    """The whole library as a JSON file import_library reads back."""
-    return _json_text({kind: library.rows_of(factory, kind) for kind in library.KINDS})
-
-
-def _json_text(entries: Mapping[str, list[dict[str, Any]]]) -> str:
-    document: dict[str, Any] = {"format": library.FORMAT, "version": library.VERSION}
-    for kind in library.KINDS:
-        document[kind] = [_exported(library.KIND[kind], row) for row in entries[kind]]
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
 def _csv_cell(info: library.Kind, key: str, entry: Mapping[str, Any]) -> str | int | None:
     """A cell as its value: text (csv_cells neutralises it), a whole number, or None."""
     if key in library.ATTACK_COLUMNS:
@@ -55,14 +44,23 @@ def _csv_cell(info: library.Kind, key: str, entry: Mapping[str, Any]) -> str | i
     return entry[key]
 
 
-def export_csv(factory: SessionFactory, *, kind: str = "cards") -> str:
-    """One kind of the library as a CSV file (UTF-8, commas) import_library reads back."""
-    return _csv_text(library.KIND[kind], library.rows_of(factory, kind))
-
-
-def _csv_text(info: library.Kind, rows: list[dict[str, Any]]) -> str:
-    entries = (_exported(info, row) for row in rows)
-    return csv_text(info.columns, ([_csv_cell(info, k, e) for k in info.columns] for e in entries))
+def export_text(factory: SessionFactory, *, kind: str | None, counted: dict | None = None) -> str:
+    """The library as a file import_library reads back: one kind as CSV (UTF-8, commas), or
+    (kind None) JSON all of it; `counted` is told how many entries of each kind it holds."""
+    kinds = library.KINDS if kind is None else (kind,)
+    entries = {each: library.rows_of(factory, each) for each in kinds}
+    if counted is not None:
+        counted.update({each: len(rows) for each, rows in entries.items()})
+    if kind is None:
+        document: dict[str, Any] = {"format": library.FORMAT, "version": library.VERSION}
+        for each in kinds:
+            document[each] = [_exported(library.KIND[each], row) for row in entries[each]]
+        return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    info = library.KIND[kind]
+    rows = (_exported(info, row) for row in entries[kind])
+    return csv_text(
+        info.columns, ([_csv_cell(info, key, row) for key in info.columns] for row in rows)
+    )
 
 
 EXPORT_SUFFIXES = {".csv": "cards or classes, one kind", ".json": "the whole library"}
@@ -93,16 +91,9 @@ def write_export(
     if suffix not in EXPORT_SUFFIXES:
         raise InvalidInput({"path": "end the file name with .csv (the cards, or the classes) "
                             "or .json (the whole library)"})  # fmt: skip
-    kinds = library.KINDS if suffix == ".json" else ("classes" if classes else "cards",)
     counted: dict[str, int] = {}
-
-    def content() -> str:
-        # Read only once the path is accepted: a refused name costs nothing.
-        entries = {kind: library.rows_of(factory, kind) for kind in kinds}
-        counted.update({kind: len(rows) for kind, rows in entries.items()})
-        if suffix == ".json":
-            return _json_text(entries)
-        return _csv_text(library.KIND[kinds[0]], entries[kinds[0]])
-
+    # Read only once the path is accepted: a refused name costs nothing.
+    kind = None if suffix == ".json" else "classes" if classes else "cards"
+    content = partial(export_text, factory, kind=kind, counted=counted)
     written = write_file(factory, path=path, content=content, replace=replace)
     return Exported(path=written, rows=counted)

@@ -1,6 +1,6 @@
-"""What a printed page is made of: a squadron's sheet as it stands, found by name, and where
-the page goes (beside the campaign file, through safe_output). The pages themselves are drawn
-by tracker.publish from these read models.
+"""What a printed page is made of: a squadron's sheet as it stands, the names it is found by
+(with every campaign's and side's), and where the page goes (beside the campaign file, through
+safe_output). The pages themselves are drawn by tracker.publish from these read models.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from tracker.services.views import RecordSheet, ShipView
 from tracker.services.visibility import Viewer
 
 FORMATS = {"html": ".html", "markdown": ".md"}
-MAX_LISTED = 12  # squadrons named in a refusal before "and N more"
 
 
 @dataclass(frozen=True)
@@ -73,50 +72,21 @@ def load_printed_sheet(
     return PrintedSheet(record=record, ships=tuple(ships), printed_on=date.today().isoformat())
 
 
-def _key(name: str) -> str:
-    """Case and the spaces around a `/` do not matter: `royal navy / force g`."""
-    return "/".join(part.strip() for part in name.casefold().split("/"))
-
-
-def find_squadron(factory: SessionFactory, name: str) -> int:
-    """The id of the squadron named `name` (any case), or `Side/Squadron`, or
-    `Campaign/Side/Squadron`; an unknown or ambiguous name is refused with the candidates."""
-    wanted = _key(name)
-    if not wanted.strip("/"):
-        raise InvalidInput({"squadron": 'give a squadron\'s name, e.g. "Force G" or '
-                            '"Royal Navy/Force G"'})  # fmt: skip
+def named(factory: SessionFactory, *, depth: int) -> list[tuple[int, tuple[str, ...]]]:
+    """Every campaign (depth 1), side (2) or squadron (3) with its names from the campaign
+    down, in the order they were made: what a name typed on the command line is looked for in."""
+    tables = (Campaign, Side, Squadron)[:depth]
+    joins = (
+        (Side, col(Side.campaign_id) == col(Campaign.id)),
+        (Squadron, col(Squadron.side_id) == col(Side.id)),
+    )
+    query = select(col(tables[-1].id), *(col(table.name) for table in tables))
+    query = query.select_from(Campaign)
+    for table, on in joins[: depth - 1]:
+        query = query.join(table, on)
     with session_scope(factory) as session:
-        rows = session.exec(
-            select(Squadron.id, Squadron.name, Side.name, Campaign.name)
-            .join(Side, col(Squadron.side_id) == col(Side.id))
-            .join(Campaign, col(Side.campaign_id) == col(Campaign.id))
-            .order_by(col(Campaign.id), col(Side.id), col(Squadron.id))
-        ).all()
-    names = [
-        (squadron_id or 0, (squadron, f"{side}/{squadron}", f"{campaign}/{side}/{squadron}"))
-        for squadron_id, squadron, side, campaign in rows
-    ]
-    matches = [
-        (squadron_id, labels)
-        for squadron_id, labels in names
-        if wanted in {_key(label) for label in labels}
-    ]
-    if len(matches) == 1:
-        return matches[0][0]
-    # Side/Squadron is enough to tell them apart unless two campaigns share both names.
-    short = [labels[1] for _, labels in names]
-    shown = [labels[1] if short.count(labels[1]) == 1 else labels[2] for _, labels in names]
-    label_of = dict(zip([squadron_id for squadron_id, _ in names], shown, strict=True))
-    if matches:
-        listed = ", ".join(label_of[squadron_id] for squadron_id, _ in matches)
-        raise InvalidInput({"squadron": f'"{name}" names {len(matches)} squadrons: {listed}; '
-                            "give Side/Squadron"})  # fmt: skip
-    if not names:
-        raise InvalidInput({"squadron": f'no squadron named "{name}": the file has no squadrons'})
-    listed = ", ".join(shown[:MAX_LISTED])
-    if len(shown) > MAX_LISTED:
-        listed += f" and {len(shown) - MAX_LISTED} more"
-    raise InvalidInput({"squadron": f'no squadron named "{name}"; the file has {listed}'})
+        rows = session.connection().execute(query.order_by(*(col(table.id) for table in tables)))
+        return [(row[0] or 0, tuple(row[1:])) for row in rows]
 
 
 def default_sheet_path(factory: SessionFactory, *, squadron_id: int, fmt: str = "html") -> Path:

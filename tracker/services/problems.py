@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from tracker.services.errors import InvalidInput
 
@@ -49,30 +50,24 @@ class _Places:
             self.cut = True
 
     def said(self) -> str:
-        """`row 4`, `rows 2-5, 9 (5 rows)`, `ship rows 3-5, side row 2 (4 rows)`, `header`."""
-        runs: list[tuple[str, list[str], int]] = []  # a table's spans in a row, and their rows
-        for table, first, last in self.spans:
-            if first < 0:
-                runs.append((table, [], 0))  # a place said as it came
+        """`row 4`, `rows 2-5, 9 (5 rows)`, `ship rows 3-5, side row 2 (4 rows)`, `header`: a
+        table's numbered places in a row said together, a place said as it came alone."""
+        parts = []
+        for (table, counted), run in groupby(self.spans, key=lambda span: (span[0], span[1] >= 0)):
+            spans = list(run)
+            if not counted:
+                parts += [table] * len(spans)
                 continue
-            if not runs or not runs[-1][2] or runs[-1][0] != table:
-                runs.append((table, [], 0))
-            spans, rows = runs[-1][1], runs[-1][2] + last - first + 1
-            spans.append(f"{first}" if first == last else f"{first}-{last}")
-            runs[-1] = (table, spans, rows)
-        parts = [_run(*run) for run in runs] + ["..."] * self.cut
-        said = ", ".join(part for part in parts if part)
+            rows = sum(last - first + 1 for _, first, last in spans)
+            listed = ", ".join(
+                str(first) if first == last else f"{first}-{last}" for _, first, last in spans
+            )
+            parts.append(f"{table} {'rows' if rows > 1 else 'row'} {listed}".lstrip())
+        said = ", ".join(part for part in [*parts, *["..."] * self.cut] if part)
         if self.count > 1:
             numbered = all(first >= 0 for _, first, _ in self.spans)
             said += f" ({self.count} {'rows' if numbered else 'entries'})"
         return said
-
-
-def _run(table: str, spans: list[str], rows: int) -> str:
-    """A table's spans (`ship rows 3-5, 9`; a CSV file's `rows 2-5`), or a place as it came."""
-    if not rows:
-        return table
-    return f"{table} {'rows' if rows > 1 else 'row'} {', '.join(spans)}".lstrip()
 
 
 def _place(where: str) -> tuple[str, int]:
