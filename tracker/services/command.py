@@ -216,9 +216,9 @@ def reduce_command(
     """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm); with
     `ship_id`, a ship with a crew of its own (SMR2 §3.2), the crew reduction goes to that crew."""
     errors: dict[str, str] = {}
-    for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
-                       ("crew_by", crew_by)):  # fmt: skip
-        require_declared(errors, CommandLoss, key, value)
+    require_declared(
+        errors, CommandLoss, modifier_by=modifier_by, radius_by_cm=radius_by_cm, crew_by=crew_by
+    )
     check(errors)
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
@@ -301,8 +301,7 @@ def record_test(
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
         errors["subject"] = "must be 'commander' or 'crew'"
-    require_declared(errors, TestRoll, "roll", roll)
-    require_declared(errors, TestRoll, "extra", extra)
+    require_declared(errors, TestRoll, roll=roll, extra=extra)
     check(errors)
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session

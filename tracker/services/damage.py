@@ -148,8 +148,8 @@ def nearest_ships(factory: SessionFactory, *, campaign_id: int, query: str) -> l
 
 def _validate(request: HitRequest) -> None:
     errors: dict[str, str] = {}
-    for key in HitAmounts.model_fields:
-        require_declared(errors, HitAmounts, key, getattr(request, key))
+    amounts = {key: getattr(request, key) for key in HitAmounts.model_fields}
+    require_declared(errors, HitAmounts, **amounts)
     for critical in request.criticals:
         if critical.kind not in tuple(CriticalKind):
             errors["criticals"] = "a critical is structural or underwater"

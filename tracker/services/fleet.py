@@ -372,7 +372,7 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
                 else f"{ship.name} has {before} fire markers, not {-delta}"
             )  # fmt: skip
         else:
-            require_declared(errors, ShipBase, "fire_markers", count)
+            require_declared(errors, ShipBase, fire_markers=count)
         check(errors)
         ship.fire_markers = count
         summary = f"{ship.name}: fire markers {before} -> {count}"

@@ -112,9 +112,8 @@ def repair_ship(
     """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2);
     `fuel`: factors lost to mines turn empty again, in a friendly port only (RULES.md §Mines)."""
     errors: dict[str, str] = {}
-    require_declared(errors, RepairAmounts, "structure", structure)
-    require_declared(errors, RepairAmounts, "flotation", flotation)
-    require_declared(errors, Repair, "notes", notes)
+    require_declared(errors, RepairAmounts, structure=structure, flotation=flotation)
+    require_declared(errors, Repair, notes=notes)
     check(errors)
     if fuel and not in_port:
         errors["fuel"] = "fuel lost to mines is repaired only in a friendly port"

@@ -131,11 +131,11 @@ def start_check(
     """A task force enters a minefield: its long and small counters go in two cups and are drawn
     at random, alternating from `first_cup` (RULES.md §Mines)."""
     errors: dict[str, str] = {}
-    require_declared(errors, MineCheck, "speed", speed)
+    require_declared(errors, MineCheck, speed=speed)
     if first_cup not in COUNTER_SIZES:
         errors["first_cup"] = "must be long or small"
     if minefields is not None:
-        require_declared(errors, MineCheck, "minefields", minefields)
+        require_declared(errors, MineCheck, minefields=minefields)
     if seed is not None:
         require_range(errors, "seed", seed, 0, MAX_INT)
     if not ship_ids:
