@@ -324,20 +324,16 @@ def record_test(
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
         passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
         words = smr.test_words(roll, modifier, total, under_fire=under_fire, extra=extra)
+        result = TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
+                            total=total, passed=passed, subject=subject, who=who,
+                            ship=tested.name if tested is not None else "")  # fmt: skip
+        said = {key: getattr(result, key) for key in ("modifier", "under_fire", "extra", "total")}
         a.log(
             JournalKind.TEST,
             f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
             f"{'passed' if passed else 'failed'} ({words})",
             ship_id=tested.id if tested is not None else None,
             side_id=squadron.side_id,
-            dice={
-                "d10": roll,
-                "modifier": modifier,
-                "under_fire": under_fire,
-                "extra": extra,
-                "total": total,
-            },
+            dice={"d10": roll, **said},
         )
-        return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
-                          total=total, passed=passed, subject=subject, who=who,
-                          ship=tested.name if tested is not None else "")  # fmt: skip
+        return result
