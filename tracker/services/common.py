@@ -53,7 +53,6 @@ def rows_where(session: Session, model: type[T], *where: Any, order: Any = ()) -
 
 
 def first_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> T | None:
-    """The first of rows_where's rows, or None."""
     found: T | None = session.exec(_where(model, where, order)).first()
     return found
 
@@ -184,7 +183,6 @@ def rows_in_one_act(
 
 
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:
-    """The side and its campaign, or NotFound."""
     side = get_row(session, Side, side_id)
     return side, get_row(session, Campaign, side.campaign_id)
 

@@ -250,7 +250,6 @@ def _check_view(session: Session, check_id: int) -> CheckView:
 
 
 def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
-    """The mine check in progress in the campaign, if any."""
     with session_scope(factory) as session:
         row = _running(session, campaign_id)
         return row.id if row else None
