@@ -333,11 +333,8 @@ def roll_mine(
         except ValueError as exc:
             raise InvalidInput({"effects": str(exc).removeprefix("effects: ")}) from exc
         ship, side = _ship_and_side(session, draw.ship_id)
-        item = session.exec(
-            select(MineCheckShip).where(
-                MineCheckShip.check_id == check_id, MineCheckShip.ship_id == draw.ship_id
-            )
-        ).one()
+        this_draw = MineCheckShip.check_id == check_id, MineCheckShip.ship_id == draw.ship_id
+        [item] = rows_where(session, MineCheckShip, *this_draw)
         before_ship, before_item = journal.row_state(ship), journal.row_state(item)
         before_check = journal.row_state(row)
         done, sinks = _apply(ship, effect)
