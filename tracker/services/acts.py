@@ -50,7 +50,6 @@ def is_submarine(row: Ship | WasUnit) -> bool:
 
 
 def actor(row: Ship | WasUnit) -> Actor:
-    """The ship or the unit as one that may act."""
     if isinstance(row, WasUnit):
         gone = "was destroyed: it is out of play (§5)" if destroyed(row) else None
         return Actor(row.name, row.side_id, is_submarine(row), unit_id=row.id, out_of_play=gone)

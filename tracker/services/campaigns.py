@@ -212,18 +212,16 @@ def add_scenario(
 ) -> ScenarioView:
     """Append a planned scenario at the end of the campaign's order."""
     typed = checked(ScenarioCreate, {"title": title, "date": date}, names=("title",))
-    title, date = typed.title, typed.date
     with act(factory, Campaign, campaign_id) as a:
         session = a.session
         last = session.exec(
             select(func.max(Scenario.position)).where(Scenario.campaign_id == campaign_id)
         ).one()
-        scenario = Scenario(
-            campaign_id=campaign_id, title=title, date=date.strip(), position=(last or 0) + 1
-        )
+        values = typed.model_dump(include={"title", "date"})
+        scenario = Scenario(campaign_id=campaign_id, position=(last or 0) + 1, **values)
         session.add(scenario)
         session.flush()
-        a.log(JournalKind.SCENARIO, f"Added {title}")
+        a.log(JournalKind.SCENARIO, f"Added {typed.title}")
         return read(ScenarioView, scenario)
 
 
@@ -231,24 +229,23 @@ def create_side(
     factory: SessionFactory, *, campaign_id: int, name: str, nation: str = ""
 ) -> SideView:
     """Add a side (a player's forces) to a campaign."""
-    typed = checked(SideCreate, {"name": name, "nation": nation})
-    name, nation = typed.name, typed.nation
+    values = checked(SideCreate, {"name": name, "nation": nation}).model_dump()
     with act(factory, Campaign, campaign_id) as a:
-        side = Side(campaign_id=campaign_id, name=name, nation=nation)
+        side = Side(campaign_id=campaign_id, **values)
         a.session.add(side)
         flush_named(a.session, SIDES, side)
-        a.log(JournalKind.SIDE, f"Added side {name}")
-        return read(SideView, side, name=name, nation=nation)
+        a.log(JournalKind.SIDE, f"Added side {side.name}")
+        return read(SideView, side, **values)
 
 
 def update_side(
     factory: SessionFactory, *, side_id: int, name: str, nation: str, version: int | None = None
 ) -> SideView:
     update = checked(SideUpdate, {"name": name, "nation": nation, "version": version})
-    name, nation = update.name, update.nation
+    values = update.model_dump(include={"name", "nation"})
     with act(factory, Side, side_id, version=update.version) as a:
-        edit_row(a, SIDES, {"name": name, "nation": nation}, side_id=side_id)
-        return read(SideView, a.row, name=name, nation=nation)
+        edit_row(a, SIDES, values, side_id=side_id)
+        return read(SideView, a.row, **values)
 
 
 def delete_side(factory: SessionFactory, *, side_id: int) -> None:
@@ -271,9 +268,8 @@ def update_scenario(
     typed = checked(
         ScenarioUpdate, {"title": title, "date": date, "version": version}, names=("title",)
     )
-    title, date = typed.title, typed.date
     with act(factory, Scenario, scenario_id, version=typed.version) as a:
-        edit_row(a, SCENARIOS, {"title": title, "date": date.strip()})
+        edit_row(a, SCENARIOS, typed.model_dump(include={"title", "date"}))
         return read(ScenarioView, a.row)
 
 

@@ -216,9 +216,9 @@ def reduce_command(
     """Apply combat reductions to command modifier, radius and crew (floors -2 and 10 cm); with
     `ship_id`, a ship with a crew of its own (SMR2 §3.2), the crew reduction goes to that crew."""
     errors: dict[str, str] = {}
-    for key, value in (("modifier_by", modifier_by), ("radius_by_cm", radius_by_cm),
-                       ("crew_by", crew_by)):  # fmt: skip
-        require_declared(errors, CommandLoss, key, value)
+    require_declared(
+        errors, CommandLoss, modifier_by=modifier_by, radius_by_cm=radius_by_cm, crew_by=crew_by
+    )
     check(errors)
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
@@ -301,8 +301,7 @@ def record_test(
     errors: dict[str, str] = {}
     if subject not in ("commander", "crew"):
         errors["subject"] = "must be 'commander' or 'crew'"
-    require_declared(errors, TestRoll, "roll", roll)
-    require_declared(errors, TestRoll, "extra", extra)
+    require_declared(errors, TestRoll, roll=roll, extra=extra)
     check(errors)
     with act(factory, Squadron, squadron_id) as a:
         squadron, session = a.row, a.session
@@ -325,20 +324,16 @@ def record_test(
         total = smr.test_total(roll, modifier, under_fire=under_fire, extra=extra)
         passed = smr.test_passes(roll, modifier, under_fire=under_fire, extra=extra)
         words = smr.test_words(roll, modifier, total, under_fire=under_fire, extra=extra)
+        result = TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
+                            total=total, passed=passed, subject=subject, who=who,
+                            ship=tested.name if tested is not None else "")  # fmt: skip
+        said = {key: getattr(result, key) for key in ("modifier", "under_fire", "extra", "total")}
         a.log(
             JournalKind.TEST,
             f"{'Command' if subject == 'commander' else 'Crew'} test of {who} "
             f"{'passed' if passed else 'failed'} ({words})",
             ship_id=tested.id if tested is not None else None,
             side_id=squadron.side_id,
-            dice={
-                "d10": roll,
-                "modifier": modifier,
-                "under_fire": under_fire,
-                "extra": extra,
-                "total": total,
-            },
+            dice={"d10": roll, **said},
         )
-        return TestResult(roll=roll, modifier=modifier, under_fire=under_fire, extra=extra,
-                          total=total, passed=passed, subject=subject, who=who,
-                          ship=tested.name if tested is not None else "")  # fmt: skip
+        return result

@@ -53,7 +53,6 @@ def rows_where(session: Session, model: type[T], *where: Any, order: Any = ()) -
 
 
 def first_where(session: Session, model: type[T], *where: Any, order: Any = ()) -> T | None:
-    """The first of rows_where's rows, or None."""
     found: T | None = session.exec(_where(model, where, order)).first()
     return found
 
@@ -178,7 +177,6 @@ def rows_in_one_act(
 
 
 def side_and_campaign(session: Session, side_id: int) -> tuple[Side, Campaign]:
-    """The side and its campaign, or NotFound."""
     side = get_row(session, Side, side_id)
     return side, get_row(session, Campaign, side.campaign_id)
 
@@ -223,12 +221,18 @@ def _known_names(session: Session, model: Any, **scope: int) -> set[str] | None:
     return names
 
 
-def _read_names(session: Session, model: Any, scope: dict[str, int]) -> set[str]:
-    query = select(model.name)
+def _named(session: Session, model: Any, scope: dict[str, int]) -> list[tuple[int, str]]:
+    # Compared in Python: SQLite's lower() folds ASCII only, and Émile is ÉMILE too.
+    query = select(model.id, model.name)
     for column, value in scope.items():
         query = query.where(getattr(model, column) == value)
+    # No autoflush: the row being saved may already carry the clashing name.
     with session.no_autoflush:
-        return {name.casefold() for name in session.exec(query).all()}
+        return list(session.exec(query).all())
+
+
+def _read_names(session: Session, model: Any, scope: dict[str, int]) -> set[str]:
+    return {name.casefold() for _, name in _named(session, model, scope)}
 
 
 def scope_names(session: Session, model: Any, **scope: int) -> set[str]:
@@ -246,16 +250,8 @@ def name_taken(
     wanted = name.casefold()
     if exclude_id is None and (known := _known_names(session, model, **scope)) is not None:
         return name if wanted in known else None
-    # Compared in Python: SQLite's lower() folds ASCII only, and Émile is ÉMILE too.
-    query = select(model)
-    for key, value in scope.items():
-        query = query.where(getattr(model, key) == value)
-    # No autoflush: the row being saved may already carry the clashing name.
-    with session.no_autoflush:
-        rows = session.exec(query).all()
-    return next(
-        (row.name for row in rows if row.id != exclude_id and row.name.casefold() == wanted), None
-    )
+    others = [name for row_id, name in _named(session, model, scope) if row_id != exclude_id]
+    return next((other for other in others if other.casefold() == wanted), None)
 
 
 def flush_named(session: Session, rows: Rows[Any], row: Any) -> None:

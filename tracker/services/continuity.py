@@ -141,13 +141,14 @@ class HistoryPoint:
     scenario: str
     scenario_id: int
     position: int
-    start: tuple[int, int] | None
-    end: tuple[int, int] | None
+    start: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
 
 
-def _campaign_ships(campaign_id: int) -> Any:
+def _campaign_ships(campaign_id: int, *columns: Any) -> Any:
+    """The campaign's ships' `columns` (their ids when none is named), as a statement."""
     return (
-        select(Ship.id)
+        select(*(columns or (Ship.id,)))
         .join(Side, col(Ship.side_id) == col(Side.id))
         .where(Side.campaign_id == campaign_id)
     )
@@ -217,12 +218,8 @@ def check_continuity(factory: SessionFactory, *, campaign_id: int) -> list[str]:
     """Each ship's start of scenario N+1 must equal its end of N plus the repairs between."""
     problems: list[str] = []
     with session_scope(factory) as session:
-        ships = session.exec(
-            select(Ship.id, Ship.name)
-            .join(Side, col(Ship.side_id) == col(Side.id))
-            .where(Side.campaign_id == campaign_id)
-            .order_by(col(Side.id), col(Ship.id))
-        ).all()
+        named = _campaign_ships(campaign_id, Ship.id, Ship.name)
+        ships = session.exec(named.order_by(col(Side.id), col(Ship.id))).all()
         histories = _histories(session, _campaign_ships(campaign_id))
         done = done_repairs(session, _campaign_ships(campaign_id))
         positions = scenario_positions(session, campaign_id)
@@ -256,20 +253,11 @@ def _histories(session: Session, ships: Any) -> dict[int, list[HistoryPoint]]:
     by_ship: dict[int, dict[int, dict[str, Any]]] = {}
     for ship_id, scenario_id, title, position, phase, structure, flotation in rows:
         point = by_ship.setdefault(ship_id, {}).setdefault(
-            position, {"scenario": title, "scenario_id": scenario_id or 0}
+            position, {"scenario": title, "scenario_id": scenario_id or 0, "position": position}
         )
-        point[phase] = (structure, flotation)
+        point[phase] = (structure, flotation)  # its start or its end (SnapshotPhase)
     return {
-        ship_id: [
-            HistoryPoint(
-                scenario=p["scenario"],
-                scenario_id=p["scenario_id"],
-                position=position,
-                start=p.get("start"),
-                end=p.get("end"),
-            )
-            for position, p in sorted(points.items())
-        ]
+        ship_id: [HistoryPoint(**point) for _, point in sorted(points.items())]
         for ship_id, points in by_ship.items()
     }
 

@@ -148,8 +148,8 @@ def nearest_ships(factory: SessionFactory, *, campaign_id: int, query: str) -> l
 
 def _validate(request: HitRequest) -> None:
     errors: dict[str, str] = {}
-    for key in HitAmounts.model_fields:
-        require_declared(errors, HitAmounts, key, getattr(request, key))
+    amounts = {key: getattr(request, key) for key in HitAmounts.model_fields}
+    require_declared(errors, HitAmounts, **amounts)
     for critical in request.criticals:
         if critical.kind not in tuple(CriticalKind):
             errors["criticals"] = "a critical is structural or underwater"
@@ -197,19 +197,16 @@ def _apply(
     errors: dict[str, str] = {}
     structure, structure_over = rules.apply_loss(ship.structure_now, request.structure)
     flotation, flotation_over = rules.apply_loss(ship.flotation_now, request.flotation)
-    for key, now, maximum, repaired in (
-        ("repair_structure", structure, ship.structure_max, request.repair_structure),
-        ("repair_flotation", flotation, ship.flotation_max, request.repair_flotation),
-    ):
+
+    def repaired(key: str, now: int, maximum: int) -> int:
         try:
-            value = rules.apply_repair(now, maximum, repaired)
+            return rules.apply_repair(now, maximum, getattr(request, key))
         except ValueError as exc:
             errors[key] = f"{ship.name}: {exc}"
-            continue
-        if key == "repair_structure":
-            structure = value
-        else:
-            flotation = value
+            return now
+
+    structure = repaired("repair_structure", structure, ship.structure_max)
+    flotation = repaired("repair_flotation", flotation, ship.flotation_max)
     fire = ship.fire_markers + request.fire_delta
     if fire < 0:
         errors["fire_delta"] = (
@@ -382,9 +379,8 @@ def list_criticals(factory: SessionFactory, *, ship_id: int) -> list[CriticalVie
         get_row(session, Ship, ship_id)
         kept = Critical.ship_id == ship_id, Critical.status != CriticalStatus.VOID
         rows = rows_where(session, Critical, *kept)
-    active = [row for row in rows if row.status == CriticalStatus.ACTIVE]
-    repaired = [row for row in rows if row.status == CriticalStatus.REPAIRED]
+    in_force_first = sorted(rows, key=lambda row: row.status != CriticalStatus.ACTIVE)
     return [
         read(CriticalView, row, number=number if row.status == CriticalStatus.ACTIVE else 0)
-        for number, row in enumerate([*active, *repaired], start=1)
+        for number, row in enumerate(in_force_first, start=1)
     ]  # fmt: skip

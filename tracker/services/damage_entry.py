@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tracker.db import SessionFactory
+from tracker.models.damage import CRITICAL_KINDS as CRITICAL_KINDS  # re-exported: the hit form's
 from tracker.services import damage, damage_lines, rule_tables, scenarios
 from tracker.services.damage import ShipPick
 from tracker.services.scenarios import TurnView
-
-CRITICAL_KINDS = ("structural", "underwater")
 
 
 @dataclass(frozen=True)

@@ -61,16 +61,17 @@ def filled_when_blank(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def require_declared(
-    errors: dict[str, str], model: type[BaseModel], key: str, value: int | str, *, field: str = ""
+    errors: dict[str, str], model: type[BaseModel], /, *, field: str = "", **values: int | str
 ) -> None:
-    """Record an error (under `field`, else `key`) when value lies outside what the model declares
-    for `key` (a text: its length, and the characters no text may hold)."""
-    rule, field = rule_of(key, model.model_fields[key]), field or key
-    if isinstance(value, str):
-        if rule.max_length is not None and len(value) > rule.max_length:
-            errors[field] = f"must be at most {rule.max_length} characters, got {len(value)}"
-        require_plain(errors, field, value)
-    elif (rule.low is not None and value < rule.low) or (
-        rule.high is not None and value > rule.high
-    ):
-        errors[field] = f"must be {allowed(rule)}, got {value}"
+    """Record an error (under `field`, else its key) for each value outside what the model
+    declares for its key (a text: its length, and the characters no text may hold)."""
+    for key, value in values.items():
+        rule, where = rule_of(key, model.model_fields[key]), field or key
+        if isinstance(value, str):
+            if rule.max_length is not None and len(value) > rule.max_length:
+                errors[where] = f"must be at most {rule.max_length} characters, got {len(value)}"
+            require_plain(errors, where, value)
+        elif (rule.low is not None and value < rule.low) or (
+            rule.high is not None and value > rule.high
+        ):
+            errors[where] = f"must be {allowed(rule)}, got {value}"

@@ -113,7 +113,7 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
     new squadron as origin. Refused while any of those ships has a history to keep
     (`refuse_losing_history`: `what` is deleted)."""
     ids = [squadron.id for squadron in squadrons]
-    ships = session.exec(select(Ship).where(col(Ship.squadron_id).in_(ids))).all()
+    ships = rows_where(session, Ship, col(Ship.squadron_id).in_(ids))
     lent = rows_where(
         session, Ship, col(Ship.original_squadron_id).in_(ids), col(Ship.squadron_id).not_in(ids)
     )
@@ -123,14 +123,11 @@ def remove_squadrons(session: Session, squadrons: Sequence[Squadron], what: str)
     for ship in ships:
         session.delete(ship)
     session.flush()
+    commanders = [squadron.commander_id for squadron in squadrons]
+    crews = [squadron.crew_id for squadron in squadrons]
     ratings = [
-        rating
-        for squadron in squadrons
-        for rating in (
-            session.get(Commander, squadron.commander_id) if squadron.commander_id else None,
-            session.get(Crew, squadron.crew_id) if squadron.crew_id else None,
-        )
-        if rating is not None
+        *rows_where(session, Commander, col(Commander.id).in_(commanders)),
+        *rows_where(session, Crew, col(Crew.id).in_(crews)),
     ]
     for squadron in squadrons:
         session.delete(squadron)
@@ -280,12 +277,9 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
         ship, session = a.row, a.session
         if ship.retired:
             raise InvalidInput({"ship": f"{ship.name} is already retired"})
-        planned = session.exec(
-            select(Participation)
-            .join(Scenario, col(Scenario.id) == col(Participation.scenario_id))
-            .where(Participation.ship_id == ship_id, Scenario.status == ScenarioStatus.PLANNED)
-            .order_by(col(Participation.id))
-        ).all()
+        unplayed = select(Scenario.id).where(Scenario.status == ScenarioStatus.PLANNED)
+        in_one = Participation.ship_id == ship_id, col(Participation.scenario_id).in_(unplayed)
+        planned = rows_where(session, Participation, *in_one)
         leaving = tuple(journal.deleted("participation", row) for row in planned)
         retiring = took_part(session, ship_id)
         settled = losses.leave_squadron(session, ship, how="retired" if retiring else "deleted")
@@ -298,9 +292,7 @@ def delete_ship(factory: SessionFactory, *, ship_id: int) -> str:
             ship.retired = True
             session.add(ship)
         else:
-            batteries = session.exec(
-                select(Battery).where(Battery.ship_id == ship_id).order_by(col(Battery.id))
-            ).all()
+            batteries = rows_where(session, Battery, Battery.ship_id == ship_id)
             summary = f"Deleted {ship.name}"
             changes = (
                 journal.deleted("ship", ship),
@@ -376,7 +368,7 @@ def add_fire_markers(factory: SessionFactory, *, ship_id: int, delta: int) -> No
                 else f"{ship.name} has {before} fire markers, not {-delta}"
             )  # fmt: skip
         else:
-            require_declared(errors, ShipBase, "fire_markers", count)
+            require_declared(errors, ShipBase, fire_markers=count)
         check(errors)
         ship.fire_markers = count
         summary = f"{ship.name}: fire markers {before} -> {count}"

@@ -112,9 +112,8 @@ def repair_ship(
     """Repairs between scenarios: never above maximum, within the campaign's allowance (12.2);
     `fuel`: factors lost to mines turn empty again, in a friendly port only (RULES.md §Mines)."""
     errors: dict[str, str] = {}
-    require_declared(errors, RepairAmounts, "structure", structure)
-    require_declared(errors, RepairAmounts, "flotation", flotation)
-    require_declared(errors, Repair, "notes", notes)
+    require_declared(errors, RepairAmounts, structure=structure, flotation=flotation)
+    require_declared(errors, Repair, notes=notes)
     check(errors)
     if fuel and not in_port:
         errors["fuel"] = "fuel lost to mines is repaired only in a friendly port"
@@ -135,18 +134,14 @@ def repair_ship(
                  "scenarios come after it closes (damage entry takes rsN/rfN during a game)"}
             )  # fmt: skip
         period = _latest_closed(session, campaign.id or 0)
-        for (key, amount), (done, limit) in zip(
-            (("structure", structure), ("flotation", flotation)),
-            _allowance(session, campaign, ship_id),
-            strict=True,
+        before = journal.row_state(ship)
+        allowance = _allowance(session, campaign, ship_id)
+        for key, amount, now, maximum, (done, limit) in (
+            ("structure", structure, ship.structure_now, ship.structure_max, allowance[0]),
+            ("flotation", flotation, ship.flotation_now, ship.flotation_max, allowance[1]),
         ):
             if problem := linked.over_allowance(key, amount, done, limit):
                 errors[key] = problem
-        before = journal.row_state(ship)
-        for key, amount, now, maximum in (
-            ("structure", structure, ship.structure_now, ship.structure_max),
-            ("flotation", flotation, ship.flotation_now, ship.flotation_max),
-        ):
             try:
                 rules.apply_repair(now, maximum, amount)
             except ValueError as exc:

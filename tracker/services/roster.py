@@ -166,17 +166,6 @@ def _budget_refusal(campaign: Campaign, decoys: int, total: int) -> dict[str, st
     return None
 
 
-def _check_budget(session: Session, side_id: int, campaign: Campaign, unit: WasUnit) -> None:
-    """The side's points with the unit edited (flushed) within the budget. A bulk import keeps
-    the side's total (bulk_kept); an edit reads it again and keeps that."""
-    total = fleet_points(session, side_id)
-    if refusal := _budget_refusal(campaign, unit.extra_decoys, total):
-        raise InvalidInput(refusal)
-    kept = bulk_kept(session)
-    if kept is not None:
-        kept[("fleet points", side_id)] = total
-
-
 def save_unit(
     factory: SessionFactory, *, side_id: int, fields: Mapping[str, Any], unit_id: int | None = None
 ) -> int:
@@ -195,7 +184,13 @@ def save_unit(
         for key, value in values.items():
             setattr(unit, key, value)
         flush_named(session, UNITS, unit)
-        _check_budget(session, side_id, campaign, unit)
+        # The side's points with the unit edited (flushed) within the budget. A bulk import
+        # keeps the side's total (bulk_kept); an edit reads it again and keeps that.
+        total = fleet_points(session, side_id)
+        if refusal := _budget_refusal(campaign, unit.extra_decoys, total):
+            raise InvalidInput(refusal)
+        if (kept := bulk_kept(session)) is not None:
+            kept[("fleet points", side_id)] = total
         a.log_side(JournalKind.ROSTER, f"edited {_said(values)}")
         return unit_id
 

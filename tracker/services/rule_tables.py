@@ -74,8 +74,7 @@ def _span_problems(model: Any, low: int, high: int) -> dict[str, str]:
     """What is wrong with a table row's span: each bound as the model declares it, and high
     below low."""
     errors: dict[str, str] = {}
-    require_declared(errors, model, "low", low)
-    require_declared(errors, model, "high", high)
+    require_declared(errors, model, low=low, high=high)
     if not errors and high < low:
         errors["high"] = f"must be at least low ({low})"
     return errors
@@ -216,7 +215,7 @@ def save_table_row(
     require_plain(errors, "effect", effect)
     if stat and stat not in CRITICAL_STATS:
         errors["stat"] = f"must be blank or one of {', '.join(CRITICAL_STATS)}"
-    require_declared(errors, CriticalTableRowBase, "amount", amount)
+    require_declared(errors, CriticalTableRowBase, amount=amount)
     check(errors)
     with act(factory, Campaign, campaign_id) as a:
         session = a.session

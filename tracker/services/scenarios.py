@@ -108,7 +108,7 @@ def set_correction_factor(
     """A side's correction factor for a scenario, as the player's rules give it."""
     value = value.strip()
     errors: dict[str, str] = {}
-    require_declared(errors, ScenarioSide, "correction_factor", value, field="value")
+    require_declared(errors, ScenarioSide, field="value", correction_factor=value)
     check(errors)
     with act(factory, Scenario, scenario_id) as a:
         scenario, session = a.row, a.session
@@ -233,8 +233,7 @@ def close_scenario(
     """End a scenario in play: every ship's end state is recorded, then the file is backed up;
     a backup that cannot be written is said in the result and in the journal."""
     outcome, errors = outcome.strip(), dict[str, str]()
-    require_declared(errors, Scenario, "outcome", outcome)
-    require_declared(errors, Scenario, "notes", notes)
+    require_declared(errors, Scenario, outcome=outcome, notes=notes)
     check(errors)
     with act(factory, Scenario, scenario_id) as a:
         scenario, session = _asked(a.row, "close"), a.session

@@ -156,13 +156,12 @@ def _reseal_backup(path: Path, sealing: _Sealing) -> bool:
             raw.execute("PRAGMA journal_mode=DELETE")
         return True
     except (
-        InvalidInput,
         DatabaseUnavailable,
         DatabaseProblem,
         SQLAlchemyError,
         sqlite3.Error,
         OSError,
-        ValueError,  # a campaign's time that is no time: the backup is damaged
+        ValueError,  # InvalidInput, or a campaign's time that is no time: the backup is damaged
     ) as exc:
         log.warning("could not seal the notes in backup %s: %s", path, exc)
         return False

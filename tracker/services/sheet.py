@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -148,55 +151,37 @@ def strengths(
     the campaign's reading (docs/RULES.md §SMR2): "scenario", the ships it began the scenario
     with (before one begins, those afloat); "campaign", those it was formed with. One query."""
     side_ids = select(Side.id).where(Side.campaign_id == campaign.id).scalar_subquery()
-    tally: dict[int, tuple[int, int]] = {}
-
-    def count(squadron_id: int, afloat: bool) -> None:
-        original, now = tally.get(squadron_id, (0, 0))
-        tally[squadron_id] = (original + 1, now + afloat)
-
+    on_sides = col(Ship.side_id).in_(side_ids)
+    # A retired ship stays one of the original ships, no longer afloat in the squadron.
+    afloat = col(Ship.sunk).is_(False) & col(Ship.retired).is_(False)
+    counted: Iterable[Any]
     if campaign.half_strength_scope == HalfStrengthScope.CAMPAIGN:
-        for squadron_id, sunk, retired in session.exec(
-            select(Ship.original_squadron_id, Ship.sunk, Ship.retired).where(
-                col(Ship.side_id).in_(side_ids)
-            )
-        ).all():
-            # A retired ship stays one of the original ships, no longer afloat in the squadron.
-            count(squadron_id, not sunk and not retired)
-        return tally
-    starts = (
-        session.exec(
-            select(ShipSnapshot.ship_id, ShipSnapshot.squadron_id, Ship.original_squadron_id,
-                   Ship.sunk)
-            .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
-            .where(ShipSnapshot.scenario_id == scenario.id,
-                   ShipSnapshot.phase == SnapshotPhase.START)
-        ).all()
-        if scenario is not None
-        else []
-    )  # fmt: skip
-    if not starts:
-        for member_of in session.exec(
-            select(Ship.squadron_id).where(
-                col(Ship.side_id).in_(side_ids),
-                col(Ship.sunk).is_(False),
-                col(Ship.retired).is_(False),
-            )
-        ).all():
-            count(member_of, True)
-        return tally
-    assert scenario is not None
-    ends = dict(
-        session.exec(
-            select(ShipSnapshot.ship_id, ShipSnapshot.sunk).where(
-                ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == SnapshotPhase.END
-            )
-        ).all()
-    )
-    for ship_id, kept_squadron_id, first_squadron_id, sunk in starts:
-        # A snapshot from before the squadron was kept counts the ship's first squadron.
-        began_in = kept_squadron_id if kept_squadron_id is not None else first_squadron_id
-        count(began_in, not ends.get(ship_id, sunk))
+        counted = session.exec(select(Ship.original_squadron_id, afloat).where(on_sides))
+    elif scenario is None or not (counted := _began(session, scenario)):
+        counted = session.exec(select(Ship.squadron_id, afloat).where(on_sides, afloat))
+    tally: dict[int, tuple[int, int]] = {}
+    for squadron_id, is_afloat in counted:
+        original, now = tally.get(squadron_id, (0, 0))
+        tally[squadron_id] = (original + 1, now + bool(is_afloat))
     return tally
+
+
+def _began(session: Session, scenario: Scenario) -> list[tuple[int, bool]]:
+    """The squadron each ship began the scenario in, and whether it is afloat at its end (or
+    now, before it ends)."""
+    began = ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == SnapshotPhase.START
+    starts = session.exec(
+        select(ShipSnapshot.ship_id, ShipSnapshot.squadron_id, Ship.original_squadron_id, Ship.sunk)
+        .join(Ship, col(Ship.id) == col(ShipSnapshot.ship_id))
+        .where(*began)
+    ).all()
+    ended = ShipSnapshot.scenario_id == scenario.id, ShipSnapshot.phase == SnapshotPhase.END
+    ends = dict(session.exec(select(ShipSnapshot.ship_id, ShipSnapshot.sunk).where(*ended)).all())
+    # A snapshot from before the squadron was kept counts the ship's first squadron.
+    return [
+        (kept if kept is not None else first, not ends.get(ship_id, sunk))
+        for ship_id, kept, first, sunk in starts
+    ]
 
 
 def at_half_strength(original: int, afloat: int) -> bool:

@@ -131,11 +131,11 @@ def start_check(
     """A task force enters a minefield: its long and small counters go in two cups and are drawn
     at random, alternating from `first_cup` (RULES.md §Mines)."""
     errors: dict[str, str] = {}
-    require_declared(errors, MineCheck, "speed", speed)
+    require_declared(errors, MineCheck, speed=speed)
     if first_cup not in COUNTER_SIZES:
         errors["first_cup"] = "must be long or small"
     if minefields is not None:
-        require_declared(errors, MineCheck, "minefields", minefields)
+        require_declared(errors, MineCheck, minefields=minefields)
     if seed is not None:
         require_range(errors, "seed", seed, 0, MAX_INT)
     if not ship_ids:
@@ -250,7 +250,6 @@ def _check_view(session: Session, check_id: int) -> CheckView:
 
 
 def current_check(factory: SessionFactory, *, campaign_id: int) -> int | None:
-    """The mine check in progress in the campaign, if any."""
     with session_scope(factory) as session:
         row = _running(session, campaign_id)
         return row.id if row else None
@@ -334,11 +333,8 @@ def roll_mine(
         except ValueError as exc:
             raise InvalidInput({"effects": str(exc).removeprefix("effects: ")}) from exc
         ship, side = _ship_and_side(session, draw.ship_id)
-        item = session.exec(
-            select(MineCheckShip).where(
-                MineCheckShip.check_id == check_id, MineCheckShip.ship_id == draw.ship_id
-            )
-        ).one()
+        this_draw = MineCheckShip.check_id == check_id, MineCheckShip.ship_id == draw.ship_id
+        [item] = rows_where(session, MineCheckShip, *this_draw)
         before_ship, before_item = journal.row_state(ship), journal.row_state(item)
         before_check = journal.row_state(row)
         done, sinks = _apply(ship, effect)

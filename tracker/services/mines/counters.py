@@ -295,12 +295,8 @@ def refuel_ship(
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
             lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "
                     "in a friendly port") if fuel.lost else ""  # fmt: skip
-            raise InvalidInput(
-                {
-                    "factors": f"{ship.name} has {_n(fuel.empty, 'empty fuel factor')} to "
-                    f"refuel{lost}"
-                }
-            )
+            empty = _n(fuel.empty, "empty fuel factor")
+            raise InvalidInput({"factors": f"{ship.name} has {empty} to refuel{lost}"})
         try:
             after = swwas.refuel(fuel, factors)
         except ValueError as exc:

@@ -199,8 +199,7 @@ def aerial_drop(
     a failed drop is recorded as scattered (RULES.md §Mines, augmenting 19.32)."""
     errors: dict[str, str] = {}
     name = require_text(errors, "aircraft", aircraft, 60)
-    require_declared(errors, AirDrop, "naval_attack", naval_attack)
-    require_declared(errors, AirDrop, "land_attack", land_attack)
+    require_declared(errors, AirDrop, naval_attack=naval_attack, land_attack=land_attack)
     capacity = 0
     if "naval_attack" not in errors and "land_attack" not in errors:
         capacity = swwas.aircraft_mine_capacity(naval_attack, land_attack)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -49,40 +48,31 @@ def _field_views(
     session: Session, fields: Sequence[Minefield], sides: dict[int | None, Side],
     owner_side_id: int | None, key: bytes | None, boundaries: dict[int, SeaBoundary],
 ) -> list[MinefieldView]:  # fmt: skip
-    """The ledger's lines as the viewer (`owner_side_id`'s, or none) sees them, all at once."""
+    """The ledger's lines as the viewer (`owner_side_id`'s, or none) sees them, all at once: every
+    column through visibility, none straight from the row, so that a secret one reads its
+    placeholder unless the viewer may see it (`key` opens the viewer's own)."""
     viewer = visibility.Viewer.OWNER if owner_side_id else visibility.Viewer.OPPONENT
     seen = visibility.rows_as_seen("minefield", (
         ({name: getattr(field, name) for name in _LINE_FIELDS},
          field.side_id == owner_side_id, not field.secret) for field in fields
     ), viewer=viewer)  # fmt: skip
-    return [
-        _field_view(session, field, sides[field.side_id], seen_row,
-                    key if field.side_id == owner_side_id else None,
-                    field.side_id == owner_side_id, boundaries)
-        for field, seen_row in zip(fields, seen, strict=True)
-    ]  # fmt: skip
-
-
-def _field_view(
-    session: Session, field: Minefield, side: Side, shown: dict[str, Any], key: bytes | None,
-    readable: bool, boundaries: dict[int, SeaBoundary] | None = None,
-) -> MinefieldView:  # fmt: skip
-    """The ledger line as the viewer sees it, every column through visibility (`shown`), none
-    straight from the row: a secret one reads its placeholder unless the viewer may see it."""
-    hidden = field.secret and not readable
-    place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
-             if hidden else places.opened(session, field, key, boundaries))  # fmt: skip
-    path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
-                 + (f" ({roll_text(step['d6'])})" if step.get("d6") else "")
-                 for step in place["path"])  # fmt: skip
-    shown.update(
-        id=field.id or 0, version=field.version, side_name=side.name,
-        where="secret" if hidden else places.label(session, place["boundary_id"],
-                                                   place["sector"], boundaries),
-        boundary_id=place["boundary_id"], sector=place["sector"], notes=place["notes"],
-        layer_name=place.get("layer_name", ""), path=path, hidden=hidden,
-    )  # fmt: skip
-    return read(MinefieldView, field, **shown)
+    views = []
+    for field, shown in zip(fields, seen, strict=True):
+        hidden = field.secret and field.side_id != owner_side_id
+        place = ({"boundary_id": None, "sector": "", "notes": "", "path": [], "layer_name": ""}
+                 if hidden else places.opened(session, field, key, boundaries))  # fmt: skip
+        path = tuple(f"turn {step['turn'] or '?'}: {step['from']} → {step['to']}"
+                     + (f" ({roll_text(step['d6'])})" if step.get("d6") else "")
+                     for step in place["path"])  # fmt: skip
+        shown.update(
+            id=field.id or 0, version=field.version, side_name=sides[field.side_id].name,
+            where="secret" if hidden else places.label(session, place["boundary_id"],
+                                                       place["sector"], boundaries),
+            boundary_id=place["boundary_id"], sector=place["sector"], notes=place["notes"],
+            layer_name=place.get("layer_name", ""), path=path, hidden=hidden,
+        )  # fmt: skip
+        views.append(read(MinefieldView, field, **shown))
+    return views
 
 
 def _with_counts(views: list[MinefieldView]) -> list[MinefieldView]:
