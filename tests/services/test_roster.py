@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -18,10 +19,21 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker, WasUnit
 from tracker.rules import was
 from tracker.rules.was import ConcealCause
-from tracker.services import campaigns, hunt, markers, mines, roster, scenarios, sealing
+from tracker.services import (
+    campaigns,
+    history,
+    hunt,
+    markers,
+    mines,
+    roster,
+    scenarios,
+    sealing,
+    visibility,
+)
 from tracker.services.errors import InvalidInput
 from tracker.services.hunt import SearchParty
 from tracker.services.roster import UnitFields
+from tracker.services.visibility import Viewer
 
 PASS = "wolfpack42"
 FOUND = SearchParty(searcher="patrol_bomber")  # 4+: a roll of 6 always finds
@@ -69,6 +81,31 @@ def test_points_include_extra_decoys_and_the_budget_is_kept(
             name="U-99", unit_type="submarine", points=10, extra_decoys=3))  # fmt: skip
     assert "extra_decoys" in caught.value.errors
     assert roster.roster(factory, side_id=axis["side"]).points == 30
+
+
+def test_a_unit_edited_is_taken_back_by_ctrl_z_and_its_concealed_damage_kept_from_the_opponent(
+    factory: SessionFactory, axis: dict[str, int]
+) -> None:
+    def unit() -> dict[str, object]:
+        [row] = rows_by(factory, WasUnit, "id")[axis["U-552"]]
+        return row.model_dump(exclude={"version"})
+
+    before = unit()
+    roster.save_unit(factory, side_id=axis["side"], unit_id=axis["U-552"], fields=UnitFields(
+        name="U-552", unit_type="submarine", points=14, hull_points=1, damage=1))  # fmt: skip
+    edited = unit()
+    assert (edited["points"], edited["damage"]) == (14, 1)
+    with session_scope(factory) as session:
+        entry = session.exec(select(JournalEntry).order_by(col(JournalEntry.id).desc())).first()
+        assert entry is not None and entry.undoable
+        seen = visibility.entry_as_seen(entry.detail, viewer=Viewer.OPPONENT, own=False)
+    [change] = json.loads(seen)["changes"]
+    assert change["after"]["points"] == 14  # the damage is shown as the roster shows it: unknown
+    assert change["before"]["damage"] is None and change["after"]["damage"] is None
+    history.undo_last(factory, campaign_id=axis["campaign"])
+    assert unit() == before
+    history.redo_last(factory, campaign_id=axis["campaign"])
+    assert unit() == edited
 
 
 def test_par1_3_each_marker_gets_its_own_sector_random_code_and_seal(

@@ -181,9 +181,11 @@ def save_unit(
         if unit.side_id != side_id:
             raise InvalidInput({"name": "that unit belongs to another side"})
         require_version(unit, checked_unit.version, unit.name)
+        was = unit.model_dump(include=set(values))
         for key, value in values.items():
             setattr(unit, key, value)
         flush_named(session, UNITS, unit)
+        edit = journal.row_change("wasunit", unit_id, was, unit.model_dump(include=set(values)))
         # The side's points with the unit edited (flushed) within the budget. A bulk import
         # keeps the side's total (bulk_kept); an edit reads it again and keeps that.
         total = fleet_points(session, side_id)
@@ -191,7 +193,8 @@ def save_unit(
             raise InvalidInput(refusal)
         if (kept := bulk_kept(session)) is not None:
             kept[("fleet points", side_id)] = total
-        a.log_side(JournalKind.ROSTER, f"edited {_said(values)}")
+        changes = (edit,) if edit.after else ()  # as undo takes it back
+        a.log_side(JournalKind.ROSTER, f"edited {_said(values)}", changes=changes)
         return unit_id
 
 
