@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import continuity, damage, repairs
 from tracker.services.continuity import SinceLastBattle
@@ -176,10 +176,9 @@ class RepairsScreen(TrackerScreen):
             "SMR2 §12.2 is not in this tracker: the campaign's own allowance, if any, is "
             "enforced (set it on the campaign form)."
         )
-        lost = self.fuel_lost.get(row.ship_id, 0)
-        if lost:
+        if lost := self.fuel_lost.get(row.ship_id, 0):
             note += f" {row.name} has {lost} fuel factors lost to mines."
-        self.app.push_screen(FormScreen(f"Repair {row.name}", fields, submit, note=note), done)
+        self.open_form(f"Repair {row.name}", fields, submit, note=note, done=done)
 
 
 def repair_fields(

@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen, writing
+from tracker.screens.form import FieldSpec, writing
 from tracker.services import sync_decide, sync_merge, sync_pack
 from tracker.services.visibility import Viewer
 
@@ -52,9 +52,7 @@ def _form(screen: TrackerScreen, campaign_id: int, default: str) -> None:
         FieldSpec("act", "Act", kind="select", value="pack", options=acts),
         FieldSpec("path", "File", value=default),
     ]
-    screen.app.push_screen(
-        FormScreen("Copies played apart", fields, submit, note=NOTE, read_only_ok=True), done
-    )
+    screen.open_form("Copies played apart", fields, submit, note=NOTE, read_only_ok=True, done=done)
 
 
 def _said(merged: sync_merge.Merged) -> list[str]:
@@ -80,8 +78,6 @@ def decide(screen: TrackerScreen, entry_id: int) -> None:
             if isinstance(said, str):
                 screen.tell(said, markup=False)
 
-        screen.app.push_screen(
-            FormScreen("Decide a conflict", fields, submit, note="\n".join(lines)), done
-        )
+        screen.open_form("Decide a conflict", fields, submit, note="\n".join(lines), done=done)
 
     screen.call(Call(sync_decide.conflicts, screen.factory, entry_id=entry_id), then=form)
