@@ -122,14 +122,12 @@ class RepairsScreen(TrackerScreen):
         self.query_one("#repairs-intro", Static).update(INTRO + (FUEL_NOTE if fuel_column else ""))
 
     def _show_continuity(self, problems: list[str]) -> None:
-        status = self.query_one("#continuity", Static)
-        if problems:
-            status.update(toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT))
-        else:
-            status.update(
-                toned("Continuity check: every scenario began where the last one ended, plus "
-                      "the repairs between.", GOOD)
-            )  # fmt: skip
+        said = (
+            toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT) if problems else
+            toned("Continuity check: every scenario began where the last one ended, plus the "
+                  "repairs between.", GOOD)
+        )  # fmt: skip
+        self.query_one("#continuity", Static).update(said)
 
     def _selected(self) -> SinceLastBattle | None:
         return under_cursor(self.query_one(DataTable), self.rows)

@@ -14,7 +14,7 @@ A screen gives every row with its key (`show`) and asks which row is selected by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
@@ -267,7 +267,11 @@ class SearchTable(PlainTable):
             self.sorted_by, self.descending = self.pointer, False
         self._apply()
 
-    def _point(self, step: int) -> None:
+    def _point(self, step: int, move: Callable[[], None]) -> None:
+        if self.cursor_type != "row":
+            move()
+            self.pointer = self.cursor_column
+            return
         self.pointed = True
         self.pointer = min(max(self.pointer + step, 0), len(self.columns) - 1)
         self._mark_columns()
@@ -276,18 +280,10 @@ class SearchTable(PlainTable):
             self.scroll_to_region(region, animate=False, force=True)
 
     def action_cursor_left(self) -> None:
-        if self.cursor_type == "row":
-            self._point(-1)
-        else:
-            super().action_cursor_left()
-            self.pointer = self.cursor_column
+        self._point(-1, super().action_cursor_left)
 
     def action_cursor_right(self) -> None:
-        if self.cursor_type == "row":
-            self._point(1)
-        else:
-            super().action_cursor_right()
-            self.pointer = self.cursor_column
+        self._point(1, super().action_cursor_right)
 
     # -- drawing ------------------------------------------------------------------------------
 
