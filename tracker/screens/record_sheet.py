@@ -71,8 +71,8 @@ class RecordSheetScreen(TrackerScreen):
         ),
         Binding("f", "fire(1)", "Fire+", tooltip="Add a fire marker to the ship"),
         Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
-        Binding("r", "commander", "Commander", tooltip="Roll or buy the commander"),
-        Binding("w", "crew", "Crew", tooltip="Roll or buy the crew"),
+        Binding("r", "form('commander')", "Commander", tooltip="Roll or buy the commander"),
+        Binding("w", "form('crew')", "Crew", tooltip="Roll or buy the crew"),
         Binding(
             "g",
             "commander_ship",
@@ -80,9 +80,13 @@ class RecordSheetScreen(TrackerScreen):
             tooltip="Put the commander aboard the selected ship (a transfer, SMR2 §6.7)",
             show=False,
         ),
-        Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
+        Binding("k", "form('test')", "Test", tooltip="Command or crew test (d10)"),
         Binding(
-            "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
+            "m",
+            "form('reduction')",
+            "Reduce",
+            tooltip="Combat reductions to command and crew",
+            show=False,
         ),
         Binding(
             "M",
@@ -134,7 +138,7 @@ class RecordSheetScreen(TrackerScreen):
     READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
     FOOTER_DROPS = (
         "sort", "filter", "library_changes", "build_squadron", "journal", "counter('counter')",
-        "delete_ship", "crew", "commander", "add_ship",
+        "delete_ship", "form('crew')", "form('commander')", "add_ship",
     )  # fmt: skip
 
     def __init__(self, squadron_id: int) -> None:
@@ -193,7 +197,7 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
         if self.ask_if_at_zero:
             self.ask_if_at_zero = False
-            self._ask_if_at_zero()
+            self._ask_if_at_zero(record)
 
     def _show_counter(self) -> None:
         self.query_one(CounterPanel).show(self._ship(), self.counters, hints=not self.read_only)
@@ -233,11 +237,9 @@ class RecordSheetScreen(TrackerScreen):
         self.ask_if_at_zero = True
         self.reload()
 
-    def _ask_if_at_zero(self) -> None:
+    def _ask_if_at_zero(self, record: RecordSheet) -> None:
         """A ship edited down to zero asks what happened, as a hit to zero does."""
-        if self.record is None:
-            return
-        for ship in self.record.ships:
+        for ship in record.ships:
             at_zero = ship.structure_now == 0 or ship.flotation_now == 0
             if at_zero and not ship.sunk and not ship.condition:
                 from tracker.screens.zero_outcome import ask_zero_outcome
@@ -361,9 +363,11 @@ class RecordSheetScreen(TrackerScreen):
         self.call(Call(fleet.add_fire_markers, self.factory, ship_id=ship.id, delta=delta),
                   then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
-    def action_commander(self) -> None:
+    def action_form(self, kind: str) -> None:
+        """The squadron's form of ship_forms `kind`_form (commander, crew, test, reduction), on
+        the ship under the cursor."""
         if (record := self._record()) is not None:
-            self._open(ship_forms.commander_form(self, record))
+            self._open(getattr(ship_forms, f"{kind}_form")(self, record, self._ship()))
 
     def action_commander_ship(self) -> None:
         if (ship := self._need_ship()) is None:
@@ -372,18 +376,6 @@ class RecordSheetScreen(TrackerScreen):
             command.set_commander_ship, self.factory, squadron_id=self.squadron_id, ship_id=ship.id
         )
         self.call(call, then=self.tell, refused=self._refused)
-
-    def action_crew(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.crew_form(self, record))
-
-    def action_test(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.test_form(self, record, self._ship()))
-
-    def action_reduce(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.reduction_form(self, record, self._ship()))
 
     def action_restore_command(self) -> None:
         if (record := self._record()) is None:

@@ -150,7 +150,7 @@ def commander_preview(air: bool) -> Any:
     return preview
 
 
-def commander_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
+def commander_form(screen: TrackerScreen, sheet: RecordSheet, _ship: ShipView | None) -> FormScreen:
     commander = sheet.commander
     submit = screen.editing(command.set_commander, commander, squadron_id=sheet.squadron_id)
     lost = commander is not None and commander.status == "lost"
@@ -199,7 +199,7 @@ def crew_preview(sheet: RecordSheet) -> Any:
     return preview
 
 
-def crew_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
+def crew_form(screen: TrackerScreen, sheet: RecordSheet, _ship: ShipView | None) -> FormScreen:
     return FormScreen(
         "Crew: roll or buy",
         crew_fields(sheet.crew),
