@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from tracker.publish import sheet_pages
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -177,13 +178,7 @@ class RecordSheetScreen(TrackerScreen):
         self.record = record
         self.title = "Squadron Record Sheet"
         self.sub_title = record.campaign_name
-        if not record.scenario:
-            scenario = "no scenario yet"
-        elif record.scenario_status == "in_play":
-            scenario = f"{record.scenario}, turn {record.turn}"
-        else:
-            scenario = f"{record.scenario} ({record.scenario_status.replace('_', ' ')})"
-        kind = "Air group" if record.air else "Squadron"
+        kind, scenario = sheet_pages.heading(record)
         self.query_one("#sheet-heading", Static).update(
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
