@@ -146,7 +146,6 @@ class RecordSheetScreen(TrackerScreen):
         super().__init__()
         self.squadron_id = squadron_id
         self.record: RecordSheet | None = None
-        self.counters: dict[int, CounterView] = {}
         self.select_ship_id: int | None = None  # a ship just added: the cursor goes to it
         # A form just closed: once the sheet is read again, a ship left at zero asks what
         # happened to it.
@@ -183,7 +182,6 @@ class RecordSheetScreen(TrackerScreen):
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
         self.query_one(SheetBlocks).show(record, hints=not self.read_only)
-        self.counters = record.counters
         self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
         self.select_ship_id = None
         empty = self.query_one("#sheet-empty", Static)
@@ -195,7 +193,8 @@ class RecordSheetScreen(TrackerScreen):
             self._ask_if_at_zero(record)
 
     def _show_counter(self) -> None:
-        self.query_one(CounterPanel).show(self._ship(), self.counters, hints=not self.read_only)
+        counters = self.record.counters if self.record else {}
+        self.query_one(CounterPanel).show(self._ship(), counters, hints=not self.read_only)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_counter()
