@@ -17,7 +17,6 @@ from tracker.screens.report import ReportScreen
 from tracker.services import continuity, damage, scenarios
 from tracker.services.continuity import ScenarioDetail
 from tracker.services.damage import ShipPick
-from tracker.widgets.plain import cell_text, widest
 from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.sheet_table import morale_cell
@@ -109,12 +108,11 @@ class ScenarioScreen(TrackerScreen):
         ]) for ship in detail.participants]  # fmt: skip
         empty = [Text("No ships yet" + self.hint(": press p to choose who takes part") + ".",
                       "dim")]  # fmt: skip
-        if rows:  # each column fits what it holds (the hint of no ships, one line)
-            widths, words = content_widths(COLUMNS, (cells for _, cells in rows))
+        # Each column fits what it holds (the hint of no ships, one line).
+        widths, words = content_widths(COLUMNS, [cells for _, cells in rows] or [empty])
+        if rows:
             room = table.scrollable_content_region.width or self.size.width
             widths = fit_or_scroll(widths, COLUMNS, GIVE_WAY, room, grow="Ship", words=words)
-        else:
-            widths = [max(len(COLUMNS[0]), widest([cell_text(empty[0])])), *map(len, COLUMNS[1:])]
         table.set_widths(widths)
         table.show(rows, empty=empty)
 
