@@ -223,32 +223,26 @@ class SearchTable(PlainTable):
         ]
 
     def on_key(self, event: events.Key) -> None:
-        if not self.filtering:
-            # Taken here, not left to the bindings: a binding runs once the key has bubbled
-            # up to the app, after the keys typed next (a burst, a paste) reached the table.
-            if event.key == "slash":
-                self.action_filter()
-            elif event.key == self.sort_key:
-                self.action_sort()
-            else:
-                return
+        # Taken here, not left to the bindings: a binding runs once the key has bubbled up to
+        # the app, after the keys typed next (a burst, a paste) reached the table.
+        acts: dict[str, Callable[[], None]] = {
+            "slash": self.action_filter,
+            self.sort_key: self.action_sort,
+        }
+        if self.filtering:  # up, down, page keys move the cursor while the line is open
+            acts = {
+                "escape": lambda: self._close(clear=True),
+                "enter": lambda: self._close(clear=False),
+                "backspace": lambda: self.set_filter(self.query_text[:-1]),
+                "ctrl+u": lambda: self.set_filter(""),
+            }
+            if event.is_printable and event.character:
+                typed = self.query_text + event.character
+                acts.setdefault(event.key, lambda: self.set_filter(typed))
+        if (act := acts.get(event.key)) is not None:
+            act()
             event.stop()
             event.prevent_default()
-            return
-        if event.key == "escape":
-            self._close(clear=True)
-        elif event.key == "enter":
-            self._close(clear=False)
-        elif event.key == "backspace":
-            self.set_filter(self.query_text[:-1])
-        elif event.key == "ctrl+u":
-            self.set_filter("")
-        elif event.is_printable and event.character:
-            self.set_filter(self.query_text + event.character)
-        else:
-            return  # up, down, page keys move the cursor while the line is open
-        event.stop()
-        event.prevent_default()
 
     def on_paste(self, event: events.Paste) -> None:
         if self.filtering:
