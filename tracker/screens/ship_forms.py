@@ -84,14 +84,11 @@ class ShipSaved:
 def sister_form(screen: TrackerScreen, ship: ShipView) -> FormScreen:
     """A copy of the ship under another name: same class, data and batteries, undamaged."""
 
-    def submit(values: dict[str, Any]) -> Call[ShipSaved]:
-        return Call(fleet.copy_ship, screen.factory, ship_id=ship.id,
-                    name=values["name"]).map(ShipSaved)  # fmt: skip
-
+    copy = screen.calling(fleet.copy_ship, ship_id=ship.id)
     return FormScreen(
         f"Sister ship of {ship.name}",
         [FieldSpec("name", "Name of the sister ship")],
-        submit,
+        lambda values: copy(values).map(ShipSaved),
         note="Same class, data and batteries; undamaged.",
     )
 

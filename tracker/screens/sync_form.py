@@ -71,13 +71,11 @@ def decide(screen: TrackerScreen, entry_id: int) -> None:
         fields = [FieldSpec("keep", "Keep", kind="select", value="ours", options=[
             ("This copy's values", "ours"), ("The other copy's values", "theirs")])]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> Call[Any]:
-            return Call(sync_decide.decide, screen.factory, entry_id=entry_id, keep=values["keep"])
-
         def done(said: object) -> None:
             if isinstance(said, str):
                 screen.tell(said, markup=False)
 
+        submit = screen.calling(sync_decide.decide, entry_id=entry_id)
         screen.open_form("Decide a conflict", fields, submit, note="\n".join(lines), done=done)
 
     screen.call(Call(sync_decide.conflicts, screen.factory, entry_id=entry_id), then=form)
