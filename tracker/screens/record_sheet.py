@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from textual.app import ComposeResult
@@ -32,6 +33,8 @@ LEGEND = (
 LEGEND_SHORT = "S⅓ black smoke · F⅓ white smoke · ½ half strength · OoC Out of Command"
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
+# A key hidden from the footer (Textual's show=False): help and the palette still list it.
+hidden = partial(Binding, show=False)
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -61,49 +64,34 @@ class RecordSheetScreen(TrackerScreen):
             tooltip="Bring ships up to a later change of their class in the library",
         ),
         Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
-        Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship", show=False),
+        hidden("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship"),
         Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
-        Binding(
-            "t",
-            "transfer_ship",
-            "Transfer",
-            tooltip="Transfer the ship to another squadron",
-            show=False,
-        ),
+        hidden("t", "transfer_ship", "Transfer", tooltip="Transfer the ship to another squadron"),
         Binding("f", "fire(1)", "Fire+", tooltip="Add a fire marker to the ship"),
-        Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
+        hidden("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship"),
         Binding("r", "form('commander')", "Commander", tooltip="Roll or buy the commander"),
         Binding("w", "form('crew')", "Crew", tooltip="Roll or buy the crew"),
-        Binding(
+        hidden(
             "g",
             "commander_ship",
             "Flagship",
             tooltip="Put the commander aboard the selected ship (a transfer, SMR2 §6.7)",
-            show=False,
         ),
         Binding("k", "form('test')", "Test", tooltip="Command or crew test (d10)"),
-        Binding(
-            "m",
-            "form('reduction')",
-            "Reduce",
-            tooltip="Combat reductions to command and crew",
-            show=False,
-        ),
-        Binding(
+        hidden("m", "form('reduction')", "Reduce", tooltip="Combat reductions to command and crew"),
+        hidden(
             "M",
             "restore_command",
             "Restore",
             tooltip="Restore the commander's rated modifier and radius, by a rule you name",
-            show=False,
         ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("n", "next_turn", "Next turn", tooltip="Begin the scenario's next turn"),
-        Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
-        Binding(
+        hidden("s", "edit_squadron", "Squadron", tooltip="Edit the squadron"),
+        hidden(
             "I",
             "import_ships",
             "Import CSV",
-            show=False,
             tooltip="Add ships to the squadron from a CSV file (checked first, all or none)",
         ),
         Binding(
@@ -112,26 +100,20 @@ class RecordSheetScreen(TrackerScreen):
             "Counter",
             tooltip="Enter the ship's Second World War at Sea counter and fuel",
         ),
-        Binding(
-            "o",
-            "counter('use_fuel')",
-            "Use fuel",
-            tooltip="Use fuel: full factors become empty",
-            show=False,
+        hidden(
+            "o", "counter('use_fuel')", "Use fuel", tooltip="Use fuel: full factors become empty"
         ),
-        Binding(
+        hidden(
             "O",
             "counter('refuel')",
             "Refuel",
             tooltip="Refuel empty fuel factors (lost ones need a port repair)",
-            show=False,
         ),
-        Binding(
+        hidden(
             "P",
             "print_sheet",
             "Print",
             tooltip="Print the record sheet to an HTML page (A4 or Letter) or Markdown",
-            show=False,
         ),
     ]
     # The umpire's view reads the sheet, opens its ships and the journal, and prints it to a
