@@ -83,7 +83,7 @@ def test_the_form_takes_a_number_exactly_when_its_service_does(
     value = data.draw(st.sampled_from(edges) | st.integers(-(2**40), 2**40), label="value")
     _, form_error = parse_int(str(value), spec)
     errors: dict[str, str] = {}
-    require_declared(errors, model, spec.key, value)
+    require_declared(errors, model, **{spec.key: value})
     assert (form_error is None) == (spec.key not in errors)
 
 
