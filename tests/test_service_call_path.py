@@ -37,6 +37,7 @@ PURE = {
     "tracker.services.roster.dice_text": "an attack row's dice as the card prints them",
     "tracker.services.printing.campaign_folder": "the engine's URL, no connection",
     "tracker.services.backups.database_key": "the engine's URL, no connection",
+    "tracker.publish.sheet_pages.heading": "words for a sheet already read",
 }
 
 

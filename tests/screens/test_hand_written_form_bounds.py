@@ -23,22 +23,22 @@ from tracker.models.damage import CriticalTableRowBase
 from tracker.models.mines import MineTableRowBase
 from tracker.screens import mine_check
 from tracker.screens.critical_tables import CriticalTablesScreen
-from tracker.screens.form import FieldSpec, FormScreen, parse_int
+from tracker.screens.form import FieldSpec, parse_int
 from tracker.screens.mine_table import MineTableScreen
 from tracker.services.fields import require_declared, rules
 
 
 def _mine_check_fields() -> list[FieldSpec]:
     """The set-up form a task force entering a minefield fills in, as the ledger opens it."""
-    pushed: list[FormScreen] = []
+    opened: list[list[FieldSpec]] = []
     screen = SimpleNamespace(
         current_campaign_id=lambda: 1,
-        app=SimpleNamespace(push_screen=lambda form, done=None: pushed.append(form)),
+        open_form=lambda title, fields, submit, **options: opened.append(fields),
     )
     field = SimpleNamespace(id=1, count_here=1)
     mine_check._ask_setup(cast(Any, screen), cast(Any, field), [1, 2])
-    (form,) = pushed
-    return list(form.fields)
+    (fields,) = opened
+    return list(fields)
 
 
 # Each form written by hand, with the model whose declarations its service checks.
@@ -83,7 +83,7 @@ def test_the_form_takes_a_number_exactly_when_its_service_does(
     value = data.draw(st.sampled_from(edges) | st.integers(-(2**40), 2**40), label="value")
     _, form_error = parse_int(str(value), spec)
     errors: dict[str, str] = {}
-    require_declared(errors, model, spec.key, value)
+    require_declared(errors, model, **{spec.key: value})
     assert (form_error is None) == (spec.key not in errors)
 
 

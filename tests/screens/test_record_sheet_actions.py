@@ -222,3 +222,24 @@ async def test_ctrl_z_names_what_it_cannot_undo_and_undoes_the_older_change_when
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert sheet.load_ship(factory, ship_id=exeter.id)[0].structure_now == 12
+
+
+async def test_a_sister_ship_is_copied_under_her_own_name_and_takes_the_cursor(
+    tmp_path: Path,
+) -> None:
+    app, factory, squadron_id = sample(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_sheet(pilot)
+        first = screen._ship()
+        assert first is not None
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press(*"Sister", "ctrl+s")
+        await workers_end(pilot)
+        assert app.screen is screen
+        copied = screen._ship()
+        assert copied is not None and copied.name == "Sister"
+    record = sheet.load_record_sheet(factory, squadron_id=squadron_id)
+    sister = next(ship for ship in record.ships if ship.name == "Sister")
+    assert (sister.class_name, sister.structure_max) == (first.class_name, first.structure_max)

@@ -199,7 +199,7 @@ async def test_the_footer_ends_with_a_whole_key_before_the_palette(
         shown = [key for key in keys if key is not palette]
         assert shown and all(key.region.right <= palette.region.x for key in shown)
         actions = {key.action for key in shown}
-        assert {"back", "damage", "fire(1)", "test", "next_turn"} <= actions
+        assert {"back", "damage", "fire(1)", "form('test')", "next_turn"} <= actions
 
 
 NAMES = st.text(st.characters(codec="ascii", categories=["L", "Zs"]), min_size=1, max_size=30)

@@ -33,8 +33,9 @@ TABLED = ("type_abbrev", "class_name", "nation", "speed_kn", "armour_class", "po
 Rows = list[tuple[str, str]]
 
 
-def _heading(record: RecordSheet) -> tuple[str, str]:
-    """(kind, scenario): "Squadron" or "Air group", and where the campaign stands."""
+def heading(record: RecordSheet) -> tuple[str, str]:
+    """(kind, scenario): "Squadron" or "Air group", and where the campaign stands, worded alike
+    on paper and on the record sheet's screen."""
     kind = "Air group" if record.air else "Squadron"
     if not record.scenario:
         return kind, "no scenario yet"
@@ -158,7 +159,7 @@ def _fuel_words(counter: CounterView) -> str:
 
 def render(printed: PrintedSheet, *, fmt: str = "html", paper: str = "a4") -> str:
     record = printed.record
-    kind, scenario = _heading(record)
+    kind, scenario = heading(record)
     blocks = [("Commander", _commander_rows(record), "No commander yet."),
               ("Crew", _crew_rows(record), "No crew rating yet."),
               (kind, _squadron_rows(record), "")]  # fmt: skip

@@ -20,7 +20,7 @@ from tracker.rules import swwas
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 from tracker.screens.mine_table import MineTableScreen
 from tracker.screens.participants import ParticipantsScreen
 from tracker.services import mines
@@ -113,10 +113,9 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
         if check_id:
             screen.app.push_screen(MineCheckScreen(campaign_id, check_id))
 
-    screen.app.push_screen(
-        FormScreen(f"{len(ship_ids)} ship{'s' * (len(ship_ids) != 1)} enter"
-                   f"{'s' * (len(ship_ids) == 1)} minefield #{field.id}", fields, submit,
-                   preview=setup_preview), done)  # fmt: skip
+    count = len(ship_ids)
+    title = f"{count} ship{'s' * (count != 1)} enter{'s' * (count == 1)} minefield #{field.id}"
+    screen.open_form(title, fields, submit, preview=setup_preview, done=done)
 
 
 def cups_text(view: CheckView) -> Text:
@@ -254,10 +253,9 @@ class MineCheckScreen(TrackerScreen):
                                 severity="warning", timeout=15)  # fmt: skip
             self.reload()
 
-        self.app.push_screen(
-            FormScreen(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields,
+        self.open_form(f"Draw {draw.draw_no}: {draw.name} ({draw.cup} cup)", fields,
                        self.calling(mines.roll_mine, check_id=self.check_id),
-                       preview=preview, dice_field="roll", dice_sides=6), done)  # fmt: skip
+                       preview=preview, dice_field="roll", dice_sides=6, done=done)  # fmt: skip
 
     def action_abandon(self) -> None:
         abandon = Call(mines.abandon_check, self.factory, check_id=self.check_id)

@@ -122,8 +122,8 @@ class MineTableScreen(RuleTableScreen[RuleRow]):
             self.calling(
                 mines.save_mine_row, campaign_id=self.campaign_id, row_id=row.id if row else None
             ),
-            note="Effects: none, speed-N, gunnery-N, fuel-N, hull-N, crippled, sunk. "
-            "Rows may not overlap; gaps are allowed.",
+            note=f"Effects: {', '.join(word for word, _ in EFFECT_WORDS)}. Rows may not overlap; "
+            "gaps are allowed.",
         )
 
     def describe(self, row: RuleRow) -> str:

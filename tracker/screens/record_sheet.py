@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from tracker.publish import sheet_pages
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -31,6 +33,8 @@ LEGEND = (
 LEGEND_SHORT = "S⅓ black smoke · F⅓ white smoke · ½ half strength · OoC Out of Command"
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
+# A key hidden from the footer (Textual's show=False): help and the palette still list it.
+hidden = partial(Binding, show=False)
 
 
 class RecordSheetScreen(TrackerScreen):
@@ -60,45 +64,34 @@ class RecordSheetScreen(TrackerScreen):
             tooltip="Bring ships up to a later change of their class in the library",
         ),
         Binding("e", "edit_ship", "Edit", tooltip="Edit the ship's data and state"),
-        Binding("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship", show=False),
+        hidden("c", "copy_ship", "Sister", tooltip="Copy the ship as a sister ship"),
         Binding("x,delete", "delete_ship", "Delete", tooltip="Delete the ship"),
-        Binding(
-            "t",
-            "transfer_ship",
-            "Transfer",
-            tooltip="Transfer the ship to another squadron",
-            show=False,
-        ),
+        hidden("t", "transfer_ship", "Transfer", tooltip="Transfer the ship to another squadron"),
         Binding("f", "fire(1)", "Fire+", tooltip="Add a fire marker to the ship"),
-        Binding("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship", show=False),
-        Binding("r", "commander", "Commander", tooltip="Roll or buy the commander"),
-        Binding("w", "crew", "Crew", tooltip="Roll or buy the crew"),
-        Binding(
+        hidden("F", "fire(-1)", "Fire-", tooltip="Remove a fire marker from the ship"),
+        Binding("r", "form('commander')", "Commander", tooltip="Roll or buy the commander"),
+        Binding("w", "form('crew')", "Crew", tooltip="Roll or buy the crew"),
+        hidden(
             "g",
             "commander_ship",
             "Flagship",
             tooltip="Put the commander aboard the selected ship (a transfer, SMR2 §6.7)",
-            show=False,
         ),
-        Binding("k", "test", "Test", tooltip="Command or crew test (d10)"),
-        Binding(
-            "m", "reduce", "Reduce", tooltip="Combat reductions to command and crew", show=False
-        ),
-        Binding(
+        Binding("k", "form('test')", "Test", tooltip="Command or crew test (d10)"),
+        hidden("m", "form('reduction')", "Reduce", tooltip="Combat reductions to command and crew"),
+        hidden(
             "M",
             "restore_command",
             "Restore",
             tooltip="Restore the commander's rated modifier and radius, by a rule you name",
-            show=False,
         ),
         Binding("j", "journal", "Journal", tooltip="The campaign journal"),
         Binding("n", "next_turn", "Next turn", tooltip="Begin the scenario's next turn"),
-        Binding("s", "edit_squadron", "Squadron", tooltip="Edit the squadron", show=False),
-        Binding(
+        hidden("s", "edit_squadron", "Squadron", tooltip="Edit the squadron"),
+        hidden(
             "I",
             "import_ships",
             "Import CSV",
-            show=False,
             tooltip="Add ships to the squadron from a CSV file (checked first, all or none)",
         ),
         Binding(
@@ -107,26 +100,20 @@ class RecordSheetScreen(TrackerScreen):
             "Counter",
             tooltip="Enter the ship's Second World War at Sea counter and fuel",
         ),
-        Binding(
-            "o",
-            "counter('use_fuel')",
-            "Use fuel",
-            tooltip="Use fuel: full factors become empty",
-            show=False,
+        hidden(
+            "o", "counter('use_fuel')", "Use fuel", tooltip="Use fuel: full factors become empty"
         ),
-        Binding(
+        hidden(
             "O",
             "counter('refuel')",
             "Refuel",
             tooltip="Refuel empty fuel factors (lost ones need a port repair)",
-            show=False,
         ),
-        Binding(
+        hidden(
             "P",
             "print_sheet",
             "Print",
             tooltip="Print the record sheet to an HTML page (A4 or Letter) or Markdown",
-            show=False,
         ),
     ]
     # The umpire's view reads the sheet, opens its ships and the journal, and prints it to a
@@ -134,14 +121,13 @@ class RecordSheetScreen(TrackerScreen):
     READ_ONLY_ACTIONS = frozenset({"back", "journal", "print_sheet"})
     FOOTER_DROPS = (
         "sort", "filter", "library_changes", "build_squadron", "journal", "counter('counter')",
-        "delete_ship", "crew", "commander", "add_ship",
+        "delete_ship", "form('crew')", "form('commander')", "add_ship",
     )  # fmt: skip
 
     def __init__(self, squadron_id: int) -> None:
         super().__init__()
         self.squadron_id = squadron_id
         self.record: RecordSheet | None = None
-        self.counters: dict[int, CounterView] = {}
         self.select_ship_id: int | None = None  # a ship just added: the cursor goes to it
         # A form just closed: once the sheet is read again, a ship left at zero asks what
         # happened to it.
@@ -173,18 +159,11 @@ class RecordSheetScreen(TrackerScreen):
         self.record = record
         self.title = "Squadron Record Sheet"
         self.sub_title = record.campaign_name
-        if not record.scenario:
-            scenario = "no scenario yet"
-        elif record.scenario_status == "in_play":
-            scenario = f"{record.scenario}, turn {record.turn}"
-        else:
-            scenario = f"{record.scenario} ({record.scenario_status.replace('_', ' ')})"
-        kind = "Air group" if record.air else "Squadron"
+        kind, scenario = sheet_pages.heading(record)
         self.query_one("#sheet-heading", Static).update(
             f"{record.side_name} · {kind} {record.squadron_name}    Scenario: {scenario}"
         )
         self.query_one(SheetBlocks).show(record, hints=not self.read_only)
-        self.counters = record.counters
         self.query_one(SheetTable).fill(record.ships, self.size.width, self.select_ship_id)
         self.select_ship_id = None
         empty = self.query_one("#sheet-empty", Static)
@@ -193,10 +172,11 @@ class RecordSheetScreen(TrackerScreen):
         self._show_counter()
         if self.ask_if_at_zero:
             self.ask_if_at_zero = False
-            self._ask_if_at_zero()
+            self._ask_if_at_zero(record)
 
     def _show_counter(self) -> None:
-        self.query_one(CounterPanel).show(self._ship(), self.counters, hints=not self.read_only)
+        counters = self.record.counters if self.record else {}
+        self.query_one(CounterPanel).show(self._ship(), counters, hints=not self.read_only)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_counter()
@@ -233,11 +213,9 @@ class RecordSheetScreen(TrackerScreen):
         self.ask_if_at_zero = True
         self.reload()
 
-    def _ask_if_at_zero(self) -> None:
+    def _ask_if_at_zero(self, record: RecordSheet) -> None:
         """A ship edited down to zero asks what happened, as a hit to zero does."""
-        if self.record is None:
-            return
-        for ship in self.record.ships:
+        for ship in record.ships:
             at_zero = ship.structure_now == 0 or ship.flotation_now == 0
             if at_zero and not ship.sunk and not ship.condition:
                 from tracker.screens.zero_outcome import ask_zero_outcome
@@ -361,9 +339,11 @@ class RecordSheetScreen(TrackerScreen):
         self.call(Call(fleet.add_fire_markers, self.factory, ship_id=ship.id, delta=delta),
                   then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
-    def action_commander(self) -> None:
+    def action_form(self, kind: str) -> None:
+        """The squadron's form of ship_forms `kind`_form (commander, crew, test, reduction), on
+        the ship under the cursor."""
         if (record := self._record()) is not None:
-            self._open(ship_forms.commander_form(self, record))
+            self._open(getattr(ship_forms, f"{kind}_form")(self, record, self._ship()))
 
     def action_commander_ship(self) -> None:
         if (ship := self._need_ship()) is None:
@@ -372,18 +352,6 @@ class RecordSheetScreen(TrackerScreen):
             command.set_commander_ship, self.factory, squadron_id=self.squadron_id, ship_id=ship.id
         )
         self.call(call, then=self.tell, refused=self._refused)
-
-    def action_crew(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.crew_form(self, record))
-
-    def action_test(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.test_form(self, record, self._ship()))
-
-    def action_reduce(self) -> None:
-        if (record := self._record()) is not None:
-            self._open(ship_forms.reduction_form(self, record, self._ship()))
 
     def action_restore_command(self) -> None:
         if (record := self._record()) is None:

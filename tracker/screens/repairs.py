@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.fields import specs_from
-from tracker.screens.form import FieldSpec, FormScreen
+from tracker.screens.form import FieldSpec
 from tracker.screens.ship_history import ShipHistoryScreen
 from tracker.services import continuity, damage, repairs
 from tracker.services.continuity import SinceLastBattle
@@ -122,14 +122,12 @@ class RepairsScreen(TrackerScreen):
         self.query_one("#repairs-intro", Static).update(INTRO + (FUEL_NOTE if fuel_column else ""))
 
     def _show_continuity(self, problems: list[str]) -> None:
-        status = self.query_one("#continuity", Static)
-        if problems:
-            status.update(toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT))
-        else:
-            status.update(
-                toned("Continuity check: every scenario began where the last one ended, plus "
-                      "the repairs between.", GOOD)
-            )  # fmt: skip
+        said = (
+            toned("Continuity check FAILED:\n" + "\n".join(problems), ALERT) if problems else
+            toned("Continuity check: every scenario began where the last one ended, plus the "
+                  "repairs between.", GOOD)
+        )  # fmt: skip
+        self.query_one("#continuity", Static).update(said)
 
     def _selected(self) -> SinceLastBattle | None:
         return under_cursor(self.query_one(DataTable), self.rows)
@@ -176,10 +174,9 @@ class RepairsScreen(TrackerScreen):
             "SMR2 §12.2 is not in this tracker: the campaign's own allowance, if any, is "
             "enforced (set it on the campaign form)."
         )
-        lost = self.fuel_lost.get(row.ship_id, 0)
-        if lost:
+        if lost := self.fuel_lost.get(row.ship_id, 0):
             note += f" {row.name} has {lost} fuel factors lost to mines."
-        self.app.push_screen(FormScreen(f"Repair {row.name}", fields, submit, note=note), done)
+        self.open_form(f"Repair {row.name}", fields, submit, note=note, done=done)
 
 
 def repair_fields(

@@ -36,10 +36,7 @@ def _table(title: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> 
 
 
 def _heading(*lines: str) -> Text:
-    text = Text(lines[0], style="bold")
-    for line in lines[1:]:
-        text.append(f"\n{line}", style="")
-    return text
+    return Text("\n".join(lines), style="bold")
 
 
 def _tracks(start: tuple[int, int], end: tuple[int, int], maximum: tuple[int, int]) -> list[str]:
@@ -138,7 +135,5 @@ class ReportScreen(TrackerScreen):
             self.load(aar, lambda report: self._show(after_action_parts(report)))
 
     def _show(self, parts: list[RenderableType]) -> None:
-        self.shown = []
-        for part in parts:
-            self.shown += [part, Text("")]
+        self.shown = [piece for part in parts for piece in (part, Text(""))]
         self.query_one("#report-body", Static).update(Group(*self.shown))

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from tracker.rules import was
+from tracker.screens import roster_forms
 from tracker.screens.calls import Call
 from tracker.screens.card_detail import CardDetailScreen
 from tracker.screens.card_picker import CardPickerScreen
@@ -23,16 +24,6 @@ from tracker.screens.csv_import import open_csv_import
 from tracker.screens.form import FieldSpec, typed_dice
 from tracker.screens.library_changes import offer_library_changes
 from tracker.screens.owner_view import SIDE_PASSPHRASE, OwnerViewScreen
-from tracker.screens.roster_forms import (
-    attack_fields,
-    marker_fields,
-    mine_roll_fields,
-    move_fields,
-    passphrase_fields,
-    reconceal_fields,
-    sub_attack_fields,
-    unit_fields,
-)
 from tracker.screens.roster_rows import UNIT_COLUMNS, UNIT_FIT, marker_row, seals_said, unit_row
 from tracker.screens.sealed_notice import tell_sealed
 from tracker.screens.search_helper import search_helper_form
@@ -195,7 +186,7 @@ class RosterScreen(OwnerViewScreen):
         return submit
 
     def action_add_unit(self) -> None:
-        self.open_form("Add unit", unit_fields(None), self._save_unit())
+        self.open_form("Add unit", roster_forms.unit_fields(None), self._save_unit())
 
     def action_build_fleet(self) -> None:
         names = [unit.name for unit in self.view.units] if self.view else []
@@ -217,14 +208,13 @@ class RosterScreen(OwnerViewScreen):
                         severity="warning")  # fmt: skip
             return
 
-        self.open_form(
-            f"Edit {unit.name}", unit_fields(unit), self._save_unit(unit.id, unit.version)
-        )
+        fields = roster_forms.unit_fields(unit)
+        self.open_form(f"Edit {unit.name}", fields, self._save_unit(unit.id, unit.version))
 
     def action_copy_unit(self) -> None:
         if (unit := self._unit()) is None:
             return
-        fields = unit_fields(unit)
+        fields = roster_forms.unit_fields(unit)
         fields[0] = FieldSpec("name", "Name of the copy")
         note = "Same card; give it its own name."
         self.open_form(f"Copy of {unit.name}", fields, self._save_unit(), note=note)
@@ -247,7 +237,7 @@ class RosterScreen(OwnerViewScreen):
         if (unit := self._unit()) is None:
             return
         count = was.MARKERS_PER_SUB + unit.extra_decoys
-        fields = [*marker_fields(count), *self._secret_fields()]
+        fields = [*roster_forms.marker_fields(count), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
             sectors = [values.pop(f"sector_{n}") for n in range(1, count + 1)]
@@ -272,7 +262,7 @@ class RosterScreen(OwnerViewScreen):
         turn = self.view.turn if self.view else None
         self.open_form(
             f"Move {marker.code}",
-            move_fields(),
+            roster_forms.move_fields(),
             self.editing(markers.move_marker, marker, "marker_id", turn=turn),
             severity="warning",
             note="One sub marker per sector (refused); one sector a turn (warned).",
@@ -283,7 +273,7 @@ class RosterScreen(OwnerViewScreen):
             return
         self.open_form(
             f"Attack on {marker.code}",
-            [*attack_fields(), *self._secret_fields()],
+            [*roster_forms.attack_fields(), *self._secret_fields()],
             self.calling_secret(hunt.attack_marker, marker_id=marker.id),
             note="A success reveals it: a decoy is removed, the real sub is placed.",
         )
@@ -293,7 +283,7 @@ class RosterScreen(OwnerViewScreen):
             return
         shown = [m.sector for m in self.view.markers if m.unit_id == unit.id
                  and m.state == "revealed"] if self.view else []  # fmt: skip
-        fields = [*reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
+        fields = [*roster_forms.reconceal_fields(shown[0] if shown else ""), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
             sectors = [values.pop("sector_1"), values.pop("sector_2")]
@@ -311,7 +301,7 @@ class RosterScreen(OwnerViewScreen):
     def action_sub_attack(self) -> None:
         if (marker := self._marker()) is None:
             return
-        fields = [*sub_attack_fields(), *self._secret_fields()]
+        fields = [*roster_forms.sub_attack_fields(), *self._secret_fields()]
 
         def submit(values: dict[str, Any]) -> Call[str]:
             dice = typed_dice(values, "torpedo_dice", "give the dice as numbers 1..6, e.g. 5 6 3")
@@ -332,7 +322,7 @@ class RosterScreen(OwnerViewScreen):
             return
         self.open_form(
             f"{unit.name} enters a minefield",
-            [*mine_roll_fields(), *self._secret_fields()],
+            [*roster_forms.mine_roll_fields(), *self._secret_fields()],
             self.calling_secret(hunt.mine_roll, unit_id=unit.id),
             dice_field="roll",
             dice_sides=6,
@@ -342,7 +332,7 @@ class RosterScreen(OwnerViewScreen):
         )
 
     def action_passphrase(self) -> None:
-        fields = passphrase_fields(self.view is not None and self.view.encrypted)
+        fields = roster_forms.passphrase_fields(self.view is not None and self.view.encrypted)
 
         def submit(values: dict[str, Any]) -> Call[Sealed]:
             # A typo here would lock the side's notes away for good: it is typed twice.

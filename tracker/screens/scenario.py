@@ -15,9 +15,8 @@ from tracker.screens.next_turn import next_turn_of
 from tracker.screens.participants import ParticipantsScreen
 from tracker.screens.report import ReportScreen
 from tracker.services import continuity, damage, scenarios
-from tracker.services.continuity import ParticipantView, ScenarioDetail
+from tracker.services.continuity import ScenarioDetail
 from tracker.services.damage import ShipPick
-from tracker.widgets.plain import cell_text, widest
 from tracker.widgets.search_table import SearchTable, search_keys
 from tracker.widgets.sheet_blocks import strength_lines
 from tracker.widgets.sheet_table import morale_cell
@@ -105,16 +104,15 @@ class ScenarioScreen(TrackerScreen):
         rows = [(str(ship.ship_id), [
             Text(ship.name, style="bold"), Text(ship.side), Text(ship.squadron),
             ship.structure, ship.flotation, morale_cell(ship.morale, ship.out_of_command),
-            _fate(ship),
+            toned("SUNK" if ship.sunk else ship.fate, ALERT),  # or the player's words at zero
         ]) for ship in detail.participants]  # fmt: skip
         empty = [Text("No ships yet" + self.hint(": press p to choose who takes part") + ".",
                       "dim")]  # fmt: skip
-        if rows:  # each column fits what it holds (the hint of no ships, one line)
-            widths, words = content_widths(COLUMNS, (cells for _, cells in rows))
+        # Each column fits what it holds (the hint of no ships, one line).
+        widths, words = content_widths(COLUMNS, [cells for _, cells in rows] or [empty])
+        if rows:
             room = table.scrollable_content_region.width or self.size.width
             widths = fit_or_scroll(widths, COLUMNS, GIVE_WAY, room, grow="Ship", words=words)
-        else:
-            widths = [max(len(COLUMNS[0]), widest([cell_text(empty[0])])), *map(len, COLUMNS[1:])]
         table.set_widths(widths)
         table.show(rows, empty=empty)
 
@@ -231,10 +229,3 @@ class ScenarioScreen(TrackerScreen):
             self.calling(scenarios.set_correction_factor, scenario_id=self.scenario_id),
             note="SMR2 §12.1 is not in this tracker: enter what your rulebook gives.",
         )
-
-
-def _fate(ship: ParticipantView) -> Text:
-    """What became of the ship, as recorded: SUNK, or the player's words for a ship at zero."""
-    if ship.sunk:
-        return toned("SUNK", ALERT)
-    return toned(ship.fate, ALERT) if ship.fate else Text("")

@@ -7,7 +7,7 @@ from typing import Any
 from tracker.publish import sheet_pages
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen, writing
+from tracker.screens.form import FieldSpec, writing
 from tracker.services import printing
 from tracker.services.views import RecordSheet
 from tracker.services.visibility import Viewer
@@ -63,8 +63,5 @@ def _print_form(screen: TrackerScreen, sheet: RecordSheet, html_path: str, md_pa
                   options=[("A4", "a4"), ("Letter", "letter")]),
         FieldSpec("path", "File", value=html_path),
     ]  # fmt: skip
-    screen.app.push_screen(
-        FormScreen(f"Print {sheet.squadron_name}", fields, write, note=NOTE, preview=preview,
-                   read_only_ok=True),
-        done,
-    )  # fmt: skip
+    screen.open_form(f"Print {sheet.squadron_name}", fields, write, note=NOTE, preview=preview,
+                     read_only_ok=True, done=done)  # fmt: skip

@@ -84,14 +84,11 @@ class ShipSaved:
 def sister_form(screen: TrackerScreen, ship: ShipView) -> FormScreen:
     """A copy of the ship under another name: same class, data and batteries, undamaged."""
 
-    def submit(values: dict[str, Any]) -> Call[ShipSaved]:
-        return Call(fleet.copy_ship, screen.factory, ship_id=ship.id,
-                    name=values["name"]).map(ShipSaved)  # fmt: skip
-
+    copy = screen.calling(fleet.copy_ship, ship_id=ship.id)
     return FormScreen(
         f"Sister ship of {ship.name}",
         [FieldSpec("name", "Name of the sister ship")],
-        submit,
+        lambda values: copy(values).map(ShipSaved),
         note="Same class, data and batteries; undamaged.",
     )
 
@@ -150,7 +147,7 @@ def commander_preview(air: bool) -> Any:
     return preview
 
 
-def commander_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
+def commander_form(screen: TrackerScreen, sheet: RecordSheet, _ship: ShipView | None) -> FormScreen:
     commander = sheet.commander
     submit = screen.editing(command.set_commander, commander, squadron_id=sheet.squadron_id)
     lost = commander is not None and commander.status == "lost"
@@ -199,7 +196,7 @@ def crew_preview(sheet: RecordSheet) -> Any:
     return preview
 
 
-def crew_form(screen: TrackerScreen, sheet: RecordSheet) -> FormScreen:
+def crew_form(screen: TrackerScreen, sheet: RecordSheet, _ship: ShipView | None) -> FormScreen:
     return FormScreen(
         "Crew: roll or buy",
         crew_fields(sheet.crew),

@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
-from tracker.screens.form import FieldSpec, FormScreen, writing
+from tracker.screens.form import FieldSpec, writing
 from tracker.services import sync_decide, sync_merge, sync_pack
 from tracker.services.visibility import Viewer
 
@@ -52,9 +52,7 @@ def _form(screen: TrackerScreen, campaign_id: int, default: str) -> None:
         FieldSpec("act", "Act", kind="select", value="pack", options=acts),
         FieldSpec("path", "File", value=default),
     ]
-    screen.app.push_screen(
-        FormScreen("Copies played apart", fields, submit, note=NOTE, read_only_ok=True), done
-    )
+    screen.open_form("Copies played apart", fields, submit, note=NOTE, read_only_ok=True, done=done)
 
 
 def _said(merged: sync_merge.Merged) -> list[str]:
@@ -73,15 +71,11 @@ def decide(screen: TrackerScreen, entry_id: int) -> None:
         fields = [FieldSpec("keep", "Keep", kind="select", value="ours", options=[
             ("This copy's values", "ours"), ("The other copy's values", "theirs")])]  # fmt: skip
 
-        def submit(values: dict[str, Any]) -> Call[Any]:
-            return Call(sync_decide.decide, screen.factory, entry_id=entry_id, keep=values["keep"])
-
         def done(said: object) -> None:
             if isinstance(said, str):
                 screen.tell(said, markup=False)
 
-        screen.app.push_screen(
-            FormScreen("Decide a conflict", fields, submit, note="\n".join(lines)), done
-        )
+        submit = screen.calling(sync_decide.decide, entry_id=entry_id)
+        screen.open_form("Decide a conflict", fields, submit, note="\n".join(lines), done=done)
 
     screen.call(Call(sync_decide.conflicts, screen.factory, entry_id=entry_id), then=form)

@@ -14,7 +14,7 @@ A screen gives every row with its key (`show`) and asks which row is selected by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
@@ -223,32 +223,26 @@ class SearchTable(PlainTable):
         ]
 
     def on_key(self, event: events.Key) -> None:
-        if not self.filtering:
-            # Taken here, not left to the bindings: a binding runs once the key has bubbled
-            # up to the app, after the keys typed next (a burst, a paste) reached the table.
-            if event.key == "slash":
-                self.action_filter()
-            elif event.key == self.sort_key:
-                self.action_sort()
-            else:
-                return
+        # Taken here, not left to the bindings: a binding runs once the key has bubbled up to
+        # the app, after the keys typed next (a burst, a paste) reached the table.
+        acts: dict[str, Callable[[], None]] = {
+            "slash": self.action_filter,
+            self.sort_key: self.action_sort,
+        }
+        if self.filtering:  # up, down, page keys move the cursor while the line is open
+            acts = {
+                "escape": lambda: self._close(clear=True),
+                "enter": lambda: self._close(clear=False),
+                "backspace": lambda: self.set_filter(self.query_text[:-1]),
+                "ctrl+u": lambda: self.set_filter(""),
+            }
+            if event.is_printable and event.character:
+                typed = self.query_text + event.character
+                acts.setdefault(event.key, lambda: self.set_filter(typed))
+        if (act := acts.get(event.key)) is not None:
+            act()
             event.stop()
             event.prevent_default()
-            return
-        if event.key == "escape":
-            self._close(clear=True)
-        elif event.key == "enter":
-            self._close(clear=False)
-        elif event.key == "backspace":
-            self.set_filter(self.query_text[:-1])
-        elif event.key == "ctrl+u":
-            self.set_filter("")
-        elif event.is_printable and event.character:
-            self.set_filter(self.query_text + event.character)
-        else:
-            return  # up, down, page keys move the cursor while the line is open
-        event.stop()
-        event.prevent_default()
 
     def on_paste(self, event: events.Paste) -> None:
         if self.filtering:
@@ -267,7 +261,11 @@ class SearchTable(PlainTable):
             self.sorted_by, self.descending = self.pointer, False
         self._apply()
 
-    def _point(self, step: int) -> None:
+    def _point(self, step: int, move: Callable[[], None]) -> None:
+        if self.cursor_type != "row":
+            move()
+            self.pointer = self.cursor_column
+            return
         self.pointed = True
         self.pointer = min(max(self.pointer + step, 0), len(self.columns) - 1)
         self._mark_columns()
@@ -276,18 +274,10 @@ class SearchTable(PlainTable):
             self.scroll_to_region(region, animate=False, force=True)
 
     def action_cursor_left(self) -> None:
-        if self.cursor_type == "row":
-            self._point(-1)
-        else:
-            super().action_cursor_left()
-            self.pointer = self.cursor_column
+        self._point(-1, super().action_cursor_left)
 
     def action_cursor_right(self) -> None:
-        if self.cursor_type == "row":
-            self._point(1)
-        else:
-            super().action_cursor_right()
-            self.pointer = self.cursor_column
+        self._point(1, super().action_cursor_right)
 
     # -- drawing ------------------------------------------------------------------------------
 

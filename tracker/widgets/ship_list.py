@@ -39,8 +39,7 @@ class ShipList(OptionList):
         if picks == self.listed:
             self.rewind()
             return
-        self.clear_options()
-        self.add_options(
+        self.set_options(
             Option(Text(f"{p.name}{'  (sunk)' if p.sunk else ''}  ·  {p.squadron}"), id=str(p.id))
             for p in picks
         )
@@ -48,8 +47,7 @@ class ShipList(OptionList):
 
     def ask(self, picks: list[ShipPick]) -> None:
         """Only the ships a name matches alike, the cursor on the first, to pick one."""
-        self.clear_options()
-        self.add_options(Option(Text(f"{p.name}  ·  {p.squadron}"), id=str(p.id)) for p in picks)
+        self.set_options(Option(Text(f"{p.name}  ·  {p.squadron}"), id=str(p.id)) for p in picks)
         self.listed = None
         self.highlighted = 0
         self.focus()
