@@ -19,21 +19,12 @@ from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, SubMarker, WasUnit
 from tracker.rules import was
 from tracker.rules.was import ConcealCause
-from tracker.services import (
-    campaigns,
-    history,
-    hunt,
-    markers,
-    mines,
-    roster,
-    scenarios,
-    sealing,
-    visibility,
-)
+from tracker.services import campaigns, hunt, markers, mines, roster, scenarios, sealing
 from tracker.services.errors import InvalidInput
+from tracker.services.history import redo_last, undo_last
 from tracker.services.hunt import SearchParty
 from tracker.services.roster import UnitFields
-from tracker.services.visibility import Viewer
+from tracker.services.visibility import Viewer, entry_as_seen
 
 PASS = "wolfpack42"
 FOUND = SearchParty(searcher="patrol_bomber")  # 4+: a roll of 6 always finds
@@ -98,13 +89,13 @@ def test_a_unit_edited_is_taken_back_by_ctrl_z_and_its_concealed_damage_kept_fro
     with session_scope(factory) as session:
         entry = session.exec(select(JournalEntry).order_by(col(JournalEntry.id).desc())).first()
         assert entry is not None and entry.undoable
-        seen = visibility.entry_as_seen(entry.detail, viewer=Viewer.OPPONENT, own=False)
+        seen = entry_as_seen(entry.detail, viewer=Viewer.OPPONENT, own=False)
     [change] = json.loads(seen)["changes"]
     assert change["after"]["points"] == 14  # the damage is shown as the roster shows it: unknown
     assert change["before"]["damage"] is None and change["after"]["damage"] is None
-    history.undo_last(factory, campaign_id=axis["campaign"])
+    undo_last(factory, campaign_id=axis["campaign"])
     assert unit() == before
-    history.redo_last(factory, campaign_id=axis["campaign"])
+    redo_last(factory, campaign_id=axis["campaign"])
     assert unit() == edited
 
 
