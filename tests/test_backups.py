@@ -9,7 +9,9 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
+from unittest.mock import Mock
 
 import pytest
 from campaign_files import migrate_with_head, real_campaign_file, run_sql, sidecars
@@ -27,6 +29,7 @@ from tracker.db import (
     prune_backups,
     session_factory,
 )
+from tracker.db import backups as backups_module
 from tracker.models import Campaign, Ship
 from tracker.services import backups, campaigns, damage, demo, scenarios
 
@@ -295,6 +298,26 @@ def test_restore_over_a_damaged_file_keeps_a_raw_copy_of_it(campaign_file: Path)
     assert inspect_file(campaign_file) == head_revision()
     before = _before_restore(campaign_file)
     assert before.path.read_bytes() == damaged
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["sqlite-copy", "raw-copy"])
+def test_a_backup_taken_in_the_same_microsecond_as_another_never_replaces_it(
+    campaign_file: Path, monkeypatch: pytest.MonkeyPatch, damaged: bool
+) -> None:
+    backup = backup_file(campaign_file, "test", keep=10)
+    moment = datetime(1939, 12, 13, 6, 14, tzinfo=UTC)
+    monkeypatch.setattr(backups_module, "datetime", Mock(wraps=datetime, now=lambda tz: moment))
+    kept: dict[Path, bytes] = {}
+    for turn in range(2):  # the file replaced by each restore, copied at the same moment
+        if damaged:
+            campaign_file.write_bytes(campaign_file.read_bytes()[:4096] + bytes([turn]) * 4096)
+        replaced = campaign_file.read_bytes()
+        assert _restore(campaign_file, backup) == 0
+        [new] = [b.path for b in list_backups(campaign_file)
+                 if b.reason == "before-restore" and b.path not in kept]  # fmt: skip
+        kept[new] = replaced
+    assert len(kept) == 2
+    assert all(path.read_bytes() == replaced or not damaged for path, replaced in kept.items())
 
 
 def test_restore_of_an_older_schema_leaves_the_upgrade_to_the_next_start(

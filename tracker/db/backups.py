@@ -119,17 +119,23 @@ def _backup_into(path: Path, target: Path, timeout: float = 5.0) -> None:
         source.backup(dest)
 
 
-def _copy_to_backups(path: Path, reason: str) -> Path:
-    # A reason is part of the name: anything else becomes "-", so a backup is never refused.
+def _new_backup(path: Path, reason: str) -> Path:
+    """Where a new backup of path goes: a name no backup has (two in one microsecond: the
+    next), the reason part of it (anything else becomes "-", so a backup is never refused)."""
     reason = re.sub(r"[^A-Za-z0-9_-]", "-", reason).lstrip("-_")[:60] or "backup"
     folder = paths.backups_dir(path)
     folder.mkdir(parents=True, exist_ok=True)
     when = datetime.now(UTC)
     target = folder / backup_name(path, when, reason)
-    while target.exists():  # two backups in one microsecond: never overwrite one
+    while target.exists():
         when += timedelta(microseconds=1)
         target = folder / backup_name(path, when, reason)
-    partial = folder / f".{target.name}.partial"
+    return target
+
+
+def _copy_to_backups(path: Path, reason: str) -> Path:
+    target = _new_backup(path, reason)
+    partial = target.with_name(f".{target.name}.partial")
     try:
         _backup_into(path, partial)
         os.replace(partial, target)
@@ -140,8 +146,7 @@ def _copy_to_backups(path: Path, reason: str) -> Path:
 
 def _copy_raw(path: Path, reason: str) -> Path:
     """A byte copy of a file SQLite cannot read, with its sidecars, named like a backup."""
-    folder = paths.backups_dir(path)
-    target = folder / backup_name(path, datetime.now(UTC), reason)
+    target = _new_backup(path, reason)
     for sidecar in _SIDECARS[::2]:  # -wal and -journal hold changes; -shm is only an index
         source = path.with_name(path.name + sidecar)
         if source.exists():
