@@ -19,10 +19,9 @@ from tracker.models.fields import read
 from tracker.models.fleet import within_bounds
 from tracker.models.kinds import CriticalKind, CriticalStatus, JournalKind, ScenarioStatus
 from tracker.rules import damage as rules
-from tracker.rules import linked
 from tracker.rules.dice import roll_text
 from tracker.rules.shorthand import nearest_names, rank_names
-from tracker.services import damage_rows, journal, losses, rule_tables
+from tracker.services import damage_rows, journal, losses, repairs, rule_tables
 from tracker.services.common import act, beyond_ids, get_row, rows_where, side_and_campaign
 from tracker.services.errors import (
     InvalidInput,
@@ -259,10 +258,7 @@ def _apply(
         crit = active[number - 1]
         if crit.status != CriticalStatus.ACTIVE:
             raise InvalidInput({"fixes": f"critical {number} is named twice"})
-        crit.status = CriticalStatus.REPAIRED
-        ship.speed_kn = linked.restored(crit.stat, crit.amount, ship.speed_kn)
-        changes.append(journal.RowChange("critical", crit.id or 0, {"status": "active"},
-                                         {"status": CriticalStatus.REPAIRED}))  # fmt: skip
+        changes.append(repairs.repair_critical(ship, crit))
         fixed.append(crit.effect)
     session.flush()  # the criticals' rows (the ship's own row is written by record_hit)
     changes.insert(0, journal.row_change("ship", ship.id, before, rows.fields()))

@@ -98,6 +98,15 @@ def repairs_left(factory: SessionFactory, *, ship_id: int) -> tuple[int, int]:
         )
 
 
+def repair_critical(ship: Ship, critical: Critical) -> journal.RowChange:
+    """A critical in force repaired (between scenarios, or `fix N` in play): what it took from
+    the ship's speed given back; the change undo reverses."""
+    critical.status = CriticalStatus.REPAIRED
+    ship.speed_kn = linked.restored(critical.stat, critical.amount, ship.speed_kn)
+    return journal.RowChange("critical", critical.id or 0, {"status": CriticalStatus.ACTIVE},
+                             {"status": CriticalStatus.REPAIRED})  # fmt: skip
+
+
 def repair_ship(
     factory: SessionFactory,
     *,
@@ -163,12 +172,8 @@ def repair_ship(
             critical = get_row(session, Critical, critical_id)
             if critical.ship_id != ship_id or critical.status != CriticalStatus.ACTIVE:
                 raise InvalidInput({"criticals": "that critical is not in force on this ship"})
-            critical.status = CriticalStatus.REPAIRED
-            ship.speed_kn = linked.restored(critical.stat, critical.amount, ship.speed_kn)
+            changes.append(repair_critical(ship, critical))
             cleared.append(critical.effect)
-            changes.append(journal.RowChange("critical", critical_id,
-                                             {"status": CriticalStatus.ACTIVE},
-                                             {"status": CriticalStatus.REPAIRED}))  # fmt: skip
         repair = Repair(
             ship_id=ship_id, after_scenario_id=period.id if period else None, structure=structure,
             flotation=flotation, criticals_cleared=len(cleared), in_port=in_port,
