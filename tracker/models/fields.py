@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from types import NoneType, UnionType
-from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin
+from typing import Any, Literal, Protocol, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 from pydantic.fields import FieldInfo
@@ -151,7 +151,17 @@ def rules(model: type[BaseModel], keys: Iterable[str] | None = None) -> tuple[Fi
     return tuple(rule_of(key, fields[key]) for key in (keys or fields))
 
 
-def allowed(rule: FieldRule) -> str:
+class Bounded(Protocol):
+    """Anything with a number's bounds: a model's FieldRule, a form's field."""
+
+    @property
+    def low(self) -> int | None: ...
+
+    @property
+    def high(self) -> int | None: ...
+
+
+def allowed(rule: Bounded) -> str:
     """The bounds as a player reads them: `1..20`, `0 or more`, `20 or less`."""
     if rule.low is not None and rule.high is not None:
         return f"{rule.low}..{rule.high}"

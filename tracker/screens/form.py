@@ -21,6 +21,7 @@ from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.screens.confirm import ConfirmScreen, confirm
 from tracker.services.errors import DatabaseUnavailable, InvalidInput, NotFound
+from tracker.services.fields import allowed
 from tracker.widgets.plain import plain_options
 from tracker.widgets.tick_box import TickBox
 
@@ -51,25 +52,17 @@ class FieldSpec:
 def parse_int(text: str, spec: FieldSpec) -> tuple[int | None, str | None]:
     """A whole number within the field's bounds, or the message that says what to type."""
     text = text.strip()
-    allowed = _allowed(spec)
+    bounds = allowed(spec)
     if not text and spec.optional:
         return None, None
     try:
         value = int(text)
     except ValueError:
-        hint = f" ({allowed})" if allowed else ""
+        hint = f" ({bounds})" if bounds else ""
         return None, f"type a whole number{hint}, not {text!r}" if text else f"required{hint}"
     if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
-        return None, f"must be {allowed}, got {value}"
+        return None, f"must be {bounds}, got {value}"
     return value, None
-
-
-def _allowed(spec: FieldSpec) -> str:
-    if spec.low is not None and spec.high is not None:
-        return f"{spec.low}..{spec.high}"
-    if spec.low is not None:
-        return f"{spec.low} or more"
-    return ""
 
 
 def typed_dice(values: dict[str, Any], key: str, wrong: str) -> list[int]:
