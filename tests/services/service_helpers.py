@@ -17,7 +17,7 @@ from sqlmodel import SQLModel, col, func, select
 
 from tracker.db import SessionFactory, make_engine, migrate, session_factory, session_scope
 from tracker.models import Battery, Critical, JournalEntry, Ship, Side, SubMarker
-from tracker.services import campaigns, command, markers, rule_tables, scenarios, sealing
+from tracker.services import campaigns, command, history, markers, rule_tables, scenarios, sealing
 from tracker.services.errors import ChangedElsewhere, InvalidInput
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
@@ -58,6 +58,15 @@ class NewEntries:
 Journaled = Callable[[int], AbstractContextManager[NewEntries]]
 # `refused(call, *keys)` (the fixture in conftest.py).
 Refused = Callable[..., InvalidInput | ChangedElsewhere]
+
+
+def ctrl_z(factory: SessionFactory, campaign_id: int) -> history.HistoryResult:
+    """history.undo_last as the player's ctrl+z: asked first to pass over newer changes it
+    cannot reverse (a passphrase set, a merge, an addition), ctrl+z again."""
+    try:
+        return history.undo_last(factory, campaign_id=campaign_id)
+    except history.UndoSkipAsked as asked:
+        return history.undo_last(factory, campaign_id=campaign_id, past_to=asked.next_id)
 
 
 def attempt(call: Callable[[], object]) -> Exception | None:

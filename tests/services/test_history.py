@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from service_helpers import (
     appoint,
     attempt,
     begin_with_all,
+    ctrl_z,
     edit_campaign,
     fresh_factory,
     get_row,
@@ -201,9 +203,10 @@ def test_undo_and_redo_survive_closing_and_reopening_the_file(
 def test_nothing_to_undo_or_redo_is_refused(
     world: World, factory: SessionFactory, exeter: int, refused_undo: RefusedUndo
 ) -> None:
-    # Creating the campaign, sides, squadrons and the ship cannot be undone.
+    # Creating the campaign, sides, squadrons and the ship cannot be undone: ctrl+z says so.
     message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
-    assert message == "nothing to undo in this campaign"
+    assert message.startswith("nothing to undo in this campaign: the newest change, #")
+    assert message.endswith("(Added Exeter to Alpha), cannot be undone")
     message = refused_undo(lambda: history.redo_last(factory, campaign_id=world.campaign_id))
     assert message == "nothing to redo"
     _hit(factory, exeter, structure=1)
@@ -333,8 +336,15 @@ def test_undo_of_a_transfer_out_of_a_deleted_squadron_is_refused_cleanly(
     fleet.transfer_ship(factory, ship_id=ajax, to_squadron_id=world.bravo_id)
     fleet.delete_squadron(factory, squadron_id=world.alpha_id)
     assert get_row(factory, Ship, ajax).squadron_id == world.bravo_id  # Ajax survives, in Bravo
-    message = refused_undo(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
-    assert "deleted" in message
+    try:  # the deletion is named first: ctrl+z never passes over a change silently
+        history.undo_last(factory, campaign_id=world.campaign_id)
+    except history.UndoSkipAsked as asked:
+        assert "(Deleted squadron Alpha) cannot be undone." in asked.errors["journal"]
+        transfer = asked.next_id
+    else:
+        raise AssertionError("ctrl+z passed over the deletion silently")
+    undo = partial(history.undo_last, factory, campaign_id=world.campaign_id, past_to=transfer)
+    assert "deleted" in refused_undo(undo)
 
 
 # --- the other journaled services ---------------------------------------------------------------
@@ -649,10 +659,10 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
         # (b) Undo everything: back to the ships as created, every critical void ...
         undone = 0
         while True:
-            outcome = attempt(lambda: history.undo_last(factory, campaign_id=campaign.id))
+            outcome = attempt(lambda: ctrl_z(factory, campaign.id))
             if outcome is not None:
                 assert isinstance(outcome, InvalidInput), repr(outcome)
-                assert outcome.errors == {"journal": "nothing to undo in this campaign"}
+                assert outcome.errors["journal"].startswith("nothing to undo in this campaign")
                 break
             undone += 1
             assert undone < 100
@@ -664,3 +674,59 @@ def test_the_journal_replays_to_the_database_and_undo_redo_round_trips(
             history.redo_last(factory, campaign_id=campaign.id)
         assert ship_states(factory) == final
         assert replayed_states(factory) == final
+
+
+# Acts of every sort, reversible or not, on the world's ships and squadrons.
+_ACTS = st.lists(
+    st.sampled_from(["hit", "fire", "rename", "add side", "add ship", "retire", "scenario",
+                     "undo", "redo"]),
+    min_size=1, max_size=8,
+)  # fmt: skip
+
+
+def _act(factory: SessionFactory, world: World, act: str, tag: str) -> None:
+    """One act of _ACTS; `tag` makes its names new."""
+    ship = 0
+    if act in ("add ship", "hit", "fire", "retire"):
+        ship = fleet.create_ship(factory, squadron_id=world.raider_id,
+                                 fields=ShipFields(name=f"Z{tag}", structure_max=9))  # fmt: skip
+    if act == "hit":
+        _hit(factory, ship, structure=1)
+    elif act == "fire":
+        fleet.add_fire_markers(factory, ship_id=ship, delta=1)
+    elif act == "rename":
+        fleet.update_squadron(factory, squadron_id=world.bravo_id, name=f"Bravo {tag}")
+    elif act == "add side":
+        campaigns.create_side(factory, campaign_id=world.campaign_id, name=f"Side {tag}")
+    elif act == "retire":
+        fleet.delete_ship(factory, ship_id=ship)
+    elif act == "scenario":
+        campaigns.add_scenario(factory, campaign_id=world.campaign_id, title=f"S {tag}")
+    elif act in ("undo", "redo"):
+        (history.undo_last if act == "undo" else history.redo_last)(
+            factory, campaign_id=world.campaign_id
+        )
+
+
+@settings(max_examples=examples(20), deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(acts=_ACTS)
+def test_ctrl_z_undoes_the_newest_change_in_force_or_names_it(
+    world: World, factory: SessionFactory, acts: list[str]
+) -> None:
+    start = len(_entries(factory))  # the world is shared by the examples: names stay new
+    for number, act in enumerate(acts):
+        refused = attempt(partial(_act, factory, world, act, f"{start}-{number}"))
+        assert refused is None or isinstance(refused, InvalidInput), repr(refused)
+    in_force = [e for e in _entries(factory)
+                if e.kind != "undo" and e.reverted_by_id is None]  # fmt: skip
+    newest = in_force[-1]
+    outcome = attempt(lambda: history.undo_last(factory, campaign_id=world.campaign_id))
+    if isinstance(outcome, InvalidInput):
+        assert f"#{newest.id} ({newest.summary})" in outcome.errors["journal"]
+        event("named")
+    else:
+        assert outcome is None
+        undo = _entries(factory)[-1]
+        assert undo.reverts_id == newest.id
+        event("undone")

@@ -20,6 +20,7 @@ from service_helpers import (
     Refused,
     World,
     attempt,
+    ctrl_z,
     edit_campaign,
     fresh_factory,
     get_row,
@@ -29,7 +30,7 @@ from sqlmodel import col, select
 from tracker.db import SessionFactory, session_scope
 from tracker.models import JournalEntry, Minefield, Ship
 from tracker.rules.swwas import Fuel
-from tracker.services import campaigns, history, mines, repairs, scenarios, sealing
+from tracker.services import campaigns, mines, repairs, scenarios, sealing
 from tracker.services.errors import InvalidInput
 
 PASS = "minelayer7"
@@ -754,7 +755,7 @@ def test_a_secret_drifting_minefield_drifts_under_the_seal_and_the_journal_keeps
     )
     # A secret drift cannot be undone (its old seal is not kept): ctrl+z passes over both drifts
     # to the sowing, and the minefield never goes back to a plain seal.
-    result = history.undo_last(factory, campaign_id=world.campaign_id)
+    result = ctrl_z(factory, world.campaign_id)
     assert (
         result.summary
         == f"Undid #{_sowing_entry(factory, world, secret)}: Red: secret minefield #{secret} "
@@ -783,7 +784,7 @@ def test_an_undone_reveal_opens_under_a_passphrase_changed_since(
     sealing.set_passphrase(
         factory, side_id=world.red_id, passphrase="another-one", old_passphrase=PASS
     )
-    history.undo_last(factory, campaign_id=world.campaign_id)  # the reveal
+    ctrl_z(factory, world.campaign_id)  # the reveal
     assert _field(factory, secret).hidden
     owner = _field(factory, secret, owner_side_id=world.red_id, passphrase="another-one")
     assert (owner.secret, owner.where, owner.notes) == (
@@ -988,7 +989,7 @@ def test_undo_of_a_mine_roll_restores_the_ship_and_puts_it_back_in_the_cup(
     assert (hit.speed_lost, hit.fuel) == (1, Fuel(full=1, empty=1, lost=2))
     assert struck.draws[0].drawn and struck.next == struck.draws[1]
 
-    result = history.undo_last(factory, campaign_id=world.campaign_id)
+    result = ctrl_z(factory, world.campaign_id)
     assert result.ship_ids == (first,)
     assert mines.counter(factory, ship_id=first) == before
     assert mines.check_view(factory, check_id=check_id) == start
@@ -1000,7 +1001,7 @@ def test_undo_of_a_mine_roll_restores_the_ship_and_puts_it_back_in_the_cup(
     halted = mines.roll_mine(factory, check_id=check_id, roll=5)  # 9: fuel-4 hull-2
     assert (halted.status, halted.struck) == ("halted", 2)
     assert mines.counter(factory, ship_id=second).hull_damage == 2
-    history.undo_last(factory, campaign_id=world.campaign_id)
+    ctrl_z(factory, world.campaign_id)
     view = mines.check_view(factory, check_id=check_id)
     assert (view.status, view.drawn, view.struck) == ("in_progress", 1, 1)
     assert view.next is not None and view.next.ship_id == second
@@ -1014,7 +1015,7 @@ def test_undo_of_sowing_gives_the_submarine_its_minefield_back(
 ) -> None:
     field = _sow(factory, world, mined.boundary_id, laid_by="submarine", layer_ship_id=sub)
     assert mines.counter(factory, ship_id=sub).mines_aboard == 1
-    history.undo_last(factory, campaign_id=world.campaign_id)
+    ctrl_z(factory, world.campaign_id)
     view = mines.counter(factory, ship_id=sub)
     assert (view.mines_aboard, view.sowing_id) == (2, None)
     ids = [f.id for f in mines.ledger(factory, campaign_id=world.campaign_id).minefields]

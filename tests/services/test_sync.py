@@ -18,7 +18,7 @@ from campaign_files import migrated_engine
 from depth import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from service_helpers import get_row
+from service_helpers import ctrl_z, get_row
 from sqlalchemy import select
 
 from tracker.db import SessionFactory, make_engine, read_scope, session_factory
@@ -334,9 +334,9 @@ def test_a_copy_made_from_a_merged_copys_export_is_the_same_campaign(
     # undo takes back each hit's own damage from what the ship has now: 3, then 2.
     exeter = _by_name(copy_c)["Exeter"]
     assert get_row(copy_c, Ship, exeter).structure_now == 12 - 5
-    history.undo_last(copy_c, campaign_id=campaign_c)
+    ctrl_z(copy_c, campaign_c)
     assert get_row(copy_c, Ship, exeter).structure_now == 12 - 2
-    history.undo_last(copy_c, campaign_id=campaign_c)
+    ctrl_z(copy_c, campaign_c)
     assert get_row(copy_c, Ship, exeter).structure_now == 12
 
 
@@ -365,7 +365,7 @@ def test_hits_on_one_ship_in_both_copies_add_up(
         ship["structure_now"] for ship in _ships(factory).values() if ship["name"] == "Exeter"
     } == {12 - 5}
     # Undone here, the other copy's hit takes back what it did here: 3 of Structure.
-    history.undo_last(copy_b, campaign_id=campaign_b)
+    ctrl_z(copy_b, campaign_b)
     assert get_row(copy_b, Ship, _by_name(copy_b)["Exeter"]).structure_now == 12 - 3
     history.redo_last(copy_b, campaign_id=campaign_b)
     # Both copies' hits together bring her to zero: her condition is the player's to confirm.
@@ -383,7 +383,7 @@ def test_a_hit_undone_apart_takes_back_only_its_own_damage_in_both_copies(
     factory: SessionFactory, copy_b: SessionFactory
 ) -> None:
     campaign_a, campaign_b, ids = _hit_apart(factory, copy_b)
-    history.undo_last(copy_b, campaign_id=campaign_b)  # B takes its hit back before packing
+    ctrl_z(copy_b, campaign_b)  # B takes its hit back before packing
 
     merged_a = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
     merged_b = sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
@@ -398,8 +398,8 @@ def test_hits_undone_apart_take_back_what_they_took_in_each_copy(
 ) -> None:
     campaign_a, campaign_b, ids = _hit_apart(factory, copy_b)  # Exeter hit for 2 on A, 3 on B
     damage.record_hit(factory, request=HitRequest(ids["Exeter"], structure=12))  # 10 to take
-    history.undo_last(factory, campaign_id=campaign_a)
-    history.undo_last(factory, campaign_id=campaign_a)
+    ctrl_z(factory, campaign_a)
+    ctrl_z(factory, campaign_a)
 
     sync_merge.merge(copy_b, packet=sync_pack.pack(factory, campaign_id=campaign_a))
     sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
@@ -418,7 +418,7 @@ def test_two_decisions_of_one_value_made_apart_settle_alike_in_both_copies(
     exeter_a, exeter_b = _by_name(factory)["Exeter"], _by_name(copy_b)["Exeter"]
     fleet.update_ship(factory, ship_id=exeter_a, fields={"speed_kn": 28})
     fleet.update_ship(copy_b, ship_id=exeter_b, fields={"speed_kn": 30})
-    history.undo_last(copy_b, campaign_id=campaign_b)  # B's speed back to the sample's 32
+    ctrl_z(copy_b, campaign_b)  # B's speed back to the sample's 32
     packet_a = sync_pack.pack(factory, campaign_id=campaign_a)
     sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
     sync_merge.merge(copy_b, packet=packet_a)
@@ -465,7 +465,7 @@ def test_renames_made_apart_travel_are_held_when_both_copies_renamed_and_undo_al
     campaigns.update_side(factory, side_id=side.id or 0, name="Allies", nation=side.nation)
     fleet.update_squadron(copy_b, squadron_id=_by_name(copy_b)[squadron], name="Force K")
     campaigns.update_scenario(copy_b, scenario_id=_by_name(copy_b)["scenario"], title="Dawn")
-    history.undo_last(copy_b, campaign_id=campaign_b)  # the scenario's title taken back
+    ctrl_z(copy_b, campaign_b)  # the scenario's title taken back
     campaigns.update_scenario(copy_b, scenario_id=_by_name(copy_b)["scenario"], title="Dusk")
 
     merged = sync_merge.merge(factory, packet=sync_pack.pack(copy_b, campaign_id=campaign_b))
@@ -609,7 +609,7 @@ def _play_apart_and_converge(
             factory, campaign_id = copies[action[1]]
             try:
                 if kind == "undo":
-                    history.undo_last(factory, campaign_id=campaign_id)
+                    ctrl_z(factory, campaign_id)
                     made |= set(_entries(factory))
                     continue
                 ship = _by_name(factory)[_NAMES[action[2]]]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from service_helpers import World
+from service_helpers import World, ctrl_z
 from sqlmodel import SQLModel, col, select
 
 from tracker.db import SessionFactory, session_scope
@@ -222,7 +222,7 @@ def test_a_reveal_undone_seals_the_minefield_again_under_the_passphrase(
     sealing.set_passphrase(factory, side_id=world.red_id, passphrase=PASS)
     field_id = _secret_field(factory, world, _minelayer(factory, world, add_ship))
     mines.reveal(factory, minefield_id=field_id, passphrase=PASS)
-    history.undo_last(factory, campaign_id=world.campaign_id)
+    ctrl_z(factory, world.campaign_id)
     with session_scope(factory) as session:
         field = session.get(Minefield, field_id)
         assert field is not None and field.secret and field.sealed.startswith("fernet:")
@@ -245,7 +245,7 @@ def test_a_passphrase_changed_after_a_reveal_reseals_the_journal_so_an_undo_stil
         details = [e.detail for e in session.exec(select(JournalEntry).where(
             JournalEntry.side_id == world.red_id))]  # fmt: skip
     assert all("plain:" not in detail for detail in details)
-    history.undo_last(factory, campaign_id=world.campaign_id)
+    ctrl_z(factory, world.campaign_id)
     with pytest.raises(InvalidInput, match="passphrase"):
         mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id)
     owner = mines.ledger(factory, campaign_id=world.campaign_id, owner_side_id=world.red_id,

@@ -263,31 +263,38 @@ def undo_last(
 ) -> HistoryResult:
     """Undo the campaign's newest change still in force (ctrl+z).
 
-    When newer changes cannot be reversed (they changed a row since deleted), it undoes nothing
-    and raises UndoSkipAsked, naming them and the change it would undo instead; it undoes that
-    one only when called again with past_to set to its number, and nothing newer came since.
+    When newer changes cannot be reversed (an addition, a deletion, a roll or a merge; or a
+    change to a row since deleted), it undoes nothing and raises UndoSkipAsked, naming them and
+    the change it would undo instead; it undoes that one only when called again with past_to
+    set to its number, and nothing newer came since. A scenario's start or close is not passed.
     """
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
-        candidates = session.exec(_newest(campaign_id, *IN_FORCE).limit(SKIP_LIMIT)).all()
-        entry = next((c for c in candidates if _rows_exist(session, c)), None)
-        skipped = candidates[: candidates.index(entry)] if entry is not None else candidates
+        newest = session.exec(_newest(campaign_id, *IN_FORCE[1:]).limit(SKIP_LIMIT)).all()
+        entry = next((c for c in newest if c.undoable and _rows_exist(session, c)), None)
+        skipped = newest[: newest.index(entry)] if entry is not None else newest
         if entry is None:
-            why = (
-                f": the newest change, #{skipped[0].id} ({skipped[0].summary}), changed "
-                "something since deleted" if skipped else ""
-            )  # fmt: skip
+            why = f": the newest change, #{newest[0].id} ({newest[0].summary}), " if newest else ""
+            why += _why(newest[:1]) if newest else ""
             raise InvalidInput({"journal": f"nothing to undo in this campaign{why}"})
         entry_id = entry.id or 0
-        if skipped and past_to != entry_id:
+        barrier = any(c.kind in BARRIERS for c in skipped)  # undo_entry says why it stops there
+        if skipped and past_to != entry_id and not barrier:
             names = ", ".join(f"#{c.id} ({c.summary})" for c in skipped[:3])
             more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
             raise UndoSkipAsked(
-                f"{names}{more} cannot be undone: changed something since deleted. "
+                f"{names}{more} {_why(skipped)}. "
                 f"Press ctrl+z again to undo #{entry_id} ({entry.summary}) instead.",
                 next_id=entry_id,
             )
     return undo_entry(factory, entry_id=entry_id)
+
+
+def _why(entries: Sequence[JournalEntry]) -> str:
+    """Why ctrl+z cannot reverse these entries."""
+    if all(entry.undoable for entry in entries):  # else some are not reversible at all
+        return "cannot be undone: changed something since deleted"
+    return "cannot be undone"
 
 
 def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
