@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.cli.common import columns_in, fail, matching, refused
+from tracker.rules.words import plural
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         for line in report.problems:
             print(f"{path}: {line}", file=sys.stderr)
         count = len(report.problems)
-        return fail(f"{path}: {count} problem{'s' * (count != 1)}; nothing was written")
+        return fail(f"{path}: {plural(count, 'problem')}; nothing was written")
     if args.dry_run:
         print(f"tracker: {path}: {report.valid} of {report.rows} rows are ready ({report.source}; "
               "dry run: nothing written)")  # fmt: skip

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Static, Tree
 
+from tracker.rules.words import plural
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -160,7 +161,7 @@ class CampaignScreen(TrackerScreen):
             lines.append(side)
             for squadron in side.squadrons:
                 node.add_leaf(
-                    Text(f"{squadron.name}  ·  {squadron.ships} ship{'s' * (squadron.ships != 1)}"),
+                    Text(f"{squadron.name}  ·  {plural(squadron.ships, 'ship')}"),
                     data=squadron,
                 )
                 lines.append(squadron)

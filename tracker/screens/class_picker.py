@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from tracker.rules.words import plural
 from tracker.screens.calls import Call
 from tracker.screens.form import FieldSpec, FormScreen
 from tracker.screens.picker import PickerScreen
@@ -43,7 +44,7 @@ def squadron_preview(entry: ShipClassRead, values: dict[str, Any]) -> str:
     if not count:
         return f"How many ships of the {entry.name} class? (1..{MOST_SHIPS})"
     if len(names) != count:
-        return f"{count} x {entry.name}: type {count} name{'s' * (count != 1)}, {len(names)} typed"
+        return f"{count} x {entry.name}: type {plural(count, 'name')}, {len(names)} typed"
     return f"{count} x {entry.name}: {', '.join(names)}"
 
 

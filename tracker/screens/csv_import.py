@@ -14,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DirectoryTree, Input, Label, Static
 
+from tracker.rules.words import plural
 from tracker.screens import calls
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -42,7 +43,7 @@ class CsvTree(DirectoryTree):
 def report_text(report: Report) -> Text:
     text = Text()
     if report.problems:
-        text.append(f"{len(report.problems)} problem{'s' * (len(report.problems) != 1)}; "
+        text.append(f"{plural(len(report.problems), 'problem')}; "
                     "nothing was written:\n", style=ALERT)  # fmt: skip
         text.append("".join(f"  {line}\n" for line in report.problems))
     elif report.dry_run:

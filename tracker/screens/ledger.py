@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from tracker.rules.words import plural
 from tracker.screens import ledger_forms as forms
 from tracker.screens import ledger_rows as cells
 from tracker.screens.calls import Call
@@ -132,7 +133,7 @@ class LedgerScreen(OwnerViewScreen):
         heading = Text()
         heading.append(f"Turn {view.turn}" if view.turn else "Between scenarios", style="bold")
         live = [field for field in view.minefields if field.status in ("sowing", "active")]
-        heading.append(f" · {cells.plural(len(live), 'minefield')} on the map, "
+        heading.append(f" · {plural(len(live), 'minefield')} on the map, "
                        f"{len(view.minefields)} in all")  # fmt: skip
         secret = sum(1 for field in view.minefields if field.hidden)
         if secret:

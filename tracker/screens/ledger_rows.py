@@ -43,10 +43,6 @@ COUNTER_GIVE = (("State", 12), ("Ship", 20), ("Side", 8), ("State", 6), ("Ship",
 COUNTER_FIT = (COUNTER_GIVE, ("Ship", "State", "Side"))
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' * (count != 1)}"
-
-
 def turns_text(field: MinefieldView) -> str:
     """`3→5`: the turn sowing began and the turn it was complete (? when unknown)."""
     start = "?" if field.turn_started is None else str(field.turn_started)

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from tracker.rules import swwas
+from tracker.rules.words import plural
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
@@ -114,7 +115,7 @@ def _ask_setup(screen: TrackerScreen, field: MinefieldView, ship_ids: list[int])
             screen.app.push_screen(MineCheckScreen(campaign_id, check_id))
 
     count = len(ship_ids)
-    title = f"{count} ship{'s' * (count != 1)} enter{'s' * (count == 1)} minefield #{field.id}"
+    title = f"{plural(count, 'ship')} enter{'s' * (count == 1)} minefield #{field.id}"
     screen.open_form(title, fields, submit, preview=setup_preview, done=done)
 
 
@@ -177,10 +178,10 @@ class MineCheckScreen(TrackerScreen):
         self.title = f"Mine check #{view.id}: minefield {view.minefield}"
         self.sub_title = view.status.replace("_", " ")
         heading = Text()
-        heading.append(f"{view.size} ships at speed {view.speed}", style="bold")
+        heading.append(f"{plural(view.size, 'ship')} at speed {view.speed}", style="bold")
         if view.leaving_board:
             heading.append(" (leaving the tactical board)")
-        heading.append(f" · {view.minefields} minefield{'s' * (view.minefields != 1)} here: "
+        heading.append(f" · {plural(view.minefields, 'minefield')} here: "
                        f"modifier {drm_text(view.drm)}")  # fmt: skip
         heading.append(f"\nFirst cup: {view.first_cup}.  The check {RULE_TEXT[view.rule]}.",
                        style="dim")  # fmt: skip

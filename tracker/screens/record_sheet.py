@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from tracker.publish import sheet_pages
+from tracker.rules.words import plural
 from tracker.screens import calls, ship_forms
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
@@ -276,7 +277,7 @@ class RecordSheetScreen(TrackerScreen):
         def done(ids: tuple[int, ...] | None) -> None:
             if ids:
                 self.select_ship_id = ids[0]
-                self.notify(f"{len(ids)} ship{'s' * (len(ids) != 1)} added from the library")
+                self.notify(f"{plural(len(ids), 'ship')} added from the library")
             self.reload()
 
         from tracker.screens.class_picker import ClassPickerScreen

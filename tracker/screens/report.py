@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from tracker.rules.words import plural
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.services import campaign_story, reports
@@ -50,8 +51,7 @@ def after_action_parts(report: AfterActionReport) -> list[RenderableType]:
     parts: list[RenderableType] = [
         _heading(
             f"After-action report: {report.position}. {report.title}",
-            f"{report.date or 'no date'} · {report.turns} turn{'s' * (report.turns != 1)} · "
-            f"for {report.viewer}",
+            f"{report.date or 'no date'} · {plural(report.turns, 'turn')} · for {report.viewer}",
             sides,
             f"Outcome: {report.outcome or '-'}",
         ),
@@ -90,7 +90,7 @@ def campaign_parts(report: CampaignReport) -> list[RenderableType]:
     ]  # fmt: skip
     for tally in report.sides:
         parts.append(_table(
-            f"{tally.side}: {tally.ships_lost} ship{'s' * (tally.ships_lost != 1)} and "
+            f"{tally.side}: {plural(tally.ships_lost, 'ship')} and "
             f"{tally.points_lost} points lost, "
             f"repaired S {tally.repaired[0]} F {tally.repaired[1]}",
             ["Scenario", "Ships lost", "Points", "Carried out", "Repaired after"],

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from tracker.rules.words import plural
 from tracker.screens import calls
 from tracker.screens.calls import Call
 from tracker.screens.confirm import confirm
@@ -44,8 +45,8 @@ def tell_sealed(screen: Screen[object], factory: SessionFactory, result: sealing
         )
 
     def deleted(gone: int) -> None:
-        screen.notify(f"Deleted {gone} backup{'s' * (gone != 1)} holding plain notes.")
+        screen.notify(f"Deleted {plural(gone, 'backup')} holding plain notes.")
 
     count = len(result.plain_backups)
-    confirm(screen, f"Delete the {count} backup{'s' * (count != 1)} that still hold the "
+    confirm(screen, f"Delete the {plural(count, 'backup')} that still hold the "
             f"plain notes ({names})?", delete)  # fmt: skip

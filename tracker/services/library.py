@@ -34,6 +34,7 @@ from tracker.models.library import (
     UnitCardRead,
     entry_key,
 )
+from tracker.rules.words import plural
 from tracker.services import library_community, roster
 from tracker.services.csv_cells import TOO_MANY, cell_value, read_sheet
 from tracker.services.errors import InvalidInput
@@ -226,7 +227,7 @@ class LibraryReport:
         )  # fmt: skip
         if self.problems:
             count = len(self.problems)
-            return f"{count} problem{'s' * (count != 1)}: nothing was imported"
+            return f"{plural(count, 'problem')}: nothing was imported"
         news = any(o.added or o.changed for o in self.outcomes)
         verb = ("dry run, nothing written" if self.dry_run else
                 "imported" if news else "the library already holds it all")  # fmt: skip

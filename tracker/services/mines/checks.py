@@ -22,12 +22,13 @@ from tracker.models.kinds import (
 from tracker.models.mines import COUNTER_SIZES
 from tracker.rules import mine_check, swwas, was
 from tracker.rules.dice import roll_text
+from tracker.rules.words import plural
 from tracker.services import journal, losses
 from tracker.services.common import act, first_where, get_row, rows_where
 from tracker.services.errors import MAX_INT, InvalidInput, check, require_range
 from tracker.services.fields import require_declared
 from tracker.services.mines import places
-from tracker.services.mines.counters import _fuel, _n, _set_fuel, _ship_and_side
+from tracker.services.mines.counters import _fuel, _set_fuel, _ship_and_side
 from tracker.services.rule_tables import _lookup
 
 
@@ -194,7 +195,8 @@ def start_check(
                                       cup=CounterSize(cup), draw_no=draw_no))  # fmt: skip
         journal.append(
             session, campaign_id=field.campaign_id, kind=JournalKind.MINE_CHECK,
-            summary=f"mine check #{check_row.id}: {_n(len(ship_ids), 'ship')} enter minefield "
+            summary=f"mine check #{check_row.id}: {plural(len(ship_ids), 'ship')} "
+            f"{'enters' if len(ship_ids) == 1 else 'enter'} minefield "
             f"#{field.id} at speed {speed} ({len(cups['long'])} long, {len(cups['small'])} "
             f"small; {first_cup} cup first)", dice={"seed": seed},
         )  # fmt: skip

@@ -18,6 +18,7 @@ from tracker.models.fleet import CounterRead as CounterView
 from tracker.models.fleet import CounterUpdate as CounterUpdate  # re-exported: the counter form
 from tracker.models.kinds import JournalKind, MinefieldStatus
 from tracker.rules import swwas
+from tracker.rules.words import plural
 from tracker.services import acts, journal, visibility
 from tracker.services.common import Act, act, get_row, require_version, rows_where
 from tracker.services.errors import (
@@ -28,10 +29,6 @@ from tracker.services.errors import (
     require_range,
 )
 from tracker.services.fields import edited
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def _fuel(ship: Ship) -> swwas.Fuel:
@@ -240,7 +237,7 @@ def _counter_row(
         # them is a correction the player may make, said and journaled as one.
         kind = JournalKind.CORRECTION
         summary += (f"; correction: full fuel {state['fuel_full']} -> {typed.fuel_full} while "
-                    f"{_n(after['fuel_lost'], 'factor')} lost to mines stay lost, bypassing "
+                    f"{plural(after['fuel_lost'], 'factor')} lost to mines stay lost, bypassing "
                     "'refuel lost factors only in a friendly port'")  # fmt: skip
     return kind, summary, after
 
@@ -295,7 +292,7 @@ def refuel_ship(
         if fuel.empty == 0 or (factors is not None and factors > fuel.empty):
             lost = (f"; {fuel.lost} lost to mines {'needs' if fuel.lost == 1 else 'need'} a repair "
                     "in a friendly port") if fuel.lost else ""  # fmt: skip
-            empty = _n(fuel.empty, "empty fuel factor")
+            empty = plural(fuel.empty, "empty fuel factor")
             raise InvalidInput({"factors": f"{ship.name} has {empty} to refuel{lost}"})
         try:
             after = swwas.refuel(fuel, factors)
@@ -322,12 +319,12 @@ def torpedo_attack(factory: SessionFactory, *, ship_id: int, factors: int, targe
         view = counters_of(session, [ship], visibility.Viewer.OWNER)[ship_id]
         if not 1 <= factors <= view.torpedoes_left:
             raise InvalidInput(
-                {"factors": f"{ship.name} has {_n(view.torpedoes_left, 'torpedo factor')} "
+                {"factors": f"{ship.name} has {plural(view.torpedoes_left, 'torpedo factor')} "
                  f"({view.mines_loaded} given over to mines): attack with 1.."
                  f"{view.torpedoes_left}" if view.torpedoes_left else
                  f"{ship.name} has no torpedo factors left for an attack"}
             )  # fmt: skip
-        summary = f"{ship.name} made a torpedo attack with {_n(factors, 'factor')}"
+        summary = f"{ship.name} made a torpedo attack with {plural(factors, 'factor')}"
         summary += f" on {target.strip()}" if target.strip() else ""
         said = {"factors": factors}
         a.log(JournalKind.TORPEDO, summary[:400], ship_id=ship.id, side_id=ship.side_id, after=said)
