@@ -186,8 +186,8 @@ def repair_fields(
     Structure and Flotation; `fuel`, whether the ship has fuel lost to mines."""
     structure, flotation = specs_from(RepairAmounts)
     return [
-        replace(structure, label=f"{structure.label} (up to {left[0]})"),
-        replace(flotation, label=f"{flotation.label} (up to {left[1]})"),
+        replace(structure, label=f"{structure.label} (up to {left[0]})", high=left[0]),
+        replace(flotation, label=f"{flotation.label} (up to {left[1]})", high=left[1]),
         FieldSpec("in_port", "In a friendly port", kind="bool", value=True),
         *([FieldSpec("fuel", "Restore fuel lost to mines (friendly port)", kind="bool",
                      value=True)] if fuel else []),

@@ -339,7 +339,7 @@ def counter_note(counter: CounterView) -> str:
 def use_fuel_fields(counter: CounterView) -> list[FieldSpec]:
     return [
         FieldSpec("factors", f"Fuel factors used (of {counter.fuel.full} full)", kind="int",
-                  value=1 if counter.fuel.full else "", low=1, high=99),
+                  value=1 if counter.fuel.full else "", low=1, high=counter.fuel.full or None),
     ]  # fmt: skip
 
 
