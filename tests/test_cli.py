@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import subprocess
@@ -15,6 +16,7 @@ from campaign_files import future_campaign_file, real_campaign_file
 
 import tracker
 from tracker import paths
+from tracker.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 60
@@ -129,3 +131,23 @@ def test_default_outside_a_checkout_is_saves_in_the_working_directory(
     monkeypatch.setattr(paths, "PACKAGE_DIR", tmp_path / "site-packages" / "tracker")
     monkeypatch.chdir(tmp_path)
     assert paths.resolve_db(None) == str(tmp_path / "saves" / "campaign.db")
+
+
+def _every_parser() -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Each command's parser and its sub-commands' (tracker library import, ...), by name."""
+    todo = [("tracker", build_parser())]
+    while todo:
+        name, parser = todo.pop()
+        yield name, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += [(f"{name} {sub}", child) for sub, child in action.choices.items()]
+
+
+def test_every_command_says_what_it_does_and_every_argument_what_to_give() -> None:
+    for name, parser in _every_parser():
+        assert parser.description, f"{name} --help says nothing of what it does"
+        for action in parser._actions:
+            if not isinstance(action, argparse._SubParsersAction):  # its choices say it
+                named = action.option_strings or [action.dest]
+                assert action.help, f"{name} {named[0]}: no help"

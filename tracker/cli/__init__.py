@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker import __version__, paths, redaction
-from tracker.cli.common import fail, file_of
+from tracker.cli.common import command, fail, file_of
 from tracker.redaction import shown
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tracker {__version__}")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("demo", help="add the River Plate sample campaign to the file and open it")
+    command(sub, "demo", "add the River Plate sample campaign to the file and open it")
     for name in COMMANDS:
         importlib.import_module(f"tracker.cli.{name}").add_parser(sub)
     return parser

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker import paths, settings
 from tracker.campaign_file import DatabaseProblem, inspect_file
-from tracker.cli.common import EXIT_BAD_INPUT, fail, file_of
+from tracker.cli.common import EXIT_BAD_INPUT, command, fail, file_of
 from tracker.redaction import shown
 
 if TYPE_CHECKING:
@@ -26,7 +26,8 @@ _PROBLEMS = {
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "backups",
         help="list the backups of the campaign file, newest first",
         description="List the backups kept in backups/ beside the campaign file, newest first: "

@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tracker import paths
 from tracker.redaction import shown
@@ -100,6 +100,14 @@ def campaign_named(factory: SessionFactory, target: str, wanted: str) -> int | N
     if campaign_id is None:
         no_campaign(wanted, target, found)
     return campaign_id
+
+
+def command(sub: Any, name: str, help: str, description: str = "") -> argparse.ArgumentParser:
+    """A sub-command: `help` is its line in the list of commands, and its --help says what it
+    does (`description`, else that line as a sentence)."""
+    return sub.add_parser(
+        name, help=help, description=description or f"{help[0].upper()}{help[1:]}."
+    )
 
 
 def add_output(parser: argparse.ArgumentParser, markdown: str) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import columns_in, fail, matching, refused
+from tracker.cli.common import columns_in, command, fail, matching, refused
 from tracker.rules.words import plural
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
@@ -24,14 +24,19 @@ DEPTH = {"ships": 3, "units": 2, "counters": 1}  # squadron, side, campaign
 
 
 def add_parser(sub: Any) -> None:
-    load = sub.add_parser(
+    load = command(
+        sub,
         "import-csv",
         help="add ships, War at Sea units or Second World War at Sea counters from a CSV file",
         description="Every row is checked as a form would check it; any problem and nothing is "
         f"written. {columns_in('CSV columns')}",
     )
-    load.add_argument("kind", choices=KINDS)
-    load.add_argument("file", metavar="FILE")
+    load.add_argument("kind", choices=KINDS, help="what the file's rows are")
+    load.add_argument(
+        "file",
+        metavar="FILE",
+        help="the CSV file (any spreadsheet's: its encoding and separator are found)",
+    )
     load.add_argument(
         "--into",
         required=True,

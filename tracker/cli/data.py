@@ -11,6 +11,7 @@ from tracker.cli.common import (
     add_force,
     campaign_named,
     columns_in,
+    command,
     fail,
     no_campaign,
     pick,
@@ -25,7 +26,13 @@ if TYPE_CHECKING:  # the services load when a command runs, not for --help or th
 
 
 def add_parser(sub: Any) -> None:
-    export = sub.add_parser("export", help="write a whole campaign to a JSON file")
+    export = command(
+        sub,
+        "export",
+        help="write a whole campaign to a JSON file",
+        description="Write one whole campaign to a JSON file that `tracker import` reads back "
+        f"into this or another campaign file. {columns_in('Campaign files (JSON)')}",
+    )
     export.add_argument("campaign", help="the campaign's name (or its number)")
     export.add_argument("--to", required=True, metavar="FILE", help="the JSON file to write")
     add_force(export)
@@ -35,7 +42,8 @@ def add_parser(sub: Any) -> None:
         "umpire: a view to read, with every secret not yet revealed left out",
     )
     export.set_defaults(handler=run_export, needs_file=True, on_the_file=export_from_file)
-    load = sub.add_parser(
+    load = command(
+        sub,
         "import",
         help="add a campaign from a JSON file to the campaign file",
         description="All of it or nothing; a campaign exported by an earlier tracker is brought "

@@ -8,14 +8,15 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, columns_in, fail, refused, write_file
+from tracker.cli.common import add_force, columns_in, command, fail, refused, write_file
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
     from tracker.services.common import SessionFactory
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "library",
         help="read ship classes or War at Sea cards into the file's library, or write it out",
         description="The library is shared by every campaign in the file. A file read again "
@@ -23,7 +24,8 @@ def add_parser(sub: Any) -> None:
         f"never duplicates one. {columns_in('Library columns')}",
     )
     commands = parser.add_subparsers(dest="library_command", required=True)
-    load = commands.add_parser(
+    load = command(
+        commands,
         "import",
         help="read a CSV (cards or classes) or JSON file",
         description=columns_in("Library columns"),
@@ -31,7 +33,7 @@ def add_parser(sub: Any) -> None:
     load.add_argument("file", metavar="FILE", help="FILE.csv (any separator) or FILE.json")
     load.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     load.set_defaults(handler=run_import, writes=True)
-    export = commands.add_parser("export", help="write the library as CSV or JSON")
+    export = command(commands, "export", "write the library as CSV or JSON")
     export.add_argument("file", metavar="FILE", help="FILE.json (all of it) or FILE.csv")
     export.add_argument(
         "--classes", action="store_true", help="CSV: the ship classes (else the unit cards)"

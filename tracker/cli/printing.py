@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, add_output, fail, matching, output_of, said
+from tracker.cli.common import add_force, add_output, command, fail, matching, output_of, said
 from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:
@@ -16,7 +16,8 @@ MAX_LISTED = 12  # squadrons named in a refusal before "and N more"
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "print",
         help="write a squadron's record sheet as a printable HTML page or as Markdown",
         description="Write a squadron's current record sheet (commander, crew, ships, Structure "

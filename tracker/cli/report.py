@@ -12,6 +12,7 @@ from tracker.cli.common import (
     add_force,
     add_output,
     campaign_named,
+    command,
     fail,
     matching,
     output_of,
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "report",
         help="write the campaign's story (or an after-action report) as HTML or Markdown",
         description="Write the campaign report (scenarios and outcomes, what each side lost and "

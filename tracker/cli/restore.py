@@ -11,7 +11,7 @@ from typing import Any
 from tracker import paths, settings
 from tracker.campaign_file import DatabaseProblem, head_revision, not_a_readable_file
 from tracker.cli.backups import campaign_path, schema_of, warn_settings
-from tracker.cli.common import EXIT_BAD_INPUT, fail
+from tracker.cli.common import EXIT_BAD_INPUT, command, fail
 
 EXIT_DECLINED = 1
 
@@ -29,7 +29,8 @@ def keep_count(text: str) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "restore",
         help="put a backup in place of the campaign file (the file is backed up first)",
         description="Restore a backup over the campaign file. The backup is checked first "

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker import paths
-from tracker.cli.common import fail
+from tracker.cli.common import command, fail
 from tracker.redaction import shown
 
 # secrets, ctypes, ipaddress, shlex and serve_access are imported where they are used: every
@@ -47,7 +47,8 @@ log = logging.getLogger("tracker.serve")
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "serve",
         help="serve the tracker to web browsers (textual-serve)",
         description="Serve the tracker on a web page: each browser tab that opens it runs its "

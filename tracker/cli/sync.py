@@ -7,7 +7,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import EXIT_BAD_INPUT, add_force, campaign_named, refused, write_file
+from tracker.cli.common import (
+    EXIT_BAD_INPUT,
+    add_force,
+    campaign_named,
+    command,
+    refused,
+    write_file,
+)
 from tracker.cli.viewers import add_for_argument, viewer_of
 from tracker.redaction import shown
 
@@ -16,7 +23,8 @@ if TYPE_CHECKING:  # the services load when a command runs, not for --help or th
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
+    parser = command(
+        sub,
         "sync",
         help="merge two copies of a campaign played apart: pack one's journal, merge it into "
         "the other",
@@ -25,7 +33,7 @@ def add_parser(sub: Any) -> None:
         "that changes a value this copy changed otherwise, for the player to decide.",
     )
     what = parser.add_subparsers(dest="sync", required=True, metavar="pack|merge|held|decide")
-    pack = what.add_parser("pack", help="write the entries the other copy lacks to a packet")
+    pack = command(what, "pack", "write the entries the other copy lacks to a packet")
     pack.add_argument("campaign", help="the campaign's name (or its number)")
     pack.add_argument("--to", required=True, metavar="FILE", help="the packet file to write")
     pack.add_argument(
@@ -38,7 +46,8 @@ def add_parser(sub: Any) -> None:
         "default); opponent or umpire: the entries as they may see them, no secret in them",
     )
     pack.set_defaults(handler=run_pack, needs_file=True)
-    merge = what.add_parser(
+    merge = command(
+        what,
         "merge",
         help="write a packet's entries this copy lacks",
         description="A packet's form and the merge's rules are in docs/FILES.md (Copies that "
@@ -46,11 +55,11 @@ def add_parser(sub: Any) -> None:
     )
     merge.add_argument("file", metavar="FILE", help="a packet written by tracker sync pack")
     merge.set_defaults(handler=run_merge, writes=True)
-    held = what.add_parser("held", help="list the merged entries held for the player to decide")
+    held = command(what, "held", "list the merged entries held for the player to decide")
     held.add_argument("campaign", help="the campaign's name (or its number)")
     held.set_defaults(handler=run_held)
-    decide = what.add_parser("decide", help="decide a held entry: keep this copy's values, or "
-                             "take the other copy's")  # fmt: skip
+    decide = command(what, "decide", "decide a held entry: keep this copy's values, or take the "
+                     "other copy's")  # fmt: skip
     decide.add_argument("entry", type=int, help="the held entry's number (tracker sync held)")
     decide.add_argument(
         "--keep", required=True, choices=("ours", "theirs"),
