@@ -30,7 +30,7 @@ from service_helpers import (
 from sqlmodel import col, select
 
 from tracker.db import SessionFactory, session_scope
-from tracker.models import Battery, Commander, Crew, Participation, Ship, Squadron
+from tracker.models import Battery, Commander, Crew, JournalEntry, Participation, Ship, Squadron
 from tracker.services import (
     campaigns,
     command,
@@ -174,6 +174,9 @@ def test_delete_squadron_deletes_its_ships_batteries_commander_and_crew(
     appoint(factory, world.alpha_id, name="H", training=3, acquisition="direct")
     command.set_crew(factory, squadron_id=world.alpha_id, training=3, acquisition="direct")
     kept = add_ship(world.bravo_id, "Achilles")
+    entries = count_rows(factory, JournalEntry)
+    fleet.delete_squadron(factory, squadron_id=world.alpha_id, check_only=True)  # done, undone
+    assert count_rows(factory, JournalEntry) == entries and len(_ships(factory)) == 2
     with journaled(world.campaign_id) as new:
         fleet.delete_squadron(factory, squadron_id=world.alpha_id)
     assert "Alpha" in new.only.summary

@@ -245,16 +245,24 @@ class TrackerScreen(Screen[Any]):
         *,
         said: str | Callable[[Any], str | None] = "",
         refused: Callable[[Exception], None] | None = None,
+        check: Call[Any] | None = None,
         **yes: str,
     ) -> None:
         """Ask `question` (screens.confirm); on yes make the call, say `said` (or its words for
-        the result), and read the screen's data again."""
+        the result), and read the screen's data again. With `check` (the call, rolled back),
+        a refusal is said before anything is asked."""
         from tracker.screens.confirm import confirm
 
         def done(result: Any) -> None:
             self.tell(said(result) if callable(said) else said)
 
-        confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
+        def ask(_checked: object = None) -> None:
+            confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
+
+        if check is None:
+            ask()
+        else:
+            self.call(check, then=ask, refused=refused)
 
     def tell(self, said: object, **options: Any) -> None:
         """Say what an act did (a line, or each line of a list; nothing else), and read the

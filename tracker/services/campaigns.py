@@ -248,9 +248,10 @@ def update_side(
         return read(SideView, a.row, **values)
 
 
-def delete_side(factory: SessionFactory, *, side_id: int) -> None:
-    """Remove a side with its squadrons and ships (fleet.remove_squadrons): the screen asks."""
-    with act(factory, Side, side_id) as a:
+def delete_side(factory: SessionFactory, *, side_id: int, check_only: bool = False) -> None:
+    """Remove a side with its squadrons and ships (fleet.remove_squadrons): the screen asks, once
+    `check_only` found it is not refused."""
+    with act(factory, Side, side_id, check_only=check_only) as a:
         squadrons = a.session.exec(select(Squadron).where(Squadron.side_id == side_id)).all()
         remove_squadrons(a.session, squadrons, f"Side {a.row.name}")
         a.session.delete(a.row)
@@ -273,9 +274,10 @@ def update_scenario(
         return read(ScenarioView, a.row)
 
 
-def delete_scenario(factory: SessionFactory, *, scenario_id: int) -> None:
-    """Remove a scenario nothing was recorded in; one with journal entries is refused."""
-    with act(factory, Scenario, scenario_id) as a:
+def delete_scenario(factory: SessionFactory, *, scenario_id: int, check_only: bool = False) -> None:
+    """Remove a scenario nothing was recorded in; one with journal entries is refused (asked
+    first with `check_only`, before the player is)."""
+    with act(factory, Scenario, scenario_id, check_only=check_only) as a:
         scenario, session = a.row, a.session
         recorded = session.exec(
             select(func.count())

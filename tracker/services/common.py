@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from tracker.db import SessionFactory as SessionFactory
-from tracker.db import session_scope
+from tracker.db import scratch_scope, session_scope
 from tracker.models import Campaign, JournalEntry, Ship, Side
 from tracker.models.kinds import JournalKind
 from tracker.services import journal, rowlog
@@ -108,10 +108,16 @@ class Act(Generic[T]):
 
 @contextmanager
 def act(
-    factory: SessionFactory, model: type[T], row_id: int, *, version: int | None = None
+    factory: SessionFactory,
+    model: type[T],
+    row_id: int,
+    *,
+    version: int | None = None,
+    check_only: bool = False,
 ) -> Iterator[Act[T]]:
-    """Open the act's transaction on its row (NotFound if gone), at `version` (require_version)."""
-    with session_scope(factory) as session:
+    """Open the act's transaction on its row (NotFound if gone), at `version` (require_version);
+    `check_only`: the act is done to see whether it is refused, then rolled back."""
+    with (scratch_scope if check_only else session_scope)(factory) as session:
         row: Any = get_row(session, model, row_id)
         if version is not None:
             require_version(row, version, row.name if hasattr(row, "name") else row.title)

@@ -102,8 +102,10 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
         edit_row(a, SQUADRONS, values, side_id=squadron.side_id, changes=changes)
 
 
-def delete_squadron(factory: SessionFactory, *, squadron_id: int) -> None:
-    with act(factory, Squadron, squadron_id) as a:
+def delete_squadron(factory: SessionFactory, *, squadron_id: int, check_only: bool = False) -> None:
+    """Delete a squadron with its ships (remove_squadrons); `check_only`: whether it is refused,
+    asked before the player is (act's check_only)."""
+    with act(factory, Squadron, squadron_id, check_only=check_only) as a:
         remove_squadrons(a.session, [a.row], f"Squadron {a.row.name}")
         a.log(JournalKind.SQUADRON, f"Deleted squadron {a.row.name}")
 
