@@ -13,7 +13,7 @@ from campaign_files import real_campaign_file
 
 from tracker import paths
 from tracker.cli import main
-from tracker.cli.printing import squadron_named
+from tracker.cli.common import one_named
 from tracker.db import make_engine, session_factory
 from tracker.services import fleet, printing, sheet
 
@@ -101,13 +101,13 @@ def test_an_ambiguous_name_lists_the_candidates(
 ) -> None:
     engine = make_engine(str(campaign))
     factory = session_factory(engine)
-    raider = squadron_named(printing.named(factory, depth=3), "Panzerschiff")
+    raider = one_named(printing.named(factory, depth=3), "Panzerschiff", "squadron")
     side_id = sheet.load_record_sheet(factory, squadron_id=raider).side_id
     fleet.create_squadron(factory, side_id=side_id, name="force G")
     engine.dispose()
     assert _print(campaign, "Force G", "--markdown", str(out / "g.md")) == 2
     err = capsys.readouterr().err
-    assert "2 squadrons: Royal Navy/Force G, Kriegsmarine/force G; give Side/Squadron" in err
+    assert "2 squadrons: Royal Navy/Force G, Kriegsmarine/force G; give one as listed" in err
     assert list(out.iterdir()) == []
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from campaign_files import real_campaign_file
 
-from tracker.cli.printing import squadron_named
+from tracker.cli.common import one_named
 from tracker.db import SessionFactory, make_engine, session_factory
 from tracker.publish import sheet_pages
 from tracker.services import damage, fleet, mines, printing, sheet
@@ -85,7 +85,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     root = tmp_path_factory.mktemp("render")
     engine = make_engine(str(real_campaign_file(root / "campaign.db")))
     factory = session_factory(engine)
-    force_g = squadron_named(printing.named(factory, depth=3), "Force G")
+    force_g = one_named(printing.named(factory, depth=3), "Force G", "squadron")
     exeter = printing.load_printed_sheet(factory, squadron_id=force_g).ships[0].ship
     damage.record_hit(factory, request=HitRequest(ship_id=exeter.id, structure=8, fire_delta=1,
                       criticals=(CriticalRequest(effect="A turret out"),)))  # fmt: skip
@@ -93,7 +93,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     pages: dict[tuple[str, str], Path] = {}
     for squadron, paper in PAGES:
         path = root / f"{squadron.replace(' ', '-')}-{paper}.html"
-        squadron_id = squadron_named(printing.named(factory, depth=3), squadron)
+        squadron_id = one_named(printing.named(factory, depth=3), squadron, "squadron")
         sheet_pages.write_sheet(factory, squadron_id=squadron_id, path=path, paper=paper)
         pages[(squadron, paper)] = path
     engine.dispose()

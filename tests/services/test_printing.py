@@ -13,7 +13,7 @@ import pytest
 from service_helpers import Refused, World
 
 from tracker import paths
-from tracker.cli.printing import squadron_named
+from tracker.cli.common import one_named
 from tracker.db import SessionFactory, session_scope
 from tracker.models import Ship
 from tracker.publish import sheet_pages
@@ -258,7 +258,7 @@ def test_markdown_escapes_player_text(
 
 
 def find_squadron(factory: SessionFactory, name: str) -> int:
-    return squadron_named(printing.named(factory, depth=3), name)
+    return one_named(printing.named(factory, depth=3), name, "squadron")
 
 
 def test_find_squadron_by_name_any_case_or_side_slash_name(
@@ -277,7 +277,7 @@ def test_find_squadron_refuses_an_ambiguous_name_listing_the_candidates(
     with pytest.raises(InvalidInput) as caught:
         find_squadron(factory, "Alpha")
     message = caught.value.errors["squadron"]
-    assert "2 squadrons: Blue/Alpha, Red/ALPHA" in message and "Side/Squadron" in message
+    assert "2 squadrons: Blue/Alpha, Red/ALPHA" in message and "give one as listed" in message
     assert find_squadron(factory, "red/alpha") == red_alpha
 
 

@@ -69,6 +69,44 @@ def matching(found: Iterable[tuple[int, Sequence[str]]], wanted: str) -> list[in
     ]
 
 
+MAX_LISTED = 12  # names listed in a refusal before "and N more"
+# What a refusal of a blank name gives as an example.
+_EXAMPLE = {
+    "campaign": '"River Plate"',
+    "side": '"Royal Navy" or "River Plate/Royal Navy"',
+    "squadron": '"Force G" or "Royal Navy/Force G"',
+}
+
+
+def one_named(found: Sequence[tuple[int, Sequence[str]]], name: str, what: str) -> int:
+    """The one campaign, side or squadron (`what`) of `found` that `name` names (`matching`);
+    an unknown or ambiguous name is refused with the candidates."""
+    from tracker.errors import InvalidInput
+
+    if not name.replace("/", "").strip():
+        raise InvalidInput({what: f"give a {what}'s name, e.g. {_EXAMPLE[what]}"})
+    matches = matching(found, name)
+    if len(matches) == 1:
+        return matches[0]
+    # Without its campaign a name is enough to tell them apart unless two campaigns share it.
+    short = ["/".join(names[1:] or names) for _, names in found]
+    label_of = {
+        row_id: short[index] if short.count(short[index]) == 1 else "/".join(names)
+        for index, (row_id, names) in enumerate(found)
+    }
+    if matches:
+        listed = ", ".join(label_of[row_id] for row_id in matches)
+        raise InvalidInput({what: f'"{name}" names {len(matches)} {what}s: {listed}; give one as '
+                            "listed"})  # fmt: skip
+    if not found:
+        raise InvalidInput({what: f'no {what} named "{name}": the file has no {what}s'})
+    shown = list(label_of.values())
+    listed = ", ".join(shown[:MAX_LISTED])
+    if len(shown) > MAX_LISTED:
+        listed += f" and {len(shown) - MAX_LISTED} more"
+    raise InvalidInput({what: f'no {what} named "{name}"; the file has {listed}'})
+
+
 def pick(found: Sequence[_Named], wanted: str) -> int | None:
     """The campaign the player named: by its name (`matching`), else its number, else by
     words of its name."""

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import columns_in, command, fail, matching, refused
+from tracker.cli.common import columns_in, command, fail, one_named, refused, said
 from tracker.rules.words import plural
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
@@ -20,7 +20,7 @@ INTO = {
     "units": "the side, as Side or Campaign/Side",
     "counters": "the campaign",
 }
-DEPTH = {"ships": 3, "units": 2, "counters": 1}  # squadron, side, campaign
+INTO_DEPTH = {"ships": (3, "squadron"), "units": (2, "side"), "counters": (1, "campaign")}
 
 
 def add_parser(sub: Any) -> None:
@@ -53,14 +53,15 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services.printing import named
     from tracker.services.text_files import read_file
 
-    found = matching(named(factory, depth=DEPTH[args.kind]), args.into)
-    if len(found) != 1:
-        why = "names more than one: add the side or campaign before it" if found else "is not found"
-        return fail(f"--into {args.into!r} {why} ({INTO[args.kind]})")
+    depth, what = INTO_DEPTH[args.kind]
+    try:
+        into = one_named(named(factory, depth=depth), args.into, what)
+    except InvalidInput as exc:
+        return fail(f"--into: {said(exc)} ({INTO[args.kind]})")
     path = Path(args.file)
     try:
         raw = read_file(path, limit=csv_import.MAX_BYTES)
-        report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=found[0],
+        report = csv_import.import_csv(factory, kind=args.kind, raw=raw, target_id=into,
                                        dry_run=args.dry_run)  # fmt: skip
     except (InvalidInput, DatabaseUnavailable) as exc:
         return refused(exc, path)

@@ -6,13 +6,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import add_force, add_output, command, fail, matching, output_of, said
+from tracker.cli.common import add_force, add_output, command, fail, one_named, output_of, said
 from tracker.cli.viewers import add_for_argument, viewer_of
 
 if TYPE_CHECKING:
     from tracker.services.common import SessionFactory
-
-MAX_LISTED = 12  # squadrons named in a refusal before "and N more"
 
 
 def add_parser(sub: Any) -> None:
@@ -47,7 +45,7 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
 
     fmt, path = output_of(args)
     try:
-        squadron_id = squadron_named(printing.named(factory, depth=3), args.squadron)
+        squadron_id = one_named(printing.named(factory, depth=3), args.squadron, "squadron")
         written = sheet_pages.write_sheet(
             factory, squadron_id=squadron_id, path=path, fmt=fmt, paper=args.paper,
             replace=args.force, new_only=args.umpire, viewer=Viewer(viewer_of(args)),
@@ -56,33 +54,3 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
         return fail(said(exc), "tracker print")
     print(f"tracker: wrote {written}")
     return 0
-
-
-def squadron_named(found: list[tuple[int, tuple[str, ...]]], name: str) -> int:
-    """The squadron `name` names (`matching`); an unknown or ambiguous name is refused with the
-    candidates."""
-    from tracker.errors import InvalidInput
-
-    if not name.replace("/", "").strip():
-        raise InvalidInput({"squadron": 'give a squadron\'s name, e.g. "Force G" or '
-                            '"Royal Navy/Force G"'})  # fmt: skip
-    matches = matching(found, name)
-    if len(matches) == 1:
-        return matches[0]
-    # Side/Squadron is enough to tell them apart unless two campaigns share both names.
-    short = ["/".join(names[1:]) for _, names in found]
-    label_of = {
-        squadron_id: short[index] if short.count(short[index]) == 1 else "/".join(names)
-        for index, (squadron_id, names) in enumerate(found)
-    }
-    if matches:
-        listed = ", ".join(label_of[squadron_id] for squadron_id in matches)
-        raise InvalidInput({"squadron": f'"{name}" names {len(matches)} squadrons: {listed}; '
-                            "give Side/Squadron"})  # fmt: skip
-    if not found:
-        raise InvalidInput({"squadron": f'no squadron named "{name}": the file has no squadrons'})
-    shown = list(label_of.values())
-    listed = ", ".join(shown[:MAX_LISTED])
-    if len(shown) > MAX_LISTED:
-        listed += f" and {len(shown) - MAX_LISTED} more"
-    raise InvalidInput({"squadron": f'no squadron named "{name}"; the file has {listed}'})
