@@ -61,12 +61,9 @@ UNDO, REDO = JournalKind.UNDO, JournalKind.REDO
 # (reopening a closed scenario is the correction for that).
 BARRIERS = (JournalKind.BEGIN, JournalKind.CLOSE)
 SKIP_LIMIT = 200  # how far back ctrl+z looks past changes that cannot be reversed
-# A player's change still in force, that undo may take back.
-IN_FORCE = (
-    col(JournalEntry.undoable).is_(True),
-    col(JournalEntry.reverted_by_id).is_(None),
-    JournalEntry.kind != UNDO,
-)
+# A change still standing (not undone, not an undo); one in force, that undo may take back.
+STANDING = (col(JournalEntry.reverted_by_id).is_(None), JournalEntry.kind != UNDO)
+IN_FORCE = (col(JournalEntry.undoable).is_(True), *STANDING)
 
 
 class UndoSkipAsked(InvalidInput):
@@ -270,13 +267,12 @@ def undo_last(
     """
     with session_scope(factory) as session:
         get_row(session, Campaign, campaign_id)
-        newest = session.exec(_newest(campaign_id, *IN_FORCE[1:]).limit(SKIP_LIMIT)).all()
+        newest = session.exec(_newest(campaign_id, *STANDING).limit(SKIP_LIMIT)).all()
         entry = next((c for c in newest if c.undoable and _rows_exist(session, c)), None)
         skipped = newest[: newest.index(entry)] if entry is not None else newest
         if entry is None:
-            why = f": the newest change, #{newest[0].id} ({newest[0].summary}), " if newest else ""
-            why += _why(newest[:1]) if newest else ""
-            raise InvalidInput({"journal": f"nothing to undo in this campaign{why}"})
+            why = [f": the newest change, #{c.id} ({c.summary}), {_why([c])}" for c in newest[:1]]
+            raise InvalidInput({"journal": "nothing to undo in this campaign" + "".join(why)})
         entry_id = entry.id or 0
         barrier = any(c.kind in BARRIERS for c in skipped)  # undo_entry says why it stops there
         if skipped and past_to != entry_id and not barrier:
@@ -292,9 +288,8 @@ def undo_last(
 
 def _why(entries: Sequence[JournalEntry]) -> str:
     """Why ctrl+z cannot reverse these entries."""
-    if all(entry.undoable for entry in entries):  # else some are not reversible at all
-        return "cannot be undone: changed something since deleted"
-    return "cannot be undone"
+    deleted = all(entry.undoable for entry in entries)  # the others are not reversible at all
+    return "cannot be undone" + (": changed something since deleted" if deleted else "")
 
 
 def redo_last(factory: SessionFactory, *, campaign_id: int) -> HistoryResult:
