@@ -313,13 +313,13 @@ class CampaignScreen(TrackerScreen):
         if isinstance(data, SideView):
             count = sum(squadron.ships for squadron in data.squadrons)
             question = (
-                f"Delete side {data.name!r} with its {len(data.squadrons)} squadrons "
-                f"and {count} ships?"
+                f"Delete side {data.name!r} with its {plural(len(data.squadrons), 'squadron')} "
+                f"and {plural(count, 'ship')}?"
             )
             delete: Any = campaigns.delete_side
             row = {"side_id": data.id}
         else:
-            question = f"Delete squadron {data.name!r} and its {data.ships} ships?"
+            question = f"Delete squadron {data.name!r} and its {plural(data.ships, 'ship')}?"
             delete, row = fleet.delete_squadron, {"squadron_id": data.id}
         # A squadron or side whose ships fought is refused before the player is asked.
         self.confirm_call(question, Call(delete, self.factory, **row), said=f"Deleted {data.name}",

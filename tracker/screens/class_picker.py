@@ -79,7 +79,7 @@ class ClassPickerScreen(PickerScreen):
         def submit(values: dict[str, Any]) -> Call[tuple[int, ...]]:
             names = ship_names(values["names"])
             if len(names) != values["count"]:
-                said = f"{values['count']} ships, {len(names)} names typed"
+                said = f"{plural(values['count'], 'ship')}, {plural(len(names), 'name')} typed"
                 raise InvalidInput({"names": f"{said}: type one name for each, separated by "
                                     "commas"})  # fmt: skip
             return Call(building.add_ships, self.factory, squadron_id=self.squadron_id,

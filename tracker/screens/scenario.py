@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from tracker.rules.words import plural
 from tracker.screens.base import TrackerScreen
 from tracker.screens.calls import Call
 from tracker.screens.damage_entry import open_damage_entry
@@ -152,7 +153,7 @@ class ScenarioScreen(TrackerScreen):
 
         def done(ship_ids: list[int] | None) -> None:
             if ship_ids is not None:
-                said = f"{len(ship_ids)} ships taking part"
+                said = f"{plural(len(ship_ids), 'ship')} taking part"
                 chosen = Call(
                     scenarios.set_participants,
                     self.factory,
