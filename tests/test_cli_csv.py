@@ -355,8 +355,6 @@ def test_into_names_a_squadron_in_any_case_as_far_up_as_needed(
         ("ships", "Royal Navy", 'no squadron named "Royal Navy"; '),  # a side, not a squadron
         ("units", "Royal Navy", '"Royal Navy" names 2 sides: River Plate, December 1939 (sample)/'),
         ("units", "Force H", 'no side named "Force H"; the file has '),
-        ("counters", "Royal Navy", 'no campaign named "Royal Navy"; the file has '),
-        ("counters", "", "give a campaign's name, e.g. "),
     ],
 )
 def test_an_ambiguous_or_unknown_into_exits_2_says_the_names_it_has_and_writes_nothing(
@@ -368,11 +366,26 @@ def test_an_ambiguous_or_unknown_into_exits_2_says_the_names_it_has_and_writes_n
     what = {
         "ships": "the squadron, as Squadron or Side/Squadron or Campaign/Side/Squadron",
         "units": "the side, as Side or Campaign/Side",
-        "counters": "the campaign",
     }[kind]
     assert (outcome.status, outcome.out) == (2, "")
     assert outcome.err.startswith(f"tracker: --into: {why}"), outcome.err
     assert outcome.err.endswith(f" ({what})\n")
+    assert rows(two_campaigns) == before
+
+
+@pytest.mark.parametrize("into", ["river plate", "1", "RIVER PLATE, DECEMBER 1939 (SAMPLE)"])
+def test_counters_go_into_a_campaign_named_as_every_command_names_one(
+    run: Run, two_campaigns: Path, tmp_path: Path, into: str
+) -> None:
+    counters = write_csv(
+        tmp_path, "ship,counter_size,speed_rating,fuel_full\nexeter,long,3,8\n", "counters.csv"
+    )
+    assert run(two_campaigns, "counters", counters, into).status == 0
+    before = rows(two_campaigns)
+    refused = run(two_campaigns, "counters", counters, "Royal Navy")
+    assert (refused.status, refused.out) == (2, "")
+    assert refused.err.startswith("tracker: no campaign 'Royal Navy' in ")
+    assert "(campaigns: 2: 'Atlantic', 1: 'River Plate, December 1939 (sample)')" in refused.err
     assert rows(two_campaigns) == before
 
 

@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.cli.common import columns_in, command, fail, one_named, refused, said
+from tracker.cli.common import (
+    EXIT_BAD_INPUT,
+    campaign_named,
+    columns_in,
+    command,
+    fail,
+    one_named,
+    refused,
+    said,
+)
 from tracker.rules.words import plural
 
 if TYPE_CHECKING:  # the services load when the command runs, not for --help or the app
@@ -20,7 +29,7 @@ INTO = {
     "units": "the side, as Side or Campaign/Side",
     "counters": "the campaign",
 }
-INTO_DEPTH = {"ships": (3, "squadron"), "units": (2, "side"), "counters": (1, "campaign")}
+INTO_DEPTH = {"ships": (3, "squadron"), "units": (2, "side")}
 
 
 def add_parser(sub: Any) -> None:
@@ -53,11 +62,16 @@ def run(args: argparse.Namespace, factory: SessionFactory, target: str) -> int:
     from tracker.services.printing import named
     from tracker.services.text_files import read_file
 
-    depth, what = INTO_DEPTH[args.kind]
-    try:
-        into = one_named(named(factory, depth=depth), args.into, what)
-    except InvalidInput as exc:
-        return fail(f"--into: {said(exc)} ({INTO[args.kind]})")
+    if args.kind == "counters":  # a campaign, found as every command finds one
+        into = campaign_named(factory, target, args.into)
+        if into is None:
+            return EXIT_BAD_INPUT
+    else:
+        depth, what = INTO_DEPTH[args.kind]
+        try:
+            into = one_named(named(factory, depth=depth), args.into, what)
+        except InvalidInput as exc:
+            return fail(f"--into: {said(exc)} ({INTO[args.kind]})")
     path = Path(args.file)
     try:
         raw = read_file(path, limit=csv_import.MAX_BYTES)

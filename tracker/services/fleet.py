@@ -85,7 +85,8 @@ def update_squadron(factory: SessionFactory, *, squadron_id: int, **fields: Any)
         squadron, session = a.row, a.session
         typed = edited(SquadronUpdate, squadron, fields)
         require_version(squadron, typed.version, squadron.name)
-        air, changes = typed.air, tuple[journal.RowChange, ...]()
+        air = typed.air
+        changes: tuple[journal.RowChange, ...] = ()
         if squadron.commander_id is not None:
             commander = get_row(session, Commander, squadron.commander_id)
             was = commander.model_dump(include={"radius_now_cm", "air"})
