@@ -40,7 +40,7 @@ THEMES = {"dark": "textual-dark", "light": "textual-light"}
 # Shown in the header of every screen of the umpire's view (--umpire).
 UMPIRE_LABEL = "umpire view · read-only"
 # The app's actions that write, unavailable in the umpire's view.
-WRITING_ACTIONS = frozenset({"undo_or_redo"})
+WRITING_ACTIONS = frozenset({"undo", "redo"})
 # Allocations between two collections of the collector's youngest generation (CPython's default
 # is 700): one repaint of a screen makes tens of thousands of short-lived strips and segments.
 COLLECT_AFTER = 10_000
@@ -117,8 +117,8 @@ class TrackerApp(App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("ctrl+z", "undo_or_redo(True)", "Undo", show=False),
-        Binding("ctrl+y", "undo_or_redo(False)", "Redo", show=False),
+        Binding("ctrl+z", "undo", "Undo", show=False),
+        Binding("ctrl+y", "redo", "Redo", show=False),
     ]
     # Each screen gets -narrow below 100 columns and -short below 30 rows, so styles/ can fit
     # the layouts to an 80x24 terminal.
@@ -349,7 +349,7 @@ class TrackerApp(App[None]):
         rows = help_rows(self.screen, own)
         self.push_screen(HelpScreen(name, rows, read_only=self.read_only))
 
-    def action_undo_or_redo(self, undo: bool) -> None:
+    def _history(self, undo: bool) -> None:
         if self.read_only:
             self.notify(READ_ONLY_MESSAGE, severity="warning")
             return
@@ -386,6 +386,12 @@ class TrackerApp(App[None]):
 
         screen.call(call, then=done, refused=refused)
 
+    def action_undo(self) -> None:
+        self._history(undo=True)
+
+    def action_redo(self) -> None:
+        self._history(undo=False)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for key, description, action in screen_keys(screen):
@@ -393,9 +399,5 @@ class TrackerApp(App[None]):
         yield SystemCommand("Help", "Key: ? : the keys of this screen", self.action_help)
         if self.read_only:
             return
-        yield SystemCommand(
-            "Undo", "Key: ctrl+z : undo the newest change", partial(self.action_undo_or_redo, True)
-        )
-        yield SystemCommand(
-            "Redo", "Key: ctrl+y : redo the newest undo", partial(self.action_undo_or_redo, False)
-        )
+        yield SystemCommand("Undo", "Key: ctrl+z : undo the newest change", self.action_undo)
+        yield SystemCommand("Redo", "Key: ctrl+y : redo the newest undo", self.action_redo)

@@ -37,6 +37,7 @@ FOOTER_SHOWS = attrgetter("action", "description", "group")
 
 
 def _noting_reload(reload: Callable[[Any], None]) -> Callable[[Any], None]:
+    """The screen's reload, then `up_to_date`."""
 
     @functools.wraps(reload)
     def run(self: TrackerScreen) -> None:
@@ -235,8 +236,10 @@ class TrackerScreen(Screen[Any]):
         """A form's submit for one row (None: a new one): `service` called with the version the
         form was opened with, so that a row another player changed meanwhile is refused, not
         overwritten, and with the row's id as `id_as` when the service names the row by it."""
-        ids = {id_as: getattr(row, "id", None)} if id_as else {}
-        return self.calling(service, **fixed, **ids, version=getattr(row, "version", None))
+        # A row without a version would switch the check off: read it, never default it.
+        version = None if row is None else row.version
+        ids = {id_as: None if row is None else row.id} if id_as else {}
+        return self.calling(service, **fixed, **ids, version=version)
 
     def confirm_call(
         self,
@@ -245,12 +248,12 @@ class TrackerScreen(Screen[Any]):
         *,
         said: str | Callable[[Any], str | None] = "",
         refused: Callable[[Exception], None] | None = None,
-        check: Call[Any] | None = None,
+        check_first: bool = False,
         **yes: str,
     ) -> None:
         """Ask `question` (screens.confirm); on yes make the call, say `said` (or its words for
-        the result), and read the screen's data again. With `check` (the call, rolled back),
-        a refusal is said before anything is asked."""
+        the result), and read the screen's data again. `check_first`: the call is made first
+        with check_only (done, then rolled back), so a refusal is said before anything is asked."""
         from tracker.screens.confirm import confirm
 
         def done(result: Any) -> None:
@@ -259,10 +262,11 @@ class TrackerScreen(Screen[Any]):
         def ask(_checked: object = None) -> None:
             confirm(self, question, lambda: self.call(call, then=done, refused=refused), **yes)
 
-        if check is None:
-            ask()
-        else:
+        if check_first:
+            check = Call(call.service, *call.args, **call.kwargs, check_only=True)
             self.call(check, then=ask, refused=refused)
+        else:
+            ask()
 
     def tell(self, said: object, **options: Any) -> None:
         """Say what an act did (a line, or each line of a list; nothing else), and read the

@@ -295,12 +295,11 @@ class CampaignScreen(TrackerScreen):
             else:
                 self.notify(why, severity="error")
 
-        delete = campaigns.delete_scenario
         self.confirm_call(
             f"Delete scenario {scenario.title!r}?",
-            Call(delete, self.factory, scenario_id=scenario.id),
+            Call(campaigns.delete_scenario, self.factory, scenario_id=scenario.id),
             refused=refused,
-            check=Call(delete, self.factory, scenario_id=scenario.id, check_only=True),
+            check_first=True,
         )
 
     def action_delete(self) -> None:
@@ -316,14 +315,12 @@ class CampaignScreen(TrackerScreen):
                 f"Delete side {data.name!r} with its {plural(len(data.squadrons), 'squadron')} "
                 f"and {plural(count, 'ship')}?"
             )
-            delete: Any = campaigns.delete_side
-            row = {"side_id": data.id}
+            call: Call[None] = Call(campaigns.delete_side, self.factory, side_id=data.id)
         else:
             question = f"Delete squadron {data.name!r} and its {plural(data.ships, 'ship')}?"
-            delete, row = fleet.delete_squadron, {"squadron_id": data.id}
+            call = Call(fleet.delete_squadron, self.factory, squadron_id=data.id)
         # A squadron or side whose ships fought is refused before the player is asked.
-        self.confirm_call(question, Call(delete, self.factory, **row), said=f"Deleted {data.name}",
-                          check=Call(delete, self.factory, **row, check_only=True))  # fmt: skip
+        self.confirm_call(question, call, said=f"Deleted {data.name}", check_first=True)
 
     def action_new_scenario(self) -> None:
         submit = self.calling(campaigns.add_scenario, campaign_id=self.campaign_id)

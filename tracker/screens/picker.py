@@ -80,15 +80,19 @@ class PickerScreen(ModalScreen[Any]):
         calls.run(self, self.entries_call(), then=self._entries, busy=table)
 
     def entries_call(self) -> Call[Sequence[Any]]:
+        """The service call that reads the entries."""
         raise NotImplementedError
 
     def row(self, entry: Any) -> list[Any]:
+        """The entry's cells."""
         raise NotImplementedError
 
     def searched(self, entry: Any) -> tuple[object, ...]:
+        """The entry's texts a search looks in."""
         raise NotImplementedError
 
     def picked(self, entry: Any) -> None:
+        """Enter on the entry."""
         raise NotImplementedError
 
     def show_heading(self) -> None:

@@ -34,6 +34,13 @@ LEGEND = (
 LEGEND_SHORT = "S⅓ black smoke · F⅓ white smoke · ½ half strength · OoC Out of Command"
 COUNTER_KEYS = "u counter · o use fuel · O refuel"
 SORT_KEY = "S"  # o uses fuel here
+# The squadron's forms its keys open (r, w, k, m), each on the sheet and the ship selected.
+FORMS = {
+    "commander": ship_forms.commander_form,
+    "crew": ship_forms.crew_form,
+    "test": ship_forms.test_form,
+    "reduction": ship_forms.reduction_form,
+}
 # A key hidden from the footer (Textual's show=False): help and the palette still list it.
 hidden = partial(Binding, show=False)
 
@@ -341,10 +348,10 @@ class RecordSheetScreen(TrackerScreen):
                   then=lambda _none: self.reload(), refused=self._refused)  # fmt: skip
 
     def action_form(self, kind: str) -> None:
-        """The squadron's form of ship_forms `kind`_form (commander, crew, test, reduction), on
-        the ship under the cursor."""
+        """The squadron's form `kind` (FORMS: commander, crew, test, reduction), on the ship
+        under the cursor."""
         if (record := self._record()) is not None:
-            self._open(getattr(ship_forms, f"{kind}_form")(self, record, self._ship()))
+            self._open(FORMS[kind](self, record, self._ship()))
 
     def action_commander_ship(self) -> None:
         if (ship := self._need_ship()) is None:

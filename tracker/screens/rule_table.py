@@ -50,6 +50,7 @@ class RuleTableScreen(TrackerScreen, Generic[R]):
         raise NotImplementedError
 
     def delete_row(self, row: R) -> Call[Any]:
+        """The service call that deletes the row."""
         raise NotImplementedError
 
     def show_rows(self, rows: Sequence[R], cells: Sequence[list[Any]], empty: Any = None) -> None:

@@ -230,13 +230,17 @@ class PlainTable(DataTable[Any]):
 
     def action_scroll_end(self) -> None:
         """End: the last row, in a table whose cursor is a row (Textual's scrolls right)."""
-        rows = self.cursor_type == "row" and self.show_cursor
-        (self.action_scroll_bottom if rows else super().action_scroll_end)()
+        if self.cursor_type == "row" and self.show_cursor:
+            self.action_scroll_bottom()
+        else:
+            super().action_scroll_end()
 
     def action_scroll_home(self) -> None:
         """Home: the first row, in a table whose cursor is a row (Textual's scrolls left)."""
-        rows = self.cursor_type == "row" and self.show_cursor
-        (self.action_scroll_top if rows else super().action_scroll_home)()
+        if self.cursor_type == "row" and self.show_cursor:
+            self.action_scroll_top()
+        else:
+            super().action_scroll_home()
 
     # -- every str shown as typed ----------------------------------------------------------
 
